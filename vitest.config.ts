@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The project's own tests. The conformance suite (conformance/suite) is not listed here: it runs
+// through the `conformance` CLI, which starts a target first and builds its own vitest config.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'spec', include: ['spec/test/**/*.test.ts'] } },
+      { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'] } },
+      { test: { name: 'conformance-harness', include: ['conformance/test/**/*.test.ts'] } },
+    ],
+  },
+});
