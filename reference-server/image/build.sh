@@ -24,7 +24,8 @@ ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
 cd "$ROOT"
 
 IMAGE="${IMAGE:-rflps-reference:local}"
-ENTRY="${ENTRY:-reference-server/src/main.ts}"
+DEFAULT_ENTRY="reference-server/src/main.ts"
+ENTRY="${ENTRY:-$DEFAULT_ENTRY}"
 NODE_BIN="${NODE_BIN:-/usr/bin/node}"
 OUT="dist/reference-server.mjs"
 NATIVE_MODULES=(better-sqlite3 bindings file-uri-to-path)
@@ -43,22 +44,30 @@ done
 ADDON="node_modules/better-sqlite3/build/Release/better_sqlite3.node"
 [[ -f "$ADDON" ]] || die "$ADDON missing: better-sqlite3 native build absent (npm ci / npm rebuild better-sqlite3)"
 
+MANIFEST="$(mktemp)"
+STAGE=""
+BUNDLE_TMP=""
+cleanup() { rm -f "$MANIFEST"; [[ -n "$STAGE" ]] && rm -rf "$STAGE"; [[ -n "$BUNDLE_TMP" ]] && rm -rf "$BUNDLE_TMP"; return 0; }
+trap cleanup EXIT
+if [[ "$ENTRY" != "$DEFAULT_ENTRY" ]]; then
+  # a test entry must not overwrite the real dist/ bundle that bin/reference-server.mjs may run
+  BUNDLE_TMP="$(mktemp -d)"
+  OUT="$BUNDLE_TMP/reference-server.mjs"
+fi
+
 # ---- 1. bundle --------------------------------------------------------------------------------
 log "bundling $ENTRY -> $OUT"
-mkdir -p dist
+mkdir -p "$(dirname "$OUT")"
 # The banner gives the ESM bundle a real `require`, so bundled CJS deps (and the external
 # better-sqlite3) can be required.
-npx --no-install esbuild "$ENTRY" --bundle --platform=node --format=esm --target=node20 \
+ESBUILD=(npx --no-install esbuild)
+[[ -x node_modules/.bin/esbuild ]] && ESBUILD=(node_modules/.bin/esbuild)   # same thing, without npm's chatter
+"${ESBUILD[@]}" "$ENTRY" --bundle --platform=node --format=esm --target=node20 \
   --external:better-sqlite3 --outfile="$OUT" --log-level=warning \
   "--banner:js=import { createRequire as __rflpsCreateRequire } from 'node:module'; const require = __rflpsCreateRequire(import.meta.url);" \
   || die "esbuild bundle of $ENTRY failed"
 
 # ---- 2. list what goes into the rootfs: "source<TAB>destination" ------------------------------
-MANIFEST="$(mktemp)"
-STAGE=""
-cleanup() { rm -f "$MANIFEST"; [[ -n "$STAGE" ]] && rm -rf "$STAGE"; return 0; }
-trap cleanup EXIT
-
 add() { printf '%s\t%s\n' "$1" "$2" >>"$MANIFEST"; }
 
 add "$NODE_REAL" /usr/local/bin/node
@@ -74,7 +83,7 @@ while read -r lib; do
   real="$(readlink -f "$lib")" || die "cannot resolve $lib"
   add "$real" "$lib"
 done <<<"$libs"
-add "$ROOT/$OUT" /app/dist/reference-server.mjs
+add "$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")" /app/dist/reference-server.mjs
 # Native runtime modules, pruned to what is loaded at run time (package.json, lib/, the addon).
 while IFS= read -r f; do add "$ROOT/$f" "/app/$f"; done < <(
   { find node_modules/better-sqlite3 -maxdepth 1 -type f \( -name package.json -o -name LICENSE \)
@@ -156,6 +165,7 @@ change_args=()
 for c in "${CHANGES[@]}" "LABEL $HASH_LABEL=$HASH" "LABEL org.opencontainers.image.title=rflps-reference"; do
   change_args+=(--change "$c")
 done
+old_id="$(docker image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 log "importing $(du -sh "$R" | cut -f1) rootfs as $IMAGE"
 tar -C "$R" --numeric-owner --owner=0 --group=0 -cf - . \
   | docker import "${change_args[@]}" --message "rflps reference server ($HASH)" - "$IMAGE" >/dev/null \
@@ -164,4 +174,9 @@ tar -C "$R" --numeric-owner --owner=0 --group=0 -cf - . \
 got="$(docker image inspect --format "{{ index .Config.Labels \"$HASH_LABEL\" }}" "$IMAGE")" \
   || die "image $IMAGE not found after import"
 [[ "$got" == "$HASH" ]] || die "image $IMAGE has $HASH_LABEL='$got', expected $HASH"
+new_id="$(docker image inspect --format '{{.Id}}' "$IMAGE")"
+if [[ -n "$old_id" && "$old_id" != "$new_id" ]]; then
+  # the previous build is now untagged: drop it (ignored if a container still uses it or it has other tags)
+  docker rmi "$old_id" >/dev/null 2>&1 && log "removed previous image ${old_id:7:12}" || true
+fi
 log "built $IMAGE ($(docker image inspect --format '{{.Size}}' "$IMAGE" | numfmt --to=iec), $HASH_LABEL=$HASH)"

@@ -33,6 +33,9 @@ if command -v docker >/dev/null && docker_ok; then
   say "docker engine already running ($(docker version --format '{{.Server.Version}}' 2>/dev/null))"
   exit 0
 fi
+if [[ -n "${DOCKER_HOST:-}" && "$DOCKER_HOST" != unix:///var/run/docker.sock ]]; then
+  die "DOCKER_HOST=$DOCKER_HOST does not answer; this script only manages the local daemon on /var/run/docker.sock (unset DOCKER_HOST)"
+fi
 if [[ $(id -u) -ne 0 && ${#SUDO[@]} -eq 0 ]]; then
   die "no Docker engine answers and this is not root (no passwordless sudo): cannot start dockerd"
 fi
@@ -89,6 +92,7 @@ ATTEMPTS=(
 for args in "${ATTEMPTS[@]}"; do
   read -r -a argv <<<"$args"
   say "starting: dockerd ${args:-(defaults)} ${EXTRA[*]:-} (log: $LOG)"
+  logstart=$(( $(wc -l <"$LOG" 2>/dev/null || echo 0) + 1 ))
   echo "==== $(date -u +%FT%TZ) ensure-docker: dockerd ${args} ${EXTRA[*]:-}" >>"$LOG"
   # setsid + nohup: the daemon outlives this shell and its CI job; no stdin.
   "${SUDO[@]}" setsid nohup dockerd "${argv[@]}" "${EXTRA[@]}" </dev/null >>"$LOG" 2>&1 &
@@ -104,8 +108,8 @@ for args in "${ATTEMPTS[@]}"; do
     die "dockerd (pid $pid) started but 'docker info' did not answer within ${WAIT}s (log: $LOG)"
   fi
   wait "$pid" 2>/dev/null
-  say "dockerd exited during startup with '${args:-defaults}'; last log lines:"
-  tail -8 "$LOG" | sed 's/^/    /' >&2
+  say "dockerd exited during startup with '${args:-defaults}'; its errors:"
+  tail -n +"$logstart" "$LOG" | grep -iE 'level=(error|fatal)|failed|error' | tail -6 | sed 's/^/    /' >&2
   sleep 1   # let it release /var/run/docker.sock and its pid file
   for f in /var/run/docker.pid /var/run/docker/containerd/containerd.pid; do
     if [[ -f $f ]] && ! alive "$(cat "$f" 2>/dev/null || echo none)"; then "${SUDO[@]}" rm -f "$f"; fi

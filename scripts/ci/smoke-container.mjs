@@ -8,9 +8,14 @@
 // script sets TESTCONTAINERS_RYUK_DISABLED=true itself (before testcontainers is imported) unless
 // the caller already set it. Without Ryuk the container is stopped explicitly below.
 // The image must already exist locally (reference-server/image/build.sh); nothing is pulled.
+// It also sets TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 (unless set): this machine has a /.dockerenv, so
+// testcontainers would otherwise believe it runs inside a container, look up the bridge gateway
+// (172.17.0.1) or try to pull alpine:3.14 to find one; mapped ports are published on all host
+// addresses, so loopback is both correct and the only address tests may target here.
 // Exit codes: 0 healthy, 1 failure.
 
 process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
 
 const image = process.argv[2] ?? 'rflps-reference:local';
 const { GenericContainer, Wait } = await import('testcontainers');
