@@ -1,0 +1,379 @@
+// The conformance test DSL (docs/architecture.md section 8):
+//
+//   conformance({ id, title, requirements, profile?, mutates?, timeoutMs? }, async (t) => { ... })
+//
+// registers a vitest test named `<title> [<ID> <ID>]`, keeps the record in `task.meta`, skips it
+// (not-applicable, with the reason) when the profile, the requirement selection or --read-only
+// leave it out, checks the requirement IDs against the catalogue at load time, sets up and tears
+// down provider states, records every exchange and fails the test on generic check violations.
+import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
+import type { Client } from 'openapi-fetch';
+import type { paths } from '../../spec/generated/openapi.js';
+import type { Bindings } from './bindings.js';
+import { loadCatalogue } from './catalogue.js';
+import {
+  ExchangeLog,
+  makeClient,
+  rawRequest,
+  type ClientOptions,
+  type Exchange,
+  type RawInit,
+  type RawResponse,
+} from './client.js';
+import { GenericChecker, type Finding, type Violation } from './generic-checks.js';
+import { loadOpenApi } from './openapi.js';
+import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
+import { FixtureStateProvider, HttpStateProvider, StateSession, type StateProvider, type StateValues } from './states.js';
+import {
+  GenericCheckError,
+  NotApplicableError,
+  PreconditionFailedError,
+  SuiteDefinitionError,
+} from './errors.js';
+import { classifyError, type TestOutcome } from './results.js';
+
+export type { RawResponse, RawInit } from './client.js';
+export type { Bindings } from './bindings.js';
+export { PreconditionFailedError, NotApplicableError } from './errors.js';
+
+export interface ConformanceRecord {
+  /** 'area.kebab-name', unique in the suite. */
+  id: string;
+  title: string;
+  /** Requirement IDs from spec/requirements.yaml. */
+  requirements: string[];
+  /** Default 'core'. */
+  profile?: 'core' | 'implementation-defined';
+  /** Default false; --read-only leaves mutating tests out (not-applicable). */
+  mutates?: boolean;
+  /** vitest timeout of the test (default: the run's --test-timeout). */
+  timeoutMs?: number;
+}
+
+export interface LinkArgs {
+  parentDomain: string;
+  parentId?: number;
+  parentMatch?: { field: string; key: string | number };
+  childDomain: string;
+  childId?: number;
+  childMatch?: { field: string; key: string | number };
+  relationship?: string;
+  /** Upsert only: the new relationship of an existing link (reference: `NewRelationship`). */
+  newRelationship?: string;
+}
+
+export type ApiClient = Client<paths>;
+
+export interface TestContext {
+  /** openapi-fetch client typed from spec/generated/openapi.ts, with the run's admin token. */
+  api: ApiClient;
+  /** The same client with another token; null = no credentials. */
+  as(token: string | null): ApiClient;
+  /** An untyped request (path relative to the base URL, query included); still recorded and checked. */
+  raw(path: string, init?: RawInit): Promise<RawResponse>;
+  /** Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed. */
+  given(state: string, params?: Record<string, unknown>): Promise<Record<string, any>>;
+  bindings: Bindings;
+  links: {
+    upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
+    remove(a: LinkArgs, token?: string): Promise<RawResponse>;
+  };
+  poll<T>(fn: () => Promise<T>, done: (v: T) => boolean, opts?: { timeoutMs?: number; intervalMs?: number }): Promise<T>;
+  /** Ends the test as not-applicable. */
+  notApplicable(reason: string): never;
+  /** The run's admin token (provider state 'a user' without grants). */
+  adminToken(): Promise<string>;
+  /** The run context (base URL, profile, ...). */
+  run: Readonly<RunContext>;
+}
+
+/** What the harness keeps in `task.meta` of every conformance test (read by the reporter). */
+export interface ConformanceMeta {
+  conformance?: true;
+  id?: string;
+  title?: string;
+  requirements?: string[];
+  profile?: 'core' | 'implementation-defined';
+  mutates?: boolean;
+  /** Collection only: requirement IDs that are not in the catalogue (or retired). */
+  unknownRequirements?: string[];
+  /** Set when the test is left out at collection. */
+  skipReason?: string;
+  outcome?: TestOutcome;
+  outcomeReason?: string;
+  exchanges?: Exchange[];
+  violations?: Violation[];
+  findings?: Finding[];
+  warnings?: string[];
+  checked?: { 'GEN-001': number; 'GEN-002': number };
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta extends ConformanceMeta {}
+}
+
+// ------------------------------------------------------------------------- per-file state
+
+let runCtx: RunContext | undefined;
+function ctx(): RunContext {
+  if (!runCtx) {
+    let provided: RunContext | undefined;
+    try {
+      provided = inject('conformance');
+    } catch {
+      provided = undefined;
+    }
+    runCtx = provided ?? contextFromEnv();
+  }
+  return runCtx;
+}
+
+let provider: StateProvider | undefined;
+function stateProvider(): StateProvider {
+  if (!provider) {
+    const c = ctx();
+    if (c.fixtures) provider = new FixtureStateProvider(c.fixtures);
+    else if (c.stateUrl) provider = new HttpStateProvider(c.stateUrl, c.timeoutMs);
+    else throw new PreconditionFailedError('no provider-state URL and no fixtures file configured');
+  }
+  return provider;
+}
+
+let checker: GenericChecker | undefined;
+function genericChecker(): GenericChecker {
+  checker ??= new GenericChecker(loadOpenApi());
+  return checker;
+}
+
+let admin: { session: StateSession; token: Promise<string> } | undefined;
+let adminTeardownRegistered = false;
+
+function adminToken(): Promise<string> {
+  if (!admin) {
+    const session = new StateSession(stateProvider(), 'run-admin');
+    const token = session.given('a user', {}).then((v) => {
+      if (typeof v.token !== 'string' || v.token === '') {
+        throw new PreconditionFailedError(`provider state 'a user' returned no token: ${JSON.stringify(v)}`);
+      }
+      return v.token;
+    });
+    token.catch(() => undefined); // handled by the awaiting test
+    admin = { session, token };
+  }
+  return admin.token;
+}
+
+const seenIds = new Set<string>();
+
+// ------------------------------------------------------------------------- the DSL
+
+export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
+  const c = ctx();
+  validateRecord(record, c);
+  if (!adminTeardownRegistered) {
+    adminTeardownRegistered = true;
+    afterAll(async () => {
+      if (!admin) return;
+      const a = admin;
+      admin = undefined;
+      const warnings = await a.session.teardownAll();
+      for (const w of warnings) console.warn(`conformance: WARNING: ${w}`);
+    });
+  }
+  const profile = record.profile ?? 'core';
+  const sel = selectTest(record, c);
+  const meta: ConformanceMeta = {
+    conformance: true,
+    id: record.id,
+    title: record.title,
+    requirements: [...record.requirements],
+    profile,
+    mutates: record.mutates ?? false,
+  };
+  if (c.collectOnly) meta.unknownRequirements = unknownIds(record.requirements);
+  if (!sel.run) {
+    meta.skipReason = sel.reason;
+    meta.outcome = 'not-applicable';
+    meta.outcomeReason = sel.reason;
+  }
+  const name = `${record.title} [${record.requirements.join(' ')}]`;
+  test(name, { skip: !sel.run, timeout: record.timeoutMs, meta }, async (vctx) => {
+    await runBody(record, body, vctx);
+  });
+}
+
+async function runBody(record: ConformanceRecord, body: (t: TestContext) => Promise<void>, vctx: VitestTestContext): Promise<void> {
+  const c = ctx();
+  const meta = vctx.task.meta as ConformanceMeta;
+  const log = new ExchangeLog();
+  const session = new StateSession(stateProvider(), record.id);
+  let tornDown = false;
+  const teardown = async () => {
+    if (tornDown) return [];
+    tornDown = true;
+    return session.teardownAll();
+  };
+  // a test that times out never reaches the end of runBody: tear down from the hook as well
+  vctx.onTestFinished(async () => {
+    const w = await teardown();
+    if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
+  });
+
+  const t = makeTestContext(c, log, session, vctx.signal);
+  let thrown: unknown;
+  try {
+    await body(t);
+  } catch (e) {
+    thrown = e;
+  }
+  const warnings = await teardown();
+  meta.exchanges = log.exchanges;
+  meta.violations = log.violations;
+  meta.findings = log.findings;
+  meta.checked = { ...log.checked };
+  if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
+
+  if (thrown instanceof NotApplicableError) {
+    meta.outcome = 'not-applicable';
+    meta.outcomeReason = thrown.message;
+    vctx.skip(thrown.message);
+  }
+  if (thrown !== undefined) {
+    const err = thrown as Error;
+    meta.outcome = classifyError(err);
+    if (meta.outcome === 'precondition-failed') meta.outcomeReason = err.message;
+    if (log.violations.length > 0 && err && typeof err === 'object' && typeof err.message === 'string') {
+      try {
+        err.message = `${err.message}\n${log.violations.map((v) => v.message).join('\n')}`;
+      } catch {
+        /* read-only message */
+      }
+    }
+    throw thrown;
+  }
+  if (log.violations.length > 0) {
+    meta.outcome = 'failed';
+    throw new GenericCheckError(log.violations.map((v) => v.message).join('\n'));
+  }
+  meta.outcome = 'passed';
+}
+
+function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession, signal: AbortSignal): TestContext {
+  const base = (token: ClientOptions['token']): ClientOptions => ({
+    baseUrl: c.baseUrl,
+    bindings: c.bindings,
+    timeoutMs: c.timeoutMs,
+    log,
+    checker: genericChecker(),
+    token,
+    signal,
+  });
+  const adminOpts = base(() => adminToken());
+  const raw = (path: string, init?: RawInit) => rawRequest(adminOpts, path, init);
+  const link = (which: 'upsert' | 'remove') => (a: LinkArgs, token?: string) =>
+    raw(which === 'upsert' ? c.bindings.paths.linkUpsert : c.bindings.paths.linkRemove, {
+      method: 'POST',
+      body: JSON.stringify(linkBody(a, c.bindings, which)),
+      ...(token !== undefined ? { token } : {}),
+    });
+  return {
+    api: makeClient<paths>(adminOpts),
+    as: (token) => makeClient<paths>(base(() => token)),
+    raw,
+    given: async (state, params = {}) => {
+      try {
+        return await session.given(state, params);
+      } catch (e) {
+        if (e instanceof PreconditionFailedError) throw e;
+        throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
+      }
+    },
+    bindings: c.bindings,
+    links: { upsert: link('upsert'), remove: link('remove') },
+    poll,
+    notApplicable: (reason: string): never => {
+      throw new NotApplicableError(reason);
+    },
+    adminToken,
+    run: c,
+  };
+}
+
+/** The Link/Upsert or Link/Remove body, with the field names of the bindings. */
+export function linkBody(a: LinkArgs, b: Bindings, which: 'upsert' | 'remove' = 'upsert'): Record<string, unknown> {
+  const n = b.link;
+  const out: Record<string, unknown> = { [n.parentDomain]: a.parentDomain };
+  if (a.parentId !== undefined) out[n.parentRecordId] = a.parentId;
+  if (a.parentMatch) {
+    out[n.parentRecordMatchField] = a.parentMatch.field;
+    out[n.parentRecordKey] = a.parentMatch.key;
+  }
+  out[n.childDomain] = a.childDomain;
+  if (a.childId !== undefined) out[n.childRecordId] = a.childId;
+  if (a.childMatch) {
+    out[n.childRecordMatchField] = a.childMatch.field;
+    out[n.childRecordKey] = a.childMatch.key;
+  }
+  if (a.relationship !== undefined) out[n.relationship] = a.relationship;
+  if (which === 'upsert' && a.newRelationship !== undefined) out[n.newRelationship] = a.newRelationship;
+  return out;
+}
+
+/** Calls `fn` until `done(value)` holds; throws after `timeoutMs` (default 15 s) with the last value. */
+export async function poll<T>(
+  fn: () => Promise<T>,
+  done: (v: T) => boolean,
+  opts: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const intervalMs = opts.intervalMs ?? 200;
+  const deadline = Date.now() + timeoutMs;
+  let last: T;
+  for (;;) {
+    last = await fn();
+    if (done(last)) return last;
+    if (Date.now() >= deadline) {
+      let shown: string;
+      try {
+        shown = JSON.stringify(last);
+      } catch {
+        shown = String(last);
+      }
+      throw new Error(`poll: condition not met within ${timeoutMs} ms; last value: ${shown?.slice(0, 500)}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+// ------------------------------------------------------------------------- load-time checks
+
+function unknownIds(ids: string[]): string[] {
+  const cat = loadCatalogue();
+  return ids.filter((id) => {
+    const r = cat.byId.get(id);
+    return !r || r.retired;
+  });
+}
+
+function validateRecord(r: ConformanceRecord, c: RunContext): void {
+  const where = `conformance test '${r?.id}'`;
+  if (typeof r?.id !== 'string' || !/^[a-z0-9]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$/.test(r.id)) {
+    throw new SuiteDefinitionError(`${where}: id must look like 'area.kebab-name'`);
+  }
+  if (typeof r.title !== 'string' || r.title.trim() === '') throw new SuiteDefinitionError(`${where}: title is required`);
+  if (!Array.isArray(r.requirements) || r.requirements.length === 0) {
+    throw new SuiteDefinitionError(`${where}: requirements must be a non-empty list of requirement IDs`);
+  }
+  if (r.profile !== undefined && r.profile !== 'core' && r.profile !== 'implementation-defined') {
+    throw new SuiteDefinitionError(`${where}: profile must be 'core' or 'implementation-defined'`);
+  }
+  if (seenIds.has(r.id)) throw new SuiteDefinitionError(`${where}: duplicate test id`);
+  seenIds.add(r.id);
+  if (c.collectOnly) return;
+  const unknown = unknownIds(r.requirements);
+  if (unknown.length > 0) {
+    throw new SuiteDefinitionError(`${where} names unknown or retired requirement ID(s): ${unknown.join(', ')}`);
+  }
+}
+
+export type { StateValues };

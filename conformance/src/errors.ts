@@ -1,0 +1,36 @@
+// Error classes whose `name` decides how a test's result is classified (see results.ts).
+
+/** A provider state (or fixture) could not be set up: the test is `precondition-failed`, never a pass. */
+export class PreconditionFailedError extends Error {
+  override name = 'PreconditionFailedError';
+}
+
+/** Thrown by `t.notApplicable(reason)`. */
+export class NotApplicableError extends Error {
+  override name = 'NotApplicableError';
+}
+
+/** The target could not be reached: network error, timeout, connection refused. Result `error`. */
+export class TargetError extends Error {
+  override name = 'TargetError';
+}
+
+/** Generic check violations ([GEN-001] / [GEN-002]) found in a test's exchanges. Result `failed`. */
+export class GenericCheckError extends Error {
+  override name = 'GenericCheckError';
+}
+
+/** The suite itself is wrong (unknown requirement ID, duplicate test id): exit 2. */
+export class SuiteDefinitionError extends Error {
+  override name = 'SuiteDefinitionError';
+}
+
+/** Bad options or configuration: exit 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The target or the harness failed (did not start, health never answered): exit 3. */
+export class HarnessError extends Error {
+  override name = 'HarnessError';
+}

@@ -1,0 +1,148 @@
+// Generic checks run on every recorded exchange (docs/architecture.md section 8):
+//   GEN-001  a non-empty body is JSON (a JSON content type and a body that parses)
+//   GEN-002  a status the spec documents for the operation in CORE (a response not marked
+//            x-implementation-defined) carries a body valid against that response's schema
+// Undocumented statuses and implementation-defined responses are findings, not core failures.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction, ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { OpenApiIndex, OperationMatch } from './openapi.js';
+
+// ajv-formats is CommonJS; under some loaders the default export is the module object.
+const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule;
+
+export type GenericCode = 'GEN-001' | 'GEN-002';
+
+export interface Violation {
+  code: GenericCode;
+  message: string;
+}
+
+export interface Finding {
+  kind: 'undocumented-status' | 'implementation-defined-schema' | 'implementation-defined-not-json' | 'unknown-operation';
+  operationId?: string;
+  method: string;
+  url: string;
+  status: number;
+  message: string;
+}
+
+export interface CheckInput {
+  method: string;
+  /** Full URL (for messages). */
+  url: string;
+  /** Path relative to the base URL, starting with `/`. */
+  path: string;
+  status: number;
+  contentType: string | null;
+  bodyText: string;
+}
+
+export interface CheckResult {
+  operation?: OperationMatch;
+  /** Which generic requirements were checked on this exchange. */
+  checked: GenericCode[];
+  violations: Violation[];
+  findings: Finding[];
+}
+
+export class GenericChecker {
+  private readonly ajv: Ajv2020;
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly docId = 'openapi.json';
+
+  constructor(readonly index: OpenApiIndex) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
+    addFormats(this.ajv);
+    for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) {
+      this.ajv.addFormat(f, true);
+    }
+    this.ajv.addSchema(stripForAjv(index.doc), this.docId);
+  }
+
+  private validator(pointer: string): ValidateFunction {
+    let v = this.validators.get(pointer);
+    if (!v) {
+      v = this.ajv.compile({ $ref: `${this.docId}#${pointer}` });
+      this.validators.set(pointer, v);
+    }
+    return v;
+  }
+
+  check(x: CheckInput): CheckResult {
+    const res: CheckResult = { checked: [], violations: [], findings: [] };
+    const op = this.index.match(x.method, x.path);
+    res.operation = op;
+    const where = `${x.method.toUpperCase()} ${x.url} → ${x.status}${op ? ` (${op.operationId})` : ''}`;
+    if (!op) {
+      // Only the API's own paths are operations; an unknown /api path is still expected to answer JSON.
+      if (!x.path.startsWith('/api/')) return res;
+      res.findings.push({ kind: 'unknown-operation', method: x.method, url: x.url, status: x.status,
+        message: `${where}: no operation of the spec matches this request` });
+    }
+    const spec = op ? this.index.response(op, x.status) : undefined;
+    const core = !!spec && !spec.implementationDefined;
+
+    // GEN-001
+    let parsed: unknown;
+    let isJson = false;
+    const empty = x.bodyText.trim().length === 0;
+    if (!empty) {
+      res.checked.push('GEN-001');
+      const ctOk = x.contentType !== null && /(^application\/json\b)|(\+json\b)|(^application\/[\w.-]*json\b)/i.test(x.contentType.trim());
+      try {
+        parsed = JSON.parse(x.bodyText);
+        isJson = true;
+      } catch (e) {
+        res.violations.push({ code: 'GEN-001', message: `[GEN-001] ${where}: body is not JSON (${(e as Error).message}); body starts ${JSON.stringify(x.bodyText.slice(0, 120))}` });
+      }
+      if (isJson && !ctOk) {
+        res.violations.push({ code: 'GEN-001', message: `[GEN-001] ${where}: JSON body with content type ${JSON.stringify(x.contentType)} (expected application/json or +json)` });
+      }
+    }
+
+    if (!op) return res;
+    if (!spec) {
+      res.findings.push({ kind: 'undocumented-status', operationId: op.operationId, method: x.method, url: x.url, status: x.status,
+        message: `${where}: status ${x.status} is not documented for ${op.operationId}` });
+      return res;
+    }
+    if (!spec.schemaPointer) return res;
+
+    // GEN-002
+    const schema = spec.schemaPointer;
+    if (core) res.checked.push('GEN-002');
+    if (empty || !isJson) {
+      const msg = `${where}: documented response ${spec.key} has a JSON body schema but the body is ${empty ? 'empty' : 'not JSON'}`;
+      if (core) res.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
+      else res.findings.push({ kind: 'implementation-defined-not-json', operationId: op.operationId, method: x.method, url: x.url, status: x.status, message: msg });
+      return res;
+    }
+    const validate = this.validator(schema);
+    if (!validate(parsed)) {
+      const msg = `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(validate.errors)}`;
+      if (core) res.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
+      else res.findings.push({ kind: 'implementation-defined-schema', operationId: op.operationId, method: x.method, url: x.url, status: x.status, message: msg });
+    }
+    return res;
+  }
+}
+
+export function formatErrors(errors: ErrorObject[] | null | undefined, max = 5): string {
+  if (!errors || errors.length === 0) return 'invalid';
+  const parts = errors.slice(0, max).map((e) => {
+    const at = e.instancePath || '(root)';
+    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as any).additionalProperty}'`
+      : e.keyword === 'enum' ? ` ${JSON.stringify((e.params as any).allowedValues)}` : '';
+    return `${at} ${e.message ?? e.keyword}${extra}`;
+  });
+  return parts.join('; ') + (errors.length > max ? `; … ${errors.length - max} more` : '');
+}
+
+/** The document without keys that ajv would mistake for schema ids. */
+function stripForAjv(doc: any): any {
+  const copy = { ...doc };
+  delete copy.$id;
+  delete copy.$schema;
+  return copy;
+}

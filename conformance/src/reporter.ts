@@ -1,0 +1,99 @@
+// The vitest reporter of the conformance run: one progress line per test file, then results per
+// requirement (results.json, junit.xml) and a plain-text summary on stdout.
+import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import type { ConformanceMeta } from './dsl.js';
+import { buildRunResults, relFile, summaryText, writeReports, type ReportedTest, type RunInfo } from './report-model.js';
+import type { RunResults } from './results.js';
+
+export interface ConformanceReporterOptions {
+  info: RunInfo;
+  reportDir: string;
+  verbose?: boolean;
+  /** Where progress and the summary go (default stdout). */
+  out?: (s: string) => void;
+}
+
+export class ConformanceReporter implements Reporter {
+  /** Set after the run: the model written to results.json. */
+  results?: RunResults;
+  /** Collection errors caused by the suite's definitions (unknown requirement IDs ...). */
+  suiteInvalid = false;
+  private out: (s: string) => void;
+  private started = Date.now();
+
+  constructor(readonly opts: ConformanceReporterOptions) {
+    this.out = opts.out ?? ((s) => process.stdout.write(s));
+  }
+
+  onInit(_vitest: Vitest): void {
+    this.started = Date.now();
+  }
+
+  onTestRunStart(specs: ReadonlyArray<unknown>): void {
+    this.out(`conformance: running ${specs.length} suite file(s)\n`);
+  }
+
+  onTestModuleEnd(m: TestModule): void {
+    const c = { passed: 0, failed: 0, na: 0, pre: 0, err: 0 };
+    for (const t of m.children.allTests()) {
+      const r = toReported(t);
+      const meta = r.meta;
+      if (r.state === 'passed') c.passed++;
+      else if (r.state === 'skipped') c.na++;
+      else if (meta.outcome === 'precondition-failed') c.pre++;
+      else if (meta.outcome === 'error') c.err++;
+      else c.failed++;
+    }
+    const errs = m.errors();
+    const mark = errs.length || c.failed || c.err ? '✗' : c.pre ? '!' : '✓';
+    const parts = [`${c.passed} passed`];
+    if (c.failed) parts.push(`${c.failed} failed`);
+    if (c.err) parts.push(`${c.err} error`);
+    if (c.pre) parts.push(`${c.pre} precondition-failed`);
+    if (c.na) parts.push(`${c.na} not-applicable`);
+    if (errs.length) parts.push(`${errs.length} collection error(s)`);
+    const secs = ((m.diagnostic().duration ?? 0) / 1000).toFixed(1);
+    this.out(`${mark} ${relFile(m.moduleId)}  ${parts.join(', ')}  (${secs}s)\n`);
+    for (const e of errs) this.out(`    ${e.name ?? 'Error'}: ${(e.message ?? '').split('\n')[0]}\n`);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    const tests: ReportedTest[] = [];
+    const runErrors: string[] = [];
+    let harnessFailed = false;
+    for (const m of modules) {
+      for (const t of m.children.allTests()) tests.push(toReported(t));
+      for (const e of m.errors()) {
+        runErrors.push(`${relFile(m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}`);
+        if (e.name === 'SuiteDefinitionError') this.suiteInvalid = true;
+        else harnessFailed = true;
+      }
+    }
+    for (const e of unhandled) {
+      runErrors.push(`unhandled error: ${e.name ?? 'Error'}: ${e.message}`);
+      harnessFailed = true;
+    }
+    if (reason === 'interrupted') {
+      runErrors.push('the run was interrupted');
+      harnessFailed = true;
+    }
+    const info: RunInfo = { ...this.opts.info };
+    this.results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
+    writeReports(this.results, this.opts.reportDir);
+    this.out(`${summaryText(this.results, { verbose: this.opts.verbose, reportDir: this.opts.reportDir })}\n`);
+  }
+}
+
+export function toReported(t: TestCase): ReportedTest {
+  const r = t.result();
+  return {
+    name: t.name,
+    file: t.module.moduleId,
+    meta: t.meta() as ConformanceMeta,
+    state: r.state,
+    errors: r.errors as ReadonlyArray<{ name?: string; message?: string }> | undefined,
+    note: r.state === 'skipped' ? r.note : undefined,
+    durationMs: t.diagnostic()?.duration,
+  };
+}

@@ -1,0 +1,154 @@
+// Provider states (docs/architecture.md section 5): the Pact v3 state endpoint, or a fixtures file.
+import { isDeepStrictEqual } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import type { FixtureEntry } from './run-context.js';
+import { PreconditionFailedError } from './errors.js';
+
+export type StateValues = Record<string, any>;
+
+export interface StateProvider {
+  readonly kind: 'url' | 'fixtures';
+  /** Whether `teardown` does anything (fixtures: no). */
+  readonly tearsDown: boolean;
+  setup(state: string, params: Record<string, unknown>): Promise<StateValues>;
+  teardown(state: string, params: Record<string, unknown>): Promise<void>;
+}
+
+/** POST {stateUrl} {state, params, action} (Pact v3). */
+export class HttpStateProvider implements StateProvider {
+  readonly kind = 'url' as const;
+  readonly tearsDown = true;
+  constructor(readonly stateUrl: string, readonly timeoutMs = 10_000) {}
+
+  private async post(state: string, params: Record<string, unknown>, action: 'setup' | 'teardown'): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(this.stateUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ state, params, action }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (e) {
+      throw new PreconditionFailedError(`provider state '${state}' ${action}: POST ${this.stateUrl} failed: ${describeError(e)}`);
+    }
+    const text = await res.text();
+    if (res.status !== 200) {
+      throw new PreconditionFailedError(
+        `provider state '${state}' ${action} answered ${res.status}${res.status === 400 ? ' (unknown or refused state)' : ''}: ${text.slice(0, 500)}`,
+      );
+    }
+    if (text.trim() === '') return {};
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new PreconditionFailedError(`provider state '${state}' ${action} answered a body that is not JSON: ${text.slice(0, 200)}`);
+    }
+  }
+
+  async setup(state: string, params: Record<string, unknown>): Promise<StateValues> {
+    const v = await this.post(state, params, 'setup');
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      throw new PreconditionFailedError(`provider state '${state}' setup answered ${JSON.stringify(v)}, not a JSON object`);
+    }
+    return v as StateValues;
+  }
+
+  async teardown(state: string, params: Record<string, unknown>): Promise<void> {
+    await this.post(state, params, 'teardown');
+  }
+}
+
+/**
+ * Fixed values from a fixtures file: an entry matches by state name and deep-equal params
+ * (`setupId` ignored; absent params equal `{}`). No teardown.
+ */
+export class FixtureStateProvider implements StateProvider {
+  readonly kind = 'fixtures' as const;
+  readonly tearsDown = false;
+  constructor(readonly entries: FixtureEntry[]) {}
+
+  find(state: string, params: Record<string, unknown>): FixtureEntry | undefined {
+    return findFixture(this.entries, state, params);
+  }
+
+  async setup(state: string, params: Record<string, unknown>): Promise<StateValues> {
+    const hit = this.find(state, params);
+    if (!hit) {
+      const { setupId: _ignored, ...p } = params;
+      throw new PreconditionFailedError(`no fixture for state '${state}' with params ${JSON.stringify(p)}`);
+    }
+    return structuredClone(hit.values);
+  }
+
+  async teardown(): Promise<void> {}
+}
+
+export function findFixture(
+  entries: FixtureEntry[],
+  state: string,
+  params: Record<string, unknown> = {},
+): FixtureEntry | undefined {
+  const want = withoutSetupId(params);
+  return entries.find((e) => e.state === state && isDeepStrictEqual(withoutSetupId(e.params ?? {}), want));
+}
+
+function withoutSetupId(p: Record<string, unknown>): Record<string, unknown> {
+  const { setupId: _ignored, ...rest } = p;
+  // drop undefined values so `{a: undefined}` equals `{}`
+  return JSON.parse(JSON.stringify(rest));
+}
+
+/** Validates parsed fixtures-file content. */
+export function parseFixtures(doc: unknown, source = 'fixtures'): FixtureEntry[] {
+  const list = Array.isArray(doc) ? doc : (doc as any)?.fixtures ?? (doc as any)?.states;
+  if (!Array.isArray(list)) throw new Error(`${source}: expected a list of {state, params?, values}`);
+  return list.map((e: any, i: number) => {
+    if (typeof e?.state !== 'string') throw new Error(`${source}[${i}]: 'state' must be a string`);
+    if (e.params !== undefined && (typeof e.params !== 'object' || e.params === null || Array.isArray(e.params)))
+      throw new Error(`${source}[${i}]: 'params' must be a mapping`);
+    if (typeof e.values !== 'object' || e.values === null || Array.isArray(e.values))
+      throw new Error(`${source}[${i}]: 'values' must be a mapping`);
+    return { state: e.state, params: e.params, values: e.values };
+  });
+}
+
+export interface StateSetup {
+  state: string;
+  params: Record<string, unknown>;
+  values: StateValues;
+}
+
+/** One test's states: `given()` sets up with a fresh setupId; `teardownAll()` undoes in reverse order. */
+export class StateSession {
+  readonly setups: StateSetup[] = [];
+  constructor(readonly provider: StateProvider, readonly prefix: string) {}
+
+  async given(state: string, params: Record<string, unknown> = {}): Promise<StateValues> {
+    const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
+    const values = await this.provider.setup(state, full);
+    this.setups.push({ state, params: full, values });
+    return values;
+  }
+
+  /** Tears down every state; returns warnings for failures (never throws). */
+  async teardownAll(): Promise<string[]> {
+    const warnings: string[] = [];
+    if (!this.provider.tearsDown) return warnings;
+    while (this.setups.length > 0) {
+      const s = this.setups.pop()!;
+      try {
+        await this.provider.teardown(s.state, s.params);
+      } catch (e) {
+        warnings.push(`teardown of state '${s.state}' (setupId ${String(s.params.setupId)}) failed: ${(e as Error).message}`);
+      }
+    }
+    return warnings;
+  }
+}
+
+export function describeError(e: unknown): string {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const cause = err?.cause ? ` (${err.cause.code ?? err.cause.message ?? String(err.cause)})` : '';
+  return `${err?.name ?? 'Error'}: ${err?.message ?? String(e)}${cause}`;
+}

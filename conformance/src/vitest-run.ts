@@ -1,0 +1,73 @@
+// Builds the vitest configuration of a conformance run (the root vitest.config.ts is NOT used:
+// the suite runs only through the CLI, after a target was started) and runs or collects the suite.
+import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import { ROOT, SUITE_GLOB } from './paths.js';
+import type { RunContext } from './run-context.js';
+
+export interface SuiteRunOptions {
+  ctx: RunContext;
+  reporters: Array<Reporter | string>;
+  testTimeoutMs?: number;
+  shard?: string;
+  bail?: number;
+  /** Extra file filters (substring of the path). */
+  filters?: string[];
+  include?: string[];
+  maxWorkers?: number;
+  /** Called with the vitest instance as soon as it exists (to cancel it on SIGINT). */
+  onVitest?: (v: Vitest) => void;
+}
+
+export function suiteConfig(o: SuiteRunOptions) {
+  return {
+    config: false as const,
+    root: ROOT,
+    include: o.include ?? [SUITE_GLOB],
+    watch: false,
+    reporters: o.reporters,
+    provide: { conformance: o.ctx },
+    pool: 'forks' as const,
+    maxWorkers: o.maxWorkers ?? 2,
+    fileParallelism: true,
+    testTimeout: o.testTimeoutMs ?? 60_000,
+    hookTimeout: Math.max(o.testTimeoutMs ?? 60_000, 30_000),
+    teardownTimeout: 30_000,
+    shard: o.shard,
+    bail: o.bail,
+    passWithNoTests: false,
+    sequence: { concurrent: false },
+    // the suite prints nothing worth keeping in CI logs; failures are in the reports
+    silent: 'passed-only' as const,
+    cache: false as const,
+  };
+}
+
+export interface SuiteRunResult {
+  testModules: ReadonlyArray<TestModule>;
+  unhandledErrors: ReadonlyArray<unknown>;
+}
+
+/** Runs the suite; the reporters receive everything. */
+export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
+  const vitest = await createVitest('test', suiteConfig(o) as any);
+  o.onVitest?.(vitest);
+  try {
+    const r = await vitest.start(o.filters);
+    return r;
+  } finally {
+    await vitest.close();
+  }
+}
+
+/** Collects the suite (runs the files' top level, not the tests): tests with their task meta. */
+export async function collectSuite(o: Omit<SuiteRunOptions, 'reporters'>): Promise<SuiteRunResult> {
+  const vitest = await createVitest('test', { ...suiteConfig({ ...o, ctx: { ...o.ctx, collectOnly: true }, reporters: [] }), silent: true } as any);
+  o.onVitest?.(vitest);
+  try {
+    const r = await vitest.collect(o.filters);
+    return { testModules: r.testModules, unhandledErrors: r.unhandledErrors as SerializedError[] };
+  } finally {
+    await vitest.close();
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { resolveRunOptions } from '../src/config.js';
+import { loadCatalogue } from '../src/catalogue.js';
+import { UsageError } from '../src/errors.js';
+import { selectTest, matchesSelection } from '../src/run-context.js';
+import { resolveBindings } from '../src/bindings.js';
+
+const catalogue = loadCatalogue();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-config-'));
+
+describe('run options', () => {
+  it('defaults: reference target, core profile, 10 s per request', () => {
+    const o = resolveRunOptions({}, {}, { catalogue, cwd: tmp });
+    expect(o).toMatchObject({ target: { kind: 'reference' }, profile: 'core', timeoutMs: 10_000, readOnly: false, requireContainer: false, containerPort: 8080, healthPath: '/health' });
+    expect(o.reportDir).toBe(path.join(tmp, 'reports/latest'));
+    expect(o.bindings.tokenHeader).toBe('Token');
+  });
+
+  it('command line beats environment beats config file', () => {
+    const file = path.join(tmp, 'c.yaml');
+    fs.writeFileSync(file, 'profile: all\ntimeout: 3000\nread-only: true\nbindings:\n  tokenHeader: Authorization\n  tokenPrefix: "Bearer "\n');
+    const o = resolveRunOptions({ config: file, timeout: '5000' }, { CONFORMANCE_PROFILE: 'implementation-defined' }, { catalogue, cwd: tmp });
+    expect(o.timeoutMs).toBe(5000);
+    expect(o.profile).toBe('implementation-defined');
+    expect(o.readOnly).toBe(true);
+    expect(o.bindings.tokenHeader).toBe('Authorization');
+    expect(o.bindings.tokenPrefix).toBe('Bearer ');
+  });
+
+  it('CI=true requires a container', () => {
+    expect(resolveRunOptions({}, { CI: 'true' }, { catalogue }).requireContainer).toBe(true);
+    expect(resolveRunOptions({}, { CONFORMANCE_REQUIRE_CONTAINER: '1' }, { catalogue }).requireContainer).toBe(true);
+  });
+
+  it.each([
+    [{ profile: 'gold' }, /--profile/],
+    [{ baseUrl: 'http://a', image: 'b' }, /only one of/],
+    [{ baseUrl: 'not a url' }, /not a URL/],
+    [{ timeout: '-5' }, /--timeout/],
+    [{ shard: '3/2' }, /--shard/],
+    [{ requirements: 'NOPE-' }, /no requirement matches NOPE-/],
+    [{ containerEnv: ['novalue'] }, /K=V/],
+    [{ fixtures: '/does/not/exist.yaml' }, /cannot read fixtures/],
+    [{ config: '/does/not/exist.yaml' }, /cannot read config/],
+  ])('usage error for %j', (raw, msg) => {
+    expect(() => resolveRunOptions(raw as any, {}, { catalogue, cwd: tmp })).toThrow(msg);
+    try {
+      resolveRunOptions(raw as any, {}, { catalogue, cwd: tmp });
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+    }
+  });
+
+  it('unknown config keys and bindings are errors', () => {
+    const f1 = path.join(tmp, 'bad1.yaml');
+    fs.writeFileSync(f1, 'profiel: core\n');
+    expect(() => resolveRunOptions({ config: f1 }, {}, { catalogue })).toThrow(/unknown key 'profiel'/);
+    const f2 = path.join(tmp, 'bad2.yaml');
+    fs.writeFileSync(f2, 'bindings:\n  query:\n    skipp: offset\n');
+    expect(() => resolveRunOptions({ config: f2 }, {}, { catalogue })).toThrow(/unknown binding bindings.query.skipp/);
+  });
+
+  it('bindings only rename', () => {
+    const b = resolveBindings({ query: { skip: 'offset' } });
+    expect(b.query.skip).toBe('offset');
+    expect(b.query.filter).toBe('filter');
+  });
+});
+
+describe('test selection', () => {
+  const ctx = { profile: 'core' as const, requirements: [] as string[], readOnly: false };
+  it('by profile, requirement prefix and read-only', () => {
+    expect(selectTest({ requirements: ['A-1'] }, ctx)).toEqual({ run: true });
+    expect(selectTest({ requirements: ['A-1'], profile: 'implementation-defined' }, ctx)).toMatchObject({ run: false, reason: expect.stringMatching(/profile/) });
+    expect(selectTest({ requirements: ['A-1'], profile: 'implementation-defined' }, { ...ctx, profile: 'all' })).toEqual({ run: true });
+    expect(selectTest({ requirements: ['SCHED-035'] }, { ...ctx, requirements: ['SCHED-'] })).toEqual({ run: true });
+    expect(selectTest({ requirements: ['AUTH-001'] }, { ...ctx, requirements: ['SCHED-'] })).toMatchObject({ run: false });
+    expect(selectTest({ requirements: ['A-1'], mutates: true }, { ...ctx, readOnly: true })).toMatchObject({ run: false, reason: expect.stringMatching(/read-only/) });
+    expect(matchesSelection('SCHED-035', ['SCHED-035'])).toBe(true);
+  });
+});

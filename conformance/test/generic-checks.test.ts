@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { loadOpenApi, OpenApiIndex } from '../src/openapi.js';
+import { GenericChecker } from '../src/generic-checks.js';
+
+const index = loadOpenApi(); // the real spec/generated/openapi.json
+const checker = new GenericChecker(index);
+
+const bindStatus = {
+  ProposalID: 7, Status: 'NotBound', ErrorMessage: null, PolicyID: null, MemberID: null,
+  PolicyNumber: null, MemberName: null, BoundDateUTC: null,
+};
+const req = (over: Partial<Parameters<GenericChecker['check']>[0]> = {}) => ({
+  method: 'GET',
+  url: 'http://x/api/Quotes/Proposals/7/BindStatus',
+  path: '/api/Quotes/Proposals/7/BindStatus',
+  status: 200,
+  contentType: 'application/json; charset=utf-8',
+  bodyText: JSON.stringify(bindStatus),
+  ...over,
+});
+
+describe('operation matching', () => {
+  it('literal segments win over templated ones', () => {
+    expect(index.match('GET', '/api/File/Query')?.operationId).toBe('queryFiles');
+    expect(index.match('GET', '/api/Claim/Query')?.operationId).toBe('queryRecords');
+    expect(index.match('GET', '/api/File/12')?.operationId).toBe('getFile');
+    expect(index.match('GET', '/api/Claim/12')?.operationId).toBe('getRecord');
+    expect(index.match('GET', '/api/Link/Query')?.operationId).toBe('queryLinks');
+    expect(index.match('GET', '/api/Domains')?.operationId).toBe('listDomains');
+    expect(index.match('GET', '/api/Claim/12/Files')?.operationId).toBe('listAttachedFiles');
+    expect(index.match('POST', '/api/Link/Upsert')?.operationId).toBe('upsertLink');
+  });
+
+  it('decodes path segments and returns the path parameters', () => {
+    const m = index.match('get', '/api/Custom.Inspection/5');
+    expect(m).toMatchObject({ operationId: 'getRecord', pathParams: { domain: 'Custom.Inspection', id: '5' } });
+    expect(index.match('DELETE', '/api/Quotes/Proposals/3/Schedules/ProposalLocation/9')?.operationId).toBe('deleteSchedule');
+  });
+
+  it('no match for unknown paths or methods', () => {
+    expect(index.match('GET', '/health')).toBeUndefined();
+    expect(index.match('DELETE', '/api/Domains')).toBeUndefined();
+  });
+
+  it('ranks by position: an earlier literal beats a later one', () => {
+    const idx = new OpenApiIndex({
+      paths: {
+        '/a/{x}/c': { get: { operationId: 'late' } },
+        '/a/b/{y}': { get: { operationId: 'early' } },
+      },
+    });
+    expect(idx.match('GET', '/a/b/c')?.operationId).toBe('early');
+  });
+});
+
+describe('generic checks', () => {
+  it('a valid documented response passes GEN-001 and GEN-002', () => {
+    const r = checker.check(req());
+    expect(r.violations).toEqual([]);
+    expect(r.checked).toEqual(['GEN-001', 'GEN-002']);
+    expect(r.operation?.operationId).toBe('getBindStatus');
+  });
+
+  it('an invalid body of a documented core status is a GEN-002 violation', () => {
+    const r = checker.check(req({ bodyText: JSON.stringify({ ...bindStatus, Status: 'Maybe', PolicyID: 'x' }) }));
+    expect(r.violations.map((v) => v.code)).toEqual(['GEN-002']);
+    expect(r.violations[0].message).toMatch(/^\[GEN-002\] GET .*BindStatus → 200 \(getBindStatus\)/);
+    expect(r.violations[0].message).toMatch(/\/Status/);
+  });
+
+  it('a body that is not JSON is a GEN-001 violation', () => {
+    const r = checker.check(req({ bodyText: '<html>oops</html>', contentType: 'text/html' }));
+    expect(r.violations.map((v) => v.code)).toContain('GEN-001');
+    expect(r.violations[0].message).toMatch(/^\[GEN-001\]/);
+  });
+
+  it('a JSON body with a non-JSON content type is a GEN-001 violation', () => {
+    const r = checker.check(req({ contentType: 'text/plain' }));
+    expect(r.violations.map((v) => v.code)).toEqual(['GEN-001']);
+  });
+
+  it('an empty body is fine for GEN-001 (e.g. QueueBindQuote)', () => {
+    const r = checker.check(req({ method: 'POST', path: '/api/Quotes/Proposals/7/QueueBindQuote', url: 'http://x/api/Quotes/Proposals/7/QueueBindQuote', bodyText: '', contentType: null }));
+    expect(r.violations).toEqual([]);
+  });
+
+  it('undocumented statuses are findings, not violations', () => {
+    const r = checker.check(req({ status: 418, bodyText: '{"x":1}' }));
+    expect(r.violations).toEqual([]);
+    expect(r.findings.map((f) => f.kind)).toEqual(['undocumented-status']);
+  });
+
+  it('implementation-defined responses that do not match are findings, not violations', () => {
+    const r = checker.check(req({ status: 404, contentType: 'application/problem+json', bodyText: '{"unexpected":true}' }));
+    expect(r.violations).toEqual([]);
+    expect(r.checked).toEqual(['GEN-001']);
+  });
+
+  it('the documented 500 JSON string of CreateMember is core and validated', () => {
+    const ok = checker.check(req({ method: 'POST', path: '/api/Quotes/Proposals/7/CreateMember', url: 'http://x/api/Quotes/Proposals/7/CreateMember', status: 500, bodyText: '"MemberID is already assigned to Proposal record."' }));
+    expect(ok.violations).toEqual([]);
+    expect(ok.checked).toContain('GEN-002');
+  });
+
+  it('a base path in front of /api is handled by the caller (path is relative)', () => {
+    const r = checker.check(req({ url: 'http://x/service/api/Quotes/Proposals/7/BindStatus' }));
+    expect(r.operation?.operationId).toBe('getBindStatus');
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { FixtureStateProvider, HttpStateProvider, StateSession, findFixture, parseFixtures } from '../src/states.js';
+import { PreconditionFailedError } from '../src/errors.js';
+import { parse } from 'yaml';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entries = parseFixtures([
+  { state: 'a user', values: { token: 'admin' } },
+  { state: 'a user', params: { grants: { Claim: ['View'] } }, values: { token: 'viewer' } },
+  { state: 'records', params: { count: 3, domain: 'Claim' }, values: { ids: [1, 2, 3] } },
+]);
+
+describe('fixture matching', () => {
+  it('matches by state and deep-equal params, ignoring setupId', () => {
+    expect(findFixture(entries, 'a user', { setupId: 'x-1' })?.values).toEqual({ token: 'admin' });
+    expect(findFixture(entries, 'a user', { grants: { Claim: ['View'] }, setupId: 'y' })?.values).toEqual({ token: 'viewer' });
+    expect(findFixture(entries, 'records', { domain: 'Claim', count: 3, setupId: 'z' })?.values).toEqual({ ids: [1, 2, 3] });
+    expect(findFixture(entries, 'records', { count: 4 })).toBeUndefined();
+    expect(findFixture(entries, 'a user', { grants: { Claim: ['Edit'] } })).toBeUndefined();
+    expect(findFixture(entries, 'no such state')).toBeUndefined();
+  });
+
+  it('an unmatched state is a precondition failure', async () => {
+    const p = new FixtureStateProvider(entries);
+    await expect(p.setup('records', { count: 9, setupId: 's' })).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(await p.setup('a user', { setupId: 's' })).toEqual({ token: 'admin' });
+  });
+
+  it('rejects malformed fixture files', () => {
+    expect(() => parseFixtures({ nope: 1 })).toThrow(/list/);
+    expect(() => parseFixtures([{ state: 'x' }])).toThrow(/values/);
+    expect(() => parseFixtures([{ state: 'x', params: [1], values: {} }])).toThrow(/params/);
+  });
+
+  it('the example fixtures file parses', () => {
+    const file = fileURLToPath(new URL('../fixtures.example.yaml', import.meta.url));
+    const list = parseFixtures(parse(fs.readFileSync(file, 'utf8')));
+    expect(list.some((e) => e.state === 'a user' && e.params === undefined)).toBe(true);
+  });
+});
+
+describe('HTTP provider states (Pact v3)', () => {
+  it('sets up with a setupId and tears down in reverse order; teardown failures are warnings', async () => {
+    const calls: any[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const msg = JSON.parse(body);
+        calls.push(msg);
+        if (msg.state === 'unknown') {
+          res.writeHead(400, { 'content-type': 'application/problem+json' }).end('{"title":"unknown state"}');
+        } else if (msg.action === 'teardown' && msg.state === 'fragile') {
+          res.writeHead(500).end('boom');
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(msg.action === 'setup' ? JSON.stringify({ id: calls.length }) : '{}');
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as any).port;
+    try {
+      const s = new StateSession(new HttpStateProvider(`http://127.0.0.1:${port}/_provider-states`), 'area.test');
+      expect(await s.given('fragile', { a: 1 })).toEqual({ id: 1 });
+      expect(await s.given('records', { count: 2 })).toEqual({ id: 2 });
+      await expect(s.given('unknown')).rejects.toThrow(/answered 400/);
+      const warnings = await s.teardownAll();
+      expect(calls.map((c) => `${c.action}:${c.state}`)).toEqual(['setup:fragile', 'setup:records', 'setup:unknown', 'teardown:records', 'teardown:fragile']);
+      expect(calls[0].params).toMatchObject({ a: 1, setupId: expect.stringMatching(/^area\.test-/) });
+      expect(calls[4].params).toEqual(calls[0].params); // same params and setupId
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/teardown of state 'fragile'/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('an unreachable endpoint is a precondition failure', async () => {
+    const p = new HttpStateProvider('http://127.0.0.1:1/_provider-states', 2000);
+    await expect(p.setup('a user', { setupId: 'x' })).rejects.toBeInstanceOf(PreconditionFailedError);
+  });
+});
