@@ -540,7 +540,7 @@ export interface components {
             FileName?: string;
             /** @description User-provided description. */
             Description?: string;
-            /** @description File type given as an extension, for example `.pdf`, `.png`, `.docx`. */
+            /** @description File type given as an extension, for example `.pdf`, `.png`, `.docx`. The reference answers the empty string for a file name without an extension (implementation-defined). */
             MimeType?: string;
             /** @description Size in bytes. */
             FileSize?: number;
@@ -802,7 +802,7 @@ export interface components {
              * @description Stable machine name of the problem.
              * @enum {string}
              */
-            code: "UnknownDomain" | "RecordNotFound" | "InvalidScheduleDomain" | "Forbidden" | "Unauthenticated" | "MalformedRequest" | "UnknownColumn" | "InvalidFilter" | "PayloadTooLarge" | "UriTooLong" | "NotFound" | "Conflict";
+            code: "UnknownDomain" | "RecordNotFound" | "InvalidScheduleDomain" | "Forbidden" | "Unauthenticated" | "MalformedRequest" | "UnknownColumn" | "InvalidFilter" | "PayloadTooLarge" | "UriTooLong" | "NotFound" | "Conflict" | "InternalError";
         };
         /** @description A bare JSON string body, as documented for some server errors (for example `"MemberID is already assigned to Proposal record."`). */
         JsonStringError: string;

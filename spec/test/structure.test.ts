@@ -126,9 +126,12 @@ describe('spec/openapi.yaml structure', () => {
     expect(s.NonModifiableStatusCode.enum).toEqual(['B', 'R', '0']);
     expect(s.ProposalType.enum.sort()).toEqual(['Application', 'Endorsement', 'Quote', 'Reissue', 'Renewal', 'Rewrite']);
     expect(s.FileRecord.required).toBeUndefined();
-    expect(s.FileRecord.properties.MimeType.pattern).toBe('^\\.');
+    const mime = new RegExp(s.FileRecord.properties.MimeType.pattern);
+    // an extension with its dot (spec 2.2); empty for a name without extension (reference choice)
+    expect(['.pdf', '.docx', ''].every((v) => mime.test(v))).toBe(true);
+    expect(['pdf', 'application/pdf', '.'].some((v) => mime.test(v))).toBe(false);
     expect(s.Problem.properties.code.enum.sort()).toEqual([
-      'Conflict', 'Forbidden', 'InvalidFilter', 'InvalidScheduleDomain', 'MalformedRequest', 'NotFound',
+      'Conflict', 'Forbidden', 'InternalError', 'InvalidFilter', 'InvalidScheduleDomain', 'MalformedRequest', 'NotFound',
       'PayloadTooLarge', 'RecordNotFound', 'Unauthenticated', 'UnknownColumn', 'UnknownDomain', 'UriTooLong',
     ]);
     expect(s.ListEnvelope.properties.TotalCount['x-implementation-defined']).toBe(true);

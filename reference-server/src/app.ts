@@ -1,0 +1,104 @@
+// createApp: the Hono application of the reference server (architecture section 6).
+import { Hono } from 'hono';
+import type { AppEnv, Deps, Settings } from './deps.js';
+import { createDictionary, DOMAINS } from './dictionary.js';
+import { openDatabase } from './db.js';
+import { authMiddleware } from './auth.js';
+import { makeErrorHandler, notFoundHandler, type ErrorLogger } from './errors.js';
+import { bodySizeLimit, urlLengthLimit } from './limits.js';
+import { loadSettings } from './settings.js';
+import { registerProviderStates } from './provider-states/index.js';
+import * as health from './areas/health.js';
+import * as authRoutes from './areas/auth-routes.js';
+import * as domains from './areas/domains.js';
+import * as links from './areas/links.js';
+import * as files from './areas/files.js';
+import * as query from './areas/query.js';
+import * as records from './areas/records.js';
+import * as proposals from './areas/proposals.js';
+import * as binding from './areas/binding.js';
+import * as members from './areas/members.js';
+import * as schedules from './areas/schedules.js';
+
+export interface CreateAppOptions {
+  /** SQLite file; ':memory:' (default) for a throwaway database. */
+  dbPath?: string;
+  /** Initial settings; they override what the database holds. */
+  settings?: Partial<Settings>;
+  /** Serve POST /_provider-states. */
+  providerStates?: boolean;
+  clock?: () => Date;
+  /** Structured log sink (one object per entry); default: JSON lines on stderr for errors only. */
+  log?: ErrorLogger;
+  /** Start the asynchronous bind worker (default true). */
+  bindWorker?: boolean;
+  /** Called once per request with method, path, status and duration (structured request log). */
+  requestLog?: (entry: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+export interface CreatedApp {
+  app: Hono<AppEnv>;
+  deps: Deps;
+  close(): void;
+}
+
+const defaultLog: ErrorLogger = (entry) => {
+  if (entry.level === 'error') process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+};
+
+export function createApp(opts: CreateAppOptions = {}): CreatedApp {
+  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS);
+  const dict = createDictionary(DOMAINS);
+  const deps: Deps = { db, dict, settings: { enhancedSessionIDSecurity: true }, clock: opts.clock ?? (() => new Date()) };
+  deps.settings = loadSettings(db, opts.settings);
+  const log = opts.log ?? defaultLog;
+
+  const app = new Hono<AppEnv>();
+  app.onError(makeErrorHandler(log));
+  app.notFound(notFoundHandler);
+  if (opts.requestLog) {
+    const requestLog = opts.requestLog;
+    app.use('*', async (c, next) => {
+      const started = performance.now();
+      await next();
+      requestLog({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    });
+  }
+  app.use('*', urlLengthLimit());
+  app.use('*', bodySizeLimit());
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+
+  // Routes without a token.
+  health.register(app, deps);
+  authRoutes.register(app, deps);
+  if (opts.providerStates) registerProviderStates(app, deps);
+
+  // Everything under /api needs a token.
+  app.use('/api/*', authMiddleware(deps));
+  domains.register(app, deps);
+  links.register(app, deps);
+  proposals.register(app, deps);
+  binding.register(app, deps);
+  members.register(app, deps);
+  schedules.register(app, deps);
+  // Generic routes last: /api/{domain}/{id}/Files, /api/{domain}/Query, /api/{domain}/{id}.
+  files.register(app, deps);
+  query.register(app, deps);
+  records.register(app, deps);
+
+  const stopWorker = opts.bindWorker === false ? () => {} : binding.startBindWorker(deps);
+  let closed = false;
+  return {
+    app,
+    deps,
+    close() {
+      if (closed) return;
+      closed = true;
+      stopWorker();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,353 @@
+// The column language (spec 4.1) and the query builder behind every endpoint with `columns`:
+// column lists with aliases, dotted names into associations and code lists, bare association and
+// coded fields, resolveAssociationNames, default columns, filters, sort and paging.
+// Column names are validated against the dictionary; only dictionary names reach the SQL text.
+import { createHash } from 'node:crypto';
+import type { Deps } from './deps.js';
+import type { User } from './auth.js';
+import { can } from './auth.js';
+import { type ColumnType, type DomainDef, type FieldDef, nativeColumns, q, storageColumn } from './dictionary.js';
+import { ApiError, jsonString, ResponseError } from './errors.js';
+import { parseFilter, parseLinq, type SqlFragment } from './filter-parser.js';
+
+export interface ColumnSpec {
+  /** the requested field (possibly dotted) */
+  field: string;
+  /** the response key (the alias, or the field name) */
+  key: string;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+const ALIAS = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Parse `columns`: comma-separated `<field>` or `<field> as <Alias>`. Undefined / empty → undefined
+ * (all columns). */
+// REQ: COL-001
+// REQ: COL-003
+export function parseColumnList(raw: string | undefined): ColumnSpec[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const out: ColumnSpec[] = [];
+  for (const item of raw.split(',')) {
+    const s = item.trim();
+    if (s === '') continue;
+    const m = /^(\S+)(?:\s+as\s+(\S+))?$/i.exec(s);
+    if (!m) throw new ApiError(400, 'UnknownColumn', `Column '${s}' is not of the form <field> or <field> as <Alias>.`);
+    const field = m[1]!;
+    if (!NAME.test(field)) throw new ApiError(400, 'UnknownColumn', `'${field}' is not a valid column name.`);
+    if (m[2] !== undefined && !ALIAS.test(m[2])) throw new ApiError(400, 'MalformedRequest', `'${m[2]}' is not a valid alias.`);
+    out.push({ field, key: m[2] ?? field });
+  }
+  return out.length ? out : undefined;
+}
+
+/** The columns returned when `columns` is omitted: the key and every natively stored column
+ * (association and coded fields through their reference column), plus cheap computed metadata. */
+// REQ: COL-002
+// REQ: COL-013
+export function defaultColumns(def: DomainDef): ColumnSpec[] {
+  const out: ColumnSpec[] = [{ field: def.key, key: def.key }];
+  for (const f of def.fields) {
+    if (f.computed?.onDemand) continue;
+    const col = f.computed ? f.name : storageColumn(f)!;
+    out.push({ field: col, key: col });
+  }
+  return out;
+}
+
+type Mode = 'select' | 'filter' | 'sort';
+
+type Resolved =
+  | { kind: 'sql'; sql: string; type: ColumnType }
+  | { kind: 'null' }
+  | { kind: 'contents' }
+  | { kind: 'download' };
+
+function expand(sql: string, alias: string): string {
+  return sql.replace(/\$t\b/g, alias);
+}
+
+const CODE_PROPS: Record<string, ColumnType> = { Code: 'text', Description: 'text', CodeID: 'integer' };
+
+export interface RequestContext {
+  deps: Deps;
+  user: User;
+  /** the caller's API token (DownloadURL session token is derived from it) */
+  token: string;
+}
+
+/** Builds one SELECT over a domain table with the joins its columns, filter and sort need. */
+export class SelectBuilder {
+  readonly alias = 't';
+  private joins = new Map<string, { alias: string; sql: string }>();
+
+  constructor(
+    readonly deps: Deps,
+    readonly def: DomainDef,
+  ) {}
+
+  // REQ: COL-012
+  private fail(mode: Mode, detail: string): never {
+    throw new ApiError(400, mode === 'filter' ? 'InvalidFilter' : 'UnknownColumn', detail);
+  }
+
+  private join(key: string, make: (alias: string) => string): string {
+    let j = this.joins.get(key);
+    if (!j) {
+      const alias = `j${this.joins.size + 1}`;
+      j = { alias, sql: make(alias) };
+      this.joins.set(key, j);
+    }
+    return j.alias;
+  }
+
+  /** Join the target of an association field; returns the target definition and join alias. */
+  private joinAssociation(f: FieldDef): { target: DomainDef; alias: string } {
+    const target = this.deps.dict.get(f.target!);
+    if (!target) throw new Error(`dictionary: ${this.def.name}.${f.name} targets unknown domain ${f.target}`);
+    const alias = this.join(
+      'a:' + f.name,
+      (a) => `LEFT JOIN ${q(target.table)} ${a} ON ${a}.${q(target.key)} = ${this.alias}.${q(f.name + 'ID')}`,
+    );
+    return { target, alias };
+  }
+
+  private joinCode(f: FieldDef): string {
+    return this.join(
+      'c:' + f.name,
+      (a) => `LEFT JOIN codes ${a} ON ${a}.CodeID = ${this.alias}.${q(f.name + 'ID')} AND ${a}.List = ${sqlString(f.target!)}`,
+    );
+  }
+
+  /** A plain column of `def` read through table alias `alias` (key, stored column, computed-sql field). */
+  private plainColumn(def: DomainDef, alias: string, name: string): { sql: string; type: ColumnType } | undefined {
+    if (name === def.key) return { sql: `${alias}.${q(def.key)}`, type: 'integer' };
+    const native = nativeColumns(def).find((c) => c.name === name);
+    if (native) return { sql: `${alias}.${q(native.name)}`, type: native.type };
+    const f = def.fields.find((x) => x.name === name);
+    if (f?.computed?.sql) return { sql: `(${expand(f.computed.sql, alias)})`, type: f.type };
+    return undefined;
+  }
+
+  /** The display string of an association's target (its displayField). */
+  private displayOf(target: DomainDef, alias: string): string {
+    const col = target.displayField ? this.plainColumn(target, alias, target.displayField) : undefined;
+    return col ? `CAST(${col.sql} AS TEXT)` : `CAST(${alias}.${q(target.key)} AS TEXT)`;
+  }
+
+  resolve(name: string, mode: Mode, resolveNames = false): Resolved {
+    const def = this.def;
+    const dot = name.indexOf('.');
+    if (dot < 0) {
+      const plain = this.plainColumn(def, this.alias, name);
+      if (plain) return { kind: 'sql', ...plain };
+      const f = def.fields.find((x) => x.name === name);
+      if (!f) this.fail(mode, `Domain '${def.name}' has no column '${name}'.`);
+      if (f.computed?.onDemand) {
+        if (mode !== 'select') this.fail(mode, `Column '${name}' cannot be used in a ${mode}.`);
+        return name === 'Contents' ? { kind: 'contents' } : { kind: 'download' };
+      }
+      if (f.type === 'association') {
+        if (mode !== 'select') this.fail(mode, `Association '${name}' cannot be used in a ${mode}; use ${name}ID or ${name}.<Field>.`);
+        // REQ: COL-006
+        // REQ: COL-008
+        // REQ: COL-009
+        // REQ: COL-010
+        if (!resolveNames) return { kind: 'null' };
+        const { target, alias } = this.joinAssociation(f);
+        return { kind: 'sql', sql: this.displayOf(target, alias), type: 'text' };
+      }
+      if (f.type === 'coded') {
+        if (mode !== 'select') this.fail(mode, `Coded field '${name}' cannot be used in a ${mode}; use ${name}.Code or ${name}.Description.`);
+        // REQ: COL-007
+        return { kind: 'null' };
+      }
+      this.fail(mode, `Domain '${def.name}' has no column '${name}'.`);
+    }
+    // Dotted: <Field>.<Property>
+    const head = name.slice(0, dot);
+    const prop = name.slice(dot + 1);
+    const f = def.fields.find((x) => x.name === head);
+    if (f?.type === 'association') {
+      // REQ: COL-004
+      const { target, alias } = this.joinAssociation(f);
+      const col = this.plainColumn(target, alias, prop);
+      if (col) return { kind: 'sql', ...col };
+      const tf = target.fields.find((x) => x.name === prop && !x.computed);
+      if (tf && mode === 'select') return { kind: 'null' }; // a bare association/coded field of the target
+      this.fail(mode, `Domain '${target.name}' (through '${head}') has no column '${prop}'.`);
+    }
+    if (f?.type === 'coded') {
+      // REQ: COL-005
+      const type = CODE_PROPS[prop];
+      if (!type) this.fail(mode, `Coded field '${head}' has the properties Code and Description, not '${prop}'.`);
+      const alias = this.joinCode(f);
+      return { kind: 'sql', sql: `${alias}.${q(prop)}`, type };
+    }
+    this.fail(mode, `Domain '${def.name}' has no association or coded field '${head}' (in '${name}').`);
+  }
+
+  fromSql(): string {
+    return `FROM ${q(this.def.table)} ${this.alias}` + [...this.joins.values()].map((j) => ' ' + j.sql).join('');
+  }
+}
+
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+export const OBJECT_REFERENCE_NOT_SET = 'Object reference not set to an instance of an object.';
+
+interface OutputColumn {
+  key: string;
+  res: Resolved;
+  sqlAlias?: string;
+  type?: ColumnType;
+}
+
+export interface SelectOptions {
+  columns?: ColumnSpec[];
+  resolveAssociationNames?: boolean;
+  filter?: string;
+  linqFilter?: string;
+  sort?: string;
+  where?: SqlFragment[];
+  skip?: number;
+  take?: number;
+  includeTotalCount?: boolean;
+}
+
+/** Run a select over `def` with the column language, and shape the rows. Every endpoint with a
+ * `columns` parameter goes through here, so the language is the same everywhere. */
+// REQ: COL-011
+// REQ: GEN-002
+export function selectRecords(
+  ctx: RequestContext,
+  def: DomainDef,
+  opts: SelectOptions,
+): { rows: Array<Record<string, unknown>>; total?: number } {
+  const { deps } = ctx;
+  const b = new SelectBuilder(deps, def);
+  const specs = opts.columns ?? defaultColumns(def);
+  const out: OutputColumn[] = specs.map((s) => ({ key: s.key, res: b.resolve(s.field, 'select', opts.resolveAssociationNames) }));
+
+  const selects: string[] = [];
+  out.forEach((o, i) => {
+    if (o.res.kind === 'sql') {
+      o.sqlAlias = `c${i}`;
+      o.type = o.res.type;
+      selects.push(`${o.res.sql} AS ${o.sqlAlias}`);
+    }
+  });
+  const wantsContents = out.some((o) => o.res.kind === 'contents');
+  const wantsDownload = out.some((o) => o.res.kind === 'download');
+  if (wantsDownload) {
+    // REQ: FILE-017
+    // REQ: FILE-020
+    if (!deps.settings.enhancedSessionIDSecurity) {
+      throw new ResponseError((c) => jsonString(c, 500, OBJECT_REFERENCE_NOT_SET), 'DownloadURL with enhanced session ID security off');
+    }
+    selects.push(`t."FileID" AS __fid, t."ExternalFileRepositoryID" AS __xrep, t."ExternalDirectURL" AS __xurl`);
+  }
+  // REQ: FILE-012 — bytes are read only when Contents is requested.
+  // REQ: AUTH-003 — Contents works under token authentication.
+  if (wantsContents) selects.push(`(SELECT fc.Contents FROM file_contents fc WHERE fc.FileID = t."FileID") AS __contents`);
+  if (selects.length === 0) selects.push('1 AS __one');
+
+  const where: SqlFragment[] = [...(opts.where ?? [])];
+  const resolver = (name: string) => {
+    const r = b.resolve(name, 'filter');
+    if (r.kind !== 'sql') throw new ApiError(400, 'InvalidFilter', `Column '${name}' cannot be filtered.`);
+    return { sql: r.sql, type: r.type };
+  };
+  if (opts.filter !== undefined && opts.filter.trim() !== '') where.push(parseFilter(opts.filter, resolver));
+  if (opts.linqFilter !== undefined && opts.linqFilter.trim() !== '') where.push(parseLinq(opts.linqFilter, resolver));
+
+  const order: string[] = [];
+  if (opts.sort !== undefined && opts.sort.trim() !== '') {
+    // REQ: QRY-008
+    for (const item of opts.sort.split(',')) {
+      const s = item.trim();
+      if (!s) continue;
+      const m = /^(\S+)(?:\s+(asc|desc|ascending|descending))?$/i.exec(s);
+      if (!m) throw new ApiError(400, 'MalformedRequest', `Sort item '${s}' is not of the form <column> or <column> desc.`);
+      const r = b.resolve(m[1]!, 'sort');
+      if (r.kind !== 'sql') throw new ApiError(400, 'UnknownColumn', `Column '${m[1]}' cannot be sorted on.`);
+      order.push(`${r.sql} ${m[2] && m[2].toLowerCase().startsWith('desc') ? 'DESC' : 'ASC'}`);
+    }
+  }
+  order.push(`t.${q(def.key)} ASC`);
+
+  const whereSql = where.length ? ' WHERE ' + where.map((w) => `(${w.sql})`).join(' AND ') : '';
+  const params = where.flatMap((w) => w.params);
+  let sql = `SELECT ${selects.join(', ')} ${b.fromSql()}${whereSql} ORDER BY ${order.join(', ')}`;
+  const pageParams: unknown[] = [];
+  if (opts.take !== undefined) {
+    sql += ' LIMIT ? OFFSET ?';
+    pageParams.push(opts.take, opts.skip ?? 0);
+  } else if (opts.skip) {
+    sql += ' LIMIT -1 OFFSET ?';
+    pageParams.push(opts.skip);
+  }
+  const raw = deps.db.prepare(sql).all(...params, ...pageParams) as Array<Record<string, unknown>>;
+
+  const restricted = wantsDownload && can(ctx.user, 'File', 'RestrictDownload') && !can(ctx.user, 'File', 'Full');
+  const rows = raw.map((r) => {
+    const rec: Record<string, unknown> = {};
+    for (const o of out) {
+      switch (o.res.kind) {
+        case 'sql': {
+          const v = r[o.sqlAlias!];
+          rec[o.key] = o.type === 'boolean' && v !== null && v !== undefined ? !!v : (v ?? null);
+          break;
+        }
+        case 'null':
+          rec[o.key] = null;
+          break;
+        case 'contents': {
+          // REQ: FILE-010
+          const v = r.__contents;
+          rec[o.key] = v === null || v === undefined ? null : Buffer.from(v as Uint8Array).toString('base64');
+          break;
+        }
+        case 'download':
+          rec[o.key] = downloadUrl(ctx, r, restricted);
+          break;
+      }
+    }
+    return rec;
+  });
+
+  let total: number | undefined;
+  if (opts.includeTotalCount) {
+    const row = deps.db.prepare(`SELECT COUNT(*) AS n ${b.fromSql()}${whereSql}`).get(...params) as { n: number };
+    total = row.n;
+  }
+  return { rows, total };
+}
+
+/** DownloadURL: relative web-application link; empty for external files and for users with
+ * RestrictDownload without Full. */
+// REQ: FILE-013
+// REQ: FILE-015
+// REQ: FILE-016
+// REQ: FILE-014 — a web-application link (used with a web session), not an API path.
+// REQ: AUTH-009
+function downloadUrl(ctx: RequestContext, r: Record<string, unknown>, restricted: boolean): string {
+  if (restricted) return '';
+  if (r.__xrep !== null && r.__xrep !== undefined) return '';
+  if (typeof r.__xurl === 'string' && r.__xurl !== '') return '';
+  const fileId = Number(r.__fid);
+  const session = createHash('sha256').update(`${ctx.token}:${fileId}`).digest('base64url').slice(0, 32);
+  return `Download.aspx?FileID=${fileId}&SessionToken=${session}`;
+}
+
+/** Drop the columns that are null in every row (excludeEmptyColumns). */
+// REQ: QRY-011
+// REQ: QRY-012
+export function excludeEmptyColumns(rows: Array<Record<string, unknown>>): void {
+  if (rows.length === 0) return;
+  const keys = Object.keys(rows[0]!);
+  for (const k of keys) {
+    if (rows.every((r) => r[k] === null || r[k] === undefined)) for (const r of rows) delete r[k];
+  }
+}

@@ -1,0 +1,162 @@
+// The reference server's command line (architecture section 6).
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { Command, CommanderError, Option } from 'commander';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import { seedDemo } from './seed.js';
+import { specVersion } from './areas/health.js';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+function makeLogger(level: LogLevel) {
+  const rank = (l: string) => LOG_LEVELS.indexOf(l as LogLevel);
+  return (entry: Record<string, unknown>) => {
+    const l = String(entry.level ?? 'info');
+    if (rank(l) < rank(level) || level === 'silent') return;
+    const line = JSON.stringify({ time: new Date().toISOString(), level: l, ...entry });
+    (l === 'error' || l === 'warn' ? process.stderr : process.stdout).write(line + '\n');
+  };
+}
+
+function usageError(msg: string): never {
+  throw new CommanderError(2, 'reference-server.usage', `error: ${msg}`);
+}
+
+function parsePort(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) usageError(`--port must be an integer from 0 to 65535, got '${v}'`);
+  return Number(v);
+}
+
+export function buildProgram(): Command {
+  return new Command('reference-server')
+    .description('Reference server of the Records, Files, Links and Proposal Scheduling Service (HTTP/JSON).')
+    .addOption(new Option('--port <port>', 'TCP port (0 = any free port)').default(process.env.PORT ?? '8080').env('PORT'))
+    .option('--host <host>', 'interface to listen on (the container uses 0.0.0.0)', '127.0.0.1')
+    .option('--db <file>', "SQLite database file (WAL mode), or ':memory:'", './reference.db')
+    .addOption(new Option('--seed <dataset>', 'load a dataset on start (idempotent)').choices(['demo']))
+    .addOption(new Option('--provider-states', 'serve POST /_provider-states for the conformance suite').env('REFERENCE_PROVIDER_STATES'))
+    .addOption(new Option('--enhanced-session-security <onoff>', 'Service.EnableEnhancedSessionIDSecurity').choices(['on', 'off']).default('on'))
+    .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
+    .allowExcessArguments(false)
+    .showHelpAfterError('(run with --help for usage)');
+}
+
+/** Start the server with command-line arguments (`argv` as in process.argv). */
+export async function main(argv: string[] = process.argv): Promise<RunningServer | undefined> {
+  const program = buildProgram().exitOverride();
+  try {
+    program.parse(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) {
+        process.exitCode = 0;
+        return undefined;
+      }
+      if (err.code === 'reference-server.usage') process.stderr.write(err.message + '\n(run with --help for usage)\n');
+      process.exitCode = 2;
+      return undefined;
+    }
+    throw err;
+  }
+  const o = program.opts<{
+    port: string;
+    host: string;
+    db: string;
+    seed?: 'demo';
+    providerStates?: boolean | string;
+    enhancedSessionSecurity: 'on' | 'off';
+    logLevel: LogLevel;
+  }>();
+  let port: number;
+  try {
+    port = parsePort(String(o.port));
+  } catch (err) {
+    process.stderr.write((err as Error).message + '\n(run with --help for usage)\n');
+    process.exitCode = 2;
+    return undefined;
+  }
+  const providerStates = o.providerStates === true || (typeof o.providerStates === 'string' && !['0', 'false', ''].includes(o.providerStates));
+  const log = makeLogger(o.logLevel);
+  const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db);
+
+  let created;
+  try {
+    created = createApp({
+      dbPath,
+      providerStates,
+      settings: { enhancedSessionIDSecurity: o.enhancedSessionSecurity === 'on' },
+      log,
+      requestLog: (e) => log({ level: 'info', msg: 'request', ...e }),
+    });
+  } catch (err) {
+    log({ level: 'error', msg: 'cannot open the database', db: dbPath, error: String(err) });
+    process.exitCode = 3;
+    return undefined;
+  }
+  if (o.seed === 'demo') {
+    const r = seedDemo(created.deps);
+    log({ level: 'info', msg: r.seeded ? 'seeded demo data' : 'demo data already present', users: r.users.map((u) => `${u.account}/${u.user}/${u.password}`), todo: r.todo });
+  }
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
+    const s = serve({ fetch: created.app.fetch, port, hostname: o.host }, () => resolveServer(s));
+    s.once('error', reject);
+  }).catch((err: unknown) => {
+    log({ level: 'error', msg: 'cannot listen', host: o.host, port, error: String(err) });
+    created.close();
+    process.exitCode = 3;
+    return undefined;
+  });
+  if (!server) return undefined;
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const url = `http://${host}:${addr.port}`;
+  // The listening line is printed whatever the log level (scripts and tests read the URL from it).
+  process.stdout.write(
+    JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `listening on ${url}`, url, db: dbPath, providerStates, specVersion: specVersion(), enhancedSessionSecurity: o.enhancedSessionSecurity }) + '\n',
+  );
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((done) => {
+      const timer = setTimeout(() => {
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }, 5000);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        created.close();
+        done();
+      });
+      (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    }));
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      log({ level: 'info', msg: `${sig}: shutting down` });
+      void close().then(() => {
+        log({ level: 'info', msg: 'stopped' });
+        process.exit(0);
+      });
+    });
+  }
+  return { url, close };
+}
+
+function isEntry(): boolean {
+  try {
+    return !!process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) void main(process.argv);

@@ -1,0 +1,70 @@
+// Provider states of the files area: 'a file', 'a record with files'.
+import { fileExtension } from '../db.js';
+import { ApiError } from '../errors.js';
+import { insertFile, insertLink } from '../areas/files.js';
+import { states } from './registry.js';
+import { createRecord, domainParam, marker, storedFields } from './records.js';
+
+function decode(b64: unknown, name: string): Buffer {
+  if (typeof b64 !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64.replace(/\s/g, ''))) {
+    throw new ApiError(400, 'MalformedRequest', `'${name}' must be base64.`);
+  }
+  return Buffer.from(b64, 'base64');
+}
+
+states.set('a file', {
+  setup(params, ctx) {
+    const { deps } = ctx;
+    const kind = params.kind ?? 'internal';
+    if (kind !== 'internal' && kind !== 'externalDirectURL' && kind !== 'externalRepository') {
+      throw new ApiError(400, 'MalformedRequest', "'kind' must be internal, externalDirectURL or externalRepository.");
+    }
+    if (typeof params.fileName !== 'string' || params.fileName === '') throw new ApiError(400, 'MalformedRequest', "'fileName' is required.");
+    const contents = decode(params.contentsBase64 ?? '', 'contentsBase64');
+    const mark = marker(ctx);
+    const fileId = insertFile(deps, {
+      fileName: params.fileName,
+      description: typeof params.description === 'string' ? params.description : undefined,
+      contents,
+      sourceType: typeof params.sourceType === 'string' ? params.sourceType : 'U',
+      externalDirectURL: kind === 'externalDirectURL' ? `https://files.example.com/${mark}/${encodeURIComponent(params.fileName)}` : null,
+      externalFileRepositoryId: kind === 'externalRepository' ? 1 : null,
+    });
+    ctx.track('File', fileId);
+    const values: Record<string, unknown> = {
+      fileId,
+      fileName: params.fileName,
+      mimeType: fileExtension(params.fileName),
+      fileSize: contents.byteLength,
+    };
+    if (params.linked === true) {
+      const claim = deps.dict.get('Claim')!;
+      const parentId = createRecord(ctx, claim, { ClaimNumber: `FILE-PARENT-${mark}` });
+      ctx.track('links', insertLink(deps, claim.id, parentId, 4, fileId));
+      values.parentDomain = claim.name;
+      values.parentId = parentId;
+    }
+    return values;
+  },
+});
+
+states.set('a record with files', {
+  setup(params, ctx) {
+    const { deps } = ctx;
+    const def = domainParam(ctx, params.domain, 'Claim');
+    if (!Array.isArray(params.files)) throw new ApiError(400, 'MalformedRequest', "'files' must be a list of {fileName, contentsBase64}.");
+    const mark = marker(ctx);
+    const text = storedFields(def).find((f) => f.type === 'text');
+    const id = createRecord(ctx, def, text ? { [text.name]: `WITH-FILES-${mark}` } : {});
+    const fileIds: number[] = [];
+    for (const [i, f] of (params.files as unknown[]).entries()) {
+      const file = f as { fileName?: unknown; contentsBase64?: unknown };
+      if (!file || typeof file.fileName !== 'string') throw new ApiError(400, 'MalformedRequest', `files[${i}].fileName is required.`);
+      const fileId = insertFile(deps, { fileName: file.fileName, contents: decode(file.contentsBase64 ?? '', `files[${i}].contentsBase64`) });
+      ctx.track('File', fileId);
+      ctx.track('links', insertLink(deps, def.id, id, 4, fileId));
+      fileIds.push(fileId);
+    }
+    return { domain: def.name, id, fileIds };
+  },
+});

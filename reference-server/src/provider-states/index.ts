@@ -1,0 +1,57 @@
+// POST /_provider-states (architecture section 5, Pact v3): only when the server runs with
+// --provider-states; no token needed.
+import type { Hono } from 'hono';
+import type { AppEnv, Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { readJsonBody, validateStateParams } from '../validation.js';
+import { defaultTeardown, makeContext, states } from './registry.js';
+import './users.js';
+import './records.js';
+import './files.js';
+import './links.js';
+import './settings.js';
+import './proposals.js';
+
+export { states };
+
+export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
+  app.post('/_provider-states', async (c) => {
+    const body = await readJsonBody(c);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ApiError(400, 'MalformedRequest', 'The body must be an object {state, params, action}.');
+    }
+    const { state, params: rawParams, action: rawAction } = body as Record<string, unknown>;
+    if (typeof state !== 'string' || !state) throw new ApiError(400, 'MalformedRequest', "'state' must be a non-empty string.");
+    const action = rawAction ?? 'setup';
+    if (action !== 'setup' && action !== 'teardown') {
+      throw new ApiError(400, 'MalformedRequest', "'action' must be 'setup' or 'teardown'.");
+    }
+    if (rawParams !== undefined && rawParams !== null && (typeof rawParams !== 'object' || Array.isArray(rawParams))) {
+      throw new ApiError(400, 'MalformedRequest', "'params' must be an object.");
+    }
+    const params = { ...((rawParams as Record<string, unknown> | null | undefined) ?? {}) };
+    if (params.setupId === undefined) params.setupId = '';
+    const def = states.get(state);
+    if (!def) throw new ApiError(400, 'MalformedRequest', `Unknown provider state '${state}'.`);
+    const ctx = makeContext(deps, state, params);
+    if (action === 'teardown') {
+      def.teardown?.(params, ctx);
+      defaultTeardown(ctx, state, params);
+      return c.json({});
+    }
+    validateStateParams(state, params);
+    try {
+      const values = await def.setup(params, ctx);
+      return c.json(values ?? {});
+    } catch (err) {
+      // A failed setup leaves nothing behind.
+      try {
+        def.teardown?.(params, ctx);
+      } catch {
+        /* ignore */
+      }
+      defaultTeardown(ctx, state, params);
+      throw err;
+    }
+  });
+}

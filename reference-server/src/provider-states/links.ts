@@ -1,0 +1,47 @@
+// Provider states of the links area: 'a contact', 'a link parent', 'contact relationships'.
+import { CODE_LISTS } from '../dictionary.js';
+import { states } from './registry.js';
+import { createRecord, domainParam, marker, storedFields } from './records.js';
+
+states.set('a contact', {
+  setup(_params, ctx) {
+    const { deps } = ctx;
+    const mark = marker(ctx);
+    const contact = deps.dict.get('Contact')!;
+    const email = `${mark.toLowerCase()}@example.com`;
+    const id = createRecord(ctx, contact, { FirstName: 'Pat', LastName: `Contact-${mark}`, Email: email, Phone: '555-0100' });
+    // A numeric key unique to this contact.
+    const code = 900_000_000 + id;
+    deps.db.prepare('UPDATE "Contact" SET ContactCode = ? WHERE ContactID = ?').run(code, id);
+    return {
+      contactId: id,
+      textMatchField: 'Email',
+      textMatchKey: email,
+      numericMatchField: 'ContactCode',
+      numericMatchKey: code,
+      // Name is the computed display ("First Last"), not a stored text or numeric field.
+      nonMatchableField: 'Name',
+    };
+  },
+});
+
+states.set('a link parent', {
+  setup(params, ctx) {
+    const def = domainParam(ctx, params.domain, 'Claim');
+    const mark = marker(ctx);
+    const text = storedFields(def).find((f) => f.type === 'text');
+    const key = `LP-${mark}`;
+    const id = createRecord(ctx, def, text ? { [text.name]: key } : {});
+    const nonMatchable =
+      def.fields.find((f) => !f.computed && !['text', 'number', 'integer'].includes(f.type)) ?? def.fields.find((f) => f.computed);
+    const values: Record<string, unknown> = { domain: def.name, domainId: def.id, id, textMatchField: text?.name, textMatchKey: text ? key : undefined };
+    if (nonMatchable) values.nonMatchableField = nonMatchable.name;
+    return values;
+  },
+});
+
+states.set('contact relationships', {
+  setup() {
+    return { relationships: CODE_LISTS.ContactType!.map(([code]) => code) };
+  },
+});

@@ -1,0 +1,242 @@
+// Provider states of the record areas: 'a record with associations', 'a record with a missing
+// association', 'records'. Also the helpers the other state modules use.
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import { timestamp } from '../deps.js';
+import { type DomainDef, type FieldDef, CODE_LISTS, q } from '../dictionary.js';
+import { findCode, insertRow } from '../db.js';
+import { ApiError } from '../errors.js';
+import { SelectBuilder } from '../columns-engine.js';
+import { insertFile } from '../areas/files.js';
+import { states, type StateContext } from './registry.js';
+
+/** A marker unique to this setup (letters and digits only), used in text values. */
+export function marker(ctx: StateContext): string {
+  const base = ctx.setupId.replace(/[^A-Za-z0-9]/g, '').slice(-16);
+  return `${base || 'S'}x${randomBytes(4).toString('hex')}`;
+}
+
+export function domainParam(ctx: StateContext, raw: unknown, dflt: string): DomainDef {
+  const name = raw === undefined || raw === null ? dflt : raw;
+  if (typeof name !== 'string') throw new ApiError(400, 'MalformedRequest', "'domain' must be a domain name.");
+  const def = ctx.deps.dict.get(name);
+  if (!def) throw new ApiError(400, 'MalformedRequest', `Unknown domain '${name}'.`);
+  return def;
+}
+
+/** Stored fields of a domain (not computed). */
+export function storedFields(def: DomainDef): FieldDef[] {
+  return def.fields.filter((f) => !f.computed);
+}
+
+/** Values every record of a domain needs to be well-formed (timestamps, File's non-null columns). */
+function baseValues(deps: Deps, def: DomainDef): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of storedFields(def)) if (f.type === 'timestamp' && f.name === 'EntryDate') out[f.name] = timestamp(deps.clock());
+  return out;
+}
+
+/** Create a record with the given values (plus base values); tracked for teardown. Files get their
+ * bytes row too. */
+export function createRecord(ctx: StateContext, def: DomainDef, values: Record<string, unknown>): number {
+  const { deps } = ctx;
+  let id: number;
+  if (def.name === 'File') {
+    id = insertFile(deps, {
+      fileName: String(values.FileName ?? `file-${marker(ctx)}.txt`),
+      description: values.Description === undefined ? undefined : String(values.Description),
+      contents: Buffer.from(String(values.FileName ?? 'x')),
+    });
+    const rest = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'FileName' && k !== 'Description'));
+    if (Object.keys(rest).length) {
+      const cols = Object.keys(rest);
+      deps.db.prepare(`UPDATE "File" SET ${cols.map((c) => `${q(c)} = ?`).join(', ')} WHERE FileID = ?`).run(...cols.map((c) => rest[c]), id);
+    }
+  } else {
+    id = insertRow(deps.db, def, { ...baseValues(deps, def), ...values });
+  }
+  ctx.track(def.name, id);
+  return id;
+}
+
+/** A sample value of a field's type. */
+export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
+  switch (f.type) {
+    case 'text':
+      return `${f.name}-${mark}`;
+    case 'number':
+      return 1000 + i + 0.5;
+    case 'integer':
+      return 7 + i;
+    case 'date':
+      return '2024-03-01';
+    case 'timestamp':
+      return '2024-03-01T09:15:22.123';
+    case 'boolean':
+      return true;
+    default:
+      return null;
+  }
+}
+
+/** The display string of a record (its domain's displayField, computed ones included). */
+export function displayOf(deps: Deps, def: DomainDef, id: number): string {
+  if (!def.displayField) return String(id);
+  const b = new SelectBuilder(deps, def);
+  const r = b.resolve(def.displayField, 'select');
+  if (r.kind !== 'sql') return String(id);
+  const row = deps.db.prepare(`SELECT ${r.sql} AS v ${b.fromSql()} WHERE t.${q(def.key)} = ?`).get(id) as { v: unknown } | undefined;
+  return String(row?.v ?? id);
+}
+
+/** Sample values for a target record (an association's referenced record). */
+const LOCATION_SAMPLE = (mark: string) => ({
+  Name: `Main Street Warehouse ${mark}`,
+  Address1: '100 Main Street',
+  City: 'Portland',
+  StateCode: 'OR',
+  ZipCode: '97201',
+});
+
+function createTarget(ctx: StateContext, target: DomainDef, mark: string): number {
+  if (target.name === 'Location') return createRecord(ctx, target, LOCATION_SAMPLE(mark));
+  const values: Record<string, unknown> = {};
+  for (const f of storedFields(target)) if (f.type === 'text') values[f.name] = sampleValue(f, mark);
+  return createRecord(ctx, target, values);
+}
+
+states.set('a record with associations', {
+  setup(params, ctx) {
+    const { deps } = ctx;
+    const def = domainParam(ctx, params.domain, 'Claim');
+    const fields = storedFields(def);
+    const assoc = fields.find((f) => f.type === 'association');
+    const coded = fields.find((f) => f.type === 'coded');
+    const texts = fields.filter((f) => f.type === 'text');
+    if (!assoc || !coded || texts.length < 2) {
+      throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no association, coded field and two text fields; use Claim or Custom.Inspection.`);
+    }
+    const mark = marker(ctx);
+    const target = deps.dict.get(assoc.target!)!;
+    const targetId = createTarget(ctx, target, mark);
+    const codeList = CODE_LISTS[coded.target!]!;
+    const [code, description] = codeList[codeList.length - 1]!;
+    const codeId = findCode(deps.db, coded.target!, code)!;
+    const textField = texts[0]!;
+    const nullField = texts[texts.length - 1]!;
+    const numberField = fields.find((f) => f.type === 'number');
+    const textValue = `${def.name === 'Claim' ? 'CLM' : 'REC'}-${mark}`;
+    const values: Record<string, unknown> = {
+      [textField.name]: textValue,
+      [assoc.name + 'ID']: targetId,
+      [coded.name + 'ID']: codeId,
+    };
+    let numberName: string;
+    let numberValue: number;
+    if (numberField) {
+      numberName = numberField.name;
+      numberValue = 2500.5;
+      values[numberName] = numberValue;
+    } else {
+      // No numeric field (e.g. Custom.Inspection): the association's stored reference is numeric.
+      numberName = assoc.name + 'ID';
+      numberValue = targetId;
+    }
+    const id = createRecord(ctx, def, values);
+    const propField = target.name === 'Location' ? 'City' : storedFields(target).find((f) => f.type === 'text' && f.name !== target.displayField)?.name ?? target.key;
+    const propRow = deps.db.prepare(`SELECT ${q(propField)} AS v FROM ${q(target.table)} WHERE ${q(target.key)} = ?`).get(targetId) as { v: unknown };
+    return {
+      domain: def.name,
+      id,
+      keyField: def.key,
+      textField: textField.name,
+      textValue,
+      numberField: numberName,
+      numberValue,
+      nullField: nullField.name,
+      associationField: assoc.name,
+      associationKeyField: assoc.name + 'ID',
+      associatedDomain: target.name,
+      associatedId: targetId,
+      associatedDisplay: displayOf(deps, target, targetId),
+      associatedProperty: propField,
+      associatedPropertyValue: propRow.v,
+      codedField: coded.name,
+      codedCode: code,
+      codedDescription: description,
+    };
+  },
+});
+
+states.set('a record with a missing association', {
+  setup(params, ctx) {
+    const { deps } = ctx;
+    const def = domainParam(ctx, params.domain, 'Claim');
+    const assoc = storedFields(def).find((f) => f.type === 'association');
+    if (!assoc) throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no association field.`);
+    const mark = marker(ctx);
+    const target = deps.dict.get(assoc.target!)!;
+    // Create the referenced record, point at it, delete it: the reference dangles (IDs are never reused).
+    const targetId = insertRow(deps.db, target, target.name === 'Location' ? LOCATION_SAMPLE(mark) : {});
+    const text = storedFields(def).find((f) => f.type === 'text');
+    const id = createRecord(ctx, def, { ...(text ? { [text.name]: `MISSING-${mark}` } : {}), [assoc.name + 'ID']: targetId });
+    deps.db.prepare(`DELETE FROM ${q(target.table)} WHERE ${q(target.key)} = ?`).run(targetId);
+    return { domain: def.name, id, associationField: assoc.name, associationKeyField: assoc.name + 'ID' };
+  },
+});
+
+/** File columns that are never null (the File record schema types them as non-null). */
+const NON_NULL_FILE_FIELDS = new Set(['FileName', 'Description', 'FileSize', 'EntryDate', 'EntryUserID', 'SourceType', 'UnlinkedAccessMode']);
+
+/** Per-domain choice of the null-pattern fields where the generic choice would be odd. */
+const NULL_PATTERN_FIELDS: Record<string, { sometimes: string; allNull: string }> = {
+  File: { sometimes: 'DocumentStatusID', allNull: 'DownloadedDate' },
+};
+
+states.set('records', {
+  setup(params, ctx) {
+    const def = domainParam(ctx, params.domain, 'Claim');
+    const count = params.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 150) {
+      throw new ApiError(400, 'MalformedRequest', "'count' must be an integer from 1 to 150.");
+    }
+    const fields = storedFields(def).filter((f) => f.type !== 'association' && f.type !== 'coded' && !f.required);
+    const sortField = storedFields(def).find((f) => f.type === 'text');
+    if (!sortField) throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no text field to mark the records with.`);
+    const candidates = fields.filter(
+      (f) => f !== sortField && !(def.name === 'File' && NON_NULL_FILE_FIELDS.has(f.name)) && !(f.type === 'timestamp' && f.name === 'EntryDate'),
+    );
+    const texts = candidates.filter((f) => f.type === 'text');
+    const ordered = [...texts, ...candidates.filter((f) => f.type !== 'text')];
+    // Reference columns of associations and coded fields can stay null too.
+    const refColumns = storedFields(def)
+      .filter((f) => f.type === 'association' || f.type === 'coded')
+      .map((f) => ({ name: f.name + 'ID' }));
+    if (ordered.length < 1 || ordered.length + refColumns.length < 2) {
+      throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has too few optional fields for this state.`);
+    }
+    const override = NULL_PATTERN_FIELDS[def.name];
+    const sometimes = override ? ordered.find((f) => f.name === override.sometimes)! : ordered[0]!;
+    const allNull: { name: string } = override
+      ? { name: override.allNull }
+      : texts.length >= 2 ? texts[texts.length - 1]! : ordered[1] ?? refColumns[0]!;
+    const mark = marker(ctx);
+    const ids: number[] = [];
+    const extra = def.name === 'File' ? (i: number) => ({ FileName: `${mark}-${String(i).padStart(4, '0')}.txt` }) : () => ({});
+    ctx.deps.db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const values: Record<string, unknown> = { [sortField.name]: `${mark}-${String(i).padStart(4, '0')}`, ...extra(i) };
+        if (i === 0) values[sometimes.name] = sampleValue(sometimes, mark);
+        ids.push(createRecord(ctx, def, values));
+      }
+    })();
+    return {
+      domain: def.name,
+      ids,
+      filter: `${sortField.name}:startswith:${mark}-`,
+      sortField: sortField.name,
+      allNullField: allNull.name,
+      sometimesNullField: sometimes.name,
+    };
+  },
+});

@@ -1,0 +1,27 @@
+// Provider state 'a setting': set a service setting; teardown restores the previous value.
+import { ApiError } from '../errors.js';
+import { SETTING_NAMES, setSetting } from '../settings.js';
+import { states } from './registry.js';
+
+const RESTORE = '$setting';
+
+states.set('a setting', {
+  setup(params, ctx) {
+    const name = params.name;
+    if (typeof name !== 'string' || !SETTING_NAMES[name]) {
+      throw new ApiError(400, 'MalformedRequest', `Unknown setting '${String(name)}'; known: ${Object.keys(SETTING_NAMES).join(', ')}.`);
+    }
+    if (typeof params.value !== 'boolean') throw new ApiError(400, 'MalformedRequest', "'value' must be a boolean.");
+    const field = SETTING_NAMES[name]!;
+    ctx.trackData(RESTORE, 0, { name, previous: ctx.deps.settings[field] });
+    setSetting(ctx.deps.db, ctx.deps.settings, name, params.value);
+    return {};
+  },
+  teardown(_params, ctx) {
+    // Restore in reverse order, so the oldest saved value wins.
+    for (const t of ctx.tracked(RESTORE).reverse()) {
+      const { name, previous } = t.data as { name: string; previous: unknown };
+      setSetting(ctx.deps.db, ctx.deps.settings, name, previous);
+    }
+  },
+});

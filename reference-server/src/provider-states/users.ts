@@ -1,0 +1,45 @@
+// Provider states of the auth area: 'a user', 'an expired token'.
+import { randomBytes } from 'node:crypto';
+import { createUser, isPermission, issueToken, type Permission } from '../auth.js';
+import { ApiError } from '../errors.js';
+import { states } from './registry.js';
+
+function parseGrants(raw: unknown): Record<string, Permission[]> | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'MalformedRequest', "'grants' must be an object of domain → permissions.");
+  const out: Record<string, Permission[]> = {};
+  for (const [domain, perms] of Object.entries(raw as Record<string, unknown>)) {
+    if (!Array.isArray(perms) || !perms.every(isPermission)) {
+      throw new ApiError(400, 'MalformedRequest', `grants.${domain} must be a list of permissions.`);
+    }
+    out[domain] = perms as Permission[];
+  }
+  return out;
+}
+
+states.set('a user', {
+  setup(params, ctx) {
+    const grants = parseGrants(params.grants);
+    const userId = createUser(ctx.deps.db, {
+      account: 'provider-states',
+      name: `user-${ctx.setupId}-${randomBytes(4).toString('hex')}`,
+      grants,
+    });
+    ctx.track('users', userId); // tokens and grants go with the user (ON DELETE CASCADE)
+    const { token } = issueToken(ctx.deps, userId, { clientName: 'provider-states' });
+    return { token, userId };
+  },
+});
+
+states.set('an expired token', {
+  setup(_params, ctx) {
+    const userId = createUser(ctx.deps.db, {
+      account: 'provider-states',
+      name: `expired-${ctx.setupId}-${randomBytes(4).toString('hex')}`,
+    });
+    ctx.track('users', userId);
+    const expires = new Date(ctx.deps.clock().getTime() - 60_000);
+    const { token } = issueToken(ctx.deps, userId, { clientName: 'provider-states', expires });
+    return { token };
+  },
+});
