@@ -71,6 +71,12 @@ export interface components {
             /** @description A valid API token of the new user. */
             token: string;
             userId: number;
+            /** @description Optional. With `user` and `password`, credentials the implementation's token issuance accepts for this user (implementation-defined), so a suite can exercise it. */
+            account?: string;
+            /** @description Optional; see `account`. */
+            user?: string;
+            /** @description Optional; see `account`. */
+            password?: string;
         };
         AnExpiredTokenRequest: {
             /**

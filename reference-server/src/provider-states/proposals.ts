@@ -59,7 +59,8 @@ export function setupProposal(params: Record<string, unknown>, ctx: StateContext
     throw new ApiError(400, 'MalformedRequest', `Provider state 'a proposal': locations must be an integer 0..500.`);
   }
 
-  const tag = ctx.setupId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 24) || 'state';
+  // The end of the setupId is its random part (the suite's setupIds are '<test id>-<random>').
+  const tag = ctx.setupId.replace(/[^A-Za-z0-9_-]/g, '').slice(-24) || 'state';
   const applicantName = applicantValid ? `Applicant ${tag}` : '';
   const address = { address1: '100 Main St', city: 'Springfield', stateCode: 'IL', zipCode: '62701' };
 

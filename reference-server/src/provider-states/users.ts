@@ -20,14 +20,14 @@ function parseGrants(raw: unknown): Record<string, Permission[]> | undefined {
 states.set('a user', {
   setup(params, ctx) {
     const grants = parseGrants(params.grants);
-    const userId = createUser(ctx.deps.db, {
-      account: 'provider-states',
-      name: `user-${ctx.setupId}-${randomBytes(4).toString('hex')}`,
-      grants,
-    });
+    // Credentials are returned too, so a suite can exercise token issuance (AUTH-010).
+    const account = 'provider-states';
+    const user = `user-${ctx.setupId}-${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(12).toString('base64url');
+    const userId = createUser(ctx.deps.db, { account, name: user, password, grants });
     ctx.track('users', userId); // tokens and grants go with the user (ON DELETE CASCADE)
     const { token } = issueToken(ctx.deps, userId, { clientName: 'provider-states' });
-    return { token, userId };
+    return { token, userId, account, user, password };
   },
 });
 

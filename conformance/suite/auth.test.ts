@@ -1,0 +1,454 @@
+// AUTH-*: token authentication and link permissions (spec 5, 7).
+// Link bodies are built by t.links (names through the bindings); the effect of a link operation
+// is verified through GET /api/Link/Query with its documented parameters.
+import { expect } from 'vitest';
+import { conformance, linkBody } from '../src/dsl.js';
+import { isRefusal } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Q = Record<string, string | number | boolean | undefined>;
+type Raw = Awaited<ReturnType<Ctx['raw']>>;
+
+const enc = encodeURIComponent;
+const is2xx = (s: number) => s >= 200 && s < 300;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function withQuery(path: string, q: Q = {}): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
+  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
+}
+
+/** Every permission except the download-related ones. */
+const ALL = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
+const without = (p: string) => ALL.filter((x) => x !== p);
+
+/** Whether the link parent→child exists, read through Link/Query (documented parameters). */
+async function linkExists(t: Ctx, parentDomain: string, parentId: number, childDomain: string, childId: number): Promise<boolean> {
+  const res = await get(t, '/api/Link/Query', {
+    childDomain,
+    childRecordID: childId,
+    parentDomain,
+    columns: 'ParentID,ChildID',
+  });
+  expect(res.status, `GET /api/Link/Query: ${res.text.slice(0, 300)}`).toBe(200);
+  const list = (res.json as any).List as any[];
+  expect(Array.isArray(list)).toBe(true);
+  return list.some((x) => x.ParentID === parentId && x.ChildID === childId);
+}
+
+// ---------------------------------------------------------------- operation sweep (AUTH-001/002/011)
+
+interface Fixture {
+  rec: Record<string, any>;
+  files: Record<string, any>;
+  contact: Record<string, any>;
+  linkedContact: Record<string, any>;
+  quote: Record<string, any>;
+  bindable: Record<string, any>;
+  bindable2: Record<string, any>;
+  endorsement: Record<string, any>;
+}
+
+interface Op {
+  op: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** Set when the body comes from t.links (upsert/remove). */
+  link?: 'upsert' | 'remove';
+  secret?: string;
+}
+
+async function fixture(t: Ctx): Promise<Fixture> {
+  const rec = await t.given('a record with associations');
+  const files = await t.given('a record with files', {
+    files: [{ fileName: 'secret-file.txt', contentsBase64: b64('top secret bytes') }],
+  });
+  const contact = await t.given('a contact');
+  const linkedContact = await t.given('a contact');
+  const ok = await t.links.upsert({ parentDomain: rec.domain, parentId: rec.id, childDomain: 'Contact', childId: linkedContact.contactId });
+  expect(isRefusal(ok), `setup link: ${ok.text.slice(0, 200)}`).toBe(false);
+  const quote = await t.given('a proposal', { type: 'Quote', locations: 3, hasMember: false });
+  const bindable = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
+  const bindable2 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
+  const endorsement = await t.given('a proposal', { type: 'Endorsement', locations: 1 });
+  return { rec, files, contact, linkedContact, quote, bindable, bindable2, endorsement };
+}
+
+function sweep(f: Fixture): Op[] {
+  const q = f.quote;
+  const sched = `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
+  const e = f.endorsement;
+  return [
+    { op: 'listDomains', method: 'GET', path: '/api/Domains', secret: 'DisplayNamePlural' },
+    { op: 'getRecord', method: 'GET', path: `/api/${enc(f.rec.domain)}/${f.rec.id}`, secret: String(f.rec.textValue) },
+    { op: 'queryRecords', method: 'GET', path: `/api/${enc(f.rec.domain)}/Query?take=100`, secret: String(f.rec.textValue) },
+    { op: 'listAttachedFiles', method: 'GET', path: `/api/${enc(f.files.domain)}/${f.files.id}/Files`, secret: 'secret-file.txt' },
+    { op: 'queryFiles', method: 'GET', path: '/api/File/Query?take=100', secret: 'secret-file.txt' },
+    { op: 'getFile', method: 'GET', path: `/api/File/${f.files.fileIds[0]}?columns=FileName,Contents`, secret: 'secret-file.txt' },
+    { op: 'queryLinks', method: 'GET', path: `/api/Link/Query?childDomain=Contact&childRecordID=${f.linkedContact.contactId}&columns=ParentID,ChildID` },
+    { op: 'upsertLink', method: 'POST', path: '', link: 'upsert' },
+    { op: 'removeLink', method: 'POST', path: '', link: 'remove' },
+    { op: 'getBindStatus', method: 'GET', path: `/api/Quotes/Proposals/${f.bindable.proposalId}/BindStatus` },
+    { op: 'queueBindQuote', method: 'POST', path: `/api/Quotes/Proposals/${f.bindable.proposalId}/QueueBindQuote` },
+    { op: 'bindQuote', method: 'POST', path: `/api/Quotes/Proposals/${f.bindable2.proposalId}/BindQuote` },
+    { op: 'createMember', method: 'POST', path: `/api/Quotes/Proposals/${q.proposalId}/CreateMember` },
+    {
+      op: 'upsertSchedules',
+      method: 'POST',
+      path: `${sched}/UpsertMulti`,
+      body: {
+        Inserts: [{ Fields: { [q.requiredField]: 'Intruder Insert' } }],
+        Updates: [{ ID: q.locationIds[0], Fields: { [q.requiredField]: 'Intruder Update' } }],
+        Deletes: [{ ID: q.locationIds[2] }],
+      },
+    },
+    { op: 'deleteSchedule', method: 'DELETE', path: `${sched}/${q.locationIds[1]}` },
+    {
+      op: 'reinstateSchedule',
+      method: 'POST',
+      path: `/api/Quotes/Proposals/${e.proposalId}/Schedules/${enc(e.scheduleDomain)}/${e.locationIds[0]}/Reinstate`,
+    },
+  ];
+}
+
+/** Calls one operation with `token` (null: no credentials). Link bodies as t.links builds them. */
+async function call(t: Ctx, f: Fixture, o: Op, token: string | null): Promise<Raw> {
+  if (o.link) {
+    const childId = o.link === 'upsert' ? f.contact.contactId : f.linkedContact.contactId;
+    const body = linkBody({ parentDomain: f.rec.domain, parentId: f.rec.id, childDomain: 'Contact', childId }, t.bindings, o.link);
+    const path = o.link === 'upsert' ? t.bindings.paths.linkUpsert : t.bindings.paths.linkRemove;
+    return t.raw(path, { method: 'POST', token, body: JSON.stringify(body) });
+  }
+  return t.raw(o.path, {
+    method: o.method,
+    token,
+    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+  });
+}
+
+/** Nothing the unauthenticated calls attempted happened. */
+async function expectNothingChanged(t: Ctx, f: Fixture) {
+  const q = f.quote;
+  expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.contact.contactId), 'link was created').toBe(false);
+  expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.linkedContact.contactId), 'link was removed').toBe(true);
+  const loc0 = await get(t, `/api/${enc(q.scheduleDomain)}/${q.locationIds[0]}`, { columns: q.requiredField });
+  expect(loc0.status).toBe(200);
+  expect((loc0.json as any).Record[q.requiredField]).not.toBe('Intruder Update');
+  for (const id of [q.locationIds[1], q.locationIds[2]]) {
+    const loc = await get(t, `/api/${enc(q.scheduleDomain)}/${id}`, { columns: q.requiredField });
+    expect(loc.status, `schedule record ${id} was deleted`).toBe(200);
+  }
+  // the bind attempts did nothing (give an asynchronous binding a moment to show)
+  await sleep(1500);
+  for (const p of [f.bindable, f.bindable2]) {
+    const bs = await get(t, `/api/Quotes/Proposals/${p.proposalId}/BindStatus`);
+    expect(bs.status).toBe(200);
+    expect((bs.json as any).Status).toBe('NotBound');
+  }
+  // the proposal still has no member: creating one now succeeds
+  const cm = await t.raw(`/api/Quotes/Proposals/${q.proposalId}/CreateMember`, { method: 'POST' });
+  expect(cm.status).toBe(200);
+  expect((cm.json as any).IsSuccessful).toBe(true);
+}
+
+conformance(
+  {
+    id: 'auth.valid-token-served',
+    title: 'a request with a valid API token is served, on every operation',
+    requirements: ['AUTH-001'],
+    mutates: true,
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const u = await t.given('a user');
+    const tok = u.token as string;
+    expect(typeof tok).toBe('string');
+    const f = await fixture(t);
+    // soft-delete the endorsement's location first, so that Reinstate has something to do
+    const del = await t.raw(
+      `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${f.endorsement.locationIds[0]}`,
+      { method: 'DELETE' },
+    );
+    expect(isRefusal(del)).toBe(false);
+    for (const o of sweep(f)) {
+      const res = await call(t, f, o, tok);
+      expect(is2xx(res.status), `${o.op} with a valid token: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
+      if (o.op !== 'queueBindQuote' && o.op !== 'bindQuote') {
+        expect(isRefusal(res), `${o.op}: ${res.text.slice(0, 200)}`).toBe(false);
+      }
+      if (o.secret && ['getRecord', 'listAttachedFiles', 'getFile'].includes(o.op)) expect(res.text, o.op).toContain(o.secret);
+    }
+    expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.contact.contactId)).toBe(true);
+    expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.linkedContact.contactId)).toBe(false);
+  },
+);
+
+conformance(
+  {
+    id: 'auth.missing-or-unknown-token-refused',
+    title: 'a request without a token or with a token the service did not issue is not served: no data, no change',
+    requirements: ['AUTH-002'],
+    mutates: true,
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const f = await fixture(t);
+    const del = await t.raw(
+      `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${f.endorsement.locationIds[0]}`,
+      { method: 'DELETE' },
+    );
+    expect(isRefusal(del)).toBe(false);
+    const forged = `forged-${Math.random().toString(36).slice(2)}-token`;
+    for (const token of [null, forged]) {
+      for (const o of sweep(f)) {
+        const res = await call(t, f, o, token);
+        const what = `${o.op} ${token === null ? 'without a token' : 'with a forged token'}: ${res.status} ${res.text.slice(0, 200)}`;
+        expect(isRefusal(res), what).toBe(true);
+        expect(is2xx(res.status) && Array.isArray((res.json as any)?.List) && (res.json as any).List.length > 0, what).toBe(false);
+        if (o.secret) expect(res.text, what).not.toContain(o.secret);
+        expect(res.text, what).not.toContain(b64('top secret bytes'));
+      }
+    }
+    await expectNothingChanged(t, f);
+    // the soft-deleted record is still soft-deleted: reinstating it now works
+    const re = await t.raw(
+      `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${f.endorsement.locationIds[0]}/Reinstate`,
+      { method: 'POST' },
+    );
+    expect(isRefusal(re), `reinstate after refused attempts: ${re.text.slice(0, 200)}`).toBe(false);
+  },
+);
+
+conformance(
+  {
+    id: 'auth.contents-with-api-token',
+    title: 'Contents is returned to a caller authenticated with an API token',
+    requirements: ['AUTH-003'],
+  },
+  async (t) => {
+    const bytes = Buffer.from([0, 1, 2, 3, 250, 251, 252, 10]);
+    const f = await t.given('a file', { kind: 'internal', linked: true, fileName: 'token.bin', contentsBase64: bytes.toString('base64') });
+    const u = await t.given('a user', { grants: { File: ['View'] } });
+    const res = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, u.token);
+    expect(res.status).toBe(200);
+    const c = (res.json as any).Record.Contents;
+    expect(typeof c).toBe('string');
+    expect(Buffer.from(c, 'base64').equals(bytes)).toBe(true);
+    const admin = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, await t.adminToken());
+    expect(Buffer.from((admin.json as any).Record.Contents, 'base64').equals(bytes)).toBe(true);
+  },
+);
+
+// ---------------------------------------------------------------- link permission table (AUTH-004..007)
+
+type Child = 'Contact' | 'File';
+
+async function child(t: Ctx, kind: Child): Promise<number> {
+  if (kind === 'Contact') return (await t.given('a contact')).contactId;
+  const f = await t.given('a file', { kind: 'internal', linked: false, fileName: 'perm.txt', contentsBase64: b64('perm') });
+  return f.fileId;
+}
+
+/**
+ * One cell of the permission table: a user with `parentPerms` on the parent domain and
+ * `childPerms` on the child domain attempts `op`; `allowed` says whether it must succeed.
+ */
+async function permissionCase(
+  t: Ctx,
+  op: 'upsert' | 'remove',
+  kind: Child,
+  parentPerms: string[],
+  childPerms: string[],
+  allowed: boolean,
+) {
+  const parent = await t.given('a link parent');
+  const childId = await child(t, kind);
+  const args = { parentDomain: parent.domain as string, parentId: parent.id as number, childDomain: kind, childId };
+  if (op === 'remove') {
+    const pre = await t.links.upsert(args);
+    expect(isRefusal(pre), `setup link: ${pre.text.slice(0, 200)}`).toBe(false);
+  }
+  const before = await linkExists(t, parent.domain, parent.id, kind, childId);
+  expect(before).toBe(op === 'remove');
+
+  const grants: Record<string, string[]> = { [parent.domain]: parentPerms };
+  grants[kind] = childPerms;
+  const u = await t.given('a user', { grants });
+  const res = await t.links[op](args, u.token);
+  const after = await linkExists(t, parent.domain, parent.id, kind, childId);
+  const what = `${op} ${kind} link with parent ${JSON.stringify(parentPerms)} child ${JSON.stringify(childPerms)}: ${res.status} ${res.text.slice(0, 200)}`;
+  if (allowed) {
+    expect(isRefusal(res), what).toBe(false);
+    expect(after, what).toBe(op === 'upsert');
+  } else {
+    expect(isRefusal(res), what).toBe(true);
+    expect(after, `${what} (nothing may change)`).toBe(before);
+  }
+  return res;
+}
+
+const TABLE: Array<{ op: 'upsert' | 'remove'; kind: Child; needs: string; req: string }> = [
+  { op: 'upsert', kind: 'Contact', needs: 'AttachContacts', req: 'AUTH-006' },
+  { op: 'remove', kind: 'Contact', needs: 'DetachContacts', req: 'AUTH-006' },
+  { op: 'upsert', kind: 'File', needs: 'AttachFiles', req: 'AUTH-007' },
+  { op: 'remove', kind: 'File', needs: 'ModifyFiles', req: 'AUTH-007' },
+];
+
+const kebab = (s: string) => s.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+
+for (const row of TABLE) {
+  conformance(
+    {
+      id: `auth.link-${row.op}-${row.kind.toLowerCase()}-with-${kebab(row.needs)}`,
+      title: `${row.op} of a ${row.kind} link succeeds for a user holding ${row.needs} on the parent domain and View on ${row.kind}`,
+      requirements: [row.req],
+      mutates: true,
+    },
+    async (t) => {
+      await permissionCase(t, row.op, row.kind, ['View', row.needs], ['View'], true);
+    },
+  );
+  conformance(
+    {
+      id: `auth.link-${row.op}-${row.kind.toLowerCase()}-without-${kebab(row.needs)}`,
+      title: `${row.op} of a ${row.kind} link is refused, changing nothing, for a user lacking ${row.needs} on the parent domain`,
+      requirements: ['AUTH-004', row.req],
+      mutates: true,
+    },
+    async (t) => {
+      await permissionCase(t, row.op, row.kind, without(row.needs), ['View'], false);
+    },
+  );
+  conformance(
+    {
+      id: `auth.link-${row.op}-${row.kind.toLowerCase()}-without-child-view`,
+      title: `${row.op} of a ${row.kind} link is refused, changing nothing, without View on ${row.kind} even with every parent permission`,
+      requirements: ['AUTH-005'],
+      mutates: true,
+    },
+    async (t) => {
+      await permissionCase(t, row.op, row.kind, ALL, without('View'), false);
+    },
+  );
+}
+
+// ---------------------------------------------------------------- implementation-defined
+
+conformance(
+  {
+    id: 'auth.reference-token-issuance',
+    title: 'the reference issues tokens at POST /Authentication/Authenticate, reads the Token header, and tokens last 30 minutes',
+    requirements: ['AUTH-010'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const u = await t.given('a user');
+    // the token travels in the `Token` header, and only there
+    const ok = await t.raw('/api/Domains', { token: null, headers: { Token: u.token } });
+    expect(ok.status).toBe(200);
+    const bearer = await t.raw('/api/Domains', { token: null, headers: { Authorization: `Bearer ${u.token}` } });
+    expect(bearer.status).toBe(401);
+    const query = await t.raw(`/api/Domains?Token=${enc(u.token)}`, { token: null });
+    expect(query.status).toBe(401);
+
+    // the issuing endpoint needs no token and takes {Account, User, Password, ClientName}
+    const auth = (body: unknown) => t.raw('/Authentication/Authenticate', { method: 'POST', token: null, body: JSON.stringify(body) });
+    const wrong = await auth({ Account: 'provider-states', User: `nobody-${Date.now()}`, Password: 'wrong', ClientName: 'conformance-suite' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('content-type') ?? '').toMatch(/application\/problem\+json/);
+    expect(wrong.json).toMatchObject({ status: 401, code: 'Unauthenticated' });
+    expect(wrong.text).not.toMatch(/"Token"/);
+    const malformed = await auth({ Account: 'x', User: 5 });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ code: 'MalformedRequest' });
+
+    // an expired token is refused
+    const expired = await t.given('an expired token');
+    expect((await t.raw('/api/Domains', { token: null, headers: { Token: expired.token } })).status).toBe(401);
+
+    // issuance with real credentials: the reference's 'a user' state reveals them
+    expect(typeof u.account, "'a user' returns account/user/password").toBe('string');
+    expect(typeof u.user).toBe('string');
+    expect(typeof u.password).toBe('string');
+    {
+      const t0 = Date.now();
+      const res = await auth({ Account: u.account, User: u.user, Password: u.password, ClientName: 'conformance-suite' });
+      expect(res.status, res.text).toBe(200);
+      const body = res.json as any;
+      expect(typeof body.Token).toBe('string');
+      const expires = Date.parse(body.Expires);
+      expect(Math.abs(expires - t0 - 30 * 60_000)).toBeLessThan(2 * 60_000);
+      expect((await t.raw('/api/Domains', { token: null, headers: { Token: body.Token } })).status).toBe(200);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'auth.reference-unauthenticated-401',
+    title: 'the reference answers a missing, unknown or expired token with 401 Unauthenticated on every operation',
+    requirements: ['AUTH-011', 'GEN-003'],
+    profile: 'implementation-defined',
+    mutates: true,
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const f = await fixture(t);
+    const expired = (await t.given('an expired token')).token as string;
+    for (const token of [null, 'unknown-token-xyz', expired]) {
+      for (const o of sweep(f)) {
+        const res = await call(t, f, o, token);
+        const what = `${o.op} with ${token === expired ? 'an expired token' : JSON.stringify(token)}`;
+        expect(res.status, what).toBe(401);
+        expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
+        expect(res.json, what).toMatchObject({ status: 401, code: 'Unauthenticated' });
+      }
+    }
+    // the expired token was once valid: it names a real user (the state says so); still refused
+    expect(typeof expired).toBe('string');
+  },
+);
+
+conformance(
+  {
+    id: 'auth.reference-forbidden-403',
+    title: 'the reference answers a permission failure with 403 Forbidden, and reading a record needs View',
+    requirements: ['AUTH-012', 'GEN-003'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const noView = await t.given('a user', { grants: { [r.domain]: without('View') } });
+    const withView = await t.given('a user', { grants: { [r.domain]: ['View'] } });
+    for (const [path, q] of [
+      [`/api/${enc(r.domain)}/${r.id}`, { columns: r.textField }],
+      [`/api/${enc(r.domain)}/Query`, { columns: r.textField }],
+    ] as Array<[string, Q]>) {
+      const res = await get(t, path, q, noView.token);
+      expect(res.status, path).toBe(403);
+      expect(res.json, path).toMatchObject({ status: 403, code: 'Forbidden' });
+      expect(res.text).not.toContain(String(r.textValue));
+      expect((await get(t, path, q, withView.token)).status, `${path} with View`).toBe(200);
+    }
+    // a link operation without the parent permission
+    const up = await permissionCase(t, 'upsert', 'Contact', without('AttachContacts'), ['View'], false);
+    expect(up.status).toBe(403);
+    expect(up.json).toMatchObject({ status: 403, code: 'Forbidden' });
+    const rm = await permissionCase(t, 'remove', 'File', without('ModifyFiles'), ['View'], false);
+    expect(rm.status).toBe(403);
+    expect(rm.json).toMatchObject({ status: 403, code: 'Forbidden' });
+    // and without View on the child
+    const nv = await permissionCase(t, 'upsert', 'File', ALL, without('View'), false);
+    expect(nv.status).toBe(403);
+    expect(nv.json).toMatchObject({ code: 'Forbidden' });
+  },
+);

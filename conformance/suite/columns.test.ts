@@ -1,0 +1,434 @@
+// COL-*: the column language (spec 4.1), on every operation that has a `columns` parameter.
+import { expect } from 'vitest';
+import { conformance } from '../src/dsl.js';
+import { expectMentions } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Q = Record<string, string | number | boolean | undefined>;
+
+const enc = encodeURIComponent;
+
+function withQuery(path: string, q: Q = {}): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
+  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
+}
+
+/** GET /api/{domain}/{id}, expecting success; returns Record. */
+async function getRecord(t: Ctx, domain: string, id: number, q: Q = {}): Promise<Record<string, unknown>> {
+  const res = await get(t, `/api/${enc(domain)}/${id}`, q);
+  expect(res.status, `GET /api/${domain}/${id} ${JSON.stringify(q)}`).toBe(200);
+  const rec = (res.json as any)?.Record;
+  expect(rec).toBeTypeOf('object');
+  return rec;
+}
+
+/**
+ * Finds the row whose `idKey` is `id` in a query (`path` is GET /api/{domain}/Query or
+ * /api/File/Query). Sorted by the key descending (newest first) and paged with the start offset;
+ * `columns`, when given, must yield `idKey`.
+ */
+async function findIn(t: Ctx, path: string, sortKey: string, idKey: string, id: number, q: Q): Promise<Record<string, unknown>> {
+  for (let page = 0; page < 40; page++) {
+    const res = await get(t, path, {
+      ...q,
+      sort: `${sortKey} desc`,
+      take: 100,
+      [t.bindings.query.skip]: page * 100,
+    });
+    expect(res.status, `GET ${path} ${JSON.stringify(q)}`).toBe(200);
+    const list = (res.json as any)?.List as any[];
+    expect(Array.isArray(list)).toBe(true);
+    const row = list.find((x) => x?.[idKey] === id);
+    if (row) return row;
+    if (list.length < 100) break;
+  }
+  throw new Error(`record ${id} not found in GET ${path}`);
+}
+
+async function findRow(t: Ctx, domain: string, keyField: string, id: number, q: Q): Promise<Record<string, unknown>> {
+  return findIn(t, `/api/${enc(domain)}/Query`, keyField, keyField, id, q);
+}
+
+function keysOf(o: Record<string, unknown>): string[] {
+  return Object.keys(o).sort();
+}
+
+conformance(
+  {
+    id: 'columns.exactly-the-requested-columns',
+    title: 'with a column list, the record holds exactly the requested columns (by ID and by query)',
+    requirements: ['COL-001'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id, { columns: `${r.textField},${r.numberField}` });
+    expect(keysOf(rec)).toEqual([r.textField, r.numberField].sort());
+    expect(rec[r.textField]).toEqual(r.textValue);
+
+    const rec2 = await getRecord(t, r.domain, r.id, { columns: r.nullField });
+    expect(keysOf(rec2)).toEqual([r.nullField]);
+    expect(rec2[r.nullField]).toBeNull();
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${r.textField}` });
+    expect(keysOf(row)).toEqual([r.keyField, r.textField].sort());
+    expect(row[r.textField]).toEqual(r.textValue);
+
+    // every row of a query holds exactly the requested columns
+    const q = await get(t, `/api/${enc(r.domain)}/Query`, { columns: `${r.keyField},${r.numberField}`, take: 20 });
+    expect(q.status).toBe(200);
+    for (const x of (q.json as any).List as any[]) expect(keysOf(x)).toEqual([r.keyField, r.numberField].sort());
+  },
+);
+
+conformance(
+  {
+    id: 'columns.omitted-returns-all-in-use',
+    title: 'without columns, the record holds all in-use columns with their stored values',
+    requirements: ['COL-002'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id);
+    expect(rec[r.textField]).toEqual(r.textValue);
+    expect(Number(rec[r.numberField])).toBe(Number(r.numberValue));
+    expect(rec[r.associationKeyField]).toBe(r.associatedId);
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, {});
+    expect(row[r.textField]).toEqual(r.textValue);
+    expect(Number(row[r.numberField])).toBe(Number(r.numberValue));
+    expect(row[r.associationKeyField]).toBe(r.associatedId);
+
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'columns-all.txt',
+      description: 'all columns',
+      contentsBase64: Buffer.from('all columns').toString('base64'),
+    });
+    const fr = await findIn(t, '/api/File/Query', 'FileID', 'FileID', f.fileId, {});
+    expect(fr.FileName).toBe('columns-all.txt');
+    expect(fr.Description).toBe('all columns');
+  },
+);
+
+conformance(
+  {
+    id: 'columns.alias',
+    title: 'a column written "<field> as <Alias>" comes back under the alias only',
+    requirements: ['COL-003'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id, { columns: `${r.textField} as TheText,${r.numberField}` });
+    expect(keysOf(rec)).toEqual(['TheText', r.numberField].sort());
+    expect(rec.TheText).toEqual(r.textValue);
+    expect(rec).not.toHaveProperty(r.textField);
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${r.textField} as AliasedText` });
+    expect(keysOf(row)).toEqual([r.keyField, 'AliasedText'].sort());
+    expect(row.AliasedText).toEqual(r.textValue);
+
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'alias-me.txt',
+      contentsBase64: Buffer.from('alias').toString('base64'),
+    });
+    const fres = await get(t, `/api/File/${f.fileId}`, { columns: 'FileName as Name1,FileSize as Bytes' });
+    expect(fres.status).toBe(200);
+    const frec = (fres.json as any).Record;
+    expect(keysOf(frec)).toEqual(['Bytes', 'Name1']);
+    expect(frec.Name1).toBe('alias-me.txt');
+    expect(frec.Bytes).toBe(5);
+
+    const fr = await findIn(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, { columns: 'FileID as Ident,FileName as Nm' });
+    expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
+    expect(fr.Nm).toBe('alias-me.txt');
+  },
+);
+
+conformance(
+  {
+    id: 'columns.dotted-association-property',
+    title: 'a dotted name on an association field reads the referenced record’s property',
+    requirements: ['COL-004'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const dotted = `${r.associationField}.${r.associatedProperty}`;
+    const rec = await getRecord(t, r.domain, r.id, { columns: dotted });
+    expect(rec[dotted]).toEqual(r.associatedPropertyValue);
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${dotted}` });
+    expect(row[dotted]).toEqual(r.associatedPropertyValue);
+
+    // the referenced record really holds that value
+    const target = await getRecord(t, r.associatedDomain, r.associatedId, { columns: r.associatedProperty });
+    expect(target[r.associatedProperty]).toEqual(r.associatedPropertyValue);
+  },
+);
+
+conformance(
+  {
+    id: 'columns.dotted-coded-property',
+    title: 'a dotted Code or Description on a coded field returns that property of the stored code',
+    requirements: ['COL-005'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const code = `${r.codedField}.Code`;
+    const desc = `${r.codedField}.Description`;
+    const rec = await getRecord(t, r.domain, r.id, { columns: `${code},${desc}` });
+    expect(rec[code]).toBe(r.codedCode);
+    expect(rec[desc]).toBe(r.codedDescription);
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${code},${desc}` });
+    expect(row[code]).toBe(r.codedCode);
+    expect(row[desc]).toBe(r.codedDescription);
+  },
+);
+
+conformance(
+  {
+    id: 'columns.bare-association-null-native-reference',
+    title: 'a bare association field returns null while its native reference column holds the stored value',
+    requirements: ['COL-006'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id, { columns: `${r.associationField},${r.associationKeyField}` });
+    expect(rec).toHaveProperty(r.associationField);
+    expect(rec[r.associationField]).toBeNull();
+    expect(rec[r.associationKeyField]).toBe(r.associatedId);
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, {
+      columns: `${r.keyField},${r.associationField},${r.associationKeyField}`,
+    });
+    expect(row).toHaveProperty(r.associationField);
+    expect(row[r.associationField]).toBeNull();
+    expect(row[r.associationKeyField]).toBe(r.associatedId);
+  },
+);
+
+conformance(
+  {
+    id: 'columns.bare-coded-null',
+    title: 'a bare coded field returns null even though the record stores a code',
+    requirements: ['COL-007'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id, { columns: `${r.codedField},${r.codedField}.Code` });
+    expect(rec).toHaveProperty(r.codedField);
+    expect(rec[r.codedField]).toBeNull();
+    expect(rec[`${r.codedField}.Code`]).toBe(r.codedCode); // the code is stored
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${r.codedField}` });
+    expect(row).toHaveProperty(r.codedField);
+    expect(row[r.codedField]).toBeNull();
+  },
+);
+
+conformance(
+  {
+    id: 'columns.resolve-association-names',
+    title: 'with resolveAssociationNames=true an association field returns the referenced record’s display string',
+    requirements: ['COL-008'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id, { columns: r.associationField, resolveAssociationNames: true });
+    const v = rec[r.associationField];
+    expect(typeof v).toBe('string');
+    expect((v as string).trim().length).toBeGreaterThan(0);
+    expectMentions(v, String(r.associatedDisplay));
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, {
+      columns: `${r.keyField},${r.associationField}`,
+      resolveAssociationNames: true,
+    });
+    expect(typeof row[r.associationField]).toBe('string');
+    expectMentions(row[r.associationField], String(r.associatedDisplay));
+  },
+);
+
+conformance(
+  {
+    id: 'columns.resolve-missing-association-null',
+    title: 'with resolveAssociationNames=true an association to a record that is gone returns null, not an error',
+    requirements: ['COL-009'],
+  },
+  async (t) => {
+    const m = await t.given('a record with a missing association');
+    const rec = await getRecord(t, m.domain, m.id, { columns: m.associationField, resolveAssociationNames: true });
+    expect(rec).toHaveProperty(m.associationField);
+    expect(rec[m.associationField]).toBeNull();
+
+    // by query too (the key column name comes from a sibling record of the same domain)
+    const sib = await t.given('a record with associations', { domain: m.domain });
+    const row = await findRow(t, m.domain, sib.keyField, m.id, {
+      columns: `${sib.keyField},${m.associationField}`,
+      resolveAssociationNames: true,
+    });
+    expect(row[m.associationField]).toBeNull();
+    // while the sibling with a live reference resolves
+    const srow = await findRow(t, m.domain, sib.keyField, sib.id, {
+      columns: `${sib.keyField},${m.associationField}`,
+      resolveAssociationNames: true,
+    });
+    expect(typeof srow[m.associationField]).toBe('string');
+  },
+);
+
+conformance(
+  {
+    id: 'columns.resolve-default-false',
+    title: 'resolveAssociationNames defaults to false: omitted or false, association fields return null',
+    requirements: ['COL-010'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    for (const q of [{ columns: r.associationField }, { columns: r.associationField, resolveAssociationNames: false }]) {
+      const rec = await getRecord(t, r.domain, r.id, q);
+      expect(rec).toHaveProperty(r.associationField);
+      expect(rec[r.associationField]).toBeNull();
+      const row = await findRow(t, r.domain, r.keyField, r.id, { ...q, columns: `${r.keyField},${r.associationField}` });
+      expect(row).toHaveProperty(r.associationField);
+      expect(row[r.associationField]).toBeNull();
+    }
+    // control: the same request with true resolves, so the null above is the default at work
+    const on = await getRecord(t, r.domain, r.id, { columns: r.associationField, resolveAssociationNames: true });
+    expect(on[r.associationField]).not.toBeNull();
+  },
+);
+
+conformance(
+  {
+    id: 'columns.selection-on-files-and-links',
+    title: 'column selection works on the attached-files listing, the file query, the single file and the link query',
+    requirements: ['COL-011', 'COL-001'],
+  },
+  async (t) => {
+    const p = await t.given('a record with files', {
+      files: [
+        { fileName: 'a.txt', contentsBase64: Buffer.from('aaa').toString('base64') },
+        { fileName: 'b.txt', contentsBase64: Buffer.from('bbbb').toString('base64') },
+      ],
+    });
+    const fileIds = p.fileIds as number[];
+
+    const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,FileName' });
+    expect(att.status).toBe(200);
+    const al = (att.json as any).List as any[];
+    expect(al).toHaveLength(2);
+    for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
+    expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
+
+    const att2 = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileSize as Size' });
+    expect(att2.status).toBe(200);
+    const sizes = ((att2.json as any).List as any[]).map((x) => {
+      expect(keysOf(x)).toEqual(['Size']);
+      return x.Size;
+    });
+    expect(sizes.sort()).toEqual([3, 4]);
+
+    const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
+    expect(fq.status).toBe(200);
+    for (const x of (fq.json as any).List as any[]) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+
+    const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
+    expect(one.status).toBe(200);
+    expect(keysOf((one.json as any).Record)).toEqual(['FileName', 'FileSize']);
+
+    const lq = await get(t, '/api/Link/Query', {
+      childDomain: 'File',
+      childRecordID: fileIds[0],
+      columns: 'ParentID,ChildID',
+    });
+    expect(lq.status).toBe(200);
+    const ll = (lq.json as any).List as any[];
+    expect(ll.length).toBeGreaterThan(0);
+    for (const x of ll) {
+      expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
+      expect(x.ChildID).toBe(fileIds[0]);
+    }
+    expect(ll.map((x) => x.ParentID)).toContain(p.id);
+
+    const lq2 = await get(t, '/api/Link/Query', {
+      childDomain: 'File',
+      childRecordID: fileIds[1],
+      parentDomain: p.domain,
+      columns: 'ParentID',
+    });
+    expect(lq2.status).toBe(200);
+    const ll2 = (lq2.json as any).List as any[];
+    for (const x of ll2) expect(keysOf(x)).toEqual(['ParentID']);
+    expect(ll2.map((x) => x.ParentID)).toContain(p.id);
+  },
+);
+
+conformance(
+  {
+    id: 'columns.reference-unknown-column-400',
+    title: 'the reference refuses a column the domain does not have with 400 UnknownColumn',
+    requirements: ['COL-012', 'GEN-003'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'col.txt',
+      contentsBase64: Buffer.from('x').toString('base64'),
+    });
+    const cases: Array<[string, Q]> = [
+      [`/api/${enc(r.domain)}/${r.id}`, { columns: `${r.textField},NoSuchColumnXyz` }],
+      [`/api/${enc(r.domain)}/Query`, { columns: 'NoSuchColumnXyz' }],
+      ['/api/File/Query', { columns: 'FileID,NoSuchColumnXyz' }],
+      [`/api/File/${f.fileId}`, { columns: 'NoSuchColumnXyz as X' }],
+      [`/api/${enc(r.domain)}/${r.id}`, { columns: `${r.associationField}.NoSuchPropertyXyz` }],
+    ];
+    for (const [p, q] of cases) {
+      const res = await get(t, p, q);
+      const what = `${p} ${JSON.stringify(q)}`;
+      expect(res.status, what).toBe(400);
+      expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
+      expect(res.json, what).toMatchObject({ status: 400, code: 'UnknownColumn' });
+      expectMentions((res.json as any).detail, 'NoSuch');
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'columns.reference-in-use-columns-are-native',
+    title: 'in the reference, all in-use columns are the natively stored columns of the domain',
+    requirements: ['COL-013'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const rec = await getRecord(t, r.domain, r.id);
+    const keys = Object.keys(rec);
+    for (const k of [r.keyField, r.textField, r.numberField, r.nullField, r.associationKeyField, `${r.codedField}ID`]) {
+      expect(keys, `native column ${k}`).toContain(k);
+    }
+    expect(rec[r.keyField]).toBe(r.id);
+    expect(rec[r.nullField]).toBeNull();
+    expect(Number.isInteger(rec[`${r.codedField}ID`])).toBe(true);
+    // virtual columns (bare association / coded fields, dotted names) are not native
+    expect(keys).not.toContain(r.associationField);
+    expect(keys).not.toContain(r.codedField);
+    for (const k of keys) expect(k).not.toContain('.');
+
+    const row = await findRow(t, r.domain, r.keyField, r.id, {});
+    expect(Object.keys(row).sort()).toEqual([...keys].sort());
+  },
+);

@@ -1,0 +1,285 @@
+// DOM-*: domains, their names and the domain list (spec 1, 2.1, 4.4, 5).
+import { expect } from 'vitest';
+import { conformance } from '../src/dsl.js';
+import { isRefusal } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Q = Record<string, string | number | boolean | undefined>;
+
+const enc = encodeURIComponent;
+const is2xx = (s: number) => s >= 200 && s < 300;
+
+function withQuery(path: string, q: Q = {}): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
+  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
+}
+
+const CORE_IDS: Record<string, number> = {
+  Claim: 1,
+  Contact: 2,
+  Location: 3,
+  File: 4,
+  Note: 5,
+  Policy: 6,
+  Task: 7,
+  Incident: 11,
+};
+const MAX_CORE_ID = Math.max(...Object.values(CORE_IDS));
+
+/** The entries of GET /api/Domains (envelope through the bindings: the spec does not show it). */
+async function listDomains(t: Ctx, token?: string): Promise<any[]> {
+  const res = await get(t, '/api/Domains', undefined, token);
+  expect(res.status, 'GET /api/Domains').toBeGreaterThanOrEqual(200);
+  expect(res.status, 'GET /api/Domains').toBeLessThan(300);
+  const body = res.json as any;
+  const field = t.bindings.domainsListField;
+  const list = field ? body?.[field] : body;
+  expect(Array.isArray(list), 'the domain list is an array').toBe(true);
+  return list as any[];
+}
+
+function names(list: any[]): string[] {
+  return list.map((d) => d?.Name);
+}
+
+function caseVariants(name: string): string[] {
+  const swapFirst =
+    name.charAt(0) === name.charAt(0).toUpperCase()
+      ? name.charAt(0).toLowerCase() + name.slice(1)
+      : name.charAt(0).toUpperCase() + name.slice(1);
+  return [...new Set([name.toLowerCase(), name.toUpperCase(), swapFirst])].filter((v) => v !== name);
+}
+
+conformance(
+  {
+    id: 'domains.name-is-case-sensitive',
+    title: 'a differently cased domain name does not reach the domain on the record routes',
+    requirements: ['DOM-001'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    // control: the exact name reaches the record
+    const ok = await get(t, `/api/${enc(r.domain)}/${r.id}`, { columns: r.textField });
+    expect(ok.status).toBe(200);
+    expect((ok.json as any).Record[r.textField]).toEqual(r.textValue);
+
+    const variants = caseVariants(r.domain);
+    expect(variants.length).toBeGreaterThan(0);
+    for (const v of variants) {
+      const one = await get(t, `/api/${enc(v)}/${r.id}`, { columns: r.textField });
+      expect(isRefusal(one as any), `GET /api/${v}/${r.id} must not be served`).toBe(true);
+      expect(one.text).not.toContain(String(r.textValue));
+      const list = await get(t, `/api/${enc(v)}/Query`, { columns: r.textField });
+      expect(isRefusal(list as any), `GET /api/${v}/Query must not be served`).toBe(true);
+      expect(Array.isArray((list.json as any)?.List) && (list.json as any).List.length > 0).toBe(false);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'domains.custom-domain-by-prefixed-name',
+    title: 'a customer-defined domain is listed with its Custom. name and addressed by it on the record routes',
+    requirements: ['DOM-002'],
+  },
+  async (t) => {
+    const list = await listDomains(t);
+    const custom = list.find((d) => typeof d?.Name === 'string' && d.Name.startsWith('Custom.'));
+    if (!custom) t.notApplicable('the implementation offers no customer-defined domain');
+    const recs = await t.given('records', { domain: custom.Name, count: 2 });
+    expect(recs.domain).toBe(custom.Name);
+    for (const id of recs.ids as number[]) {
+      const res = await get(t, `/api/${enc(custom.Name)}/${id}`);
+      expect(res.status).toBe(200);
+      const body = res.json as any;
+      expect(body.Domain).toBe(custom.Name);
+      expect(body.Id).toBe(id);
+      expect(typeof body.Record).toBe('object');
+    }
+    const q = await get(t, `/api/${enc(custom.Name)}/Query`, {
+      [t.bindings.query.filter]: recs.filter,
+      columns: recs.sortField,
+      take: 100,
+    });
+    expect(q.status).toBe(200);
+    expect((q.json as any).List).toHaveLength(2);
+  },
+);
+
+conformance(
+  {
+    id: 'domains.entry-shape',
+    title: 'each domain list entry has DomainID (integer), Name, DisplayNameSingular and DisplayNamePlural (strings)',
+    requirements: ['DOM-003'],
+  },
+  async (t) => {
+    const list = await listDomains(t);
+    expect(list.length).toBeGreaterThan(0);
+    for (const d of list) {
+      expect(Number.isInteger(d.DomainID), `DomainID of ${JSON.stringify(d)}`).toBe(true);
+      expect(typeof d.Name).toBe('string');
+      expect(d.Name.length).toBeGreaterThan(0);
+      expect(typeof d.DisplayNameSingular).toBe('string');
+      expect(typeof d.DisplayNamePlural).toBe('string');
+    }
+    // names and IDs identify domains uniquely
+    expect(new Set(names(list)).size).toBe(list.length);
+    expect(new Set(list.map((d) => d.DomainID)).size).toBe(list.length);
+  },
+);
+
+conformance(
+  {
+    id: 'domains.core-ids-fixed',
+    title: 'the core domains carry their fixed DomainIDs',
+    requirements: ['DOM-004'],
+  },
+  async (t) => {
+    const list = await listDomains(t);
+    for (const [name, id] of Object.entries(CORE_IDS)) {
+      const d = list.find((x) => x.Name === name);
+      expect(d, `core domain ${name} is listed for a user with every permission`).toBeDefined();
+      expect(d.DomainID, `DomainID of ${name}`).toBe(id);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'domains.custom-ids-higher',
+    title: 'every customer-defined domain has a DomainID higher than every core DomainID',
+    requirements: ['DOM-005'],
+  },
+  async (t) => {
+    const list = await listDomains(t);
+    const customs = list.filter((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
+    if (customs.length === 0) t.notApplicable('the implementation offers no customer-defined domain');
+    for (const c of customs) {
+      expect(c.DomainID, `DomainID of ${c.Name}`).toBeGreaterThan(MAX_CORE_ID);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'domains.member-and-proposal-listed',
+    title: 'Member and Proposal are domains listed for a user who can access them',
+    requirements: ['DOM-006'],
+  },
+  async (t) => {
+    const list = await listDomains(t);
+    expect(names(list)).toContain('Member');
+    expect(names(list)).toContain('Proposal');
+    const u = await t.given('a user', { grants: { Member: ['View'], Proposal: ['View'] } });
+    const limited = names(await listDomains(t, u.token));
+    expect(limited).toContain('Member');
+    expect(limited).toContain('Proposal');
+  },
+);
+
+conformance(
+  {
+    id: 'domains.list-excludes-inaccessible',
+    title: 'the domain list never includes a domain the caller cannot access',
+    requirements: ['DOM-007'],
+  },
+  async (t) => {
+    const u1 = await t.given('a user', { grants: { Claim: ['View'], Note: ['View'] } });
+    const l1 = names(await listDomains(t, u1.token));
+    for (const n of l1) expect(['Claim', 'Note'], `domain ${n} listed without access`).toContain(n);
+
+    const u2 = await t.given('a user', { grants: { Contact: ['View'] } });
+    const l2 = names(await listDomains(t, u2.token));
+    for (const n of l2) expect(['Contact'], `domain ${n} listed without access`).toContain(n);
+
+    // the admin list is larger, so the restricted lists really were restricted
+    const all = names(await listDomains(t));
+    expect(all).toContain('Policy');
+    expect(l1).not.toContain('Policy');
+  },
+);
+
+conformance(
+  {
+    id: 'domains.list-includes-accessible',
+    title: 'the domain list includes every domain the caller can access',
+    requirements: ['DOM-008'],
+  },
+  async (t) => {
+    const all = await listDomains(t);
+    const custom = all.find((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
+    const wanted = ['Claim', 'Note', 'Member', ...(custom ? [custom.Name as string] : [])];
+    const grants: Record<string, string[]> = {};
+    for (const n of wanted) grants[n] = ['View'];
+    const u = await t.given('a user', { grants });
+    const l = names(await listDomains(t, u.token));
+    for (const n of wanted) expect(l, `accessible domain ${n}`).toContain(n);
+
+    // every domain in the admin's list is in the admin's list with the same ID as for the user
+    const ul = await listDomains(t, u.token);
+    for (const d of ul) {
+      const a = all.find((x) => x.Name === d.Name);
+      expect(a?.DomainID).toBe(d.DomainID);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'domains.reference-envelope-and-view',
+    title: 'the reference answers GET /api/Domains with {List: [...]} only, and lists a domain exactly when View is held',
+    requirements: ['DOM-009'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const admin = await get(t, '/api/Domains');
+    expect(admin.status).toBe(200);
+    expect(admin.headers.get('content-type') ?? '').toMatch(/application\/json/);
+    expect(Object.keys(admin.json as any)).toEqual(['List']);
+    expect(Array.isArray((admin.json as any).List)).toBe(true);
+
+    const noView = ['Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
+    const u = await t.given('a user', { grants: { Claim: noView, Note: ['View'] } });
+    const res = await get(t, '/api/Domains', undefined, u.token);
+    expect(res.status).toBe(200);
+    const l = ((res.json as any).List as any[]).map((d) => d.Name);
+    expect(l).toEqual(['Note']);
+  },
+);
+
+conformance(
+  {
+    id: 'domains.reference-unknown-domain-404',
+    title: 'the reference answers an unknown or wrongly cased domain with 404 UnknownDomain',
+    requirements: ['DOM-010', 'GEN-003'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const wrong = r.domain.toLowerCase() === r.domain ? r.domain.toUpperCase() : r.domain.toLowerCase();
+    const paths = [
+      `/api/NoSuchDomainXyz/${r.id}`,
+      `/api/${enc(wrong)}/${r.id}`,
+      `/api/NoSuchDomainXyz/Query`,
+      `/api/${enc(wrong)}/Query`,
+      `/api/NoSuchDomainXyz/${r.id}/Files`,
+      `/api/${enc(wrong)}/${r.id}/Files`,
+      `/api/Custom.NoSuchXyz/${r.id}`,
+    ];
+    for (const p of paths) {
+      const res = await get(t, p);
+      expect(res.status, p).toBe(404);
+      expect(res.headers.get('content-type') ?? '', p).toMatch(/application\/problem\+json/);
+      expect(res.json, p).toMatchObject({ status: 404, code: 'UnknownDomain' });
+      expect(typeof (res.json as any).title).toBe('string');
+      expect(typeof (res.json as any).type).toBe('string');
+      expect(typeof (res.json as any).detail).toBe('string');
+    }
+  },
+);

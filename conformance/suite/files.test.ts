@@ -1,0 +1,510 @@
+// FILE-*: files (spec 2.2, 4.3). Every test that requests DownloadURL lives in the sequential block
+// at the end of this file, because the provider state 'a setting' toggles a global setting that
+// changes what DownloadURL does; no other suite file requests DownloadURL.
+import { describe, expect } from 'vitest';
+import { conformance } from '../src/dsl.js';
+import { expectMentions } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Q = Record<string, string | number | boolean | undefined>;
+
+const enc = encodeURIComponent;
+
+function withQuery(path: string, q: Q = {}): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
+  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
+}
+
+const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
+const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);
+
+/** Every column of spec 2.2. */
+const ALL_COLUMNS = [
+  'FileID',
+  'FileName',
+  'Description',
+  'MimeType',
+  'FileSize',
+  'EntryDate',
+  'EntryUserID',
+  'ModifiedDate',
+  'ModifiedUserID',
+  'DownloadedDate',
+  'DownloadedUserID',
+  'DocumentStatusID',
+  'SourceType',
+  'IsUnlinked',
+  'UnlinkedAccessMode',
+  'Contents',
+  'DownloadURL',
+];
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+$/;
+const SETTING = 'Service.EnableEnhancedSessionIDSecurity';
+
+async function newFile(t: Ctx, p: Record<string, unknown>): Promise<Record<string, any>> {
+  return t.given('a file', { kind: 'internal', linked: false, ...p });
+}
+
+async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
+  const res = await get(t, `/api/File/${id}`, columns === undefined ? {} : { columns }, token);
+  expect(res.status, `GET /api/File/${id}?columns=${columns}: ${res.text.slice(0, 300)}`).toBe(200);
+  return (res.json as any).Record;
+}
+
+/** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
+async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
+  const cols = columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
+  for (let page = 0; page < 40; page++) {
+    const res = await get(
+      t,
+      '/api/File/Query',
+      { columns: cols, sort: 'FileID desc', take: 100, [t.bindings.query.skip]: page * 100 },
+      token,
+    );
+    expect(res.status, `GET /api/File/Query columns=${cols}: ${res.text.slice(0, 300)}`).toBe(200);
+    const list = (res.json as any).List as any[];
+    const row = list.find((x) => x.FileID === id);
+    if (row) return row;
+    if (list.length < 100) break;
+  }
+  throw new Error(`file ${id} not found in GET /api/File/Query`);
+}
+
+async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<any[]> {
+  const res = await get(t, `/api/${enc(domain)}/${id}/Files`, q);
+  expect(res.status, `GET /api/${domain}/${id}/Files ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  const list = (res.json as any).List;
+  expect(Array.isArray(list)).toBe(true);
+  return list;
+}
+
+function expectRelativeWebUrl(u: unknown, what: string) {
+  expect(typeof u, what).toBe('string');
+  const s = u as string;
+  expect(s.length, `${what}: non-empty`).toBeGreaterThan(0);
+  expect(s, `${what}: no scheme`).not.toMatch(/^[a-z][a-z0-9+.-]*:/i);
+  expect(s, `${what}: no host`).not.toMatch(/^\/\//);
+  expect(s, `${what}: not an API path`).not.toMatch(/^\/?api(\/|$)/i);
+}
+
+function bytesOf(s: unknown): Buffer {
+  expect(typeof s).toBe('string');
+  expect(s as string).toMatch(/^[A-Za-z0-9+/]*={0,2}$/);
+  return Buffer.from(s as string, 'base64');
+}
+
+// --------------------------------------------------------------------- without DownloadURL
+
+conformance(
+  {
+    id: 'files.name-description-size',
+    title: 'FileID is an integer, FileName the original name with extension, Description the given text, FileSize the byte count',
+    requirements: ['FILE-002'],
+  },
+  async (t) => {
+    const bytes = Buffer.alloc(1234, 7);
+    const f = await newFile(t, { fileName: 'report-2024.pdf', description: 'Quarterly report', contentsBase64: b64(bytes) });
+    const cols = 'FileID,FileName,Description,FileSize';
+    for (const rec of [await fileRecord(t, f.fileId, cols), await fileRow(t, f.fileId, cols)]) {
+      expect(Number.isInteger(rec.FileID)).toBe(true);
+      expect(rec.FileID).toBe(f.fileId);
+      expect(rec.FileName).toBe('report-2024.pdf');
+      expect(rec.Description).toBe('Quarterly report');
+      expect(rec.FileSize).toBe(1234);
+    }
+    expect(f.fileSize).toBe(1234);
+  },
+);
+
+conformance(
+  {
+    id: 'files.mime-type-is-extension',
+    title: 'MimeType is the file type as an extension with a leading dot, matching the file name',
+    requirements: ['FILE-003'],
+  },
+  async (t) => {
+    for (const [name, ext] of [
+      ['photo.png', '.png'],
+      ['contract.docx', '.docx'],
+      ['scan.final.pdf', '.pdf'],
+    ]) {
+      const f = await newFile(t, { fileName: name, contentsBase64: b64(`content of ${name}`) });
+      const rec = await fileRecord(t, f.fileId, 'FileName,MimeType');
+      expect(rec.MimeType, name).toMatch(/^\./);
+      expect(String(rec.MimeType).toLowerCase(), name).toBe(ext);
+      const row = await fileRow(t, f.fileId, 'MimeType');
+      expect(String(row.MimeType).toLowerCase(), name).toBe(ext);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.entry-date-format',
+    title: 'EntryDate is ISO 8601 with fractional seconds and no zone designator',
+    requirements: ['FILE-004'],
+  },
+  async (t) => {
+    const p = await t.given('a record with files', { files: [{ fileName: 'dated.txt', contentsBase64: b64('dated') }] });
+    const id = p.fileIds[0] as number;
+    const values = [
+      (await fileRecord(t, id, 'EntryDate')).EntryDate,
+      (await fileRow(t, id, 'EntryDate')).EntryDate,
+      (await attached(t, p.domain, p.id, { columns: 'EntryDate' }))[0].EntryDate,
+    ];
+    for (const v of values) {
+      expect(typeof v).toBe('string');
+      expect(v).toMatch(TIMESTAMP);
+      // the upload just happened (allowing for any time zone the service may use)
+      const asUtc = Date.parse(`${v}Z`);
+      expect(Math.abs(asUtc - Date.now())).toBeLessThan(26 * 3600_000);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.source-type-user-upload',
+    title: 'a file uploaded by a user has SourceType U',
+    requirements: ['FILE-005'],
+  },
+  async (t) => {
+    const a = await newFile(t, { fileName: 'upload.txt', contentsBase64: b64('upload') });
+    const b = await newFile(t, { fileName: 'upload2.txt', contentsBase64: b64('upload2'), sourceType: 'U' });
+    for (const f of [a, b]) {
+      expect((await fileRecord(t, f.fileId, 'SourceType')).SourceType).toBe('U');
+      expect((await fileRow(t, f.fileId, 'SourceType')).SourceType).toBe('U');
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.is-unlinked',
+    title: 'IsUnlinked is false for a file with a parent link and true for an orphaned file',
+    requirements: ['FILE-006'],
+  },
+  async (t) => {
+    const linked = await newFile(t, { fileName: 'linked.txt', linked: true, contentsBase64: b64('linked') });
+    const orphan = await newFile(t, { fileName: 'orphan.txt', linked: false, contentsBase64: b64('orphan') });
+    expect((await fileRecord(t, linked.fileId, 'IsUnlinked')).IsUnlinked).toBe(false);
+    expect((await fileRecord(t, orphan.fileId, 'IsUnlinked')).IsUnlinked).toBe(true);
+    expect((await fileRow(t, linked.fileId, 'IsUnlinked')).IsUnlinked).toBe(false);
+    expect((await fileRow(t, orphan.fileId, 'IsUnlinked')).IsUnlinked).toBe(true);
+    // the linked file really has a parent
+    if (linked.parentDomain !== undefined && linked.parentId !== undefined) {
+      const list = await attached(t, linked.parentDomain, linked.parentId, { columns: 'FileID' });
+      expect(list.map((x) => x.FileID)).toContain(linked.fileId);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.attached-listing-exact',
+    title: 'GET /api/{domain}/{id}/Files lists exactly the files linked to that parent record',
+    requirements: ['FILE-007'],
+  },
+  async (t) => {
+    const p1 = await t.given('a record with files', {
+      files: [
+        { fileName: 'p1-a.txt', contentsBase64: b64('p1a') },
+        { fileName: 'p1-b.txt', contentsBase64: b64('p1b') },
+        { fileName: 'p1-c.txt', contentsBase64: b64('p1c') },
+      ],
+    });
+    const p2 = await t.given('a record with files', { files: [{ fileName: 'p2-a.txt', contentsBase64: b64('p2a') }] });
+    const orphan = await newFile(t, { fileName: 'nobody.txt', contentsBase64: b64('nobody') });
+    const l1 = await attached(t, p1.domain, p1.id, { columns: 'FileID,FileName' });
+    expect(l1.map((x) => x.FileID).sort()).toEqual([...p1.fileIds].sort());
+    expect(l1.map((x) => x.FileName).sort()).toEqual(['p1-a.txt', 'p1-b.txt', 'p1-c.txt']);
+    const l2 = await attached(t, p2.domain, p2.id, { columns: 'FileID' });
+    expect(l2.map((x) => x.FileID)).toEqual(p2.fileIds);
+    expect([...l1, ...l2].map((x) => x.FileID)).not.toContain(orphan.fileId);
+
+    // a record without files lists none
+    const bare = await t.given('a record with associations', { domain: p1.domain });
+    expect(await attached(t, bare.domain, bare.id, { columns: 'FileID' })).toEqual([]);
+  },
+);
+
+conformance(
+  {
+    id: 'files.query-across-system',
+    title: 'GET /api/File/Query lists files across the system, orphans included, without parent information',
+    requirements: ['FILE-008'],
+  },
+  async (t) => {
+    const p = await t.given('a record with files', { files: [{ fileName: 'has-parent.txt', contentsBase64: b64('hp') }] });
+    const orphan = await newFile(t, { fileName: 'no-parent.txt', contentsBase64: b64('np') });
+    const a = await fileRow(t, p.fileIds[0], 'FileName');
+    expect(a.FileName).toBe('has-parent.txt');
+    const b = await fileRow(t, orphan.fileId, 'FileName');
+    expect(b.FileName).toBe('no-parent.txt');
+    // all columns: nothing about the parent
+    const full = await fileRow(t, p.fileIds[0]);
+    for (const k of Object.keys(full)) expect(k, 'a parent column in the file query').not.toMatch(/parent/i);
+    expect(Object.values(full)).not.toContain(p.domain);
+  },
+);
+
+conformance(
+  {
+    id: 'files.get-file-envelope',
+    title: 'GET /api/File/{id} answers Record, Domain File and Id',
+    requirements: ['FILE-009'],
+  },
+  async (t) => {
+    const f = await newFile(t, { fileName: 'env.txt', contentsBase64: b64('env') });
+    for (const q of [{ columns: 'FileName' }, {}]) {
+      const res = await get(t, `/api/File/${f.fileId}`, q);
+      expect(res.status).toBe(200);
+      const body = res.json as any;
+      expect(body.Domain).toBe('File');
+      expect(body.Id).toBe(f.fileId);
+      expect(typeof body.Record).toBe('object');
+      expect(body.Record.FileName).toBe('env.txt');
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.contents-base64',
+    title: 'Contents holds the file bytes base64-encoded, exactly as stored',
+    requirements: ['FILE-010'],
+  },
+  async (t) => {
+    const random = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37 + 11) % 256));
+    for (const [name, bytes] of [
+      ['binary.bin', Buffer.from(BINARY)],
+      ['text.txt', Buffer.from('hello, wörld\n')],
+      ['big.bin', random],
+    ] as const) {
+      const f = await newFile(t, { fileName: name, contentsBase64: b64(bytes) });
+      const rec = await fileRecord(t, f.fileId, 'Contents');
+      expect(Object.keys(rec)).toEqual(['Contents']);
+      expect(bytesOf(rec.Contents).equals(bytes), name).toBe(true);
+      const rec2 = await fileRecord(t, f.fileId, 'FileSize,Contents');
+      expect(bytesOf(rec2.Contents).length).toBe(rec2.FileSize);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.contents-on-attached-listing',
+    title: 'Contents is accepted on the attached-files listing and holds each file’s bytes',
+    requirements: ['FILE-011'],
+  },
+  async (t) => {
+    const files = [
+      { fileName: 'one.bin', contentsBase64: b64(BINARY) },
+      { fileName: 'two.txt', contentsBase64: b64('second file') },
+    ];
+    const p = await t.given('a record with files', { files });
+    const list = await attached(t, p.domain, p.id, { columns: 'FileName,Contents' });
+    expect(list).toHaveLength(2);
+    for (const f of files) {
+      const row = list.find((x) => x.FileName === f.fileName);
+      expect(row, f.fileName).toBeDefined();
+      expect(bytesOf(row.Contents).equals(Buffer.from(f.contentsBase64, 'base64')), f.fileName).toBe(true);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.reference-attached-sort-skip',
+    title: 'the reference’s attached-files listing also accepts sort and skip',
+    requirements: ['FILE-018'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const p = await t.given('a record with files', {
+      files: ['f1', 'f2', 'f3', 'f4'].map((n) => ({ fileName: `${n}.txt`, contentsBase64: b64(n) })),
+    });
+    const ids = [...(p.fileIds as number[])].sort((a, b) => a - b);
+    const asc = await attached(t, p.domain, p.id, { columns: 'FileID', sort: 'FileID' });
+    expect(asc.map((x) => x.FileID)).toEqual(ids);
+    const desc = await attached(t, p.domain, p.id, { columns: 'FileID', sort: 'FileID desc' });
+    expect(desc.map((x) => x.FileID)).toEqual([...ids].reverse());
+    const page = await attached(t, p.domain, p.id, { columns: 'FileID', sort: 'FileID', skip: 1, take: 2 });
+    expect(page.map((x) => x.FileID)).toEqual(ids.slice(1, 3));
+    const byName = await attached(t, p.domain, p.id, { columns: 'FileName', sort: 'FileName desc' });
+    expect(byName.map((x) => x.FileName)).toEqual(['f4.txt', 'f3.txt', 'f2.txt', 'f1.txt']);
+  },
+);
+
+conformance(
+  {
+    id: 'files.reference-column-types',
+    title: 'in the reference, dates use the EntryDate format or null, user IDs are integers, DocumentStatusID integer or null, UnlinkedAccessMode integer',
+    requirements: ['FILE-019'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const f = await newFile(t, { fileName: 'types.txt', contentsBase64: b64('types') });
+    const cols =
+      'EntryDate,EntryUserID,ModifiedDate,ModifiedUserID,DownloadedDate,DownloadedUserID,DocumentStatusID,UnlinkedAccessMode';
+    for (const rec of [await fileRecord(t, f.fileId, cols), await fileRow(t, f.fileId, cols)]) {
+      expect(rec.EntryDate).toMatch(TIMESTAMP);
+      for (const k of ['ModifiedDate', 'DownloadedDate']) {
+        if (rec[k] !== null) expect(rec[k], k).toMatch(TIMESTAMP);
+      }
+      expect(Number.isInteger(rec.EntryUserID), 'EntryUserID').toBe(true);
+      for (const k of ['ModifiedUserID', 'DownloadedUserID', 'DocumentStatusID']) {
+        expect(rec[k] === null || Number.isInteger(rec[k]), `${k}: ${JSON.stringify(rec[k])}`).toBe(true);
+      }
+      expect(Number.isInteger(rec.UnlinkedAccessMode), 'UnlinkedAccessMode').toBe(true);
+    }
+  },
+);
+
+// ----------------------------------------------------------- DownloadURL (global setting)
+
+describe.sequential('DownloadURL and the enhanced session ID security setting', () => {
+  conformance(
+    {
+      id: 'files.every-column-requestable',
+      title: 'every file column of section 2.2 can be requested and comes back under its name',
+      requirements: ['FILE-001', 'COL-011'],
+    },
+    async (t) => {
+      await t.given('a setting', { name: SETTING, value: true });
+      const p = await t.given('a record with files', { files: [{ fileName: 'every.txt', contentsBase64: b64('every column') }] });
+      const id = p.fileIds[0] as number;
+      const sorted = [...ALL_COLUMNS].sort();
+
+      const rec = await fileRecord(t, id, ALL_COLUMNS.join(','));
+      expect(Object.keys(rec).sort()).toEqual(sorted);
+      expect(rec.FileID).toBe(id);
+      expect(rec.FileName).toBe('every.txt');
+      expect(bytesOf(rec.Contents).toString()).toBe('every column');
+
+      const list = await attached(t, p.domain, p.id, { columns: ALL_COLUMNS.join(',') });
+      expect(list).toHaveLength(1);
+      expect(Object.keys(list[0]).sort()).toEqual(sorted);
+      expect(list[0].FileID).toBe(id);
+
+      // on the file query every metadata column (Contents is meant for single-record reads)
+      const meta = ALL_COLUMNS.filter((c) => c !== 'Contents');
+      const row = await fileRow(t, id, meta.join(','));
+      expect(Object.keys(row).sort()).toEqual([...meta].sort());
+      expect(row.FileName).toBe('every.txt');
+    },
+  );
+
+  conformance(
+    {
+      id: 'files.download-url-relative',
+      title: 'DownloadURL of a downloadable file is a non-empty web-application URL relative to the application, not an /api path',
+      requirements: ['FILE-013'],
+    },
+    async (t) => {
+      await t.given('a setting', { name: SETTING, value: true });
+      const f = await newFile(t, { fileName: 'download.pdf', linked: true, contentsBase64: b64('%PDF') });
+      expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL')).DownloadURL, 'getFile');
+      expectRelativeWebUrl((await fileRow(t, f.fileId, 'DownloadURL')).DownloadURL, 'queryFiles');
+    },
+  );
+
+  conformance(
+    {
+      id: 'files.download-url-empty-for-external',
+      title: 'DownloadURL is the empty string for external files',
+      requirements: ['FILE-015'],
+    },
+    async (t) => {
+      await t.given('a setting', { name: SETTING, value: true });
+      const internal = await newFile(t, { fileName: 'inside.txt', contentsBase64: b64('inside') });
+      for (const kind of ['externalDirectURL', 'externalRepository']) {
+        const f = await newFile(t, { kind, fileName: `outside-${kind}.txt`, contentsBase64: b64('outside') });
+        expect((await fileRecord(t, f.fileId, 'DownloadURL')).DownloadURL, kind).toBe('');
+        expect((await fileRow(t, f.fileId, 'DownloadURL')).DownloadURL, kind).toBe('');
+      }
+      // control: an internal file has one
+      expect((await fileRecord(t, internal.fileId, 'DownloadURL')).DownloadURL).not.toBe('');
+    },
+  );
+
+  conformance(
+    {
+      id: 'files.download-url-restricted-user',
+      title: 'DownloadURL is empty for a user holding RestrictDownload without Full, and filled with Full as well',
+      requirements: ['FILE-016'],
+    },
+    async (t) => {
+      await t.given('a setting', { name: SETTING, value: true });
+      const f = await newFile(t, { fileName: 'restricted.pdf', linked: true, contentsBase64: b64('%PDF restricted') });
+      const restricted = await t.given('a user', { grants: { File: ['View', 'RestrictDownload'] } });
+      const full = await t.given('a user', { grants: { File: ['View', 'RestrictDownload', 'Full'] } });
+      const plain = await t.given('a user', { grants: { File: ['View'] } });
+
+      expect((await fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token)).DownloadURL).toBe('');
+      expect((await fileRow(t, f.fileId, 'DownloadURL', restricted.token)).DownloadURL).toBe('');
+
+      expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL', full.token)).DownloadURL, 'with Full');
+      expectRelativeWebUrl((await fileRow(t, f.fileId, 'DownloadURL', full.token)).DownloadURL, 'with Full (query)');
+
+      expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL', plain.token)).DownloadURL, 'without RestrictDownload');
+    },
+  );
+
+  conformance(
+    {
+      id: 'files.download-url-server-error-when-setting-off',
+      title: 'with Service.EnableEnhancedSessionIDSecurity disabled, requesting DownloadURL fails with a server error',
+      requirements: ['FILE-017'],
+    },
+    async (t) => {
+      const p = await t.given('a record with files', { files: [{ fileName: 'off.txt', contentsBase64: b64('off') }] });
+      const id = p.fileIds[0] as number;
+      await t.given('a setting', { name: SETTING, value: false });
+      const requests: Array<[string, Q]> = [
+        [`/api/File/${id}`, { columns: 'FileName,DownloadURL' }],
+        ['/api/File/Query', { columns: 'FileID,DownloadURL', take: 5 }],
+        [`/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,DownloadURL' }],
+      ];
+      for (const [path, q] of requests) {
+        const res = await get(t, path, q);
+        expect(res.status, `${path} ${JSON.stringify(q)}`).toBeGreaterThanOrEqual(500);
+        expect(res.status).toBeLessThan(600);
+        expect(res.text).not.toContain('Download.aspx');
+      }
+      // control: without DownloadURL the same reads work
+      expect((await fileRecord(t, id, 'FileName')).FileName).toBe('off.txt');
+      const ok = await get(t, '/api/File/Query', { columns: 'FileID', take: 5 });
+      expect(ok.status).toBe(200);
+    },
+  );
+
+  conformance(
+    {
+      id: 'files.reference-download-url-500-json-string',
+      title: 'the reference answers DownloadURL with the setting off with HTTP 500 and a JSON string about an object reference',
+      requirements: ['FILE-020'],
+      profile: 'implementation-defined',
+    },
+    async (t) => {
+      const f = await newFile(t, { fileName: 'off500.txt', contentsBase64: b64('off500') });
+      await t.given('a setting', { name: SETTING, value: false });
+      for (const [path, q] of [
+        [`/api/File/${f.fileId}`, { columns: 'DownloadURL' }],
+        ['/api/File/Query', { columns: 'DownloadURL', take: 1 }],
+      ] as Array<[string, Q]>) {
+        const res = await get(t, path, q);
+        expect(res.status).toBe(500);
+        expect(res.headers.get('content-type') ?? '').toMatch(/application\/json/);
+        expect(typeof res.json).toBe('string');
+        expectMentions(res.json, /object reference not set/);
+      }
+    },
+  );
+});

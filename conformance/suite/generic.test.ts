@@ -1,0 +1,401 @@
+// GEN-*: every body is JSON, documented shapes hold (the harness checks both on every response
+// of every test; these tests make sure every operation is exercised, successes and failures),
+// and the reference's one error shape for undocumented failures.
+import { expect } from 'vitest';
+import { conformance, linkBody } from '../src/dsl.js';
+import { isRefusal } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Raw = Awaited<ReturnType<Ctx['raw']>>;
+type Q = Record<string, string | number | boolean | undefined>;
+
+const enc = encodeURIComponent;
+const is2xx = (s: number) => s >= 200 && s < 300;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+function withQuery(path: string, q: Q = {}): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+/** GEN-001 made explicit: a non-empty body is JSON under a JSON content type. */
+function expectJson(res: Raw, what: string) {
+  if (res.text.trim() === '') return;
+  expect(res.headers.get('content-type') ?? '', `${what}: content type`).toMatch(JSON_TYPE);
+  let ok = true;
+  try {
+    JSON.parse(res.text);
+  } catch {
+    ok = false;
+  }
+  expect(ok, `${what}: body parses as JSON: ${res.text.slice(0, 120)}`).toBe(true);
+}
+
+function expectOk(res: Raw, what: string): any {
+  expect(is2xx(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+  expectJson(res, what);
+  return res.json;
+}
+
+const isInt = (v: unknown) => Number.isInteger(v);
+const intOrNull = (v: unknown) => v === null || Number.isInteger(v);
+const strOrNull = (v: unknown) => v === null || typeof v === 'string';
+
+function expectScheduleResult(r: any, what: string, single: boolean) {
+  expect(typeof r.IsSuccessful, `${what}.IsSuccessful`).toBe('boolean');
+  expect(isInt(r.RecordID), `${what}.RecordID`).toBe(true);
+  if (single) expect(r.OrderNumber, `${what}.OrderNumber`).toBeNull();
+  else expect(isInt(r.OrderNumber), `${what}.OrderNumber`).toBe(true);
+  expect(typeof r.Message, `${what}.Message`).toBe('string');
+  expect(r.Warnings === null || Array.isArray(r.Warnings), `${what}.Warnings`).toBe(true);
+}
+
+function expectProblem(res: Raw, status: number, code: string, what: string) {
+  expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(status);
+  expect(res.headers.get('content-type') ?? '', what).toMatch(/^application\/problem\+json/);
+  const b = res.json as any;
+  expect(typeof b, what).toBe('object');
+  expect(typeof b.type, `${what}: type`).toBe('string');
+  expect(typeof b.title, `${what}: title`).toBe('string');
+  expect(b.status, `${what}: status`).toBe(status);
+  expect(typeof b.detail, `${what}: detail`).toBe('string');
+  expect(b.code, `${what}: code`).toBe(code);
+}
+
+// ------------------------------------------------------------------------------------------ core
+
+conformance(
+  {
+    id: 'generic.read-operations-json-and-documented-shape',
+    title: 'every read operation answers JSON with the documented shape',
+    requirements: ['GEN-001', 'GEN-002'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const p = await t.given('a record with files', {
+      files: [{ fileName: 'shape.txt', contentsBase64: b64('shape') }],
+    });
+    const fileId = p.fileIds[0] as number;
+    const prop = await t.given('a proposal', { type: 'Quote' });
+
+    // listDomains
+    const d = expectOk(await t.raw('/api/Domains'), 'listDomains');
+    const domains = t.bindings.domainsListField ? d[t.bindings.domainsListField] : d;
+    expect(Array.isArray(domains)).toBe(true);
+    for (const x of domains) {
+      expect(isInt(x.DomainID)).toBe(true);
+      for (const k of ['Name', 'DisplayNameSingular', 'DisplayNamePlural']) expect(typeof x[k], k).toBe('string');
+    }
+
+    // getRecord
+    const g = expectOk(await t.raw(withQuery(`/api/${enc(r.domain)}/${r.id}`, { columns: r.textField })), 'getRecord');
+    expect(typeof g.Record).toBe('object');
+    expect(g.Domain).toBe(r.domain);
+    expect(g.Id).toBe(r.id);
+
+    // queryRecords
+    const q = expectOk(await t.raw(withQuery(`/api/${enc(r.domain)}/Query`, { columns: r.keyField, take: 3 })), 'queryRecords');
+    expect(Array.isArray(q.List)).toBe(true);
+    for (const row of q.List) expect(isInt(row[r.keyField])).toBe(true);
+
+    // listAttachedFiles, queryFiles, getFile: documented column types
+    const fileCols = 'FileID,FileName,Description,MimeType,FileSize,EntryDate,SourceType,IsUnlinked';
+    const checkFile = (x: any, what: string) => {
+      expect(isInt(x.FileID), `${what} FileID`).toBe(true);
+      expect(typeof x.FileName, `${what} FileName`).toBe('string');
+      expect(strOrNull(x.Description), `${what} Description`).toBe(true);
+      expect(typeof x.MimeType, `${what} MimeType`).toBe('string');
+      expect(isInt(x.FileSize), `${what} FileSize`).toBe(true);
+      expect(x.EntryDate, `${what} EntryDate`).toMatch(TIMESTAMP);
+      expect(typeof x.SourceType, `${what} SourceType`).toBe('string');
+      expect(typeof x.IsUnlinked, `${what} IsUnlinked`).toBe('boolean');
+    };
+    const a = expectOk(await t.raw(withQuery(`/api/${enc(p.domain)}/${p.id}/Files`, { columns: fileCols })), 'listAttachedFiles');
+    expect(a.List).toHaveLength(1);
+    checkFile(a.List[0], 'listAttachedFiles');
+    const fq = expectOk(await t.raw(withQuery('/api/File/Query', { columns: fileCols, take: 5 })), 'queryFiles');
+    expect(fq.List.length).toBeGreaterThan(0);
+    for (const x of fq.List) checkFile(x, 'queryFiles');
+    const gf = expectOk(await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` })), 'getFile');
+    expect(gf.Domain).toBe('File');
+    expect(gf.Id).toBe(fileId);
+    checkFile(gf.Record, 'getFile');
+    expect(typeof gf.Record.Contents).toBe('string');
+
+    // queryLinks: the four documented columns are integers
+    const l = expectOk(
+      await t.raw(
+        withQuery('/api/Link/Query', {
+          childDomain: 'File',
+          childRecordID: fileId,
+          columns: 'ParentDomainID,ParentID,ChildDomainID,ChildID',
+        }),
+      ),
+      'queryLinks',
+    );
+    expect(l.List.length).toBeGreaterThan(0);
+    for (const x of l.List) {
+      for (const k of ['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID']) expect(isInt(x[k]), k).toBe(true);
+      expect(x.ChildDomainID).toBe(4);
+      expect(x.ChildID).toBe(fileId);
+    }
+
+    // getBindStatus of a fresh proposal: NotBound, every detail null
+    const bs = await t.raw(`/api/Quotes/Proposals/${prop.proposalId}/BindStatus`);
+    expect(bs.status).toBe(200);
+    const s = expectOk(bs, 'getBindStatus');
+    expect(s.ProposalID).toBe(prop.proposalId);
+    expect(['Bound', 'NotBound', 'Error']).toContain(s.Status);
+    expect(s.Status).toBe('NotBound');
+    for (const k of ['ErrorMessage', 'PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC']) {
+      expect(s, k).toHaveProperty(k);
+      expect(s[k], k).toBeNull();
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'generic.write-operations-json-and-documented-shape',
+    title: 'every write operation answers JSON (or nothing), with the documented result shapes',
+    requirements: ['GEN-001', 'GEN-002'],
+    mutates: true,
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const parent = await t.given('a link parent');
+    const contact = await t.given('a contact');
+    const link = { parentDomain: parent.domain as string, parentId: parent.id as number, childDomain: 'Contact', childId: contact.contactId as number };
+    expectOk(await t.links.upsert(link), 'upsertLink');
+    expectOk(await t.links.remove(link), 'removeLink');
+
+    // createMember: member creation result (2.6)
+    const noMember = await t.given('a proposal', { type: 'Quote', hasMember: false });
+    const cm = expectOk(await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/CreateMember`, { method: 'POST' }), 'createMember');
+    expect(typeof cm.IsSuccessful).toBe('boolean');
+    expect(cm.IsSuccessful).toBe(true);
+    expect(isInt(cm.RecordID)).toBe(true);
+    expect(cm.Message).toBeNull();
+
+    // upsertSchedules: arrays of schedule operation results (2.5)
+    const q = await t.given('a proposal', { type: 'Quote', locations: 3 });
+    const base = `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
+    const um = expectOk(
+      await t.raw(`${base}/UpsertMulti`, {
+        method: 'POST',
+        body: JSON.stringify({
+          Inserts: [{ Fields: { [q.requiredField]: 'Shape Insert' } }, { Fields: {} }],
+          Updates: [{ ID: q.locationIds[0], Fields: { [q.requiredField]: 'Shape Update' } }],
+          Deletes: [{ ID: q.locationIds[1] }],
+        }),
+      }),
+      'upsertSchedules',
+    );
+    for (const k of ['Inserts', 'Updates', 'Deletes']) expect(Array.isArray(um[k]), k).toBe(true);
+    expect(um.Inserts).toHaveLength(2);
+    expect(um.Updates).toHaveLength(1);
+    expect(um.Deletes).toHaveLength(1);
+    for (const k of ['Inserts', 'Updates', 'Deletes']) um[k].forEach((r: any, i: number) => expectScheduleResult(r, `${k}[${i}]`, false));
+
+    // deleteSchedule: one result with OrderNumber null
+    const del = expectOk(await t.raw(`${base}/${q.locationIds[2]}`, { method: 'DELETE' }), 'deleteSchedule');
+    expectScheduleResult(del, 'deleteSchedule', true);
+    expect(del.IsSuccessful).toBe(true);
+
+    // reinstateSchedule on an Endorsement (payload and response not shown: JSON, or nothing)
+    const e = await t.given('a proposal', { type: 'Endorsement', locations: 1 });
+    const ebase = `/api/Quotes/Proposals/${e.proposalId}/Schedules/${enc(e.scheduleDomain)}/${e.locationIds[0]}`;
+    expectOk(await t.raw(ebase, { method: 'DELETE' }), 'deleteSchedule (endorsement)');
+    expectOk(await t.raw(`${ebase}/Reinstate`, { method: 'POST' }), 'reinstateSchedule');
+
+    // queueBindQuote and bindQuote (payload and response not shown: JSON, or nothing)
+    const b1 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
+    expectOk(await t.raw(`/api/Quotes/Proposals/${b1.proposalId}/QueueBindQuote`, { method: 'POST' }), 'queueBindQuote');
+    const b2 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
+    expectOk(await t.raw(`/api/Quotes/Proposals/${b2.proposalId}/BindQuote`, { method: 'POST' }), 'bindQuote');
+  },
+);
+
+conformance(
+  {
+    id: 'generic.failures-answer-json',
+    title: 'failures are JSON too: unknown domain, missing record, no token, non-linkable child, member already assigned, invalid schedule domain',
+    requirements: ['GEN-001'],
+    mutates: true,
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const withMember = await t.given('a proposal', { type: 'Quote', hasMember: true });
+    const q = await t.given('a proposal', { type: 'Quote', locations: 1 });
+    const cases: Array<[string, Promise<Raw>]> = [
+      ['unknown domain', t.raw(`/api/NoSuchDomainXyz/${r.id}`)],
+      ['unknown domain query', t.raw('/api/NoSuchDomainXyz/Query')],
+      ['missing record', t.raw(`/api/${enc(r.domain)}/987654321`)],
+      ['missing file', t.raw('/api/File/987654321')],
+      ['attached files of a missing record', t.raw(`/api/${enc(r.domain)}/987654321/Files`)],
+      ['no token', t.raw('/api/Domains', { token: null })],
+      ['no token, record', t.raw(`/api/${enc(r.domain)}/${r.id}`, { token: null })],
+      [
+        'non-linkable child',
+        t.raw(t.bindings.paths.linkUpsert, {
+          method: 'POST',
+          body: JSON.stringify(linkBody({ parentDomain: r.domain, parentId: r.id, childDomain: r.associatedDomain, childId: r.associatedId }, t.bindings)),
+        }),
+      ],
+      [
+        'invalid schedule domain',
+        t.raw(`/api/Quotes/Proposals/${q.proposalId}/Schedules/NoSuchScheduleXyz/UpsertMulti`, {
+          method: 'POST',
+          body: JSON.stringify({ Inserts: [{ Fields: { [q.requiredField]: 'x' } }], Updates: [], Deletes: [] }),
+        }),
+      ],
+      ['invalid schedule domain delete', t.raw(`/api/Quotes/Proposals/${q.proposalId}/Schedules/NoSuchScheduleXyz/${q.locationIds[0]}`, { method: 'DELETE' })],
+      ['missing proposal', t.raw('/api/Quotes/Proposals/987654321/BindStatus')],
+    ];
+    for (const [what, pending] of cases) {
+      const res = await pending;
+      expect(isRefusal(res), `${what}: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
+      expectJson(res, what);
+    }
+    // the documented error of CreateMember with a member: HTTP 500 with a JSON string
+    const again = await t.raw(`/api/Quotes/Proposals/${withMember.proposalId}/CreateMember`, { method: 'POST' });
+    expect(again.status).toBe(500);
+    expectJson(again, 'member already assigned');
+    expect(typeof again.json).toBe('string');
+  },
+);
+
+// ------------------------------------------------------------------------ implementation-defined
+
+conformance(
+  {
+    id: 'generic.reference-problem-details',
+    title: 'the reference answers every undocumented failure with a 4xx problem-details body carrying a stable code',
+    requirements: ['GEN-003'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const noMember = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
+    const q = await t.given('a proposal', { type: 'Quote', locations: 1 });
+    const sched = `/api/Quotes/Proposals/${q.proposalId}/Schedules`;
+    const body = (x: unknown) => ({ method: 'POST', body: JSON.stringify(x) });
+    const cases: Array<[string, Promise<Raw>, number, string]> = [
+      ['getRecord unknown domain', t.raw(`/api/NoSuchDomainXyz/${r.id}`), 404, 'UnknownDomain'],
+      ['getRecord missing record', t.raw(`/api/${enc(r.domain)}/987654321`), 404, 'RecordNotFound'],
+      ['queryRecords unknown column', t.raw(`/api/${enc(r.domain)}/Query?columns=NoSuchColumnXyz`), 400, 'UnknownColumn'],
+      ['queryRecords bad filter', t.raw(`/api/${enc(r.domain)}/Query?filter=${enc('NoSuchColumnXyz:eq:1')}`), 400, 'InvalidFilter'],
+      ['listAttachedFiles missing record', t.raw(`/api/${enc(r.domain)}/987654321/Files`), 404, 'RecordNotFound'],
+      ['getFile missing', t.raw('/api/File/987654321'), 404, 'RecordNotFound'],
+      ['queryLinks without a domain', t.raw(`/api/Link/Query?childRecordID=${r.id}`), 400, 'MalformedRequest'],
+      [
+        'upsertLink non-linkable child',
+        t.raw('/api/Link/Upsert', body({ ParentDomain: r.domain, ParentRecordID: r.id, ChildDomain: r.associatedDomain, ChildRecordID: r.associatedId })),
+        400,
+        'MalformedRequest',
+      ],
+      [
+        'removeLink without a token',
+        t.raw('/api/Link/Remove', { ...body({ ParentDomain: r.domain, ParentRecordID: r.id, ChildDomain: 'Contact', ChildRecordID: 1 }), token: null }),
+        401,
+        'Unauthenticated',
+      ],
+      ['getBindStatus missing proposal', t.raw('/api/Quotes/Proposals/987654321/BindStatus'), 404, 'RecordNotFound'],
+      ['bindQuote without a member', t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/BindQuote`, { method: 'POST' }), 409, 'Conflict'],
+      ['createMember missing proposal', t.raw('/api/Quotes/Proposals/987654321/CreateMember', { method: 'POST' }), 404, 'RecordNotFound'],
+      [
+        'upsertSchedules invalid schedule domain',
+        t.raw(`${sched}/${enc(r.domain)}/UpsertMulti`, body({ Inserts: [], Updates: [], Deletes: [] })),
+        404,
+        'InvalidScheduleDomain',
+      ],
+      ['deleteSchedule invalid schedule domain', t.raw(`${sched}/NoSuchScheduleXyz/${q.locationIds[0]}`, { method: 'DELETE' }), 404, 'InvalidScheduleDomain'],
+      [
+        'reinstateSchedule invalid schedule domain',
+        t.raw(`${sched}/NoSuchScheduleXyz/${q.locationIds[0]}/Reinstate`, { method: 'POST' }),
+        404,
+        'InvalidScheduleDomain',
+      ],
+    ];
+    for (const [what, pending, status, code] of cases) expectProblem(await pending, status, code, what);
+    // the refused bind bound nothing
+    const bs = await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/BindStatus`);
+    expect(bs.status).toBe(200);
+    expect((bs.json as any).Status).not.toBe('Bound');
+    expect((bs.json as any).PolicyID).toBeNull();
+  },
+);
+
+conformance(
+  {
+    id: 'generic.reference-malformed-input-400',
+    title: 'the reference refuses malformed input (invalid JSON, wrong types, bad integers) with 400 MalformedRequest and changes nothing',
+    requirements: ['GEN-004'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const parent = await t.given('a link parent');
+    const contact = await t.given('a contact');
+    const linked = await t.given('a contact');
+    const q = await t.given('a proposal', { type: 'Quote', locations: 2 });
+    const pre = await t.links.upsert({ parentDomain: parent.domain, parentId: parent.id, childDomain: 'Contact', childId: linked.contactId });
+    expect(isRefusal(pre)).toBe(false);
+    const post = (path: string, text: string) => t.raw(path, { method: 'POST', body: text });
+    const sched = `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
+    const f = q.requiredField as string;
+
+    const cases: Array<[string, Promise<Raw>]> = [
+      ['getRecord bad boolean', t.raw(`/api/${enc(r.domain)}/${r.id}?resolveAssociationNames=maybe`)],
+      ['getRecord out-of-range id', t.raw(`/api/${enc(r.domain)}/99999999999999999999999`)],
+      ['queryRecords take=abc', t.raw(`/api/${enc(r.domain)}/Query?take=abc`)],
+      ['queryRecords skip=-1', t.raw(`/api/${enc(r.domain)}/Query?skip=-1`)],
+      ['queryRecords bad boolean', t.raw(`/api/${enc(r.domain)}/Query?includeTotalCount=perhaps`)],
+      ['upsertLink invalid JSON', post('/api/Link/Upsert', '{"ParentDomain": "Claim", ')],
+      [
+        'upsertLink wrong type',
+        post('/api/Link/Upsert', JSON.stringify({ ParentDomain: parent.domain, ParentRecordID: `${parent.id}x`, ChildDomain: 'Contact', ChildRecordID: contact.contactId })),
+      ],
+      ['upsertLink not an object', post('/api/Link/Upsert', JSON.stringify([parent.domain, parent.id]))],
+      ['removeLink invalid JSON', post('/api/Link/Remove', '{')],
+      [
+        'removeLink wrong type',
+        post('/api/Link/Remove', JSON.stringify({ ParentDomain: parent.domain, ParentRecordID: parent.id, ChildDomain: 'Contact', ChildRecordID: { id: linked.contactId } })),
+      ],
+      ['upsertSchedules invalid JSON', post(`${sched}/UpsertMulti`, '{"Inserts": [')],
+      ['upsertSchedules Inserts not an array', post(`${sched}/UpsertMulti`, JSON.stringify({ Inserts: { Fields: { [f]: 'Malformed' } }, Updates: [], Deletes: [] }))],
+      [
+        'upsertSchedules ID not an integer',
+        post(
+          `${sched}/UpsertMulti`,
+          JSON.stringify({ Inserts: [{ Fields: { [f]: 'Malformed 2' } }], Updates: [{ ID: 'first', Fields: { [f]: 'Malformed 3' } }], Deletes: [] }),
+        ),
+      ],
+      ['upsertSchedules bad isAtomic', post(`${sched}/UpsertMulti?isAtomic=sometimes`, JSON.stringify({ Inserts: [{ Fields: { [f]: 'Malformed 4' } }], Updates: [], Deletes: [] }))],
+      ['deleteSchedule out-of-range id', t.raw(`${sched}/99999999999999999999999`, { method: 'DELETE' })],
+    ];
+    for (const [what, pending] of cases) expectProblem(await pending, 400, 'MalformedRequest', what);
+
+    // nothing changed
+    const links = await t.raw(
+      withQuery('/api/Link/Query', { childDomain: 'Contact', childRecordID: contact.contactId, parentDomain: parent.domain, columns: 'ParentID' }),
+    );
+    expect((links.json as any).List).toEqual([]);
+    const still = await t.raw(
+      withQuery('/api/Link/Query', { childDomain: 'Contact', childRecordID: linked.contactId, parentDomain: parent.domain, columns: 'ParentID' }),
+    );
+    expect((still.json as any).List).toEqual([{ ParentID: parent.id }]);
+    const count = await t.raw(
+      withQuery(`/api/${enc(q.scheduleDomain)}/Query`, { filter: `ProposalID:eq:${q.proposalId}`, columns: f, take: 10 }),
+    );
+    expect(count.status).toBe(200);
+    const names = ((count.json as any).List as any[]).map((x) => x[f]);
+    expect(names).toHaveLength(2);
+    for (const n of names) expect(String(n)).not.toMatch(/Malformed/);
+  },
+);

@@ -1,0 +1,815 @@
+// Links between records (spec 2.3, 4.4): LINK-*.
+//
+// Core tests build Link/Upsert and Link/Remove bodies only through `t.links` (the bindings), and
+// judge the outcome through Link/Query, whose documented parameters are `childDomain`,
+// `childRecordID`, `parentDomain` and `columns`. The relationship column is named by the binding
+// `linkColumns.relationship` (the spec does not show its name). Record IDs, match fields and
+// relationship codes come from the provider states.
+import { expect } from 'vitest';
+import { conformance } from '../src/dsl.js';
+import { isRefusal } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Row = Record<string, unknown>;
+
+/** DomainIDs the spec fixes (2.1). */
+const CONTACT_DOMAIN_ID = 2;
+const FILE_DOMAIN_ID = 4;
+const LINK_COLUMNS = 'ParentDomainID,ParentID,ChildDomainID,ChildID';
+
+/** Link/Query with documented parameters; returns the rows (asserting a 200 with a List). */
+async function queryLinks(
+  t: Ctx,
+  q: { childDomain?: string; childRecordID?: number; parentDomain?: string; columns?: string },
+): Promise<Row[]> {
+  const res = await t.api.GET('/api/Link/Query', { params: { query: q as any } });
+  expect(res.response.status, `Link/Query ${JSON.stringify(q)}`).toBe(200);
+  const list = (res.data as any)?.List;
+  expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
+  return list as Row[];
+}
+
+/** Links of one child record (Contact or File), with the four documented columns (+ extra). */
+async function linksOfChild(t: Ctx, childDomain: string, childId: number, extraColumns: string[] = []): Promise<Row[]> {
+  return queryLinks(t, {
+    childDomain,
+    childRecordID: childId,
+    columns: [LINK_COLUMNS, ...extraColumns].join(','),
+  });
+}
+
+function linksTo(rows: Row[], parentDomainId: number, parentId: number): Row[] {
+  return rows.filter((r) => r.ParentDomainID === parentDomainId && r.ParentID === parentId);
+}
+
+async function contact(t: Ctx) {
+  return t.given('a contact');
+}
+async function linkParent(t: Ctx, domain?: string) {
+  return t.given('a link parent', domain === undefined ? {} : { domain });
+}
+async function unlinkedFile(t: Ctx, name = 'link-child.txt') {
+  return t.given('a file', {
+    kind: 'internal',
+    linked: false,
+    fileName: name,
+    contentsBase64: Buffer.from(`contents of ${name}`).toString('base64'),
+  });
+}
+async function relationships(t: Ctx): Promise<string[]> {
+  const s = await t.given('contact relationships');
+  const rels = s.relationships as string[];
+  expect(Array.isArray(rels) && rels.length >= 2, 'state "contact relationships" gives at least two codes').toBe(true);
+  return rels;
+}
+
+function expectAccepted(res: Parameters<typeof isRefusal>[0], what: string) {
+  expect(isRefusal(res), `${what} is accepted (answer: ${describe(res)})`).toBe(false);
+}
+function expectRefused(res: Parameters<typeof isRefusal>[0], what: string) {
+  expect(isRefusal(res), `${what} is refused (answer: ${describe(res)})`).toBe(true);
+}
+function describe(res: any): string {
+  const status = res?.status ?? res?.response?.status;
+  const body = res?.text ?? JSON.stringify(res?.data ?? res?.error);
+  return `${status} ${String(body).slice(0, 300)}`;
+}
+
+/** A custom domain name, discovered through GET /api/Domains (names beginning with `Custom.`). */
+async function customDomain(t: Ctx): Promise<string | undefined> {
+  const res = await t.raw('/api/Domains');
+  expect(res.status).toBe(200);
+  const body = res.json as any;
+  const list: any[] = Array.isArray(body) ? body : (body?.[t.bindings.domainsListField] ?? []);
+  return list.map((d) => d?.Name).find((n) => typeof n === 'string' && n.startsWith('Custom.'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Core
+
+conformance(
+  {
+    id: 'links.upsert-creates-contact-link',
+    title: 'Link/Upsert by primary keys creates a Contact link whose row carries the four integer columns',
+    requirements: ['LINK-001', 'LINK-008', 'LINK-013', 'LINK-011'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const before = await linksOfChild(t, 'Contact', c.contactId);
+    expect(linksTo(before, p.domainId, p.id)).toHaveLength(0);
+
+    const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId });
+    expectAccepted(res, 'Upsert of a new Contact link');
+
+    const rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(rows, 'exactly the new link').toHaveLength(1);
+    const row = rows[0];
+    for (const col of ['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID']) {
+      expect(Number.isInteger(row[col]), `${col} is an integer (got ${JSON.stringify(row[col])})`).toBe(true);
+    }
+    expect(row).toMatchObject({
+      ParentDomainID: p.domainId,
+      ParentID: p.id,
+      ChildDomainID: CONTACT_DOMAIN_ID,
+      ChildID: c.contactId,
+    });
+  },
+);
+
+conformance(
+  {
+    id: 'links.upsert-creates-file-link',
+    title: 'Link/Upsert creates a File link, listed for the file with ChildDomainID 4',
+    requirements: ['LINK-001', 'LINK-008', 'LINK-013'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const f = await unlinkedFile(t);
+    expect(await linksOfChild(t, 'File', f.fileId)).toHaveLength(0);
+
+    const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: f.fileId });
+    expectAccepted(res, 'Upsert of a new File link');
+
+    const rows = await linksOfChild(t, 'File', f.fileId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ParentDomainID: p.domainId, ParentID: p.id, ChildDomainID: FILE_DOMAIN_ID, ChildID: f.fileId });
+  },
+);
+
+// LINK-002: a parent in any standard domain (the spec's domain table, plus Member and Proposal that
+// the spec names as link parents) or in a custom domain.
+for (const domain of ['Claim', 'Location', 'Note', 'Policy', 'Task', 'Incident', 'Member', 'Proposal']) {
+  conformance(
+    {
+      id: `links.parent-standard-domain-${domain.toLowerCase()}`,
+      title: `a ${domain} record can be the parent of a Contact link`,
+      requirements: ['LINK-002'],
+      mutates: true,
+    },
+    async (t) => {
+      const p = await linkParent(t, domain);
+      expect(p.domain).toBe(domain);
+      const c = await contact(t);
+      const res = await t.links.upsert({ parentDomain: domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId });
+      expectAccepted(res, `Upsert of a Contact link under ${domain}`);
+      const rows = await linksOfChild(t, 'Contact', c.contactId);
+      expect(linksTo(rows, p.domainId, p.id), `the link under ${domain} ${p.id} is listed`).toHaveLength(1);
+    },
+  );
+}
+
+conformance(
+  {
+    id: 'links.parent-custom-domain',
+    title: 'a record of a custom (Custom.) domain can be the parent of Contact and File links',
+    requirements: ['LINK-002'],
+    mutates: true,
+  },
+  async (t) => {
+    const domain = await customDomain(t);
+    if (!domain) t.notApplicable('GET /api/Domains lists no Custom. domain');
+    const p = await linkParent(t, domain);
+    const c = await contact(t);
+    const f = await unlinkedFile(t);
+    expectAccepted(
+      await t.links.upsert({ parentDomain: domain!, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+      `Upsert of a Contact link under ${domain}`,
+    );
+    expectAccepted(
+      await t.links.upsert({ parentDomain: domain!, parentId: p.id, childDomain: 'File', childId: f.fileId }),
+      `Upsert of a File link under ${domain}`,
+    );
+    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id)).toHaveLength(1);
+    expect(linksTo(await linksOfChild(t, 'File', f.fileId), p.domainId, p.id)).toHaveLength(1);
+    expect(p.domainId, 'custom DomainIDs are above the core ones').toBeGreaterThan(11);
+  },
+);
+
+conformance(
+  {
+    id: 'links.non-linkable-child-refused',
+    title: 'a link whose child is neither a Contact nor a File is refused and not created',
+    requirements: ['LINK-003'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const children: Array<{ domain: string; domainId: number }> = [
+      { domain: 'Note', domainId: 5 },
+      { domain: 'Task', domainId: 7 },
+      { domain: 'Location', domainId: 3 },
+      { domain: 'Claim', domainId: 1 },
+    ];
+    for (const child of children) {
+      // Any record of the domain will do; 'a link parent' creates one in any domain.
+      const rec = await linkParent(t, child.domain);
+      const childId = rec.id as number;
+      expect(rec.domainId, `DomainID of ${child.domain}`).toBe(child.domainId);
+      const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: child.domain, childId });
+      expectRefused(res, `Upsert of a link with a ${child.domain} child`);
+
+      // No such link: asked by child where the service answers that query, else by parent domain.
+      const byChild = await t.api.GET('/api/Link/Query', {
+        params: { query: { childDomain: child.domain, childRecordID: childId, columns: LINK_COLUMNS } as any },
+      });
+      let rows: Row[];
+      if (byChild.response.status === 200) rows = ((byChild.data as any)?.List ?? []) as Row[];
+      else rows = await queryLinks(t, { parentDomain: p.domain, columns: LINK_COLUMNS });
+      const made = rows.filter(
+        (r) => r.ParentID === p.id && r.ChildID === childId && (r.ChildDomainID === undefined || r.ChildDomainID === child.domainId),
+      );
+      expect(made, `no link ${p.domain} ${p.id} -> ${child.domain} ${childId} exists`).toHaveLength(0);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'links.contact-many-parents-own-relationships',
+    title: 'one contact is linked to several parents, each link with its own Contact Type relationship',
+    requirements: ['LINK-005', 'LINK-013'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1, r2] = await relationships(t);
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t, 'Incident');
+    const p3 = await linkParent(t);
+    const c = await contact(t);
+    const rel = t.bindings.linkColumns.relationship;
+
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'Contact', childId: c.contactId, relationship: r1 }),
+      `Upsert with relationship ${r1}`,
+    );
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p2.domain, parentId: p2.id, childDomain: 'Contact', childId: c.contactId, relationship: r2 }),
+      `Upsert with relationship ${r2}`,
+    );
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p3.domain, parentId: p3.id, childDomain: 'Contact', childId: c.contactId, relationship: r1 }),
+      `Upsert with relationship ${r1} under a third parent`,
+    );
+
+    const rows = await linksOfChild(t, 'Contact', c.contactId, [rel]);
+    expect(rows).toHaveLength(3);
+    const [l1] = linksTo(rows, p1.domainId, p1.id);
+    const [l2] = linksTo(rows, p2.domainId, p2.id);
+    const [l3] = linksTo(rows, p3.domainId, p3.id);
+    expect(l1 && l2 && l3, 'all three links are listed').toBeTruthy();
+    for (const l of [l1, l2, l3]) {
+      expect(l[rel], `the link to ${l.ParentID} carries a relationship in ${rel}`).not.toBeNull();
+      expect(l[rel]).not.toBeUndefined();
+    }
+    expect(l1[rel], 'different relationships are stored per link').not.toEqual(l2[rel]);
+    expect(l1[rel], 'the same relationship is stored alike').toEqual(l3[rel]);
+  },
+);
+
+conformance(
+  {
+    id: 'links.file-child-relationship-not-stored',
+    title: 'a relationship given for a File child is not stored on the link',
+    requirements: ['LINK-006'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1] = await relationships(t);
+    const p = await linkParent(t);
+    const f = await unlinkedFile(t);
+    const rel = t.bindings.linkColumns.relationship;
+    const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: f.fileId, relationship: r1 });
+    const rows = linksTo(await linksOfChild(t, 'File', f.fileId, [rel]), p.domainId, p.id);
+    if (isRefusal(res)) {
+      // Refusing the relationship outright also keeps it off the link.
+      expect(rows, 'a refused upsert creates no link').toHaveLength(0);
+      return;
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0][rel] ?? null, `${rel} of a File link`).toBeNull();
+  },
+);
+
+conformance(
+  {
+    id: 'links.match-field-text-and-numeric',
+    title: 'records can be identified by a text or a numeric match field and key, for Upsert and Remove',
+    requirements: ['LINK-009'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const c = await contact(t);
+    // Upsert: parent by text match field, child by numeric match field.
+    expectAccepted(
+      await t.links.upsert({
+        parentDomain: p.domain,
+        parentMatch: { field: p.textMatchField, key: p.textMatchKey },
+        childDomain: 'Contact',
+        childMatch: { field: c.numericMatchField, key: c.numericMatchKey },
+      }),
+      'Upsert by match fields',
+    );
+    let rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(rows, 'the link joins the two matched records').toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ParentDomainID: p.domainId, ParentID: p.id, ChildID: c.contactId });
+
+    // Remove: parent by text, child by text.
+    expectAccepted(
+      await t.links.remove({
+        parentDomain: p.domain,
+        parentMatch: { field: p.textMatchField, key: p.textMatchKey },
+        childDomain: 'Contact',
+        childMatch: { field: c.textMatchField, key: c.textMatchKey },
+      }),
+      'Remove by match fields',
+    );
+    rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(rows, 'the link is gone').toHaveLength(0);
+  },
+);
+
+/** A key for a match field that is neither text nor numeric: the record's own value of that field
+ * when it is readable as a scalar (so only the field type can be the reason for a refusal). */
+async function nonMatchableKey(t: Ctx, domain: string, id: number, field: string): Promise<string | number> {
+  const res = await t.raw(`/api/${encodeURIComponent(domain)}/${id}?columns=${encodeURIComponent(field)}`);
+  const v = (res.json as any)?.Record?.[field];
+  if (typeof v === 'string' || typeof v === 'number') return v;
+  if (typeof v === 'boolean') return String(v);
+  return id;
+}
+
+conformance(
+  {
+    id: 'links.match-field-other-type-refused',
+    title: 'a match field that is neither text nor numeric is refused, and nothing changes',
+    requirements: ['LINK-009'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const pKey = await nonMatchableKey(t, p.domain, p.id, p.nonMatchableField);
+    const cKey = await nonMatchableKey(t, 'Contact', c.contactId, c.nonMatchableField);
+
+    expectRefused(
+      await t.links.upsert({
+        parentDomain: p.domain,
+        parentMatch: { field: p.nonMatchableField, key: pKey },
+        childDomain: 'Contact',
+        childId: c.contactId,
+      }),
+      `Upsert with parent match field ${p.nonMatchableField}`,
+    );
+    expectRefused(
+      await t.links.upsert({
+        parentDomain: p.domain,
+        parentId: p.id,
+        childDomain: 'Contact',
+        childMatch: { field: c.nonMatchableField, key: cKey },
+      }),
+      `Upsert with child match field ${c.nonMatchableField}`,
+    );
+    expect(await linksOfChild(t, 'Contact', c.contactId), 'no link was created').toHaveLength(0);
+
+    // Remove: an existing link survives a Remove that names it by a non-matchable field.
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+      'Upsert by primary keys',
+    );
+    expectRefused(
+      await t.links.remove({
+        parentDomain: p.domain,
+        parentMatch: { field: p.nonMatchableField, key: pKey },
+        childDomain: 'Contact',
+        childId: c.contactId,
+      }),
+      `Remove with parent match field ${p.nonMatchableField}`,
+    );
+    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id), 'the link is still there').toHaveLength(1);
+  },
+);
+
+conformance(
+  {
+    id: 'links.primary-key-wins-over-match-field',
+    title: 'when a side gives both a primary key and a match field, the primary key names the record',
+    requirements: ['LINK-010', 'LINK-008'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const c1 = await contact(t);
+    const c2 = await contact(t);
+
+    // Parent side: ID of p1, match field of p2. Child side: ID of c1, match field of c2.
+    expectAccepted(
+      await t.links.upsert({
+        parentDomain: p1.domain,
+        parentId: p1.id,
+        parentMatch: { field: p2.textMatchField, key: p2.textMatchKey },
+        childDomain: 'Contact',
+        childId: c1.contactId,
+        childMatch: { field: c2.textMatchField, key: c2.textMatchKey },
+      }),
+      'Upsert with both key and match field',
+    );
+    const rows1 = await linksOfChild(t, 'Contact', c1.contactId);
+    expect(rows1, 'the link joins the records named by the primary keys').toHaveLength(1);
+    expect(rows1[0]).toMatchObject({ ParentID: p1.id, ChildID: c1.contactId });
+    expect(await linksOfChild(t, 'Contact', c2.contactId), 'the match-field contact got no link').toHaveLength(0);
+
+    // Remove: link c1 to p2 as well, then remove naming p1 by ID and p2 by match field.
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p2.domain, parentId: p2.id, childDomain: 'Contact', childId: c1.contactId }),
+      'second link',
+    );
+    expectAccepted(
+      await t.links.remove({
+        parentDomain: p1.domain,
+        parentId: p1.id,
+        parentMatch: { field: p2.textMatchField, key: p2.textMatchKey },
+        childDomain: 'Contact',
+        childId: c1.contactId,
+      }),
+      'Remove with both key and match field',
+    );
+    const rows2 = await linksOfChild(t, 'Contact', c1.contactId);
+    expect(linksTo(rows2, p1.domainId, p1.id), 'the primary-key link is removed').toHaveLength(0);
+    expect(linksTo(rows2, p2.domainId, p2.id), 'the match-field link stays').toHaveLength(1);
+  },
+);
+
+conformance(
+  {
+    id: 'links.query-by-child',
+    title: 'Link/Query with childDomain and childRecordID returns exactly the links of that child',
+    requirements: ['LINK-011', 'LINK-001'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t, 'Location');
+    const c1 = await contact(t);
+    const c2 = await contact(t);
+    const f = await unlinkedFile(t);
+    for (const [p, childDomain, childId] of [
+      [p1, 'Contact', c1.contactId],
+      [p2, 'Contact', c1.contactId],
+      [p1, 'Contact', c2.contactId],
+      [p1, 'File', f.fileId],
+    ] as const) {
+      expectAccepted(
+        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain, childId }),
+        `Upsert ${p.domain} ${p.id} -> ${childDomain} ${childId}`,
+      );
+    }
+    const rows = await linksOfChild(t, 'Contact', c1.contactId);
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(r).toMatchObject({ ChildDomainID: CONTACT_DOMAIN_ID, ChildID: c1.contactId });
+    expect(linksTo(rows, p1.domainId, p1.id)).toHaveLength(1);
+    expect(linksTo(rows, p2.domainId, p2.id)).toHaveLength(1);
+
+    const fileRows = await linksOfChild(t, 'File', f.fileId);
+    expect(fileRows).toHaveLength(1);
+    expect(fileRows[0]).toMatchObject({ ParentDomainID: p1.domainId, ParentID: p1.id, ChildDomainID: FILE_DOMAIN_ID, ChildID: f.fileId });
+  },
+);
+
+conformance(
+  {
+    id: 'links.query-parent-domain',
+    title: 'Link/Query with parentDomain returns only links whose parent is in that domain',
+    requirements: ['LINK-012'],
+    mutates: true,
+  },
+  async (t) => {
+    const claim = await linkParent(t, 'Claim');
+    const incident = await linkParent(t, 'Incident');
+    const c = await contact(t);
+    for (const p of [claim, incident]) {
+      expectAccepted(
+        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        `Upsert under ${p.domain}`,
+      );
+    }
+    expect(await linksOfChild(t, 'Contact', c.contactId), 'both links without parentDomain').toHaveLength(2);
+
+    for (const p of [claim, incident]) {
+      // DomainID columns may be left out when parentDomain is set.
+      const rows = await queryLinks(t, { childDomain: 'Contact', childRecordID: c.contactId, parentDomain: p.domain, columns: 'ParentID,ChildID' });
+      expect(rows, `only the ${p.domain} link`).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ ParentID: p.id, ChildID: c.contactId });
+      const full = await queryLinks(t, { childDomain: 'Contact', childRecordID: c.contactId, parentDomain: p.domain, columns: LINK_COLUMNS });
+      expect(full.length).toBeGreaterThan(0);
+      for (const r of full) expect(r.ParentDomainID, 'every row is of the parent domain').toBe(p.domainId);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'links.upsert-existing-no-duplicate',
+    title: 'Link/Upsert of an existing link keeps a single link',
+    requirements: ['LINK-014'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const f = await unlinkedFile(t);
+    for (let i = 0; i < 3; i++) {
+      expectAccepted(
+        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        `Contact upsert #${i + 1}`,
+      );
+      expectAccepted(
+        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: f.fileId }),
+        `File upsert #${i + 1}`,
+      );
+    }
+    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id), 'one Contact link').toHaveLength(1);
+    expect(linksTo(await linksOfChild(t, 'File', f.fileId), p.domainId, p.id), 'one File link').toHaveLength(1);
+  },
+);
+
+conformance(
+  {
+    id: 'links.upsert-existing-with-relationship',
+    title: 'Link/Upsert of an existing Contact link with the same relationship updates it instead of adding one',
+    requirements: ['LINK-014'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1] = await relationships(t);
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const rel = t.bindings.linkColumns.relationship;
+    const args = { parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId, relationship: r1 };
+    expectAccepted(await t.links.upsert(args), 'first upsert');
+    const first = linksTo(await linksOfChild(t, 'Contact', c.contactId, [rel]), p.domainId, p.id);
+    expect(first).toHaveLength(1);
+    expectAccepted(await t.links.upsert(args), 'second upsert');
+    const second = linksTo(await linksOfChild(t, 'Contact', c.contactId, [rel]), p.domainId, p.id);
+    expect(second, 'still one link').toHaveLength(1);
+    expect(second[0][rel]).toEqual(first[0][rel]);
+  },
+);
+
+conformance(
+  {
+    id: 'links.remove',
+    title: 'Link/Remove deletes exactly the named link, which no longer appears in Link/Query',
+    requirements: ['LINK-015', 'LINK-008'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const c = await contact(t);
+    const f = await unlinkedFile(t);
+    for (const p of [p1, p2]) {
+      expectAccepted(await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }), 'contact link');
+    }
+    expectAccepted(await t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }), 'file link');
+
+    expectAccepted(
+      await t.links.remove({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'Contact', childId: c.contactId }),
+      'Remove of the Contact link',
+    );
+    const rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(linksTo(rows, p1.domainId, p1.id), 'removed link is gone').toHaveLength(0);
+    expect(linksTo(rows, p2.domainId, p2.id), 'the other link of the contact stays').toHaveLength(1);
+    expect(await linksOfChild(t, 'File', f.fileId), 'the File link of the same parent stays').toHaveLength(1);
+
+    expectAccepted(
+      await t.links.remove({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
+      'Remove of the File link',
+    );
+    expect(await linksOfChild(t, 'File', f.fileId), 'the File link is gone').toHaveLength(0);
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Implementation-defined (the reference's names and answers)
+
+/** Hand-written reference bodies (implementation-defined tests only). */
+async function rawLink(t: Ctx, op: 'Upsert' | 'Remove', body: Record<string, unknown>) {
+  return t.raw(`/api/Link/${op}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+async function refLinkRows(t: Ctx, childDomain: string, childId: number): Promise<Row[]> {
+  return queryLinks(t, { childDomain, childRecordID: childId, columns: `${LINK_COLUMNS},LinkID,ContactTypeID` });
+}
+
+conformance(
+  {
+    id: 'links.ref-columns',
+    title: 'reference: link rows offer LinkID and the relationship column ContactTypeID (integer or null)',
+    requirements: ['LINK-007'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const [r1] = await relationships(t);
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const c = await contact(t);
+    expectAccepted(await rawLink(t, 'Upsert', { ParentDomain: p1.domain, ParentRecordID: p1.id, ChildDomain: 'Contact', ChildRecordID: c.contactId, Relationship: r1 }), 'with relationship');
+    expectAccepted(await rawLink(t, 'Upsert', { ParentDomain: p2.domain, ParentRecordID: p2.id, ChildDomain: 'Contact', ChildRecordID: c.contactId }), 'without relationship');
+    const rows = await refLinkRows(t, 'Contact', c.contactId);
+    const [withRel] = linksTo(rows, p1.domainId, p1.id);
+    const [without] = linksTo(rows, p2.domainId, p2.id);
+    expect(Number.isInteger(withRel.LinkID) && Number.isInteger(without.LinkID)).toBe(true);
+    expect(withRel.LinkID).not.toBe(without.LinkID);
+    expect(Number.isInteger(withRel.ContactTypeID), 'ContactTypeID is an integer when a relationship is set').toBe(true);
+    expect(without.ContactTypeID).toBeNull();
+  },
+);
+
+conformance(
+  {
+    id: 'links.ref-upsert-body-and-answer',
+    title: 'reference: PascalCase Upsert body; answer IsSuccessful, LinkID, ParentRecordID, ChildRecordID; NewRelationship updates',
+    requirements: ['LINK-016'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const [r1, r2] = await relationships(t);
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const res = await rawLink(t, 'Upsert', {
+      ParentDomain: p.domain,
+      ParentRecordKey: p.textMatchKey,
+      ParentRecordMatchField: p.textMatchField,
+      ChildDomain: 'Contact',
+      ChildRecordID: c.contactId,
+      Relationship: r1,
+    });
+    expect(res.status).toBe(200);
+    const body = res.json as any;
+    expect(body).toMatchObject({ IsSuccessful: true, ParentRecordID: p.id, ChildRecordID: c.contactId, Message: null });
+    expect(Number.isInteger(body.LinkID)).toBe(true);
+    const [row] = await refLinkRows(t, 'Contact', c.contactId);
+    expect(row.LinkID).toBe(body.LinkID);
+    const typeBefore = row.ContactTypeID;
+
+    // Update the existing link's relationship with NewRelationship: same LinkID, new ContactTypeID.
+    const upd = await rawLink(t, 'Upsert', {
+      ParentDomain: p.domain,
+      ParentRecordID: p.id,
+      ChildDomain: 'Contact',
+      ChildRecordID: c.contactId,
+      Relationship: r1,
+      NewRelationship: r2,
+    });
+    expect(upd.status).toBe(200);
+    expect(upd.json).toMatchObject({ IsSuccessful: true, LinkID: body.LinkID });
+    const rows = await refLinkRows(t, 'Contact', c.contactId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].LinkID).toBe(body.LinkID);
+    expect(Number.isInteger(rows[0].ContactTypeID)).toBe(true);
+    expect(rows[0].ContactTypeID).not.toBe(typeBefore);
+  },
+);
+
+conformance(
+  {
+    id: 'links.ref-upsert-refusals',
+    title: 'reference: a non-linkable child and a non-text/numeric match field are 400 MalformedRequest',
+    requirements: ['LINK-016'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const note = await linkParent(t, 'Note');
+    const r1 = await rawLink(t, 'Upsert', { ParentDomain: p.domain, ParentRecordID: p.id, ChildDomain: 'Note', ChildRecordID: note.id });
+    expect(r1.status).toBe(400);
+    expect((r1.json as any)?.code).toBe('MalformedRequest');
+    const r2 = await rawLink(t, 'Upsert', {
+      ParentDomain: p.domain,
+      ParentRecordKey: String(p.id),
+      ParentRecordMatchField: p.nonMatchableField,
+      ChildDomain: 'Contact',
+      ChildRecordID: c.contactId,
+    });
+    expect(r2.status).toBe(400);
+    expect((r2.json as any)?.code).toBe('MalformedRequest');
+    expect(await refLinkRows(t, 'Contact', c.contactId)).toHaveLength(0);
+  },
+);
+
+conformance(
+  {
+    id: 'links.ref-remove-body-and-answer',
+    title: 'reference: Remove takes the Upsert fields, answers IsSuccessful and Message; a missing link answers IsSuccessful false',
+    requirements: ['LINK-017'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const p = await linkParent(t);
+    const c = await contact(t);
+    const ids = { ParentDomain: p.domain, ParentRecordID: p.id, ChildDomain: 'Contact', ChildRecordID: c.contactId };
+    expect((await rawLink(t, 'Upsert', ids)).status).toBe(200);
+
+    const res = await rawLink(t, 'Remove', { ...ids, ChildRecordID: undefined, ChildRecordKey: c.textMatchKey, ChildRecordMatchField: c.textMatchField });
+    expect(res.status).toBe(200);
+    expect((res.json as any)?.IsSuccessful).toBe(true);
+    expect(res.json).toHaveProperty('Message');
+    expect(await refLinkRows(t, 'Contact', c.contactId)).toHaveLength(0);
+
+    const again = await rawLink(t, 'Remove', ids);
+    expect(again.status).toBe(200);
+    const body = again.json as any;
+    expect(body?.IsSuccessful).toBe(false);
+    expect(typeof body?.Message).toBe('string');
+    expect(body.Message).toMatch(/nothing|no link|not found|does not exist|no .*removed/i);
+  },
+);
+
+conformance(
+  {
+    id: 'links.ref-child-side-names',
+    title: 'reference: child-side names mirror the parent side in bodies and Link/Query parameters',
+    requirements: ['LINK-018'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const c = await contact(t);
+    const res = await rawLink(t, 'Upsert', {
+      ParentDomain: p1.domain,
+      ParentRecordID: p1.id,
+      ChildDomain: 'Contact',
+      ChildRecordKey: c.numericMatchKey,
+      ChildRecordMatchField: c.numericMatchField,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ IsSuccessful: true, ChildRecordID: c.contactId });
+    expect((await rawLink(t, 'Upsert', { ParentDomain: p2.domain, ParentRecordID: p2.id, ChildDomain: 'Contact', ChildRecordID: c.contactId })).status).toBe(200);
+
+    const q = async (params: Record<string, string | number>) => {
+      const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      const r = await t.raw(`/api/Link/Query?${qs}`);
+      expect(r.status, `Link/Query ${qs}`).toBe(200);
+      return ((r.json as any)?.List ?? []) as Row[];
+    };
+    const byKey = await q({ childDomain: 'Contact', childRecordKey: c.textMatchKey, childRecordMatchField: c.textMatchField, columns: LINK_COLUMNS });
+    expect(byKey).toHaveLength(2);
+    for (const r of byKey) expect(r.ChildID).toBe(c.contactId);
+    const byParent = await q({ parentDomain: p1.domain, parentRecordID: p1.id, childDomain: 'Contact', columns: LINK_COLUMNS });
+    expect(byParent).toHaveLength(1);
+    expect(byParent[0]).toMatchObject({ ParentID: p1.id, ChildID: c.contactId });
+    const byParentKey = await q({ parentDomain: p2.domain, parentRecordKey: p2.textMatchKey, parentRecordMatchField: p2.textMatchField, columns: LINK_COLUMNS });
+    expect(byParentKey).toHaveLength(1);
+    expect(byParentKey[0]).toMatchObject({ ParentID: p2.id, ChildID: c.contactId });
+    const noDomain = await t.raw(`/api/Link/Query?childRecordID=${c.contactId}`);
+    expect(noDomain.status, 'Link/Query without parentDomain and childDomain').toBe(400);
+  },
+);
+
+conformance(
+  {
+    id: 'links.ref-relationship-code-or-description',
+    title: 'reference: a relationship is accepted as Contact Type code or description and stored as ContactTypeID; unknown is 400',
+    requirements: ['LINK-019'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const p3 = await linkParent(t);
+    const c = await contact(t);
+    // The reference's Contact Type list: code ADJ, description Adjuster (docs/architecture.md 3).
+    const base = { ChildDomain: 'Contact', ChildRecordID: c.contactId };
+    expect((await rawLink(t, 'Upsert', { ...base, ParentDomain: p1.domain, ParentRecordID: p1.id, Relationship: 'ADJ' })).status).toBe(200);
+    expect((await rawLink(t, 'Upsert', { ...base, ParentDomain: p2.domain, ParentRecordID: p2.id, Relationship: 'Adjuster' })).status).toBe(200);
+    const bad = await rawLink(t, 'Upsert', { ...base, ParentDomain: p3.domain, ParentRecordID: p3.id, Relationship: 'NoSuchContactType' });
+    expect(bad.status).toBe(400);
+    const rows = await refLinkRows(t, 'Contact', c.contactId);
+    expect(rows, 'the unknown relationship created no link').toHaveLength(2);
+    const [a] = linksTo(rows, p1.domainId, p1.id);
+    const [b] = linksTo(rows, p2.domainId, p2.id);
+    expect(Number.isInteger(a.ContactTypeID)).toBe(true);
+    expect(a.ContactTypeID).toBe(b.ContactTypeID);
+
+    // The same ID filters links by relationship on Link/Query.
+    const r = await t.raw(`/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&relationship=ADJ&columns=ParentID,ContactTypeID`);
+    expect(r.status).toBe(200);
+    expect(((r.json as any).List as Row[]).length).toBe(2);
+  },
+);

@@ -1,0 +1,269 @@
+// Proposals: types and modifiability (spec 2.7, 3, 4.5): PROP-*.
+//
+// A proposal is not modifiable when its status is B, R or 0, its proposal set is bound, or it has a
+// pending expiry-date-change endorsement. Each condition is checked for UpsertMulti and for the
+// single DELETE. The spec does not show the HTTP status of either refusal, so core tests judge the
+// body and the records afterwards; the reference's 409 is checked in the implementation-defined
+// profile.
+import { expect } from 'vitest';
+import { conformance } from '../src/dsl.js';
+import { expectMentions, isRefusal } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Row = Record<string, any>;
+
+const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
+const NO_SUCH_PROPOSAL = 987_654_321;
+const CANNOT_MODIFY = /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}modif|not modifiable|non-?modifiable/i;
+
+function expect2xx(status: number) {
+  expect(status >= 200 && status < 300, `a successful call answers 2xx (got ${status})`).toBe(true);
+}
+
+function tag(): string {
+  return Math.random().toString(36).slice(2, 8);
+}
+
+async function upsertMulti(t: Ctx, proposalId: number, domain: string, body: Record<string, unknown>, isAtomic?: boolean) {
+  const full = { Inserts: [], Updates: [], Deletes: [], ...body };
+  const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/UpsertMulti', {
+    params: { path: { proposalId, domain }, query: isAtomic === undefined ? {} : { isAtomic } },
+    body: full,
+  } as any);
+  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
+}
+
+async function deleteSchedule(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
+  const res = await t.api.DELETE('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}', {
+    params: { path: { proposalId, domain, scheduleId } },
+  } as any);
+  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
+}
+
+async function reinstate(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
+  const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}/Reinstate', {
+    params: { path: { proposalId, domain, scheduleId } },
+  } as any);
+  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
+}
+
+async function readRecord(t: Ctx, domain: string, id: number, columns: readonly string[] = LOC_FIELDS): Promise<Row | null> {
+  const res = await t.api.GET('/api/{domain}/{id}', {
+    params: { path: { domain, id }, query: { columns: columns.join(',') } },
+  } as any);
+  if (!res.response.ok) return null;
+  const rec = (res.data as any)?.Record;
+  return rec && typeof rec === 'object' ? rec : null;
+}
+
+function successes(body: any): any[] {
+  if (!body || typeof body !== 'object') return [];
+  return ['Inserts', 'Updates', 'Deletes'].flatMap((k) => (Array.isArray(body[k]) ? body[k] : [])).filter((r: any) => r?.IsSuccessful === true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-modifiable proposals (PROP-002..005)
+
+interface Condition {
+  name: string;
+  params: Record<string, unknown>;
+  requirement: string;
+}
+
+// Each condition on a different non-Endorsement type, so that a wrongly applied delete would be
+// permanent and visible.
+const CONDITIONS: Condition[] = [
+  { name: 'status-b', params: { type: 'Quote', status: 'B' }, requirement: 'PROP-002' },
+  { name: 'status-r', params: { type: 'Application', status: 'R' }, requirement: 'PROP-002' },
+  { name: 'status-0', params: { type: 'Renewal', status: '0' }, requirement: 'PROP-002' },
+  { name: 'bound-set', params: { type: 'Rewrite', boundSet: true }, requirement: 'PROP-003' },
+  { name: 'pending-expiry-change', params: { type: 'Reissue', pendingExpiryChange: true }, requirement: 'PROP-004' },
+];
+
+for (const c of CONDITIONS) {
+  conformance(
+    {
+      id: `proposals.non-modifiable-${c.name}-upsertmulti`,
+      title: `UpsertMulti on a proposal that is not modifiable (${c.name}) reports no success and changes nothing`,
+      requirements: [c.requirement, 'PROP-005'],
+      mutates: true,
+    },
+    async (t) => {
+      const p = await t.given('a proposal', { ...c.params, locations: 2 });
+      const [l0, l1] = p.locationIds as number[];
+      const before = await Promise.all([l0, l1].map((id) => readRecord(t, p.scheduleDomain, id)));
+      expect(before[0] && before[1], 'the schedule records are readable').toBeTruthy();
+      const x = tag();
+
+      for (const isAtomic of [false, true]) {
+        const r = await upsertMulti(
+          t,
+          p.proposalId,
+          p.scheduleDomain,
+          {
+            Inserts: [{ Fields: { LocationName: `Never ${x}`, City: 'Nowhere' } }],
+            Updates: [{ ID: l0, Fields: { LocationName: `Changed ${x}` } }],
+            Deletes: [{ ID: l1 }],
+          },
+          isAtomic,
+        );
+        expect(successes(r.body), `isAtomic=${isAtomic}: no item reports success (${r.status} ${JSON.stringify(r.body)})`).toEqual([]);
+        // Where items are answered, each is a failure (RecordID 0 for inserts and deletes).
+        for (const k of ['Inserts', 'Updates', 'Deletes']) {
+          for (const item of (r.body?.[k] ?? []) as any[]) {
+            expect(item.IsSuccessful).toBe(false);
+            if (k !== 'Updates') expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0);
+            expect(typeof item.Message === 'string' && item.Message.trim() !== '', `${k}: the failure has a Message`).toBe(true);
+          }
+        }
+        // Nothing changed: the update and the delete did not happen.
+        const after = await Promise.all([l0, l1].map((id) => readRecord(t, p.scheduleDomain, id)));
+        expect(after, `isAtomic=${isAtomic}: the records are unchanged`).toEqual(before);
+      }
+    },
+  );
+
+  conformance(
+    {
+      id: `proposals.non-modifiable-${c.name}-delete`,
+      title: `DELETE on a proposal that is not modifiable (${c.name}) fails with the documented result and keeps the record`,
+      requirements: [c.requirement, 'SCHED-018'],
+      mutates: true,
+    },
+    async (t) => {
+      const p = await t.given('a proposal', { ...c.params, locations: 1 });
+      const [l0] = p.locationIds as number[];
+      const before = await readRecord(t, p.scheduleDomain, l0);
+      expect(before).not.toBeNull();
+      const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
+      expect(d.body, `DELETE answers a result object (${d.status} ${JSON.stringify(d.body)})`).toBeTypeOf('object');
+      expect(d.body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
+      expect(typeof d.body.Message).toBe('string');
+      expectMentions(d.body.Message, String(p.proposalId), CANNOT_MODIFY);
+      expect(await readRecord(t, p.scheduleDomain, l0), 'the record stays as it was').toEqual(before);
+    },
+  );
+}
+
+conformance(
+  {
+    id: 'proposals.open-proposal-is-modifiable',
+    title: 'a proposal without any non-modifiable condition accepts schedule changes (control for PROP-002..005)',
+    requirements: ['PROP-002', 'PROP-003', 'PROP-004'],
+    mutates: true,
+  },
+  async (t) => {
+    // Same types as the non-modifiable cases, without the condition: the refusal above is due to
+    // the condition, not to the type.
+    for (const c of CONDITIONS) {
+      const p = await t.given('a proposal', { type: c.params.type, locations: 1 });
+      const [l0] = p.locationIds as number[];
+      const x = tag();
+      const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: [{ ID: l0, Fields: { LocationName: `Open ${x}` } }] });
+      expect2xx(r.status);
+      expect(r.body.Updates?.[0]?.IsSuccessful, `${c.params.type}: ${JSON.stringify(r.body)}`).toBe(true);
+      expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`Open ${x}`);
+    }
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// The six proposal types (PROP-001)
+
+for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']) {
+  conformance(
+    {
+      id: `proposals.type-${type.toLowerCase()}`,
+      title: `a ${type} proposal takes schedule changes, and its schedule DELETE is ${type === 'Endorsement' ? 'soft (reinstatable)' : 'permanent'}`,
+      requirements: ['PROP-001'],
+      mutates: true,
+    },
+    async (t) => {
+      const p = await t.given('a proposal', { type, locations: 1 });
+      expect(p.type).toBe(type);
+      const [l0] = p.locationIds as number[];
+      const x = tag();
+      const ins = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Inserts: [{ Fields: { LocationName: `Typed ${x}` } }] });
+      expect2xx(ins.status);
+      expect(ins.body.Inserts[0].IsSuccessful, JSON.stringify(ins.body)).toBe(true);
+
+      const before = await readRecord(t, p.scheduleDomain, l0);
+      const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
+      expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
+      const r = await reinstate(t, p.proposalId, p.scheduleDomain, l0);
+      if (type === 'Endorsement') {
+        expect(isRefusal(r.res as any), `Reinstate after a soft delete (${r.status} ${JSON.stringify(r.body)})`).toBe(false);
+        expect(await readRecord(t, p.scheduleDomain, l0), 'the record is back with its values').toEqual(before);
+      } else {
+        expect(isRefusal(r.res as any), `Reinstate after a permanent delete (${r.status} ${JSON.stringify(r.body)})`).toBe(true);
+        expect(await readRecord(t, p.scheduleDomain, l0), 'the record is gone').toBeNull();
+      }
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Implementation-defined
+
+conformance(
+  {
+    id: 'proposals.ref-status-q-then-b',
+    title: 'reference: an open proposal has status Q; BindQuote sets B, after which schedules answer 409',
+    requirements: ['PROP-006'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const p = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true, locations: 1 });
+    const [l0] = p.locationIds as number[];
+    const status = async () => {
+      const r = await t.raw(`/api/Proposal/${p.proposalId}?columns=StatusCode`);
+      expect(r.status).toBe(200);
+      return (r.json as any)?.Record?.StatusCode;
+    };
+    expect(await status()).toBe('Q');
+    const bind = await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId: p.proposalId } } } as any);
+    expect(bind.response.status).toBe(200);
+    expect(await status()).toBe('B');
+    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: [{ ID: l0, Fields: { LocationName: 'After bind' } }] });
+    expect(u.status).toBe(409);
+    const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
+    expect(d.status).toBe(409);
+    expect(await readRecord(t, p.scheduleDomain, l0)).not.toBeNull();
+  },
+);
+
+conformance(
+  {
+    id: 'proposals.ref-missing-proposal-404',
+    title: 'reference: every proposal operation answers 404 RecordNotFound for a proposal ID that does not exist',
+    requirements: ['PROP-007'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const p = await t.given('a proposal', { type: 'Quote', locations: 1 });
+    const domain: string = p.scheduleDomain;
+    const id = NO_SUCH_PROPOSAL;
+    const [l0] = p.locationIds as number[];
+    const calls: Array<[string, () => Promise<{ status: number; body: any }>]> = [
+      ['getBindStatus', async () => toRes(await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', { params: { path: { proposalId: id } } } as any))],
+      ['queueBindQuote', async () => toRes(await t.api.POST('/api/Quotes/Proposals/{proposalId}/QueueBindQuote', { params: { path: { proposalId: id } } } as any))],
+      ['bindQuote', async () => toRes(await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId: id } } } as any))],
+      ['createMember', async () => toRes(await t.api.POST('/api/Quotes/Proposals/{proposalId}/CreateMember', { params: { path: { proposalId: id } } } as any))],
+      ['upsertSchedules', async () => upsertMulti(t, id, domain, { Inserts: [{ Fields: { LocationName: 'x' } }] })],
+      ['deleteSchedule', async () => deleteSchedule(t, id, domain, l0)],
+      ['reinstateSchedule', async () => reinstate(t, id, domain, l0)],
+    ];
+    for (const [op, call] of calls) {
+      const r = await call();
+      expect(r.status, `${op} on proposal ${id}`).toBe(404);
+      expect(r.body?.code, `${op}: problem code`).toBe('RecordNotFound');
+    }
+    expect(await readRecord(t, domain, l0), 'a schedule record of another proposal was not touched').not.toBeNull();
+  },
+);
+
+function toRes(res: { response: Response; data?: unknown; error?: unknown }) {
+  return { status: res.response.status, body: (res.data ?? res.error) as any };
+}

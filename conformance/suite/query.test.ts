@@ -1,0 +1,625 @@
+// QRY-*: query parameters of GET /api/{domain}/Query and GET /api/File/Query (spec 4.2, 4.3, 8).
+// Parameter names the spec does not show (start offset, filter, suppression, total count) come
+// from t.bindings in core tests; the provider state 'records' gives a filter, in the
+// implementation's own syntax, that selects exactly the records it created.
+import { expect } from 'vitest';
+import { conformance } from '../src/dsl.js';
+import { isRefusal } from '../src/meaning.js';
+
+type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+type Q = Record<string, string | number | boolean | undefined>;
+
+const enc = encodeURIComponent;
+const is2xx = (s: number) => s >= 200 && s < 300;
+
+function withQuery(path: string, q: Q = {}): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
+  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
+}
+
+/** A successful query; returns the whole body. */
+async function query(t: Ctx, domain: string, q: Q): Promise<any> {
+  const res = await get(t, `/api/${enc(domain)}/Query`, q);
+  expect(res.status, `GET /api/${domain}/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  const body = res.json as any;
+  expect(Array.isArray(body?.List), 'List is an array').toBe(true);
+  return body;
+}
+
+async function fileQuery(t: Ctx, q: Q): Promise<any> {
+  return query(t, 'File', q);
+}
+
+/** The query parameter selecting exactly the records of a 'records' state. */
+function only(t: Ctx, recs: Record<string, any>): Q {
+  return { [t.bindings.query.filter]: recs.filter };
+}
+
+/** The sortField values of the records of a 'records' state, in creation order, read by ID. */
+async function valuesInCreationOrder(t: Ctx, recs: Record<string, any>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const id of recs.ids as number[]) {
+    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
+    expect(res.status).toBe(200);
+    out.push((res.json as any).Record[recs.sortField]);
+  }
+  return out;
+}
+
+function expectProblem(res: { status: number; headers: Headers; json: unknown }, status: number, code: string | undefined, what: string) {
+  expect(res.status, what).toBe(status);
+  expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
+  expect((res.json as any)?.status, what).toBe(status);
+  if (code) expect((res.json as any)?.code, what).toBe(code);
+  else expect(typeof (res.json as any)?.code, what).toBe('string');
+}
+
+function tinyFiles(n: number, prefix: string) {
+  return Array.from({ length: n }, (_, i) => ({
+    fileName: `${prefix}-${i}.txt`,
+    contentsBase64: Buffer.from(`${prefix} ${i}`).toString('base64'),
+  }));
+}
+
+/** Finds a file's row in GET /api/File/Query, newest first, paging with the start offset. */
+async function findFile(t: Ctx, fileId: number, q: Q): Promise<any> {
+  for (let page = 0; page < 40; page++) {
+    const body = await fileQuery(t, { ...q, sort: 'FileID desc', take: 100, [t.bindings.query.skip]: page * 100 });
+    const row = body.List.find((x: any) => x.FileID === fileId);
+    if (row) return row;
+    if (body.List.length < 100) break;
+  }
+  throw new Error(`file ${fileId} not found in GET /api/File/Query`);
+}
+
+function keysOf(o: Record<string, unknown>): string[] {
+  return Object.keys(o).sort();
+}
+
+// ------------------------------------------------------------------------------------------ core
+
+conformance(
+  {
+    id: 'query.list-envelope-with-requested-columns',
+    title: 'a query answers {List: [...]} whose records hold the requested columns',
+    requirements: ['QRY-001'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 4 });
+    const body = await query(t, recs.domain, { ...only(t, recs), columns: `${recs.sortField},${recs.sometimesNullField}` });
+    expect(body.List).toHaveLength(4);
+    for (const row of body.List) expect(keysOf(row)).toEqual([recs.sortField, recs.sometimesNullField].sort());
+    const expected = await valuesInCreationOrder(t, recs);
+    expect(body.List.map((r: any) => JSON.stringify(r[recs.sortField])).sort()).toEqual(
+      expected.map((v) => JSON.stringify(v)).sort(),
+    );
+
+    const f = await t.given('a record with files', { files: tinyFiles(2, 'qry001') });
+    const fb = await fileQuery(t, { columns: 'FileID,FileName', sort: 'FileID desc', take: 5 });
+    expect(fb.List.length).toBeGreaterThan(0);
+    for (const row of fb.List) expect(keysOf(row)).toEqual(['FileID', 'FileName']);
+    void f;
+  },
+);
+
+conformance(
+  {
+    id: 'query.without-columns-returns-all',
+    title: 'a query without columns succeeds and returns all columns',
+    requirements: ['QRY-002'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 3 });
+    const body = await query(t, recs.domain, only(t, recs));
+    expect(body.List).toHaveLength(3);
+    const expected = await valuesInCreationOrder(t, recs);
+    for (const row of body.List) {
+      expect(row).toHaveProperty(recs.sortField);
+      expect(row).toHaveProperty(recs.sometimesNullField);
+      expect(Object.keys(row).length).toBeGreaterThan(2);
+    }
+    expect(body.List.map((r: any) => JSON.stringify(r[recs.sortField])).sort()).toEqual(
+      expected.map((v) => JSON.stringify(v)).sort(),
+    );
+
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'qry002-all.pdf',
+      description: 'all file columns',
+      contentsBase64: Buffer.from('%PDF-1.4').toString('base64'),
+    });
+    const row = await findFile(t, f.fileId, {});
+    expect(row.FileName).toBe('qry002-all.pdf');
+    expect(row.Description).toBe('all file columns');
+    expect(row.MimeType).toBe('.pdf');
+  },
+);
+
+conformance(
+  {
+    id: 'query.take-defaults-to-30',
+    title: 'without take a query returns 30 records when more exist',
+    requirements: ['QRY-003'],
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 31 });
+    const body = await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField });
+    expect(body.List).toHaveLength(30);
+
+    await t.given('a record with files', { files: tinyFiles(31, 'qry003') });
+    const fb = await fileQuery(t, { columns: 'FileID' });
+    expect(fb.List).toHaveLength(30);
+  },
+);
+
+conformance(
+  {
+    id: 'query.never-more-than-100',
+    title: 'a query never returns more than 100 records, whatever take asks for',
+    requirements: ['QRY-004'],
+    timeoutMs: 120_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 101 });
+    for (const take of [101, 150, 1000]) {
+      const res = await get(t, `/api/${enc(recs.domain)}/Query`, { ...only(t, recs), columns: recs.sortField, take });
+      if (is2xx(res.status)) {
+        const list = (res.json as any).List as unknown[];
+        expect(Array.isArray(list)).toBe(true);
+        expect(list.length, `take=${take}`).toBeLessThanOrEqual(100);
+      } else {
+        // refusing an over-limit take is not excluded by the spec; it must not be a server error
+        expect(res.status, `take=${take}`).toBeLessThan(500);
+      }
+    }
+    await t.given('a record with files', { files: tinyFiles(101, 'qry004') });
+    for (const take of [101, 500]) {
+      const res = await get(t, '/api/File/Query', { columns: 'FileID', take });
+      if (is2xx(res.status)) {
+        expect(((res.json as any).List as unknown[]).length, `files take=${take}`).toBeLessThanOrEqual(100);
+      } else {
+        expect(res.status).toBeLessThan(500);
+      }
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.take-n-returns-n',
+    title: 'take=n returns n records when at least n match (domain query, file query, attached files)',
+    requirements: ['QRY-005'],
+    timeoutMs: 120_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 101 });
+    for (const take of [1, 7, 100]) {
+      const body = await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, take });
+      expect(body.List, `take=${take}`).toHaveLength(take);
+    }
+    const p = await t.given('a record with files', { files: tinyFiles(4, 'qry005') });
+    for (const take of [1, 3]) {
+      const fb = await fileQuery(t, { columns: 'FileID', take });
+      expect(fb.List, `files take=${take}`).toHaveLength(take);
+      const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID', take });
+      expect(att.status).toBe(200);
+      expect((att.json as any).List, `attached take=${take}`).toHaveLength(take);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.start-offset-pages-join',
+    title: 'the start offset skips records, so consecutive pages join without gap or overlap',
+    requirements: ['QRY-006'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 12 });
+    const base = { ...only(t, recs), columns: recs.sortField, sort: recs.sortField };
+    const all = (await query(t, recs.domain, { ...base, take: 12 })).List.map((r: any) => r[recs.sortField]);
+    expect(all).toHaveLength(12);
+    const pages: unknown[] = [];
+    for (const k of [0, 5, 10]) {
+      const page = (await query(t, recs.domain, { ...base, take: 5, [t.bindings.query.skip]: k })).List.map(
+        (r: any) => r[recs.sortField],
+      );
+      expect(page, `offset ${k}`).toHaveLength(k === 10 ? 2 : 5);
+      expect(page).toEqual(all.slice(k, k + 5));
+      pages.push(...page);
+    }
+    expect(pages).toEqual(all);
+    const beyond = await query(t, recs.domain, { ...base, take: 5, [t.bindings.query.skip]: 12 });
+    expect(beyond.List).toHaveLength(0);
+  },
+);
+
+conformance(
+  {
+    id: 'query.start-offset-defaults-to-0',
+    title: 'without a start offset a query starts at the first record',
+    requirements: ['QRY-007'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 6 });
+    const base = { ...only(t, recs), columns: recs.sortField, sort: recs.sortField, take: 3 };
+    const first = (await query(t, recs.domain, base)).List.map((r: any) => r[recs.sortField]);
+    const zero = (await query(t, recs.domain, { ...base, [t.bindings.query.skip]: 0 })).List.map((r: any) => r[recs.sortField]);
+    const expected = await valuesInCreationOrder(t, recs);
+    expect(first).toEqual(zero);
+    expect(first).toEqual(expected.slice(0, 3));
+  },
+);
+
+conformance(
+  {
+    id: 'query.sort-direction',
+    title: 'sort "<column> desc" orders descending, "<column>" alone ascending',
+    requirements: ['QRY-008'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 5 });
+    const expected = await valuesInCreationOrder(t, recs); // increasing with creation order
+    const asc = (await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, sort: recs.sortField })).List.map(
+      (r: any) => r[recs.sortField],
+    );
+    expect(asc).toEqual(expected);
+    const desc = (
+      await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, sort: `${recs.sortField} desc` })
+    ).List.map((r: any) => r[recs.sortField]);
+    expect(desc).toEqual([...expected].reverse());
+
+    // files: sort used as `EntryDate desc`
+    await t.given('a record with files', { files: tinyFiles(3, 'qry008') });
+    const fb = await fileQuery(t, { columns: 'FileID,EntryDate', sort: 'EntryDate desc', take: 50 });
+    const dates = fb.List.map((r: any) => r.EntryDate as string);
+    expect(dates.length).toBeGreaterThan(1);
+    for (let i = 1; i < dates.length; i++) {
+      expect(Date.parse(dates[i - 1]) >= Date.parse(dates[i]), `EntryDate desc at ${i}: ${dates[i - 1]} then ${dates[i]}`).toBe(true);
+    }
+    const fa = await fileQuery(t, { columns: 'FileID', sort: 'FileID', take: 50 });
+    const ids = fa.List.map((r: any) => r.FileID as number);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const fd = await fileQuery(t, { columns: 'FileID', sort: 'FileID desc', take: 50 });
+    const dids = fd.List.map((r: any) => r.FileID as number);
+    expect(dids).toEqual([...dids].sort((a, b) => b - a));
+    expect(dids[0]).toBeGreaterThan(ids[0]);
+  },
+);
+
+conformance(
+  {
+    id: 'query.suppression-drops-all-null-columns',
+    title: 'with empty-column suppression on, a column null in every record is omitted from every record',
+    requirements: ['QRY-011'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 4 });
+    const body = await query(t, recs.domain, {
+      ...only(t, recs),
+      columns: `${recs.sortField},${recs.allNullField}`,
+      [t.bindings.query.excludeEmptyColumns]: true,
+    });
+    expect(body.List).toHaveLength(4);
+    for (const row of body.List) {
+      expect(row).not.toHaveProperty(recs.allNullField);
+      expect(row).toHaveProperty(recs.sortField);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.suppression-keeps-partly-filled-columns',
+    title: 'with empty-column suppression on, a column with a value in one record is kept in every record',
+    requirements: ['QRY-012'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 4 });
+    const body = await query(t, recs.domain, {
+      ...only(t, recs),
+      columns: `${recs.sortField},${recs.sometimesNullField},${recs.allNullField}`,
+      [t.bindings.query.excludeEmptyColumns]: true,
+    });
+    expect(body.List).toHaveLength(4);
+    let filled = 0;
+    for (const row of body.List) {
+      expect(row).toHaveProperty(recs.sometimesNullField);
+      if (row[recs.sometimesNullField] !== null) filled++;
+      expect(row).not.toHaveProperty(recs.allNullField);
+    }
+    expect(filled).toBe(1);
+    expect(body.List.filter((r: any) => r[recs.sometimesNullField] === null)).toHaveLength(3);
+  },
+);
+
+conformance(
+  {
+    id: 'query.suppression-off-by-default',
+    title: 'empty-column suppression is off by default: a column null everywhere is still returned',
+    requirements: ['QRY-013'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 3 });
+    for (const extra of [{}, { [t.bindings.query.excludeEmptyColumns]: false }]) {
+      const body = await query(t, recs.domain, { ...only(t, recs), columns: `${recs.sortField},${recs.allNullField}`, ...extra });
+      expect(body.List).toHaveLength(3);
+      for (const row of body.List) {
+        expect(row).toHaveProperty(recs.allNullField);
+        expect(row[recs.allNullField]).toBeNull();
+      }
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.total-count-when-asked',
+    title: 'with total count on, the response includes the number of all matching records, not the page size',
+    requirements: ['QRY-014'],
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 35 });
+    for (const skip of [0, 10]) {
+      const body = await query(t, recs.domain, {
+        ...only(t, recs),
+        columns: recs.sortField,
+        take: 5,
+        [t.bindings.query.skip]: skip,
+        [t.bindings.query.includeTotalCount]: true,
+      });
+      expect(body.List).toHaveLength(5);
+      expect(body[t.bindings.totalCountField], 'total count').toBe(35);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.total-count-off-by-default',
+    title: 'total count is off by default: without it no total count is included',
+    requirements: ['QRY-015'],
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 35 });
+    for (const extra of [{}, { [t.bindings.query.includeTotalCount]: false }]) {
+      const body = await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, take: 5, ...extra });
+      expect(body.List).toHaveLength(5);
+      expect(body[t.bindings.totalCountField]).toBeUndefined();
+      // no count under another name either
+      for (const [k, v] of Object.entries(body)) {
+        if (k !== 'List') expect(v, `top-level ${k}`).not.toBe(35);
+      }
+    }
+    // control: asked for, it is there
+    const on = await query(t, recs.domain, {
+      ...only(t, recs),
+      columns: recs.sortField,
+      take: 5,
+      [t.bindings.query.includeTotalCount]: true,
+    });
+    expect(on[t.bindings.totalCountField]).toBe(35);
+  },
+);
+
+// ------------------------------------------------------------------------ implementation-defined
+
+conformance(
+  {
+    id: 'query.reference-parameter-names',
+    title: 'the reference names the parameters filter, skip, linqFilter, excludeEmptyColumns and includeTotalCount',
+    requirements: ['QRY-018'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 6 });
+    const expected = await valuesInCreationOrder(t, recs);
+    const d = recs.domain;
+    const filtered = await query(t, d, { filter: recs.filter, columns: recs.sortField, sort: recs.sortField });
+    expect(filtered.List.map((r: any) => r[recs.sortField])).toEqual(expected);
+
+    const skipped = await query(t, d, { filter: recs.filter, columns: recs.sortField, sort: recs.sortField, skip: 4 });
+    expect(skipped.List.map((r: any) => r[recs.sortField])).toEqual(expected.slice(4));
+
+    const lit = (v: unknown) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
+    const linq = await query(t, d, {
+      filter: recs.filter,
+      columns: recs.sortField,
+      linqFilter: `${recs.sortField} == ${lit(expected[2])}`,
+    });
+    expect(linq.List.map((r: any) => r[recs.sortField])).toEqual([expected[2]]);
+
+    const ex = await query(t, d, { filter: recs.filter, columns: `${recs.sortField},${recs.allNullField}`, excludeEmptyColumns: true });
+    for (const row of ex.List) expect(row).not.toHaveProperty(recs.allNullField);
+
+    const tc = await query(t, d, { filter: recs.filter, columns: recs.sortField, take: 2, includeTotalCount: true });
+    expect(tc.TotalCount).toBe(6);
+
+    // and on the file query
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'qry018-names.txt',
+      contentsBase64: Buffer.from('names').toString('base64'),
+    });
+    const ff = await fileQuery(t, { filter: `FileID:eq:${f.fileId}`, columns: 'FileID,FileName', includeTotalCount: true });
+    expect(ff.List).toEqual([{ FileID: f.fileId, FileName: 'qry018-names.txt' }]);
+    expect(ff.TotalCount).toBe(1);
+    const fs = await fileQuery(t, { filter: `FileID:eq:${f.fileId}`, columns: 'FileID', skip: 1 });
+    expect(fs.List).toHaveLength(0);
+  },
+);
+
+conformance(
+  {
+    id: 'query.reference-total-count-place',
+    title: 'the reference puts the total count in a top-level integer TotalCount beside List, only when asked',
+    requirements: ['QRY-019'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 7 });
+    const on = await query(t, recs.domain, { filter: recs.filter, columns: recs.sortField, take: 3, includeTotalCount: true });
+    expect(keysOf(on)).toEqual(['List', 'TotalCount']);
+    expect(Number.isInteger(on.TotalCount)).toBe(true);
+    expect(on.TotalCount).toBe(7);
+    const off = await query(t, recs.domain, { filter: recs.filter, columns: recs.sortField, take: 3 });
+    expect(keysOf(off)).toEqual(['List']);
+
+    const fon = await fileQuery(t, { columns: 'FileID', take: 2, includeTotalCount: true });
+    expect(keysOf(fon)).toEqual(['List', 'TotalCount']);
+    expect(Number.isInteger(fon.TotalCount)).toBe(true);
+    expect(fon.TotalCount).toBeGreaterThanOrEqual(fon.List.length);
+    const foff = await fileQuery(t, { columns: 'FileID', take: 2, includeTotalCount: 'false' });
+    expect(keysOf(foff)).toEqual(['List']);
+  },
+);
+
+conformance(
+  {
+    id: 'query.reference-filter-grammar',
+    title: 'the reference filter grammar: Field:op:value joined by &&, values bound as parameters, unknown field or op refused',
+    requirements: ['QRY-020', 'GEN-003'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 5 });
+    const v = await valuesInCreationOrder(t, recs);
+    const s = recs.sortField as string;
+    const run = async (cond: string) =>
+      (await query(t, recs.domain, { filter: `${recs.filter}&&${cond}`, columns: s, sort: s })).List.map((r: any) => r[s]);
+
+    expect(await run(`${s}:eq:${v[1]}`)).toEqual([v[1]]);
+    expect(await run(`${s}:ne:${v[1]}`)).toEqual([v[0], v[2], v[3], v[4]]);
+    expect(await run(`${s}:lt:${v[2]}`)).toEqual([v[0], v[1]]);
+    expect(await run(`${s}:le:${v[2]}`)).toEqual([v[0], v[1], v[2]]);
+    expect(await run(`${s}:gt:${v[2]}`)).toEqual([v[3], v[4]]);
+    expect(await run(`${s}:ge:${v[2]}`)).toEqual([v[2], v[3], v[4]]);
+    expect(await run(`${s}:gt:${v[0]}&&${s}:lt:${v[4]}`)).toEqual([v[1], v[2], v[3]]);
+    expect(await run(`${recs.allNullField}:isnull:`)).toEqual(v);
+    expect(await run(`${recs.allNullField}:notnull:`)).toEqual([]);
+    expect(await run(`${recs.sometimesNullField}:notnull:`)).toHaveLength(1);
+    expect(await run(`${recs.sometimesNullField}:isnull:`)).toHaveLength(4);
+    if (typeof v[3] === 'string') {
+      const str = v[3] as string;
+      expect(await run(`${s}:startswith:${str}`)).toEqual([str]);
+      expect(await run(`${s}:contains:${str.slice(1)}`)).toContain(str);
+    }
+    // values are bound, never spliced: an injection attempt matches nothing (or, on a numeric
+    // field, may be refused as a bad value) and breaks nothing
+    for (const inj of [`x' OR '1'='1`, `x" OR "1"="1`, `1); DROP TABLE x; --`, `1 OR 1=1`]) {
+      const res = await get(t, `/api/${enc(recs.domain)}/Query`, { filter: `${recs.filter}&&${s}:eq:${inj}`, columns: s });
+      if (res.status === 200) expect((res.json as any).List, `injection ${inj}`).toEqual([]);
+      else expectProblem(res, 400, undefined, `injection ${inj}`);
+    }
+    expect(await run(`${s}:ge:${v[0]}`)).toEqual(v); // still intact
+
+    // refusals: unknown field, unknown op (InvalidFilter); broken conditions (400)
+    for (const bad of ['NoSuchFieldXyz:eq:1', `${s}:like:x`]) {
+      expectProblem(await get(t, `/api/${enc(recs.domain)}/Query`, { filter: bad }), 400, 'InvalidFilter', `filter ${bad}`);
+    }
+    for (const bad of [`${s}:eq`, `${s}`]) {
+      expectProblem(await get(t, `/api/${enc(recs.domain)}/Query`, { filter: bad }), 400, undefined, `filter ${bad}`);
+    }
+
+    // on the file query
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: `qry020-${Date.now()}.txt`,
+      contentsBase64: Buffer.from('grammar').toString('base64'),
+    });
+    const byName = await fileQuery(t, { filter: `FileName:eq:${f.fileName}`, columns: 'FileID' });
+    expect(byName.List).toEqual([{ FileID: f.fileId }]);
+    expectProblem(await get(t, '/api/File/Query', { filter: 'NoSuchFieldXyz:eq:1' }), 400, 'InvalidFilter', 'file filter');
+  },
+);
+
+conformance(
+  {
+    id: 'query.reference-linq-subset',
+    title: 'the reference accepts the documented LINQ subset and refuses anything else with 400 InvalidFilter',
+    requirements: ['QRY-021', 'GEN-003'],
+    profile: 'implementation-defined',
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 5 });
+    const v = await valuesInCreationOrder(t, recs);
+    const s = recs.sortField as string;
+    const lit = (x: unknown) => (typeof x === 'number' ? String(x) : JSON.stringify(x));
+    const run = async (linq: string) =>
+      (await query(t, recs.domain, { filter: recs.filter, linqFilter: linq, columns: s, sort: s })).List.map((r: any) => r[s]);
+
+    expect(await run(`${s} == ${lit(v[1])}`)).toEqual([v[1]]);
+    expect(await run(`${s} != ${lit(v[1])}`)).toEqual([v[0], v[2], v[3], v[4]]);
+    expect(await run(`${s} > ${lit(v[2])}`)).toEqual([v[3], v[4]]);
+    expect(await run(`${s} >= ${lit(v[2])}`)).toEqual([v[2], v[3], v[4]]);
+    expect(await run(`${s} < ${lit(v[2])}`)).toEqual([v[0], v[1]]);
+    expect(await run(`${s} <= ${lit(v[2])}`)).toEqual([v[0], v[1], v[2]]);
+    expect(await run(`${s} == ${lit(v[0])} || ${s} == ${lit(v[4])}`)).toEqual([v[0], v[4]]);
+    expect(await run(`(${s} == ${lit(v[0])} || ${s} == ${lit(v[4])}) && ${s} != ${lit(v[0])}`)).toEqual([v[4]]);
+    expect(await run(`${s} > ${lit(v[0])} && ${s} < ${lit(v[4])}`)).toEqual([v[1], v[2], v[3]]);
+    expect(await run(`${recs.allNullField} == null`)).toEqual(v);
+    expect(await run(`${recs.sometimesNullField} != null`)).toHaveLength(1);
+    if (typeof v[3] === 'string') {
+      const str = v[3] as string;
+      expect(await run(`${s}.StartsWith(${JSON.stringify(str)})`)).toEqual([str]);
+      expect(await run(`${s}.Contains(${JSON.stringify(str.slice(1))})`)).toContain(str);
+    }
+    // a quote inside a string literal is data, not syntax
+    if (typeof v[0] === 'string') expect(await run(`${s} == "x' OR '1'='1"`)).toEqual([]);
+
+    for (const bad of [
+      'x => x.Id > 0',
+      `${s}.Length > 3`,
+      'DateTime.Now > 0',
+      `${s} == ${lit(v[0])}; DROP TABLE x`,
+      `NoSuchFieldXyz == 1`,
+      `(${s} == ${lit(v[0])}`,
+      `${s} = ${lit(v[0])}`,
+    ]) {
+      const res = await get(t, `/api/${enc(recs.domain)}/Query`, { filter: recs.filter, linqFilter: bad });
+      expectProblem(res, 400, 'InvalidFilter', `linqFilter ${bad}`);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.reference-take-clamped-and-floor',
+    title: 'the reference clamps take above 100 to 100 and refuses take below 1 with 400',
+    requirements: ['QRY-022', 'GEN-003'],
+    profile: 'implementation-defined',
+    timeoutMs: 120_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 101 });
+    for (const take of [101, 150, 5000]) {
+      const body = await query(t, recs.domain, { filter: recs.filter, columns: recs.sortField, take });
+      expect(body.List, `take=${take}`).toHaveLength(100);
+    }
+    const p = await t.given('a record with files', { files: tinyFiles(101, 'qry022') });
+    const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID', take: 150 });
+    expect(att.status).toBe(200);
+    expect((att.json as any).List).toHaveLength(100);
+    const fq = await fileQuery(t, { columns: 'FileID', take: 150 });
+    expect(fq.List).toHaveLength(100);
+
+    for (const take of [0, -1]) {
+      expectProblem(await get(t, `/api/${enc(recs.domain)}/Query`, { filter: recs.filter, take }), 400, undefined, `query take=${take}`);
+      expectProblem(await get(t, '/api/File/Query', { take }), 400, undefined, `file query take=${take}`);
+      expectProblem(await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { take }), 400, undefined, `attached take=${take}`);
+    }
+    expect(isRefusal((await get(t, '/api/File/Query', { take: 'abc' })) as any)).toBe(true);
+  },
+);
