@@ -1,0 +1,236 @@
+// Faults of the files area (spec 2.2, 4.3): FILE, and AUTH-003 (Contents under token authentication).
+import { createHash } from 'node:crypto';
+import type { Fault, FaultContext, Next } from '../fault.js';
+import {
+  bodyJson,
+  cloneRequest,
+  formatColumns,
+  isFileRead,
+  isOk,
+  keysOf,
+  parseColumns,
+  problem,
+  routeOf,
+  stripHidden,
+  withHiddenColumns,
+  withResponseJson,
+  type ProxyRequest,
+  type ProxyResponse,
+} from '../exchange.js';
+import { tokenOf } from './util.js';
+
+const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
+
+/** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
+function onFileRead(fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>): Fault['rewrite'] {
+  return (req, ctx, next) => (isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req));
+}
+
+/** Change the value of `field` (under every key that carries it) in every file record read. */
+function mapFileField(field: string, fn: (v: unknown) => unknown): Fault['rewrite'] {
+  return onFileRead(async (req, _ctx, next) => {
+    const res = await next(req);
+    const body = bodyJson(res);
+    if (!isOk(res) || body === undefined) return res;
+    const keys = keysOf(req, field);
+    const recs: any[] = body?.Record ? [body.Record] : Array.isArray(body?.List) ? body.List : [];
+    for (const rec of recs) for (const k of keys) if (k in rec) rec[k] = fn(rec[k]);
+    return withResponseJson(res, body);
+  });
+}
+
+/** The reference's download link form (docs/architecture.md 2), as a server would build it. */
+export function downloadUrl(fileId: unknown, token: string | undefined): string {
+  const session = createHash('sha256').update(String(token ?? '')).digest('hex').slice(0, 16);
+  return `Download.aspx?FileID=${fileId}&SessionToken=${session}`;
+}
+
+function recordsIn(body: any): any[] {
+  return body?.Record ? [body.Record] : Array.isArray(body?.List) ? body.List : [];
+}
+
+/**
+ * Fill an empty DownloadURL when `shouldFill(external)` holds: reads FileID and the external-file
+ * columns alongside, as the imitated server would.
+ */
+function fillEmptyDownloadUrl(shouldFill: (external: boolean) => boolean): Fault['rewrite'] {
+  return onFileRead(async (req, ctx, next) => {
+    const urlKeys = keysOf(req, 'DownloadURL');
+    if (!req.query.has('columns') || urlKeys.length === 0) return next(req);
+    const { req: r, hidden } = withHiddenColumns(req, ['FileID', 'ExternalFileRepositoryID', 'ExternalDirectURL']);
+    const res = await next(r);
+    const body = bodyJson(res);
+    if (!isOk(res) || body === undefined) return res;
+    for (const rec of recordsIn(body)) {
+      const ext = rec[hidden.keys.get('ExternalFileRepositoryID')!];
+      const direct = rec[hidden.keys.get('ExternalDirectURL')!];
+      const external = (ext !== null && ext !== undefined) || (typeof direct === 'string' && direct !== '');
+      for (const k of urlKeys) {
+        if (rec[k] === '' && shouldFill(external)) rec[k] = downloadUrl(rec[hidden.keys.get('FileID')!], tokenOf(req, ctx));
+      }
+      stripHidden(rec, hidden);
+    }
+    return withResponseJson(res, body);
+  });
+}
+
+/** FileIDs that have a parent link, with the first parent (as the administrator). */
+async function fileParents(ctx: FaultContext): Promise<Map<number, { ParentDomainID: unknown; ParentID: unknown }>> {
+  const r = await ctx.call('GET', '/api/Link/Query?childDomain=File&columns=ParentDomainID,ParentID,ChildID');
+  const out = new Map<number, { ParentDomainID: unknown; ParentID: unknown }>();
+  if (r.status === 200 && Array.isArray(r.json?.List)) {
+    for (const l of r.json.List) if (!out.has(l.ChildID)) out.set(l.ChildID, { ParentDomainID: l.ParentDomainID, ParentID: l.ParentID });
+  }
+  return out;
+}
+
+export const FILE_FAULTS: Fault[] = [
+  {
+    name: 'download-url-filled-for-external-files',
+    area: 'FILE',
+    description: 'DownloadURL is built for every file, external ones (ExternalFileRepositoryID / ExternalDirectURL) included.',
+    requirements: ['FILE-015'],
+    rewrite: fillEmptyDownloadUrl((external) => external),
+  },
+  {
+    name: 'restrict-download-ignored',
+    area: 'FILE',
+    description: 'The RestrictDownload permission is not checked: internal files always get a DownloadURL.',
+    requirements: ['FILE-016'],
+    rewrite: fillEmptyDownloadUrl((external) => !external),
+  },
+  {
+    name: 'download-url-absolute',
+    area: 'FILE',
+    description: 'DownloadURL is an absolute URL (scheme and host of the request) instead of relative to the web application.',
+    requirements: ['FILE-013'],
+    rewrite: (req, ctx, next) => mapFileField('DownloadURL', (v) => (typeof v === 'string' && v !== '' && !/^[a-z]+:/i.test(v) ? `${ctx.publicUrl}/${v.replace(/^\//, '')}` : v))(req, ctx, next),
+  },
+  {
+    name: 'download-url-without-enhanced-security',
+    area: 'FILE',
+    description: 'With Service.EnableEnhancedSessionIDSecurity off, DownloadURL is still built instead of failing with a server error.',
+    requirements: ['FILE-017'],
+    rewrite: onFileRead(async (req, ctx, next) => {
+      const res = await next(req);
+      const cols = parseColumns(req.query.get('columns'));
+      if (res.status < 500 || !cols || !cols.some((c) => c.field === 'DownloadURL')) return res;
+      const urlKeys = cols.filter((c) => c.field === 'DownloadURL').map((c) => c.key);
+      const rest = cols.filter((c) => c.field !== 'DownloadURL');
+      const base = cloneRequest(req);
+      if (rest.length) base.query.set('columns', formatColumns(rest));
+      else base.query.set('columns', 'FileID');
+      const { req: r, hidden } = withHiddenColumns(base, ['FileID']);
+      const again = await next(r);
+      const body = bodyJson(again);
+      if (!isOk(again) || body === undefined) return res;
+      for (const rec of recordsIn(body)) {
+        const id = rec[hidden.keys.get('FileID')!];
+        if (rest.length === 0) delete rec.FileID;
+        stripHidden(rec, hidden);
+        for (const k of urlKeys) rec[k] = downloadUrl(id, tokenOf(req, ctx));
+      }
+      return withResponseJson(again, body);
+    }),
+  },
+  {
+    name: 'is-unlinked-inverted',
+    area: 'FILE',
+    description: 'IsUnlinked is computed the wrong way round (true for a file with a parent link).',
+    requirements: ['FILE-006'],
+    rewrite: mapFileField('IsUnlinked', (v) => (typeof v === 'boolean' ? !v : v)),
+  },
+  {
+    name: 'entry-date-with-zone',
+    area: 'FILE',
+    description: 'EntryDate is serialised with a zone designator (trailing Z).',
+    requirements: ['FILE-004'],
+    rewrite: mapFileField('EntryDate', (v) => (typeof v === 'string' && !/(Z|[+-]\d\d:?\d\d)$/.test(v) ? `${v}Z` : v)),
+  },
+  {
+    name: 'contents-not-base64',
+    area: 'FILE',
+    description: 'Contents carries the raw bytes as text instead of base64.',
+    requirements: ['FILE-010', 'FILE-011'],
+    rewrite: mapFileField('Contents', (v) => (typeof v === 'string' ? Buffer.from(v, 'base64').toString('utf8') : v)),
+  },
+  {
+    name: 'mime-type-without-dot',
+    area: 'FILE',
+    description: 'MimeType is the bare extension ("pdf") without the leading dot.',
+    requirements: ['FILE-003'],
+    rewrite: mapFileField('MimeType', (v) => (typeof v === 'string' ? v.replace(/^\./, '') : v)),
+  },
+  {
+    name: 'file-size-of-base64',
+    area: 'FILE',
+    description: 'FileSize is the length of the stored base64 text, not the number of bytes.',
+    requirements: ['FILE-002'],
+    rewrite: mapFileField('FileSize', (v) => (typeof v === 'number' && v > 0 ? 4 * Math.ceil(v / 3) : v)),
+  },
+  {
+    name: 'file-query-leaks-parent',
+    area: 'FILE',
+    description: 'File/Query joins the links table and returns ParentDomainID and ParentID with every file.',
+    requirements: ['FILE-008'],
+    rewrite: (req, ctx, next) => {
+      const route = routeOf(req);
+      if (route.op !== 'queryRecords' || route.domain !== 'File') return next(req);
+      return (async () => {
+        const { req: r, hidden } = withHiddenColumns(req, ['FileID']);
+        const res = await next(r);
+        const body = bodyJson(res);
+        if (!isOk(res) || !Array.isArray(body?.List)) return res;
+        const parents = await fileParents(ctx);
+        for (const rec of body.List) {
+          const p = parents.get(rec[hidden.keys.get('FileID')!]);
+          stripHidden(rec, hidden);
+          rec.ParentDomainID = p?.ParentDomainID ?? null;
+          rec.ParentID = p?.ParentID ?? null;
+        }
+        return withResponseJson(res, body);
+      })();
+    },
+  },
+  {
+    name: 'attached-files-include-unattached',
+    area: 'FILE',
+    description: 'The attached-files listing uses an outer join, so orphaned (unlinked) files are listed under every parent.',
+    requirements: ['FILE-007'],
+    rewrite: (req, ctx, next) => {
+      if (routeOf(req).op !== 'listAttachedFiles') return next(req);
+      return (async () => {
+        const res = await next(req);
+        const body = bodyJson(res);
+        if (!isOk(res) || !Array.isArray(body?.List)) return res;
+        const linked = await fileParents(ctx);
+        const q = new URLSearchParams({ sort: 'FileID desc', take: '100' });
+        const cols = parseColumns(req.query.get('columns'));
+        const side = cloneRequest(req, { query: q });
+        if (cols) side.query.set('columns', formatColumns(cols.filter((c) => c.field !== 'Contents')));
+        const { req: sr, hidden } = withHiddenColumns(side, ['FileID']);
+        const orphans = await ctx.call('GET', `/api/File/Query?${sr.query}`, { token: tokenOf(req, ctx) ?? null });
+        if (orphans.status !== 200 || !Array.isArray(orphans.json?.List)) return res;
+        for (const rec of orphans.json.List) {
+          if (linked.has(rec[hidden.keys.get('FileID')!])) continue;
+          stripHidden(rec, hidden);
+          for (const c of cols ?? []) if (c.field === 'Contents') rec[c.key] = null;
+          body.List.push(rec);
+        }
+        return withResponseJson(res, body);
+      })();
+    },
+  },
+  {
+    name: 'contents-refused-with-token',
+    area: 'AUTH',
+    description: 'Requesting Contents with token authentication is refused (403) as if it needed a web session.',
+    requirements: ['AUTH-003', 'FILE-010'],
+    rewrite: (req, _ctx, next) => {
+      const route = routeOf(req);
+      if (!FILE_READS.includes(route.op as never) || !isFileRead(route)) return next(req);
+      if (!keysOf(req, 'Contents').length || !req.query.has('columns')) return next(req);
+      return Promise.resolve(problem(403, 'Forbidden', 'Contents can only be read in a web session.'));
+    },
+  },
+];

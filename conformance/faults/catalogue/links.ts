@@ -1,0 +1,341 @@
+// Faults of the links area (spec 2.3, 4.4) and of authentication and link permissions (spec 5).
+import type { Fault, FaultContext } from '../fault.js';
+import {
+  bodyJson,
+  cloneRequest,
+  holds,
+  isOk,
+  keysOf,
+  linkPermission,
+  makeResponse,
+  parseColumns,
+  problem,
+  withRequestJson,
+  withResponseJson,
+  type LinkBody,
+  type ProxyRequest,
+} from '../exchange.js';
+import { fakeId, on, onJsonResponse, onRequest, tokenOf, withToken } from './util.js';
+
+const LINKABLE = ['Contact', 'File'];
+const LINK_COLUMNS = ['LinkID', 'ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID', 'ContactTypeID'];
+/** The Contact Type list of the reference (docs/architecture.md 3), for a plausible ContactTypeID. */
+const CONTACT_TYPES = [
+  ['ADJ', 'Adjuster'],
+  ['BRK', 'Broker'],
+  ['CLM', 'Claimant'],
+  ['DEF', 'Defense Attorney'],
+  ['EXP', 'Expert Witness'],
+];
+
+function linkBody(req: ProxyRequest): LinkBody | undefined {
+  const b = bodyJson(req);
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as LinkBody) : undefined;
+}
+
+interface FakeLink {
+  LinkID: number;
+  ParentDomain: string;
+  ParentDomainID: number | null;
+  ParentID: number;
+  ChildDomain: string;
+  ChildDomainID: number | null;
+  ChildID: number;
+  ContactTypeID: null;
+}
+
+function fakeLinks(ctx: FaultContext): FakeLink[] {
+  let l = ctx.memory.get('fakeLinks') as FakeLink[] | undefined;
+  if (!l) ctx.memory.set('fakeLinks', (l = []));
+  return l;
+}
+
+function sameLink(l: FakeLink, b: LinkBody): boolean {
+  return l.ParentDomain === b.ParentDomain && l.ParentID === b.ParentRecordID && l.ChildDomain === b.ChildDomain && l.ChildID === b.ChildRecordID;
+}
+
+/** Link rows projected on the requested link columns. */
+function project(req: ProxyRequest, rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const cols = parseColumns(req.query.get('columns')) ?? LINK_COLUMNS.map((c) => ({ field: c, key: c }));
+  return rows.map((r) => Object.fromEntries(cols.map((c) => [c.key, r[c.field] ?? null])));
+}
+
+function contactTypeId(rel: string): number {
+  const i = CONTACT_TYPES.findIndex(([code, desc]) => code === rel || desc === rel);
+  return i < 0 ? 1 : i + 1;
+}
+
+const LINK: Fault[] = [
+  {
+    name: 'non-linkable-child-accepted',
+    area: 'LINK',
+    description: 'Link/Upsert accepts any child domain (e.g. a Note), stores the link and lists it in Link/Query.',
+    requirements: ['LINK-003'],
+    rewrite: on(['upsertLink', 'removeLink', 'queryLinks'], async (req, route, ctx, next) => {
+      const links = fakeLinks(ctx);
+      if (route.op === 'queryLinks') {
+        const q = req.query;
+        const ids = await ctx.domainIds();
+        const hits = links.filter(
+          (l) =>
+            (!q.get('childDomain') || q.get('childDomain') === l.ChildDomain) &&
+            (!q.get('childRecordID') || Number(q.get('childRecordID')) === l.ChildID) &&
+            (!q.get('parentDomain') || q.get('parentDomain') === l.ParentDomain) &&
+            (!q.get('parentRecordID') || Number(q.get('parentRecordID')) === l.ParentID),
+        );
+        if (hits.length === 0 || !(q.get('childDomain') || q.get('parentDomain'))) return next(req);
+        const res = await next(req);
+        const rows = project(req, hits.map((l) => ({ ...l, ParentDomainID: l.ParentDomainID ?? ids.get(l.ParentDomain) ?? null })));
+        const body = bodyJson(res);
+        if (isOk(res) && Array.isArray(body?.List)) return withResponseJson(res, { ...body, List: [...body.List, ...rows] });
+        return makeResponse(200, { List: rows });
+      }
+      const b = linkBody(req);
+      if (!b || typeof b.ChildDomain !== 'string' || LINKABLE.includes(b.ChildDomain)) return next(req);
+      if (typeof b.ParentRecordID !== 'number' || typeof b.ChildRecordID !== 'number' || typeof b.ParentDomain !== 'string') return next(req);
+      if (route.op === 'removeLink') {
+        const i = links.findIndex((l) => sameLink(l, b));
+        if (i < 0) return next(req);
+        links.splice(i, 1);
+        return makeResponse(200, { IsSuccessful: true, Message: 'Link removed.' });
+      }
+      // The imitated server still finds both records and checks the caller's token.
+      for (const [d, id] of [
+        [b.ParentDomain, b.ParentRecordID],
+        [b.ChildDomain, b.ChildRecordID],
+      ] as const) {
+        const r = await ctx.call('GET', `/api/${encodeURIComponent(d)}/${id}`, { token: tokenOf(req, ctx) ?? null });
+        if (r.status !== 200) return next(req);
+      }
+      let link = links.find((l) => sameLink(l, b));
+      if (!link) {
+        const ids = await ctx.domainIds();
+        link = {
+          LinkID: fakeId(ctx),
+          ParentDomain: b.ParentDomain,
+          ParentDomainID: ids.get(b.ParentDomain) ?? null,
+          ParentID: b.ParentRecordID,
+          ChildDomain: b.ChildDomain,
+          ChildDomainID: ids.get(b.ChildDomain) ?? null,
+          ChildID: b.ChildRecordID,
+          ContactTypeID: null,
+        };
+        links.push(link);
+      }
+      return makeResponse(200, { IsSuccessful: true, LinkID: link.LinkID, ParentRecordID: link.ParentID, ChildRecordID: link.ChildID, Message: null });
+    }),
+  },
+  {
+    name: 'match-field-wins-over-primary-key',
+    area: 'LINK',
+    description: 'When a side gives both a primary key and a match field, the match field is used.',
+    requirements: ['LINK-010'],
+    rewrite: onRequest(['upsertLink', 'removeLink'], (req) => {
+      const b = linkBody(req);
+      if (!b) return req;
+      const out: LinkBody = { ...b };
+      if (out.ParentRecordMatchField !== undefined && out.ParentRecordKey !== undefined) delete out.ParentRecordID;
+      if (out.ChildRecordMatchField !== undefined && out.ChildRecordKey !== undefined) delete out.ChildRecordID;
+      return withRequestJson(req, out);
+    }),
+  },
+  {
+    name: 'relationship-stored-on-file-link',
+    area: 'LINK',
+    description: 'A relationship given for a File child is stored on the link (ContactTypeID filled).',
+    requirements: ['LINK-006'],
+    rewrite: on(['upsertLink', 'queryLinks'], async (req, route, ctx, next) => {
+      const rels: Map<number, { parentId: unknown; typeId: number }> = ctx.memory.get('fileRels') ?? new Map();
+      ctx.memory.set('fileRels', rels);
+      if (route.op === 'upsertLink') {
+        const b = linkBody(req);
+        const res = await next(req);
+        const out = bodyJson(res);
+        const rel = b?.NewRelationship ?? b?.Relationship;
+        if (isOk(res) && b?.ChildDomain === 'File' && typeof rel === 'string' && rel !== '' && out?.IsSuccessful !== false) {
+          const childId = out?.ChildRecordID ?? b.ChildRecordID;
+          if (typeof childId === 'number') rels.set(childId, { parentId: out?.ParentRecordID ?? b.ParentRecordID, typeId: contactTypeId(rel) });
+        }
+        return res;
+      }
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List) || rels.size === 0) return res;
+      const relKeys = keysOf(req, 'ContactTypeID');
+      const childKey = keysOf(req, 'ChildID')[0];
+      const childDomainKey = keysOf(req, 'ChildDomainID')[0];
+      const parentKey = keysOf(req, 'ParentID')[0];
+      const childParam = req.query.get('childRecordID');
+      for (const row of body.List) {
+        const isFile = req.query.get('childDomain') === 'File' || (childDomainKey !== undefined && row[childDomainKey] === 4);
+        if (!isFile) continue;
+        const childId = childKey !== undefined && childKey in row ? row[childKey] : childParam !== null ? Number(childParam) : undefined;
+        const rel = rels.get(childId);
+        if (!rel) continue;
+        if (parentKey !== undefined && parentKey in row && row[parentKey] !== rel.parentId) continue;
+        for (const k of relKeys) if (k in row) row[k] = rel.typeId;
+      }
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'link-query-parent-domain-ignored',
+    area: 'LINK',
+    description: 'Link/Query ignores parentDomain when childDomain is given, so links of every parent type are listed.',
+    requirements: ['LINK-012'],
+    rewrite: onRequest(['queryLinks'], (req) => {
+      if (!req.query.get('parentDomain') || !req.query.get('childDomain')) return req;
+      const r = cloneRequest(req);
+      r.query.delete('parentDomain');
+      return r;
+    }),
+  },
+  {
+    name: 'link-query-child-record-ignored',
+    area: 'LINK',
+    description: 'Link/Query ignores childRecordID, so the links of every record of the child domain are listed.',
+    requirements: ['LINK-011'],
+    rewrite: onRequest(['queryLinks'], (req) => {
+      if (!req.query.get('childRecordID') || !req.query.get('childDomain')) return req;
+      const r = cloneRequest(req);
+      r.query.delete('childRecordID');
+      return r;
+    }),
+  },
+  {
+    name: 'link-remove-noop',
+    area: 'LINK',
+    description: 'Link/Remove answers success without deleting the link.',
+    requirements: ['LINK-015'],
+    rewrite: on(['removeLink'], async () => makeResponse(200, { IsSuccessful: true, Message: 'Link removed.' })),
+  },
+  {
+    name: 'link-upsert-duplicates',
+    area: 'LINK',
+    description: 'Link/Upsert of an existing link inserts another row (no unique key), so Link/Query lists it twice.',
+    requirements: ['LINK-014'],
+    rewrite: on(['upsertLink', 'removeLink', 'queryLinks'], async (req, route, ctx, next) => {
+      const counts: Map<string, number> = ctx.memory.get('linkCounts') ?? new Map();
+      ctx.memory.set('linkCounts', counts);
+      const res = await next(req);
+      const out = bodyJson(res);
+      if (!isOk(res) || out === undefined) return res;
+      if (route.op !== 'queryLinks') {
+        const b = linkBody(req);
+        if (!b || out?.IsSuccessful === false) return res;
+        const key = `${b.ParentDomain}|${out.ParentRecordID ?? b.ParentRecordID}|${b.ChildDomain}|${out.ChildRecordID ?? b.ChildRecordID}`;
+        if (route.op === 'upsertLink') counts.set(key, (counts.get(key) ?? 0) + 1);
+        else for (const k of [...counts.keys()]) if (k.startsWith(`${b.ParentDomain}|`) && k.endsWith(`|${b.ChildDomain}|${b.ChildRecordID ?? out.ChildRecordID}`)) counts.delete(k);
+        return res;
+      }
+      if (!Array.isArray(out?.List) || counts.size === 0) return res;
+      const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
+      const k = (f: string) => keysOf(req, f)[0];
+      const extra: unknown[] = [];
+      for (const row of out.List) {
+        const pd = k('ParentDomainID') !== undefined && k('ParentDomainID')! in row ? names.get(row[k('ParentDomainID')!]) : req.query.get('parentDomain');
+        const cd = k('ChildDomainID') !== undefined && k('ChildDomainID')! in row ? names.get(row[k('ChildDomainID')!]) : req.query.get('childDomain');
+        const pid = k('ParentID') !== undefined ? row[k('ParentID')!] : undefined;
+        const cid = k('ChildID') !== undefined && k('ChildID')! in row ? row[k('ChildID')!] : Number(req.query.get('childRecordID'));
+        const n = counts.get(`${pd}|${pid}|${cd}|${cid}`) ?? 0;
+        for (let i = 1; i < n; i++) {
+          const copy = { ...row };
+          const lk = k('LinkID');
+          if (lk !== undefined && typeof copy[lk] === 'number') copy[lk] = (copy[lk] as number) + 500_000 * i;
+          extra.push(copy);
+        }
+      }
+      return withResponseJson(res, { ...out, List: [...out.List, ...extra] });
+    }),
+  },
+  {
+    name: 'link-ids-as-strings',
+    area: 'LINK',
+    description: 'Link/Query serialises the ID columns as strings ("1001") instead of integers.',
+    requirements: ['LINK-001', 'GEN-002'],
+    rewrite: onJsonResponse(['queryLinks'], (body) => {
+      for (const row of Array.isArray(body?.List) ? body.List : []) {
+        for (const [k, v] of Object.entries(row)) if (typeof v === 'number' && k !== 'ContactTypeID') row[k] = String(v);
+      }
+    }),
+  },
+];
+
+/** The caller's grants when they are known (a user created with explicit grants). */
+function knownGrants(req: ProxyRequest, ctx: FaultContext) {
+  const g = ctx.grantsOf(tokenOf(req, ctx));
+  return g && g !== 'admin' ? g : undefined;
+}
+
+const AUTH: Fault[] = [
+  {
+    name: 'unauthenticated-served',
+    area: 'AUTH',
+    description: 'A request without a token is served as an anonymous administrator.',
+    requirements: ['AUTH-002'],
+    rewrite: async (req, ctx, next) => {
+      if (!req.path.startsWith('/api/') || tokenOf(req, ctx)) return next(req);
+      return next(withToken(req, ctx, await ctx.adminToken()));
+    },
+  },
+  {
+    name: 'unknown-token-accepted',
+    area: 'AUTH',
+    description: 'A token the service did not issue (or an expired one) is accepted: the session falls back to the administrator.',
+    requirements: ['AUTH-002'],
+    rewrite: async (req, ctx, next) => {
+      const res = await next(req);
+      if (res.status !== 401 || !req.path.startsWith('/api/') || !tokenOf(req, ctx)) return res;
+      return next(withToken(req, ctx, await ctx.adminToken()));
+    },
+  },
+  {
+    name: 'link-parent-permission-not-checked',
+    area: 'AUTH',
+    description: 'Link operations check only View on the child domain, not the Attach/Detach/Modify permission on the parent.',
+    requirements: ['AUTH-004', 'AUTH-006', 'AUTH-007'],
+    rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
+      const g = knownGrants(req, ctx);
+      const b = linkBody(req);
+      if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
+      const need = linkPermission(route.op, b.ChildDomain);
+      if (!holds(g, b.ParentDomain, need) && holds(g, b.ChildDomain, 'View')) return next(withToken(req, ctx, await ctx.adminToken()));
+      return next(req);
+    }),
+  },
+  {
+    name: 'link-child-view-not-checked',
+    area: 'AUTH',
+    description: 'Link operations check the parent permission but not View on the child domain.',
+    requirements: ['AUTH-005'],
+    rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
+      const g = knownGrants(req, ctx);
+      const b = linkBody(req);
+      if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
+      if (holds(g, b.ParentDomain, linkPermission(route.op, b.ChildDomain)) && !holds(g, b.ChildDomain, 'View')) {
+        return next(withToken(req, ctx, await ctx.adminToken()));
+      }
+      return next(req);
+    }),
+  },
+  {
+    name: 'link-remove-checks-upsert-permission',
+    area: 'AUTH',
+    description: 'Link/Remove checks the Upsert permission (Attach Contacts / Attach Files) instead of Detach Contacts / Modify Files.',
+    requirements: ['AUTH-006', 'AUTH-007'],
+    rewrite: on(['removeLink'], async (req, _route, ctx, next) => {
+      const g = knownGrants(req, ctx);
+      const b = linkBody(req);
+      if (!g || !b?.ParentDomain || !b.ChildDomain || !LINKABLE.includes(b.ChildDomain)) return next(req);
+      const wrong = holds(g, b.ParentDomain, linkPermission('upsertLink', b.ChildDomain));
+      const right = holds(g, b.ParentDomain, linkPermission('removeLink', b.ChildDomain));
+      if (wrong && !right && holds(g, b.ChildDomain, 'View')) return next(withToken(req, ctx, await ctx.adminToken()));
+      if (!wrong && right) {
+        return problem(403, 'Forbidden', `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`);
+      }
+      return next(req);
+    }),
+  },
+];
+
+export const LINK_FAULTS: Fault[] = [...LINK, ...AUTH];

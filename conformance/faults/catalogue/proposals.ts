@@ -1,0 +1,553 @@
+// Faults of proposals and modifiability (PROP), binding (BIND), member creation (MEM) and
+// schedules (SCHED): spec 2.4-2.7, 3, 4.5, 7.
+import type { Fault, FaultContext, Next } from '../fault.js';
+import {
+  bodyJson,
+  cloneRequest,
+  isOk,
+  isTrue,
+  jsonString,
+  keysOf,
+  makeResponse,
+  problem,
+  replaceSegment,
+  withRequestJson,
+  withResponseJson,
+  type ProxyRequest,
+  type ProxyResponse,
+} from '../exchange.js';
+import {
+  KINDS,
+  NON_MODIFIABLE_STATUSES,
+  allSuccessful,
+  failedResult,
+  fakeId,
+  hiddenAware,
+  hideRecord,
+  isNotModifiableAnswer,
+  okResult,
+  on,
+  onJsonResponse,
+  onRequest,
+  readProposal,
+  readRecord,
+  tokenOf,
+  truthy,
+  upsertBody,
+  type Kind,
+  type ProposalFacts,
+  type ScheduleResult,
+  type UpsertBody,
+} from './util.js';
+
+/** Wrap a rewrite so that records it hid stay hidden on later reads. */
+function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
+  return (req, ctx, next) => hiddenAware(req, ctx, next, (r) => rewrite(r, ctx, next));
+}
+
+function results(body: any): ScheduleResult[] {
+  if (!body || typeof body !== 'object') return [];
+  if ('IsSuccessful' in body) return [body];
+  return KINDS.flatMap((k) => (Array.isArray(body[k]) ? body[k] : []));
+}
+
+/**
+ * A modifiability check that misses one reason: when the upstream refuses because the proposal
+ * cannot be modified and `missed(facts)` says the reason is the one the imitated server does not
+ * check, the change is reported as done (a DELETE also hides the record afterwards).
+ */
+function modifiabilityGap(missed: (p: ProposalFacts) => boolean): Fault['rewrite'] {
+  return hiding(
+    on(['deleteSchedule', 'upsertSchedules'], async (req, route, ctx, next) => {
+      const res = await next(req);
+      if (!isNotModifiableAnswer(res)) return res;
+      const p = await readProposal(ctx, route.proposalId);
+      if (!p || !missed(p)) return res;
+      if (route.op === 'deleteSchedule') {
+        const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+        if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
+        hideRecord(ctx, route.domain, Number(route.scheduleId));
+        return withResponseJson(res, okResult(Number(route.scheduleId), null, `Deleted schedule with id ${Number(route.scheduleId)} successfully.`), 200);
+      }
+      const body = upsertBody(req);
+      if (!body) return res;
+      return withResponseJson(res, allSuccessful(body, ctx), 200);
+    }),
+  );
+}
+
+const isOpen = (p: ProposalFacts) => !NON_MODIFIABLE_STATUSES.includes(String(p.StatusCode));
+
+const PROP: Fault[] = [
+  {
+    name: 'delete-ignores-modifiability',
+    area: 'PROP',
+    description: 'Schedule DELETE skips the modifiability check: a record of a bound, rejected or cancelled proposal is deleted.',
+    requirements: ['PROP-002', 'SCHED-018'],
+    rewrite: hiding(
+      on(['deleteSchedule'], async (req, route, ctx, next) => {
+        const res = await next(req);
+        if (!isNotModifiableAnswer(res)) return res;
+        const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+        if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
+        hideRecord(ctx, route.domain, Number(route.scheduleId));
+        return withResponseJson(res, okResult(Number(route.scheduleId), null, `Deleted schedule with id ${Number(route.scheduleId)} successfully.`), 200);
+      }),
+    ),
+  },
+  {
+    name: 'bound-proposal-set-ignored',
+    area: 'PROP',
+    description: 'Modifiability looks at the proposal status only: a proposal whose proposal set is bound can still be changed.',
+    requirements: ['PROP-003'],
+    rewrite: modifiabilityGap((p) => isOpen(p) && !truthy(p.PendingExpiryChange)),
+  },
+  {
+    name: 'pending-expiry-change-ignored',
+    area: 'PROP',
+    description: 'A pending expiry-date-change endorsement does not make the proposal non-modifiable.',
+    requirements: ['PROP-004'],
+    rewrite: modifiabilityGap((p) => isOpen(p) && truthy(p.PendingExpiryChange)),
+  },
+  {
+    name: 'endorsement-delete-permanent',
+    area: 'PROP',
+    description: 'Schedule delete ignores the proposal type: an Endorsement record is deleted permanently, so Reinstate finds nothing.',
+    requirements: ['PROP-001', 'SCHED-019', 'SCHED-021'],
+    rewrite: hiding(
+      on(['deleteSchedule', 'upsertSchedules'], async (req, route, ctx, next) => {
+        const res = await next(req);
+        const body = bodyJson(res);
+        if (!isOk(res) || body === undefined) return res;
+        const p = await readProposal(ctx, route.proposalId);
+        if (p?.ProposalType !== 'E') return res;
+        if (route.op === 'deleteSchedule') {
+          if (body.IsSuccessful !== true) return res;
+          hideRecord(ctx, route.domain, Number(route.scheduleId));
+          body.Message = String(body.Message ?? '').replace(/\s*It can be reinstated\.?/i, '');
+          return withResponseJson(res, body);
+        }
+        for (const r of Array.isArray(body.Deletes) ? body.Deletes : []) if (r?.IsSuccessful === true) hideRecord(ctx, route.domain, r.RecordID);
+        return res;
+      }),
+    ),
+  },
+  {
+    name: 'all-deletes-soft',
+    area: 'PROP',
+    description: 'Schedule delete is always soft: records of Quote, Application, Renewal, Rewrite and Reissue proposals stay readable and reinstatable.',
+    requirements: ['PROP-001', 'SCHED-022'],
+    rewrite: on(['deleteSchedule', 'reinstateSchedule', 'getRecord'], async (req, route, ctx, next) => {
+      const soft: Set<string> = ctx.memory.get('soft') ?? new Set();
+      ctx.memory.set('soft', soft);
+      if (route.op === 'getRecord') {
+        const res = await next(req);
+        if (!soft.has(`${route.domain}/${Number(route.id)}`)) return res;
+        const body = bodyJson(res);
+        if (!isOk(res) || !body?.Record) return res;
+        for (const k of keysOf(req, 'IsDeleted')) if (k in body.Record) body.Record[k] = typeof body.Record[k] === 'number' ? 1 : true;
+        return withResponseJson(res, body);
+      }
+      const key = `${route.domain}/${Number(route.scheduleId)}`;
+      const sid = Number(route.scheduleId);
+      if (route.op === 'reinstateSchedule') {
+        if (!soft.has(key)) return next(req);
+        soft.delete(key);
+        return makeResponse(200, okResult(sid, null, `Reinstated schedule with id ${sid} successfully.`));
+      }
+      if (soft.has(key)) {
+        return makeResponse(404, failedResult(0, null, `${route.domain} schedule with id ${sid} was not found on Proposal with ID# ${Number(route.proposalId)}.`));
+      }
+      const p = await readProposal(ctx, route.proposalId);
+      if (!p || p.ProposalType === 'E' || !isOpen(p) || truthy(p.PendingExpiryChange)) return next(req);
+      const rec = await readRecord(ctx, route.domain, sid, ['ProposalID', 'IsDeleted']);
+      if (!rec || rec.ProposalID !== Number(route.proposalId) || truthy(rec.IsDeleted)) return next(req);
+      soft.add(key);
+      return makeResponse(200, okResult(sid, null, `Deleted schedule with id ${sid} successfully. It can be reinstated.`));
+    }),
+  },
+];
+
+function bindStatusRewrite(fn: (body: any, req: ProxyRequest, ctx: FaultContext, res: ProxyResponse) => ProxyResponse | void | Promise<ProxyResponse | void>): Fault['rewrite'] {
+  return on(['getBindStatus'], async (req, _route, ctx, next) => {
+    const res = await next(req);
+    const body = bodyJson(res);
+    if (res.status !== 200 || !body || typeof body !== 'object') return res;
+    const out = await fn(body, req, ctx, res);
+    return out ?? withResponseJson(res, body);
+  });
+}
+
+const BIND: Fault[] = [
+  {
+    name: 'bind-error-answered-4xx',
+    area: 'BIND',
+    description: 'BindStatus answers the Error status with HTTP 422 instead of 200.',
+    requirements: ['BIND-006', 'BIND-008'],
+    rewrite: bindStatusRewrite((body, _req, _ctx, res) => (body.Status === 'Error' ? withResponseJson(res, body, 422) : undefined)),
+  },
+  {
+    name: 'not-bound-details-filled',
+    area: 'BIND',
+    description: "NotBound fills the detail fields from the proposal (its MemberID, the applicant's name, an empty PolicyNumber).",
+    requirements: ['BIND-002'],
+    rewrite: bindStatusRewrite(async (body, _req, ctx) => {
+      if (body.Status !== 'NotBound') return;
+      const p = await readProposal(ctx, body.ProposalID);
+      body.MemberID = p?.MemberID ?? null;
+      body.MemberName = p?.ApplicantName ?? '';
+      body.PolicyNumber = '';
+    }),
+  },
+  {
+    name: 'bound-date-without-zone',
+    area: 'BIND',
+    description: 'BoundDateUTC is serialised without a zone designator (a local-looking timestamp).',
+    requirements: ['BIND-005'],
+    rewrite: bindStatusRewrite((body) => {
+      if (typeof body.BoundDateUTC === 'string') body.BoundDateUTC = body.BoundDateUTC.replace(/(Z|[+-]\d\d:?\d\d)$/i, '');
+    }),
+  },
+  {
+    name: 'bound-member-name-missing',
+    area: 'BIND',
+    description: 'A Bound status leaves MemberName null (the member is not joined).',
+    requirements: ['BIND-003'],
+    rewrite: bindStatusRewrite((body) => {
+      if (body.Status === 'Bound') body.MemberName = null;
+    }),
+  },
+  {
+    name: 'bind-error-message-null',
+    area: 'BIND',
+    description: 'An Error status carries no ErrorMessage (null).',
+    requirements: ['BIND-004'],
+    rewrite: bindStatusRewrite((body) => {
+      if (body.Status === 'Error') body.ErrorMessage = null;
+    }),
+  },
+  {
+    name: 'bind-creates-missing-member',
+    area: 'BIND',
+    description: 'Binding a proposal without a member silently creates the member first instead of refusing.',
+    requirements: ['MEM-007'],
+    rewrite: on(['bindQuote', 'queueBindQuote'], async (req, route, ctx, next) => {
+      const p = await readProposal(ctx, route.proposalId);
+      if (p && (p.MemberID === null || p.MemberID === undefined)) {
+        await ctx.call('POST', `/api/Quotes/Proposals/${Number(route.proposalId)}/CreateMember`, { token: tokenOf(req, ctx) ?? null });
+      }
+      return next(req);
+    }),
+  },
+];
+
+const MEM: Fault[] = [
+  {
+    name: 'create-member-twice-succeeds',
+    area: 'MEM',
+    description: 'CreateMember on a proposal that already has a member answers 200 with the existing member instead of the 500 error.',
+    requirements: ['MEM-005', 'MEM-003'],
+    rewrite: on(['createMember'], async (req, route, ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (res.status !== 500 || typeof body !== 'string' || !/already/i.test(body)) return res;
+      const p = await readProposal(ctx, route.proposalId);
+      return withResponseJson(res, { IsSuccessful: true, RecordID: p?.MemberID ?? 0, Message: null }, 200, 'application/json');
+    }),
+  },
+  {
+    name: 'create-member-validation-error-500',
+    area: 'MEM',
+    description: 'A CreateMember validation failure is answered HTTP 500 with a JSON string instead of 200 with IsSuccessful false.',
+    requirements: ['MEM-006'],
+    rewrite: on(['createMember'], async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (res.status !== 200 || body?.IsSuccessful !== false) return res;
+      return jsonString(500, String(body.Message ?? 'Member validation failed.'));
+    }),
+  },
+  {
+    name: 'create-member-message-on-success',
+    area: 'MEM',
+    description: 'A successful CreateMember fills Message ("Member created successfully.") instead of null.',
+    requirements: ['MEM-002'],
+    rewrite: onJsonResponse(['createMember'], (body) => {
+      if (body?.IsSuccessful === true && body.Message === null) body.Message = 'Member created successfully.';
+    }),
+  },
+  {
+    name: 'create-member-requires-body',
+    area: 'MEM',
+    description: 'CreateMember without a body is refused (400) because the server binds a required JSON body.',
+    requirements: ['MEM-008'],
+    rewrite: on(['createMember'], async (req, _route, _ctx, next) => {
+      if (req.body.length > 0 && req.body.toString().trim() !== '') return next(req);
+      return problem(400, 'MalformedRequest', 'A JSON request body is required.');
+    }),
+  },
+];
+
+/** Rewrite the results of successful UpsertMulti answers. */
+function upsertResults(fn: (body: any, req: ProxyRequest) => void): Fault['rewrite'] {
+  return onJsonResponse(['upsertSchedules'], (body, req) => {
+    if (body && typeof body === 'object' && KINDS.some((k) => Array.isArray(body[k]))) fn(body, req);
+  });
+}
+
+function atomic(req: ProxyRequest): boolean {
+  return isTrue(req.query.get('isAtomic'));
+}
+
+function anyFailed(body: any): boolean {
+  return results(body).some((r) => r?.IsSuccessful === false);
+}
+
+function onlyFailed(body: any): void {
+  for (const k of KINDS) if (Array.isArray(body[k])) body[k] = body[k].filter((r: ScheduleResult) => r?.IsSuccessful === false);
+}
+
+function single(kind: Kind, item: unknown): UpsertBody {
+  const b: UpsertBody = { Inserts: [], Updates: [], Deletes: [] };
+  (b[kind] as unknown[]).push(item);
+  return b;
+}
+
+/** Forward a one-item UpsertMulti (non-atomic) to `path`; the item's result, or the answer when it is not a 200. */
+async function runOne(req: ProxyRequest, next: Next, path: string, kind: Kind, item: unknown, order: number): Promise<ScheduleResult | ProxyResponse> {
+  const r = withRequestJson(cloneRequest(req, { path }), single(kind, item));
+  r.query.set('isAtomic', 'false');
+  const res = await next(r);
+  const out = bodyJson(res);
+  const got = res.status === 200 && Array.isArray(out?.[kind]) ? out[kind][0] : undefined;
+  if (!got) return res;
+  return { ...got, OrderNumber: order };
+}
+
+const SCHED: Fault[] = [
+  {
+    name: 'order-number-one-based',
+    area: 'SCHED',
+    description: 'OrderNumber counts from 1 instead of 0.',
+    requirements: ['SCHED-003'],
+    rewrite: upsertResults((body) => {
+      for (const r of results(body)) if (typeof r.OrderNumber === 'number') r.OrderNumber += 1;
+    }),
+  },
+  {
+    name: 'atomic-batch-partly-committed',
+    area: 'SCHED',
+    description: 'isAtomic=true is not transactional: the good items of a failing batch are committed, though only the failures are reported.',
+    requirements: ['SCHED-014'],
+    rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
+      if (!atomic(req)) return next(req);
+      const r = cloneRequest(req);
+      r.query.set('isAtomic', 'false');
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (res.status !== 200 || !body || !anyFailed(body)) return res;
+      onlyFailed(body);
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'atomic-failure-lists-successes',
+    area: 'SCHED',
+    description: 'A rolled-back atomic batch still lists the items that succeeded before the rollback, as successful.',
+    requirements: ['SCHED-015'],
+    rewrite: on(['upsertSchedules'], async (req, _route, ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (!atomic(req) || res.status !== 200 || !body || !input || !anyFailed(body)) return res;
+      for (const k of KINDS) {
+        const failed: ScheduleResult[] = Array.isArray(body[k]) ? body[k] : [];
+        body[k] = input[k].map((item: any, i: number) => {
+          const f = failed.find((r) => r.OrderNumber === i);
+          if (f) return f;
+          if (k === 'Inserts') {
+            const id = fakeId(ctx);
+            return okResult(id, i, `Inserted schedule with id ${id} successfully.`);
+          }
+          return okResult(item.ID, i, `${k === 'Updates' ? 'Updated' : 'Deleted'} schedule with id ${item.ID} successfully.`);
+        });
+      }
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'atomic-by-default',
+    area: 'SCHED',
+    description: 'isAtomic defaults to true, so a batch without the parameter is rolled back on one failure.',
+    requirements: ['SCHED-013'],
+    rewrite: onRequest(['upsertSchedules'], (req) => {
+      if (req.query.has('isAtomic')) return req;
+      const r = cloneRequest(req);
+      r.query.set('isAtomic', 'true');
+      return r;
+    }),
+  },
+  {
+    name: 'non-atomic-lists-only-failures',
+    area: 'SCHED',
+    description: 'A non-atomic batch with a failure lists only the failed items (the atomic response builder is shared).',
+    requirements: ['SCHED-012'],
+    rewrite: upsertResults((body, req) => {
+      if (!atomic(req) && anyFailed(body)) onlyFailed(body);
+    }),
+  },
+  {
+    name: 'non-atomic-stops-at-first-failure',
+    area: 'SCHED',
+    description: 'A non-atomic batch stops at the first failing item: later items are neither applied nor listed.',
+    requirements: ['SCHED-011', 'SCHED-012'],
+    rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
+      const input = upsertBody(req);
+      if (atomic(req) || !input) return next(req);
+      const out: Record<Kind, ScheduleResult[]> = { Inserts: [], Updates: [], Deletes: [] };
+      for (const k of KINDS) {
+        for (let i = 0; i < input[k].length; i++) {
+          const r = await runOne(req, next, req.path, k, input[k][i], i);
+          if (!('IsSuccessful' in r)) return r;
+          out[k].push(r);
+          if (!r.IsSuccessful) return makeResponse(200, out);
+        }
+      }
+      return makeResponse(200, out);
+    }),
+  },
+  {
+    name: 'failed-insert-record-id-minus-one',
+    area: 'SCHED',
+    description: 'A failed insert or delete reports RecordID -1 instead of 0.',
+    requirements: ['SCHED-002', 'SCHED-016', 'SCHED-023'],
+    rewrite: on(['upsertSchedules', 'deleteSchedule'], async (req, route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!body || typeof body !== 'object') return res;
+      const fix = (r: any) => {
+        if (r?.IsSuccessful === false && r.RecordID === 0) r.RecordID = -1;
+      };
+      if (route.op === 'deleteSchedule') fix(body);
+      else for (const k of ['Inserts', 'Deletes']) for (const r of Array.isArray(body[k]) ? body[k] : []) fix(r);
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'failed-update-record-id-zero',
+    area: 'SCHED',
+    description: 'A failed update reports RecordID 0 instead of the record ID.',
+    requirements: ['SCHED-017', 'SCHED-023'],
+    rewrite: upsertResults((body) => {
+      for (const r of Array.isArray(body.Updates) ? body.Updates : []) if (r?.IsSuccessful === false) r.RecordID = 0;
+    }),
+  },
+  {
+    name: 'location-name-not-required',
+    area: 'SCHED',
+    description: 'LocationName is not required: an insert without it gets a default name, an update to empty keeps the old one, both succeed.',
+    requirements: ['SCHED-016', 'SCHED-017'],
+    rewrite: onRequest(['upsertSchedules'], (req, route) => {
+      const body = upsertBody(req);
+      if (!body || route.domain !== 'ProposalLocation') return req;
+      const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+      const raw = bodyJson(req);
+      raw.Inserts = body.Inserts.map((it) => (blank(it?.Fields?.LocationName) ? { ...it, Fields: { ...(it.Fields ?? {}), LocationName: 'Unnamed location' } } : it));
+      raw.Updates = body.Updates.map((it) => {
+        if (!it?.Fields || !('LocationName' in it.Fields) || !blank(it.Fields.LocationName)) return it;
+        const { LocationName: _dropped, ...rest } = it.Fields;
+        return { ...it, Fields: rest };
+      });
+      return withRequestJson(req, raw);
+    }),
+  },
+  {
+    name: 'reinstate-noop',
+    area: 'SCHED',
+    description: 'Reinstate answers success but does not restore the soft-deleted record.',
+    requirements: ['SCHED-021'],
+    rewrite: on(['reinstateSchedule'], async (_req, route) => {
+      const sid = Number(route.scheduleId);
+      return makeResponse(200, okResult(sid, null, `Reinstated schedule with id ${sid} successfully.`));
+    }),
+  },
+  {
+    name: 'foreign-schedule-record-changed',
+    area: 'SCHED',
+    description: 'Updates and deletes find the schedule record by ID alone, so a record of another proposal is changed.',
+    requirements: ['SCHED-010'],
+    rewrite: on(['upsertSchedules'], async (req, route, ctx, next) => {
+      const input = upsertBody(req);
+      if (!input) return next(req);
+      const pid = Number(route.proposalId);
+      const foreign = new Map<string, number>();
+      for (const k of ['Updates', 'Deletes'] as const) {
+        for (let i = 0; i < input[k].length; i++) {
+          const id = input[k][i]?.ID;
+          if (typeof id !== 'number') continue;
+          const rec = await readRecord(ctx, route.domain, id, ['ProposalID']);
+          if (rec && typeof rec.ProposalID === 'number' && rec.ProposalID !== pid) foreign.set(`${k}/${i}`, rec.ProposalID);
+        }
+      }
+      if (foreign.size === 0) return next(req);
+      // The own items go to the upstream as one batch; the foreign ones to their own proposal.
+      const own: UpsertBody = { Inserts: [], Updates: [], Deletes: [] };
+      const ownIndex: Record<Kind, number[]> = { Inserts: [], Updates: [], Deletes: [] };
+      for (const k of KINDS) {
+        input[k].forEach((item: unknown, i: number) => {
+          if (foreign.has(`${k}/${i}`)) return;
+          (own[k] as unknown[]).push(item);
+          ownIndex[k].push(i);
+        });
+      }
+      const out: Record<Kind, ScheduleResult[]> = { Inserts: [], Updates: [], Deletes: [] };
+      let base: ProxyResponse | undefined;
+      if (KINDS.some((k) => own[k].length > 0)) {
+        base = await next(withRequestJson(req, own));
+        const b = bodyJson(base);
+        if (base.status !== 200 || !b) return base;
+        for (const k of KINDS) for (const r of Array.isArray(b[k]) ? b[k] : []) out[k].push({ ...r, OrderNumber: ownIndex[k][r.OrderNumber] ?? r.OrderNumber });
+      }
+      for (const [where, owner] of foreign) {
+        const [k, i] = where.split('/') as [Kind, string];
+        const r = await runOne(req, next, replaceSegment(req.path, 3, String(owner)), k, input[k][Number(i)], Number(i));
+        if (!('IsSuccessful' in r)) return r;
+        out[k].push(r);
+      }
+      for (const k of KINDS) out[k].sort((a, b) => (a.OrderNumber ?? 0) - (b.OrderNumber ?? 0));
+      return base ? withResponseJson(base, out) : makeResponse(200, out);
+    }),
+  },
+  {
+    name: 'invalid-schedule-domain-accepted',
+    area: 'SCHED',
+    description: 'UpsertMulti does not validate the schedule domain and reports every item as successful.',
+    requirements: ['SCHED-006'],
+    rewrite: on(['upsertSchedules'], async (req, _route, ctx, next) => {
+      const res = await next(req);
+      const input = upsertBody(req);
+      if (res.status !== 404 || bodyJson(res)?.code !== 'InvalidScheduleDomain' || !input) return res;
+      return makeResponse(200, allSuccessful(input, ctx));
+    }),
+  },
+  {
+    name: 'single-delete-order-number-zero',
+    area: 'SCHED',
+    description: 'The single DELETE answers OrderNumber 0 instead of null.',
+    requirements: ['SCHED-004'],
+    rewrite: onJsonResponse(['deleteSchedule'], (body) => {
+      if (body && typeof body === 'object' && body.OrderNumber === null) body.OrderNumber = 0;
+    }),
+  },
+  {
+    name: 'success-message-empty',
+    area: 'SCHED',
+    description: 'Successful schedule operations carry an empty Message.',
+    requirements: ['SCHED-005'],
+    rewrite: onJsonResponse(['upsertSchedules', 'deleteSchedule'], (body) => {
+      for (const r of results(body)) if (r?.IsSuccessful === true) r.Message = '';
+    }),
+  },
+];
+
+export const PROPOSAL_FAULTS: Fault[] = [...PROP, ...BIND, ...MEM, ...SCHED];

@@ -1,0 +1,51 @@
+// The shape of a fault: one realistic implementation bug, imitated by rewriting exchanges.
+import type { Grants, Json, ProxyRequest, ProxyResponse } from './exchange.js';
+
+/** Spec areas (docs/architecture.md section 1). */
+export const AREAS = ['GEN', 'DOM', 'REC', 'COL', 'QRY', 'FILE', 'LINK', 'PROP', 'BIND', 'MEM', 'SCHED', 'AUTH'] as const;
+export type Area = (typeof AREAS)[number];
+
+/** Forwards a request to the upstream (the next step of the chain). */
+export type Next = (req: ProxyRequest) => Promise<ProxyResponse>;
+
+export interface SideResponse {
+  status: number;
+  text: string;
+  /** the parsed body, undefined when not JSON */
+  json: Json;
+}
+
+/** What a fault may use besides the exchange: the upstream, as a buggy server uses its own data. */
+export interface FaultContext {
+  /** Header that carries the token (lower-case). */
+  readonly tokenHeader: string;
+  /** Token of an administrator, obtained through the provider-state endpoint. */
+  adminToken(): Promise<string>;
+  /** A request straight to the upstream, as the administrator unless `token` is given (null: none). */
+  call(method: string, pathAndQuery: string, opts?: { token?: string | null; body?: Json }): Promise<SideResponse>;
+  /** Name → DomainID of every domain (the administrator's list). */
+  domainIds(): Promise<Map<string, number>>;
+  /** Grants of a user created through the provider state 'a user'; 'admin' when created without grants. */
+  grantsOf(token: string | undefined): Grants | 'admin' | undefined;
+  /** Memory of this proxy's fault (stateful bugs, e.g. a fake link). */
+  readonly memory: Map<string, any>;
+  /** The proxy's own base URL as the client sees it (for absolute URLs). */
+  readonly publicUrl: string;
+}
+
+export interface Fault {
+  /** kebab-case, unique */
+  name: string;
+  area: Area;
+  /** One line: the bug being imitated. */
+  description: string;
+  /** Core, testable requirement IDs of spec/requirements.yaml the bug violates. */
+  requirements: string[];
+  /**
+   * Requirement IDs or prefixes whose tests the mutation run executes (default: `requirements`).
+   * Needed when the violated requirement is verified by generic checks over other tests' exchanges.
+   */
+  select?: string[];
+  /** The imitation: rewrite the request, the response, or both (call `next` to reach the upstream). */
+  rewrite(req: ProxyRequest, ctx: FaultContext, next: Next): Promise<ProxyResponse>;
+}

@@ -1,0 +1,107 @@
+// The mutation runner's judgement: when a fault counts as caught, how the baseline is checked,
+// which suite files a fault's run needs, and that uncaught faults are listed, never hidden.
+import { describe, expect, it } from 'vitest';
+import type { RunResults } from '../src/results.js';
+import { faultByName } from '../faults/catalogue/index.js';
+import { filesFor, judgeBaseline, judgeFault, renderMarkdown, selectFaults, type ConformanceRun } from '../faults/run-faults.js';
+
+function run(results: Array<[string, string, string?]>, exitCode = 1, error?: string): ConformanceRun {
+  const requirements = results.map(([id, result, level]) => ({ id, result, level: level ?? 'core', tests: [] }));
+  return { exitCode, durationMs: 1000, error, results: { requirements } as unknown as RunResults };
+}
+
+const fault = faultByName('order-number-one-based')!; // SCHED-003
+const multi = faultByName('delete-ignores-modifiability')!; // PROP-002, SCHED-018
+const passing = new Map([
+  ['SCHED-003', 'passed'],
+  ['PROP-002', 'passed'],
+  ['SCHED-018', 'passed'],
+] as const);
+
+describe('judgeFault', () => {
+  it('is caught when a mapped requirement failed', () => {
+    const o = judgeFault(fault, run([['SCHED-003', 'failed']]), passing as any, '/tmp/x', 0);
+    expect(o).toMatchObject({ caught: true, status: 'caught', failing: ['SCHED-003'], results: { 'SCHED-003': 'failed' } });
+  });
+
+  it('is caught when one of several mapped requirements failed', () => {
+    const o = judgeFault(multi, run([['PROP-002', 'passed'], ['SCHED-018', 'failed']]), passing as any, '/tmp/x', 0);
+    expect(o.caught).toBe(true);
+    expect(o.failing).toEqual(['SCHED-018']);
+  });
+
+  it('is not caught when the mapped requirements pass, or fail only for other reasons', () => {
+    expect(judgeFault(fault, run([['SCHED-003', 'passed']], 0), passing as any, '/tmp/x', 0)).toMatchObject({ caught: false, status: 'uncaught' });
+    const errored = judgeFault(fault, run([['SCHED-003', 'error']]), passing as any, '/tmp/x', 0);
+    expect(errored).toMatchObject({ caught: false, status: 'uncaught' });
+    expect(errored.notes).toContain('SCHED-003: error');
+    const other = judgeFault(fault, run([['SCHED-003', 'passed'], ['SCHED-001', 'failed']]), passing as any, '/tmp/x', 0);
+    expect(other.caught).toBe(false);
+  });
+
+  it('does not count a failure of a requirement that does not pass against the reference', () => {
+    const o = judgeFault(fault, run([['SCHED-003', 'failed']]), new Map([['SCHED-003', 'failed']]) as any, '/tmp/x', 0);
+    expect(o.caught).toBe(false);
+    expect(o.notes.join(' ')).toMatch(/SCHED-003 is failed in the baseline/);
+  });
+
+  it('reports a run without results as an error, not caught', () => {
+    const o = judgeFault(fault, { exitCode: 3, durationMs: 5, error: 'no readable results.json' }, passing as any, '/tmp/x', 2);
+    expect(o).toMatchObject({ caught: false, status: 'error', results: { 'SCHED-003': 'missing' } });
+    expect(o.notes.join(' ')).toMatch(/results\.json.*exited 3.*2 proxy error/);
+  });
+});
+
+describe('judgeBaseline', () => {
+  it('passes when every core requirement passed or is not testable', () => {
+    const b = judgeBaseline(run([['A-001', 'passed'], ['A-002', 'not-testable'], ['A-003', 'failed', 'implementation-defined']], 0), 'r');
+    expect(b.ok).toBe(true);
+  });
+
+  it('fails on a core requirement that did not pass, and names it', () => {
+    const b = judgeBaseline(run([['A-001', 'passed'], ['A-002', 'untested']], 1), 'r');
+    expect(b.ok).toBe(false);
+    expect(b.notPassing).toEqual({ 'A-002': 'untested' });
+    expect(judgeBaseline({ exitCode: 3, durationMs: 1, error: 'boom' }, 'r').ok).toBe(false);
+  });
+});
+
+describe('filesFor', () => {
+  const tests = [
+    { file: 'suite/a.test.ts', requirements: ['SCHED-003', 'SCHED-001'], profile: 'core' },
+    { file: 'suite/b.test.ts', requirements: ['SCHED-024'], profile: 'implementation-defined' },
+    { file: 'suite/c.test.ts', requirements: ['GEN-001'] },
+  ];
+  it('names the files with core tests of the selected IDs or prefixes', () => {
+    expect(filesFor(tests, ['SCHED-003'])).toEqual(['suite/a.test.ts']);
+    expect(filesFor(tests, ['SCHED-'])).toEqual(['suite/a.test.ts']);
+    expect(filesFor(tests, ['GEN-001', 'SCHED-001'])).toEqual(['suite/a.test.ts', 'suite/c.test.ts']);
+  });
+  it('leaves the choice to the harness when nothing matches or the list is unknown', () => {
+    expect(filesFor(tests, ['SCHED-024'])).toBeUndefined();
+    expect(filesFor(undefined, ['SCHED-003'])).toBeUndefined();
+  });
+});
+
+describe('reports', () => {
+  it('lists uncaught faults by name in mutation.md', () => {
+    const caught = judgeFault(fault, run([['SCHED-003', 'failed']]), passing as any, '/tmp/x', 0);
+    const missed = judgeFault(multi, run([['PROP-002', 'passed'], ['SCHED-018', 'passed']], 0), passing as any, '/tmp/y', 0);
+    const md = renderMarkdown({
+      baseline: { ok: true, skipped: false, exitCode: 0, durationMs: 1, notPassing: {}, reportDir: 'r' },
+      outcomes: [caught, missed],
+      wallMs: 65_000,
+      startedAt: '2026-01-01T00:00:00Z',
+    });
+    expect(md).toContain('**1/2** faults caught (50%)');
+    expect(md).toContain('Uncaught: `delete-ignores-modifiability`');
+    expect(md).toContain('wall time 1m05s');
+    expect(md).toMatch(/\| `order-number-one-based` \| SCHED \| SCHED-003 \| yes \| SCHED-003 \|/);
+  });
+
+  it('selects faults by name and refuses unknown names', () => {
+    expect(selectFaults('order-number-one-based,reinstate-noop').map((f) => f.name)).toEqual(['order-number-one-based', 'reinstate-noop']);
+    expect(selectFaults(undefined).length).toBeGreaterThanOrEqual(30);
+    expect(() => selectFaults('nope')).toThrow(/unknown fault/);
+  });
+});
