@@ -11,8 +11,9 @@ import { HarnessError, UsageError } from './errors.js';
 import { loadOpenApi } from './openapi.js';
 import { ROOT } from './paths.js';
 import { ConformanceReporter } from './reporter.js';
-import { relFile, type RunInfo } from './report-model.js';
-import { EXIT } from './results.js';
+import { relFile, summaryText, writeReports, type RunInfo } from './report-model.js';
+import { EXIT, exitCodeFor, verdictFor, type RunResults } from './results.js';
+import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from './gate.js';
 import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
 import { ImageTarget } from './targets/image.js';
 import { LocalProcessTarget } from './targets/local-process.js';
@@ -82,7 +83,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .option('--timeout <ms>', 'per-request timeout (default 10000) [CONFORMANCE_TIMEOUT]')
     .option('--test-timeout <ms>', 'per-test timeout (default 60000) [CONFORMANCE_TEST_TIMEOUT]')
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
-    .option('--report-dir <dir>', 'where results.json and junit.xml go (default reports/latest) [CONFORMANCE_REPORT_DIR]')
+    .option('--report-dir <dir>', 'where report.html, results.json, junit.xml and badge.svg go (default reports/latest) [CONFORMANCE_REPORT_DIR]')
     .option('--require-container', 'fail (exit 3) instead of falling back to a local process when no container engine answers; implied by CI=true [CONFORMANCE_REQUIRE_CONTAINER]')
     .option('--container-port <port>', 'port the image serves on (default 8080) [CONFORMANCE_CONTAINER_PORT]')
     .option('--container-env <K=V>', 'extra container environment (repeatable)', collectKV)
@@ -91,11 +92,25 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .option('--bail [n]', 'stop after n failed tests (default 1) [CONFORMANCE_BAIL]')
     .option('--reporter-verbose', "also print vitest's per-test output and every requirement [CONFORMANCE_REPORTER_VERBOSE]")
     .option('--include <globs>', 'suite files to run, comma list of globs relative to the repository root (default conformance/suite/**/*.test.ts) [CONFORMANCE_INCLUDE]')
+    .option('--baseline <results.json>', 'an earlier results.json: report what newly failed and what got fixed; fail (exit 1) only on regressions [CONFORMANCE_BASELINE]')
+    .option('--expected-failures <file>', 'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire [CONFORMANCE_EXPECTED_FAILURES]')
+    .option('--target-label <text>', 'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]')
     .option('--config <file>', 'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]')
     .action(async (_opts, cmd: Command) => {
       onExit(await runCommand(given(cmd)));
     });
   run.addHelpText('after', `\nEnvironment: ${Object.values(ENV_VARS).join(', ')}; CI=true implies --require-container.`);
+
+  program
+    .command('report')
+    .description('write report.html, junit.xml and badge.svg (and results.json) again from a results.json, optionally judged against a baseline or expected failures; exits with the exit code of the judged run')
+    .argument('<results.json>', 'the results of an earlier run')
+    .option('--report-dir <dir>', 'output directory (default: the directory of results.json)')
+    .option('--baseline <results.json>', 'judge against this earlier run (only regressions fail)')
+    .option('--expected-failures <file>', 'judge against this expected-failures file')
+    .action(async (file: string, opts: { reportDir?: string; baseline?: string; expectedFailures?: string }) => {
+      onExit(await reportCommand(file, opts));
+    });
 
   program
     .command('list')
@@ -221,6 +236,12 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       shard: o.shard,
       fixtures: o.fixturesFile ? relFile(o.fixturesFile) : undefined,
       startedAt,
+      targetLabel: o.targetLabel,
+      auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
+      gate: {
+        baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,
+        expectedFailures: o.expectedFailuresFile && o.expectedFailures ? { file: o.expectedFailuresFile, entries: o.expectedFailures } : undefined,
+      },
     };
     const reporter = new ConformanceReporter({ info, reportDir: o.reportDir, verbose: o.verbose });
     try {
@@ -254,6 +275,43 @@ export async function runCommand(raw: RawOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+// ------------------------------------------------------------------------- report
+
+export async function reportCommand(file: string, opts: { reportDir?: string; baseline?: string; expectedFailures?: string }): Promise<number> {
+  let results: RunResults;
+  try {
+    const abs = path.resolve(file);
+    results = loadBaseline(abs);
+    const cat = opts.expectedFailures ? loadCatalogue() : undefined;
+    const gate: GateInput = {
+      baseline: opts.baseline ? { file: path.resolve(opts.baseline), results: loadBaseline(path.resolve(opts.baseline)) } : undefined,
+      expectedFailures: opts.expectedFailures
+        ? { file: path.resolve(opts.expectedFailures), entries: loadExpectedFailures(path.resolve(opts.expectedFailures), cat) }
+        : undefined,
+    };
+    if (gate.baseline || gate.expectedFailures) {
+      // judge the run afresh: drop the marks of an earlier judgement
+      const { gate: _g, baseline: _b, expectedFailures: _e, ...rest } = results;
+      const plain: RunResults = {
+        ...rest,
+        requirements: results.requirements.map(({ baseline: _rb, expectedFailure: _re, ...q }) => q),
+      };
+      if (plain.exitCode === EXIT.ok || plain.exitCode === EXIT.failed) {
+        plain.exitCode = exitCodeFor(plain.requirements);
+        plain.verdict = verdictFor(plain.exitCode);
+      }
+      results = applyGate(plain, gate);
+    }
+    const dir = path.resolve(opts.reportDir ?? path.dirname(abs));
+    writeReports(results, dir);
+    process.stdout.write(`${summaryText(results, { reportDir: dir })}\n`);
+  } catch (e) {
+    log(`conformance: error: ${(e as Error).message}`);
+    return e instanceof UsageError || e instanceof CatalogueError ? EXIT.usage : EXIT.harness;
+  }
+  return results.exitCode;
 }
 
 // ------------------------------------------------------------------------- list / coverage

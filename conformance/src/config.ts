@@ -8,6 +8,8 @@ import type { Catalogue } from './catalogue.js';
 import { UsageError } from './errors.js';
 import { splitList, type FixtureEntry, type Profile } from './run-context.js';
 import { parseFixtures } from './states.js';
+import { loadBaseline, loadExpectedFailures } from './gate.js';
+import type { ExpectedFailure, RunResults } from './results.js';
 
 export interface RunOptions {
   target: { kind: 'url'; baseUrl: string } | { kind: 'image'; image: string } | { kind: 'reference' } | { kind: 'local-process' };
@@ -33,6 +35,14 @@ export interface RunOptions {
   configFile?: string;
   /** Suite file globs relative to the repository root (default conformance/suite/**\/*.test.ts). */
   include?: string[];
+  /** --baseline: an earlier results.json; only regressions fail the run. */
+  baselineFile?: string;
+  baseline?: RunResults;
+  /** --expected-failures: YAML list of {id, reason, expires}. */
+  expectedFailuresFile?: string;
+  expectedFailures?: ExpectedFailure[];
+  /** --target-label: a name for the target in the reports. */
+  targetLabel?: string;
 }
 
 /** Raw option values as commander gives them (strings, booleans, arrays). */
@@ -66,6 +76,9 @@ export const ENV_VARS: Record<string, string> = {
   reporterVerbose: 'CONFORMANCE_REPORTER_VERBOSE',
   config: 'CONFORMANCE_CONFIG',
   include: 'CONFORMANCE_INCLUDE',
+  baseline: 'CONFORMANCE_BASELINE',
+  expectedFailures: 'CONFORMANCE_EXPECTED_FAILURES',
+  targetLabel: 'CONFORMANCE_TARGET_LABEL',
 };
 
 const CONFIG_KEYS = new Set([...Object.keys(ENV_VARS).filter((k) => k !== 'config'), 'bindings']);
@@ -259,6 +272,17 @@ export function resolveRunOptions(
 
   const reportDir = path.resolve(cwd, str('reportDir') ?? 'reports/latest');
 
+  // a file named in the config file is relative to the config file
+  const fileOption = (k: string): string | undefined => {
+    const v = str(k);
+    return v ? path.resolve(pick(k)!.from === 'config file' ? fileDir : cwd, v) : undefined;
+  };
+  const baselineFile = fileOption('baseline');
+  const baseline = baselineFile ? loadBaseline(baselineFile) : undefined;
+  const expectedFailuresFile = fileOption('expectedFailures');
+  const expectedFailures = expectedFailuresFile ? loadExpectedFailures(expectedFailuresFile, opts.catalogue) : undefined;
+  const targetLabel = str('targetLabel')?.trim() || undefined;
+
   return {
     target,
     providerStatesUrl,
@@ -281,6 +305,11 @@ export function resolveRunOptions(
     bindings,
     configFile,
     include: list('include').length ? list('include') : undefined,
+    baselineFile,
+    baseline,
+    expectedFailuresFile,
+    expectedFailures,
+    targetLabel,
   };
 }
 

@@ -5,7 +5,11 @@ import type { ConformanceMeta } from './dsl.js';
 import type { Catalogue } from './catalogue.js';
 import { areaOf } from './catalogue.js';
 import type { Finding } from './generic-checks.js';
+import { applyGate, type GateInput } from './gate.js';
+import { renderBadge } from './badge.js';
+import { renderHtml } from './html-report.js';
 import { ROOT } from './paths.js';
+import { specSectionTitles } from './spec-sections.js';
 import {
   buildRequirementReports,
   classifyError,
@@ -13,7 +17,9 @@ import {
   emptyCounts,
   exitCodeFor,
   verdictFor,
+  type AuthInfo,
   type ExitCode,
+  type Expectation,
   type RequirementReport,
   type RunResults,
   type TargetInfo,
@@ -22,6 +28,17 @@ import {
 } from './results.js';
 import type { Profile } from './run-context.js';
 
+/** An error as vitest reports it (TestError), reduced to what the model needs. */
+export interface ReportedError {
+  name?: string;
+  message?: string;
+  expected?: unknown;
+  actual?: unknown;
+  diff?: string;
+  stack?: string;
+  stacks?: ReadonlyArray<{ file?: string; line?: number; column?: number; method?: string }>;
+}
+
 /** A test as vitest reports it, reduced to what the model needs. */
 export interface ReportedTest {
   name: string;
@@ -29,7 +46,7 @@ export interface ReportedTest {
   file: string;
   meta: ConformanceMeta;
   state: 'passed' | 'failed' | 'skipped' | 'pending';
-  errors?: ReadonlyArray<{ name?: string; message?: string }>;
+  errors?: ReadonlyArray<ReportedError>;
   note?: string;
   durationMs?: number;
 }
@@ -70,12 +87,74 @@ export function toTestResult(t: ReportedTest): TestResult {
   if (reason) out.reason = reason;
   if (result === 'failed' || result === 'error' || result === 'precondition-failed') {
     out.error = {
-      message: (t.errors ?? []).map((e) => e.message ?? String(e)).join('\n') || reason || result,
+      message: (t.errors ?? []).map((e) => stripAnsi(e.message ?? String(e))).join('\n') || reason || result,
       exchanges: m.exchanges ?? [],
     };
+    const exp = t.errors?.[0] ? expectationOf(t.errors[0], relFile(t.file)) : undefined;
+    if (exp) out.error.expectation = exp;
   }
   if (m.warnings?.length) out.warnings = m.warnings;
   if (m.findings?.length) out.findings = m.findings;
+  return out;
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+export function stripAnsi(s: string): string {
+  return s.replace(ANSI, '');
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more characters]` : s;
+}
+
+function asText(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'string') return v;
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}
+
+const sourceCache = new Map<string, string[] | null>();
+function sourceLine(file: string, line: number): string | undefined {
+  const abs = path.isAbsolute(file) ? file : path.join(ROOT, file);
+  if (!sourceCache.has(abs)) {
+    try {
+      sourceCache.set(abs, fs.readFileSync(abs, 'utf8').split(/\r?\n/));
+    } catch {
+      sourceCache.set(abs, null);
+    }
+  }
+  const text = sourceCache.get(abs)?.[line - 1]?.trim();
+  return text ? clip(text, 300) : undefined;
+}
+
+/**
+ * The expectation that failed, from vitest's error: message, expected/actual/diff (assertions),
+ * and the first stack frame outside the harness and node_modules (the suite's line).
+ */
+export function expectationOf(e: ReportedError, testFile?: string): Expectation | undefined {
+  const message = stripAnsi(e.message ?? '').split('\n')[0].trim();
+  if (!message) return undefined;
+  const out: Expectation = { message: clip(message, 1000) };
+  if (e.name) out.errorName = e.name;
+  const expected = asText(e.expected);
+  const actual = asText(e.actual);
+  if (expected !== undefined) out.expected = clip(stripAnsi(expected), 4000);
+  if (actual !== undefined) out.actual = clip(stripAnsi(actual), 4000);
+  if (e.diff) out.diff = clip(stripAnsi(e.diff), 6000);
+  const frames = e.stacks ?? [];
+  const isOwn = (f: string) => !/node_modules|[\\/]conformance[\\/]src[\\/]/.test(f);
+  const frame =
+    frames.find((f) => f.file && testFile && relFile(f.file) === testFile) ?? frames.find((f) => f.file && isOwn(f.file) && f.line);
+  if (frame?.file && frame.line) {
+    out.location = `${relFile(frame.file)}:${frame.line}${frame.column ? `:${frame.column}` : ''}`;
+    const src = sourceLine(frame.file, frame.line);
+    if (src) out.source = src;
+  }
   return out;
 }
 
@@ -135,6 +214,12 @@ export interface RunInfo {
   shard?: string;
   fixtures?: string;
   startedAt: Date;
+  /** A name for the target given by the user. */
+  targetLabel?: string;
+  /** Token header and prefix (for reproducing requests). */
+  auth?: AuthInfo;
+  /** Baseline and expected failures the exit code is judged against. */
+  gate?: GateInput;
 }
 
 export function buildRunResults(
@@ -157,13 +242,20 @@ export function buildRunResults(
   const exitCode: ExitCode = exitCodeFor(gating, problems);
   const findings = dedupeFindings(testResults.flatMap((t) => t.findings ?? []));
   const warnings = testResults.flatMap((t) => (t.warnings ?? []).map((w) => `${t.id}: ${w}`));
-  return {
+  const titles = specSectionTitles();
+  for (const q of reqs) {
+    const title = titles.get(q.section);
+    if (title) q.sectionTitle = title;
+  }
+  const base: RunResults = {
     schema: 'rflps-conformance-results/1',
     suiteVersion: info.suiteVersion,
     specVersion: info.specVersion,
     catalogueVersion: info.catalogue.version,
     target: info.target,
+    ...(info.targetLabel ? { targetLabel: info.targetLabel } : {}),
     profile: info.profile,
+    ...(info.auth ? { auth: info.auth } : {}),
     selection: { requirements: info.requirements, readOnly: info.readOnly, shard: info.shard, fixtures: info.fixtures },
     startedAt: info.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -177,6 +269,7 @@ export function buildRunResults(
     warnings,
     findings,
   };
+  return applyGate(base, info.gate ?? {});
 }
 
 function dedupeFindings(list: Finding[], max = 500): Finding[] {
@@ -196,7 +289,8 @@ function dedupeFindings(list: Finding[], max = 500): Finding[] {
 
 function xml(s: string): string {
   return s
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -217,12 +311,28 @@ export function toJUnit(r: RunResults): string {
     s.time += ms;
     stats.set(area, s);
   };
+  const excused = new Map((r.gate?.excused ?? []).map((x) => [x.id, x.by]));
   for (const req of r.requirements) {
     const area = areaOf(req.id);
+    // a failure the gate excuses (expected failure, or already failing in the baseline) is reported
+    // as skipped, like an xfail, so that CI test reporters agree with the exit code
+    const by = excused.get(req.id);
+    const excuse =
+      by === 'expected-failure'
+        ? `expected failure until ${req.expectedFailure?.expires}: ${req.expectedFailure?.reason}`
+        : by === 'baseline'
+          ? `known failure: already ${req.baseline?.was} in the baseline`
+          : undefined;
+    const expiredNote =
+      req.expectedFailure?.status === 'expired'
+        ? `\n\nthe expected-failures entry for ${req.id} expired on ${req.expectedFailure.expires} (${req.expectedFailure.reason})`
+        : '';
     if (req.tests.length === 0) {
       const name = `${req.id} ${req.result === 'not-testable' ? '(not testable)' : '(no test)'}`;
-      if (req.result === 'untested') {
-        add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><failure type="untested" message="${xml(`no test verifies ${req.id}`)}">${xml(req.statement)}</failure></testcase>`, 'failure', 0);
+      if (req.result === 'untested' && excuse) {
+        add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><skipped message="${xml(`${excuse} (untested)`)}"/></testcase>`, 'skipped', 0);
+      } else if (req.result === 'untested') {
+        add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><failure type="untested" message="${xml(`no test verifies ${req.id}`)}">${xml(req.statement + expiredNote)}</failure></testcase>`, 'failure', 0);
       } else {
         add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><skipped message="${xml(req.reason ?? req.result)}"/></testcase>`, 'skipped', 0);
       }
@@ -235,7 +345,13 @@ export function toJUnit(r: RunResults): string {
       const msg = t.error?.message ?? t.reason ?? '';
       const first = msg.split('\n')[0];
       const exchanges = t.error?.exchanges.map((e) => `${e.method} ${e.url} → ${e.status ?? e.error ?? '?'}`).join('\n');
-      const detail = exchanges ? `${msg}\n\nexchanges:\n${exchanges}` : msg;
+      const where = t.error?.expectation?.location ? `\n\nat ${t.error.expectation.location}${t.error.expectation.source ? `: ${t.error.expectation.source}` : ''}` : '';
+      const detail = `${exchanges ? `${msg}${where}\n\nexchanges:\n${exchanges}` : `${msg}${where}`}${expiredNote}`;
+      const failing = t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed';
+      if (failing && excuse) {
+        add(area, `${head}<skipped message="${xml(`${excuse}; ${t.result}: ${first}`)}"/><system-out>${xml(detail)}</system-out></testcase>`, 'skipped', t.durationMs);
+        continue;
+      }
       switch (t.result) {
         case 'passed':
           add(area, `${head}</testcase>`, 'ok', t.durationMs);
@@ -280,7 +396,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   const c = r.counts;
   const lines: string[] = [];
   lines.push('');
-  lines.push(`Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${describeTarget(r.target)}`);
+  lines.push(`Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${r.targetLabel ? `${r.targetLabel}: ` : ''}${describeTarget(r.target)}`);
   lines.push(`Suite ${r.suiteVersion}, spec ${r.specVersion || '?'}, catalogue ${r.catalogueVersion || '?'}`);
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
@@ -291,7 +407,14 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push('Not passed:');
     const limit = opts.verbose ? bad.length : 40;
     for (const q of bad.slice(0, limit)) {
-      lines.push(`  ${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level}) ${q.statement.slice(0, 100)}`);
+      const marks = [
+        q.baseline?.change === 'regression' ? 'REGRESSION' : '',
+        q.baseline?.change === 'still-failing' ? 'known: failing in the baseline' : '',
+        q.expectedFailure?.status === 'expected-failure' ? 'expected failure' : '',
+        q.expectedFailure?.status === 'expired' ? 'expected failure EXPIRED' : '',
+      ].filter(Boolean);
+      const mark = marks.length ? ` [${marks.join(', ')}]` : '';
+      lines.push(`  ${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level})${mark} ${q.statement.slice(0, 100)}`);
       for (const t of q.tests.filter((x) => x.result !== 'passed' && x.result !== 'not-applicable')) {
         const msg = (t.error?.message ?? t.reason ?? '').split('\n')[0].slice(0, 200);
         lines.push(`             - ${t.id}: ${t.result}${msg ? `: ${msg}` : ''}`);
@@ -316,13 +439,23 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push('Run errors:');
     for (const e of r.runErrors) lines.push(`  ${e.split('\n').slice(0, 6).join('\n  ')}`);
   }
+  if (r.gate) {
+    lines.push('');
+    lines.push(`Gate${r.baseline ? ` (baseline ${r.baseline.file})` : ''}${r.expectedFailures ? ` (expected failures ${r.expectedFailures.file})` : ''}:`);
+    for (const m of r.gate.messages) lines.push(`  ${m}`);
+  }
   lines.push('');
-  lines.push(`Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (results.json, junit.xml)` : ''}`);
+  lines.push(`Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`);
   return lines.join('\n');
 }
+
+/** The files every run writes into its report directory. */
+export const REPORT_FILES = ['report.html', 'results.json', 'junit.xml', 'badge.svg'] as const;
 
 export function writeReports(r: RunResults, dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
   fs.writeFileSync(path.join(dir, 'junit.xml'), toJUnit(r));
+  fs.writeFileSync(path.join(dir, 'badge.svg'), renderBadge(r));
+  fs.writeFileSync(path.join(dir, 'report.html'), renderHtml(r));
 }

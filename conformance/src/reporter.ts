@@ -1,9 +1,9 @@
 // The vitest reporter of the conformance run: one progress line per test file, then results per
-// requirement (results.json, junit.xml) and a plain-text summary on stdout.
+// requirement (results.json, junit.xml, report.html, badge.svg) and a plain-text summary on stdout.
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { ConformanceMeta } from './dsl.js';
-import { buildRunResults, relFile, summaryText, writeReports, type ReportedTest, type RunInfo } from './report-model.js';
+import { buildRunResults, relFile, summaryText, writeReports, type ReportedError, type ReportedTest, type RunInfo } from './report-model.js';
 import type { RunResults } from './results.js';
 
 export interface ConformanceReporterOptions {
@@ -92,7 +92,7 @@ export function toReported(t: TestCase): ReportedTest {
     file: t.module.moduleId,
     meta: t.meta() as ConformanceMeta,
     state: r.state,
-    errors: r.errors as ReadonlyArray<{ name?: string; message?: string }> | undefined,
+    errors: r.errors as ReadonlyArray<ReportedError> | undefined,
     note: r.state === 'skipped' ? r.note : undefined,
     durationMs: t.diagnostic()?.duration,
   };

@@ -21,10 +21,28 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** The expectation that failed: the assertion's message, values and place in the suite. */
+export interface Expectation {
+  /** First line of the assertion message (`expected 'Error' to be 'NotBound'`). */
+  message: string;
+  /** Error class (AssertionError, GenericCheckError, TargetError, ...). */
+  errorName?: string;
+  expected?: string;
+  actual?: string;
+  /** vitest's diff of expected and actual (plain text). */
+  diff?: string;
+  /** Where the assertion is in the suite: `conformance/suite/x.test.ts:12:5`. */
+  location?: string;
+  /** The source line at `location`, trimmed. */
+  source?: string;
+}
+
 export interface TestError {
   message: string;
   /** The recorded exchanges of the test (requests and responses, token values redacted). */
   exchanges: Exchange[];
+  /** The assertion that failed (absent for synthetic and harness errors without a place). */
+  expectation?: Expectation;
 }
 
 export interface TestResult {
@@ -51,12 +69,93 @@ export interface RequirementReport {
   id: string;
   level: RequirementLevel;
   section: string;
+  /** The heading of that section in spec/interface-spec.md (`Generic record access`). */
+  sectionTitle?: string;
   area: string;
   statement: string;
+  /** Words of the spec the requirement comes from (verbatim). */
+  quote?: string;
   result: RequirementResult;
   /** For not-testable: why. */
   reason?: string;
   tests: TestResult[];
+  /** Set when an expected-failures file lists this requirement. */
+  expectedFailure?: ExpectedFailureMark;
+  /** Set when the run was compared with a baseline. */
+  baseline?: BaselineMark;
+}
+
+// ------------------------------------------------------------------------- gate (baseline, expected failures)
+
+/** One entry of an expected-failures file. */
+export interface ExpectedFailure {
+  id: string;
+  reason: string;
+  /** Last day (UTC, YYYY-MM-DD) the entry excuses a failure; from the next day on it fails the run. */
+  expires: string;
+}
+
+/**
+ * expected-failure: listed, failing, not expired (does not fail the run);
+ * expired: past its date (fails the run, whatever the result);
+ * unexpectedly-passing: listed but passing now (remove the entry; does not fail the run);
+ * not-failing: listed, neither failing nor passing (not-applicable, not-testable);
+ * not-run: listed but not selected in this run.
+ */
+export type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
+
+export interface ExpectedFailureMark extends ExpectedFailure {
+  status: ExpectedFailureStatus;
+}
+
+export interface ExpectedFailuresReport {
+  /** The file as given (relative to the repository root when inside it). */
+  file: string;
+  /** The day the entries were judged against (UTC, YYYY-MM-DD). */
+  today: string;
+  entries: Array<ExpectedFailureMark & { result?: RequirementResult; message: string }>;
+}
+
+/**
+ * How a requirement's result changed since the baseline. "failing" means a gating failure
+ * (failed, error, precondition-failed, untested).
+ *   regression     failing now, not failing in the baseline (or not in the baseline at all)
+ *   fixed          failing in the baseline, passed now
+ *   still-failing  failing in both
+ *   unchanged      anything else
+ */
+export type BaselineChange = 'regression' | 'fixed' | 'still-failing' | 'unchanged';
+
+export interface BaselineMark {
+  /** The baseline's result; `absent` when the baseline did not hold the requirement. */
+  was: RequirementResult | 'absent';
+  change: BaselineChange;
+}
+
+export interface BaselineReport {
+  file: string;
+  /** The baseline run. */
+  startedAt: string;
+  suiteVersion: string;
+  target: string;
+  profile: Profile;
+  regressions: Array<{ id: string; was: RequirementResult | 'absent'; now: RequirementResult }>;
+  fixed: Array<{ id: string; was: RequirementResult; now: RequirementResult }>;
+  stillFailing: Array<{ id: string; was: RequirementResult; now: RequirementResult }>;
+  /** In the baseline but not in this run (not selected, or retired). */
+  notInRun: string[];
+}
+
+/** What decided the exit code when a run is judged against a baseline or an expected-failures file. */
+export interface GateReport {
+  /** Gating failures nothing excuses: they make exit code 1. */
+  blocking: string[];
+  /** Gating failures excused by an expected-failures entry or by the baseline (already failing there). */
+  excused: Array<{ id: string; by: 'expected-failure' | 'baseline' }>;
+  /** Expired expected-failures entries (they make exit code 1). */
+  expired: string[];
+  /** One line per reason for the exit code, for people. */
+  messages: string[];
 }
 
 export type Counts = Record<RequirementResult, number>;
@@ -75,13 +174,22 @@ export interface TargetInfo {
 
 export type Verdict = 'pass' | 'fail' | 'error';
 
+/** How the suite sent the token (for reproducing requests; the token itself is never stored). */
+export interface AuthInfo {
+  header: string;
+  prefix: string;
+}
+
 export interface RunResults {
   schema: 'rflps-conformance-results/1';
   suiteVersion: string;
   specVersion: string;
   catalogueVersion: string;
   target: TargetInfo;
+  /** A name for the target given by the user (`--target-label`). */
+  targetLabel?: string;
   profile: Profile;
+  auth?: AuthInfo;
   selection: { requirements: string[]; readOnly: boolean; shard?: string; fixtures?: string };
   startedAt: string;
   finishedAt: string;
@@ -96,6 +204,10 @@ export interface RunResults {
   runErrors: string[];
   warnings: string[];
   findings: Finding[];
+  baseline?: BaselineReport;
+  expectedFailures?: ExpectedFailuresReport;
+  /** Present when a baseline or expected-failures file took part in the exit code. */
+  gate?: GateReport;
 }
 
 export function emptyCounts(): Counts {
@@ -157,6 +269,7 @@ export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
       section: r.section,
       area: areaOf(r.id),
       statement: r.statement,
+      quote: r.quote,
       result,
       reason: r.testable ? undefined : r.reason,
       tests,

@@ -28,7 +28,7 @@ export function suiteConfig(o: SuiteRunOptions) {
     reporters: o.reporters,
     provide: { conformance: o.ctx },
     pool: 'forks' as const,
-    maxWorkers: o.maxWorkers ?? 2,
+    maxWorkers: o.maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || 2),
     fileParallelism: true,
     testTimeout: o.testTimeoutMs ?? 60_000,
     hookTimeout: Math.max(o.testTimeoutMs ?? 60_000, 30_000),

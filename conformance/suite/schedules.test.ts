@@ -578,7 +578,7 @@ async function refQuery(t: Ctx, domain: string, filter: string, columns: string)
 conformance(
   {
     id: 'schedules.ref-reinstate-answer',
-    title: 'reference: Reinstate answers a result with OrderNumber null; IsDeleted tracks the soft delete; 409 when not soft-deleted',
+    title: 'reference: Reinstate answers a result with OrderNumber null; a soft-deleted record reads as not found until reinstated; 409 when not soft-deleted',
     requirements: ['SCHED-024'],
     profile: 'implementation-defined',
     mutates: true,
@@ -591,13 +591,17 @@ conformance(
     expect(notDeleted.body).toMatchObject({ IsSuccessful: false });
 
     expect((await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0)).status).toBe(200);
-    expect(Boolean((await readRecord(t, p.scheduleDomain, l0, ['IsDeleted']))?.IsDeleted), 'IsDeleted after DELETE').toBe(true);
+    const hidden = await t.raw(`/api/${p.scheduleDomain}/${l0}?columns=LocationName`);
+    expect(hidden.status, 'a soft-deleted record is not active: 404 on a read').toBe(404);
+    expect(hidden.json).toMatchObject({ code: 'RecordNotFound' });
 
     const r = await reinstate(t, p.proposalId, p.scheduleDomain, l0);
     expect(r.status).toBe(200);
     expectResultShape(r.body, 'Reinstate result');
     expect(r.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
-    expect(Boolean((await readRecord(t, p.scheduleDomain, l0, ['IsDeleted']))?.IsDeleted), 'IsDeleted after Reinstate').toBe(false);
+    const back = await readRecord(t, p.scheduleDomain, l0, ['LocationName', 'IsDeleted']);
+    expect(back, 'a reinstated record reads again').not.toBeNull();
+    expect(Boolean(back?.IsDeleted), 'IsDeleted after Reinstate').toBe(false);
 
     const again = await reinstate(t, p.proposalId, p.scheduleDomain, l0);
     expect(again.status).toBe(409);

@@ -1,0 +1,84 @@
+// badge.svg: a shields-style badge of the core verdict and score, e.g. "conformance | core 114/114".
+//   green   every counted core requirement passed
+//   orange  core requirements fail, but the gate excuses all of them (expected failures, baseline)
+//   red     a core requirement fails
+//   grey    the run ended with a usage or harness error
+// The score counts requirements with a verdict: passed / (passed + failed + error +
+// precondition-failed + untested); not-applicable and not-testable are left out. Without core
+// requirements in the run (--profile implementation-defined), the badge shows that profile instead.
+import { isGatingFailure, type RequirementReport, type RunResults } from './results.js';
+
+export interface BadgeInfo {
+  label: string;
+  message: string;
+  color: string;
+  /** What the message means, for the SVG title. */
+  title: string;
+}
+
+const GREEN = '#3fb618';
+const RED = '#d9322b';
+const ORANGE = '#e8700f';
+const GREY = '#8a8a8a';
+
+export function badgeScore(reqs: RequirementReport[]): { passed: number; counted: number; failing: RequirementReport[] } {
+  const counted = reqs.filter((q) => q.result === 'passed' || isGatingFailure(q.result));
+  return { passed: counted.filter((q) => q.result === 'passed').length, counted: counted.length, failing: counted.filter((q) => q.result !== 'passed') };
+}
+
+export function badgeInfo(r: RunResults): BadgeInfo {
+  const core = r.requirements.filter((q) => q.level === 'core');
+  const scope = core.length ? core : r.requirements;
+  const name = core.length ? 'core' : r.profile === 'implementation-defined' ? 'impl-defined' : r.profile;
+  const s = badgeScore(scope);
+  if (r.exitCode === 2 || r.exitCode === 3) {
+    return { label: 'conformance', message: `${name} error`, color: GREY, title: `conformance: the run ended with an error (exit ${r.exitCode})` };
+  }
+  const excused = new Set((r.gate?.excused ?? []).map((x) => x.id));
+  let color = GREEN;
+  if (s.failing.length) color = s.failing.every((q) => excused.has(q.id)) && r.exitCode === 0 ? ORANGE : RED;
+  const message = `${name} ${s.passed}/${s.counted}`;
+  const title = `conformance: ${s.passed} of ${s.counted} ${name} requirements passed${color === ORANGE ? ' (the failures are expected or known)' : ''}`;
+  return { label: 'conformance', message, color, title };
+}
+
+// Approximate advance widths of Verdana 11px (what shields.io measures with).
+function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    if ('ijl.,:;!|\''.includes(ch)) w += 3.5;
+    else if ('frt() /'.includes(ch)) w += 4.8;
+    else if ('mwMW'.includes(ch)) w += 10.5;
+    else if (/[A-Z]/.test(ch)) w += 7.6;
+    else w += 6.9;
+  }
+  return Math.ceil(w);
+}
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function renderBadgeSvg(b: BadgeInfo): string {
+  const lw = textWidth(b.label) + 12;
+  const rw = textWidth(b.message) + 12;
+  const w = lw + rw;
+  const text = (s: string, x: number, tw: number) =>
+    `<text aria-hidden="true" x="${x * 10}" y="150" fill="#010101" fill-opacity=".3" transform="scale(.1)" textLength="${tw * 10}">${esc(s)}</text>` +
+    `<text x="${x * 10}" y="140" transform="scale(.1)" fill="#fff" textLength="${tw * 10}">${esc(s)}</text>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" role="img" aria-label="${esc(`${b.label}: ${b.message}`)}">` +
+    `<title>${esc(b.title)}</title>` +
+    `<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>` +
+    `<clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>` +
+    `<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${rw}" height="20" fill="${b.color}"/><rect width="${w}" height="20" fill="url(#s)"/></g>` +
+    `<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" text-rendering="geometricPrecision" font-size="110">` +
+    text(b.label, lw / 2, lw - 12) +
+    text(b.message, lw + rw / 2, rw - 12) +
+    `</g></svg>\n`
+  );
+}
+
+export function renderBadge(r: RunResults): string {
+  return renderBadgeSvg(badgeInfo(r));
+}

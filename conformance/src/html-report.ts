@@ -1,0 +1,592 @@
+// report.html: one offline page a person reads first. Everything is inline (CSS, a little JS, the
+// badge); a Content-Security-Policy with hashes forbids any other script, style or network access.
+// Every text that comes from the run (bodies, headers, messages: vendor-controlled) is escaped.
+// Readable without JS: the filters are added by the script, everything else is plain HTML.
+import crypto from 'node:crypto';
+import type { Exchange } from './client.js';
+import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
+import { curlCommand, TOKEN_VAR } from './curl.js';
+import { compareSections, specSectionTitles } from './spec-sections.js';
+import {
+  isGatingFailure,
+  type RequirementReport,
+  type RequirementResult,
+  type RunResults,
+  type TestResult,
+} from './results.js';
+
+/** Longest body shown in the page (the whole recorded body is in results.json). */
+export const MAX_SHOWN_BODY = 4000;
+const MAX_SHOWN_LINES = 80;
+const MAX_LIST = 300;
+/** Entries of the index of failures shown before the rest is folded. */
+const INDEX_OPEN = 20;
+/** Earlier exchanges of a failed test shown (the last ones before the failing one), and their body size. */
+const MAX_EARLIER = 10;
+const MAX_EARLIER_BODY = 1500;
+
+const RESULT_ORDER: RequirementResult[] = ['failed', 'error', 'precondition-failed', 'untested', 'passed', 'not-applicable', 'not-testable'];
+const RESULT_LABEL: Record<RequirementResult, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  error: 'error',
+  'precondition-failed': 'precondition failed',
+  untested: 'untested',
+  'not-applicable': 'not applicable',
+  'not-testable': 'not testable',
+};
+const RESULT_HELP: Record<RequirementResult, string> = {
+  passed: 'every test of the requirement passed',
+  failed: 'a test found the implementation breaking the requirement',
+  error: 'the target did not answer (timeout, connection refused) or the harness failed',
+  'precondition-failed': 'a provider state or fixture the test needs could not be set up',
+  untested: 'no test in this run verifies the requirement',
+  'not-applicable': 'left out by the profile, the selection or --read-only, or the implementation has no such thing',
+  'not-testable': 'the requirement cannot be tested through the interface',
+};
+
+export function esc(v: unknown): string {
+  return String(v ?? '')
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function slug(s: string): string {
+  return s.replace(/[^A-Za-z0-9_-]+/g, '-');
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function fmtTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function fmtDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${s.toFixed(1)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+/** A body for people: pretty JSON when it parses, cut to MAX_SHOWN_BODY characters / MAX_SHOWN_LINES lines. */
+export function showBody(body: string | undefined, maxChars = MAX_SHOWN_BODY): { text: string; cut: string } {
+  if (body === undefined || body === '') return { text: '', cut: '' };
+  let text = body;
+  if (body.length < 200_000) {
+    try {
+      const parsed = JSON.parse(body);
+      if (parsed !== null && typeof parsed === 'object') text = JSON.stringify(parsed, null, 2);
+    } catch {
+      /* not JSON: as is */
+    }
+  }
+  let cut = '';
+  const lines = text.split('\n');
+  if (lines.length > MAX_SHOWN_LINES) {
+    const kept = lines.slice(0, MAX_SHOWN_LINES).join('\n');
+    cut = `… ${lines.length - MAX_SHOWN_LINES} more lines (the recorded body is in results.json)`;
+    text = kept;
+  }
+  if (text.length > maxChars) {
+    cut = `… ${text.length - maxChars} more characters (the recorded body is in results.json)`;
+    text = text.slice(0, maxChars);
+  }
+  return { text, cut };
+}
+
+function pill(result: RequirementResult): string {
+  return `<span class="pill p-${result}" title="${esc(RESULT_HELP[result])}">${esc(RESULT_LABEL[result])}</span>`;
+}
+
+function describeTarget(r: RunResults): string {
+  const t = r.target;
+  if (r.targetLabel) return r.targetLabel;
+  if (t.kind === 'container') return `image ${t.image ?? '?'}`;
+  if (t.kind === 'local-process') return 'reference server (local process)';
+  return t.baseUrl;
+}
+
+// ------------------------------------------------------------------------- pieces
+
+function headerBlock(r: RunResults): string {
+  const verdict = r.verdict.toUpperCase();
+  const gating = r.requirements.filter((q) => q.result === 'passed' || isGatingFailure(q.result));
+  const failing = r.requirements.filter((q) => isGatingFailure(q.result));
+  const excused = new Set((r.gate?.excused ?? []).map((x) => x.id));
+  let headline: string;
+  if (r.exitCode === 3) headline = 'The run did not complete: the target or the harness failed.';
+  else if (r.exitCode === 2) headline = 'The run did not complete: the suite or the configuration is invalid.';
+  else if (failing.length === 0) headline = `All ${plural(gating.length, 'requirement')} with a verdict passed.`;
+  else if (r.exitCode === 0) headline = `${plural(failing.length, 'requirement')} failing, all of them expected or known.`;
+  else headline = `${failing.length} of ${plural(gating.length, 'requirement')} with a verdict ${failing.length === 1 ? 'is' : 'are'} failing${excused.size ? ` (${excused.size} expected or known)` : ''}.`;
+  const b = badgeInfo(r);
+  const levels = (['core', 'implementation-defined'] as const)
+    .map((lvl) => {
+      const s = badgeScore(r.requirements.filter((q) => q.level === lvl));
+      return s.counted ? `<span class="score"><b>${s.passed}/${s.counted}</b> ${lvl}</span>` : '';
+    })
+    .filter(Boolean)
+    .join('');
+  return `<header class="top v-${esc(r.verdict)}">
+  <div class="verdict" role="status" aria-label="verdict ${esc(verdict)}"><span class="verdict-word">${esc(verdict)}</span><span class="exit">exit code ${esc(r.exitCode)}</span></div>
+  <div class="headline">
+    <p class="kicker">Conformance report · ${esc(r.profile)} profile</p>
+    <h1>${esc(describeTarget(r))}</h1>
+    <p class="lead">${esc(headline)}</p>
+    <p class="scores">${levels}</p>
+  </div>
+  <div class="badge" title="${esc(b.title)}">${renderBadgeSvg(b)}</div>
+</header>`;
+}
+
+function countsBlock(r: RunResults): string {
+  const items = RESULT_ORDER.map((k) => {
+    const n = r.counts[k];
+    return `<li class="count c-${k}${n ? '' : ' zero'}" title="${esc(RESULT_HELP[k])}"><span class="n">${n}</span><span class="k">${esc(RESULT_LABEL[k])}</span></li>`;
+  }).join('');
+  return `<ul class="counts" aria-label="requirements by result">${items}</ul>`;
+}
+
+function metaBlock(r: RunResults): string {
+  const t = r.target;
+  const rows: Array<[string, string]> = [];
+  if (r.targetLabel) rows.push(['Target', esc(r.targetLabel)]);
+  rows.push(['Target kind', esc(t.requested && t.requested !== t.kind ? `${t.kind} (asked for ${t.requested})` : t.kind)]);
+  rows.push(['Base URL', `<code>${esc(t.baseUrl)}</code>`]);
+  if (t.image) rows.push(['Image', `<code>${esc(t.image)}</code>`]);
+  if (t.digest) rows.push(['Image digest', `<code class="wrap">${esc(t.digest)}</code>`]);
+  if (t.stateUrl) rows.push(['Provider states', `<code>${esc(t.stateUrl)}</code>`]);
+  if (r.selection.fixtures) rows.push(['Fixtures', `<code>${esc(r.selection.fixtures)}</code>`]);
+  const sel = [
+    `profile <b>${esc(r.profile)}</b>`,
+    r.selection.requirements.length ? `requirements ${esc(r.selection.requirements.join(', '))}` : 'all requirements',
+    r.selection.readOnly ? 'read-only' : '',
+    r.selection.shard ? `shard ${esc(r.selection.shard)}` : '',
+  ].filter(Boolean);
+  rows.push(['Selection', sel.join(' · ')]);
+  rows.push(['Versions', `suite ${esc(r.suiteVersion)} · spec ${esc(r.specVersion)} · catalogue ${esc(r.catalogueVersion)}`]);
+  rows.push(['Started', esc(fmtTime(r.startedAt))]);
+  rows.push(['Finished', `${esc(fmtTime(r.finishedAt))} (${esc(fmtDuration(r.durationMs))})`]);
+  return `<table class="meta">${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>`;
+}
+
+function failureIndex(r: RunResults): string {
+  const failing = r.requirements.filter((q) => isGatingFailure(q.result));
+  if (!failing.length) return '';
+  const item = (q: RequirementReport) => {
+    const why = firstProblem(q);
+    return `<li><a href="#req-${esc(slug(q.id))}"><code>${esc(q.id)}</code></a> ${pill(q.result)}${markChips(q)} <span class="muted">${esc(clipText(q.statement, 140))}</span>${
+      why ? `<br><span class="why">${esc(clipText(why, 200))}</span>` : ''
+    }</li>`;
+  };
+  const first = failing.slice(0, INDEX_OPEN);
+  const rest = failing.slice(INDEX_OPEN, MAX_LIST);
+  return `<section class="panel fail-index"><h2>Not passing (${failing.length})</h2><ul class="plain">${first.map(item).join('')}</ul>${
+    rest.length ? `<details><summary>${rest.length} more</summary><ul class="plain">${rest.map(item).join('')}</ul></details>` : ''
+  }${failing.length > MAX_LIST ? `<p class="muted">… ${failing.length - MAX_LIST} more below</p>` : ''}</section>`;
+}
+
+/** The first line of the first problem of a requirement (for the index of failures). */
+function firstProblem(q: RequirementReport): string | undefined {
+  const t = q.tests.find((x) => x.result === 'failed' || x.result === 'error' || x.result === 'precondition-failed');
+  if (!t) return q.result === 'untested' ? 'no test in this run verifies this requirement' : undefined;
+  const msg = t.error?.expectation?.message ?? (t.error?.message ?? t.reason ?? '').split('\n')[0];
+  return msg ? `${t.title}: ${msg}` : t.title;
+}
+
+function clipText(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+function markChips(q: RequirementReport): string {
+  const out: string[] = [];
+  const ef = q.expectedFailure;
+  if (ef?.status === 'expected-failure') out.push(`<span class="chip chip-expected" title="${esc(ef.reason)}">expected failure until ${esc(ef.expires)}</span>`);
+  if (ef?.status === 'expired') out.push(`<span class="chip chip-bad" title="${esc(ef.reason)}">expected-failure entry EXPIRED ${esc(ef.expires)}</span>`);
+  if (ef?.status === 'unexpectedly-passing') out.push(`<span class="chip chip-info">unexpectedly passing — remove it from the expected failures</span>`);
+  const b = q.baseline;
+  if (b?.change === 'regression') out.push(`<span class="chip chip-bad">REGRESSION (baseline: ${esc(b.was)})</span>`);
+  if (b?.change === 'fixed') out.push(`<span class="chip chip-good">fixed since the baseline (was ${esc(b.was)})</span>`);
+  if (b?.change === 'still-failing') out.push(`<span class="chip chip-expected">known: ${esc(b.was)} in the baseline too</span>`);
+  return out.length ? ` ${out.join(' ')}` : '';
+}
+
+function gateBlock(r: RunResults): string {
+  if (!r.gate) return '';
+  const parts: string[] = [];
+  parts.push(`<ul class="plain gate-msgs">${r.gate.messages.map((m) => `<li${/^EXPIRED|regression(s)? since/.test(m) && !/^no regressions/.test(m) ? ' class="bad"' : ''}>${esc(m)}</li>`).join('')}</ul>`);
+  if (r.baseline) {
+    const b = r.baseline;
+    const list = (title: string, rows: Array<{ id: string; was: string; now: string }>, cls: string) =>
+      rows.length
+        ? `<h3>${esc(title)} (${rows.length})</h3><table class="grid ${cls}"><tr><th>requirement</th><th>baseline</th><th>now</th></tr>${rows
+            .slice(0, MAX_LIST)
+            .map((x) => `<tr><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.was)}</td><td>${esc(x.now)}</td></tr>`)
+            .join('')}</table>`
+        : '';
+    parts.push(
+      `<p class="muted">Compared with <code>${esc(b.file)}</code>: the run of ${esc(fmtTime(b.startedAt))} against ${esc(b.target)} (suite ${esc(b.suiteVersion)}, ${esc(b.profile)} profile). A regression is a requirement failing now that was not failing in the baseline, or that the baseline did not hold.</p>`,
+    );
+    parts.push(list('Newly failing (regressions)', b.regressions, 'bad'));
+    parts.push(list('Fixed since the baseline', b.fixed, 'good'));
+    parts.push(list('Still failing', b.stillFailing, ''));
+    if (b.notInRun.length) parts.push(`<p class="muted">In the baseline but not in this run: ${esc(b.notInRun.slice(0, MAX_LIST).join(', '))}</p>`);
+  }
+  if (r.expectedFailures) {
+    const e = r.expectedFailures;
+    parts.push(
+      `<h3>Expected failures (<code>${esc(e.file)}</code>, judged on ${esc(e.today)})</h3><table class="grid"><tr><th>requirement</th><th>status</th><th>result</th><th>expires</th><th>reason</th></tr>${e.entries
+        .map(
+          (x) =>
+            `<tr class="ef-${esc(x.status)}"><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.status === 'unexpectedly-passing' ? 'unexpectedly passing — remove it' : x.status)}</td><td>${esc(x.result ?? '—')}</td><td>${esc(x.expires)}</td><td>${esc(x.reason)}</td></tr>`,
+        )
+        .join('')}</table>`,
+    );
+  }
+  return `<section class="panel gate"><h2>Gate: baseline and expected failures</h2>${parts.join('')}</section>`;
+}
+
+function problemsBlock(r: RunResults): string {
+  const parts: string[] = [];
+  if (r.runErrors.length) {
+    parts.push(`<section class="panel run-errors"><h2>Run errors (${r.runErrors.length})</h2>${r.runErrors.slice(0, MAX_LIST).map((e) => `<pre class="box">${esc(e)}</pre>`).join('')}</section>`);
+  }
+  if (r.warnings.length) {
+    parts.push(
+      `<details class="panel"><summary><h2>Warnings (${r.warnings.length})</h2></summary><ul>${r.warnings
+        .slice(0, MAX_LIST)
+        .map((w) => `<li>${esc(w)}</li>`)
+        .join('')}</ul></details>`,
+    );
+  }
+  if (r.findings.length) {
+    parts.push(
+      `<details class="panel"><summary><h2>Implementation-defined findings (${r.findings.length})</h2></summary><p class="muted">Observations that do not fail the core profile: undocumented statuses, implementation-defined response shapes.</p><table class="grid"><tr><th>kind</th><th>request</th><th>status</th><th>message</th></tr>${r.findings
+        .slice(0, MAX_LIST)
+        .map((f) => `<tr><td>${esc(f.kind)}</td><td><code>${esc(f.method)} ${esc(f.url)}</code></td><td>${esc(f.status)}</td><td>${esc(f.message)}</td></tr>`)
+        .join('')}</table></details>`,
+    );
+  }
+  return parts.join('\n');
+}
+
+function exchangeBlock(ex: Exchange, r: RunResults, label: string, maxBody = MAX_SHOWN_BODY): string {
+  const reqHeaders = Object.entries(ex.requestHeaders ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+  const reqBody = showBody(ex.requestBody, maxBody);
+  const request = `${ex.method} ${ex.url}${reqHeaders ? `\n${reqHeaders}` : ''}`;
+  let response: string;
+  if (ex.status === undefined) {
+    response = `<pre class="box resp">${esc(`no response${ex.error ? `: ${ex.error}` : ''} (after ${ex.ms} ms)`)}</pre>`;
+  } else {
+    const resHeaders = Object.entries(ex.responseHeaders ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+    const resBody = showBody(ex.responseBody, maxBody);
+    response = `<pre class="box resp"><span class="status s${Math.floor(ex.status / 100)}xx">HTTP ${esc(ex.status)}</span> <span class="muted">(${esc(ex.ms)} ms${ex.operationId ? `, ${esc(ex.operationId)}` : ''})</span>\n${esc(resHeaders)}${
+      resBody.text ? `\n\n${esc(resBody.text)}` : '\n\n(empty body)'
+    }${resBody.cut ? `\n<span class="cut">${esc(resBody.cut)}</span>` : ''}</pre>`;
+  }
+  const curl = curlCommand(ex, r.auth);
+  const curlNote = [curl.usesToken ? `set ${TOKEN_VAR} to a token of the user this test used (the report never holds tokens)` : '', ...curl.notes].filter(Boolean);
+  return `<div class="exchange">
+<h5>${esc(label)}</h5>
+<div class="pair">
+<div><h6>Request</h6><pre class="box req">${esc(request)}${reqBody.text ? `\n\n${esc(reqBody.text)}` : ''}${reqBody.cut ? `\n<span class="cut">${esc(reqBody.cut)}</span>` : ''}</pre></div>
+<div><h6>Response</h6>${response}</div>
+</div>
+<h6>Reproduce with curl</h6>
+<pre class="box curl">${esc(curl.command)}</pre>${curlNote.length ? `<p class="note">${esc(curlNote.join('; '))}</p>` : ''}
+</div>`;
+}
+
+function testFailure(t: TestResult, r: RunResults): string {
+  const e = t.error;
+  const x = e?.expectation;
+  const parts: string[] = [];
+  parts.push(
+    `<h4><span class="mark">✗</span> ${esc(t.title)} ${pill(t.result as RequirementResult)}</h4><p class="test-id muted"><code>${esc(t.id)}</code> in <code>${esc(t.file)}</code> · ${esc(fmtDuration(t.durationMs))}</p>`,
+  );
+  const msg = e?.message ?? t.reason ?? t.result;
+  const exp: string[] = [];
+  exp.push(`<pre class="box msg">${esc(msg.length > 6000 ? `${msg.slice(0, 6000)}…` : msg)}</pre>`);
+  if (x?.expected !== undefined || x?.actual !== undefined) {
+    exp.push(
+      `<dl class="ea">${x.expected !== undefined ? `<dt>expected</dt><dd><code>${esc(x.expected)}</code></dd>` : ''}${x.actual !== undefined ? `<dt>actual</dt><dd><code>${esc(x.actual)}</code></dd>` : ''}</dl>`,
+    );
+  }
+  if (x?.diff && x.diff.split('\n').length > 2) exp.push(`<details><summary>diff</summary><pre class="box">${esc(x.diff)}</pre></details>`);
+  if (x?.location) exp.push(`<p class="loc">at <code>${esc(x.location)}</code>${x.source ? `: <code class="src">${esc(x.source)}</code>` : ''}</p>`);
+  parts.push(`<div class="expectation"><h5>${t.result === 'failed' ? 'Expectation that failed' : t.result === 'precondition-failed' ? 'Precondition that failed' : 'Error'}</h5>${exp.join('')}</div>`);
+  const exchanges = e?.exchanges ?? [];
+  if (exchanges.length) {
+    const last = exchanges[exchanges.length - 1];
+    parts.push(exchangeBlock(last, r, exchanges.length > 1 ? `Last exchange before the failure (${exchanges.length} of ${exchanges.length})` : 'The exchange'));
+    if (exchanges.length > 1) {
+      const earlier = exchanges.slice(0, -1);
+      const shown = earlier.slice(-MAX_EARLIER);
+      const omitted = earlier.length - shown.length;
+      parts.push(
+        `<details class="earlier"><summary>${plural(earlier.length, 'earlier exchange')} of this test</summary>${
+          omitted ? `<p class="note">The first ${plural(omitted, 'exchange')} ${omitted === 1 ? 'is' : 'are'} left out here (all are in results.json).</p>` : ''
+        }${shown.map((ex, i) => exchangeBlock(ex, r, `Exchange ${omitted + i + 1} of ${exchanges.length}`, MAX_EARLIER_BODY)).join('')}</details>`,
+      );
+    }
+  } else if (t.generic) {
+    parts.push(`<p class="muted">A generic check over every response of <code>${esc(t.file)}</code>: each line above names the response and the test that received it; the exchanges are in those tests.</p>`);
+  } else {
+    parts.push('<p class="muted">No HTTP exchange was recorded before the failure.</p>');
+  }
+  return `<article class="test t-${esc(t.result)}">${parts.join('\n')}</article>`;
+}
+
+function testRow(t: TestResult): string {
+  const extra = t.reason ? ` <span class="muted">— ${esc(t.reason)}</span>` : '';
+  return `<li>${pill(t.result as RequirementResult)} ${esc(t.title)} <code class="muted">${esc(t.id)}</code>${extra}</li>`;
+}
+
+function requirementBlock(q: RequirementReport, r: RunResults): string {
+  const failing = isGatingFailure(q.result);
+  const body: string[] = [];
+  body.push(
+    `<div class="reqtext"><p class="statement">${esc(q.statement)}</p>${
+      q.quote ? `<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>` : ''
+    }</div>`,
+  );
+  if (q.expectedFailure) body.push(`<p class="note">Expected-failures entry: ${esc(q.expectedFailure.reason)} (expires ${esc(q.expectedFailure.expires)}, ${esc(q.expectedFailure.status)})</p>`);
+  if (q.result === 'not-testable') body.push(`<p class="muted">Not testable: ${esc(q.reason ?? '')}</p>`);
+  if (q.result === 'untested') body.push('<p class="muted">No test in this run verifies this requirement.</p>');
+  const bad = q.tests.filter((t) => t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed');
+  const other = q.tests.filter((t) => !bad.includes(t));
+  for (const t of bad) body.push(testFailure(t, r));
+  if (other.length) body.push(`<h5 class="tests-h">${bad.length ? 'Other tests' : 'Tests'} (${other.length})</h5><ul class="tests">${other.map(testRow).join('')}</ul>`);
+  const text = `${q.id} ${q.statement} ${q.result}`.toLowerCase();
+  return `<details class="req r-${esc(q.result)}${failing ? ' failing' : ''}" id="req-${esc(slug(q.id))}" data-text="${esc(text)}"${failing ? ' open' : ''}>
+<summary>${pill(q.result)} <code class="rid">${esc(q.id)}</code> <span class="lvl lvl-${esc(q.level)}">${q.level === 'core' ? 'core' : 'impl-defined'}</span> <span class="stmt">${esc(q.statement)}</span>${markChips(q)}</summary>
+<div class="req-body">${body.join('\n')}</div>
+</details>`;
+}
+
+function sectionsBlock(r: RunResults, titles: Map<string, string>): { nav: string; body: string } {
+  const groups = new Map<string, RequirementReport[]>();
+  for (const q of r.requirements) groups.set(q.section, [...(groups.get(q.section) ?? []), q]);
+  const keys = [...groups.keys()].sort(compareSections);
+  const nav: string[] = [];
+  const body: string[] = [];
+  for (const sec of keys) {
+    const reqs = groups.get(sec)!;
+    const title = reqs.find((q) => q.sectionTitle)?.sectionTitle ?? titles.get(sec) ?? '';
+    const parent = sec.includes('.') ? sec.split('.')[0] : undefined;
+    const parentTitle = parent ? titles.get(parent) : undefined;
+    const nFail = reqs.filter((q) => isGatingFailure(q.result)).length;
+    const counts = RESULT_ORDER.map((k) => [k, reqs.filter((q) => q.result === k).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `<span class="sc c-${k}">${n} ${esc(RESULT_LABEL[k])}</span>`)
+      .join(' ');
+    const id = `sec-${slug(sec)}`;
+    nav.push(`<li class="${nFail ? 'has-failing' : ''}"><a href="#${esc(id)}" title="${esc(title)}"><span class="secno">§${esc(sec)}</span> ${esc(clipText(title, 34))}</a> <span class="muted n">${reqs.length}</span>${nFail ? ` <span class="dot" title="${nFail} not passing">${nFail}</span>` : ''}</li>`);
+    body.push(`<section class="sec${nFail ? ' has-failing' : ''}" id="${esc(id)}">
+<h2><span class="secno">§${esc(sec)}</span> ${esc(title)}${parentTitle ? ` <span class="parent">in §${esc(parent)} ${esc(parentTitle)}</span>` : ''}</h2>
+<p class="sec-counts">${plural(reqs.length, 'requirement')}: ${counts}</p>
+${reqs.map((q) => requirementBlock(q, r)).join('\n')}
+</section>`);
+  }
+  return { nav: `<nav class="toc panel" aria-label="spec sections"><h2>Spec sections</h2><ol class="plain">${nav.join('')}</ol></nav>`, body: body.join('\n') };
+}
+
+const CSS = `
+:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--soft:#f6f8fa;--line:#d1d9e0;--pass:#1a7f37;--fail:#cf222e;--err:#8250df;--pre:#9a6700;--na:#6e7781;--nt:#57606a;--warn:#bc4c00}
+*{box-sizing:border-box}
+html{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
+body{margin:0}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.86em}
+a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
+.muted{color:var(--muted)}
+.wrap{word-break:break-all}
+.top{display:flex;gap:1.5rem;align-items:center;padding:1.4rem 2rem;border-bottom:1px solid var(--line)}
+.top.v-pass{background:#dafbe1}.top.v-fail{background:#ffebe9}.top.v-error{background:#fff1e5}
+.verdict{display:flex;flex-direction:column;align-items:center;justify-content:center;min-width:11rem;padding:.6rem 1.2rem;border-radius:12px;color:#fff}
+.v-pass .verdict{background:var(--pass)}.v-fail .verdict{background:var(--fail)}.v-error .verdict{background:var(--warn)}
+.verdict-word{font-size:3.2rem;font-weight:800;letter-spacing:.06em;line-height:1.05}
+.exit{font-size:.85rem;opacity:.9}
+.headline{flex:1;min-width:0}
+.headline h1{margin:.1rem 0;font-size:1.6rem;word-break:break-word}
+.kicker{margin:0;color:var(--muted);text-transform:uppercase;font-size:.78rem;letter-spacing:.08em}
+.lead{margin:.2rem 0;font-size:1.1rem}
+.scores{margin:.2rem 0}.score{display:inline-block;margin-right:1rem;color:var(--muted)}.score b{color:var(--fg);font-size:1.1rem}
+.badge svg{display:block}
+main{max-width:1200px;margin:0 auto;padding:1rem 2rem 4rem}
+.counts{display:flex;flex-wrap:wrap;gap:.6rem;list-style:none;padding:0;margin:1rem 0}
+.count{border:1px solid var(--line);border-left:6px solid var(--na);border-radius:8px;padding:.4rem .9rem;min-width:7.5rem;background:var(--soft)}
+.count .n{display:block;font-size:1.7rem;font-weight:700;line-height:1.1}.count .k{font-size:.85rem;color:var(--muted)}
+.count.zero{opacity:.55}
+.c-passed{border-left-color:var(--pass)}.c-failed{border-left-color:var(--fail)}.c-error{border-left-color:var(--err)}.c-precondition-failed{border-left-color:var(--pre)}.c-untested{border-left-color:var(--fail)}.c-not-testable{border-left-color:var(--nt)}
+.count.c-failed:not(.zero) .n,.count.c-untested:not(.zero) .n{color:var(--fail)}.count.c-passed .n{color:var(--pass)}
+.cols{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.2rem;align-items:start}
+@media (max-width:900px){.cols{grid-template-columns:1fr}.top{flex-wrap:wrap}}
+.panel{border:1px solid var(--line);border-radius:8px;padding:.6rem 1rem;margin:1rem 0;background:#fff}
+.panel h2{font-size:1.05rem;margin:.3rem 0 .5rem}
+details.panel>summary{cursor:pointer}details.panel>summary h2{display:inline}
+.fail-index{border-color:#ff8182;background:#fff8f8}.fail-index li{padding:.25rem 0}.why{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem;color:#82071e;margin-left:.2rem;word-break:break-all}
+.fail-index details>summary{cursor:pointer;color:#0969da;padding:.3rem 0}
+details.req,section.sec{scroll-margin-top:3.5rem}
+.meta{border-collapse:collapse;width:100%}.meta th{text-align:left;color:var(--muted);font-weight:500;padding:.2rem 1rem .2rem 0;vertical-align:top;white-space:nowrap}.meta td{padding:.2rem 0;word-break:break-word}
+ul.plain,ol.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.15rem 0}
+.toc ol{columns:2;column-gap:1.5rem}.toc li{break-inside:avoid;padding:.1rem 0}.toc .n{font-size:.8rem;white-space:nowrap}
+.toc .dot{display:inline-block;background:var(--fail);color:#fff;border-radius:9px;padding:0 .45rem;font-size:.75rem;font-weight:700}
+.secno{color:var(--muted);font-variant-numeric:tabular-nums}
+.pill{display:inline-block;border-radius:10px;padding:0 .55rem;font-size:.78rem;font-weight:600;color:#fff;background:var(--na);white-space:nowrap;vertical-align:1px}
+.p-passed{background:var(--pass)}.p-failed{background:var(--fail)}.p-error{background:var(--err)}.p-precondition-failed{background:var(--pre)}.p-untested{background:var(--fail)}.p-not-applicable{background:var(--na)}.p-not-testable{background:var(--nt)}
+.chip{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.76rem;font-weight:600;border:1px solid;white-space:nowrap}
+.chip-bad{color:var(--fail);border-color:var(--fail);background:#fff}.chip-good{color:var(--pass);border-color:var(--pass)}.chip-expected{color:var(--pre);border-color:var(--pre)}.chip-info{color:#0969da;border-color:#0969da}
+.toolbar{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.5rem 0;background:rgba(255,255,255,.96);border-bottom:1px solid var(--line)}
+.toolbar[hidden]{display:none}
+.toolbar button{font:inherit;font-size:.9rem;border:1px solid var(--line);background:var(--soft);border-radius:6px;padding:.25rem .7rem;cursor:pointer}
+.toolbar button[aria-pressed=true]{background:#0969da;border-color:#0969da;color:#fff}
+.toolbar input{font:inherit;font-size:.9rem;border:1px solid var(--line);border-radius:6px;padding:.25rem .6rem;min-width:16rem}
+.toolbar .sep{flex:1}
+.sec{margin-top:1.6rem}
+.sec h2{font-size:1.25rem;margin:0;border-bottom:2px solid var(--line);padding-bottom:.2rem}
+.sec h2 .parent{font-size:.85rem;font-weight:400;color:var(--muted)}
+.sec-counts{margin:.3rem 0 .6rem;font-size:.85rem;color:var(--muted)}.sc{margin-right:.6rem}.sc.c-failed,.sc.c-untested{color:var(--fail);font-weight:600}
+details.req{border:1px solid var(--line);border-radius:6px;margin:.3rem 0;background:#fff}
+details.req>summary{cursor:pointer;padding:.35rem .7rem .35rem 1.7rem;list-style:none;position:relative}
+details.req>summary::-webkit-details-marker{display:none}
+details.req>summary::before{content:"\\25B8";position:absolute;left:.65rem;top:.35rem;color:var(--muted)}
+details.req[open]>summary::before{content:"\\25BE"}
+details.req.failing{border-color:#ff8182;border-left:5px solid var(--fail)}
+details.req.r-error{border-left-color:var(--err)}details.req.r-precondition-failed{border-left-color:var(--pre)}
+details.req[open]>summary{border-bottom:1px solid var(--line);background:var(--soft)}
+.rid{font-weight:700;font-size:.9rem}
+.lvl{font-size:.72rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 .3rem}
+.req-body{padding:.4rem 1rem .8rem}
+.statement{margin:.3rem 0;font-weight:500}
+blockquote{margin:.4rem 0;padding:.2rem .9rem;border-left:4px solid #d0d7de;color:#424a53;background:var(--soft)}blockquote p{margin:.2rem 0;font-style:italic}blockquote footer{font-size:.8rem;color:var(--muted)}
+.test{border-top:1px dashed var(--line);margin-top:.8rem;padding-top:.5rem}
+.test h4{margin:.2rem 0;font-size:1rem}.test .mark{color:var(--fail)}
+.test-id{margin:0 0 .4rem;font-size:.85rem}
+h5{margin:.7rem 0 .25rem;font-size:.9rem}h6{margin:.4rem 0 .2rem;font-size:.78rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
+.expectation{border-left:4px solid var(--fail);padding-left:.8rem}
+.box{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:.5rem .7rem;overflow:auto;max-height:28rem;white-space:pre-wrap;word-break:break-word;margin:.2rem 0}
+.msg{background:#fff5f5;border-color:#ffcecb}
+.curl{background:#0d1117;color:#e6edf3;border-color:#0d1117}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:.8rem}
+@media (max-width:900px){.pair{grid-template-columns:1fr}}
+.status{font-weight:700}.s2xx{color:var(--pass)}.s4xx{color:var(--pre)}.s5xx{color:var(--fail)}
+.cut{color:var(--warn);font-style:italic}
+.ea{display:grid;grid-template-columns:auto 1fr;gap:.1rem .8rem;margin:.3rem 0}.ea dt{color:var(--muted)}.ea dd{margin:0;word-break:break-word}
+.loc{margin:.3rem 0;font-size:.9rem}.src{background:#fff8c5;padding:0 .2rem}
+.note{font-size:.85rem;color:var(--muted);margin:.2rem 0}
+.earlier{margin-top:.5rem}.earlier>summary{cursor:pointer;color:#0969da}
+.tests{margin:.2rem 0;padding-left:1.2rem;font-size:.92rem}.tests li{margin:.1rem 0}
+.grid{border-collapse:collapse;width:100%;font-size:.9rem;margin:.3rem 0}.grid th,.grid td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}.grid th{background:var(--soft)}
+.grid.bad td:first-child{border-left:4px solid var(--fail)}.grid.good td:first-child{border-left:4px solid var(--pass)}
+.gate-msgs li.bad{color:var(--fail);font-weight:600}
+tr.ef-expired td{background:#ffebe9}tr.ef-unexpectedly-passing td{background:#ddf4ff}
+.run-errors{border-color:var(--warn)}
+body.only-failures details.req:not(.failing),body.only-failures section.sec:not(.has-failing){display:none}
+.nomatch{display:none}
+.copy{float:right;font-size:.75rem;border:1px solid #30363d;background:#21262d;color:#e6edf3;border-radius:4px;padding:0 .4rem;cursor:pointer}
+footer.foot{margin-top:3rem;color:var(--muted);font-size:.8rem;border-top:1px solid var(--line);padding-top:.6rem}
+@media print{.toolbar{display:none}details.req{break-inside:avoid}}
+`;
+
+const JS = `
+(function () {
+  var body = document.body;
+  var bar = document.getElementById('toolbar');
+  if (!bar) return;
+  bar.hidden = false;
+  var all = document.getElementById('show-all');
+  var only = document.getElementById('show-failures');
+  function setOnly(on) {
+    body.classList.toggle('only-failures', on);
+    all.setAttribute('aria-pressed', String(!on));
+    only.setAttribute('aria-pressed', String(on));
+  }
+  all.addEventListener('click', function () { setOnly(false); });
+  only.addEventListener('click', function () { setOnly(true); });
+  function each(sel, fn) { Array.prototype.forEach.call(document.querySelectorAll(sel), fn); }
+  document.getElementById('expand-all').addEventListener('click', function () { each('details.req', function (d) { d.open = true; }); });
+  document.getElementById('collapse-all').addEventListener('click', function () { each('details.req', function (d) { d.open = false; }); });
+  var q = document.getElementById('search');
+  q.addEventListener('input', function () {
+    var v = q.value.trim().toLowerCase();
+    each('details.req', function (d) { d.classList.toggle('nomatch', v !== '' && (d.getAttribute('data-text') || '').indexOf(v) < 0); });
+    each('section.sec', function (s) { s.classList.toggle('nomatch', v !== '' && !s.querySelector('details.req:not(.nomatch)')); });
+  });
+  each('pre.curl', function (pre) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'copy';
+    b.textContent = 'copy';
+    b.addEventListener('click', function () {
+      var text = pre.getAttribute('data-text') || '';
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(function () { b.textContent = 'copied'; }, function () { b.textContent = 'select and copy'; });
+    });
+    pre.setAttribute('data-text', pre.textContent || '');
+    pre.insertBefore(b, pre.firstChild);
+  });
+})();
+`;
+
+function sha256(s: string): string {
+  return crypto.createHash('sha256').update(s, 'utf8').digest('base64');
+}
+
+export interface HtmlOptions {
+  /** Section number → title (default: the headings of spec/interface-spec.md). */
+  sectionTitles?: Map<string, string>;
+}
+
+export function renderHtml(r: RunResults, opts: HtmlOptions = {}): string {
+  const titles = opts.sectionTitles ?? specSectionTitles();
+  const secs = sectionsBlock(r, titles);
+  const failing = r.requirements.filter((q) => isGatingFailure(q.result)).length;
+  const csp = `default-src 'none'; style-src 'sha256-${sha256(CSS)}'; script-src 'sha256-${sha256(JS)}'; img-src data:; base-uri 'none'; form-action 'none'`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="referrer" content="no-referrer">
+<title>${esc(r.verdict.toUpperCase())} · conformance · ${esc(describeTarget(r))}</title>
+<style>${CSS}</style>
+</head>
+<body>
+${headerBlock(r)}
+<main>
+${countsBlock(r)}
+${failureIndex(r)}
+${gateBlock(r)}
+${problemsBlock(r)}
+<div class="cols">
+<section class="panel"><h2>Run</h2>${metaBlock(r)}</section>
+${secs.nav}
+</div>
+<div class="toolbar" id="toolbar" hidden>
+<span>Show</span>
+<button type="button" id="show-all" aria-pressed="true">All requirements (${r.requirements.length})</button>
+<button type="button" id="show-failures" aria-pressed="false">Failures only (${failing})</button>
+<span class="sep"></span>
+<input type="search" id="search" placeholder="Filter by ID or text" aria-label="filter requirements by ID or text">
+<button type="button" id="expand-all">Expand all</button>
+<button type="button" id="collapse-all">Collapse all</button>
+</div>
+${secs.body}
+<footer class="foot">Generated by the conformance suite ${esc(r.suiteVersion)} from <code>results.json</code> (schema <code>${esc(r.schema)}</code>). Results: ${RESULT_ORDER.map((k) => `<b>${esc(RESULT_LABEL[k])}</b> ${esc(RESULT_HELP[k])}`).join('; ')}.</footer>
+</main>
+<script>${JS}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,103 @@
+// npm run report:reference — the reference server's own conformance report, kept in the repository
+// so that a reader sees what a run looks like: runs the whole suite (profile all) against the
+// reference server (a local process with provider states, on a fixed port so that the report does
+// not change from run to run except for its timestamps and durations) and writes
+// reports/reference/{report.html,results.json,junit.xml,badge.svg}.
+//
+//   REPORT_REFERENCE_PORT  port of the reference server (default 18080)
+//
+// Exits with the conformance run's exit code.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'reports', 'reference');
+const PORT = Number(process.env.REPORT_REFERENCE_PORT ?? 18080);
+const FILES = ['report.html', 'results.json', 'junit.xml', 'badge.svg'];
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function waitHealthy(url: string, child: ChildProcess, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the reference server exited with code ${child.exitCode}`);
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (r.ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the reference server did not become healthy at ${url} within ${ms} ms`);
+}
+
+async function main(): Promise<number> {
+  if (!(await portFree(PORT))) {
+    process.stderr.write(`report:reference: port ${PORT} is in use; set REPORT_REFERENCE_PORT to a free port\n`);
+    return 3;
+  }
+  const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-report-reference-'));
+  const logFile = path.join(tmp, 'server.log');
+  const log = fs.openSync(logFile, 'w');
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, 'reference-server/bin/reference-server.mjs'), '--port', String(PORT), '--host', '127.0.0.1', '--db', path.join(tmp, 'reference.db'), '--provider-states'],
+    { cwd: ROOT, stdio: ['ignore', log, log], env: { ...process.env, REFERENCE_PROVIDER_STATES: '1' } },
+  );
+  fs.closeSync(log);
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      const gone = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      const t = setTimeout(() => server.kill('SIGKILL'), 5000);
+      await gone;
+      clearTimeout(t);
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await waitHealthy(`${base}/health`, server);
+    fs.mkdirSync(OUT, { recursive: true });
+    for (const f of FILES) fs.rmSync(path.join(OUT, f), { force: true });
+    const run = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'conformance/bin/conformance.mjs'),
+        'run',
+        '--base-url', base,
+        '--profile', 'all',
+        '--report-dir', path.relative(ROOT, OUT),
+        '--target-label', `reference server ${version} (local process)`,
+      ],
+      { cwd: ROOT, stdio: 'inherit', env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' } },
+    );
+    const code = await new Promise<number>((r) => run.on('close', (c) => r(c ?? 3)));
+    const missing = FILES.filter((f) => !fs.existsSync(path.join(OUT, f)));
+    if (missing.length) {
+      process.stderr.write(`report:reference: missing ${missing.join(', ')} in ${path.relative(ROOT, OUT)}\n`);
+      return code || 3;
+    }
+    process.stdout.write(`report:reference: wrote ${FILES.map((f) => path.relative(ROOT, path.join(OUT, f))).join(', ')} (exit ${code})\n`);
+    return code;
+  } catch (e) {
+    process.stderr.write(`report:reference: ${(e as Error).message}\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : ''}\n`);
+    return 3;
+  } finally {
+    await stop();
+  }
+}
+
+main().then((c) => process.exit(c));
