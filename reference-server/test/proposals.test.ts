@@ -1,61 +1,9 @@
 // Proposals: modifiability, missing proposals, permissions, the provider state and the demo seed
 // (spec 2.7, 3, 4.5, 7; architecture section 5).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
-import { createApp } from '../src/app.js';
-import { createUser, issueToken, type Permission } from '../src/auth.js';
 import { seedProposals } from '../src/areas/proposals.js';
+import { harness, type H } from './support/proposal-harness.js';
 
-// ---- harness (each proposal-area test file carries its own copy) ----------------------------
-interface Res {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
-function harness() {
-  const created = createApp({ providerStates: true, bindWorker: false });
-  const { app, deps } = created;
-  const admin = issueToken(deps, createUser(deps.db, { name: `admin-${randomUUID()}` })).token;
-  let n = 0;
-  async function call(
-    method: string,
-    path: string,
-    init: { body?: unknown; raw?: string; token?: string | null } = {},
-  ): Promise<Res> {
-    const headers: Record<string, string> = {};
-    const token = init.token === undefined ? admin : init.token;
-    if (token) headers.Token = token;
-    let body: string | undefined;
-    if (init.raw !== undefined) body = init.raw;
-    else if (init.body !== undefined) body = JSON.stringify(init.body);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const r = await app.request(path, { method, headers, body });
-    const text = await r.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, headers: r.headers, text, json };
-  }
-  async function state(name: string, params: Record<string, unknown>, action = 'setup') {
-    const r = await call('POST', '/_provider-states', { body: { state: name, params, action }, token: null });
-    expect(r.status, r.text).toBe(200);
-    return r.json as Record<string, any>;
-  }
-  async function proposal(params: Record<string, unknown> = {}): Promise<Record<string, any>> {
-    const p = { setupId: `t${++n}`, type: 'Quote', ...params };
-    return { ...(await state('a proposal', p)), params: p };
-  }
-  function userToken(grants: Record<string, Permission[]>) {
-    return issueToken(deps, createUser(deps.db, { name: `user-${randomUUID()}`, grants })).token;
-  }
-  return { created, deps, call, state, proposal, userToken };
-}
-type H = ReturnType<typeof harness>;
-// ---------------------------------------------------------------------------------------------
 
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
 const upsert = (h: H, id: number | string, body: unknown, q = '') =>
