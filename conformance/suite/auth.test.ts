@@ -4,26 +4,13 @@
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
+import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
-type Q = Record<string, string | number | boolean | undefined>;
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
-const enc = encodeURIComponent;
 const is2xx = (s: number) => s >= 200 && s < 300;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function withQuery(path: string, q: Q = {}): string {
-  const parts = Object.entries(q)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
-  return parts.length ? `${path}?${parts.join('&')}` : path;
-}
-
-async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
-  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
-}
 
 /** Every permission except the download-related ones. */
 const ALL = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];

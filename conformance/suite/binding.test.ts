@@ -6,8 +6,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
+import { type Ctx } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 type BindStatus = {
   ProposalID: number;
   Status: 'Bound' | 'NotBound' | 'Error';

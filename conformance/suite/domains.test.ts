@@ -2,23 +2,9 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
+import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
-type Q = Record<string, string | number | boolean | undefined>;
-
-const enc = encodeURIComponent;
 const is2xx = (s: number) => s >= 200 && s < 300;
-
-function withQuery(path: string, q: Q = {}): string {
-  const parts = Object.entries(q)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
-  return parts.length ? `${path}?${parts.join('&')}` : path;
-}
-
-async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
-  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
-}
 
 const CORE_IDS: Record<string, number> = {
   Claim: 1,

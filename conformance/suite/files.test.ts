@@ -4,22 +4,7 @@
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
-type Q = Record<string, string | number | boolean | undefined>;
-
-const enc = encodeURIComponent;
-
-function withQuery(path: string, q: Q = {}): string {
-  const parts = Object.entries(q)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
-  return parts.length ? `${path}?${parts.join('&')}` : path;
-}
-
-async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
-  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
-}
+import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);

@@ -4,23 +4,14 @@
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
+import { type Ctx, type Q, enc, withQuery } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
-type Q = Record<string, string | number | boolean | undefined>;
 
-const enc = encodeURIComponent;
 const is2xx = (s: number) => s >= 200 && s < 300;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-function withQuery(path: string, q: Q = {}): string {
-  const parts = Object.entries(q)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
-  return parts.length ? `${path}?${parts.join('&')}` : path;
-}
 
 /** GEN-001 made explicit: a non-empty body is JSON under a JSON content type. */
 function expectJson(res: Raw, what: string) {

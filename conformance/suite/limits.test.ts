@@ -2,11 +2,10 @@
 // test here is implementation-defined and asserts the reference's choices (architecture section 2).
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
+import { type Ctx, enc } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
-const enc = encodeURIComponent;
 const MB = 1024 * 1024;
 
 function expectProblem(res: Raw, status: number, code: string, what: string) {

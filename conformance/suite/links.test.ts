@@ -8,8 +8,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
+import { type Ctx } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 type Row = Record<string, unknown>;
 
 /** DomainIDs the spec fixes (2.1). */

@@ -7,8 +7,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
+import { type Ctx } from './support/request.js';
 
 const ALREADY = /already|assigned|exists/i;
 

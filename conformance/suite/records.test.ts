@@ -1,22 +1,7 @@
 // REC-*: generic record access by ID (spec 1, 4.2, 7).
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
-
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
-type Q = Record<string, string | number | boolean | undefined>;
-
-const enc = encodeURIComponent;
-
-function withQuery(path: string, q: Q = {}): string {
-  const parts = Object.entries(q)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
-  return parts.length ? `${path}?${parts.join('&')}` : path;
-}
-
-async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
-  return t.raw(withQuery(path, q), token === undefined ? {} : { token });
-}
+import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
 
 function expectProblem(res: { status: number; headers: Headers; json: unknown }, status: number, code: string, what: string) {
   expect(res.status, what).toBe(status);

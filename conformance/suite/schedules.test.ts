@@ -7,8 +7,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions, isRefusal } from '../src/meaning.js';
+import { type Ctx } from './support/request.js';
 
-type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 type Row = Record<string, any>;
 type Result = {
   IsSuccessful: boolean;
