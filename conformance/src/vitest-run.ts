@@ -27,7 +27,11 @@ export function suiteConfig(o: SuiteRunOptions) {
     watch: false,
     reporters: o.reporters,
     provide: { conformance: o.ctx },
-    pool: 'forks' as const,
+    // Worker threads start faster than forked processes, and each file still runs isolated in a
+    // fresh worker (the suite's per-file module state needs that). `npm run bench` on 2 cores: the
+    // full core run took 13-17 s with forks, 10-12 s with threads; 2 workers beat 3 or 4 there.
+    // CONFORMANCE_POOL=forks and CONFORMANCE_MAX_WORKERS=<n> override both (for such measurements).
+    pool: (process.env.CONFORMANCE_POOL === 'forks' ? 'forks' : 'threads') as 'threads',
     maxWorkers: o.maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || 2),
     fileParallelism: true,
     testTimeout: o.testTimeoutMs ?? 60_000,
@@ -62,7 +66,9 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
 
 /** Collects the suite (runs the files' top level, not the tests): tests with their task meta. */
 export async function collectSuite(o: Omit<SuiteRunOptions, 'reporters'>): Promise<SuiteRunResult> {
-  const vitest = await createVitest('test', { ...suiteConfig({ ...o, ctx: { ...o.ctx, collectOnly: true }, reporters: [] }), silent: true } as any);
+  // forks here: with threads the order of the collected files (and so of reports/coverage.md) varied
+  // from run to run; collection is not timed
+  const vitest = await createVitest('test', { ...suiteConfig({ ...o, ctx: { ...o.ctx, collectOnly: true }, reporters: [] }), pool: 'forks', silent: true } as any);
   o.onVitest?.(vitest);
   try {
     const r = await vitest.collect(o.filters);

@@ -26,6 +26,9 @@ export interface DomainDef {
   displayField?: string;
   schedule?: boolean;
   readOnly?: boolean;
+  /** Extra SQLite indexes (column lists) for the filters and sorts a query commonly uses; the
+   * reference columns of association and coded fields are always indexed (db.ts). */
+  indexes?: string[][];
 }
 
 /** An association field X is stored in the integer column XID; a coded field X in XID into table
@@ -67,7 +70,12 @@ export const DOMAINS: DomainDef[] = [
     t('ClaimNumber'), t('ClaimantName'), d('LossDate'), n('ReserveAmount'), t('Status'),
     assoc('Location', 'Location'), assoc('Policy', 'Policy'), coded('Custom2Code', 'ClaimCategory'),
     t('Notes'), ts('EntryDate'),
-  ], { displayField: 'ClaimNumber' }),
+  ], {
+    displayField: 'ClaimNumber',
+    // filter by Status sorted by LossDate (and sort by LossDate alone) without a full scan and sort;
+    // see bench/README-section.md for the measured effect on 1M rows
+    indexes: [['Status', 'LossDate'], ['LossDate']],
+  }),
   dom(2, 'Contact', 'Contact', 'Contacts', [
     t('FirstName'), t('LastName'), t('Email'), t('Phone'), n('ContactCode'),
     { name: 'Name', type: 'text',
