@@ -53,7 +53,9 @@ export interface CoverageReport {
 /** Requirements verified by the generic checks on every exchange, not by named tests. */
 export const GENERIC_REQUIREMENTS = new Set(['GEN-001', 'GEN-002']);
 
-export function buildCoverage(cat: Catalogue, tests: CollectedTest[], collectionErrors: string[] = [], now = new Date()): CoverageReport {
+export function buildCoverage(cat: Catalogue, collected: CollectedTest[], collectionErrors: string[] = [], now = new Date()): CoverageReport {
+  // Collection order depends on the pool; sort so the table is the same from run to run.
+  const tests = [...collected].sort((a, b) => a.file.localeCompare(b.file) || a.id.localeCompare(b.id));
   const byReq = new Map<string, CollectedTest[]>();
   const unknownReferences: CoverageReport['unknownReferences'] = [];
   for (const t of tests) {

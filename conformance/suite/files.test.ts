@@ -45,18 +45,22 @@ async function fileRecord(t: Ctx, id: number, columns?: string, token?: string):
 /** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
 async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
   const cols = columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
-  for (let page = 0; page < 40; page++) {
-    const res = await get(
-      t,
-      '/api/File/Query',
-      { columns: cols, sort: 'FileID desc', take: 100, [t.bindings.query.skip]: page * 100 },
-      token,
-    );
-    expect(res.status, `GET /api/File/Query columns=${cols}: ${res.text.slice(0, 300)}`).toBe(200);
-    const list = (res.json as any).List as any[];
-    const row = list.find((x) => x.FileID === id);
-    if (row) return row;
-    if (list.length < 100) break;
+  // Other test files create and delete files while this one pages, so rows can shift between two
+  // page reads: pages overlap by 20 rows, and a missed row gets a second full pass.
+  for (let pass = 0; pass < 2; pass++) {
+    for (let page = 0; page < 50; page++) {
+      const res = await get(
+        t,
+        '/api/File/Query',
+        { columns: cols, sort: 'FileID desc', take: 100, [t.bindings.query.skip]: page * 80 },
+        token,
+      );
+      expect(res.status, `GET /api/File/Query columns=${cols}: ${res.text.slice(0, 300)}`).toBe(200);
+      const list = (res.json as any).List as any[];
+      const row = list.find((x) => x.FileID === id);
+      if (row) return row;
+      if (list.length < 100) break;
+    }
   }
   throw new Error(`file ${id} not found in GET /api/File/Query`);
 }
