@@ -25,6 +25,47 @@ export interface Exchange {
 /** Longest body text kept in a recorded exchange (the checks see the whole body). */
 export const MAX_RECORDED_BODY = 16_384;
 
+/** Largest response body the client reads (bytes after content decoding). A larger one, or a
+ * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
+ * env CONFORMANCE_MAX_RESPONSE_BYTES. */
+export const MAX_RESPONSE_BYTES = (() => {
+  const v = Number(process.env.CONFORMANCE_MAX_RESPONSE_BYTES);
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : 32 * 1024 * 1024;
+})();
+
+/**
+ * Reads a response body as text (UTF-8, like Response.text()), at most `max` bytes: beyond that
+ * the body is cancelled and a TargetError names the limit. Errors while reading (a reset, a
+ * timeout of the request's signal, bad content encoding) propagate.
+ */
+export async function readBodyCapped(response: Response, what: string, max = MAX_RESPONSE_BYTES): Promise<string> {
+  const tooLarge = (n: string) =>
+    new TargetError(`${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`);
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge(`${declared} bytes announced`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.byteLength;
+    if (n > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(`more than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** Statuses whose responses have no body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
 /** Everything recorded during one test. */
 export class ExchangeLog {
   readonly exchanges: Exchange[] = [];
@@ -77,18 +118,39 @@ export function conformanceMiddleware(opts: ClientOptions): Middleware {
       const exchange: Exchange = { method: request.method, url: request.url, requestHeaders, requestBody, ms: 0 };
       opts.log.exchanges.push(exchange);
       pending.set(id, { t0: performance.now(), exchange });
-      return new Request(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])]) });
+      // The timeout covers the whole exchange, body included. Redirects are not followed: a
+      // redirect to another origin would carry the token header along (fetch drops only
+      // Authorization), and the interface documents no 3xx (the generic checks report it).
+      return new Request(request, {
+        redirect: 'manual',
+        signal: AbortSignal.any([request.signal, AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])]),
+      });
     },
 
     async onResponse({ request, response, id }) {
       const p = pending.get(id);
       pending.delete(id);
+      const what = `${request.method} ${request.url}`;
+      if (response.status < 100 || response.status > 599) {
+        await response.body?.cancel().catch(() => undefined);
+        if (p) p.exchange.error = `invalid HTTP status ${response.status}`;
+        throw new TargetError(`${what}: the target answered with ${response.status}, which is not an HTTP status (100-599)`);
+      }
       let text: string;
       try {
-        text = await response.clone().text();
+        text = await readBodyCapped(response, what);
       } catch (e) {
-        if (p) p.exchange.error = `reading the body failed: ${describeError(e)}`;
-        throw new TargetError(`${request.method} ${request.url}: reading the response body failed: ${describeError(e)}`);
+        if (p) {
+          p.exchange.status = response.status;
+          p.exchange.ms = Math.round(performance.now() - p.t0);
+          p.exchange.error = e instanceof TargetError ? e.message : `reading the body failed: ${describeError(e)}`;
+        }
+        if (e instanceof TargetError) throw e;
+        const name = (e as { name?: string })?.name;
+        if (name === 'TimeoutError' || (name === 'AbortError' && request.signal.aborted)) {
+          throw new TargetError(`${what}: the response body did not arrive within ${opts.timeoutMs} ms (--timeout)`);
+        }
+        throw new TargetError(`${what}: reading the response body failed: ${describeError(e)}`);
       }
       const ex = p?.exchange ?? { method: request.method, url: request.url, requestHeaders: {}, ms: 0 };
       if (!p) opts.log.exchanges.push(ex);
@@ -113,7 +175,12 @@ export function conformanceMiddleware(opts: ClientOptions): Middleware {
         opts.log.violations.push(...r.violations);
         opts.log.findings.push(...r.findings);
       }
-      return undefined;
+      // The stream is consumed: hand on a response with the body that was read.
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     },
 
     onError({ request, error, id }) {
@@ -169,7 +236,8 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
     const e = mw.onError!({ ...params, request, error } as any);
     throw e instanceof Error ? e : error;
   }
-  await mw.onResponse!({ ...params, request, response } as any);
+  const read = await mw.onResponse!({ ...params, request, response } as any);
+  if (read instanceof Response) response = read;
   const text = await response.text();
   let json: unknown;
   if (text.trim() !== '') {

@@ -2,7 +2,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { FixtureEntry } from './run-context.js';
-import { PreconditionFailedError } from './errors.js';
+import { PreconditionFailedError, TargetError } from './errors.js';
+import { readBodyCapped } from './client.js';
 
 export type StateValues = Record<string, any>;
 
@@ -27,12 +28,20 @@ export class HttpStateProvider implements StateProvider {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ state, params, action }),
+        redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (e) {
       throw new PreconditionFailedError(`provider state '${state}' ${action}: POST ${this.stateUrl} failed: ${describeError(e)}`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      // bounded in size, and in time by the request's timeout
+      text = await readBodyCapped(res, `POST ${this.stateUrl}`);
+    } catch (e) {
+      const why = e instanceof TargetError ? e.message : `reading the answer failed: ${describeError(e)}`;
+      throw new PreconditionFailedError(`provider state '${state}' ${action}: ${why}`);
+    }
     if (res.status !== 200) {
       throw new PreconditionFailedError(
         `provider state '${state}' ${action} answered ${res.status}${res.status === 400 ? ' (unknown or refused state)' : ''}: ${text.slice(0, 500)}`,

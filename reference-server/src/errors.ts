@@ -19,14 +19,16 @@ export type ProblemCode =
   | 'InternalError';
 
 /** Titles are the HTTP reason phrases; the `code` says what went wrong. */
-const REASONS: Record<number, string> = {
+export const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
   414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
 };
 
@@ -94,6 +96,13 @@ export function makeErrorHandler(log: ErrorLogger) {
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500 && (err as Error)?.name === 'HTTPException') {
       return problem(c, status, status === 413 ? 'PayloadTooLarge' : 'MalformedRequest', (err as Error).message || 'Bad request.');
+    }
+    // The client went away while its body was being read (node: 'aborted' / ECONNRESET): nobody
+    // reads the answer; not a server error.
+    const ecode = (err as { code?: unknown })?.code;
+    if ((err instanceof Error && err.message === 'aborted') || ecode === 'ECONNRESET' || ecode === 'ERR_STREAM_PREMATURE_CLOSE') {
+      log({ level: 'warn', msg: 'client aborted the request', method: c.req.method, path: c.req.path });
+      return problem(c, 400, 'MalformedRequest', 'The request body was not received completely.');
     }
     log({
       level: 'error',

@@ -17,6 +17,12 @@ function invalid(detail: string): never {
   throw new ApiError(400, 'InvalidFilter', detail);
 }
 
+/** At most this many conditions in one `filter` or `linqFilter`, and parentheses nested at most
+ * this deep: bounded parser recursion and SQL expression depth (SQLite refuses trees deeper than
+ * 1000; a deeper LINQ nesting overflowed the parser's stack). More → 400 InvalidFilter. */
+export const MAX_FILTER_CONDITIONS = 100;
+export const MAX_FILTER_NESTING = 32;
+
 const BOOL_TRUE = new Set(['true', 'yes', 'y', '1']);
 const BOOL_FALSE = new Set(['false', 'no', 'n', '0']);
 
@@ -79,6 +85,7 @@ const FILTER_OPS = new Set<CompareOp>(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'cont
 // REQ: QRY-020
 export function parseFilter(filter: string, resolve: FieldResolver): SqlFragment {
   const parts = filter.split('&&');
+  if (parts.length > MAX_FILTER_CONDITIONS) invalid(`A filter may have at most ${MAX_FILTER_CONDITIONS} conditions; got ${parts.length}.`);
   const out: SqlFragment[] = [];
   for (const part of parts) {
     const cond = part.trim();
@@ -173,6 +180,8 @@ function tokenize(src: string): Tok[] {
 export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
   const toks = tokenize(src);
   let p = 0;
+  let depth = 0;
+  let conditions = 0;
   const peek = () => toks[p]!;
   const isOp = (v: string) => {
     const t = peek();
@@ -202,12 +211,15 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
   function primary(): SqlFragment {
     const t = peek();
     if (t.k === 'op' && t.v === '(') {
+      if (++depth > MAX_FILTER_NESTING) invalid(`Parentheses in linqFilter may be nested at most ${MAX_FILTER_NESTING} deep (position ${t.pos}).`);
       p++;
       const e = orExpr();
       expectOp(')');
+      depth--;
       return { sql: `(${e.sql})`, params: e.params };
     }
     if (t.k !== 'ident') invalid(`Expected a field name at position ${t.pos}.`);
+    if (++conditions > MAX_FILTER_CONDITIONS) invalid(`A linqFilter may have at most ${MAX_FILTER_CONDITIONS} conditions.`);
     p++;
     // Field.Contains("x") / Field.StartsWith("x")
     const m = /^(.*)\.(Contains|StartsWith)$/.exec(t.v);

@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { seedDemo } from './seed.js';
 import { specVersion } from './areas/health.js';
+import { clientErrorHandler, MAX_HEADER_BYTES } from './limits.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -108,7 +109,9 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
   }
 
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
-    const s = serve({ fetch: created.app.fetch, port, hostname: o.host }, () => resolveServer(s));
+    const s = serve({ fetch: created.app.fetch, port, hostname: o.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolveServer(s));
+    // Requests node's parser refuses get a problem+json answer (414 for a request line over the limit).
+    s.on('clientError', clientErrorHandler());
     s.once('error', reject);
   }).catch((err: unknown) => {
     log({ level: 'error', msg: 'cannot listen', host: o.host, port, error: String(err) });

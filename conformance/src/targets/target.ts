@@ -36,7 +36,7 @@ export async function waitForHealth(
     if (stop) return { ok: false, problem: stop };
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(Math.min(5_000, Math.max(500, deadline - Date.now()))) });
-      await res.arrayBuffer().catch(() => undefined);
+      await res.body?.cancel().catch(() => undefined);
       if (res.status === 200) return { ok: true };
       problem = `answered ${res.status}`;
     } catch (e) {

@@ -25,7 +25,7 @@ export class UrlTarget implements Target {
     const probe = joinUrl(baseUrl, this.opts.probePath ?? '/');
     try {
       const res = await fetch(probe, { signal: AbortSignal.timeout(this.opts.probeTimeoutMs ?? 10_000) });
-      await res.arrayBuffer().catch(() => undefined);
+      await res.body?.cancel().catch(() => undefined); // any status will do; the body is not needed
       (this.opts.log ?? defaultLog)(`conformance: target ${baseUrl} answers (GET ${probe} → ${res.status})`);
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };

@@ -264,7 +264,11 @@ function runItem(ctx: Ctx, order: number, fallbackRecordId: number, op: () => Sc
     return ctx.db.transaction(op)();
   } catch (e) {
     if (e instanceof ItemFailure) return failed(e.recordId, order, e.message);
-    if (e instanceof Error && e.name === 'SqliteError') return failed(fallbackRecordId, order, `The operation failed: ${e.message}`);
+    // A constraint the item breaks fails the item alone (without SQLite's text: no table or column
+    // names go out); anything else (SQLITE_BUSY after the busy timeout, I/O) is a server error.
+    if (e instanceof Error && e.name === 'SqliteError' && String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
+      return failed(fallbackRecordId, order, 'The operation failed: the record breaks a constraint of the schedule domain.');
+    }
     throw e;
   }
 }
