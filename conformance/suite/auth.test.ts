@@ -316,6 +316,18 @@ for (const row of TABLE) {
   );
   conformance(
     {
+      id: `auth.link-${row.op}-${row.kind.toLowerCase()}-with-${kebab(row.needs)}-on-child-only`,
+      title: `${row.op} of a ${row.kind} link is refused, changing nothing, when ${row.needs} is held on ${row.kind} but not on the parent domain`,
+      requirements: ['AUTH-004', row.req],
+      mutates: true,
+    },
+    async (t) => {
+      // the permission is checked on the parent domain (spec 5 rule 4), not on either side
+      await permissionCase(t, row.op, row.kind, ['View'], ['View', row.needs], false);
+    },
+  );
+  conformance(
+    {
       id: `auth.link-${row.op}-${row.kind.toLowerCase()}-without-child-view`,
       title: `${row.op} of a ${row.kind} link is refused, changing nothing, without View on ${row.kind} even with every parent permission`,
       requirements: ['AUTH-005'],

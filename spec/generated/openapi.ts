@@ -958,8 +958,9 @@ export interface components {
             };
         };
         /**
-         * @description Request body over 10 MB, or more than 100 items over the three arrays of one UpsertMulti
-         *     call; nothing changes. The limits, status and body are implementation-defined (the
+         * @description Request body over 10 MB (on any operation: a client may send a body even where none is
+         *     expected), or more than 100 items over the three arrays of one UpsertMulti call; nothing
+         *     changes. The limits, status and body are implementation-defined (the
          *     specification does not show maximum body sizes).
          */
         PayloadTooLarge: {
@@ -1249,6 +1250,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1311,6 +1313,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1414,6 +1417,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UnknownDomain"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1476,6 +1480,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["DownloadUrlServerError"];
         };
@@ -1571,6 +1576,7 @@ export interface operations {
             400: components["responses"]["BadQuery"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["DownloadUrlServerError"];
         };
@@ -1612,6 +1618,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["DownloadUrlServerError"];
         };
@@ -1690,6 +1697,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1783,6 +1791,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1825,6 +1834,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1857,6 +1867,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
             409: components["responses"]["BindConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -1888,6 +1899,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             /**
              * @description The proposal already has a MemberID. The body is a JSON string saying that a MemberID
@@ -2014,6 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["SingleScheduleOperationResult"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -2064,6 +2077,7 @@ export interface operations {
                     "application/json": components["schemas"]["SingleScheduleOperationResult"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
     };
@@ -2092,6 +2106,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["BadCredentials"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
         };
     };
 }
