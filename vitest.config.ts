@@ -2,8 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // The project's own tests. The conformance suite (conformance/suite) is not listed here: it runs
 // through the `conformance` CLI, which starts a target first and builds its own vitest config.
+// Besides the console, results go to reports/tmp/vitest-results.json, which .ci/run sums up.
 export default defineConfig({
   test: {
+    reporters: ['default', ['json', { outputFile: 'reports/tmp/vitest-results.json' }]],
     projects: [
       { test: { name: 'spec', include: ['spec/test/**/*.test.ts'] } },
       { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'] } },
