@@ -542,15 +542,17 @@ const NOTES: string[] = [
   'The machine is shared (other sessions run builds and tests on the same 2 cores; see the load average above): req/s and ' +
     'latencies move by 2-3x between runs. Each scenario is therefore paired with the bare Hono ceiling measured just before it, ' +
     'and the server CPU time per request (/proc/<pid>/stat) is reported beside req/s; the CPU ratio is the stable figure.',
-  'One record by ID stays far below 60% of the bare ceiling, and no query-path change can reach it: the bare route costs ' +
-    '~20-25 µs of server CPU per request, the record read ~210-350 µs. A CPU profile of the record scenario (node --cpu-prof) ' +
-    'splits the handler time roughly into: hono bodyLimit (limits.ts) reading `c.req.raw.body` on a GET, which makes ' +
-    '@hono/node-server build a full WHATWG Request (~25%); authentication, one token query plus two user/grant queries and ' +
-    'a grant map over every domain per request (~25%); the record itself, an existence query, the column engine and the ' +
-    'select (~25%); writing the JSON answer (~25%, as for the bare route). Reaching 60% (about 35-40 µs per request in all) would ' +
-    'need all of: bodyLimit only for methods with a body, an in-memory token → user cache (invalidated on user, grant and ' +
-    'token changes), a compiled-SQL cache per (domain, columns) and one query instead of two. Before the statement cache ' +
-    'preparing statements alone was ~20% of the record CPU.',
+  'One record by ID: ~216 µs of server CPU per request before, ~70-75 µs after (bare route ~18-20 µs), from these ' +
+    'changes: the body limit skipped on GET and HEAD (limits.ts; it read `c.req.raw.body`, which made @hono/node-server ' +
+    'build a full WHATWG Request), a token → user cache (auth.ts, AuthCache; TEMP triggers on users/grants/tokens and ' +
+    'PRAGMA data_version drop it on any change), one compiled query per (domain, columns) instead of an existence query ' +
+    'plus the column engine (areas/records.ts, columns-engine.ts), the URL limit without a URL parse on plain URLs, and ' +
+    'no request-log middleware below log level info. ' +
+    '60% stays out of reach: on the same server GET /health (every global middleware, no token, no database) already ' +
+    'costs ~22-25 µs, and a record read still needs two SQLite read transactions (data_version for the cache, then the ' +
+    'select), each ~4-5 µs of CPU under load in WAL mode (lock and unlock syscalls on the -shm file), plus Hono\'s ' +
+    'TrieRouter (RegExpRouter refuses this route set), the OpenAPI parameter check and the JSON answer. 60% of ~19 µs is ' +
+    '~31 µs in all: about what /health and the two read transactions cost before any authentication or record work.',
   'Query by table size: before this work the Claim Query (filter Status, sort LossDate desc, take 100) scanned and sorted ' +
     'the whole table: p50 4 ms at 10k, 20 ms at 100k, 115 ms at 1M rows (x29 growth). The index (Status, LossDate) of the ' +
     'data dictionary makes it an index range read: ~1 ms at every size.',

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppEnv, Deps, Settings } from './deps.js';
 import { createDictionary, DOMAINS } from './dictionary.js';
 import { openDatabase } from './db.js';
-import { authMiddleware } from './auth.js';
+import { authMiddleware, installAuthCache } from './auth.js';
 import { makeErrorHandler, notFoundHandler, type ErrorLogger } from './errors.js';
 import { bodySizeLimit, urlLengthLimit } from './limits.js';
 import { loadSettings } from './settings.js';
@@ -48,6 +48,8 @@ const defaultLog: ErrorLogger = (entry) => {
 
 export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS);
+  // token → user cache, invalidated by TEMP triggers on users/grants/tokens (auth.ts, AuthCache)
+  installAuthCache(db);
   const dict = createDictionary(DOMAINS);
   const deps: Deps = { db, dict, settings: { enhancedSessionIDSecurity: true }, clock: opts.clock ?? (() => new Date()) };
   deps.settings = loadSettings(db, opts.settings);
@@ -66,9 +68,9 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   }
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
-  app.use('*', async (c, next) => {
+  app.use('*', (c, next) => {
     c.set('deps', deps);
-    await next();
+    return next();
   });
 
   // Routes without a token.

@@ -120,15 +120,130 @@ export function issueToken(deps: Deps, userId: number, opts: { clientName?: stri
   return { token, expires };
 }
 
-/** The user of a valid token, or undefined (missing, unknown or expired). */
+/** The user of a valid token, or undefined (missing, unknown or expired). Served from the
+ * connection's token cache (`AuthCache`) when it may be; the answer is the same either way. */
 export function userForToken(deps: Deps, token: string | undefined | null): User | undefined {
   if (!token) return undefined;
+  const cache = authCache(deps.db);
+  return cache ? cache.userFor(deps, token) : lookupToken(deps, token)?.user;
+}
+
+/** The lookup itself, from the tables: the token row, its expiry against the clock, then the
+ * user and the grants. `expiresMs` is returned with the user for the cache. */
+function lookupToken(deps: Deps, token: string): { user: User; expiresMs: number } | undefined {
   const row = deps.db.prepare('SELECT UserID, Expires FROM tokens WHERE Token = ?').get(token) as
     | { UserID: number; Expires: string }
     | undefined;
   if (!row) return undefined;
-  if (Date.parse(row.Expires) <= deps.clock().getTime()) return undefined;
-  return loadUser(deps, row.UserID);
+  const expiresMs = Date.parse(row.Expires);
+  if (expiresMs <= deps.clock().getTime()) return undefined;
+  const user = loadUser(deps, row.UserID);
+  return user ? { user, expiresMs } : undefined;
+}
+
+// ---- the token cache -------------------------------------------------------------------------
+
+/** Most tokens the cache holds (least recently added out first). */
+export const AUTH_CACHE_SIZE = 10_000;
+
+/**
+ * Token → user cache of one database connection. Looking a token up costs three queries and a
+ * grant map over every domain, per request: about a quarter of the server CPU of a record read
+ * (bench/README-section.md). An entry is only ever a copy of what `lookupToken` would read now:
+ *
+ * - expiry: every hit compares the token's Expires with `deps.clock()` exactly as the lookup does,
+ *   so a token stops working at the same millisecond with or without the cache;
+ * - writes through this connection: TEMP triggers on `users`, `grants` and `tokens` (INSERT,
+ *   UPDATE, DELETE; ON DELETE CASCADE and REPLACE fire them too) call a function that bumps the
+ *   generation, and a new generation drops every entry. Triggers catch every writer (Authenticate,
+ *   createUser, issueToken, provider-state setup and teardown, tests writing SQL) without any of
+ *   them having to remember the cache;
+ * - writes through other connections (another process on the same file, the sqlite3 shell):
+ *   `PRAGMA data_version` changes when another connection commits, and a new value drops every
+ *   entry too;
+ * - open transactions: inside one the cache is neither read nor filled (what it would read may
+ *   still roll back);
+ * - unknown, expired and deleted tokens are never cached: they are looked up every time.
+ *
+ * TEMP triggers and the function live in this connection only: nothing is added to the database
+ * file, and other connections (which do not have the function) are not affected.
+ */
+export class AuthCache {
+  private readonly entries = new Map<string, { user: User; expiresMs: number }>();
+  /** bumped by the TEMP triggers on every write to users, grants or tokens through this connection */
+  private generation = 0;
+  /** generation and data_version the entries were read at */
+  private seenGeneration = 0;
+  private seenDataVersion = -1;
+  private readonly dataVersion: Database.Statement | undefined;
+
+  constructor(private readonly db: Database.Database) {
+    const fn = 'rflps_auth_changed';
+    // why: any change to who a token belongs to, what the user may do, or whether the token exists
+    // or has expired invalidates the whole cache; entries are rebuilt from the tables on demand.
+    db.function(fn, { deterministic: false, varargs: false }, () => {
+      this.generation++;
+      return null;
+    });
+    const triggers: string[] = [];
+    for (const table of ['users', 'grants', 'tokens']) {
+      for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+        triggers.push(`CREATE TEMP TRIGGER IF NOT EXISTS rflps_auth_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN SELECT ${fn}(); END`);
+      }
+    }
+    db.exec(triggers.join(';\n'));
+    // A private in-memory database has no other connection; a file may have (data_version).
+    this.dataVersion = db.memory ? undefined : db.prepare('PRAGMA data_version');
+  }
+
+  userFor(deps: Deps, token: string): User | undefined {
+    // why: inside a transaction the tables may hold writes that still roll back; bypass the cache.
+    if (this.db.inTransaction) return lookupToken(deps, token)?.user;
+    // The stamps are read before the tables: a change committed while the lookup below runs
+    // leaves the stamp behind, so the next request drops what this one cached.
+    const dv = this.dataVersion ? (this.dataVersion.get() as { data_version: number }).data_version : 0;
+    if (this.generation !== this.seenGeneration || dv !== this.seenDataVersion) {
+      // why: users, grants or tokens changed (through this connection, or anything changed through
+      // another one) since the entries were read: drop them all.
+      this.entries.clear();
+      this.seenGeneration = this.generation;
+      this.seenDataVersion = dv;
+    }
+    const hit = this.entries.get(token);
+    if (hit) {
+      // the same test as lookupToken's, against the clock of this request
+      if (!(hit.expiresMs <= deps.clock().getTime())) return hit.user;
+      // why: expired now; dropped, and never cached again while its row says it has expired.
+      this.entries.delete(token);
+      return undefined;
+    }
+    const found = lookupToken(deps, token);
+    // (unknown and expired tokens are not cached: they are looked up every time)
+    if (found) {
+      if (this.entries.size >= AUTH_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(token, found);
+    }
+    return found?.user;
+  }
+}
+
+const caches = new WeakMap<Database.Database, AuthCache>();
+
+/** Installs the token cache of a connection (its TEMP triggers and function); `createApp` does
+ * this when it opens the database. Outside a transaction only: a rollback would drop the triggers. */
+export function installAuthCache(db: Database.Database): AuthCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    if (db.inTransaction) throw new Error('installAuthCache: not inside a transaction');
+    caches.set(db, (cache = new AuthCache(db)));
+  }
+  return cache;
+}
+
+/** The token cache of a connection: installed on first use when no transaction is open (a
+ * connection not opened by createApp); undefined otherwise (the tables are read directly). */
+function authCache(db: Database.Database): AuthCache | undefined {
+  return caches.get(db) ?? (db.inTransaction ? undefined : installAuthCache(db));
 }
 
 /** Authentication: sets c.var.user from the `Token` header; 401 Unauthenticated otherwise. */
@@ -136,13 +251,13 @@ export function userForToken(deps: Deps, token: string | undefined | null): User
 // REQ: AUTH-002
 // REQ: AUTH-011
 export function authMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const token = c.req.header(TOKEN_HEADER);
     if (!token) throw new ApiError(401, 'Unauthenticated', `A valid token is required in the '${TOKEN_HEADER}' header.`);
     const user = userForToken(deps, token);
     if (!user) throw new ApiError(401, 'Unauthenticated', 'The token is unknown or has expired.');
     c.set('user', user);
-    await next();
+    return next();
   };
 }
 

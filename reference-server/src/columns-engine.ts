@@ -223,6 +223,111 @@ export interface SelectOptions {
   includeTotalCount?: boolean;
 }
 
+/** The select list of the output columns (resolved in their order: the first unknown column is
+ * the one reported), with the extra columns DownloadURL and Contents need. */
+function selectColumns(
+  b: SelectBuilder,
+  specs: ColumnSpec[],
+  resolveNames: boolean | undefined,
+): { out: OutputColumn[]; selects: string[]; wantsDownload: boolean } {
+  const out: OutputColumn[] = specs.map((s) => ({ key: s.key, res: b.resolve(s.field, 'select', resolveNames) }));
+  const selects: string[] = [];
+  out.forEach((o, i) => {
+    if (o.res.kind === 'sql') {
+      o.sqlAlias = `c${i}`;
+      o.type = o.res.type;
+      selects.push(`${o.res.sql} AS ${o.sqlAlias}`);
+    }
+  });
+  const wantsContents = out.some((o) => o.res.kind === 'contents');
+  const wantsDownload = out.some((o) => o.res.kind === 'download');
+  if (wantsDownload) selects.push(`t."FileID" AS __fid, t."ExternalFileRepositoryID" AS __xrep, t."ExternalDirectURL" AS __xurl`);
+  // REQ: FILE-012 — bytes are read only when Contents is requested.
+  // REQ: AUTH-003 — Contents works under token authentication.
+  if (wantsContents) selects.push(`(SELECT fc.Contents FROM file_contents fc WHERE fc.FileID = t."FileID") AS __contents`);
+  if (selects.length === 0) selects.push('1 AS __one');
+  return { out, selects, wantsDownload };
+}
+
+/** DownloadURL is answered only with enhanced session ID security on (a runtime setting). */
+// REQ: FILE-017
+// REQ: FILE-020
+function requireDownloadUrls(deps: Deps): void {
+  if (!deps.settings.enhancedSessionIDSecurity) {
+    throw new ResponseError((c) => jsonString(c, 500, OBJECT_REFERENCE_NOT_SET), 'DownloadURL with enhanced session ID security off');
+  }
+}
+
+function isDownloadRestricted(user: User): boolean {
+  return can(user, 'File', 'RestrictDownload') && !can(user, 'File', 'Full');
+}
+
+/** One answer record from one SQL row. */
+function shapeRow(ctx: RequestContext, out: OutputColumn[], r: Record<string, unknown>, restricted: boolean): Record<string, unknown> {
+  const rec: Record<string, unknown> = {};
+  for (const o of out) {
+    switch (o.res.kind) {
+      case 'sql': {
+        const v = r[o.sqlAlias!];
+        rec[o.key] = o.type === 'boolean' && v !== null && v !== undefined ? !!v : (v ?? null);
+        break;
+      }
+      case 'null':
+        rec[o.key] = null;
+        break;
+      case 'contents': {
+        // REQ: FILE-010
+        const v = r.__contents;
+        rec[o.key] = v === null || v === undefined ? null : Buffer.from(v as Uint8Array).toString('base64');
+        break;
+      }
+      case 'download':
+        rec[o.key] = downloadUrl(ctx, r, restricted);
+        break;
+    }
+  }
+  return rec;
+}
+
+/**
+ * A compiled read of one record by key: the SELECT of the columns (with the key condition and any
+ * `conditions`, e.g. the active-record condition, in one statement) and how to shape its row.
+ * Compiled once per (domain, columns, resolveAssociationNames, conditions) and kept: the column
+ * engine and the SQL text depend on the dictionary only, never on the request, the user or the
+ * settings (DownloadURL's setting and restriction are checked when the plan runs).
+ */
+export interface RecordRead {
+  /** undefined: no row with that key (meeting the conditions); else the answer record */
+  run(ctx: RequestContext, id: number): Record<string, unknown> | undefined;
+  /** the plan asks for DownloadURL, which needs enhanced session ID security (FILE-017) */
+  readonly wantsDownload: boolean;
+}
+
+/** Compile a one-record read (throws the column engine's errors: unknown columns and the like). */
+export function compileRecordRead(
+  deps: Deps,
+  def: DomainDef,
+  columns: ColumnSpec[] | undefined,
+  resolveNames: boolean,
+  conditions: SqlFragment[],
+): RecordRead {
+  const b = new SelectBuilder(deps, def);
+  const { out, selects, wantsDownload } = selectColumns(b, columns ?? defaultColumns(def), resolveNames);
+  const where = [{ sql: `t.${q(def.key)} = ?`, params: [] as unknown[] }, ...conditions];
+  const params = conditions.flatMap((w) => w.params);
+  const sql = `SELECT ${selects.join(', ')} ${b.fromSql()} WHERE ${where.map((w) => `(${w.sql})`).join(' AND ')}`;
+  const statement = deps.db.prepare(sql);
+  return {
+    wantsDownload,
+    run(ctx, id) {
+      const r = statement.get(id, ...params) as Record<string, unknown> | undefined;
+      if (!r) return undefined;
+      if (wantsDownload) requireDownloadUrls(ctx.deps);
+      return shapeRow(ctx, out, r, wantsDownload && isDownloadRestricted(ctx.user));
+    },
+  };
+}
+
 /** Run a select over `def` with the column language, and shape the rows. Every endpoint with a
  * `columns` parameter goes through here, so the language is the same everywhere. */
 // REQ: COL-011
@@ -234,31 +339,8 @@ export function selectRecords(
 ): { rows: Array<Record<string, unknown>>; total?: number } {
   const { deps } = ctx;
   const b = new SelectBuilder(deps, def);
-  const specs = opts.columns ?? defaultColumns(def);
-  const out: OutputColumn[] = specs.map((s) => ({ key: s.key, res: b.resolve(s.field, 'select', opts.resolveAssociationNames) }));
-
-  const selects: string[] = [];
-  out.forEach((o, i) => {
-    if (o.res.kind === 'sql') {
-      o.sqlAlias = `c${i}`;
-      o.type = o.res.type;
-      selects.push(`${o.res.sql} AS ${o.sqlAlias}`);
-    }
-  });
-  const wantsContents = out.some((o) => o.res.kind === 'contents');
-  const wantsDownload = out.some((o) => o.res.kind === 'download');
-  if (wantsDownload) {
-    // REQ: FILE-017
-    // REQ: FILE-020
-    if (!deps.settings.enhancedSessionIDSecurity) {
-      throw new ResponseError((c) => jsonString(c, 500, OBJECT_REFERENCE_NOT_SET), 'DownloadURL with enhanced session ID security off');
-    }
-    selects.push(`t."FileID" AS __fid, t."ExternalFileRepositoryID" AS __xrep, t."ExternalDirectURL" AS __xurl`);
-  }
-  // REQ: FILE-012 — bytes are read only when Contents is requested.
-  // REQ: AUTH-003 — Contents works under token authentication.
-  if (wantsContents) selects.push(`(SELECT fc.Contents FROM file_contents fc WHERE fc.FileID = t."FileID") AS __contents`);
-  if (selects.length === 0) selects.push('1 AS __one');
+  const { out, selects, wantsDownload } = selectColumns(b, opts.columns ?? defaultColumns(def), opts.resolveAssociationNames);
+  if (wantsDownload) requireDownloadUrls(deps);
 
   const where: SqlFragment[] = [...(opts.where ?? [])];
   const resolver = (name: string) => {
@@ -305,32 +387,8 @@ export function selectRecords(
   }
   const raw = deps.db.prepare(sql).all(...params, ...pageParams) as Array<Record<string, unknown>>;
 
-  const restricted = wantsDownload && can(ctx.user, 'File', 'RestrictDownload') && !can(ctx.user, 'File', 'Full');
-  const rows = raw.map((r) => {
-    const rec: Record<string, unknown> = {};
-    for (const o of out) {
-      switch (o.res.kind) {
-        case 'sql': {
-          const v = r[o.sqlAlias!];
-          rec[o.key] = o.type === 'boolean' && v !== null && v !== undefined ? !!v : (v ?? null);
-          break;
-        }
-        case 'null':
-          rec[o.key] = null;
-          break;
-        case 'contents': {
-          // REQ: FILE-010
-          const v = r.__contents;
-          rec[o.key] = v === null || v === undefined ? null : Buffer.from(v as Uint8Array).toString('base64');
-          break;
-        }
-        case 'download':
-          rec[o.key] = downloadUrl(ctx, r, restricted);
-          break;
-      }
-    }
-    return rec;
-  });
+  const restricted = wantsDownload && isDownloadRestricted(ctx.user);
+  const rows = raw.map((r) => shapeRow(ctx, out, r, restricted));
 
   let total: number | undefined;
   if (opts.includeTotalCount) {

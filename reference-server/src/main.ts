@@ -96,7 +96,8 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
       providerStates,
       settings: { enhancedSessionIDSecurity: o.enhancedSessionSecurity === 'on' },
       log,
-      requestLog: (e) => log({ level: 'info', msg: 'request', ...e }),
+      // the per-request middleware only where its lines are written (debug, info)
+      requestLog: o.logLevel === 'debug' || o.logLevel === 'info' ? (e) => log({ level: 'info', msg: 'request', ...e }) : undefined,
     });
   } catch (err) {
     log({ level: 'error', msg: 'cannot open the database', db: dbPath, error: String(err) });

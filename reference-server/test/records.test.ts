@@ -87,3 +87,47 @@ describe('soft-deleted schedule records', () => {
     expect((await h.get('/api/ProposalLocation/Query?columns=LocationName')).json.List).toEqual([{ LocationName: 'live' }]);
   });
 });
+
+describe('compiled record reads (one per domain and column list, reused)', () => {
+  it('a reused read answers the current values', async () => {
+    const rec = await h.state('a record with associations');
+    const path = `/api/Claim/${rec.id}?columns=ClaimNumber,Location.Name`;
+    const first = (await h.get(path)).json.Record;
+    h.deps.db.prepare(`UPDATE "Claim" SET "ClaimNumber" = 'CHANGED' WHERE "ClaimID" = ?`).run(rec.id);
+    expect((await h.get(path)).json.Record).toEqual({ ...first, ClaimNumber: 'CHANGED' });
+  });
+
+  it('checks in the same order: column syntax and booleans (400), then the record (404), then the columns (400)', async () => {
+    const rec = await h.state('a record with associations');
+    for (let round = 0; round < 2; round++) {
+      expectProblem(await h.get('/api/Claim/999999?columns=a b c'), 400, 'UnknownColumn');
+      expectProblem(await h.get('/api/Claim/999999?columns=ClaimNumber&resolveAssociationNames=maybe'), 400, 'MalformedRequest');
+      expectProblem(await h.get('/api/Claim/999999?columns=NoSuchColumn'), 404, 'RecordNotFound');
+      expectProblem(await h.get(`/api/Claim/${rec.id}?columns=NoSuchColumn`), 400, 'UnknownColumn');
+      expectProblem(await h.get('/api/Claim/999999?columns=ClaimNumber'), 404, 'RecordNotFound');
+      expect((await h.get(`/api/Claim/${rec.id}?columns=ClaimNumber`)).status).toBe(200);
+    }
+  });
+
+  it('a record soft-deleted after its read was compiled is 404', async () => {
+    const id = h.deps.db.prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 0)').run('soon gone').lastInsertRowid;
+    expect((await h.get(`/api/ProposalLocation/${id}?columns=LocationName`)).json.Record).toEqual({ LocationName: 'soon gone' });
+    h.deps.db.prepare('UPDATE ProposalLocation SET IsDeleted = 1 WHERE ProposalLocationID = ?').run(id);
+    expectProblem(await h.get(`/api/ProposalLocation/${id}?columns=LocationName`), 404, 'RecordNotFound');
+  });
+
+  it('DownloadURL follows the setting and the user at each request, not when the read was compiled', async () => {
+    const f = await h.state('a file', { kind: 'internal', linked: true, fileName: 'a.txt', contentsBase64: 'eA==' });
+    const path = `/api/File/${f.fileId}?columns=FileID,DownloadURL`;
+    expect((await h.get(path)).json.Record.DownloadURL).toMatch(/^Download\.aspx\?/);
+    const restricted = h.userToken({ File: ['View', 'RestrictDownload'] });
+    expect((await h.get(path, restricted)).json.Record.DownloadURL).toBe('');
+    await h.state('a setting', { name: 'Service.EnableEnhancedSessionIDSecurity', value: false });
+    const off = await h.get(path);
+    expect(off.status).toBe(500);
+    expect(off.json).toBe('Object reference not set to an instance of an object.');
+    expectProblem(await h.get('/api/File/999999?columns=FileID,DownloadURL'), 404, 'RecordNotFound');
+    await h.state('a setting', { name: 'Service.EnableEnhancedSessionIDSecurity', value: true });
+    expect((await h.get(path)).json.Record.DownloadURL).toMatch(/^Download\.aspx\?/);
+  });
+});

@@ -4,7 +4,7 @@ import type { AppEnv, Deps } from '../deps.js';
 import { type DomainDef, q } from '../dictionary.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, TOKEN_HEADER } from '../auth.js';
-import { parseColumnList, selectRecords, type RequestContext } from '../columns-engine.js';
+import { compileRecordRead, parseColumnList, type RecordRead, type RequestContext } from '../columns-engine.js';
 import type { SqlFragment } from '../filter-parser.js';
 import { parseBoolParam, parseId, validateQuery } from '../validation.js';
 
@@ -30,23 +30,56 @@ export function requestContext(c: Context<AppEnv>, deps: Deps): RequestContext {
   return { deps, user: c.get('user'), token: c.req.header(TOKEN_HEADER) ?? '' };
 }
 
-/** Read one record (Record/Domain/Id envelope) or 404 RecordNotFound. */
+/** How many compiled record reads `getOne` keeps (per server; least recently added out first). */
+export const RECORD_READ_CACHE_SIZE = 500;
+const recordReads = new WeakMap<Deps, Map<string, RecordRead>>();
+
+/** Read one record (Record/Domain/Id envelope) or 404 RecordNotFound. The read of a (domain,
+ * columns, resolveAssociationNames) is compiled once (column engine, SQL text, statement) and the
+ * record is read with one query: its key and the active condition, as the existence check was. */
 export function getOne(c: Context<AppEnv>, deps: Deps, def: DomainDef, id: number) {
-  const columns = parseColumnList(c.req.query('columns'));
-  const resolveAssociationNames = parseBoolParam(c.req.query('resolveAssociationNames'), 'resolveAssociationNames', false);
+  const rawColumns = c.req.query('columns');
+  const rawResolve = c.req.query('resolveAssociationNames');
+  let reads = recordReads.get(deps);
+  if (!reads) recordReads.set(deps, (reads = new Map()));
+  // unambiguous whatever the raw values hold: the boolean is length-prefixed, absent ones are '-'
+  const key = `${def.name}\u0000${rawResolve === undefined ? '-' : `+${rawResolve.length}:${rawResolve}`}|${rawColumns === undefined ? '-' : '+' + rawColumns}`;
+  let read = reads.get(key);
+  if (!read) {
+    // The same checks in the same order as before the cache: the column list's syntax, the
+    // boolean, the existence of the record, then the columns themselves.
+    const columns = parseColumnList(rawColumns);
+    const resolveAssociationNames = parseBoolParam(rawResolve, 'resolveAssociationNames', false);
+    try {
+      read = compileRecordRead(deps, def, columns, resolveAssociationNames, activeCondition(def));
+    } catch (err) {
+      // An unknown column and the like: a missing record is still reported first (404).
+      requireRecord(deps, def, id);
+      throw err;
+    }
+    if (reads.size >= RECORD_READ_CACHE_SIZE) reads.delete(reads.keys().next().value!);
+    reads.set(key, read);
+  }
+  // DownloadURL with enhanced session ID security off: 404 for a missing record, else 500.
+  if (read.wantsDownload && !deps.settings.enhancedSessionIDSecurity) requireRecord(deps, def, id);
+  const record = read.run(requestContext(c, deps), id);
+  if (!record) throw notFound(def, id);
+  // REQ: REC-001
+  // REQ: REC-002
+  return { Record: record, Domain: def.name, Id: id };
+}
+
+function notFound(def: DomainDef, id: number): ApiError {
+  return new ApiError(404, 'RecordNotFound', `${def.name} with ID ${id} was not found.`);
+}
+
+/** 404 RecordNotFound unless an active record with this key exists. */
+function requireRecord(deps: Deps, def: DomainDef, id: number): void {
   const active = activeCondition(def);
   const exists = deps.db
     .prepare(`SELECT 1 FROM ${q(def.table)} t WHERE t.${q(def.key)} = ?${active.map((a) => ' AND ' + a.sql).join('')}`)
     .get(id);
-  if (!exists) throw new ApiError(404, 'RecordNotFound', `${def.name} with ID ${id} was not found.`);
-  const { rows } = selectRecords(requestContext(c, deps), def, {
-    columns,
-    resolveAssociationNames,
-    where: [{ sql: `t.${q(def.key)} = ?`, params: [id] }],
-  });
-  // REQ: REC-001
-  // REQ: REC-002
-  return { Record: rows[0] ?? {}, Domain: def.name, Id: id };
+  if (!exists) throw notFound(def, id);
 }
 
 export function register(app: Hono<AppEnv>, deps: Deps): void {
