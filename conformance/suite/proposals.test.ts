@@ -9,52 +9,9 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions, isRefusal } from '../src/meaning.js';
 import { type Ctx } from './support/request.js';
+import { CANNOT_MODIFY, LOC_FIELDS, deleteSchedule, expect2xx, readRecord, reinstate, tag, upsertMulti, type Row } from './support/schedules.js';
 
-type Row = Record<string, any>;
-
-const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
 const NO_SUCH_PROPOSAL = 987_654_321;
-const CANNOT_MODIFY = /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}modif|not modifiable|non-?modifiable/i;
-
-function expect2xx(status: number) {
-  expect(status >= 200 && status < 300, `a successful call answers 2xx (got ${status})`).toBe(true);
-}
-
-function tag(): string {
-  return Math.random().toString(36).slice(2, 8);
-}
-
-async function upsertMulti(t: Ctx, proposalId: number, domain: string, body: Record<string, unknown>, isAtomic?: boolean) {
-  const full = { Inserts: [], Updates: [], Deletes: [], ...body };
-  const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/UpsertMulti', {
-    params: { path: { proposalId, domain }, query: isAtomic === undefined ? {} : { isAtomic } },
-    body: full,
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
-}
-
-async function deleteSchedule(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
-  const res = await t.api.DELETE('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}', {
-    params: { path: { proposalId, domain, scheduleId } },
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
-}
-
-async function reinstate(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
-  const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}/Reinstate', {
-    params: { path: { proposalId, domain, scheduleId } },
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
-}
-
-async function readRecord(t: Ctx, domain: string, id: number, columns: readonly string[] = LOC_FIELDS): Promise<Row | null> {
-  const res = await t.api.GET('/api/{domain}/{id}', {
-    params: { path: { domain, id }, query: { columns: columns.join(',') } },
-  } as any);
-  if (!res.response.ok) return null;
-  const rec = (res.data as any)?.Record;
-  return rec && typeof rec === 'object' ? rec : null;
-}
 
 function successes(body: any): any[] {
   if (!body || typeof body !== 'object') return [];

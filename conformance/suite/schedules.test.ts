@@ -8,8 +8,8 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions, isRefusal } from '../src/meaning.js';
 import { type Ctx } from './support/request.js';
+import { CANNOT_MODIFY, LOC_FIELDS, deleteSchedule, expect2xx, readRecord, reinstate, tag, upsertMulti, type Batch, type Row } from './support/schedules.js';
 
-type Row = Record<string, any>;
 type Result = {
   IsSuccessful: boolean;
   RecordID: number;
@@ -17,25 +17,10 @@ type Result = {
   Message: string;
   Warnings: unknown[] | null;
 };
-type Batch = {
-  Inserts?: Array<{ Fields: Record<string, unknown> }>;
-  Updates?: Array<{ ID: number; Fields: Record<string, unknown> }>;
-  Deletes?: Array<{ ID: number }>;
-};
 
-const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
 /** An ID that no schedule record has. */
 const NO_SUCH_ID = 987_654_321;
-const CANNOT_MODIFY = /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}modif|not modifiable|non-?modifiable/i;
 const REQUIRED = /required|must|missing|empty/i;
-
-function expect2xx(status: number) {
-  expect(status >= 200 && status < 300, `a successful call answers 2xx (got ${status})`).toBe(true);
-}
-
-function tag(): string {
-  return Math.random().toString(36).slice(2, 8);
-}
 
 function location(name: string | undefined, n: string): Record<string, unknown> {
   const f: Record<string, unknown> = { Address1: `${n} Elm St`, City: `City ${n}`, StateCode: 'WI', ZipCode: '53703' };
@@ -47,39 +32,6 @@ async function proposal(t: Ctx, params: Record<string, unknown>) {
   const p = await t.given('a proposal', params);
   expect(typeof p.scheduleDomain, 'state "a proposal" names its schedule domain').toBe('string');
   return p;
-}
-
-async function upsertMulti(t: Ctx, proposalId: number, domain: string, body: Batch, isAtomic?: boolean) {
-  const full = { Inserts: body.Inserts ?? [], Updates: body.Updates ?? [], Deletes: body.Deletes ?? [] };
-  const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/UpsertMulti', {
-    params: { path: { proposalId, domain }, query: isAtomic === undefined ? {} : { isAtomic } },
-    body: full,
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
-}
-
-async function deleteSchedule(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
-  const res = await t.api.DELETE('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}', {
-    params: { path: { proposalId, domain, scheduleId } },
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
-}
-
-async function reinstate(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
-  const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}/Reinstate', {
-    params: { path: { proposalId, domain, scheduleId } },
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
-}
-
-/** The schedule record's ProposalLocation fields, or null when it cannot be read. */
-async function readRecord(t: Ctx, domain: string, id: number, columns: readonly string[] = LOC_FIELDS): Promise<Row | null> {
-  const res = await t.api.GET('/api/{domain}/{id}', {
-    params: { path: { domain, id }, query: { columns: columns.join(',') } },
-  } as any);
-  if (!res.response.ok) return null;
-  const rec = (res.data as any)?.Record;
-  return rec && typeof rec === 'object' ? rec : null;
 }
 
 function pick(r: Row | null, fields: readonly string[] = LOC_FIELDS): Row | null {
