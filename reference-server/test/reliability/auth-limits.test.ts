@@ -7,7 +7,7 @@ import { createUser, issueToken, PERMISSIONS, type Permission } from '../../src/
 import { seedDemo } from '../../src/seed.js';
 import { MAX_BODY_BYTES, MAX_URL_CHARS } from '../../src/limits.js';
 import { Auditor, diffSnapshots, report, snapshot } from './support.js';
-import { loadOps, templates, type Fixture, type Template } from './fuzz-model.js';
+import { fixtureFrom, fixtureStates, loadOps, templates, type Fixture, type Template } from './fuzz-model.js';
 
 let now = Date.parse('2026-03-01T10:00:00Z');
 let created: CreatedApp;
@@ -55,27 +55,8 @@ beforeAll(async () => {
   created = createApp({ providerStates: true, bindWorker: false, log: () => {}, clock: () => new Date(now) });
   seedDemo(created.deps);
   admin = issueToken(created.deps, createUser(created.deps.db, { name: 'al-admin' })).token;
-  const parent = await state('a link parent');
-  const contact = await state('a contact');
-  const file = await state('a file', { kind: 'internal', linked: false, fileName: 'al.txt', contentsBase64: Buffer.from('al').toString('base64') });
-  const quote = await state('a proposal', { type: 'Quote', locations: 3 });
-  const endorsement = await state('a proposal', { type: 'Endorsement', locations: 2 });
-  const db = created.deps.db;
-  const one = (sql: string) => (db.prepare(sql).get() as { id: number }).id;
-  fx = {
-    token: admin,
-    expiredToken: 'unused',
-    claimId: one(`SELECT min(ClaimID) AS id FROM Claim`),
-    contactId: one(`SELECT min(ContactID) AS id FROM Contact`),
-    fileId: one(`SELECT min(FileID) AS id FROM "File"`),
-    inspectionId: one(`SELECT min(InspectionID) AS id FROM "Custom.Inspection"`),
-    seededProposalId: one(`SELECT min(ProposalID) AS id FROM Proposal`),
-    parent: { domain: parent.domain, id: parent.id, textField: parent.textMatchField, textKey: parent.textMatchKey },
-    contact: { id: contact.contactId, numericField: contact.numericMatchField, numericKey: contact.numericMatchKey, textField: contact.textMatchField, textKey: contact.textMatchKey },
-    file: file.fileId,
-    quote: { id: quote.proposalId, locationIds: quote.locationIds },
-    endorsement: { id: endorsement.proposalId, locationIds: endorsement.locationIds },
-  };
+  const states = await fixtureStates(state, 'al');
+  fx = fixtureFrom(created.deps.db, states, { token: admin, expiredToken: 'unused' });
 });
 
 afterAll(() => created?.close());

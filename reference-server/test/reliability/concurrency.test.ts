@@ -10,23 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { Auditor, http, integrity, LONG, providerState, report, sleep, startServer, type HttpResult, type SpawnedServer } from './support.js';
+import { Auditor, http, integrity, LONG, providerState, report, sleep, startServer, type HttpResult, type SpawnedServer, prng } from './support.js';
 
 const WRITERS = LONG ? 10 : 6;
 const OPS = Number(process.env.RELIABILITY_CONCURRENCY_OPS ?? (LONG ? 300 : 40));
 const READERS = 3;
 const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2_147_483_647);
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let dir: string;
 let dbFile: string;

@@ -13,24 +13,13 @@ import Database from 'better-sqlite3';
 import { createApp } from '../../src/app.js';
 import { createUser, issueToken } from '../../src/auth.js';
 import { insertProposal, PROPOSAL_TYPES } from '../../src/areas/proposals.js';
-import { integrity, LONG, report, startServer } from './support.js';
+import { integrity, LONG, report, startServer, prng } from './support.js';
 
 const KILLS = Number(process.env.RELIABILITY_KILLS ?? (LONG ? 100 : 20));
 const CLIENTS = 4;
 const BATCH = 50;
 const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2_147_483_647);
 
-/** mulberry32: a small seeded PRNG (kill moments are reproducible from the seed) */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let dir: string;
 let dbFile: string;

@@ -121,6 +121,48 @@ export interface Fixture {
   endorsement: { id: number; locationIds: number[] };
 }
 
+/** Provider-state setup, however the test reaches the endpoint (app.request or real HTTP). */
+export type StateFn = (name: string, params?: Record<string, unknown>) => Promise<Record<string, any>>;
+
+/** The sacrificial records the mutating templates target, made through provider states. */
+export async function fixtureStates(state: StateFn, fileTag: string) {
+  return {
+    parent: await state('a link parent'),
+    contact: await state('a contact'),
+    file: await state('a file', { kind: 'internal', linked: false, fileName: `${fileTag}.txt`, contentsBase64: Buffer.from(fileTag).toString('base64') }),
+    quote: await state('a proposal', { type: 'Quote', locations: 3 }),
+    endorsement: await state('a proposal', { type: 'Endorsement', locations: 2 }),
+  };
+}
+
+/** The fixture from those states plus the read-only targets of the seeded demo data in `db`. */
+export function fixtureFrom(
+  db: { prepare(sql: string): { get(): unknown } },
+  s: Awaited<ReturnType<typeof fixtureStates>>,
+  tokens: { token: string; expiredToken: string },
+): Fixture {
+  const one = (sql: string) => (db.prepare(sql).get() as { id: number }).id;
+  return {
+    ...tokens,
+    claimId: one(`SELECT min(ClaimID) AS id FROM Claim`),
+    contactId: one(`SELECT min(ContactID) AS id FROM Contact`),
+    fileId: one(`SELECT min(FileID) AS id FROM "File"`),
+    inspectionId: one(`SELECT min(InspectionID) AS id FROM "Custom.Inspection"`),
+    seededProposalId: one(`SELECT min(ProposalID) AS id FROM Proposal`),
+    parent: { domain: s.parent.domain, id: s.parent.id, textField: s.parent.textMatchField, textKey: s.parent.textMatchKey },
+    contact: {
+      id: s.contact.contactId,
+      numericField: s.contact.numericMatchField,
+      numericKey: s.contact.numericMatchKey,
+      textField: s.contact.textMatchField,
+      textKey: s.contact.textMatchKey,
+    },
+    file: s.file.fileId,
+    quote: { id: s.quote.proposalId, locationIds: s.quote.locationIds },
+    endorsement: { id: s.endorsement.proposalId, locationIds: s.endorsement.locationIds },
+  };
+}
+
 export interface Template {
   op: string;
   pathParams: Record<string, string>;

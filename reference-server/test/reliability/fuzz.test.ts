@@ -16,7 +16,7 @@ import { createApp, type CreatedApp } from '../../src/app.js';
 import { createUser, issueToken } from '../../src/auth.js';
 import { seedDemo } from '../../src/seed.js';
 import { Auditor, diffSnapshots, integrity, LONG, report, snapshot } from './support.js';
-import { loadOps, requestArbitrary, templates, type Fixture, type GenRequest } from './fuzz-model.js';
+import { fixtureFrom, fixtureStates, loadOps, requestArbitrary, templates, type Fixture, type GenRequest } from './fuzz-model.js';
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? (LONG ? 12_000 : 1_000));
 const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2_147_483_647);
@@ -41,11 +41,8 @@ async function setupFixture(): Promise<Fixture> {
       expect(r.status, await r.clone().text()).toBe(200);
       return (await r.json()) as Record<string, any>;
     };
-    const parent = await state('a link parent');
-    const contact = await state('a contact');
-    const file = await state('a file', { kind: 'internal', linked: false, fileName: 'fuzz.txt', contentsBase64: Buffer.from('fuzz').toString('base64') });
-    const quote = await state('a proposal', { type: 'Quote', locations: 3 });
-    const endorsement = await state('a proposal', { type: 'Endorsement', locations: 2 });
+    const states = await fixtureStates(state, 'fuzz');
+    const { endorsement } = states;
     const expired = await state('an expired token');
     const token = issueToken(setup.deps, createUser(setup.deps.db, { name: 'fuzz-admin' })).token;
     // soft-delete one endorsement location, so that Reinstate has something to reinstate
@@ -54,21 +51,7 @@ async function setupFixture(): Promise<Fixture> {
       headers: { Token: token },
     });
     expect(del.status).toBe(200);
-    const one = (sql: string) => (setup.deps.db.prepare(sql).get() as { id: number }).id;
-    return {
-      token,
-      expiredToken: expired.token,
-      claimId: one(`SELECT min(ClaimID) AS id FROM Claim`),
-      contactId: one(`SELECT min(ContactID) AS id FROM Contact`),
-      fileId: one(`SELECT min(FileID) AS id FROM "File"`),
-      inspectionId: one(`SELECT min(InspectionID) AS id FROM "Custom.Inspection"`),
-      seededProposalId: one(`SELECT min(ProposalID) AS id FROM Proposal`),
-      parent: { domain: parent.domain, id: parent.id, textField: parent.textMatchField, textKey: parent.textMatchKey },
-      contact: { id: contact.contactId, numericField: contact.numericMatchField, numericKey: contact.numericMatchKey, textField: contact.textMatchField, textKey: contact.textMatchKey },
-      file: file.fileId,
-      quote: { id: quote.proposalId, locationIds: quote.locationIds },
-      endorsement: { id: endorsement.proposalId, locationIds: endorsement.locationIds },
-    };
+    return fixtureFrom(setup.deps.db, states, { token, expiredToken: expired.token });
   } finally {
     setup.close();
   }

@@ -347,3 +347,15 @@ export async function providerState(base: string, state: string, params: Record<
   if (r.status !== 200) throw new Error(`provider state '${state}' → ${r.status} ${r.text.slice(0, 300)}`);
   return r.json as Record<string, any>;
 }
+
+/** mulberry32: a small seeded PRNG, so random moments and choices replay from RELIABILITY_SEED. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { Auditor, diffSnapshots, integrity, LONG, providerState, report, snapshot, startServer, type SpawnedServer } from './support.js';
-import { requestArbitrary, type Fixture } from './fuzz-model.js';
+import { fixtureFrom, fixtureStates, requestArbitrary, type Fixture } from './fuzz-model.js';
 
 const HTTP_RUNS = Number(process.env.RELIABILITY_WIRE_RUNS ?? (LONG ? 3_000 : 300));
 const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2_147_483_647);
@@ -135,11 +135,8 @@ beforeAll(async () => {
   server = await startServer(['--db', dbFile, '--seed', 'demo', '--provider-states', '--log-level', 'warn']);
   const base = server.url;
   const admin = await providerState(base, 'a user');
-  const parent = await providerState(base, 'a link parent');
-  const contact = await providerState(base, 'a contact');
-  const file = await providerState(base, 'a file', { kind: 'internal', linked: false, fileName: 'wire.txt', contentsBase64: Buffer.from('wire').toString('base64') });
-  const quote = await providerState(base, 'a proposal', { type: 'Quote', locations: 3 });
-  const endorsement = await providerState(base, 'a proposal', { type: 'Endorsement', locations: 2 });
+  const states = await fixtureStates((name, params) => providerState(base, name, params), 'wire');
+  const { endorsement } = states;
   const expired = await providerState(base, 'an expired token');
   const del = await fetch(`${base}/api/Quotes/Proposals/${endorsement.proposalId}/Schedules/ProposalLocation/${endorsement.locationIds[1]}`, {
     method: 'DELETE',
@@ -147,21 +144,7 @@ beforeAll(async () => {
   });
   expect(del.status).toBe(200);
   const db = new Database(dbFile, { readonly: true });
-  const one = (sql: string) => (db.prepare(sql).get() as { id: number }).id;
-  fx = {
-    token: admin.token,
-    expiredToken: expired.token,
-    claimId: one(`SELECT min(ClaimID) AS id FROM Claim`),
-    contactId: one(`SELECT min(ContactID) AS id FROM Contact`),
-    fileId: one(`SELECT min(FileID) AS id FROM "File"`),
-    inspectionId: one(`SELECT min(InspectionID) AS id FROM "Custom.Inspection"`),
-    seededProposalId: one(`SELECT min(ProposalID) AS id FROM Proposal`),
-    parent: { domain: parent.domain, id: parent.id, textField: parent.textMatchField, textKey: parent.textMatchKey },
-    contact: { id: contact.contactId, numericField: contact.numericMatchField, numericKey: contact.numericMatchKey, textField: contact.textMatchField, textKey: contact.textMatchKey },
-    file: file.fileId,
-    quote: { id: quote.proposalId, locationIds: quote.locationIds },
-    endorsement: { id: endorsement.proposalId, locationIds: endorsement.locationIds },
-  };
+  fx = fixtureFrom(db, states, { token: admin.token, expiredToken: expired.token });
   db.close();
   const props = `${fx.quote.id}, ${fx.endorsement.id}`;
   allowed = {
