@@ -397,6 +397,11 @@ export async function coverageCommand(opts: { check?: boolean; out?: string }): 
       process.stdout.write(`coverage: gate FAILED (${problems.length} problem(s)):\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
       return EXIT.failed;
     }
+    // The table is checked in (reports/coverage.md): a stale copy misleads readers of the repo.
+    if (files.stale) {
+      process.stdout.write(`coverage: ${relFile(files.md)} was out of date and has been regenerated; commit it\n`);
+      return EXIT.failed;
+    }
     process.stdout.write('coverage: gate passed\n');
   } else if (problems.length) {
     process.stdout.write(`coverage: ${problems.length} gate problem(s) (see coverage.md; --check fails on them)\n`);

@@ -166,11 +166,14 @@ export function coverageMarkdown(r: CoverageReport): string {
   return out.join('\n');
 }
 
-export function writeCoverage(r: CoverageReport, dir: string): { md: string; json: string } {
+/** Writes both files; `stale` says the table (coverage.md, which has no timestamp) was there and differed. */
+export function writeCoverage(r: CoverageReport, dir: string): { md: string; json: string; stale: boolean } {
   fs.mkdirSync(dir, { recursive: true });
   const mdFile = path.join(dir, 'coverage.md');
   const jsonFile = path.join(dir, 'coverage.json');
-  fs.writeFileSync(mdFile, coverageMarkdown(r));
+  const md = coverageMarkdown(r);
+  const before = fs.existsSync(mdFile) ? fs.readFileSync(mdFile, 'utf8') : undefined;
+  fs.writeFileSync(mdFile, md);
   fs.writeFileSync(jsonFile, `${JSON.stringify(r, null, 2)}\n`);
-  return { md: mdFile, json: jsonFile };
+  return { md: mdFile, json: jsonFile, stale: before !== undefined && before !== md };
 }
