@@ -339,6 +339,35 @@ for (const row of TABLE) {
   );
 }
 
+conformance(
+  {
+    id: 'auth.link-upsert-by-match-field-checks-permission',
+    title: 'a Contact link whose records are named by match fields is refused without Attach Contacts and made with it',
+    requirements: ['AUTH-004', 'AUTH-006', 'LINK-009'],
+    mutates: true,
+  },
+  async (t) => {
+    // identification by match field (spec 4.4 rule 2) is no way around the parent permission
+    const parent = await t.given('a link parent');
+    const contact = await t.given('a contact');
+    const args = {
+      parentDomain: parent.domain as string,
+      parentMatch: { field: parent.textMatchField as string, key: parent.textMatchKey as string },
+      childDomain: 'Contact',
+      childMatch: { field: contact.textMatchField as string, key: contact.textMatchKey as string },
+    };
+    const lacking = await t.given('a user', { grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] } });
+    const refused = await t.links.upsert(args, lacking.token);
+    expect(isRefusal(refused), `upsert by match fields without AttachContacts: ${refused.status} ${refused.text.slice(0, 200)}`).toBe(true);
+    expect(await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId), 'no link was made').toBe(false);
+
+    const holding = await t.given('a user', { grants: { [parent.domain]: ['View', 'AttachContacts'], Contact: ['View'] } });
+    const made = await t.links.upsert(args, holding.token);
+    expect(isRefusal(made), `upsert by match fields with AttachContacts: ${made.status} ${made.text.slice(0, 200)}`).toBe(false);
+    expect(await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId), 'the link names the matched records').toBe(true);
+  },
+);
+
 // ---------------------------------------------------------------- implementation-defined
 
 conformance(
