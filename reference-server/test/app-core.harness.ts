@@ -3,12 +3,7 @@ import { expect } from 'vitest';
 import { createApp, type CreateAppOptions, type CreatedApp } from '../src/app.js';
 import { createUser, issueToken, type Permission } from '../src/auth.js';
 
-export interface Res {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+export type Res = ReadResponse;
 
 export interface Harness {
   created: CreatedApp;
@@ -41,14 +36,7 @@ export function harness(opts: CreateAppOptions = {}): Harness {
     else if (init.body !== undefined) body = JSON.stringify(init.body);
     if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
     const r = await app.request(path, { method, headers, body });
-    const text = await r.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, headers: r.headers, text, json };
+    return readResponse(r);
   }
   async function state(name: string, params: Record<string, unknown> = {}, action: 'setup' | 'teardown' = 'setup') {
     const p = { setupId: `t${++seq}`, ...params };
@@ -84,6 +72,7 @@ export function expectProblem(r: Res, status: number, code: string): void {
 export const enc = encodeURIComponent;
 
 import { getSpecValidator } from '../src/validation.js';
+import { readResponse, type ReadResponse } from './support/response.js';
 
 /** GEN-002: the body matches the documented schema of (method, path template, status). */
 export function expectDocumented(r: Res, method: string, path: string): void {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { createApp, type CreatedApp } from '../src/app.js';
+import { readResponse } from './support/response.js';
 
 let dir: string;
 let dbFile: string;
@@ -18,14 +19,7 @@ async function req(path: string, init: RequestInit & { token?: string | null } =
   const headers = new Headers(init.headers);
   if (init.token) headers.set('Token', init.token);
   const r = await fetch(base + path, { ...init, headers });
-  const text = await r.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: r.status, headers: r.headers, text, json };
+  return readResponse(r);
 }
 const state = async (name: string, params: Record<string, unknown>, action = 'setup') =>
   (await req('/_provider-states', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state: name, params: { setupId: `h-${name}`, ...params }, action }) })).json;

@@ -8,6 +8,7 @@ import { seedDemo } from '../../src/seed.js';
 import { MAX_BODY_BYTES, MAX_URL_CHARS } from '../../src/limits.js';
 import { Auditor, diffSnapshots, report, snapshot } from './support.js';
 import { fixtureFrom, fixtureStates, loadOps, templates, type Fixture, type Template } from './fuzz-model.js';
+import { readResponse } from '../support/response.js';
 
 let now = Date.parse('2026-03-01T10:00:00Z');
 let created: CreatedApp;
@@ -22,14 +23,8 @@ async function call(method: string, url: string, init: { token?: string | null; 
   if (token !== null) headers.Token = token;
   if (init.body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
   const r = await created.app.request(url, { method, headers, body: init.body });
-  const text = await r.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: r.status, contentType: r.headers.get('content-type'), text, json };
+  const res = await readResponse(r);
+  return { status: res.status, contentType: res.headers.get('content-type'), text: res.text, json: res.json };
 }
 
 async function state(name: string, params: Record<string, unknown> = {}) {

@@ -5,13 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createUser, issueToken, type Permission } from '../../src/auth.js';
+import { readResponse, type ReadResponse } from './response.js';
 
-export interface Res {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+export type Res = ReadResponse;
 export function harness(opts: Parameters<typeof createApp>[0] = {}) {
   const created = createApp({ providerStates: true, bindWorker: false, ...opts });
   const { app, deps } = created;
@@ -30,14 +26,7 @@ export function harness(opts: Parameters<typeof createApp>[0] = {}) {
     else if (init.body !== undefined) body = JSON.stringify(init.body);
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const r = await app.request(path, { method, headers, body });
-    const text = await r.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, headers: r.headers, text, json };
+    return readResponse(r);
   }
   async function state(name: string, params: Record<string, unknown>, action = 'setup') {
     const r = await call('POST', '/_provider-states', { body: { state: name, params, action }, token: null });
