@@ -368,6 +368,40 @@ conformance(
   },
 );
 
+conformance(
+  {
+    id: 'auth.link-upsert-existing-contact-link-checks-permission',
+    title: 'an Upsert that would update an existing Contact link is refused without Attach Contacts and changes nothing',
+    requirements: ['AUTH-004', 'AUTH-006'],
+    mutates: true,
+  },
+  async (t) => {
+    // the permission guards updates of an existing link as much as new links
+    const rels = (await t.given('contact relationships')).relationships as string[];
+    expect(Array.isArray(rels) && rels.length >= 2, 'state "contact relationships" gives at least two codes').toBe(true);
+    const parent = await t.given('a link parent');
+    const contact = await t.given('a contact');
+    const args = { parentDomain: parent.domain as string, parentId: parent.id as number, childDomain: 'Contact', childId: contact.contactId as number };
+    const made = await t.links.upsert({ ...args, relationship: rels[0] });
+    expect(isRefusal(made), `setup link: ${made.status} ${made.text.slice(0, 200)}`).toBe(false);
+    const rel = t.bindings.linkColumns.relationship;
+    const read = async () => {
+      const res = await get(t, '/api/Link/Query', { childDomain: 'Contact', childRecordID: contact.contactId, parentDomain: parent.domain, columns: `ParentID,ChildID,${rel}` });
+      expect(res.status, res.text.slice(0, 200)).toBe(200);
+      return ((res.json as any).List as any[]).filter((l) => l.ParentID === parent.id && l.ChildID === contact.contactId);
+    };
+    const before = await read();
+    expect(before, 'one link before').toHaveLength(1);
+
+    const lacking = await t.given('a user', { grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] } });
+    const res = await t.links.upsert({ ...args, relationship: rels[1] }, lacking.token);
+    expect(isRefusal(res), `re-upsert without AttachContacts: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
+    const after = await read();
+    expect(after, 'still exactly one link').toHaveLength(1);
+    expect(after[0][rel], 'its relationship is unchanged').toEqual(before[0][rel]);
+  },
+);
+
 // ---------------------------------------------------------------- implementation-defined
 
 conformance(
