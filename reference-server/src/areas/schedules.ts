@@ -207,6 +207,7 @@ function doInsert(ctx: Ctx, fields: Record<string, unknown>): number {
   const { values, errors } = checkFields(ctx.sd, fields, 'insert');
   // REQ: SCHED-023 (RecordID 0 for a failed insert)
   if (errors.length) throw new ItemFailure(errors.join(' '), 0);
+  // REQ: SCHED-007 (every given field of the schedule domain is stored as sent)
   const cols = ['ProposalID', 'IsDeleted', ...values.map(([c]) => c)];
   const args = [ctx.proposal.ProposalID, 0, ...values.map(([, v]) => v)];
   const info = ctx.db
