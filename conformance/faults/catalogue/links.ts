@@ -15,7 +15,7 @@ import {
   type LinkBody,
   type ProxyRequest,
 } from '../exchange.js';
-import { fakeId, on, onJsonResponse, onRequest, tokenOf, withToken } from './util.js';
+import { fakeId, ignoreQueryParam, on, onJsonResponse, onRequest, tokenOf, withToken } from './util.js';
 
 const LINKABLE = ['Contact', 'File'];
 const LINK_COLUMNS = ['LinkID', 'ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID', 'ContactTypeID'];
@@ -183,24 +183,14 @@ const LINK: Fault[] = [
     area: 'LINK',
     description: 'Link/Query ignores parentDomain when childDomain is given, so links of every parent type are listed.',
     requirements: ['LINK-012'],
-    rewrite: onRequest(['queryLinks'], (req) => {
-      if (!req.query.get('parentDomain') || !req.query.get('childDomain')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('parentDomain');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(['queryLinks'], 'parentDomain', (req) => !!req.query.get('parentDomain') && !!req.query.get('childDomain')),
   },
   {
     name: 'link-query-child-record-ignored',
     area: 'LINK',
     description: 'Link/Query ignores childRecordID, so the links of every record of the child domain are listed.',
     requirements: ['LINK-011'],
-    rewrite: onRequest(['queryLinks'], (req) => {
-      if (!req.query.get('childRecordID') || !req.query.get('childDomain')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('childRecordID');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(['queryLinks'], 'childRecordID', (req) => !!req.query.get('childRecordID') && !!req.query.get('childDomain')),
   },
   {
     name: 'link-remove-noop',

@@ -16,29 +16,7 @@ import {
   type ProxyRequest,
   type ProxyResponse,
 } from '../exchange.js';
-import {
-  KINDS,
-  NON_MODIFIABLE_STATUSES,
-  allSuccessful,
-  failedResult,
-  fakeId,
-  hiddenAware,
-  hideRecord,
-  isNotModifiableAnswer,
-  okResult,
-  on,
-  onJsonResponse,
-  onRequest,
-  readProposal,
-  readRecord,
-  tokenOf,
-  truthy,
-  upsertBody,
-  type Kind,
-  type ProposalFacts,
-  type ScheduleResult,
-  type UpsertBody,
-} from './util.js';
+import { allSuccessful, defaultQueryParam, failedResult, fakeId, hiddenAware, hideRecord, isNotModifiableAnswer, KINDS, NON_MODIFIABLE_STATUSES, okResult, on, onJsonResponse, onRequest, readProposal, readRecord, tokenOf, truthy, type Kind, type ProposalFacts, type ScheduleResult, type UpsertBody, upsertBody } from './util.js';
 
 /** Wrap a rewrite so that records it hid stay hidden on later reads. */
 function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
@@ -380,12 +358,7 @@ const SCHED: Fault[] = [
     area: 'SCHED',
     description: 'isAtomic defaults to true, so a batch without the parameter is rolled back on one failure.',
     requirements: ['SCHED-013'],
-    rewrite: onRequest(['upsertSchedules'], (req) => {
-      if (req.query.has('isAtomic')) return req;
-      const r = cloneRequest(req);
-      r.query.set('isAtomic', 'true');
-      return r;
-    }),
+    rewrite: defaultQueryParam(['upsertSchedules'], 'isAtomic', 'true'),
   },
   {
     name: 'non-atomic-lists-only-failures',

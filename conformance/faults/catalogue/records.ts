@@ -17,7 +17,7 @@ import {
   type ColumnItem,
   type ProxyRequest,
 } from '../exchange.js';
-import { on, onJsonResponse, onRequest, tokenOf } from './util.js';
+import { defaultQueryParam, ignoreQueryParam, on, onJsonResponse, onRequest, tokenOf } from './util.js';
 
 const READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
 const RECORD_READS = ['getRecord', 'queryRecords'] as const;
@@ -256,12 +256,7 @@ const COL: Fault[] = [
     area: 'COL',
     description: 'resolveAssociationNames=true is ignored, so association columns stay null.',
     requirements: ['COL-008'],
-    rewrite: onRequest(RECORD_READS, (req) => {
-      if (!req.query.has('resolveAssociationNames')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('resolveAssociationNames');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(RECORD_READS, 'resolveAssociationNames'),
   },
   {
     name: 'resolve-missing-association-fails',
@@ -280,12 +275,7 @@ const COL: Fault[] = [
     area: 'COL',
     description: 'The columns list is ignored: every default column is returned whatever was asked.',
     requirements: ['COL-001'],
-    rewrite: onRequest(READS, (req) => {
-      if (!req.query.has('columns')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('columns');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(READS, 'columns'),
   },
   {
     name: 'default-columns-key-only',
@@ -306,12 +296,7 @@ const COL: Fault[] = [
     area: 'COL',
     description: 'Link/Query ignores the columns list and returns every link column.',
     requirements: ['COL-011', 'COL-001'],
-    rewrite: onRequest(['queryLinks'], (req) => {
-      if (!req.query.has('columns')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('columns');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(['queryLinks'], 'columns'),
   },
 ];
 
@@ -355,12 +340,7 @@ const QRY: Fault[] = [
     area: 'QRY',
     description: 'The start offset (skip) is ignored: every page starts at the first record.',
     requirements: ['QRY-006'],
-    rewrite: onRequest(QUERIES, (req) => {
-      if (!req.query.has('skip')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('skip');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(QUERIES, 'skip'),
   },
   {
     name: 'skip-default-one',
@@ -378,12 +358,7 @@ const QRY: Fault[] = [
     area: 'QRY',
     description: 'Without take, a query returns 50 records instead of 30.',
     requirements: ['QRY-003'],
-    rewrite: onRequest(QUERIES, (req) => {
-      if (req.query.has('take')) return req;
-      const r = cloneRequest(req);
-      r.query.set('take', '50');
-      return r;
-    }),
+    rewrite: defaultQueryParam(QUERIES, 'take', '50'),
   },
   {
     name: 'take-off-by-one',
@@ -416,12 +391,7 @@ const QRY: Fault[] = [
     area: 'QRY',
     description: 'Empty-column suppression is ignored: columns null in every record are still returned.',
     requirements: ['QRY-011'],
-    rewrite: onRequest(QUERIES, (req) => {
-      if (!req.query.has('excludeEmptyColumns')) return req;
-      const r = cloneRequest(req);
-      r.query.delete('excludeEmptyColumns');
-      return r;
-    }),
+    rewrite: ignoreQueryParam(QUERIES, 'excludeEmptyColumns'),
   },
   {
     name: 'empty-column-suppression-drops-sparse-columns',
@@ -440,12 +410,7 @@ const QRY: Fault[] = [
     area: 'QRY',
     description: 'Empty-column suppression defaults to true, so requested all-null columns disappear.',
     requirements: ['QRY-013'],
-    rewrite: onRequest(QUERIES, (req) => {
-      if (req.query.has('excludeEmptyColumns')) return req;
-      const r = cloneRequest(req);
-      r.query.set('excludeEmptyColumns', 'true');
-      return r;
-    }),
+    rewrite: defaultQueryParam(QUERIES, 'excludeEmptyColumns', 'true'),
   },
   {
     name: 'total-count-of-page',
@@ -461,12 +426,7 @@ const QRY: Fault[] = [
     area: 'QRY',
     description: 'The total count is always included, even when not asked for.',
     requirements: ['QRY-015'],
-    rewrite: onRequest(QUERIES, (req) => {
-      if (req.query.has('includeTotalCount')) return req;
-      const r = cloneRequest(req);
-      r.query.set('includeTotalCount', 'true');
-      return r;
-    }),
+    rewrite: defaultQueryParam(QUERIES, 'includeTotalCount', 'true'),
   },
   {
     name: 'query-answers-bare-array',

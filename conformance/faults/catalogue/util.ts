@@ -2,6 +2,7 @@
 import type { Fault, FaultContext, Next } from '../fault.js';
 import {
   bodyJson,
+  cloneRequest,
   isOk,
   problem,
   routeOf,
@@ -33,6 +34,30 @@ export function onRequest<O extends Op>(
   fn: (req: ProxyRequest, route: RouteOf<O>, ctx: FaultContext) => ProxyRequest | Promise<ProxyRequest>,
 ): Fault['rewrite'] {
   return on(ops, async (req, route, ctx, next) => next(await fn(req, route, ctx)));
+}
+
+/** The listed operations ignore query parameter `name`: it is dropped before forwarding (when `applies`, by default whenever it is sent). */
+export function ignoreQueryParam<O extends Op>(
+  ops: readonly O[],
+  name: string,
+  applies: (req: ProxyRequest) => boolean = (req) => req.query.has(name),
+): Fault['rewrite'] {
+  return onRequest(ops, (req) => {
+    if (!applies(req)) return req;
+    const r = cloneRequest(req);
+    r.query.delete(name);
+    return r;
+  });
+}
+
+/** The listed operations default query parameter `name` to `value` when the client leaves it out. */
+export function defaultQueryParam<O extends Op>(ops: readonly O[], name: string, value: string): Fault['rewrite'] {
+  return onRequest(ops, (req) => {
+    if (req.query.has(name)) return req;
+    const r = cloneRequest(req);
+    r.query.set(name, value);
+    return r;
+  });
 }
 
 /** Response-only rewrite of the JSON body of successful answers of the listed operations (mutate `body` or return a new one). */
