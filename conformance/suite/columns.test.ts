@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
+import { type Ctx, type Q, enc, withQuery, get, keysOf, findInQuery } from './support/request.js';
 
 /** GET /api/{domain}/{id}, expecting success; returns Record. */
 async function getRecord(t: Ctx, domain: string, id: number, q: Q = {}): Promise<Record<string, unknown>> {
@@ -18,30 +18,8 @@ async function getRecord(t: Ctx, domain: string, id: number, q: Q = {}): Promise
  * /api/File/Query). Sorted by the key descending (newest first) and paged with the start offset;
  * `columns`, when given, must yield `idKey`.
  */
-async function findIn(t: Ctx, path: string, sortKey: string, idKey: string, id: number, q: Q): Promise<Record<string, unknown>> {
-  for (let page = 0; page < 40; page++) {
-    const res = await get(t, path, {
-      ...q,
-      sort: `${sortKey} desc`,
-      take: 100,
-      [t.bindings.query.skip]: page * 100,
-    });
-    expect(res.status, `GET ${path} ${JSON.stringify(q)}`).toBe(200);
-    const list = (res.json as any)?.List as any[];
-    expect(Array.isArray(list)).toBe(true);
-    const row = list.find((x) => x?.[idKey] === id);
-    if (row) return row;
-    if (list.length < 100) break;
-  }
-  throw new Error(`record ${id} not found in GET ${path}`);
-}
-
 async function findRow(t: Ctx, domain: string, keyField: string, id: number, q: Q): Promise<Record<string, unknown>> {
-  return findIn(t, `/api/${enc(domain)}/Query`, keyField, keyField, id, q);
-}
-
-function keysOf(o: Record<string, unknown>): string[] {
-  return Object.keys(o).sort();
+  return findInQuery(t, `/api/${enc(domain)}/Query`, keyField, keyField, id, q);
 }
 
 conformance(
@@ -96,7 +74,7 @@ conformance(
       description: 'all columns',
       contentsBase64: Buffer.from('all columns').toString('base64'),
     });
-    const fr = await findIn(t, '/api/File/Query', 'FileID', 'FileID', f.fileId, {});
+    const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'FileID', f.fileId, {});
     expect(fr.FileName).toBe('columns-all.txt');
     expect(fr.Description).toBe('all columns');
   },
@@ -132,7 +110,7 @@ conformance(
     expect(frec.Name1).toBe('alias-me.txt');
     expect(frec.Bytes).toBe(5);
 
-    const fr = await findIn(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, { columns: 'FileID as Ident,FileName as Nm' });
+    const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, { columns: 'FileID as Ident,FileName as Nm' });
     expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
     expect(fr.Nm).toBe('alias-me.txt');
   },

@@ -4,7 +4,7 @@
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
+import { type Ctx, type Q, enc, withQuery, get, findInQuery } from './support/request.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);
@@ -45,24 +45,7 @@ async function fileRecord(t: Ctx, id: number, columns?: string, token?: string):
 /** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
 async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
   const cols = columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
-  // Other test files create and delete files while this one pages, so rows can shift between two
-  // page reads: pages overlap by 20 rows, and a missed row gets a second full pass.
-  for (let pass = 0; pass < 2; pass++) {
-    for (let page = 0; page < 50; page++) {
-      const res = await get(
-        t,
-        '/api/File/Query',
-        { columns: cols, sort: 'FileID desc', take: 100, [t.bindings.query.skip]: page * 80 },
-        token,
-      );
-      expect(res.status, `GET /api/File/Query columns=${cols}: ${res.text.slice(0, 300)}`).toBe(200);
-      const list = (res.json as any).List as any[];
-      const row = list.find((x) => x.FileID === id);
-      if (row) return row;
-      if (list.length < 100) break;
-    }
-  }
-  throw new Error(`file ${id} not found in GET /api/File/Query`);
+  return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', id, { columns: cols }, token);
 }
 
 async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<any[]> {

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
 import { type Ctx, type Q, enc, withQuery } from './support/request.js';
+import { expectProblem } from './support/problem.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
@@ -43,18 +44,6 @@ function expectScheduleResult(r: any, what: string, single: boolean) {
   else expect(isInt(r.OrderNumber), `${what}.OrderNumber`).toBe(true);
   expect(typeof r.Message, `${what}.Message`).toBe('string');
   expect(r.Warnings === null || Array.isArray(r.Warnings), `${what}.Warnings`).toBe(true);
-}
-
-function expectProblem(res: Raw, status: number, code: string, what: string) {
-  expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(status);
-  expect(res.headers.get('content-type') ?? '', what).toMatch(/^application\/problem\+json/);
-  const b = res.json as any;
-  expect(typeof b, what).toBe('object');
-  expect(typeof b.type, `${what}: type`).toBe('string');
-  expect(typeof b.title, `${what}: title`).toBe('string');
-  expect(b.status, `${what}: status`).toBe(status);
-  expect(typeof b.detail, `${what}: detail`).toBe('string');
-  expect(b.code, `${what}: code`).toBe(code);
 }
 
 // ------------------------------------------------------------------------------------------ core

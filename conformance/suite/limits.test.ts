@@ -3,16 +3,11 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { type Ctx, enc } from './support/request.js';
+import { expectProblem } from './support/problem.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
 const MB = 1024 * 1024;
-
-function expectProblem(res: Raw, status: number, code: string, what: string) {
-  expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBe(status);
-  expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
-  expect(res.json, what).toMatchObject({ status, code });
-}
 
 /** Number of schedule records of a proposal (reference filter grammar and TotalCount). */
 async function scheduleCount(t: Ctx, domain: string, proposalId: number): Promise<number> {

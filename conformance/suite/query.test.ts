@@ -5,7 +5,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
+import { type Ctx, type Q, enc, withQuery, get, keysOf, findInQuery } from './support/request.js';
+import { expectProblem } from './support/problem.js';
 
 const is2xx = (s: number) => s >= 200 && s < 300;
 
@@ -38,14 +39,6 @@ async function valuesInCreationOrder(t: Ctx, recs: Record<string, any>): Promise
   return out;
 }
 
-function expectProblem(res: { status: number; headers: Headers; json: unknown }, status: number, code: string | undefined, what: string) {
-  expect(res.status, what).toBe(status);
-  expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
-  expect((res.json as any)?.status, what).toBe(status);
-  if (code) expect((res.json as any)?.code, what).toBe(code);
-  else expect(typeof (res.json as any)?.code, what).toBe('string');
-}
-
 function tinyFiles(n: number, prefix: string) {
   return Array.from({ length: n }, (_, i) => ({
     fileName: `${prefix}-${i}.txt`,
@@ -53,19 +46,9 @@ function tinyFiles(n: number, prefix: string) {
   }));
 }
 
-/** Finds a file's row in GET /api/File/Query, newest first, paging with the start offset. */
-async function findFile(t: Ctx, fileId: number, q: Q): Promise<any> {
-  for (let page = 0; page < 40; page++) {
-    const body = await fileQuery(t, { ...q, sort: 'FileID desc', take: 100, [t.bindings.query.skip]: page * 100 });
-    const row = body.List.find((x: any) => x.FileID === fileId);
-    if (row) return row;
-    if (body.List.length < 100) break;
-  }
-  throw new Error(`file ${fileId} not found in GET /api/File/Query`);
-}
-
-function keysOf(o: Record<string, unknown>): string[] {
-  return Object.keys(o).sort();
+/** A file's row in GET /api/File/Query. */
+function findFile(t: Ctx, fileId: number, q: Q): Promise<any> {
+  return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', fileId, q);
 }
 
 // ------------------------------------------------------------------------------------------ core

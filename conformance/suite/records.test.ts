@@ -2,16 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
-
-function expectProblem(res: { status: number; headers: Headers; json: unknown }, status: number, code: string, what: string) {
-  expect(res.status, what).toBe(status);
-  expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
-  expect(res.json, what).toMatchObject({ status, code });
-  const b = res.json as any;
-  expect(typeof b.type, what).toBe('string');
-  expect(typeof b.title, what).toBe('string');
-  expect(typeof b.detail, what).toBe('string');
-}
+import { expectProblem } from './support/problem.js';
 
 const MISSING_ID = 987654321;
 
