@@ -73,14 +73,16 @@ const cfg = {
   /** the quick subset selects the requirements of its two files (else the others count as untested) */
   suiteArgs: quick ? ['--requirements', 'REC-,DOM-'] : [],
 };
-for (const s of cfg.sections) if (!['throughput', 'scale', 'suite'].includes(s)) throw new Error(`--only: unknown section '${s}'`);
+for (const s of cfg.sections)
+  if (!['throughput', 'scale', 'suite'].includes(s)) throw new Error(`--only: unknown section '${s}'`);
 if (!(cfg.duration > 0) || !(cfg.connections >= 1)) throw new Error('--duration and --connections must be positive');
 
 // ------------------------------------------------------------------------------------ helpers
 
 const log = (s = '') => process.stdout.write(s + '\n');
 const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : 'n/a');
-const mib = (b: number | undefined) => (b === undefined || !Number.isFinite(b) ? 'n/a' : `${(b / 2 ** 20).toFixed(0)} MiB`);
+const mib = (b: number | undefined) =>
+  b === undefined || !Number.isFinite(b) ? 'n/a' : `${(b / 2 ** 20).toFixed(0)} MiB`;
 const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : 'n/a');
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
 
@@ -133,7 +135,13 @@ function scenarios(d: Dataset): Scenario[] {
   const upsertBody = () => {
     const b = ++batch;
     const Inserts = Array.from({ length: cfg.upsertItems }, (_, i) => ({
-      Fields: { LocationName: `Bench ${b}.${i}`, Address1: `${i} Bench Street`, City: 'Portland', StateCode: 'OR', ZipCode: '97201' },
+      Fields: {
+        LocationName: `Bench ${b}.${i}`,
+        Address1: `${i} Bench Street`,
+        City: 'Portland',
+        StateCode: 'OR',
+        ZipCode: '97201',
+      },
     }));
     return JSON.stringify({ Inserts, Updates: [], Deletes: [] });
   };
@@ -155,7 +163,9 @@ function scenarios(d: Dataset): Scenario[] {
       title: `one File with Contents (${mib(d.fileBytes)}, base64 in JSON)`,
       spec: (url) => ({ url, headers, path: `/api/File/${d.fileId}?columns=FileID,FileName,FileSize,Contents` }),
       check: (s, b) =>
-        s === 200 && typeof b?.Record?.Contents === 'string' && Buffer.from(b.Record.Contents, 'base64').length === d.fileBytes
+        s === 200 &&
+        typeof b?.Record?.Contents === 'string' &&
+        Buffer.from(b.Record.Contents, 'base64').length === d.fileBytes
           ? undefined
           : `status ${s}`,
     },
@@ -176,7 +186,10 @@ function scenarios(d: Dataset): Scenario[] {
         body: upsertBody,
       }),
       before: () => void resetUpsertProposal(d.file, d.proposalId),
-      check: (s, b) => (s === 200 && b?.Inserts?.length === cfg.upsertItems && b.Inserts.every((r: any) => r.IsSuccessful) ? undefined : `status ${s}`),
+      check: (s, b) =>
+        s === 200 && b?.Inserts?.length === cfg.upsertItems && b.Inserts.every((r: any) => r.IsSuccessful)
+          ? undefined
+          : `status ${s}`,
     },
   ];
 }
@@ -184,7 +197,10 @@ function scenarios(d: Dataset): Scenario[] {
 async function probe(sc: Scenario, base: string): Promise<void> {
   const spec = sc.spec(base);
   const path = typeof spec.path === 'function' ? spec.path() : spec.path;
-  const init: RequestInit = { method: spec.method ?? 'GET', headers: { ...spec.headers, ...(spec.body ? { 'content-type': 'application/json' } : {}) } };
+  const init: RequestInit = {
+    method: spec.method ?? 'GET',
+    headers: { ...spec.headers, ...(spec.body ? { 'content-type': 'application/json' } : {}) },
+  };
   if (spec.body) init.body = spec.body();
   const r = await fetch(base + path, init);
   const text = await r.text();
@@ -226,8 +242,15 @@ interface ThroughputSection {
 }
 
 async function throughputSection(work: string): Promise<ThroughputSection> {
-  log(`\n## Throughput and latency (${label(cfg.throughputClaims)} Claims, ${cfg.connections} connections, ${cfg.duration} s per run)`);
-  const d = buildDataset({ file: join(work, 'throughput.db'), claims: cfg.throughputClaims, fileBytes: cfg.fileBytes, proposal: true });
+  log(
+    `\n## Throughput and latency (${label(cfg.throughputClaims)} Claims, ${cfg.connections} connections, ${cfg.duration} s per run)`,
+  );
+  const d = buildDataset({
+    file: join(work, 'throughput.db'),
+    claims: cfg.throughputClaims,
+    fileBytes: cfg.fileBytes,
+    proposal: true,
+  });
   log(`dataset: ${label(d.claims)} Claims loaded in ${ms(d.loadMs)} ms (${mib(d.dbBytes)})`);
   const [ref, bare] = await Promise.all([startReference(d.file, SERVER_CPU), startBare(SERVER_CPU)]);
   const rows: ThroughputRow[] = [];
@@ -236,9 +259,15 @@ async function throughputSection(work: string): Promise<ThroughputSection> {
     const list = scenarios(d);
     for (const sc of list) await probe(sc, ref.url);
     const bareSingle = await runLoad({ ...bareSpec, connections: 1, duration: cfg.duration, warmup: cfg.warmup });
-    log(`bare Hono, 1 connection: p50 ${ms(bareSingle.p50)} p99 ${ms(bareSingle.p99)} ms, ${int(bareSingle.rps)} req/s`);
+    log(
+      `bare Hono, 1 connection: p50 ${ms(bareSingle.p50)} p99 ${ms(bareSingle.p99)} ms, ${int(bareSingle.rps)} req/s`,
+    );
     for (const sc of list) {
-      const run = async (spec: Omit<LoadSpec, 'connections' | 'duration' | 'warmup'>, connections: number, before?: () => void) => {
+      const run = async (
+        spec: Omit<LoadSpec, 'connections' | 'duration' | 'warmup'>,
+        connections: number,
+        before?: () => void,
+      ) => {
         before?.();
         return runLoad({ ...spec, connections, duration: cfg.duration, warmup: cfg.warmup });
       };
@@ -246,7 +275,8 @@ async function throughputSection(work: string): Promise<ThroughputSection> {
       const bareLoad = await run(bareSpec, cfg.connections);
       const load = await run({ ...sc.spec(ref.url), serverPid: ref.pid }, cfg.connections, sc.before);
       const single = await run({ ...sc.spec(ref.url), serverPid: ref.pid }, 1, sc.before);
-      for (const r of [load, single]) if (r.non2xx || r.errors) throw new Error(`scenario ${sc.id}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+      for (const r of [load, single])
+        if (r.non2xx || r.errors) throw new Error(`scenario ${sc.id}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       const row: ThroughputRow = {
         id: sc.id,
         title: sc.title,
@@ -264,7 +294,14 @@ async function throughputSection(work: string): Promise<ThroughputSection> {
       );
     }
     resetUpsertProposal(d.file, d.proposalId);
-    return { claims: d.claims, connections: cfg.connections, rows, bareSingle, serverMemory: memoryOf(ref.pid), loadMs: d.loadMs };
+    return {
+      claims: d.claims,
+      connections: cfg.connections,
+      rows,
+      bareSingle,
+      serverMemory: memoryOf(ref.pid),
+      loadMs: d.loadMs,
+    };
   } finally {
     await ref.stop();
     await bare.stop();
@@ -293,13 +330,21 @@ async function scaleSection(work: string): Promise<ScaleRow[]> {
     let ref: Child | undefined;
     try {
       ref = await startReference(d.file, SERVER_CPU);
-      const spec = (skip: number) => ({ url: ref!.url, headers: { Token: d.token }, path: queryPath(skip), serverPid: ref!.pid });
+      const spec = (skip: number) => ({
+        url: ref!.url,
+        headers: { Token: d.token },
+        path: queryPath(skip),
+        serverPid: ref!.pid,
+      });
       const check = await getJson(ref.url + queryPath(deepSkip(d)), d.token);
-      if (check.status !== 200) throw new Error(`scale ${n}: status ${check.status}: ${JSON.stringify(check.body).slice(0, 300)}`);
+      if (check.status !== 200)
+        throw new Error(`scale ${n}: status ${check.status}: ${JSON.stringify(check.body).slice(0, 300)}`);
       const first = await runLoad({ ...spec(0), connections: 1, duration: cfg.duration, warmup: cfg.warmup });
       const deep = await runLoad({ ...spec(deepSkip(d)), connections: 1, duration: cfg.duration, warmup: cfg.warmup });
       // (left out of the quick run, to keep it short)
-      const firstLoaded = cfg.quick ? undefined : await runLoad({ ...spec(0), connections: cfg.connections, duration: cfg.duration, warmup: cfg.warmup });
+      const firstLoaded = cfg.quick
+        ? undefined
+        : await runLoad({ ...spec(0), connections: cfg.connections, duration: cfg.duration, warmup: cfg.warmup });
       const row: ScaleRow = {
         rows: n,
         openRows: d.openClaims,
@@ -325,7 +370,9 @@ async function scaleSection(work: string): Promise<ScaleRow[]> {
 }
 
 async function suiteSection(work: string): Promise<SuiteBench> {
-  log(`\n## Conformance suite (${cfg.suiteInclude ? `subset: ${cfg.suiteInclude.join(', ')}` : 'full core run'} against the reference container)`);
+  log(
+    `\n## Conformance suite (${cfg.suiteInclude ? `subset: ${cfg.suiteInclude.join(', ')}` : 'full core run'} against the reference container)`,
+  );
   const r = await benchSuite({ reportDir: join(work, 'suite'), include: cfg.suiteInclude, extraArgs: cfg.suiteArgs });
   const p = r.phases;
   log(
@@ -375,11 +422,27 @@ function targets(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench): Tar
     const lo = s[0]!;
     const hi = s[s.length - 1]!;
     const growth = hi.first.p50 / lo.first.p50;
-    out.push({ name: `Query p50 on ${label(hi.rows)} rows`, goal: '<= 5 ms', measured: `${ms(hi.first.p50)} ms`, met: hi.first.p50 <= 5 });
-    out.push({ name: `Query p50 growth ${label(lo.rows)} -> ${label(hi.rows)}`, goal: '<= 2x', measured: `${growth.toFixed(2)}x`, met: growth <= 2 });
+    out.push({
+      name: `Query p50 on ${label(hi.rows)} rows`,
+      goal: '<= 5 ms',
+      measured: `${ms(hi.first.p50)} ms`,
+      met: hi.first.p50 <= 5,
+    });
+    out.push({
+      name: `Query p50 growth ${label(lo.rows)} -> ${label(hi.rows)}`,
+      goal: '<= 2x',
+      measured: `${growth.toFixed(2)}x`,
+      met: growth <= 2,
+    });
   }
   const up = t?.rows.find((r) => r.id === 'upsert');
-  if (up) out.push({ name: `atomic UpsertMulti of ${cfg.upsertItems} items p50 (1 connection)`, goal: '<= 20 ms', measured: `${ms(up.single.p50)} ms`, met: up.single.p50 <= 20 });
+  if (up)
+    out.push({
+      name: `atomic UpsertMulti of ${cfg.upsertItems} items p50 (1 connection)`,
+      goal: '<= 20 ms',
+      measured: `${ms(up.single.p50)} ms`,
+      met: up.single.p50 <= 20,
+    });
   return out;
 }
 
@@ -395,7 +458,11 @@ function chart(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench): strin
         label: r.id,
         bars: [
           { name: 'bare Hono', value: r.bareLoad.rps },
-          { name: 'reference server', value: r.load.rps, note: `${pct(r.ratio)} of ceiling; by CPU ${pct(r.cpuRatio)}` },
+          {
+            name: 'reference server',
+            value: r.load.rps,
+            note: `${pct(r.ratio)} of ceiling; by CPU ${pct(r.cpuRatio)}`,
+          },
         ],
       })),
     });
@@ -414,7 +481,13 @@ function chart(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench): strin
       title: 'Latency, 1 connection',
       unit: 'ms',
       digits: 2,
-      groups: t.rows.map((r) => ({ label: r.id, bars: [{ name: 'p50', value: r.single.p50 }, { name: 'p99', value: r.single.p99 }] })),
+      groups: t.rows.map((r) => ({
+        label: r.id,
+        bars: [
+          { name: 'p50', value: r.single.p50 },
+          { name: 'p99', value: r.single.p99 },
+        ],
+      })),
     });
   }
   if (s?.length) {
@@ -436,7 +509,10 @@ function chart(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench): strin
       title: `Conformance suite: ${(suite.wallMs / 1000).toFixed(1)} s wall; summed test time per file`,
       unit: 's',
       digits: 1,
-      groups: suite.perFile.map((f) => ({ label: f.file.replace(/^conformance\/suite\//, ''), bars: [{ name: 'tests (sum)', value: f.ms / 1000 }] })),
+      groups: suite.perFile.map((f) => ({
+        label: f.file.replace(/^conformance\/suite\//, ''),
+        bars: [{ name: 'tests (sum)', value: f.ms / 1000 }],
+      })),
     });
   }
   const meta = `${new Date().toISOString().slice(0, 16)}Z, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}${cfg.quick ? ', QUICK' : ''}`;
@@ -446,88 +522,169 @@ function chart(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench): strin
 function markdown(r: Results): string {
   const L: string[] = [];
   L.push(`# Benchmarks${cfg.quick ? ' (quick smoke run: small sizes, short runs — not representative)' : ''}`, '');
-  L.push(`Generated by \`npm run bench${cfg.quick ? ' -- --quick' : ''}\` on ${r.meta.date}: ${r.meta.cpus} CPUs (${r.meta.cpuModel}), Node ${r.meta.node}, ` +
-    `load average ${r.meta.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start. ` +
-    `${r.meta.pinned ? 'The load generator runs on CPU 0, the servers on CPU 1 (taskset).' : 'No CPU pinning.'} ` +
-    `Figures: \`bench.json\`; chart: \`bench.svg\`.`, '');
+  L.push(
+    `Generated by \`npm run bench${cfg.quick ? ' -- --quick' : ''}\` on ${r.meta.date}: ${r.meta.cpus} CPUs (${r.meta.cpuModel}), Node ${r.meta.node}, ` +
+      `load average ${r.meta.loadavgStart.map((x) => x.toFixed(1)).join('/')} at the start. ` +
+      `${r.meta.pinned ? 'The load generator runs on CPU 0, the servers on CPU 1 (taskset).' : 'No CPU pinning.'} ` +
+      `Figures: \`bench.json\`; chart: \`bench.svg\`.`,
+    '',
+  );
   L.push('![benchmarks](bench.svg)', '');
   L.push('## Targets', '');
-  L.push(table(['target', 'goal', 'measured', 'met'], r.targets.map((t) => [t.name, t.goal, t.measured, t.met === undefined ? 'n/a' : t.met ? 'yes' : '**no**'])));
+  L.push(
+    table(
+      ['target', 'goal', 'measured', 'met'],
+      r.targets.map((t) => [t.name, t.goal, t.measured, t.met === undefined ? 'n/a' : t.met ? 'yes' : '**no**']),
+    ),
+  );
   L.push('');
   if (r.throughput) {
     const t = r.throughput;
     L.push(`## Throughput and latency`, '');
-    L.push(`${label(t.claims)} Claims; ${t.connections} connections for req/s and loaded latency, then 1 connection for per-request latency; ` +
-      `${cfg.duration} s per run after ${cfg.warmup} s of warm-up. Each scenario is paired with a bare Hono run (constant JSON body) just before it. ` +
-      `"ratio" is req/s over the bare route's req/s; "CPU ratio" is the bare route's server CPU time per request over the scenario's ` +
-      `(from /proc/<pid>/stat), i.e. the capacity ratio of a CPU-bound single-threaded server, which other load on the machine does not skew.`, '');
-    L.push(table(
-      ['scenario', 'req/s', 'bare req/s', 'ratio', 'server CPU µs/req', 'bare µs/req', 'CPU ratio', 'p50 loaded', 'p99 loaded', 'p50 1 conn', 'p99 1 conn'],
-      t.rows.map((x) => [
-        `${x.id}: ${x.title}`,
-        int(x.load.rps),
-        int(x.bareLoad.rps),
-        pct(x.ratio),
-        int(x.load.cpuUsPerReq ?? NaN),
-        int(x.bareLoad.cpuUsPerReq ?? NaN),
-        pct(x.cpuRatio),
-        ms(x.load.p50),
-        ms(x.load.p99),
-        ms(x.single.p50),
-        ms(x.single.p99),
-      ]),
-    ));
-    L.push('', `Latencies in ms. The bare Hono route with 1 connection: p50 ${ms(t.bareSingle.p50)}, p99 ${ms(t.bareSingle.p99)} ms (the floor of HTTP on this machine).`, '');
+    L.push(
+      `${label(t.claims)} Claims; ${t.connections} connections for req/s and loaded latency, then 1 connection for per-request latency; ` +
+        `${cfg.duration} s per run after ${cfg.warmup} s of warm-up. Each scenario is paired with a bare Hono run (constant JSON body) just before it. ` +
+        `"ratio" is req/s over the bare route's req/s; "CPU ratio" is the bare route's server CPU time per request over the scenario's ` +
+        `(from /proc/<pid>/stat), i.e. the capacity ratio of a CPU-bound single-threaded server, which other load on the machine does not skew.`,
+      '',
+    );
+    L.push(
+      table(
+        [
+          'scenario',
+          'req/s',
+          'bare req/s',
+          'ratio',
+          'server CPU µs/req',
+          'bare µs/req',
+          'CPU ratio',
+          'p50 loaded',
+          'p99 loaded',
+          'p50 1 conn',
+          'p99 1 conn',
+        ],
+        t.rows.map((x) => [
+          `${x.id}: ${x.title}`,
+          int(x.load.rps),
+          int(x.bareLoad.rps),
+          pct(x.ratio),
+          int(x.load.cpuUsPerReq ?? NaN),
+          int(x.bareLoad.cpuUsPerReq ?? NaN),
+          pct(x.cpuRatio),
+          ms(x.load.p50),
+          ms(x.load.p99),
+          ms(x.single.p50),
+          ms(x.single.p99),
+        ]),
+      ),
+    );
+    L.push(
+      '',
+      `Latencies in ms. The bare Hono route with 1 connection: p50 ${ms(t.bareSingle.p50)}, p99 ${ms(t.bareSingle.p99)} ms (the floor of HTTP on this machine).`,
+      '',
+    );
   }
   if (r.scale?.length) {
     const s = r.scale;
     L.push('## Scale: Claim Query by table size', '');
-    L.push(`Query: \`${queryPath(0)}\`; deep page: the same with \`skip\` = 90% of the matching rows. 1 connection, except "req/s loaded" (${cfg.connections}).`, '');
-    L.push(table(
-      ['rows', 'bulk load', 'db size', 'first page p50', 'p99', 'CPU µs/req', 'deep skip', 'deep p50', 'deep p99', 'CPU µs/req', 'req/s loaded', 'server RSS', 'server peak RSS'],
-      s.map((x) => [
-        label(x.rows),
-        `${(x.loadMs / 1000).toFixed(1)} s`,
-        mib(x.dbBytes),
-        ms(x.first.p50),
-        ms(x.first.p99),
-        int(x.first.cpuUsPerReq ?? NaN),
-        int(x.deepSkip),
-        ms(x.deep.p50),
-        ms(x.deep.p99),
-        int(x.deep.cpuUsPerReq ?? NaN),
-        int(x.firstLoaded?.rps ?? NaN),
-        mib(x.serverMemory?.rss),
-        mib(x.serverMemory?.hwm),
-      ]),
-    ));
+    L.push(
+      `Query: \`${queryPath(0)}\`; deep page: the same with \`skip\` = 90% of the matching rows. 1 connection, except "req/s loaded" (${cfg.connections}).`,
+      '',
+    );
+    L.push(
+      table(
+        [
+          'rows',
+          'bulk load',
+          'db size',
+          'first page p50',
+          'p99',
+          'CPU µs/req',
+          'deep skip',
+          'deep p50',
+          'deep p99',
+          'CPU µs/req',
+          'req/s loaded',
+          'server RSS',
+          'server peak RSS',
+        ],
+        s.map((x) => [
+          label(x.rows),
+          `${(x.loadMs / 1000).toFixed(1)} s`,
+          mib(x.dbBytes),
+          ms(x.first.p50),
+          ms(x.first.p99),
+          int(x.first.cpuUsPerReq ?? NaN),
+          int(x.deepSkip),
+          ms(x.deep.p50),
+          ms(x.deep.p99),
+          int(x.deep.cpuUsPerReq ?? NaN),
+          int(x.firstLoaded?.rps ?? NaN),
+          mib(x.serverMemory?.rss),
+          mib(x.serverMemory?.hwm),
+        ]),
+      ),
+    );
     if (s.length >= 2) {
       const lo = s[0]!;
       const hi = s[s.length - 1]!;
-      L.push('', `Growth ${label(lo.rows)} → ${label(hi.rows)}: first page p50 ×${(hi.first.p50 / lo.first.p50).toFixed(2)}, deep page p50 ×${(hi.deep.p50 / lo.deep.p50).toFixed(2)} (its skip grows ×${(hi.deepSkip / Math.max(1, lo.deepSkip)).toFixed(0)}).`);
+      L.push(
+        '',
+        `Growth ${label(lo.rows)} → ${label(hi.rows)}: first page p50 ×${(hi.first.p50 / lo.first.p50).toFixed(2)}, deep page p50 ×${(hi.deep.p50 / lo.deep.p50).toFixed(2)} (its skip grows ×${(hi.deepSkip / Math.max(1, lo.deepSkip)).toFixed(0)}).`,
+      );
     }
     L.push('');
   }
   if (r.suite) {
     const su = r.suite;
     const p = su.phases;
-    const span = (a: string, b: string) => (p[a] !== undefined && p[b] !== undefined ? `${((p[b]! - p[a]!) / 1000).toFixed(1)} s` : 'n/a');
+    const span = (a: string, b: string) =>
+      p[a] !== undefined && p[b] !== undefined ? `${((p[b]! - p[a]!) / 1000).toFixed(1)} s` : 'n/a';
     L.push('## Conformance suite', '');
-    L.push(`\`node ${su.args.join(' ').replace(/--report-dir \S+/, '--report-dir <tmp>')}\`: exit ${su.exitCode}, ${su.verdict ?? 'no verdict'}; ${su.containersStarted} container(s) started; ` +
-      `vitest runs the files in parallel (pool and workers: conformance/src/vitest-run.ts).`, '');
-    L.push(table(['phase', 'time'], [
-      ['CLI start until the image check', p.build !== undefined ? `${(p.build / 1000).toFixed(1)} s` : 'n/a'],
-      ['image check (build.sh; a no-op when the source hash is unchanged)', span('build', 'container')],
-      ['container start until healthy', span('container', 'healthy')],
-      ['suite (vitest) and reports', span('suite', 'verdict')],
-      ['container stop and exit', p.verdict !== undefined ? `${((su.wallMs - p.verdict) / 1000).toFixed(1)} s` : 'n/a'],
-      ['**wall time**', `**${(su.wallMs / 1000).toFixed(1)} s**`],
-    ]));
-    L.push('', `${su.tests} tests summing ${(su.sumTestMs / 1000).toFixed(1)} s (vitest's run: ${su.suiteMs !== undefined ? (su.suiteMs / 1000).toFixed(1) + ' s' : 'n/a'}). ` +
-      `Peak RSS: conformance process tree ${mib(su.treePeakRss)} (summed, polled every 100 ms), largest single process ${mib(su.processPeakRss)}, reference server in the container ${mib(su.containerServerPeakRss)}.`, '');
-    L.push(table(['suite file', 'tests', 'summed test time'], su.perFile.map((f) => [f.file, f.tests, `${(f.ms / 1000).toFixed(2)} s`])));
+    L.push(
+      `\`node ${su.args.join(' ').replace(/--report-dir \S+/, '--report-dir <tmp>')}\`: exit ${su.exitCode}, ${su.verdict ?? 'no verdict'}; ${su.containersStarted} container(s) started; ` +
+        `vitest runs the files in parallel (pool and workers: conformance/src/vitest-run.ts).`,
+      '',
+    );
+    L.push(
+      table(
+        ['phase', 'time'],
+        [
+          ['CLI start until the image check', p.build !== undefined ? `${(p.build / 1000).toFixed(1)} s` : 'n/a'],
+          ['image check (build.sh; a no-op when the source hash is unchanged)', span('build', 'container')],
+          ['container start until healthy', span('container', 'healthy')],
+          ['suite (vitest) and reports', span('suite', 'verdict')],
+          [
+            'container stop and exit',
+            p.verdict !== undefined ? `${((su.wallMs - p.verdict) / 1000).toFixed(1)} s` : 'n/a',
+          ],
+          ['**wall time**', `**${(su.wallMs / 1000).toFixed(1)} s**`],
+        ],
+      ),
+    );
+    L.push(
+      '',
+      `${su.tests} tests summing ${(su.sumTestMs / 1000).toFixed(1)} s (vitest's run: ${su.suiteMs !== undefined ? (su.suiteMs / 1000).toFixed(1) + ' s' : 'n/a'}). ` +
+        `Peak RSS: conformance process tree ${mib(su.treePeakRss)} (summed, polled every 100 ms), largest single process ${mib(su.processPeakRss)}, reference server in the container ${mib(su.containerServerPeakRss)}.`,
+      '',
+    );
+    L.push(
+      table(
+        ['suite file', 'tests', 'summed test time'],
+        su.perFile.map((f) => [f.file, f.tests, `${(f.ms / 1000).toFixed(2)} s`]),
+      ),
+    );
     L.push('', 'Slowest tests:', '');
-    L.push(table(['test', 'file', 'time'], su.slowest.map((x) => [x.title.slice(0, 100), x.file.replace(/^conformance\/suite\//, ''), `${(x.ms / 1000).toFixed(2)} s`])));
+    L.push(
+      table(
+        ['test', 'file', 'time'],
+        su.slowest.map((x) => [
+          x.title.slice(0, 100),
+          x.file.replace(/^conformance\/suite\//, ''),
+          `${(x.ms / 1000).toFixed(2)} s`,
+        ]),
+      ),
+    );
     L.push('');
   }
   L.push('## Checks', '');
@@ -550,7 +707,7 @@ const NOTES: string[] = [
     'no request-log middleware below log level info. ' +
     '60% stays out of reach: on the same server GET /health (every global middleware, no token, no database) already ' +
     'costs ~22-25 µs, and a record read still needs two SQLite read transactions (data_version for the cache, then the ' +
-    'select), each ~4-5 µs of CPU under load in WAL mode (lock and unlock syscalls on the -shm file), plus Hono\'s ' +
+    "select), each ~4-5 µs of CPU under load in WAL mode (lock and unlock syscalls on the -shm file), plus Hono's " +
     'TrieRouter (RegExpRouter refuses this route set), the OpenAPI parameter check and the JSON answer. 60% of ~19 µs is ' +
     '~31 µs in all: about what /health and the two read transactions cost before any authentication or record work.',
   'Query by table size: before this work the Claim Query (filter Status, sort LossDate desc, take 100) scanned and sorted ' +
@@ -562,8 +719,8 @@ const NOTES: string[] = [
     'tie-breaker (`LossDate DESC, ClaimID ASC`), which the ascending index cannot give in one pass (SQLite sorts each run of ' +
     'equal dates): an index (Status, LossDate DESC, ClaimID), or ties broken in the direction of the last sort column ' +
     '(so that `desc` is the exact reverse of ascending), brings it to ~5 ms in SQLite. Not done: tie order is ' +
-    'implementation-defined but observable, so that is the lead\'s call. A true keyset cursor would need an API parameter.',
-  'Memory: the server\'s RSS does not grow with the table (SQLite\'s page cache is bounded, ~2 MiB by default; the file ' +
+    "implementation-defined but observable, so that is the lead's call. A true keyset cursor would need an API parameter.",
+  "Memory: the server's RSS does not grow with the table (SQLite's page cache is bounded, ~2 MiB by default; the file " +
     'pages live in the OS cache), so 1M rows cost about the same RSS as 10k.',
   'Suite: one container per run, test files in parallel on 2 vitest workers. Worker threads instead of forked processes ' +
     '(conformance/src/vitest-run.ts) took the full run from 13-17 s to 10-12 s in side-by-side runs; 3 or 4 workers were ' +
@@ -597,8 +754,10 @@ interface Results {
 async function main(): Promise<number> {
   const t0 = performance.now();
   const loadStart = loadavg();
-  log(`# rflps benchmarks${quick ? ' (quick)' : ''}: ${cpus().length} CPUs, Node ${process.version}, load average ${loadStart.map((x) => x.toFixed(1)).join('/')}` +
-    `${pinned ? '; load generator on CPU 0, servers on CPU 1' : '; no CPU pinning'}`);
+  log(
+    `# rflps benchmarks${quick ? ' (quick)' : ''}: ${cpus().length} CPUs, Node ${process.version}, load average ${loadStart.map((x) => x.toFixed(1)).join('/')}` +
+      `${pinned ? '; load generator on CPU 0, servers on CPU 1' : '; no CPU pinning'}`,
+  );
   const work = mkdtempSync(join(tmpdir(), 'rflps-bench-'));
   let throughput: ThroughputSection | undefined;
   let scale: ScaleRow[] | undefined;
@@ -622,7 +781,8 @@ async function main(): Promise<number> {
       loadavgStart: loadStart,
       loadavgEnd: loadavg(),
       pinned,
-      commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || undefined,
+      commit:
+        spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || undefined,
       config: { ...cfg, sections: [...cfg.sections] },
     },
     verify,
@@ -638,8 +798,11 @@ async function main(): Promise<number> {
   writeFileSync(join(cfg.out, 'bench.svg'), chart(throughput, scale, suite));
   writeFileSync(join(cfg.out, 'README.md'), markdown(results));
   log('\n## Targets');
-  for (const t of results.targets) log(`${t.met === undefined ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
-  log(`\nwrote ${relative(ROOT, cfg.out)}/{bench.json,bench.svg,README.md} in ${(results.totalMs / 1000).toFixed(0)} s`);
+  for (const t of results.targets)
+    log(`${t.met === undefined ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
+  log(
+    `\nwrote ${relative(ROOT, cfg.out)}/{bench.json,bench.svg,README.md} in ${(results.totalMs / 1000).toFixed(0)} s`,
+  );
   return verify.every((v) => v.ok) && (!suite || suite.exitCode === 0) ? 0 : 1;
 }
 

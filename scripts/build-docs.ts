@@ -73,17 +73,27 @@ function main(): void {
     const res = spawnSync(
       bin,
       [
-        'build-docs', input,
-        '--output', OUTPUT,
+        'build-docs',
+        input,
+        '--output',
+        OUTPUT,
         '--inlineBundle',
-        '--title', `${doc.info.title} ${doc.info.version}`,
-        '--config', join(ROOT, 'redocly.yaml'),
-        '--lint-config', 'off',
+        '--title',
+        `${doc.info.title} ${doc.info.version}`,
+        '--config',
+        join(ROOT, 'redocly.yaml'),
+        '--lint-config',
+        'off',
       ],
       {
         cwd: ROOT,
         stdio: 'inherit',
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: 'off',
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+          REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+        },
       },
     );
     if (res.status !== 0) throw new Error(`redocly build-docs failed (exit ${res.status})`);

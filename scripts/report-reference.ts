@@ -53,7 +53,16 @@ async function main(): Promise<number> {
   const log = fs.openSync(logFile, 'w');
   const server = spawn(
     process.execPath,
-    [path.join(ROOT, 'reference-server/bin/reference-server.mjs'), '--port', String(PORT), '--host', '127.0.0.1', '--db', path.join(tmp, 'reference.db'), '--provider-states'],
+    [
+      path.join(ROOT, 'reference-server/bin/reference-server.mjs'),
+      '--port',
+      String(PORT),
+      '--host',
+      '127.0.0.1',
+      '--db',
+      path.join(tmp, 'reference.db'),
+      '--provider-states',
+    ],
     { cwd: ROOT, stdio: ['ignore', log, log], env: { ...process.env, REFERENCE_PROVIDER_STATES: '1' } },
   );
   fs.closeSync(log);
@@ -77,10 +86,14 @@ async function main(): Promise<number> {
       [
         path.join(ROOT, 'conformance/bin/conformance.mjs'),
         'run',
-        '--base-url', base,
-        '--profile', 'all',
-        '--report-dir', path.relative(ROOT, OUT),
-        '--target-label', `reference server ${version} (local process)`,
+        '--base-url',
+        base,
+        '--profile',
+        'all',
+        '--report-dir',
+        path.relative(ROOT, OUT),
+        '--target-label',
+        `reference server ${version} (local process)`,
       ],
       { cwd: ROOT, stdio: 'inherit', env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' } },
     );
@@ -90,10 +103,14 @@ async function main(): Promise<number> {
       process.stderr.write(`report:reference: missing ${missing.join(', ')} in ${path.relative(ROOT, OUT)}\n`);
       return code || 3;
     }
-    process.stdout.write(`report:reference: wrote ${FILES.map((f) => path.relative(ROOT, path.join(OUT, f))).join(', ')} (exit ${code})\n`);
+    process.stdout.write(
+      `report:reference: wrote ${FILES.map((f) => path.relative(ROOT, path.join(OUT, f))).join(', ')} (exit ${code})\n`,
+    );
     return code;
   } catch (e) {
-    process.stderr.write(`report:reference: ${(e as Error).message}\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : ''}\n`);
+    process.stderr.write(
+      `report:reference: ${(e as Error).message}\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : ''}\n`,
+    );
     return 3;
   } finally {
     await stop();

@@ -54,10 +54,14 @@ function panel(p: Panel, y0: number): { svg: string; height: number } {
   y += 44;
   for (const g of p.groups) {
     const gh = g.bars.length * (BAR_H + GAP);
-    parts.push(`<text x="${LABEL_W - 8}" y="${y + gh / 2 + 4}" font-size="12" text-anchor="end">${esc(g.label)}</text>`);
+    parts.push(
+      `<text x="${LABEL_W - 8}" y="${y + gh / 2 + 4}" font-size="12" text-anchor="end">${esc(g.label)}</text>`,
+    );
     for (const b of g.bars) {
       const w = Number.isFinite(b.value) ? Math.max(1, (b.value / max) * plotW) : 0;
-      parts.push(`<rect x="${LABEL_W}" y="${y}" width="${w.toFixed(1)}" height="${BAR_H}" fill="${color(b.name)}"><title>${esc(`${g.label} ${b.name}: ${fmt(b.value, p.digits ?? 0)} ${p.unit}`)}</title></rect>`);
+      parts.push(
+        `<rect x="${LABEL_W}" y="${y}" width="${w.toFixed(1)}" height="${BAR_H}" fill="${color(b.name)}"><title>${esc(`${g.label} ${b.name}: ${fmt(b.value, p.digits ?? 0)} ${p.unit}`)}</title></rect>`,
+      );
       const label = `${fmt(b.value, p.digits ?? 0)} ${p.unit}${b.note ? ` (${b.note})` : ''}`;
       parts.push(`<text x="${LABEL_W + w + 5}" y="${y + BAR_H - 4}" font-size="11">${esc(label)}</text>`);
       y += BAR_H + GAP;

@@ -69,7 +69,9 @@ export function buildDataset(o: BuildOptions): Dataset {
     for (let i = 0; i < bytes.length; i++) bytes[i] = (rnd() * 256) | 0;
     fileId = insertFile(deps, { fileName: 'bench-1mb.bin', description: 'benchmark file', contents: bytes });
   }
-  const proposalId = o.proposal ? insertProposal(deps.db, { type: 'N', number: 'BENCH-UPSERT', applicantName: 'Bench' }) : 0;
+  const proposalId = o.proposal
+    ? insertProposal(deps.db, { type: 'N', number: 'BENCH-UPSERT', applicantName: 'Bench' })
+    : 0;
   created.close();
 
   // 2. bulk rows, directly
@@ -88,8 +90,11 @@ export function buildDataset(o: BuildOptions): Dataset {
     .all() as Array<{ name: string; sql: string }>;
   for (const ix of claimIndexes) db.exec(`DROP INDEX "${ix.name.replace(/"/g, '""')}"`);
   db.transaction(() => {
-    const loc = db.prepare('INSERT INTO "Location" ("Name", "Address1", "City", "StateCode", "ZipCode") VALUES (?, ?, ?, ?, ?)');
-    for (let i = 1; i <= nLoc; i++) loc.run(`Location ${i}`, `${i} Main Street`, `City ${i % 37}`, 'OR', String(97000 + i));
+    const loc = db.prepare(
+      'INSERT INTO "Location" ("Name", "Address1", "City", "StateCode", "ZipCode") VALUES (?, ?, ?, ?, ?)',
+    );
+    for (let i = 1; i <= nLoc; i++)
+      loc.run(`Location ${i}`, `${i} Main Street`, `City ${i % 37}`, 'OR', String(97000 + i));
     const claim = db.prepare(
       `INSERT INTO "Claim" ("ClaimNumber", "ClaimantName", "LossDate", "ReserveAmount", "Status", "LocationID", "Notes", "EntryDate")
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -112,7 +117,9 @@ export function buildDataset(o: BuildOptions): Dataset {
   })();
   for (const ix of claimIndexes) db.exec(ix.sql);
   db.pragma('wal_checkpoint(TRUNCATE)');
-  const dbBytes = (db.prepare('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get() as { n: number }).n;
+  const dbBytes = (
+    db.prepare('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()').get() as { n: number }
+  ).n;
   db.close();
   return {
     file: o.file,

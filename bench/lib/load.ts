@@ -102,9 +102,12 @@ function once(spec: LoadSpec, duration: number, record: boolean): Promise<LoadRe
     );
     if (record) {
       // autocannon emits (client, statusCode, resBytes, responseTime); its typings omit the client
-      (inst as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, responseTime: number) => {
-        if (status >= 200 && status < 300) times.push(responseTime);
-      });
+      (inst as unknown as NodeJS.EventEmitter).on(
+        'response',
+        (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+          if (status >= 200 && status < 300) times.push(responseTime);
+        },
+      );
     }
   });
 }

@@ -39,7 +39,11 @@ export function spawnChild(o: SpawnOptions): Promise<Child> {
   const cmd = useTaskset ? 'taskset' : process.execPath;
   const args = useTaskset ? ['-c', String(o.cpu), process.execPath, ...o.args] : o.args;
   // taskset execs node, so the child's pid is the server's pid (for /proc readings)
-  const proc = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  const proc = spawn(cmd, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);

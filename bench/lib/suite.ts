@@ -49,7 +49,11 @@ const MARKS: Array<[string, RegExp]> = [
   ['stopped', /conformance: container \S+ stopped/],
 ];
 
-export async function benchSuite(o: { reportDir: string; include?: string[]; extraArgs?: string[] }): Promise<SuiteBench> {
+export async function benchSuite(o: {
+  reportDir: string;
+  include?: string[];
+  extraArgs?: string[];
+}): Promise<SuiteBench> {
   const args = ['conformance/bin/conformance.mjs', 'run', '--report-dir', o.reportDir, ...(o.extraArgs ?? [])];
   if (o.include?.length) args.push('--include', o.include.join(','));
   const t0 = performance.now();
@@ -61,7 +65,8 @@ export async function benchSuite(o: { reportDir: string; include?: string[]; ext
   const onLine = (line: string) => {
     if (/conformance: starting container/.test(line)) containersStarted++;
     tail = (tail + line + '\n').slice(-3000);
-    for (const [name, re] of MARKS) if (phases[name] === undefined && re.test(line)) phases[name] = performance.now() - t0;
+    for (const [name, re] of MARKS)
+      if (phases[name] === undefined && re.test(line)) phases[name] = performance.now() - t0;
     const m = /conformance: container (\S+) healthy/.exec(line);
     if (m && containerPid === undefined) {
       const r = spawnSync('docker', ['inspect', '-f', '{{.State.Pid}}', m[1]!], { encoding: 'utf8' });
@@ -114,7 +119,16 @@ export async function benchSuite(o: { reportDir: string; include?: string[]; ext
     const r = JSON.parse(readFileSync(file, 'utf8')) as {
       verdict?: string;
       durationMs?: number;
-      requirements: Array<{ tests?: Array<{ id: string; file: string; title: string; durationMs?: number; result: string; generic?: boolean }> }>;
+      requirements: Array<{
+        tests?: Array<{
+          id: string;
+          file: string;
+          title: string;
+          durationMs?: number;
+          result: string;
+          generic?: boolean;
+        }>;
+      }>;
     };
     out.verdict = r.verdict;
     out.suiteMs = r.durationMs;

@@ -37,9 +37,17 @@ export async function verifyNoBytesWithoutContents(): Promise<VerifyResult[]> {
   };
   const cases: Array<[string, string, boolean]> = [
     ['GET /api/File/{id}, default columns', `/api/File/${fileId}`, false],
-    ['GET /api/File/{id}?columns=FileID,FileName,FileSize', `/api/File/${fileId}?columns=FileID,FileName,FileSize`, false],
+    [
+      'GET /api/File/{id}?columns=FileID,FileName,FileSize',
+      `/api/File/${fileId}?columns=FileID,FileName,FileSize`,
+      false,
+    ],
     ['GET /api/File/Query, default columns', `/api/File/Query`, false],
-    ['GET /api/File/{id}?columns=FileID,Contents (control: reads the bytes)', `/api/File/${fileId}?columns=FileID,Contents`, true],
+    [
+      'GET /api/File/{id}?columns=FileID,Contents (control: reads the bytes)',
+      `/api/File/${fileId}?columns=FileID,Contents`,
+      true,
+    ],
   ];
   const out: VerifyResult[] = [];
   try {

@@ -88,9 +88,14 @@ export function bodyJson(x: { body: Buffer }): Json | undefined {
   }
 }
 
-function withBody<T extends { headers: Record<string, string>; body: Buffer }>(x: T, value: Json, contentType?: string): T {
+function withBody<T extends { headers: Record<string, string>; body: Buffer }>(
+  x: T,
+  value: Json,
+  contentType?: string,
+): T {
   const headers = { ...x.headers };
-  headers['content-type'] = contentType ?? (headers['content-type']?.includes('json') ? headers['content-type'] : 'application/json');
+  headers['content-type'] =
+    contentType ?? (headers['content-type']?.includes('json') ? headers['content-type'] : 'application/json');
   delete headers['content-length'];
   return { ...x, headers, body: Buffer.from(JSON.stringify(value)) };
 }
@@ -101,13 +106,26 @@ export function withRequestJson(req: ProxyRequest, value: Json): ProxyRequest {
 }
 
 /** A copy of the response with a new JSON body (and status). */
-export function withResponseJson(res: ProxyResponse, value: Json, status = res.status, contentType?: string): ProxyResponse {
+export function withResponseJson(
+  res: ProxyResponse,
+  value: Json,
+  status = res.status,
+  contentType?: string,
+): ProxyResponse {
   return withBody(cloneResponse(res, { status }), value, contentType);
 }
 
 /** The reference's problem details (architecture 2), as a buggy server would also send them. */
 export function problem(status: number, code: string, detail: string): ProxyResponse {
-  const titles: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Content', 500: 'Internal Server Error' };
+  const titles: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    422: 'Unprocessable Content',
+    500: 'Internal Server Error',
+  };
   return makeResponse(
     status,
     { type: 'about:blank', title: titles[status] ?? 'Error', status, detail, code },
@@ -188,9 +206,11 @@ export function routeOf(req: Pick<ProxyRequest, 'method' | 'path'>): Route {
     }
     if (s[3] === 'Schedules' && s.length >= 6) {
       const domain = s[4]!;
-      if (s.length === 6 && s[5] === 'UpsertMulti' && m === 'POST') return { op: 'upsertSchedules', proposalId, domain };
+      if (s.length === 6 && s[5] === 'UpsertMulti' && m === 'POST')
+        return { op: 'upsertSchedules', proposalId, domain };
       if (s.length === 6 && m === 'DELETE') return { op: 'deleteSchedule', proposalId, domain, scheduleId: s[5]! };
-      if (s.length === 7 && s[6] === 'Reinstate' && m === 'POST') return { op: 'reinstateSchedule', proposalId, domain, scheduleId: s[5]! };
+      if (s.length === 7 && s[6] === 'Reinstate' && m === 'POST')
+        return { op: 'reinstateSchedule', proposalId, domain, scheduleId: s[5]! };
     }
     return { op: 'other' };
   }
@@ -207,7 +227,9 @@ export function isFileRead(r: Route): boolean {
 }
 
 /** Reads through the column language on a domain (records and files, single and lists). */
-export function isRecordRead(r: Route): r is Extract<Route, { op: 'getRecord' | 'queryRecords' | 'listAttachedFiles' }> {
+export function isRecordRead(
+  r: Route,
+): r is Extract<Route, { op: 'getRecord' | 'queryRecords' | 'listAttachedFiles' }> {
   return r.op === 'getRecord' || r.op === 'queryRecords' || r.op === 'listAttachedFiles';
 }
 
@@ -326,7 +348,8 @@ export interface LinkBody {
   NewRelationship?: string;
 }
 
-export type Permission = 'View' | 'Edit' | 'AttachContacts' | 'DetachContacts' | 'AttachFiles' | 'ModifyFiles' | 'RestrictDownload' | 'Full';
+export type Permission =
+  'View' | 'Edit' | 'AttachContacts' | 'DetachContacts' | 'AttachFiles' | 'ModifyFiles' | 'RestrictDownload' | 'Full';
 
 /** The parent-domain permission a link operation needs (spec 5). */
 export function linkPermission(op: 'upsertLink' | 'removeLink', childDomain: string | undefined): Permission {

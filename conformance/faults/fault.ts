@@ -2,7 +2,20 @@
 import type { Grants, Json, ProxyRequest, ProxyResponse } from './exchange.js';
 
 /** Spec areas (docs/architecture.md section 1). */
-export const AREAS = ['GEN', 'DOM', 'REC', 'COL', 'QRY', 'FILE', 'LINK', 'PROP', 'BIND', 'MEM', 'SCHED', 'AUTH'] as const;
+export const AREAS = [
+  'GEN',
+  'DOM',
+  'REC',
+  'COL',
+  'QRY',
+  'FILE',
+  'LINK',
+  'PROP',
+  'BIND',
+  'MEM',
+  'SCHED',
+  'AUTH',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 /** Forwards a request to the upstream (the next step of the chain). */

@@ -8,7 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { FAULTS } from './catalogue/index.js';
 import type { Fault, FaultContext, SideResponse } from './fault.js';
-import { bodyJson, makeRequest, pathWithQuery, routeOf, type Grants, type Json, type ProxyRequest, type ProxyResponse } from './exchange.js';
+import {
+  bodyJson,
+  makeRequest,
+  pathWithQuery,
+  routeOf,
+  type Grants,
+  type Json,
+  type ProxyRequest,
+  type ProxyResponse,
+} from './exchange.js';
 
 export interface FaultProxyOptions {
   /** Base URL of the implementation behind the proxy (no trailing slash). */
@@ -125,7 +134,11 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
 
   const next = (req: ProxyRequest) => forward(upstream, req, timeoutMs);
 
-  async function call(method: string, pathAndQuery: string, o: { token?: string | null; body?: Json } = {}): Promise<SideResponse> {
+  async function call(
+    method: string,
+    pathAndQuery: string,
+    o: { token?: string | null; body?: Json } = {},
+  ): Promise<SideResponse> {
     const token = o.token === undefined ? await ctx.adminToken() : o.token;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers[tokenHeader] = token;
@@ -143,7 +156,8 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
-    if (res.status !== 200) throw new Error(`provider state 'a user' ${action} answered ${res.status}: ${text.slice(0, 200)}`);
+    if (res.status !== 200)
+      throw new Error(`provider state 'a user' ${action} answered ${res.status}: ${text.slice(0, 200)}`);
     return text ? JSON.parse(text) : {};
   }
 
@@ -155,7 +169,8 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     },
     adminToken() {
       admin ??= stateCall('setup').then((v) => {
-        if (typeof v?.token !== 'string') throw new Error(`provider state 'a user' gave no token: ${JSON.stringify(v)}`);
+        if (typeof v?.token !== 'string')
+          throw new Error(`provider state 'a user' gave no token: ${JSON.stringify(v)}`);
         grants.set(v.token, 'admin');
         return v.token as string;
       });
@@ -182,7 +197,12 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     const res = await next(req);
     const body = bodyJson(req);
     const out = bodyJson(res);
-    if (res.status === 200 && body?.state === 'a user' && (body.action ?? 'setup') === 'setup' && typeof out?.token === 'string') {
+    if (
+      res.status === 200 &&
+      body?.state === 'a user' &&
+      (body.action ?? 'setup') === 'setup' &&
+      typeof out?.token === 'string'
+    ) {
       const g = body.params?.grants;
       grants.set(out.token, g && typeof g === 'object' ? (g as Grants) : 'admin');
     }
@@ -204,7 +224,15 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
         send(ores, {
           status: 502,
           headers: { 'content-type': 'application/problem+json' },
-          body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Bad Gateway', status: 502, detail: `fault proxy: ${detail}`, code: 'ProxyError' })),
+          body: Buffer.from(
+            JSON.stringify({
+              type: 'about:blank',
+              title: 'Bad Gateway',
+              status: 502,
+              detail: `fault proxy: ${detail}`,
+              code: 'ProxyError',
+            }),
+          ),
         });
       } else ores.destroy();
     }

@@ -81,7 +81,8 @@ async function waitHealthy(url: string, child: ChildProcess | undefined, timeout
   const until = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < until) {
-    if (child && child.exitCode !== null) throw new Error(`the reference server exited with code ${child.exitCode} before it was healthy`);
+    if (child && child.exitCode !== null)
+      throw new Error(`the reference server exited with code ${child.exitCode} before it was healthy`);
     try {
       const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
       if (r.status === 200) return;
@@ -106,11 +107,15 @@ async function startReference(reportDir: string): Promise<Reference> {
   const logFile = path.join(reportDir, 'reference-server.log');
   fs.mkdirSync(reportDir, { recursive: true });
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [SERVER_BIN, '--port', String(port), '--host', '127.0.0.1', '--provider-states', '--db', db], {
-    cwd: ROOT,
-    stdio: ['ignore', out, out],
-    env: { ...process.env, REFERENCE_PROVIDER_STATES: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [SERVER_BIN, '--port', String(port), '--host', '127.0.0.1', '--provider-states', '--db', db],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', out, out],
+      env: { ...process.env, REFERENCE_PROVIDER_STATES: '1' },
+    },
+  );
   fs.closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -127,7 +132,7 @@ async function startReference(reportDir: string): Promise<Reference> {
     await waitHealthy(url, child, 60_000);
   } catch (e) {
     await stop();
-    throw new Error(`${(e as Error).message}; see ${path.relative(ROOT, logFile)}`);
+    throw new Error(`${(e as Error).message}; see ${path.relative(ROOT, logFile)}`, { cause: e });
   }
   log(`reference server: ${url} (db ${db}, pid ${child.pid})`);
   return { url, stop };
@@ -150,12 +155,27 @@ async function runConformance(
 ): Promise<ConformanceRun> {
   fs.rmSync(reportDir, { recursive: true, force: true });
   fs.mkdirSync(reportDir, { recursive: true });
-  const args = [CONFORMANCE_BIN, 'run', '--base-url', baseUrl, '--provider-states-url', `${baseUrl}/_provider-states`, '--profile', 'core', '--report-dir', reportDir];
+  const args = [
+    CONFORMANCE_BIN,
+    'run',
+    '--base-url',
+    baseUrl,
+    '--provider-states-url',
+    `${baseUrl}/_provider-states`,
+    '--profile',
+    'core',
+    '--report-dir',
+    reportDir,
+  ];
   if (requirements?.length) args.push('--requirements', requirements.join(','));
   if (include?.length) args.push('--include', include.join(','));
   const started = Date.now();
   const out = fs.openSync(path.join(reportDir, 'run.log'), 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', out, out], env: { ...process.env, CI: '' } });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, CI: '' },
+  });
   fs.closeSync(out);
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -175,7 +195,8 @@ async function runConformance(
     error = `no readable ${path.relative(ROOT, file)} (${(e as Error).message})`;
   }
   if (timedOut) error = `timed out after ${timeoutMs} ms${error ? `; ${error}` : ''}`;
-  if (error) error += `; see ${path.relative(ROOT, path.join(reportDir, 'run.log'))}${lastErrorLine(path.join(reportDir, 'run.log'))}`;
+  if (error)
+    error += `; see ${path.relative(ROOT, path.join(reportDir, 'run.log'))}${lastErrorLine(path.join(reportDir, 'run.log'))}`;
   return { exitCode, durationMs, results, error };
 }
 
@@ -199,7 +220,10 @@ export interface ListedTest {
 
 /** The suite's tests and the requirements they verify (`conformance list --json`, one collection). */
 async function listSuite(): Promise<ListedTest[] | undefined> {
-  const child = spawn(process.execPath, [CONFORMANCE_BIN, 'list', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [CONFORMANCE_BIN, 'list', '--json'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
@@ -238,22 +262,40 @@ export function judgeBaseline(run: ConformanceRun, reportDir: string): BaselineO
   }
   const ok = run.exitCode === 0 && !!run.results && Object.keys(notPassing).length === 0;
   if (run.error) notPassing['(run)'] = run.error;
-  return { ok, skipped: false, exitCode: run.exitCode, durationMs: run.durationMs, notPassing, counts: run.results?.counts, reportDir };
+  return {
+    ok,
+    skipped: false,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    notPassing,
+    counts: run.results?.counts,
+    reportDir,
+  };
 }
 
-export function judgeFault(fault: Fault, run: ConformanceRun, baseline: Map<string, RequirementResult> | undefined, reportDir: string, proxyErrors: number): FaultOutcome {
+export function judgeFault(
+  fault: Fault,
+  run: ConformanceRun,
+  baseline: Map<string, RequirementResult> | undefined,
+  reportDir: string,
+  proxyErrors: number,
+): FaultOutcome {
   const byId = resultsById(run.results);
   const results: Record<string, RequirementResult | 'missing'> = {};
   for (const id of fault.requirements) results[id] = byId.get(id) ?? 'missing';
   const notes: string[] = [];
   if (run.error) notes.push(run.error);
-  if (run.exitCode !== null && run.exitCode > 1) notes.push(`conformance exited ${run.exitCode} (usage or harness error)`);
+  if (run.exitCode !== null && run.exitCode > 1)
+    notes.push(`conformance exited ${run.exitCode} (usage or harness error)`);
   if (proxyErrors > 0) notes.push(`${proxyErrors} proxy error(s)`);
   const failing = fault.requirements.filter((id) => results[id] === 'failed');
   // A failure proves nothing when the requirement does not pass against the reference itself.
   const valid = failing.filter((id) => !baseline || baseline.get(id) === 'passed');
-  for (const id of failing) if (baseline && baseline.get(id) !== 'passed') notes.push(`${id} is ${baseline.get(id) ?? 'missing'} in the baseline`);
-  for (const id of fault.requirements) if (results[id] !== 'failed' && results[id] !== 'passed') notes.push(`${id}: ${results[id]}`);
+  for (const id of failing)
+    if (baseline && baseline.get(id) !== 'passed')
+      notes.push(`${id} is ${baseline.get(id) ?? 'missing'} in the baseline`);
+  for (const id of fault.requirements)
+    if (results[id] !== 'failed' && results[id] !== 'passed') notes.push(`${id}: ${results[id]}`);
   const harnessFailed = !run.results || (run.exitCode !== null && run.exitCode > 1) || !!run.error;
   return {
     name: fault.name,
@@ -284,25 +326,44 @@ function fmtMs(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
-export function renderMarkdown(o: { baseline: BaselineOutcome; outcomes: FaultOutcome[]; wallMs: number; startedAt: string }): string {
+export function renderMarkdown(o: {
+  baseline: BaselineOutcome;
+  outcomes: FaultOutcome[];
+  wallMs: number;
+  startedAt: string;
+}): string {
   const caught = o.outcomes.filter((f) => f.caught).length;
   const lines = [
     '# Mutation run: fault-injecting proxy',
     '',
     `Started ${o.startedAt}; wall time ${fmtMs(o.wallMs)}.`,
     '',
-    `- Baseline (reference server, core profile, no proxy): ${o.baseline.skipped ? 'skipped' : o.baseline.ok ? 'passes every core requirement' : `**FAILS** (${Object.entries(o.baseline.notPassing).map(([k, v]) => `${k} ${v}`).join(', ')})`}`,
+    `- Baseline (reference server, core profile, no proxy): ${
+      o.baseline.skipped
+        ? 'skipped'
+        : o.baseline.ok
+          ? 'passes every core requirement'
+          : `**FAILS** (${Object.entries(o.baseline.notPassing)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')})`
+    }`,
     `- Mutation score: **${caught}/${o.outcomes.length}** faults caught${o.outcomes.length ? ` (${Math.round((100 * caught) / o.outcomes.length)}%)` : ''}`,
   ];
   const uncaught = o.outcomes.filter((f) => !f.caught);
   if (uncaught.length) lines.push(`- Uncaught: ${uncaught.map((f) => `\`${f.name}\``).join(', ')}`);
-  lines.push('', '| fault | area | requirements | caught | failing | other results | notes |', '|---|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '| fault | area | requirements | caught | failing | other results | notes |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const f of o.outcomes) {
     const other = Object.entries(f.results)
       .filter(([, r]) => r !== 'failed')
       .map(([id, r]) => `${id} ${r}`)
       .join(', ');
-    lines.push(`| \`${f.name}\` | ${f.area} | ${f.requirements.join(', ')} | ${f.caught ? 'yes' : f.status === 'error' ? '**no** (run error)' : '**no**'} | ${f.failing.join(', ') || '-'} | ${other || '-'} | ${f.notes.join('; ').replace(/\|/g, '\\|') || '-'} |`);
+    lines.push(
+      `| \`${f.name}\` | ${f.area} | ${f.requirements.join(', ')} | ${f.caught ? 'yes' : f.status === 'error' ? '**no** (run error)' : '**no**'} | ${f.failing.join(', ') || '-'} | ${other || '-'} | ${f.notes.join('; ').replace(/\|/g, '\\|') || '-'} |`,
+    );
   }
   lines.push('', '## Faults', '');
   for (const f of o.outcomes) lines.push(`- \`${f.name}\` (${f.area}; ${f.requirements.join(', ')}): ${f.description}`);
@@ -327,9 +388,17 @@ async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Prom
 
 export function selectFaults(only: string | undefined): Fault[] {
   if (!only) return [...FAULTS];
-  const names = only.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !FAULTS.some((f) => f.name === n));
-  if (unknown.length) throw new CommanderError(2, 'faults.unknown', `unknown fault(s): ${unknown.join(', ')}; known: ${FAULTS.map((f) => f.name).join(', ')}`);
+  if (unknown.length)
+    throw new CommanderError(
+      2,
+      'faults.unknown',
+      `unknown fault(s): ${unknown.join(', ')}; known: ${FAULTS.map((f) => f.name).join(', ')}`,
+    );
   return FAULTS.filter((f) => names.includes(f.name));
 }
 
@@ -344,8 +413,14 @@ async function main(argv: string[]): Promise<number> {
     .option('--only <names>', 'comma list of fault names to run (default: all)')
     .option('--concurrency <n>', 'faults run at the same time, each with its own proxy', '2')
     .option('--report-dir <dir>', 'reports directory (mutation.json, mutation.md, faults/<name>/)', 'reports')
-    .option('--upstream <url>', 'use this running reference server (started with provider states) instead of starting one')
-    .option('--skip-baseline', 'do not run the suite against the reference first (development only; the run then cannot pass)')
+    .option(
+      '--upstream <url>',
+      'use this running reference server (started with provider states) instead of starting one',
+    )
+    .option(
+      '--skip-baseline',
+      'do not run the suite against the reference first (development only; the run then cannot pass)',
+    )
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
     .option('--list', 'print the fault catalogue and exit')
     .exitOverride()
@@ -365,7 +440,12 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   }
   if (opts.list) {
-    process.stdout.write(table([['fault', 'area', 'requirements', 'description'], ...faults.map((f) => [f.name, f.area, f.requirements.join(','), f.description])]) + '\n');
+    process.stdout.write(
+      table([
+        ['fault', 'area', 'requirements', 'description'],
+        ...faults.map((f) => [f.name, f.area, f.requirements.join(','), f.description]),
+      ]) + '\n',
+    );
     return 0;
   }
   const concurrency = Number(opts.concurrency);
@@ -383,7 +463,9 @@ async function main(argv: string[]): Promise<number> {
 
   let ref: Reference;
   try {
-    ref = opts.upstream ? { url: opts.upstream.replace(/\/+$/, ''), stop: async () => {} } : await startReference(faultsDir);
+    ref = opts.upstream
+      ? { url: opts.upstream.replace(/\/+$/, ''), stop: async () => {} }
+      : await startReference(faultsDir);
     if (opts.upstream) await waitHealthy(ref.url, undefined, 10_000);
   } catch (e) {
     log(`run-faults: cannot start the reference server: ${(e as Error).message}`);
@@ -401,7 +483,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     const baseDir = path.join(faultsDir, '_baseline');
     if (opts.skipBaseline) {
-      baseline = { ok: false, skipped: true, exitCode: null, durationMs: 0, notPassing: {}, reportDir: path.relative(ROOT, baseDir) };
+      baseline = {
+        ok: false,
+        skipped: true,
+        exitCode: null,
+        durationMs: 0,
+        notPassing: {},
+        reportDir: path.relative(ROOT, baseDir),
+      };
       log('baseline: skipped (--skip-baseline)');
     } else {
       log('baseline: core suite against the reference server (no proxy) ...');
@@ -410,7 +499,11 @@ async function main(argv: string[]): Promise<number> {
       baselineResults = resultsById(run.results);
       log(
         `baseline: ${baseline.ok ? 'passes every core requirement' : 'FAILS'} in ${fmtMs(run.durationMs)}` +
-          (baseline.ok ? '' : `: ${Object.entries(baseline.notPassing).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+          (baseline.ok
+            ? ''
+            : `: ${Object.entries(baseline.notPassing)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(', ')}`),
       );
     }
 
@@ -429,7 +522,14 @@ async function main(argv: string[]): Promise<number> {
       }
       const o = judgeFault(fault, run, baselineResults, dir, proxy.stats.errors);
       done++;
-      log(`[${done}/${faults.length}] ${fault.name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${o.failing.join(', ') || Object.entries(o.results).map(([k, v]) => `${k} ${v}`).join(', ')}) ${fmtMs(o.durationMs)}`);
+      log(
+        `[${done}/${faults.length}] ${fault.name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
+          o.failing.join(', ') ||
+          Object.entries(o.results)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')
+        }) ${fmtMs(o.durationMs)}`,
+      );
       return o;
     });
     outcomes.push(...results);
@@ -444,15 +544,29 @@ async function main(argv: string[]): Promise<number> {
     '\n' +
       table([
         ['fault', 'requirements', 'caught', 'failing'],
-        ...outcomes.map((o) => [o.name, o.requirements.join(','), o.caught ? 'yes' : o.status === 'error' ? 'NO (run error)' : 'NO', o.failing.join(',') || '-']),
+        ...outcomes.map((o) => [
+          o.name,
+          o.requirements.join(','),
+          o.caught ? 'yes' : o.status === 'error' ? 'NO (run error)' : 'NO',
+          o.failing.join(',') || '-',
+        ]),
       ]) +
       '\n\n',
   );
-  process.stdout.write(`baseline: ${baseline.skipped ? 'skipped' : baseline.ok ? 'reference passes every core requirement' : 'reference FAILS core'}\n`);
-  process.stdout.write(`mutation score: ${caught}/${outcomes.length}${outcomes.length ? ` (${Math.round((100 * caught) / outcomes.length)}%)` : ''}\n`);
+  process.stdout.write(
+    `baseline: ${baseline.skipped ? 'skipped' : baseline.ok ? 'reference passes every core requirement' : 'reference FAILS core'}\n`,
+  );
+  process.stdout.write(
+    `mutation score: ${caught}/${outcomes.length}${outcomes.length ? ` (${Math.round((100 * caught) / outcomes.length)}%)` : ''}\n`,
+  );
   if (uncaught.length) {
     process.stdout.write(`uncaught faults (${uncaught.length}):\n`);
-    for (const o of uncaught) process.stdout.write(`  - ${o.name} [${o.requirements.join(', ')}]: ${Object.entries(o.results).map(([k, v]) => `${k} ${v}`).join(', ')}${o.notes.length ? `; ${o.notes.join('; ')}` : ''}\n`);
+    for (const o of uncaught)
+      process.stdout.write(
+        `  - ${o.name} [${o.requirements.join(', ')}]: ${Object.entries(o.results)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}${o.notes.length ? `; ${o.notes.join('; ')}` : ''}\n`,
+      );
   }
   process.stdout.write(`wall time: ${fmtMs(wallMs)}\n`);
 

@@ -8,7 +8,9 @@ import { startFaultProxy } from './proxy.js';
 
 const program = new Command()
   .name('fault-proxy')
-  .description('Forward to an upstream implementation, injecting one named fault (none: plain pass-through). The provider-state endpoint passes through untouched.')
+  .description(
+    'Forward to an upstream implementation, injecting one named fault (none: plain pass-through). The provider-state endpoint passes through untouched.',
+  )
   .option('--upstream <url>', 'base URL of the implementation')
   .option('--fault <name>', 'fault to inject (see --list)')
   .option('--port <port>', 'port to listen on (0: a free one)', '0')
@@ -17,7 +19,14 @@ const program = new Command()
   .option('--list', 'print the fault catalogue and exit')
   .parse(process.argv);
 
-const o = program.opts<{ upstream?: string; fault?: string; port: string; host: string; tokenHeader: string; list?: boolean }>();
+const o = program.opts<{
+  upstream?: string;
+  fault?: string;
+  port: string;
+  host: string;
+  tokenHeader: string;
+  list?: boolean;
+}>();
 if (o.list) {
   for (const f of FAULTS) process.stdout.write(`${f.name}\t${f.area}\t${f.requirements.join(',')}\t${f.description}\n`);
   process.exit(0);
@@ -27,7 +36,13 @@ if (!o.upstream) {
   process.exit(2);
 }
 try {
-  const proxy = await startFaultProxy({ upstream: o.upstream, fault: o.fault ?? null, port: Number(o.port), host: o.host, tokenHeader: o.tokenHeader });
+  const proxy = await startFaultProxy({
+    upstream: o.upstream,
+    fault: o.fault ?? null,
+    port: Number(o.port),
+    host: o.host,
+    tokenHeader: o.tokenHeader,
+  });
   process.stdout.write(`fault proxy ${proxy.url} → ${o.upstream} (fault: ${proxy.fault?.name ?? 'none'})\n`);
   const stop = () => void proxy.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

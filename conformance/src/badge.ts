@@ -21,9 +21,17 @@ const RED = '#d9322b';
 const ORANGE = '#e8700f';
 const GREY = '#8a8a8a';
 
-export function badgeScore(reqs: RequirementReport[]): { passed: number; counted: number; failing: RequirementReport[] } {
+export function badgeScore(reqs: RequirementReport[]): {
+  passed: number;
+  counted: number;
+  failing: RequirementReport[];
+} {
   const counted = reqs.filter((q) => q.result === 'passed' || isGatingFailure(q.result));
-  return { passed: counted.filter((q) => q.result === 'passed').length, counted: counted.length, failing: counted.filter((q) => q.result !== 'passed') };
+  return {
+    passed: counted.filter((q) => q.result === 'passed').length,
+    counted: counted.length,
+    failing: counted.filter((q) => q.result !== 'passed'),
+  };
 }
 
 export function badgeInfo(r: RunResults): BadgeInfo {
@@ -32,7 +40,12 @@ export function badgeInfo(r: RunResults): BadgeInfo {
   const name = core.length ? 'core' : r.profile === 'implementation-defined' ? 'impl-defined' : r.profile;
   const s = badgeScore(scope);
   if (r.exitCode === 2 || r.exitCode === 3) {
-    return { label: 'conformance', message: `${name} error`, color: GREY, title: `conformance: the run ended with an error (exit ${r.exitCode})` };
+    return {
+      label: 'conformance',
+      message: `${name} error`,
+      color: GREY,
+      title: `conformance: the run ended with an error (exit ${r.exitCode})`,
+    };
   }
   const excused = new Set((r.gate?.excused ?? []).map((x) => x.id));
   let color = GREEN;
@@ -46,7 +59,7 @@ export function badgeInfo(r: RunResults): BadgeInfo {
 function textWidth(s: string): number {
   let w = 0;
   for (const ch of s) {
-    if ('ijl.,:;!|\''.includes(ch)) w += 3.5;
+    if ("ijl.,:;!|'".includes(ch)) w += 3.5;
     else if ('frt() /'.includes(ch)) w += 4.8;
     else if ('mwMW'.includes(ch)) w += 10.5;
     else if (/[A-Z]/.test(ch)) w += 7.6;

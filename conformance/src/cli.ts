@@ -74,36 +74,85 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .description('start a target (default: the reference server image) and run the suite against it')
     .option('--base-url <url>', 'test a running implementation at this URL [CONFORMANCE_BASE_URL]')
     .option('--image <image>', 'test this container image (testcontainers) [CONFORMANCE_IMAGE]')
-    .option('--local-process', 'run the reference server as a local process instead of its image [CONFORMANCE_LOCAL_PROCESS]')
-    .option('--provider-states-url <url>', 'provider-state endpoint (default <base-url>/_provider-states) [CONFORMANCE_PROVIDER_STATES_URL]')
-    .option('--fixtures <file>', 'YAML/JSON list of {state, params?, values} used instead of provider states [CONFORMANCE_FIXTURES]')
-    .addOption(new Option('--profile <profile>', 'core | implementation-defined | all (default core) [CONFORMANCE_PROFILE]').choices(['core', 'implementation-defined', 'all']))
-    .option('--requirements <ids>', 'comma list of requirement IDs or prefixes, e.g. SCHED-,AUTH-001 [CONFORMANCE_REQUIREMENTS]')
+    .option(
+      '--local-process',
+      'run the reference server as a local process instead of its image [CONFORMANCE_LOCAL_PROCESS]',
+    )
+    .option(
+      '--provider-states-url <url>',
+      'provider-state endpoint (default <base-url>/_provider-states) [CONFORMANCE_PROVIDER_STATES_URL]',
+    )
+    .option(
+      '--fixtures <file>',
+      'YAML/JSON list of {state, params?, values} used instead of provider states [CONFORMANCE_FIXTURES]',
+    )
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'core | implementation-defined | all (default core) [CONFORMANCE_PROFILE]',
+      ).choices(['core', 'implementation-defined', 'all']),
+    )
+    .option(
+      '--requirements <ids>',
+      'comma list of requirement IDs or prefixes, e.g. SCHED-,AUTH-001 [CONFORMANCE_REQUIREMENTS]',
+    )
     .option('--read-only', 'leave out tests that change data [CONFORMANCE_READ_ONLY]')
     .option('--timeout <ms>', 'per-request timeout (default 10000) [CONFORMANCE_TIMEOUT]')
     .option('--test-timeout <ms>', 'per-test timeout (default 60000) [CONFORMANCE_TEST_TIMEOUT]')
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
-    .option('--report-dir <dir>', 'where report.html, results.json, junit.xml and badge.svg go (default reports/latest) [CONFORMANCE_REPORT_DIR]')
-    .option('--require-container', 'fail (exit 3) instead of falling back to a local process when no container engine answers; implied by CI=true [CONFORMANCE_REQUIRE_CONTAINER]')
+    .option(
+      '--report-dir <dir>',
+      'where report.html, results.json, junit.xml and badge.svg go (default reports/latest) [CONFORMANCE_REPORT_DIR]',
+    )
+    .option(
+      '--require-container',
+      'fail (exit 3) instead of falling back to a local process when no container engine answers; implied by CI=true [CONFORMANCE_REQUIRE_CONTAINER]',
+    )
     .option('--container-port <port>', 'port the image serves on (default 8080) [CONFORMANCE_CONTAINER_PORT]')
     .option('--container-env <K=V>', 'extra container environment (repeatable)', collectKV)
     .option('--health-path <path>', 'health endpoint waited for (default /health) [CONFORMANCE_HEALTH_PATH]')
-    .option('--start-timeout <ms>', 'how long the target may take to become healthy (default 60000) [CONFORMANCE_START_TIMEOUT]')
+    .option(
+      '--start-timeout <ms>',
+      'how long the target may take to become healthy (default 60000) [CONFORMANCE_START_TIMEOUT]',
+    )
     .option('--bail [n]', 'stop after n failed tests (default 1) [CONFORMANCE_BAIL]')
-    .option('--reporter-verbose', "also print vitest's per-test output and every requirement [CONFORMANCE_REPORTER_VERBOSE]")
-    .option('--include <globs>', 'suite files to run, comma list of globs relative to the repository root (default conformance/suite/**/*.test.ts) [CONFORMANCE_INCLUDE]')
-    .option('--baseline <results.json>', 'an earlier results.json: report what newly failed and what got fixed; fail (exit 1) only on regressions [CONFORMANCE_BASELINE]')
-    .option('--expected-failures <file>', 'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire [CONFORMANCE_EXPECTED_FAILURES]')
-    .option('--target-label <text>', 'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]')
-    .option('--config <file>', 'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]')
+    .option(
+      '--reporter-verbose',
+      "also print vitest's per-test output and every requirement [CONFORMANCE_REPORTER_VERBOSE]",
+    )
+    .option(
+      '--include <globs>',
+      'suite files to run, comma list of globs relative to the repository root (default conformance/suite/**/*.test.ts) [CONFORMANCE_INCLUDE]',
+    )
+    .option(
+      '--baseline <results.json>',
+      'an earlier results.json: report what newly failed and what got fixed; fail (exit 1) only on regressions [CONFORMANCE_BASELINE]',
+    )
+    .option(
+      '--expected-failures <file>',
+      'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire [CONFORMANCE_EXPECTED_FAILURES]',
+    )
+    .option(
+      '--target-label <text>',
+      'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]',
+    )
+    .option(
+      '--config <file>',
+      'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]',
+    )
     .action(async (_opts, cmd: Command) => {
       onExit(await runCommand(given(cmd)));
     });
-  run.addHelpText('after', `\nEnvironment: ${Object.values(ENV_VARS).join(', ')}; CI=true implies --require-container.`);
+  run.addHelpText(
+    'after',
+    `\nEnvironment: ${Object.values(ENV_VARS).join(', ')}; CI=true implies --require-container.`,
+  );
 
   program
     .command('report')
-    .description('write report.html, junit.xml and badge.svg (and results.json) again from a results.json, optionally judged against a baseline or expected failures; exits with the exit code of the judged run')
+    .description(
+      'write report.html, junit.xml and badge.svg (and results.json) again from a results.json, optionally judged against a baseline or expected failures; exits with the exit code of the judged run',
+    )
     .argument('<results.json>', 'the results of an earlier run')
     .option('--report-dir <dir>', 'output directory (default: the directory of results.json)')
     .option('--baseline <results.json>', 'judge against this earlier run (only regressions fail)')
@@ -116,7 +165,13 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .command('list')
     .description('list the suite tests and the requirements they verify (collects the suite; no target)')
     .option('--json', 'print JSON')
-    .addOption(new Option('--profile <profile>', 'mark tests outside this profile').choices(['core', 'implementation-defined', 'all']))
+    .addOption(
+      new Option('--profile <profile>', 'mark tests outside this profile').choices([
+        'core',
+        'implementation-defined',
+        'all',
+      ]),
+    )
     .option('--requirements <ids>', 'only tests naming these IDs or prefixes')
     .action(async (opts) => {
       onExit(await listCommand(opts));
@@ -152,12 +207,22 @@ function makeTarget(o: RunOptions, reportDir: string): Target {
     case 'image':
       return new ImageTarget({ image: o.target.image, ...image });
     case 'local-process':
-      return new LocalProcessTarget({ healthPath: o.healthPath, startTimeoutMs: o.startTimeoutMs, logFile: path.join(reportDir, 'reference-server.log'), log });
+      return new LocalProcessTarget({
+        healthPath: o.healthPath,
+        startTimeoutMs: o.startTimeoutMs,
+        logFile: path.join(reportDir, 'reference-server.log'),
+        log,
+      });
     case 'reference':
       return new ReferenceTarget({
         requireContainer: o.requireContainer,
         image,
-        local: { healthPath: o.healthPath, startTimeoutMs: o.startTimeoutMs, logFile: path.join(reportDir, 'reference-server.log'), log },
+        local: {
+          healthPath: o.healthPath,
+          startTimeoutMs: o.startTimeoutMs,
+          logFile: path.join(reportDir, 'reference-server.log'),
+          log,
+        },
         log,
       });
   }
@@ -240,7 +305,10 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
       gate: {
         baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,
-        expectedFailures: o.expectedFailuresFile && o.expectedFailures ? { file: o.expectedFailuresFile, entries: o.expectedFailures } : undefined,
+        expectedFailures:
+          o.expectedFailuresFile && o.expectedFailures
+            ? { file: o.expectedFailuresFile, entries: o.expectedFailures }
+            : undefined,
       },
     };
     const reporter = new ConformanceReporter({ info, reportDir: o.reportDir, verbose: o.verbose });
@@ -256,7 +324,8 @@ export async function runCommand(raw: RawOptions): Promise<number> {
           vitest = v;
           // vitest's logger exits the process on SIGINT/SIGTERM at once; the target must be stopped first
           for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-            for (const l of process.listeners(sig)) if (l !== onSignal) process.off(sig, l as (...a: unknown[]) => void);
+            for (const l of process.listeners(sig))
+              if (l !== onSignal) process.off(sig, l as (...a: unknown[]) => void);
           }
         },
       });
@@ -279,16 +348,24 @@ export async function runCommand(raw: RawOptions): Promise<number> {
 
 // ------------------------------------------------------------------------- report
 
-export async function reportCommand(file: string, opts: { reportDir?: string; baseline?: string; expectedFailures?: string }): Promise<number> {
+export async function reportCommand(
+  file: string,
+  opts: { reportDir?: string; baseline?: string; expectedFailures?: string },
+): Promise<number> {
   let results: RunResults;
   try {
     const abs = path.resolve(file);
     results = loadBaseline(abs);
     const cat = opts.expectedFailures ? loadCatalogue() : undefined;
     const gate: GateInput = {
-      baseline: opts.baseline ? { file: path.resolve(opts.baseline), results: loadBaseline(path.resolve(opts.baseline)) } : undefined,
+      baseline: opts.baseline
+        ? { file: path.resolve(opts.baseline), results: loadBaseline(path.resolve(opts.baseline)) }
+        : undefined,
       expectedFailures: opts.expectedFailures
-        ? { file: path.resolve(opts.expectedFailures), entries: loadExpectedFailures(path.resolve(opts.expectedFailures), cat) }
+        ? {
+            file: path.resolve(opts.expectedFailures),
+            entries: loadExpectedFailures(path.resolve(opts.expectedFailures), cat),
+          }
         : undefined,
     };
     if (gate.baseline || gate.expectedFailures) {
@@ -344,7 +421,11 @@ async function collect(): Promise<{ tests: (CollectedTest & { meta: ConformanceM
   return { tests, errors };
 }
 
-async function listCommand(opts: { json?: boolean; profile?: 'core' | 'implementation-defined' | 'all'; requirements?: string }): Promise<number> {
+async function listCommand(opts: {
+  json?: boolean;
+  profile?: 'core' | 'implementation-defined' | 'all';
+  requirements?: string;
+}): Promise<number> {
   let res: Awaited<ReturnType<typeof collect>>;
   try {
     loadCatalogue();
@@ -353,10 +434,23 @@ async function listCommand(opts: { json?: boolean; profile?: 'core' | 'implement
     log(`conformance: error: ${(e as Error).message}`);
     return e instanceof CatalogueError ? EXIT.usage : EXIT.harness;
   }
-  const patterns = opts.requirements ? opts.requirements.split(',').map((s) => s.trim()).filter(Boolean) : [];
-  const rows = res.tests.filter((t) => patterns.length === 0 || t.requirements.some((id) => patterns.some((p) => id.startsWith(p))));
+  const patterns = opts.requirements
+    ? opts.requirements
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+  const rows = res.tests.filter(
+    (t) => patterns.length === 0 || t.requirements.some((id) => patterns.some((p) => id.startsWith(p))),
+  );
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(rows.map(({ meta: _m, ...t }) => t), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        rows.map(({ meta: _m, ...t }) => t),
+        null,
+        2,
+      )}\n`,
+    );
   } else {
     let file = '';
     for (const t of rows) {
@@ -364,8 +458,16 @@ async function listCommand(opts: { json?: boolean; profile?: 'core' | 'implement
         file = t.file;
         process.stdout.write(`${file}\n`);
       }
-      const sel = opts.profile ? selectTest(t, { profile: opts.profile, requirements: patterns, readOnly: false }) : { run: true };
-      const flags = [t.profile === 'implementation-defined' ? 'impl-defined' : '', t.mutates ? 'mutates' : '', sel.run ? '' : 'not selected'].filter(Boolean).join(', ');
+      const sel = opts.profile
+        ? selectTest(t, { profile: opts.profile, requirements: patterns, readOnly: false })
+        : { run: true };
+      const flags = [
+        t.profile === 'implementation-defined' ? 'impl-defined' : '',
+        t.mutates ? 'mutates' : '',
+        sel.run ? '' : 'not selected',
+      ]
+        .filter(Boolean)
+        .join(', ');
       process.stdout.write(`  ${t.id}  [${t.requirements.join(' ')}]${flags ? `  (${flags})` : ''}\n    ${t.title}\n`);
     }
     process.stdout.write(`${rows.length} test(s) in ${new Set(rows.map((t) => t.file)).size} file(s)\n`);
@@ -394,7 +496,9 @@ export async function coverageCommand(opts: { check?: boolean; out?: string }): 
   const problems = coverageProblems(report);
   if (opts.check) {
     if (problems.length) {
-      process.stdout.write(`coverage: gate FAILED (${problems.length} problem(s)):\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      process.stdout.write(
+        `coverage: gate FAILED (${problems.length} problem(s)):\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
+      );
       return EXIT.failed;
     }
     // The table is checked in (reports/coverage.md): a stale copy misleads readers of the repo.

@@ -4,8 +4,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { Bindings } from './bindings.js';
 import type { GenericChecker, Violation, Finding, GenericCode } from './generic-checks.js';
-import { TargetError } from './errors.js';
-import { describeError } from './states.js';
+import { describeError, TargetError } from './errors.js';
 
 /** One recorded request/response pair. */
 export interface Exchange {
@@ -40,7 +39,9 @@ export const MAX_RESPONSE_BYTES = (() => {
  */
 export async function readBodyCapped(response: Response, what: string, max = MAX_RESPONSE_BYTES): Promise<string> {
   const tooLarge = (n: string) =>
-    new TargetError(`${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`);
+    new TargetError(
+      `${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`,
+    );
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > max) {
     await response.body?.cancel().catch(() => undefined);
@@ -123,7 +124,11 @@ export function conformanceMiddleware(opts: ClientOptions): Middleware {
       // Authorization), and the interface documents no 3xx (the generic checks report it).
       return new Request(request, {
         redirect: 'manual',
-        signal: AbortSignal.any([request.signal, AbortSignal.timeout(opts.timeoutMs), ...(opts.signal ? [opts.signal] : [])]),
+        signal: AbortSignal.any([
+          request.signal,
+          AbortSignal.timeout(opts.timeoutMs),
+          ...(opts.signal ? [opts.signal] : []),
+        ]),
       });
     },
 
@@ -134,7 +139,9 @@ export function conformanceMiddleware(opts: ClientOptions): Middleware {
       if (response.status < 100 || response.status > 599) {
         await response.body?.cancel().catch(() => undefined);
         if (p) p.exchange.error = `invalid HTTP status ${response.status}`;
-        throw new TargetError(`${what}: the target answered with ${response.status}, which is not an HTTP status (100-599)`);
+        throw new TargetError(
+          `${what}: the target answered with ${response.status}, which is not an HTTP status (100-599)`,
+        );
       }
       let text: string;
       try {
@@ -205,7 +212,7 @@ export function conformanceMiddleware(opts: ClientOptions): Middleware {
 }
 
 /** An openapi-fetch client with the conformance middleware. */
-export function makeClient<Paths extends {}>(opts: ClientOptions): Client<Paths> {
+export function makeClient<Paths extends object>(opts: ClientOptions): Client<Paths> {
   const client = createClient<Paths>({ baseUrl: opts.baseUrl });
   client.use(conformanceMiddleware(opts));
   return client;
@@ -220,7 +227,9 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
     token: init.token !== undefined ? () => init.token : opts.token,
   });
   const { token: _t, ...rest } = init;
-  const url = /^https?:\/\//.test(path) ? path : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
+  const url = /^https?:\/\//.test(path)
+    ? path
+    : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const headers = new Headers(rest.headers);
   if (typeof rest.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
   if (!headers.has('accept')) headers.set('accept', 'application/json');
@@ -251,5 +260,7 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
 }
 
 function truncate(s: string): string {
-  return s.length > MAX_RECORDED_BODY ? `${s.slice(0, MAX_RECORDED_BODY)}… [${s.length - MAX_RECORDED_BODY} more characters]` : s;
+  return s.length > MAX_RECORDED_BODY
+    ? `${s.slice(0, MAX_RECORDED_BODY)}… [${s.length - MAX_RECORDED_BODY} more characters]`
+    : s;
 }

@@ -12,7 +12,11 @@ import { loadBaseline, loadExpectedFailures } from './gate.js';
 import type { ExpectedFailure, RunResults } from './results.js';
 
 export interface RunOptions {
-  target: { kind: 'url'; baseUrl: string } | { kind: 'image'; image: string } | { kind: 'reference' } | { kind: 'local-process' };
+  target:
+    | { kind: 'url'; baseUrl: string }
+    | { kind: 'image'; image: string }
+    | { kind: 'reference' }
+    | { kind: 'local-process' };
   /** Explicit provider-state URL (else the target's default). */
   providerStatesUrl?: string;
   fixturesFile?: string;
@@ -105,7 +109,8 @@ export function readConfigFile(file: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) {
     const key = kebabToCamel(k);
-    if (!CONFIG_KEYS.has(key)) throw new UsageError(`config file ${file}: unknown key '${k}' (known: ${[...CONFIG_KEYS].join(', ')})`);
+    if (!CONFIG_KEYS.has(key))
+      throw new UsageError(`config file ${file}: unknown key '${k}' (known: ${[...CONFIG_KEYS].join(', ')})`);
     out[key] = v;
   }
   return out;
@@ -175,7 +180,8 @@ export function resolveRunOptions(
   const int = (k: string, def: number, min = 1): number => {
     const s = str(k);
     if (s === undefined) return def;
-    if (!/^\d+$/.test(s.trim()) || Number(s) < min) throw new UsageError(`--${kebab(k)} must be an integer >= ${min} (got '${s}')`);
+    if (!/^\d+$/.test(s.trim()) || Number(s) < min)
+      throw new UsageError(`--${kebab(k)} must be an integer >= ${min} (got '${s}')`);
     return Number(s);
   };
   const list = (k: string): string[] => {
@@ -199,7 +205,8 @@ export function resolveRunOptions(
     } catch {
       throw new UsageError(`--base-url is not a URL: '${baseUrl}'`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--base-url must be http(s): '${baseUrl}'`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new UsageError(`--base-url must be http(s): '${baseUrl}'`);
     target = { kind: 'url', baseUrl: baseUrl.replace(/\/+$/, '') };
   } else if (image) {
     target = { kind: 'image', image };
@@ -280,7 +287,9 @@ export function resolveRunOptions(
   const baselineFile = fileOption('baseline');
   const baseline = baselineFile ? loadBaseline(baselineFile) : undefined;
   const expectedFailuresFile = fileOption('expectedFailures');
-  const expectedFailures = expectedFailuresFile ? loadExpectedFailures(expectedFailuresFile, opts.catalogue) : undefined;
+  const expectedFailures = expectedFailuresFile
+    ? loadExpectedFailures(expectedFailuresFile, opts.catalogue)
+    : undefined;
   const targetLabel = str('targetLabel')?.trim() || undefined;
 
   return {

@@ -23,7 +23,10 @@ export interface CurlCommand {
   notes: string[];
 }
 
-export function curlCommand(ex: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>, auth?: AuthInfo): CurlCommand {
+export function curlCommand(
+  ex: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>,
+  auth?: AuthInfo,
+): CurlCommand {
   const parts: string[] = ['curl -sS -i'];
   const notes: string[] = [];
   const method = ex.method.toUpperCase();
@@ -46,8 +49,11 @@ export function curlCommand(ex: Pick<Exchange, 'method' | 'url' | 'requestHeader
   }
   if (hasBody) {
     const body = ex.requestBody!;
-    if (TRUNCATED.test(body)) notes.push('the request body was truncated in the report: this command does not send the whole body');
-    if (body.includes('\u0000')) notes.push('the request body holds NUL characters, which a shell argument cannot carry: they are left out');
+    if (TRUNCATED.test(body))
+      notes.push('the request body was truncated in the report: this command does not send the whole body');
+    if (body.includes('\u0000'))
+      notes.push('the request body holds NUL characters, which a shell argument cannot carry: they are left out');
+    // eslint-disable-next-line no-control-regex -- a shell argument cannot hold a NUL
     parts.push(`--data-raw ${shQuote(body.replace(TRUNCATED, '').replace(/\u0000/g, ''))}`);
   }
   return { command: parts.join(' \\\n  '), usesToken, notes };

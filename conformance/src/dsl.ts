@@ -23,13 +23,14 @@ import {
 import { GenericChecker, type Finding, type Violation } from './generic-checks.js';
 import { loadOpenApi } from './openapi.js';
 import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
-import { FixtureStateProvider, HttpStateProvider, StateSession, type StateProvider, type StateValues } from './states.js';
 import {
-  GenericCheckError,
-  NotApplicableError,
-  PreconditionFailedError,
-  SuiteDefinitionError,
-} from './errors.js';
+  FixtureStateProvider,
+  HttpStateProvider,
+  StateSession,
+  type StateProvider,
+  type StateValues,
+} from './states.js';
+import { GenericCheckError, NotApplicableError, PreconditionFailedError, SuiteDefinitionError } from './errors.js';
 import { classifyError, type TestOutcome } from './results.js';
 
 export type { RawResponse, RawInit } from './client.js';
@@ -78,7 +79,11 @@ export interface TestContext {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
     remove(a: LinkArgs, token?: string): Promise<RawResponse>;
   };
-  poll<T>(fn: () => Promise<T>, done: (v: T) => boolean, opts?: { timeoutMs?: number; intervalMs?: number }): Promise<T>;
+  poll<T>(
+    fn: () => Promise<T>,
+    done: (v: T) => boolean,
+    opts?: { timeoutMs?: number; intervalMs?: number },
+  ): Promise<T>;
   /** Ends the test as not-applicable. */
   notApplicable(reason: string): never;
   /** The run's admin token (provider state 'a user' without grants). */
@@ -109,6 +114,7 @@ export interface ConformanceMeta {
 }
 
 declare module '@vitest/runner' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds the fields
   interface TaskMeta extends ConformanceMeta {}
 }
 
@@ -202,7 +208,11 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   });
 }
 
-async function runBody(record: ConformanceRecord, body: (t: TestContext) => Promise<void>, vctx: VitestTestContext): Promise<void> {
+async function runBody(
+  record: ConformanceRecord,
+  body: (t: TestContext) => Promise<void>,
+  vctx: VitestTestContext,
+): Promise<void> {
   const c = ctx();
   const meta = vctx.task.meta as ConformanceMeta;
   const log = new ExchangeLog();
@@ -360,7 +370,8 @@ function validateRecord(r: ConformanceRecord, c: RunContext): void {
   if (typeof r?.id !== 'string' || !/^[a-z0-9]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$/.test(r.id)) {
     throw new SuiteDefinitionError(`${where}: id must look like 'area.kebab-name'`);
   }
-  if (typeof r.title !== 'string' || r.title.trim() === '') throw new SuiteDefinitionError(`${where}: title is required`);
+  if (typeof r.title !== 'string' || r.title.trim() === '')
+    throw new SuiteDefinitionError(`${where}: title is required`);
   if (!Array.isArray(r.requirements) || r.requirements.length === 0) {
     throw new SuiteDefinitionError(`${where}: requirements must be a non-empty list of requirement IDs`);
   }

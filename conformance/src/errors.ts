@@ -34,3 +34,10 @@ export class UsageError extends Error {
 export class HarnessError extends Error {
   override name = 'HarnessError';
 }
+
+/** One line for an error and its cause (e.g. a fetch failure and the socket error under it). */
+export function describeError(e: unknown): string {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const cause = err?.cause ? ` (${err.cause.code ?? err.cause.message ?? String(err.cause)})` : '';
+  return `${err?.name ?? 'Error'}: ${err?.message ?? String(e)}${cause}`;
+}

@@ -61,10 +61,12 @@ export function parseExpectedFailures(doc: unknown, label: string, catalogue?: C
   const seen = new Set<string>();
   return doc.map((e: unknown, i: number) => {
     const where = `${label}: entry ${i + 1}`;
-    if (!e || typeof e !== 'object' || Array.isArray(e)) throw new UsageError(`${where}: must be a mapping {id, reason, expires}`);
+    if (!e || typeof e !== 'object' || Array.isArray(e))
+      throw new UsageError(`${where}: must be a mapping {id, reason, expires}`);
     const o = e as Record<string, unknown>;
     const unknownKeys = Object.keys(o).filter((k) => !['id', 'reason', 'expires'].includes(k));
-    if (unknownKeys.length) throw new UsageError(`${where}: unknown key(s) ${unknownKeys.join(', ')} (known: id, reason, expires)`);
+    if (unknownKeys.length)
+      throw new UsageError(`${where}: unknown key(s) ${unknownKeys.join(', ')} (known: id, reason, expires)`);
     if (typeof o.id !== 'string' || o.id.trim() === '') throw new UsageError(`${where}: 'id' must be a requirement ID`);
     const id = o.id.trim();
     if (catalogue) {
@@ -74,9 +76,14 @@ export function parseExpectedFailures(doc: unknown, label: string, catalogue?: C
     }
     if (seen.has(id)) throw new UsageError(`${where}: '${id}' is listed twice`);
     seen.add(id);
-    if (typeof o.reason !== 'string' || o.reason.trim() === '') throw new UsageError(`${where} (${id}): 'reason' must be a non-empty text`);
-    const expires = o.expires instanceof Date ? isoDay(o.expires) : typeof o.expires === 'string' ? o.expires.trim() : undefined;
-    if (!expires || !validDay(expires)) throw new UsageError(`${where} (${id}): 'expires' must be a date YYYY-MM-DD (got ${JSON.stringify(o.expires ?? null)})`);
+    if (typeof o.reason !== 'string' || o.reason.trim() === '')
+      throw new UsageError(`${where} (${id}): 'reason' must be a non-empty text`);
+    const expires =
+      o.expires instanceof Date ? isoDay(o.expires) : typeof o.expires === 'string' ? o.expires.trim() : undefined;
+    if (!expires || !validDay(expires))
+      throw new UsageError(
+        `${where} (${id}): 'expires' must be a date YYYY-MM-DD (got ${JSON.stringify(o.expires ?? null)})`,
+      );
     return { id, reason: o.reason.trim(), expires };
   });
 }
@@ -103,8 +110,14 @@ export function loadExpectedFailures(file: string, catalogue?: Catalogue): Expec
 export function parseBaseline(doc: unknown, label: string): RunResults {
   const o = doc as Partial<RunResults> | null;
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw new UsageError(`${label}: not a results.json object`);
-  if (o.schema !== RESULTS_SCHEMA_ID) throw new UsageError(`${label}: not a conformance results.json (schema is ${JSON.stringify(o.schema ?? null)}, expected '${RESULTS_SCHEMA_ID}')`);
-  if (!Array.isArray(o.requirements) || o.requirements.some((r) => typeof r?.id !== 'string' || typeof r?.result !== 'string')) {
+  if (o.schema !== RESULTS_SCHEMA_ID)
+    throw new UsageError(
+      `${label}: not a conformance results.json (schema is ${JSON.stringify(o.schema ?? null)}, expected '${RESULTS_SCHEMA_ID}')`,
+    );
+  if (
+    !Array.isArray(o.requirements) ||
+    o.requirements.some((r) => typeof r?.id !== 'string' || typeof r?.result !== 'string')
+  ) {
     throw new UsageError(`${label}: 'requirements' must be a list of {id, result, ...}`);
   }
   return o as RunResults;
@@ -236,14 +249,28 @@ export function applyGate(r: RunResults, g: GateInput): RunResults {
         ? `${plural(reg.length, 'regression')} since the baseline: ${reg.map((x) => `${x.id} (${x.was} → ${x.now}${excusedBy.get(x.id) === 'expected-failure' ? ', an expected failure' : ''})`).join(', ')}`
         : `no regressions since the baseline (${out.baseline.file})`,
     );
-    if (out.baseline.fixed.length) messages.push(`${plural(out.baseline.fixed.length, 'requirement')} fixed since the baseline: ${out.baseline.fixed.map((x) => x.id).join(', ')}`);
-    if (out.baseline.stillFailing.length) messages.push(`${plural(out.baseline.stillFailing.length, 'requirement')} still failing as in the baseline: ${out.baseline.stillFailing.map((x) => x.id).join(', ')}`);
+    if (out.baseline.fixed.length)
+      messages.push(
+        `${plural(out.baseline.fixed.length, 'requirement')} fixed since the baseline: ${out.baseline.fixed.map((x) => x.id).join(', ')}`,
+      );
+    if (out.baseline.stillFailing.length)
+      messages.push(
+        `${plural(out.baseline.stillFailing.length, 'requirement')} still failing as in the baseline: ${out.baseline.stillFailing.map((x) => x.id).join(', ')}`,
+      );
   }
   const otherBlocking = blocking.filter((id) => byId.get(id)?.baseline?.change !== 'regression');
-  if (otherBlocking.length) messages.push(`${plural(otherBlocking.length, 'failing requirement')} not listed as expected: ${otherBlocking.join(', ')}`);
+  if (otherBlocking.length)
+    messages.push(
+      `${plural(otherBlocking.length, 'failing requirement')} not listed as expected: ${otherBlocking.join(', ')}`,
+    );
   if (out.expectedFailures) {
     const by = (s: string) => out.expectedFailures!.entries.filter((e) => e.status === s);
-    if (by('expected-failure').length) messages.push(`${plural(by('expected-failure').length, 'expected failure')}: ${by('expected-failure').map((e) => e.id).join(', ')}`);
+    if (by('expected-failure').length)
+      messages.push(
+        `${plural(by('expected-failure').length, 'expected failure')}: ${by('expected-failure')
+          .map((e) => e.id)
+          .join(', ')}`,
+      );
     for (const e of by('expired')) messages.push(`EXPIRED: ${e.message}`);
     for (const e of by('unexpectedly-passing')) messages.push(e.message);
   }

@@ -19,7 +19,8 @@ export interface Violation {
 }
 
 export interface Finding {
-  kind: 'undocumented-status' | 'implementation-defined-schema' | 'implementation-defined-not-json' | 'unknown-operation';
+  kind:
+    'undocumented-status' | 'implementation-defined-schema' | 'implementation-defined-not-json' | 'unknown-operation';
   operationId?: string;
   method: string;
   url: string;
@@ -77,8 +78,13 @@ export class GenericChecker {
     if (!op) {
       // Only the API's own paths are operations; an unknown /api path is still expected to answer JSON.
       if (!x.path.startsWith('/api/')) return res;
-      res.findings.push({ kind: 'unknown-operation', method: x.method, url: x.url, status: x.status,
-        message: `${where}: no operation of the spec matches this request` });
+      res.findings.push({
+        kind: 'unknown-operation',
+        method: x.method,
+        url: x.url,
+        status: x.status,
+        message: `${where}: no operation of the spec matches this request`,
+      });
     }
     const spec = op ? this.index.response(op, x.status) : undefined;
     const core = !!spec && !spec.implementationDefined;
@@ -89,22 +95,36 @@ export class GenericChecker {
     const empty = x.bodyText.trim().length === 0;
     if (!empty) {
       res.checked.push('GEN-001');
-      const ctOk = x.contentType !== null && /(^application\/json\b)|(\+json\b)|(^application\/[\w.-]*json\b)/i.test(x.contentType.trim());
+      const ctOk =
+        x.contentType !== null &&
+        /(^application\/json\b)|(\+json\b)|(^application\/[\w.-]*json\b)/i.test(x.contentType.trim());
       try {
         parsed = JSON.parse(x.bodyText);
         isJson = true;
       } catch (e) {
-        res.violations.push({ code: 'GEN-001', message: `[GEN-001] ${where}: body is not JSON (${(e as Error).message}); body starts ${JSON.stringify(x.bodyText.slice(0, 120))}` });
+        res.violations.push({
+          code: 'GEN-001',
+          message: `[GEN-001] ${where}: body is not JSON (${(e as Error).message}); body starts ${JSON.stringify(x.bodyText.slice(0, 120))}`,
+        });
       }
       if (isJson && !ctOk) {
-        res.violations.push({ code: 'GEN-001', message: `[GEN-001] ${where}: JSON body with content type ${JSON.stringify(x.contentType)} (expected application/json or +json)` });
+        res.violations.push({
+          code: 'GEN-001',
+          message: `[GEN-001] ${where}: JSON body with content type ${JSON.stringify(x.contentType)} (expected application/json or +json)`,
+        });
       }
     }
 
     if (!op) return res;
     if (!spec) {
-      res.findings.push({ kind: 'undocumented-status', operationId: op.operationId, method: x.method, url: x.url, status: x.status,
-        message: `${where}: status ${x.status} is not documented for ${op.operationId}` });
+      res.findings.push({
+        kind: 'undocumented-status',
+        operationId: op.operationId,
+        method: x.method,
+        url: x.url,
+        status: x.status,
+        message: `${where}: status ${x.status} is not documented for ${op.operationId}`,
+      });
       return res;
     }
     if (!spec.schemaPointer) return res;
@@ -115,14 +135,30 @@ export class GenericChecker {
     if (empty || !isJson) {
       const msg = `${where}: documented response ${spec.key} has a JSON body schema but the body is ${empty ? 'empty' : 'not JSON'}`;
       if (core) res.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
-      else res.findings.push({ kind: 'implementation-defined-not-json', operationId: op.operationId, method: x.method, url: x.url, status: x.status, message: msg });
+      else
+        res.findings.push({
+          kind: 'implementation-defined-not-json',
+          operationId: op.operationId,
+          method: x.method,
+          url: x.url,
+          status: x.status,
+          message: msg,
+        });
       return res;
     }
     const validate = this.validator(schema);
     if (!validate(parsed)) {
       const msg = `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(validate.errors)}`;
       if (core) res.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
-      else res.findings.push({ kind: 'implementation-defined-schema', operationId: op.operationId, method: x.method, url: x.url, status: x.status, message: msg });
+      else
+        res.findings.push({
+          kind: 'implementation-defined-schema',
+          operationId: op.operationId,
+          method: x.method,
+          url: x.url,
+          status: x.status,
+          message: msg,
+        });
     }
     return res;
   }
@@ -132,8 +168,12 @@ export function formatErrors(errors: ErrorObject[] | null | undefined, max = 5):
   if (!errors || errors.length === 0) return 'invalid';
   const parts = errors.slice(0, max).map((e) => {
     const at = e.instancePath || '(root)';
-    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as any).additionalProperty}'`
-      : e.keyword === 'enum' ? ` ${JSON.stringify((e.params as any).allowedValues)}` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` '${(e.params as any).additionalProperty}'`
+        : e.keyword === 'enum'
+          ? ` ${JSON.stringify((e.params as any).allowedValues)}`
+          : '';
     return `${at} ${e.message ?? e.keyword}${extra}`;
   });
   return parts.join('; ') + (errors.length > max ? `; … ${errors.length - max} more` : '');

@@ -25,7 +25,15 @@ const INDEX_OPEN = 20;
 const MAX_EARLIER = 10;
 const MAX_EARLIER_BODY = 1500;
 
-const RESULT_ORDER: RequirementResult[] = ['failed', 'error', 'precondition-failed', 'untested', 'passed', 'not-applicable', 'not-testable'];
+const RESULT_ORDER: RequirementResult[] = [
+  'failed',
+  'error',
+  'precondition-failed',
+  'untested',
+  'passed',
+  'not-applicable',
+  'not-testable',
+];
 const RESULT_LABEL: Record<RequirementResult, string> = {
   passed: 'passed',
   failed: 'failed',
@@ -46,13 +54,16 @@ const RESULT_HELP: Record<RequirementResult, string> = {
 };
 
 export function esc(v: unknown): string {
-  return String(v ?? '')
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return (
+    String(v ?? '')
+      // eslint-disable-next-line no-control-regex -- control characters are not allowed in HTML text
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;')
+  );
 }
 
 function slug(s: string): string {
@@ -124,8 +135,10 @@ function headerBlock(r: RunResults): string {
   if (r.exitCode === 3) headline = 'The run did not complete: the target or the harness failed.';
   else if (r.exitCode === 2) headline = 'The run did not complete: the suite or the configuration is invalid.';
   else if (failing.length === 0) headline = `All ${plural(gating.length, 'requirement')} with a verdict passed.`;
-  else if (r.exitCode === 0) headline = `${plural(failing.length, 'requirement')} failing, all of them expected or known.`;
-  else headline = `${failing.length} of ${plural(gating.length, 'requirement')} with a verdict ${failing.length === 1 ? 'is' : 'are'} failing${excused.size ? ` (${excused.size} expected or known)` : ''}.`;
+  else if (r.exitCode === 0)
+    headline = `${plural(failing.length, 'requirement')} failing, all of them expected or known.`;
+  else
+    headline = `${failing.length} of ${plural(gating.length, 'requirement')} with a verdict ${failing.length === 1 ? 'is' : 'are'} failing${excused.size ? ` (${excused.size} expected or known)` : ''}.`;
   const b = badgeInfo(r);
   const levels = (['core', 'implementation-defined'] as const)
     .map((lvl) => {
@@ -158,7 +171,10 @@ function metaBlock(r: RunResults): string {
   const t = r.target;
   const rows: Array<[string, string]> = [];
   if (r.targetLabel) rows.push(['Target', esc(r.targetLabel)]);
-  rows.push(['Target kind', esc(t.requested && t.requested !== t.kind ? `${t.kind} (asked for ${t.requested})` : t.kind)]);
+  rows.push([
+    'Target kind',
+    esc(t.requested && t.requested !== t.kind ? `${t.kind} (asked for ${t.requested})` : t.kind),
+  ]);
   rows.push(['Base URL', `<code>${esc(t.baseUrl)}</code>`]);
   if (t.image) rows.push(['Image', `<code>${esc(t.image)}</code>`]);
   if (t.digest) rows.push(['Image digest', `<code class="wrap">${esc(t.digest)}</code>`]);
@@ -171,7 +187,10 @@ function metaBlock(r: RunResults): string {
     r.selection.shard ? `shard ${esc(r.selection.shard)}` : '',
   ].filter(Boolean);
   rows.push(['Selection', sel.join(' · ')]);
-  rows.push(['Versions', `suite ${esc(r.suiteVersion)} · spec ${esc(r.specVersion)} · catalogue ${esc(r.catalogueVersion)}`]);
+  rows.push([
+    'Versions',
+    `suite ${esc(r.suiteVersion)} · spec ${esc(r.specVersion)} · catalogue ${esc(r.catalogueVersion)}`,
+  ]);
   rows.push(['Started', esc(fmtTime(r.startedAt))]);
   rows.push(['Finished', `${esc(fmtTime(r.finishedAt))} (${esc(fmtDuration(r.durationMs))})`]);
   return `<table class="meta">${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>`;
@@ -189,7 +208,9 @@ function failureIndex(r: RunResults): string {
   const first = failing.slice(0, INDEX_OPEN);
   const rest = failing.slice(INDEX_OPEN, MAX_LIST);
   return `<section class="panel fail-index"><h2>Not passing (${failing.length})</h2><ul class="plain">${first.map(item).join('')}</ul>${
-    rest.length ? `<details><summary>${rest.length} more</summary><ul class="plain">${rest.map(item).join('')}</ul></details>` : ''
+    rest.length
+      ? `<details><summary>${rest.length} more</summary><ul class="plain">${rest.map(item).join('')}</ul></details>`
+      : ''
   }${failing.length > MAX_LIST ? `<p class="muted">… ${failing.length - MAX_LIST} more below</p>` : ''}</section>`;
 }
 
@@ -208,27 +229,41 @@ function clipText(s: string, n: number): string {
 function markChips(q: RequirementReport): string {
   const out: string[] = [];
   const ef = q.expectedFailure;
-  if (ef?.status === 'expected-failure') out.push(`<span class="chip chip-expected" title="${esc(ef.reason)}">expected failure until ${esc(ef.expires)}</span>`);
-  if (ef?.status === 'expired') out.push(`<span class="chip chip-bad" title="${esc(ef.reason)}">expected-failure entry EXPIRED ${esc(ef.expires)}</span>`);
-  if (ef?.status === 'unexpectedly-passing') out.push(`<span class="chip chip-info">unexpectedly passing — remove it from the expected failures</span>`);
+  if (ef?.status === 'expected-failure')
+    out.push(
+      `<span class="chip chip-expected" title="${esc(ef.reason)}">expected failure until ${esc(ef.expires)}</span>`,
+    );
+  if (ef?.status === 'expired')
+    out.push(
+      `<span class="chip chip-bad" title="${esc(ef.reason)}">expected-failure entry EXPIRED ${esc(ef.expires)}</span>`,
+    );
+  if (ef?.status === 'unexpectedly-passing')
+    out.push(`<span class="chip chip-info">unexpectedly passing — remove it from the expected failures</span>`);
   const b = q.baseline;
   if (b?.change === 'regression') out.push(`<span class="chip chip-bad">REGRESSION (baseline: ${esc(b.was)})</span>`);
-  if (b?.change === 'fixed') out.push(`<span class="chip chip-good">fixed since the baseline (was ${esc(b.was)})</span>`);
-  if (b?.change === 'still-failing') out.push(`<span class="chip chip-expected">known: ${esc(b.was)} in the baseline too</span>`);
+  if (b?.change === 'fixed')
+    out.push(`<span class="chip chip-good">fixed since the baseline (was ${esc(b.was)})</span>`);
+  if (b?.change === 'still-failing')
+    out.push(`<span class="chip chip-expected">known: ${esc(b.was)} in the baseline too</span>`);
   return out.length ? ` ${out.join(' ')}` : '';
 }
 
 function gateBlock(r: RunResults): string {
   if (!r.gate) return '';
   const parts: string[] = [];
-  parts.push(`<ul class="plain gate-msgs">${r.gate.messages.map((m) => `<li${/^EXPIRED|regression(s)? since/.test(m) && !/^no regressions/.test(m) ? ' class="bad"' : ''}>${esc(m)}</li>`).join('')}</ul>`);
+  parts.push(
+    `<ul class="plain gate-msgs">${r.gate.messages.map((m) => `<li${/^EXPIRED|regression(s)? since/.test(m) && !/^no regressions/.test(m) ? ' class="bad"' : ''}>${esc(m)}</li>`).join('')}</ul>`,
+  );
   if (r.baseline) {
     const b = r.baseline;
     const list = (title: string, rows: Array<{ id: string; was: string; now: string }>, cls: string) =>
       rows.length
         ? `<h3>${esc(title)} (${rows.length})</h3><table class="grid ${cls}"><tr><th>requirement</th><th>baseline</th><th>now</th></tr>${rows
             .slice(0, MAX_LIST)
-            .map((x) => `<tr><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.was)}</td><td>${esc(x.now)}</td></tr>`)
+            .map(
+              (x) =>
+                `<tr><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.was)}</td><td>${esc(x.now)}</td></tr>`,
+            )
             .join('')}</table>`
         : '';
     parts.push(
@@ -237,7 +272,10 @@ function gateBlock(r: RunResults): string {
     parts.push(list('Newly failing (regressions)', b.regressions, 'bad'));
     parts.push(list('Fixed since the baseline', b.fixed, 'good'));
     parts.push(list('Still failing', b.stillFailing, ''));
-    if (b.notInRun.length) parts.push(`<p class="muted">In the baseline but not in this run: ${esc(b.notInRun.slice(0, MAX_LIST).join(', '))}</p>`);
+    if (b.notInRun.length)
+      parts.push(
+        `<p class="muted">In the baseline but not in this run: ${esc(b.notInRun.slice(0, MAX_LIST).join(', '))}</p>`,
+      );
   }
   if (r.expectedFailures) {
     const e = r.expectedFailures;
@@ -256,7 +294,12 @@ function gateBlock(r: RunResults): string {
 function problemsBlock(r: RunResults): string {
   const parts: string[] = [];
   if (r.runErrors.length) {
-    parts.push(`<section class="panel run-errors"><h2>Run errors (${r.runErrors.length})</h2>${r.runErrors.slice(0, MAX_LIST).map((e) => `<pre class="box">${esc(e)}</pre>`).join('')}</section>`);
+    parts.push(
+      `<section class="panel run-errors"><h2>Run errors (${r.runErrors.length})</h2>${r.runErrors
+        .slice(0, MAX_LIST)
+        .map((e) => `<pre class="box">${esc(e)}</pre>`)
+        .join('')}</section>`,
+    );
   }
   if (r.warnings.length) {
     parts.push(
@@ -270,7 +313,10 @@ function problemsBlock(r: RunResults): string {
     parts.push(
       `<details class="panel"><summary><h2>Implementation-defined findings (${r.findings.length})</h2></summary><p class="muted">Observations that do not fail the core profile: undocumented statuses, implementation-defined response shapes.</p><table class="grid"><tr><th>kind</th><th>request</th><th>status</th><th>message</th></tr>${r.findings
         .slice(0, MAX_LIST)
-        .map((f) => `<tr><td>${esc(f.kind)}</td><td><code>${esc(f.method)} ${esc(f.url)}</code></td><td>${esc(f.status)}</td><td>${esc(f.message)}</td></tr>`)
+        .map(
+          (f) =>
+            `<tr><td>${esc(f.kind)}</td><td><code>${esc(f.method)} ${esc(f.url)}</code></td><td>${esc(f.status)}</td><td>${esc(f.message)}</td></tr>`,
+        )
         .join('')}</table></details>`,
     );
   }
@@ -296,7 +342,10 @@ function exchangeBlock(ex: Exchange, r: RunResults, label: string, maxBody = MAX
     }${resBody.cut ? `\n<span class="cut">${esc(resBody.cut)}</span>` : ''}</pre>`;
   }
   const curl = curlCommand(ex, r.auth);
-  const curlNote = [curl.usesToken ? `set ${TOKEN_VAR} to a token of the user this test used (the report never holds tokens)` : '', ...curl.notes].filter(Boolean);
+  const curlNote = [
+    curl.usesToken ? `set ${TOKEN_VAR} to a token of the user this test used (the report never holds tokens)` : '',
+    ...curl.notes,
+  ].filter(Boolean);
   return `<div class="exchange">
 <h5>${esc(label)}</h5>
 <div class="pair">
@@ -323,25 +372,43 @@ function testFailure(t: TestResult, r: RunResults): string {
       `<dl class="ea">${x.expected !== undefined ? `<dt>expected</dt><dd><code>${esc(x.expected)}</code></dd>` : ''}${x.actual !== undefined ? `<dt>actual</dt><dd><code>${esc(x.actual)}</code></dd>` : ''}</dl>`,
     );
   }
-  if (x?.diff && x.diff.split('\n').length > 2) exp.push(`<details><summary>diff</summary><pre class="box">${esc(x.diff)}</pre></details>`);
-  if (x?.location) exp.push(`<p class="loc">at <code>${esc(x.location)}</code>${x.source ? `: <code class="src">${esc(x.source)}</code>` : ''}</p>`);
-  parts.push(`<div class="expectation"><h5>${t.result === 'failed' ? 'Expectation that failed' : t.result === 'precondition-failed' ? 'Precondition that failed' : 'Error'}</h5>${exp.join('')}</div>`);
+  if (x?.diff && x.diff.split('\n').length > 2)
+    exp.push(`<details><summary>diff</summary><pre class="box">${esc(x.diff)}</pre></details>`);
+  if (x?.location)
+    exp.push(
+      `<p class="loc">at <code>${esc(x.location)}</code>${x.source ? `: <code class="src">${esc(x.source)}</code>` : ''}</p>`,
+    );
+  parts.push(
+    `<div class="expectation"><h5>${t.result === 'failed' ? 'Expectation that failed' : t.result === 'precondition-failed' ? 'Precondition that failed' : 'Error'}</h5>${exp.join('')}</div>`,
+  );
   const exchanges = e?.exchanges ?? [];
   if (exchanges.length) {
     const last = exchanges[exchanges.length - 1];
-    parts.push(exchangeBlock(last, r, exchanges.length > 1 ? `Last exchange before the failure (${exchanges.length} of ${exchanges.length})` : 'The exchange'));
+    parts.push(
+      exchangeBlock(
+        last,
+        r,
+        exchanges.length > 1
+          ? `Last exchange before the failure (${exchanges.length} of ${exchanges.length})`
+          : 'The exchange',
+      ),
+    );
     if (exchanges.length > 1) {
       const earlier = exchanges.slice(0, -1);
       const shown = earlier.slice(-MAX_EARLIER);
       const omitted = earlier.length - shown.length;
       parts.push(
         `<details class="earlier"><summary>${plural(earlier.length, 'earlier exchange')} of this test</summary>${
-          omitted ? `<p class="note">The first ${plural(omitted, 'exchange')} ${omitted === 1 ? 'is' : 'are'} left out here (all are in results.json).</p>` : ''
+          omitted
+            ? `<p class="note">The first ${plural(omitted, 'exchange')} ${omitted === 1 ? 'is' : 'are'} left out here (all are in results.json).</p>`
+            : ''
         }${shown.map((ex, i) => exchangeBlock(ex, r, `Exchange ${omitted + i + 1} of ${exchanges.length}`, MAX_EARLIER_BODY)).join('')}</details>`,
       );
     }
   } else if (t.generic) {
-    parts.push(`<p class="muted">A generic check over every response of <code>${esc(t.file)}</code>: each line above names the response and the test that received it; the exchanges are in those tests.</p>`);
+    parts.push(
+      `<p class="muted">A generic check over every response of <code>${esc(t.file)}</code>: each line above names the response and the test that received it; the exchanges are in those tests.</p>`,
+    );
   } else {
     parts.push('<p class="muted">No HTTP exchange was recorded before the failure.</p>');
   }
@@ -358,16 +425,26 @@ function requirementBlock(q: RequirementReport, r: RunResults): string {
   const body: string[] = [];
   body.push(
     `<div class="reqtext"><p class="statement">${esc(q.statement)}</p>${
-      q.quote ? `<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>` : ''
+      q.quote
+        ? `<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>`
+        : ''
     }</div>`,
   );
-  if (q.expectedFailure) body.push(`<p class="note">Expected-failures entry: ${esc(q.expectedFailure.reason)} (expires ${esc(q.expectedFailure.expires)}, ${esc(q.expectedFailure.status)})</p>`);
+  if (q.expectedFailure)
+    body.push(
+      `<p class="note">Expected-failures entry: ${esc(q.expectedFailure.reason)} (expires ${esc(q.expectedFailure.expires)}, ${esc(q.expectedFailure.status)})</p>`,
+    );
   if (q.result === 'not-testable') body.push(`<p class="muted">Not testable: ${esc(q.reason ?? '')}</p>`);
   if (q.result === 'untested') body.push('<p class="muted">No test in this run verifies this requirement.</p>');
-  const bad = q.tests.filter((t) => t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed');
+  const bad = q.tests.filter(
+    (t) => t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed',
+  );
   const other = q.tests.filter((t) => !bad.includes(t));
   for (const t of bad) body.push(testFailure(t, r));
-  if (other.length) body.push(`<h5 class="tests-h">${bad.length ? 'Other tests' : 'Tests'} (${other.length})</h5><ul class="tests">${other.map(testRow).join('')}</ul>`);
+  if (other.length)
+    body.push(
+      `<h5 class="tests-h">${bad.length ? 'Other tests' : 'Tests'} (${other.length})</h5><ul class="tests">${other.map(testRow).join('')}</ul>`,
+    );
   const text = `${q.id} ${q.statement} ${q.result}`.toLowerCase();
   return `<details class="req r-${esc(q.result)}${failing ? ' failing' : ''}" id="req-${esc(slug(q.id))}" data-text="${esc(text)}"${failing ? ' open' : ''}>
 <summary>${pill(q.result)} <code class="rid">${esc(q.id)}</code> <span class="lvl lvl-${esc(q.level)}">${q.level === 'core' ? 'core' : 'impl-defined'}</span> <span class="stmt">${esc(q.statement)}</span>${markChips(q)}</summary>
@@ -392,14 +469,19 @@ function sectionsBlock(r: RunResults, titles: Map<string, string>): { nav: strin
       .map(([k, n]) => `<span class="sc c-${k}">${n} ${esc(RESULT_LABEL[k])}</span>`)
       .join(' ');
     const id = `sec-${slug(sec)}`;
-    nav.push(`<li class="${nFail ? 'has-failing' : ''}"><a href="#${esc(id)}" title="${esc(title)}"><span class="secno">§${esc(sec)}</span> ${esc(clipText(title, 34))}</a> <span class="muted n">${reqs.length}</span>${nFail ? ` <span class="dot" title="${nFail} not passing">${nFail}</span>` : ''}</li>`);
+    nav.push(
+      `<li class="${nFail ? 'has-failing' : ''}"><a href="#${esc(id)}" title="${esc(title)}"><span class="secno">§${esc(sec)}</span> ${esc(clipText(title, 34))}</a> <span class="muted n">${reqs.length}</span>${nFail ? ` <span class="dot" title="${nFail} not passing">${nFail}</span>` : ''}</li>`,
+    );
     body.push(`<section class="sec${nFail ? ' has-failing' : ''}" id="${esc(id)}">
 <h2><span class="secno">§${esc(sec)}</span> ${esc(title)}${parentTitle ? ` <span class="parent">in §${esc(parent)} ${esc(parentTitle)}</span>` : ''}</h2>
 <p class="sec-counts">${plural(reqs.length, 'requirement')}: ${counts}</p>
 ${reqs.map((q) => requirementBlock(q, r)).join('\n')}
 </section>`);
   }
-  return { nav: `<nav class="toc panel" aria-label="spec sections"><h2>Spec sections</h2><ol class="plain">${nav.join('')}</ol></nav>`, body: body.join('\n') };
+  return {
+    nav: `<nav class="toc panel" aria-label="spec sections"><h2>Spec sections</h2><ol class="plain">${nav.join('')}</ol></nav>`,
+    body: body.join('\n'),
+  };
 }
 
 const CSS = `

@@ -3,8 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SPEC_DIR } from './paths.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
-
 export interface OperationMatch {
   operationId: string;
   method: string;
@@ -132,7 +130,10 @@ function compareScores(a: number[], b: number[]): number {
 }
 
 function splitPath(p: string): string[] {
-  return p.split('?')[0].split('/').filter((s) => s.length > 0);
+  return p
+    .split('?')[0]
+    .split('/')
+    .filter((s) => s.length > 0);
 }
 
 function safeDecode(s: string): string {

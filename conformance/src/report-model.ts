@@ -137,7 +137,9 @@ function sourceLine(file: string, line: number): string | undefined {
  * and the first stack frame outside the harness and node_modules (the suite's line).
  */
 export function expectationOf(e: ReportedError, testFile?: string): Expectation | undefined {
-  const message = stripAnsi(e.message ?? '').split('\n')[0].trim();
+  const message = stripAnsi(e.message ?? '')
+    .split('\n')[0]
+    .trim();
   if (!message) return undefined;
   const out: Expectation = { message: clip(message, 1000) };
   if (e.name) out.errorName = e.name;
@@ -149,7 +151,8 @@ export function expectationOf(e: ReportedError, testFile?: string): Expectation 
   const frames = e.stacks ?? [];
   const isOwn = (f: string) => !/node_modules|[\\/]conformance[\\/]src[\\/]/.test(f);
   const frame =
-    frames.find((f) => f.file && testFile && relFile(f.file) === testFile) ?? frames.find((f) => f.file && isOwn(f.file) && f.line);
+    frames.find((f) => f.file && testFile && relFile(f.file) === testFile) ??
+    frames.find((f) => f.file && isOwn(f.file) && f.line);
   if (frame?.file && frame.line) {
     out.location = `${relFile(frame.file)}:${frame.line}${frame.column ? `:${frame.column}` : ''}`;
     const src = sourceLine(frame.file, frame.line);
@@ -178,7 +181,9 @@ export function genericResults(tests: ReportedTest[]): TestResult[] {
   for (const [file, list] of byFile) {
     for (const code of ['GEN-001', 'GEN-002'] as const) {
       const checked = list.reduce((n, t) => n + (t.meta?.checked?.[code] ?? 0), 0);
-      const violations = list.flatMap((t) => (t.meta?.violations ?? []).filter((v) => v.code === code).map((v) => ({ v, t })));
+      const violations = list.flatMap((t) =>
+        (t.meta?.violations ?? []).filter((v) => v.code === code).map((v) => ({ v, t })),
+      );
       if (checked === 0 && violations.length === 0) continue;
       const base = path.basename(file).replace(/\.test\.ts$/, '');
       const r: TestResult = {
@@ -288,13 +293,16 @@ function dedupeFindings(list: Finding[], max = 500): Finding[] {
 // ------------------------------------------------------------------------- JUnit
 
 function xml(s: string): string {
-  return s
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return (
+    s
+      // eslint-disable-next-line no-control-regex -- control characters are not allowed in XML 1.0
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
 }
 
 /** One testcase per requirement check (`<REQ-ID> <test title>`), grouped by spec area. */
@@ -330,11 +338,26 @@ export function toJUnit(r: RunResults): string {
     if (req.tests.length === 0) {
       const name = `${req.id} ${req.result === 'not-testable' ? '(not testable)' : '(no test)'}`;
       if (req.result === 'untested' && excuse) {
-        add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><skipped message="${xml(`${excuse} (untested)`)}"/></testcase>`, 'skipped', 0);
+        add(
+          area,
+          `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><skipped message="${xml(`${excuse} (untested)`)}"/></testcase>`,
+          'skipped',
+          0,
+        );
       } else if (req.result === 'untested') {
-        add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><failure type="untested" message="${xml(`no test verifies ${req.id}`)}">${xml(req.statement + expiredNote)}</failure></testcase>`, 'failure', 0);
+        add(
+          area,
+          `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><failure type="untested" message="${xml(`no test verifies ${req.id}`)}">${xml(req.statement + expiredNote)}</failure></testcase>`,
+          'failure',
+          0,
+        );
       } else {
-        add(area, `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><skipped message="${xml(req.reason ?? req.result)}"/></testcase>`, 'skipped', 0);
+        add(
+          area,
+          `    <testcase name="${xml(name)}" classname="${xml(area)}" time="0"><skipped message="${xml(req.reason ?? req.result)}"/></testcase>`,
+          'skipped',
+          0,
+        );
       }
       continue;
     }
@@ -344,12 +367,21 @@ export function toJUnit(r: RunResults): string {
       const head = `    <testcase name="${xml(name)}" classname="${xml(area)}" file="${xml(t.file)}" time="${time}">`;
       const msg = t.error?.message ?? t.reason ?? '';
       const first = msg.split('\n')[0];
-      const exchanges = t.error?.exchanges.map((e) => `${e.method} ${e.url} → ${e.status ?? e.error ?? '?'}`).join('\n');
-      const where = t.error?.expectation?.location ? `\n\nat ${t.error.expectation.location}${t.error.expectation.source ? `: ${t.error.expectation.source}` : ''}` : '';
+      const exchanges = t.error?.exchanges
+        .map((e) => `${e.method} ${e.url} → ${e.status ?? e.error ?? '?'}`)
+        .join('\n');
+      const where = t.error?.expectation?.location
+        ? `\n\nat ${t.error.expectation.location}${t.error.expectation.source ? `: ${t.error.expectation.source}` : ''}`
+        : '';
       const detail = `${exchanges ? `${msg}${where}\n\nexchanges:\n${exchanges}` : `${msg}${where}`}${expiredNote}`;
       const failing = t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed';
       if (failing && excuse) {
-        add(area, `${head}<skipped message="${xml(`${excuse}; ${t.result}: ${first}`)}"/><system-out>${xml(detail)}</system-out></testcase>`, 'skipped', t.durationMs);
+        add(
+          area,
+          `${head}<skipped message="${xml(`${excuse}; ${t.result}: ${first}`)}"/><system-out>${xml(detail)}</system-out></testcase>`,
+          'skipped',
+          t.durationMs,
+        );
         continue;
       }
       switch (t.result) {
@@ -357,14 +389,29 @@ export function toJUnit(r: RunResults): string {
           add(area, `${head}</testcase>`, 'ok', t.durationMs);
           break;
         case 'failed':
-          add(area, `${head}<failure type="failed" message="${xml(first)}">${xml(detail)}</failure></testcase>`, 'failure', t.durationMs);
+          add(
+            area,
+            `${head}<failure type="failed" message="${xml(first)}">${xml(detail)}</failure></testcase>`,
+            'failure',
+            t.durationMs,
+          );
           break;
         case 'error':
         case 'precondition-failed':
-          add(area, `${head}<error type="${t.result}" message="${xml(first)}">${xml(detail)}</error></testcase>`, 'error', t.durationMs);
+          add(
+            area,
+            `${head}<error type="${t.result}" message="${xml(first)}">${xml(detail)}</error></testcase>`,
+            'error',
+            t.durationMs,
+          );
           break;
         case 'not-applicable':
-          add(area, `${head}<skipped message="${xml(t.reason ?? 'not applicable')}"/></testcase>`, 'skipped', t.durationMs);
+          add(
+            area,
+            `${head}<skipped message="${xml(t.reason ?? 'not applicable')}"/></testcase>`,
+            'skipped',
+            t.durationMs,
+          );
           break;
       }
     }
@@ -388,7 +435,12 @@ export function toJUnit(r: RunResults): string {
 // ------------------------------------------------------------------------- summary
 
 export function describeTarget(t: TargetInfo): string {
-  const what = t.kind === 'container' ? `container ${t.image ?? ''}${t.digest ? ` (${t.digest.slice(0, 19)})` : ''}` : t.kind === 'local-process' ? 'reference server as a local process' : 'implementation';
+  const what =
+    t.kind === 'container'
+      ? `container ${t.image ?? ''}${t.digest ? ` (${t.digest.slice(0, 19)})` : ''}`
+      : t.kind === 'local-process'
+        ? 'reference server as a local process'
+        : 'implementation';
   return `${what} at ${t.baseUrl}`;
 }
 
@@ -396,7 +448,9 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   const c = r.counts;
   const lines: string[] = [];
   lines.push('');
-  lines.push(`Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${r.targetLabel ? `${r.targetLabel}: ` : ''}${describeTarget(r.target)}`);
+  lines.push(
+    `Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${r.targetLabel ? `${r.targetLabel}: ` : ''}${describeTarget(r.target)}`,
+  );
   lines.push(`Suite ${r.suiteVersion}, spec ${r.specVersion || '?'}, catalogue ${r.catalogueVersion || '?'}`);
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
@@ -433,7 +487,8 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     for (const w of r.warnings.slice(0, 20)) lines.push(`  ${w}`);
     if (r.warnings.length > 20) lines.push(`  … ${r.warnings.length - 20} more in results.json`);
   }
-  if (r.findings.length) lines.push(`Findings for the implementation-defined profile: ${r.findings.length} (see results.json)`);
+  if (r.findings.length)
+    lines.push(`Findings for the implementation-defined profile: ${r.findings.length} (see results.json)`);
   if (r.runErrors.length) {
     lines.push('');
     lines.push('Run errors:');
@@ -441,11 +496,15 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   }
   if (r.gate) {
     lines.push('');
-    lines.push(`Gate${r.baseline ? ` (baseline ${r.baseline.file})` : ''}${r.expectedFailures ? ` (expected failures ${r.expectedFailures.file})` : ''}:`);
+    lines.push(
+      `Gate${r.baseline ? ` (baseline ${r.baseline.file})` : ''}${r.expectedFailures ? ` (expected failures ${r.expectedFailures.file})` : ''}:`,
+    );
     for (const m of r.gate.messages) lines.push(`  ${m}`);
   }
   lines.push('');
-  lines.push(`Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`);
+  lines.push(
+    `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
+  );
   return lines.join('\n');
 }
 

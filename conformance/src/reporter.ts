@@ -3,7 +3,15 @@
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { ConformanceMeta } from './dsl.js';
-import { buildRunResults, relFile, summaryText, writeReports, type ReportedError, type ReportedTest, type RunInfo } from './report-model.js';
+import {
+  buildRunResults,
+  relFile,
+  summaryText,
+  writeReports,
+  type ReportedError,
+  type ReportedTest,
+  type RunInfo,
+} from './report-model.js';
 import type { RunResults } from './results.js';
 
 export interface ConformanceReporterOptions {
@@ -58,7 +66,11 @@ export class ConformanceReporter implements Reporter {
     for (const e of errs) this.out(`    ${e.name ?? 'Error'}: ${(e.message ?? '').split('\n')[0]}\n`);
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
     const tests: ReportedTest[] = [];
     const runErrors: string[] = [];
     let harnessFailed = false;

@@ -2,7 +2,7 @@
 // per requirement, the verdict and the exit code. Types here are reused by later reports
 // (report.html, badge.svg): keep them free of vitest types.
 import type { Exchange } from './client.js';
-import type { Finding, Violation } from './generic-checks.js';
+import type { Finding } from './generic-checks.js';
 import type { Catalogue, Requirement, RequirementLevel } from './catalogue.js';
 import { areaOf } from './catalogue.js';
 import type { Profile, TargetKind } from './run-context.js';
@@ -211,7 +211,15 @@ export interface RunResults {
 }
 
 export function emptyCounts(): Counts {
-  return { passed: 0, failed: 0, 'not-applicable': 0, 'precondition-failed': 0, error: 0, untested: 0, 'not-testable': 0 };
+  return {
+    passed: 0,
+    failed: 0,
+    'not-applicable': 0,
+    'precondition-failed': 0,
+    error: 0,
+    untested: 0,
+    'not-testable': 0,
+  };
 }
 
 /** How a thrown error classifies a test. */
@@ -223,7 +231,11 @@ export function classifyError(err: { name?: string; message?: string } | undefin
   if (name === 'NotApplicableError') return 'not-applicable';
   if (name === 'TargetError' || name === 'TimeoutError' || name === 'AbortError') return 'error';
   if (name === 'TypeError' && /fetch failed/i.test(msg)) return 'error';
-  if (/^Test timed out in \d+ms/.test(msg) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|UND_ERR_|socket hang up/.test(msg)) return 'error';
+  if (
+    /^Test timed out in \d+ms/.test(msg) ||
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|UND_ERR_|socket hang up/.test(msg)
+  )
+    return 'error';
   return 'failed';
 }
 
@@ -252,11 +264,12 @@ export function selectedRequirements(cat: Catalogue, profile: Profile, patterns:
 
 export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
   const byReq = new Map<string, TestResult[]>();
-  for (const t of o.tests) for (const id of t.requirements) {
-    const list = byReq.get(id) ?? [];
-    list.push(t);
-    byReq.set(id, list);
-  }
+  for (const t of o.tests)
+    for (const id of t.requirements) {
+      const list = byReq.get(id) ?? [];
+      list.push(t);
+      byReq.set(id, list);
+    }
   return selectedRequirements(o.catalogue, o.profile, o.requirements).map((r) => {
     const tests = byReq.get(r.id) ?? [];
     let result: RequirementResult;
@@ -277,7 +290,6 @@ export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
   });
 }
 
-
 export function countResults(reqs: RequirementReport[]): Counts {
   const c = emptyCounts();
   for (const r of reqs) c[r.result]++;
@@ -295,7 +307,10 @@ export function isGatingFailure(result: RequirementResult): boolean {
  *   1 a gating requirement (a level of the selected profile) failed, errored, had a failed
  *     precondition or has no test, 0 otherwise (not-applicable and not-testable do not count).
  */
-export function exitCodeFor(reqs: RequirementReport[], opts: { harnessFailed?: boolean; suiteInvalid?: boolean } = {}): ExitCode {
+export function exitCodeFor(
+  reqs: RequirementReport[],
+  opts: { harnessFailed?: boolean; suiteInvalid?: boolean } = {},
+): ExitCode {
   if (opts.harnessFailed) return EXIT.harness;
   if (opts.suiteInvalid) return EXIT.usage;
   return reqs.some((r) => isGatingFailure(r.result)) ? EXIT.failed : EXIT.ok;

@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { FixtureEntry } from './run-context.js';
-import { PreconditionFailedError, TargetError } from './errors.js';
+import { describeError, PreconditionFailedError, TargetError } from './errors.js';
 import { readBodyCapped } from './client.js';
 
 export type StateValues = Record<string, any>;
@@ -19,7 +19,10 @@ export interface StateProvider {
 export class HttpStateProvider implements StateProvider {
   readonly kind = 'url' as const;
   readonly tearsDown = true;
-  constructor(readonly stateUrl: string, readonly timeoutMs = 10_000) {}
+  constructor(
+    readonly stateUrl: string,
+    readonly timeoutMs = 10_000,
+  ) {}
 
   private async post(state: string, params: Record<string, unknown>, action: 'setup' | 'teardown'): Promise<unknown> {
     let res: Response;
@@ -32,7 +35,9 @@ export class HttpStateProvider implements StateProvider {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (e) {
-      throw new PreconditionFailedError(`provider state '${state}' ${action}: POST ${this.stateUrl} failed: ${describeError(e)}`);
+      throw new PreconditionFailedError(
+        `provider state '${state}' ${action}: POST ${this.stateUrl} failed: ${describeError(e)}`,
+      );
     }
     let text: string;
     try {
@@ -51,14 +56,18 @@ export class HttpStateProvider implements StateProvider {
     try {
       return JSON.parse(text);
     } catch {
-      throw new PreconditionFailedError(`provider state '${state}' ${action} answered a body that is not JSON: ${text.slice(0, 200)}`);
+      throw new PreconditionFailedError(
+        `provider state '${state}' ${action} answered a body that is not JSON: ${text.slice(0, 200)}`,
+      );
     }
   }
 
   async setup(state: string, params: Record<string, unknown>): Promise<StateValues> {
     const v = await this.post(state, params, 'setup');
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      throw new PreconditionFailedError(`provider state '${state}' setup answered ${JSON.stringify(v)}, not a JSON object`);
+      throw new PreconditionFailedError(
+        `provider state '${state}' setup answered ${JSON.stringify(v)}, not a JSON object`,
+      );
     }
     return v as StateValues;
   }
@@ -110,7 +119,7 @@ function withoutSetupId(p: Record<string, unknown>): Record<string, unknown> {
 
 /** Validates parsed fixtures-file content. */
 export function parseFixtures(doc: unknown, source = 'fixtures'): FixtureEntry[] {
-  const list = Array.isArray(doc) ? doc : (doc as any)?.fixtures ?? (doc as any)?.states;
+  const list = Array.isArray(doc) ? doc : ((doc as any)?.fixtures ?? (doc as any)?.states);
   if (!Array.isArray(list)) throw new Error(`${source}: expected a list of {state, params?, values}`);
   return list.map((e: any, i: number) => {
     if (typeof e?.state !== 'string') throw new Error(`${source}[${i}]: 'state' must be a string`);
@@ -131,7 +140,10 @@ export interface StateSetup {
 /** One test's states: `given()` sets up with a fresh setupId; `teardownAll()` undoes in reverse order. */
 export class StateSession {
   readonly setups: StateSetup[] = [];
-  constructor(readonly provider: StateProvider, readonly prefix: string) {}
+  constructor(
+    readonly provider: StateProvider,
+    readonly prefix: string,
+  ) {}
 
   async given(state: string, params: Record<string, unknown> = {}): Promise<StateValues> {
     const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
@@ -149,15 +161,11 @@ export class StateSession {
       try {
         await this.provider.teardown(s.state, s.params);
       } catch (e) {
-        warnings.push(`teardown of state '${s.state}' (setupId ${String(s.params.setupId)}) failed: ${(e as Error).message}`);
+        warnings.push(
+          `teardown of state '${s.state}' (setupId ${String(s.params.setupId)}) failed: ${(e as Error).message}`,
+        );
       }
     }
     return warnings;
   }
-}
-
-export function describeError(e: unknown): string {
-  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  const cause = err?.cause ? ` (${err.cause.code ?? err.cause.message ?? String(err.cause)})` : '';
-  return `${err?.name ?? 'Error'}: ${err?.message ?? String(e)}${cause}`;
 }

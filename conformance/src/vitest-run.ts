@@ -68,7 +68,11 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
 export async function collectSuite(o: Omit<SuiteRunOptions, 'reporters'>): Promise<SuiteRunResult> {
   // forks here: with threads the order of the collected files (and so of reports/coverage.md) varied
   // from run to run; collection is not timed
-  const vitest = await createVitest('test', { ...suiteConfig({ ...o, ctx: { ...o.ctx, collectOnly: true }, reporters: [] }), pool: 'forks', silent: true } as any);
+  const vitest = await createVitest('test', {
+    ...suiteConfig({ ...o, ctx: { ...o.ctx, collectOnly: true }, reporters: [] }),
+    pool: 'forks',
+    silent: true,
+  } as any);
   o.onVitest?.(vitest);
   try {
     const r = await vitest.collect(o.filters);

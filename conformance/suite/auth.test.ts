@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
+import { type Ctx, type Q, enc, get } from './support/request.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
@@ -17,7 +17,13 @@ const ALL = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 
 const without = (p: string) => ALL.filter((x) => x !== p);
 
 /** Whether the link parent→child exists, read through Link/Query (documented parameters). */
-async function linkExists(t: Ctx, parentDomain: string, parentId: number, childDomain: string, childId: number): Promise<boolean> {
+async function linkExists(
+  t: Ctx,
+  parentDomain: string,
+  parentId: number,
+  childDomain: string,
+  childId: number,
+): Promise<boolean> {
   const res = await get(t, '/api/Link/Query', {
     childDomain,
     childRecordID: childId,
@@ -60,7 +66,12 @@ async function fixture(t: Ctx): Promise<Fixture> {
   });
   const contact = await t.given('a contact');
   const linkedContact = await t.given('a contact');
-  const ok = await t.links.upsert({ parentDomain: rec.domain, parentId: rec.id, childDomain: 'Contact', childId: linkedContact.contactId });
+  const ok = await t.links.upsert({
+    parentDomain: rec.domain,
+    parentId: rec.id,
+    childDomain: 'Contact',
+    childId: linkedContact.contactId,
+  });
   expect(isRefusal(ok), `setup link: ${ok.text.slice(0, 200)}`).toBe(false);
   const quote = await t.given('a proposal', { type: 'Quote', locations: 3, hasMember: false });
   const bindable = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
@@ -76,11 +87,30 @@ function sweep(f: Fixture): Op[] {
   return [
     { op: 'listDomains', method: 'GET', path: '/api/Domains', secret: 'DisplayNamePlural' },
     { op: 'getRecord', method: 'GET', path: `/api/${enc(f.rec.domain)}/${f.rec.id}`, secret: String(f.rec.textValue) },
-    { op: 'queryRecords', method: 'GET', path: `/api/${enc(f.rec.domain)}/Query?take=100`, secret: String(f.rec.textValue) },
-    { op: 'listAttachedFiles', method: 'GET', path: `/api/${enc(f.files.domain)}/${f.files.id}/Files`, secret: 'secret-file.txt' },
+    {
+      op: 'queryRecords',
+      method: 'GET',
+      path: `/api/${enc(f.rec.domain)}/Query?take=100`,
+      secret: String(f.rec.textValue),
+    },
+    {
+      op: 'listAttachedFiles',
+      method: 'GET',
+      path: `/api/${enc(f.files.domain)}/${f.files.id}/Files`,
+      secret: 'secret-file.txt',
+    },
     { op: 'queryFiles', method: 'GET', path: '/api/File/Query?take=100', secret: 'secret-file.txt' },
-    { op: 'getFile', method: 'GET', path: `/api/File/${f.files.fileIds[0]}?columns=FileName,Contents`, secret: 'secret-file.txt' },
-    { op: 'queryLinks', method: 'GET', path: `/api/Link/Query?childDomain=Contact&childRecordID=${f.linkedContact.contactId}&columns=ParentID,ChildID` },
+    {
+      op: 'getFile',
+      method: 'GET',
+      path: `/api/File/${f.files.fileIds[0]}?columns=FileName,Contents`,
+      secret: 'secret-file.txt',
+    },
+    {
+      op: 'queryLinks',
+      method: 'GET',
+      path: `/api/Link/Query?childDomain=Contact&childRecordID=${f.linkedContact.contactId}&columns=ParentID,ChildID`,
+    },
     { op: 'upsertLink', method: 'POST', path: '', link: 'upsert' },
     { op: 'removeLink', method: 'POST', path: '', link: 'remove' },
     { op: 'getBindStatus', method: 'GET', path: `/api/Quotes/Proposals/${f.bindable.proposalId}/BindStatus` },
@@ -110,7 +140,11 @@ function sweep(f: Fixture): Op[] {
 async function call(t: Ctx, f: Fixture, o: Op, token: string | null): Promise<Raw> {
   if (o.link) {
     const childId = o.link === 'upsert' ? f.contact.contactId : f.linkedContact.contactId;
-    const body = linkBody({ parentDomain: f.rec.domain, parentId: f.rec.id, childDomain: 'Contact', childId }, t.bindings, o.link);
+    const body = linkBody(
+      { parentDomain: f.rec.domain, parentId: f.rec.id, childDomain: 'Contact', childId },
+      t.bindings,
+      o.link,
+    );
     const path = o.link === 'upsert' ? t.bindings.paths.linkUpsert : t.bindings.paths.linkRemove;
     return t.raw(path, { method: 'POST', token, body: JSON.stringify(body) });
   }
@@ -125,7 +159,9 @@ async function call(t: Ctx, f: Fixture, o: Op, token: string | null): Promise<Ra
 async function expectNothingChanged(t: Ctx, f: Fixture) {
   const q = f.quote;
   expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.contact.contactId), 'link was created').toBe(false);
-  expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.linkedContact.contactId), 'link was removed').toBe(true);
+  expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.linkedContact.contactId), 'link was removed').toBe(
+    true,
+  );
   const loc0 = await get(t, `/api/${enc(q.scheduleDomain)}/${q.locationIds[0]}`, { columns: q.requiredField });
   expect(loc0.status).toBe(200);
   expect((loc0.json as any).Record[q.requiredField]).not.toBe('Intruder Update');
@@ -171,7 +207,8 @@ conformance(
       if (o.op !== 'queueBindQuote' && o.op !== 'bindQuote') {
         expect(isRefusal(res), `${o.op}: ${res.text.slice(0, 200)}`).toBe(false);
       }
-      if (o.secret && ['getRecord', 'listAttachedFiles', 'getFile'].includes(o.op)) expect(res.text, o.op).toContain(o.secret);
+      if (o.secret && ['getRecord', 'listAttachedFiles', 'getFile'].includes(o.op))
+        expect(res.text, o.op).toContain(o.secret);
     }
     expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.contact.contactId)).toBe(true);
     expect(await linkExists(t, f.rec.domain, f.rec.id, 'Contact', f.linkedContact.contactId)).toBe(false);
@@ -199,7 +236,10 @@ conformance(
         const res = await call(t, f, o, token);
         const what = `${o.op} ${token === null ? 'without a token' : 'with a forged token'}: ${res.status} ${res.text.slice(0, 200)}`;
         expect(isRefusal(res), what).toBe(true);
-        expect(is2xx(res.status) && Array.isArray((res.json as any)?.List) && (res.json as any).List.length > 0, what).toBe(false);
+        expect(
+          is2xx(res.status) && Array.isArray((res.json as any)?.List) && (res.json as any).List.length > 0,
+          what,
+        ).toBe(false);
         if (o.secret) expect(res.text, what).not.toContain(o.secret);
         expect(res.text, what).not.toContain(b64('top secret bytes'));
       }
@@ -222,7 +262,12 @@ conformance(
   },
   async (t) => {
     const bytes = Buffer.from([0, 1, 2, 3, 250, 251, 252, 10]);
-    const f = await t.given('a file', { kind: 'internal', linked: true, fileName: 'token.bin', contentsBase64: bytes.toString('base64') });
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: true,
+      fileName: 'token.bin',
+      contentsBase64: bytes.toString('base64'),
+    });
     const u = await t.given('a user', { grants: { File: ['View'] } });
     const res = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, u.token);
     expect(res.status).toBe(200);
@@ -240,7 +285,12 @@ type Child = 'Contact' | 'File';
 
 async function child(t: Ctx, kind: Child): Promise<number> {
   if (kind === 'Contact') return (await t.given('a contact')).contactId;
-  const f = await t.given('a file', { kind: 'internal', linked: false, fileName: 'perm.txt', contentsBase64: b64('perm') });
+  const f = await t.given('a file', {
+    kind: 'internal',
+    linked: false,
+    fileName: 'perm.txt',
+    contentsBase64: b64('perm'),
+  });
   return f.fileId;
 }
 
@@ -356,44 +406,74 @@ conformance(
       childDomain: 'Contact',
       childMatch: { field: contact.textMatchField as string, key: contact.textMatchKey as string },
     };
-    const lacking = await t.given('a user', { grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] } });
+    const lacking = await t.given('a user', {
+      grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] },
+    });
     const refused = await t.links.upsert(args, lacking.token);
-    expect(isRefusal(refused), `upsert by match fields without AttachContacts: ${refused.status} ${refused.text.slice(0, 200)}`).toBe(true);
+    expect(
+      isRefusal(refused),
+      `upsert by match fields without AttachContacts: ${refused.status} ${refused.text.slice(0, 200)}`,
+    ).toBe(true);
     expect(await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId), 'no link was made').toBe(false);
 
-    const holding = await t.given('a user', { grants: { [parent.domain]: ['View', 'AttachContacts'], Contact: ['View'] } });
+    const holding = await t.given('a user', {
+      grants: { [parent.domain]: ['View', 'AttachContacts'], Contact: ['View'] },
+    });
     const made = await t.links.upsert(args, holding.token);
-    expect(isRefusal(made), `upsert by match fields with AttachContacts: ${made.status} ${made.text.slice(0, 200)}`).toBe(false);
-    expect(await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId), 'the link names the matched records').toBe(true);
+    expect(
+      isRefusal(made),
+      `upsert by match fields with AttachContacts: ${made.status} ${made.text.slice(0, 200)}`,
+    ).toBe(false);
+    expect(
+      await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId),
+      'the link names the matched records',
+    ).toBe(true);
   },
 );
 
 conformance(
   {
     id: 'auth.link-upsert-existing-contact-link-checks-permission',
-    title: 'an Upsert that would update an existing Contact link is refused without Attach Contacts and changes nothing',
+    title:
+      'an Upsert that would update an existing Contact link is refused without Attach Contacts and changes nothing',
     requirements: ['AUTH-004', 'AUTH-006'],
     mutates: true,
   },
   async (t) => {
     // the permission guards updates of an existing link as much as new links
     const rels = (await t.given('contact relationships')).relationships as string[];
-    expect(Array.isArray(rels) && rels.length >= 2, 'state "contact relationships" gives at least two codes').toBe(true);
+    expect(Array.isArray(rels) && rels.length >= 2, 'state "contact relationships" gives at least two codes').toBe(
+      true,
+    );
     const parent = await t.given('a link parent');
     const contact = await t.given('a contact');
-    const args = { parentDomain: parent.domain as string, parentId: parent.id as number, childDomain: 'Contact', childId: contact.contactId as number };
+    const args = {
+      parentDomain: parent.domain as string,
+      parentId: parent.id as number,
+      childDomain: 'Contact',
+      childId: contact.contactId as number,
+    };
     const made = await t.links.upsert({ ...args, relationship: rels[0] });
     expect(isRefusal(made), `setup link: ${made.status} ${made.text.slice(0, 200)}`).toBe(false);
     const rel = t.bindings.linkColumns.relationship;
     const read = async () => {
-      const res = await get(t, '/api/Link/Query', { childDomain: 'Contact', childRecordID: contact.contactId, parentDomain: parent.domain, columns: `ParentID,ChildID,${rel}` });
+      const res = await get(t, '/api/Link/Query', {
+        childDomain: 'Contact',
+        childRecordID: contact.contactId,
+        parentDomain: parent.domain,
+        columns: `ParentID,ChildID,${rel}`,
+      });
       expect(res.status, res.text.slice(0, 200)).toBe(200);
-      return ((res.json as any).List as any[]).filter((l) => l.ParentID === parent.id && l.ChildID === contact.contactId);
+      return ((res.json as any).List as any[]).filter(
+        (l) => l.ParentID === parent.id && l.ChildID === contact.contactId,
+      );
     };
     const before = await read();
     expect(before, 'one link before').toHaveLength(1);
 
-    const lacking = await t.given('a user', { grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] } });
+    const lacking = await t.given('a user', {
+      grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] },
+    });
     const res = await t.links.upsert({ ...args, relationship: rels[1] }, lacking.token);
     expect(isRefusal(res), `re-upsert without AttachContacts: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
     const after = await read();
@@ -407,7 +487,8 @@ conformance(
 conformance(
   {
     id: 'auth.reference-token-issuance',
-    title: 'the reference issues tokens at POST /Authentication/Authenticate, reads the Token header, and tokens last 30 minutes',
+    title:
+      'the reference issues tokens at POST /Authentication/Authenticate, reads the Token header, and tokens last 30 minutes',
     requirements: ['AUTH-010'],
     profile: 'implementation-defined',
   },
@@ -422,8 +503,14 @@ conformance(
     expect(query.status).toBe(401);
 
     // the issuing endpoint needs no token and takes {Account, User, Password, ClientName}
-    const auth = (body: unknown) => t.raw('/Authentication/Authenticate', { method: 'POST', token: null, body: JSON.stringify(body) });
-    const wrong = await auth({ Account: 'provider-states', User: `nobody-${Date.now()}`, Password: 'wrong', ClientName: 'conformance-suite' });
+    const auth = (body: unknown) =>
+      t.raw('/Authentication/Authenticate', { method: 'POST', token: null, body: JSON.stringify(body) });
+    const wrong = await auth({
+      Account: 'provider-states',
+      User: `nobody-${Date.now()}`,
+      Password: 'wrong',
+      ClientName: 'conformance-suite',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('content-type') ?? '').toMatch(/application\/problem\+json/);
     expect(wrong.json).toMatchObject({ status: 401, code: 'Unauthenticated' });
@@ -442,7 +529,12 @@ conformance(
     expect(typeof u.password).toBe('string');
     {
       const t0 = Date.now();
-      const res = await auth({ Account: u.account, User: u.user, Password: u.password, ClientName: 'conformance-suite' });
+      const res = await auth({
+        Account: u.account,
+        User: u.user,
+        Password: u.password,
+        ClientName: 'conformance-suite',
+      });
       expect(res.status, res.text).toBe(200);
       const body = res.json as any;
       expect(typeof body.Token).toBe('string');

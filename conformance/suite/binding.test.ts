@@ -41,7 +41,9 @@ function expectStatusShape(s: BindStatus, proposalId: number) {
   expect(['Bound', 'NotBound', 'Error'], `Status ${JSON.stringify(s.Status)}`).toContain(s.Status);
   const nullable = (v: unknown, type: 'string' | 'integer') =>
     v === null || (type === 'integer' ? Number.isInteger(v) : typeof v === 'string');
-  expect(nullable(s.ErrorMessage, 'string'), `ErrorMessage string or null: ${JSON.stringify(s.ErrorMessage)}`).toBe(true);
+  expect(nullable(s.ErrorMessage, 'string'), `ErrorMessage string or null: ${JSON.stringify(s.ErrorMessage)}`).toBe(
+    true,
+  );
   expect(nullable(s.PolicyID, 'integer'), `PolicyID integer or null: ${JSON.stringify(s.PolicyID)}`).toBe(true);
   expect(nullable(s.MemberID, 'integer'), `MemberID integer or null: ${JSON.stringify(s.MemberID)}`).toBe(true);
   expect(nullable(s.PolicyNumber, 'string'), `PolicyNumber string or null`).toBe(true);
@@ -52,7 +54,11 @@ function expectStatusShape(s: BindStatus, proposalId: number) {
 
 /** Polls BindStatus until it leaves NotBound (generous timeout: binding is asynchronous). */
 async function settled(t: Ctx, proposalId: number): Promise<BindStatus> {
-  return t.poll(() => bindStatus(t, proposalId), (s) => s.Status !== 'NotBound', POLL);
+  return t.poll(
+    () => bindStatus(t, proposalId),
+    (s) => s.Status !== 'NotBound',
+    POLL,
+  );
 }
 
 function expectNotBound(s: BindStatus) {
@@ -66,9 +72,15 @@ function expectBound(s: BindStatus, memberId: number | null) {
   expect(s.ErrorMessage).toBeNull();
   expect(Number.isInteger(s.PolicyID) && (s.PolicyID as number) > 0, `PolicyID ${s.PolicyID}`).toBe(true);
   expect(Number.isInteger(s.MemberID) && (s.MemberID as number) > 0, `MemberID ${s.MemberID}`).toBe(true);
-  if (memberId !== null) expect(s.MemberID, 'the proposal\'s member').toBe(memberId);
-  expect(typeof s.PolicyNumber === 'string' && s.PolicyNumber.trim() !== '', `PolicyNumber ${JSON.stringify(s.PolicyNumber)}`).toBe(true);
-  expect(typeof s.MemberName === 'string' && s.MemberName.trim() !== '', `MemberName ${JSON.stringify(s.MemberName)}`).toBe(true);
+  if (memberId !== null) expect(s.MemberID, "the proposal's member").toBe(memberId);
+  expect(
+    typeof s.PolicyNumber === 'string' && s.PolicyNumber.trim() !== '',
+    `PolicyNumber ${JSON.stringify(s.PolicyNumber)}`,
+  ).toBe(true);
+  expect(
+    typeof s.MemberName === 'string' && s.MemberName.trim() !== '',
+    `MemberName ${JSON.stringify(s.MemberName)}`,
+  ).toBe(true);
   expectUtcTimestamp(s.BoundDateUTC);
 }
 
@@ -83,7 +95,10 @@ function expectUtcTimestamp(v: unknown) {
 
 function expectErrorStatus(s: BindStatus) {
   expect(s.Status).toBe('Error');
-  expect(typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '', `ErrorMessage ${JSON.stringify(s.ErrorMessage)}`).toBe(true);
+  expect(
+    typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '',
+    `ErrorMessage ${JSON.stringify(s.ErrorMessage)}`,
+  ).toBe(true);
   for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null on Error`).toBeNull();
 }
 
@@ -138,7 +153,8 @@ conformance(
 conformance(
   {
     id: 'binding.queue-unrated-error',
-    title: 'QueueBindQuote on a proposal whose rating is not complete: BindStatus eventually reports Error with a reason',
+    title:
+      'QueueBindQuote on a proposal whose rating is not complete: BindStatus eventually reports Error with a reason',
     requirements: ['BIND-008', 'BIND-004', 'BIND-006', 'BIND-001'],
     mutates: true,
     timeoutMs: 30_000,
@@ -166,9 +182,13 @@ conformance(
       const s = await settled(t, p.proposalId);
       expectBound(s, p.memberId);
       // PolicyID names the resulting Policy record, MemberID the Member record.
-      const pol = await t.api.GET('/api/{domain}/{id}', { params: { path: { domain: 'Policy', id: s.PolicyID } } } as any);
+      const pol = await t.api.GET('/api/{domain}/{id}', {
+        params: { path: { domain: 'Policy', id: s.PolicyID } },
+      } as any);
       expect(pol.response.status, `Policy ${s.PolicyID} exists`).toBe(200);
-      const mem = await t.api.GET('/api/{domain}/{id}', { params: { path: { domain: 'Member', id: s.MemberID } } } as any);
+      const mem = await t.api.GET('/api/{domain}/{id}', {
+        params: { path: { domain: 'Member', id: s.MemberID } },
+      } as any);
       expect(mem.response.status, `Member ${s.MemberID} exists`).toBe(200);
     }
   },
@@ -180,7 +200,8 @@ conformance(
 conformance(
   {
     id: 'binding.ref-queue-answer',
-    title: 'reference: QueueBindQuote answers 200 with an empty body and accepts billingFrequencyCode and billingStatus',
+    title:
+      'reference: QueueBindQuote answers 200 with an empty body and accepts billingFrequencyCode and billingStatus',
     requirements: ['BIND-011'],
     profile: 'implementation-defined',
     mutates: true,
@@ -189,7 +210,9 @@ conformance(
   async (t) => {
     const q = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
     const e = await t.given('a proposal', { type: 'Endorsement', hasMember: true, rated: true });
-    const r1 = await t.raw(`/api/Quotes/Proposals/${q.proposalId}/QueueBindQuote?billingFrequencyCode=M`, { method: 'POST' });
+    const r1 = await t.raw(`/api/Quotes/Proposals/${q.proposalId}/QueueBindQuote?billingFrequencyCode=M`, {
+      method: 'POST',
+    });
     expect(r1.status).toBe(200);
     expect(r1.text).toBe('');
     const r2 = await t.raw(`/api/Quotes/Proposals/${e.proposalId}/QueueBindQuote?billingStatus=N`, { method: 'POST' });
@@ -213,7 +236,14 @@ conformance(
     const res = await bindQuote(t, ok.proposalId);
     expect(res.response.status).toBe(200);
     const body = res.data as any;
-    expect(Object.keys(body).sort()).toEqual(['BoundDateUTC', 'MemberID', 'MemberName', 'PolicyID', 'PolicyNumber', 'ProposalID']);
+    expect(Object.keys(body).sort()).toEqual([
+      'BoundDateUTC',
+      'MemberID',
+      'MemberName',
+      'PolicyID',
+      'PolicyNumber',
+      'ProposalID',
+    ]);
     expect(body.ProposalID).toBe(ok.proposalId);
     expect(body.MemberID).toBe(ok.memberId);
     const s = await bindStatus(t, ok.proposalId);
@@ -252,9 +282,20 @@ conformance(
       ['no member', { type: 'Quote', hasMember: false, rated: true }, 'Error', /member/i],
       ['status 0', { type: 'Quote', hasMember: true, rated: true, status: '0' }, 'Error', /modif|cannot bind/i],
       ['bound set', { type: 'Quote', hasMember: true, rated: true, boundSet: true }, 'Error', /modif|cannot bind/i],
-      ['pending expiry change', { type: 'Quote', hasMember: true, rated: true, pendingExpiryChange: true }, 'Error', /modif|cannot bind/i],
+      [
+        'pending expiry change',
+        { type: 'Quote', hasMember: true, rated: true, pendingExpiryChange: true },
+        'Error',
+        /modif|cannot bind/i,
+      ],
     ];
-    const queued: Array<{ why: string; id: number; memberId: number | null; want: 'Bound' | 'Error'; reason: RegExp | null }> = [];
+    const queued: Array<{
+      why: string;
+      id: number;
+      memberId: number | null;
+      want: 'Bound' | 'Error';
+      reason: RegExp | null;
+    }> = [];
     for (const [why, params, want, reason] of cases) {
       const p = await t.given('a proposal', params);
       const r = await queueBind(t, p.proposalId);

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get, keysOf, findInQuery } from './support/request.js';
+import { type Ctx, type Q, enc, get, keysOf, findInQuery } from './support/request.js';
 
 /** GET /api/{domain}/{id}, expecting success; returns Record. */
 async function getRecord(t: Ctx, domain: string, id: number, q: Q = {}): Promise<Record<string, unknown>> {
@@ -93,7 +93,9 @@ conformance(
     expect(rec.TheText).toEqual(r.textValue);
     expect(rec).not.toHaveProperty(r.textField);
 
-    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${r.textField} as AliasedText` });
+    const row = await findRow(t, r.domain, r.keyField, r.id, {
+      columns: `${r.keyField},${r.textField} as AliasedText`,
+    });
     expect(keysOf(row)).toEqual([r.keyField, 'AliasedText'].sort());
     expect(row.AliasedText).toEqual(r.textValue);
 
@@ -110,7 +112,9 @@ conformance(
     expect(frec.Name1).toBe('alias-me.txt');
     expect(frec.Bytes).toBe(5);
 
-    const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, { columns: 'FileID as Ident,FileName as Nm' });
+    const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, {
+      columns: 'FileID as Ident,FileName as Nm',
+    });
     expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
     expect(fr.Nm).toBe('alias-me.txt');
   },
@@ -257,11 +261,17 @@ conformance(
   },
   async (t) => {
     const r = await t.given('a record with associations');
-    for (const q of [{ columns: r.associationField }, { columns: r.associationField, resolveAssociationNames: false }]) {
+    for (const q of [
+      { columns: r.associationField },
+      { columns: r.associationField, resolveAssociationNames: false },
+    ]) {
       const rec = await getRecord(t, r.domain, r.id, q);
       expect(rec).toHaveProperty(r.associationField);
       expect(rec[r.associationField]).toBeNull();
-      const row = await findRow(t, r.domain, r.keyField, r.id, { ...q, columns: `${r.keyField},${r.associationField}` });
+      const row = await findRow(t, r.domain, r.keyField, r.id, {
+        ...q,
+        columns: `${r.keyField},${r.associationField}`,
+      });
       expect(row).toHaveProperty(r.associationField);
       expect(row[r.associationField]).toBeNull();
     }

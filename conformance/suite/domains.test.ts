@@ -2,9 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
-
-const is2xx = (s: number) => s >= 200 && s < 300;
+import { type Ctx, enc, get } from './support/request.js';
 
 const CORE_IDS: Record<string, number> = {
   Claim: 1,
@@ -219,7 +217,8 @@ conformance(
 conformance(
   {
     id: 'domains.reference-envelope-and-view',
-    title: 'the reference answers GET /api/Domains with {List: [...]} only, and lists a domain exactly when View is held',
+    title:
+      'the reference answers GET /api/Domains with {List: [...]} only, and lists a domain exactly when View is held',
     requirements: ['DOM-009'],
     profile: 'implementation-defined',
   },

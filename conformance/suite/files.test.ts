@@ -4,7 +4,7 @@
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get, findInQuery } from './support/request.js';
+import { type Ctx, type Q, enc, get, findInQuery } from './support/request.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);
@@ -44,7 +44,8 @@ async function fileRecord(t: Ctx, id: number, columns?: string, token?: string):
 
 /** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
 async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
-  const cols = columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
+  const cols =
+    columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
   return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', id, { columns: cols }, token);
 }
 
@@ -76,12 +77,17 @@ function bytesOf(s: unknown): Buffer {
 conformance(
   {
     id: 'files.name-description-size',
-    title: 'FileID is an integer, FileName the original name with extension, Description the given text, FileSize the byte count',
+    title:
+      'FileID is an integer, FileName the original name with extension, Description the given text, FileSize the byte count',
     requirements: ['FILE-002'],
   },
   async (t) => {
     const bytes = Buffer.alloc(1234, 7);
-    const f = await newFile(t, { fileName: 'report-2024.pdf', description: 'Quarterly report', contentsBase64: b64(bytes) });
+    const f = await newFile(t, {
+      fileName: 'report-2024.pdf',
+      description: 'Quarterly report',
+      contentsBase64: b64(bytes),
+    });
     const cols = 'FileID,FileName,Description,FileSize';
     for (const rec of [await fileRecord(t, f.fileId, cols), await fileRow(t, f.fileId, cols)]) {
       expect(Number.isInteger(rec.FileID)).toBe(true);
@@ -123,7 +129,9 @@ conformance(
     requirements: ['FILE-004'],
   },
   async (t) => {
-    const p = await t.given('a record with files', { files: [{ fileName: 'dated.txt', contentsBase64: b64('dated') }] });
+    const p = await t.given('a record with files', {
+      files: [{ fileName: 'dated.txt', contentsBase64: b64('dated') }],
+    });
     const id = p.fileIds[0] as number;
     const values = [
       (await fileRecord(t, id, 'EntryDate')).EntryDate,
@@ -213,7 +221,9 @@ conformance(
     requirements: ['FILE-008'],
   },
   async (t) => {
-    const p = await t.given('a record with files', { files: [{ fileName: 'has-parent.txt', contentsBase64: b64('hp') }] });
+    const p = await t.given('a record with files', {
+      files: [{ fileName: 'has-parent.txt', contentsBase64: b64('hp') }],
+    });
     const orphan = await newFile(t, { fileName: 'no-parent.txt', contentsBase64: b64('np') });
     const a = await fileRow(t, p.fileIds[0], 'FileName');
     expect(a.FileName).toBe('has-parent.txt');
@@ -317,7 +327,8 @@ conformance(
 conformance(
   {
     id: 'files.reference-column-types',
-    title: 'in the reference, dates use the EntryDate format or null, user IDs are integers, DocumentStatusID integer or null, UnlinkedAccessMode integer',
+    title:
+      'in the reference, dates use the EntryDate format or null, user IDs are integers, DocumentStatusID integer or null, UnlinkedAccessMode integer',
     requirements: ['FILE-019'],
     profile: 'implementation-defined',
   },
@@ -350,7 +361,9 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
     },
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
-      const p = await t.given('a record with files', { files: [{ fileName: 'every.txt', contentsBase64: b64('every column') }] });
+      const p = await t.given('a record with files', {
+        files: [{ fileName: 'every.txt', contentsBase64: b64('every column') }],
+      });
       const id = p.fileIds[0] as number;
       const sorted = [...ALL_COLUMNS].sort();
 
@@ -376,7 +389,8 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
   conformance(
     {
       id: 'files.download-url-relative',
-      title: 'DownloadURL of a downloadable file is a non-empty web-application URL relative to the application, not an /api path',
+      title:
+        'DownloadURL of a downloadable file is a non-empty web-application URL relative to the application, not an /api path',
       requirements: ['FILE-013'],
     },
     async (t) => {
@@ -425,7 +439,10 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL', full.token)).DownloadURL, 'with Full');
       expectRelativeWebUrl((await fileRow(t, f.fileId, 'DownloadURL', full.token)).DownloadURL, 'with Full (query)');
 
-      expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL', plain.token)).DownloadURL, 'without RestrictDownload');
+      expectRelativeWebUrl(
+        (await fileRecord(t, f.fileId, 'DownloadURL', plain.token)).DownloadURL,
+        'without RestrictDownload',
+      );
     },
   );
 
@@ -460,7 +477,8 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
   conformance(
     {
       id: 'files.reference-download-url-500-json-string',
-      title: 'the reference answers DownloadURL with the setting off with HTTP 500 and a JSON string about an object reference',
+      title:
+        'the reference answers DownloadURL with the setting off with HTTP 500 and a JSON string about an object reference',
       requirements: ['FILE-020'],
       profile: 'implementation-defined',
     },

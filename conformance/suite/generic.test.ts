@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery } from './support/request.js';
+import { type Ctx, enc, withQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
@@ -34,7 +34,6 @@ function expectOk(res: Raw, what: string): any {
 }
 
 const isInt = (v: unknown) => Number.isInteger(v);
-const intOrNull = (v: unknown) => v === null || Number.isInteger(v);
 const strOrNull = (v: unknown) => v === null || typeof v === 'string';
 
 function expectScheduleResult(r: any, what: string, single: boolean) {
@@ -78,7 +77,10 @@ conformance(
     expect(g.Id).toBe(r.id);
 
     // queryRecords
-    const q = expectOk(await t.raw(withQuery(`/api/${enc(r.domain)}/Query`, { columns: r.keyField, take: 3 })), 'queryRecords');
+    const q = expectOk(
+      await t.raw(withQuery(`/api/${enc(r.domain)}/Query`, { columns: r.keyField, take: 3 })),
+      'queryRecords',
+    );
     expect(Array.isArray(q.List)).toBe(true);
     for (const row of q.List) expect(isInt(row[r.keyField])).toBe(true);
 
@@ -94,7 +96,10 @@ conformance(
       expect(typeof x.SourceType, `${what} SourceType`).toBe('string');
       expect(typeof x.IsUnlinked, `${what} IsUnlinked`).toBe('boolean');
     };
-    const a = expectOk(await t.raw(withQuery(`/api/${enc(p.domain)}/${p.id}/Files`, { columns: fileCols })), 'listAttachedFiles');
+    const a = expectOk(
+      await t.raw(withQuery(`/api/${enc(p.domain)}/${p.id}/Files`, { columns: fileCols })),
+      'listAttachedFiles',
+    );
     expect(a.List).toHaveLength(1);
     checkFile(a.List[0], 'listAttachedFiles');
     const fq = expectOk(await t.raw(withQuery('/api/File/Query', { columns: fileCols, take: 5 })), 'queryFiles');
@@ -149,13 +154,21 @@ conformance(
   async (t) => {
     const parent = await t.given('a link parent');
     const contact = await t.given('a contact');
-    const link = { parentDomain: parent.domain as string, parentId: parent.id as number, childDomain: 'Contact', childId: contact.contactId as number };
+    const link = {
+      parentDomain: parent.domain as string,
+      parentId: parent.id as number,
+      childDomain: 'Contact',
+      childId: contact.contactId as number,
+    };
     expectOk(await t.links.upsert(link), 'upsertLink');
     expectOk(await t.links.remove(link), 'removeLink');
 
     // createMember: member creation result (2.6)
     const noMember = await t.given('a proposal', { type: 'Quote', hasMember: false });
-    const cm = expectOk(await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/CreateMember`, { method: 'POST' }), 'createMember');
+    const cm = expectOk(
+      await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/CreateMember`, { method: 'POST' }),
+      'createMember',
+    );
     expect(typeof cm.IsSuccessful).toBe('boolean');
     expect(cm.IsSuccessful).toBe(true);
     expect(isInt(cm.RecordID)).toBe(true);
@@ -179,7 +192,8 @@ conformance(
     expect(um.Inserts).toHaveLength(2);
     expect(um.Updates).toHaveLength(1);
     expect(um.Deletes).toHaveLength(1);
-    for (const k of ['Inserts', 'Updates', 'Deletes']) um[k].forEach((r: any, i: number) => expectScheduleResult(r, `${k}[${i}]`, false));
+    for (const k of ['Inserts', 'Updates', 'Deletes'])
+      um[k].forEach((r: any, i: number) => expectScheduleResult(r, `${k}[${i}]`, false));
 
     // deleteSchedule: one result with OrderNumber null
     const del = expectOk(await t.raw(`${base}/${q.locationIds[2]}`, { method: 'DELETE' }), 'deleteSchedule');
@@ -194,7 +208,10 @@ conformance(
 
     // queueBindQuote and bindQuote (payload and response not shown: JSON, or nothing)
     const b1 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
-    expectOk(await t.raw(`/api/Quotes/Proposals/${b1.proposalId}/QueueBindQuote`, { method: 'POST' }), 'queueBindQuote');
+    expectOk(
+      await t.raw(`/api/Quotes/Proposals/${b1.proposalId}/QueueBindQuote`, { method: 'POST' }),
+      'queueBindQuote',
+    );
     const b2 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
     expectOk(await t.raw(`/api/Quotes/Proposals/${b2.proposalId}/BindQuote`, { method: 'POST' }), 'bindQuote');
   },
@@ -203,7 +220,8 @@ conformance(
 conformance(
   {
     id: 'generic.failures-answer-json',
-    title: 'failures are JSON too: unknown domain, missing record, no token, non-linkable child, member already assigned, invalid schedule domain',
+    title:
+      'failures are JSON too: unknown domain, missing record, no token, non-linkable child, member already assigned, invalid schedule domain',
     requirements: ['GEN-001'],
     mutates: true,
   },
@@ -223,7 +241,12 @@ conformance(
         'non-linkable child',
         t.raw(t.bindings.paths.linkUpsert, {
           method: 'POST',
-          body: JSON.stringify(linkBody({ parentDomain: r.domain, parentId: r.id, childDomain: r.associatedDomain, childId: r.associatedId }, t.bindings)),
+          body: JSON.stringify(
+            linkBody(
+              { parentDomain: r.domain, parentId: r.id, childDomain: r.associatedDomain, childId: r.associatedId },
+              t.bindings,
+            ),
+          ),
         }),
       ],
       [
@@ -233,7 +256,12 @@ conformance(
           body: JSON.stringify({ Inserts: [{ Fields: { [q.requiredField]: 'x' } }], Updates: [], Deletes: [] }),
         }),
       ],
-      ['invalid schedule domain delete', t.raw(`/api/Quotes/Proposals/${q.proposalId}/Schedules/NoSuchScheduleXyz/${q.locationIds[0]}`, { method: 'DELETE' })],
+      [
+        'invalid schedule domain delete',
+        t.raw(`/api/Quotes/Proposals/${q.proposalId}/Schedules/NoSuchScheduleXyz/${q.locationIds[0]}`, {
+          method: 'DELETE',
+        }),
+      ],
       ['missing proposal', t.raw('/api/Quotes/Proposals/987654321/BindStatus')],
     ];
     for (const [what, pending] of cases) {
@@ -267,33 +295,69 @@ conformance(
     const cases: Array<[string, Promise<Raw>, number, string]> = [
       ['getRecord unknown domain', t.raw(`/api/NoSuchDomainXyz/${r.id}`), 404, 'UnknownDomain'],
       ['getRecord missing record', t.raw(`/api/${enc(r.domain)}/987654321`), 404, 'RecordNotFound'],
-      ['queryRecords unknown column', t.raw(`/api/${enc(r.domain)}/Query?columns=NoSuchColumnXyz`), 400, 'UnknownColumn'],
-      ['queryRecords bad filter', t.raw(`/api/${enc(r.domain)}/Query?filter=${enc('NoSuchColumnXyz:eq:1')}`), 400, 'InvalidFilter'],
+      [
+        'queryRecords unknown column',
+        t.raw(`/api/${enc(r.domain)}/Query?columns=NoSuchColumnXyz`),
+        400,
+        'UnknownColumn',
+      ],
+      [
+        'queryRecords bad filter',
+        t.raw(`/api/${enc(r.domain)}/Query?filter=${enc('NoSuchColumnXyz:eq:1')}`),
+        400,
+        'InvalidFilter',
+      ],
       ['listAttachedFiles missing record', t.raw(`/api/${enc(r.domain)}/987654321/Files`), 404, 'RecordNotFound'],
       ['getFile missing', t.raw('/api/File/987654321'), 404, 'RecordNotFound'],
       ['queryLinks without a domain', t.raw(`/api/Link/Query?childRecordID=${r.id}`), 400, 'MalformedRequest'],
       [
         'upsertLink non-linkable child',
-        t.raw('/api/Link/Upsert', body({ ParentDomain: r.domain, ParentRecordID: r.id, ChildDomain: r.associatedDomain, ChildRecordID: r.associatedId })),
+        t.raw(
+          '/api/Link/Upsert',
+          body({
+            ParentDomain: r.domain,
+            ParentRecordID: r.id,
+            ChildDomain: r.associatedDomain,
+            ChildRecordID: r.associatedId,
+          }),
+        ),
         400,
         'MalformedRequest',
       ],
       [
         'removeLink without a token',
-        t.raw('/api/Link/Remove', { ...body({ ParentDomain: r.domain, ParentRecordID: r.id, ChildDomain: 'Contact', ChildRecordID: 1 }), token: null }),
+        t.raw('/api/Link/Remove', {
+          ...body({ ParentDomain: r.domain, ParentRecordID: r.id, ChildDomain: 'Contact', ChildRecordID: 1 }),
+          token: null,
+        }),
         401,
         'Unauthenticated',
       ],
       ['getBindStatus missing proposal', t.raw('/api/Quotes/Proposals/987654321/BindStatus'), 404, 'RecordNotFound'],
-      ['bindQuote without a member', t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/BindQuote`, { method: 'POST' }), 409, 'Conflict'],
-      ['createMember missing proposal', t.raw('/api/Quotes/Proposals/987654321/CreateMember', { method: 'POST' }), 404, 'RecordNotFound'],
+      [
+        'bindQuote without a member',
+        t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/BindQuote`, { method: 'POST' }),
+        409,
+        'Conflict',
+      ],
+      [
+        'createMember missing proposal',
+        t.raw('/api/Quotes/Proposals/987654321/CreateMember', { method: 'POST' }),
+        404,
+        'RecordNotFound',
+      ],
       [
         'upsertSchedules invalid schedule domain',
         t.raw(`${sched}/${enc(r.domain)}/UpsertMulti`, body({ Inserts: [], Updates: [], Deletes: [] })),
         404,
         'InvalidScheduleDomain',
       ],
-      ['deleteSchedule invalid schedule domain', t.raw(`${sched}/NoSuchScheduleXyz/${q.locationIds[0]}`, { method: 'DELETE' }), 404, 'InvalidScheduleDomain'],
+      [
+        'deleteSchedule invalid schedule domain',
+        t.raw(`${sched}/NoSuchScheduleXyz/${q.locationIds[0]}`, { method: 'DELETE' }),
+        404,
+        'InvalidScheduleDomain',
+      ],
       [
         'reinstateSchedule invalid schedule domain',
         t.raw(`${sched}/NoSuchScheduleXyz/${q.locationIds[0]}/Reinstate`, { method: 'POST' }),
@@ -313,7 +377,8 @@ conformance(
 conformance(
   {
     id: 'generic.reference-malformed-input-400',
-    title: 'the reference refuses malformed input (invalid JSON, wrong types, bad integers) with 400 MalformedRequest and changes nothing',
+    title:
+      'the reference refuses malformed input (invalid JSON, wrong types, bad integers) with 400 MalformedRequest and changes nothing',
     requirements: ['GEN-004'],
     profile: 'implementation-defined',
     mutates: true,
@@ -324,7 +389,12 @@ conformance(
     const contact = await t.given('a contact');
     const linked = await t.given('a contact');
     const q = await t.given('a proposal', { type: 'Quote', locations: 2 });
-    const pre = await t.links.upsert({ parentDomain: parent.domain, parentId: parent.id, childDomain: 'Contact', childId: linked.contactId });
+    const pre = await t.links.upsert({
+      parentDomain: parent.domain,
+      parentId: parent.id,
+      childDomain: 'Contact',
+      childId: linked.contactId,
+    });
     expect(isRefusal(pre)).toBe(false);
     const post = (path: string, text: string) => t.raw(path, { method: 'POST', body: text });
     const sched = `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
@@ -339,39 +409,85 @@ conformance(
       ['upsertLink invalid JSON', post('/api/Link/Upsert', '{"ParentDomain": "Claim", ')],
       [
         'upsertLink wrong type',
-        post('/api/Link/Upsert', JSON.stringify({ ParentDomain: parent.domain, ParentRecordID: `${parent.id}x`, ChildDomain: 'Contact', ChildRecordID: contact.contactId })),
+        post(
+          '/api/Link/Upsert',
+          JSON.stringify({
+            ParentDomain: parent.domain,
+            ParentRecordID: `${parent.id}x`,
+            ChildDomain: 'Contact',
+            ChildRecordID: contact.contactId,
+          }),
+        ),
       ],
       ['upsertLink not an object', post('/api/Link/Upsert', JSON.stringify([parent.domain, parent.id]))],
       ['removeLink invalid JSON', post('/api/Link/Remove', '{')],
       [
         'removeLink wrong type',
-        post('/api/Link/Remove', JSON.stringify({ ParentDomain: parent.domain, ParentRecordID: parent.id, ChildDomain: 'Contact', ChildRecordID: { id: linked.contactId } })),
+        post(
+          '/api/Link/Remove',
+          JSON.stringify({
+            ParentDomain: parent.domain,
+            ParentRecordID: parent.id,
+            ChildDomain: 'Contact',
+            ChildRecordID: { id: linked.contactId },
+          }),
+        ),
       ],
       ['upsertSchedules invalid JSON', post(`${sched}/UpsertMulti`, '{"Inserts": [')],
-      ['upsertSchedules Inserts not an array', post(`${sched}/UpsertMulti`, JSON.stringify({ Inserts: { Fields: { [f]: 'Malformed' } }, Updates: [], Deletes: [] }))],
+      [
+        'upsertSchedules Inserts not an array',
+        post(
+          `${sched}/UpsertMulti`,
+          JSON.stringify({ Inserts: { Fields: { [f]: 'Malformed' } }, Updates: [], Deletes: [] }),
+        ),
+      ],
       [
         'upsertSchedules ID not an integer',
         post(
           `${sched}/UpsertMulti`,
-          JSON.stringify({ Inserts: [{ Fields: { [f]: 'Malformed 2' } }], Updates: [{ ID: 'first', Fields: { [f]: 'Malformed 3' } }], Deletes: [] }),
+          JSON.stringify({
+            Inserts: [{ Fields: { [f]: 'Malformed 2' } }],
+            Updates: [{ ID: 'first', Fields: { [f]: 'Malformed 3' } }],
+            Deletes: [],
+          }),
         ),
       ],
-      ['upsertSchedules bad isAtomic', post(`${sched}/UpsertMulti?isAtomic=sometimes`, JSON.stringify({ Inserts: [{ Fields: { [f]: 'Malformed 4' } }], Updates: [], Deletes: [] }))],
+      [
+        'upsertSchedules bad isAtomic',
+        post(
+          `${sched}/UpsertMulti?isAtomic=sometimes`,
+          JSON.stringify({ Inserts: [{ Fields: { [f]: 'Malformed 4' } }], Updates: [], Deletes: [] }),
+        ),
+      ],
       ['deleteSchedule out-of-range id', t.raw(`${sched}/99999999999999999999999`, { method: 'DELETE' })],
     ];
     for (const [what, pending] of cases) expectProblem(await pending, 400, 'MalformedRequest', what);
 
     // nothing changed
     const links = await t.raw(
-      withQuery('/api/Link/Query', { childDomain: 'Contact', childRecordID: contact.contactId, parentDomain: parent.domain, columns: 'ParentID' }),
+      withQuery('/api/Link/Query', {
+        childDomain: 'Contact',
+        childRecordID: contact.contactId,
+        parentDomain: parent.domain,
+        columns: 'ParentID',
+      }),
     );
     expect((links.json as any).List).toEqual([]);
     const still = await t.raw(
-      withQuery('/api/Link/Query', { childDomain: 'Contact', childRecordID: linked.contactId, parentDomain: parent.domain, columns: 'ParentID' }),
+      withQuery('/api/Link/Query', {
+        childDomain: 'Contact',
+        childRecordID: linked.contactId,
+        parentDomain: parent.domain,
+        columns: 'ParentID',
+      }),
     );
     expect((still.json as any).List).toEqual([{ ParentID: parent.id }]);
     const count = await t.raw(
-      withQuery(`/api/${enc(q.scheduleDomain)}/Query`, { filter: `ProposalID:eq:${q.proposalId}`, columns: f, take: 10 }),
+      withQuery(`/api/${enc(q.scheduleDomain)}/Query`, {
+        filter: `ProposalID:eq:${q.proposalId}`,
+        columns: f,
+        take: 10,
+      }),
     );
     expect(count.status).toBe(200);
     const names = ((count.json as any).List as any[]).map((x) => x[f]);

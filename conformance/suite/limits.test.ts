@@ -5,8 +5,6 @@ import { conformance } from '../src/dsl.js';
 import { type Ctx, enc } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
-type Raw = Awaited<ReturnType<Ctx['raw']>>;
-
 const MB = 1024 * 1024;
 
 /** Number of schedule records of a proposal (reference filter grammar and TotalCount). */
@@ -41,20 +39,36 @@ conformance(
 
     // over 10 MB (over both 10,000,000 and 10 MiB)
     const huge = 'x'.repeat(Math.ceil(10.5 * MB));
-    const big = await upsertMulti(t, p, { Inserts: [{ Fields: { [p.requiredField]: huge } }], Updates: [], Deletes: [] });
+    const big = await upsertMulti(t, p, {
+      Inserts: [{ Fields: { [p.requiredField]: huge } }],
+      Updates: [],
+      Deletes: [],
+    });
     expectProblem(big, 413, 'PayloadTooLarge', 'UpsertMulti with an 10.5 MB body');
     expect(await scheduleCount(t, p.scheduleDomain, p.proposalId)).toBe(before);
 
     const bigLink = await t.raw(t.bindings.paths.linkUpsert, {
       method: 'POST',
-      body: JSON.stringify({ ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 1, Padding: huge }),
+      body: JSON.stringify({
+        ParentDomain: 'Claim',
+        ParentRecordID: 1,
+        ChildDomain: 'Contact',
+        ChildRecordID: 1,
+        Padding: huge,
+      }),
     });
     expectProblem(bigLink, 413, 'PayloadTooLarge', 'Link/Upsert with an 10.5 MB body');
 
     // under the limit: not refused for size
     const nine = await t.raw(t.bindings.paths.linkUpsert, {
       method: 'POST',
-      body: JSON.stringify({ ParentDomain: 'NoSuchDomainXyz', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 1, Padding: 'y'.repeat(9 * MB) }),
+      body: JSON.stringify({
+        ParentDomain: 'NoSuchDomainXyz',
+        ParentRecordID: 1,
+        ChildDomain: 'Contact',
+        ChildRecordID: 1,
+        Padding: 'y'.repeat(9 * MB),
+      }),
     });
     expect(nine.status, 'a 9 MB body is not refused for its size').not.toBe(413);
 

@@ -100,7 +100,12 @@ conformance(
     const before = await linksOfChild(t, 'Contact', c.contactId);
     expect(linksTo(before, p.domainId, p.id)).toHaveLength(0);
 
-    const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId });
+    const res = await t.links.upsert({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'Contact',
+      childId: c.contactId,
+    });
     expectAccepted(res, 'Upsert of a new Contact link');
 
     const rows = await linksOfChild(t, 'Contact', c.contactId);
@@ -130,12 +135,22 @@ conformance(
     const f = await unlinkedFile(t);
     expect(await linksOfChild(t, 'File', f.fileId)).toHaveLength(0);
 
-    const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: f.fileId });
+    const res = await t.links.upsert({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'File',
+      childId: f.fileId,
+    });
     expectAccepted(res, 'Upsert of a new File link');
 
     const rows = await linksOfChild(t, 'File', f.fileId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ ParentDomainID: p.domainId, ParentID: p.id, ChildDomainID: FILE_DOMAIN_ID, ChildID: f.fileId });
+    expect(rows[0]).toMatchObject({
+      ParentDomainID: p.domainId,
+      ParentID: p.id,
+      ChildDomainID: FILE_DOMAIN_ID,
+      ChildID: f.fileId,
+    });
   },
 );
 
@@ -153,7 +168,12 @@ for (const domain of ['Claim', 'Location', 'Note', 'Policy', 'Task', 'Incident',
       const p = await linkParent(t, domain);
       expect(p.domain).toBe(domain);
       const c = await contact(t);
-      const res = await t.links.upsert({ parentDomain: domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId });
+      const res = await t.links.upsert({
+        parentDomain: domain,
+        parentId: p.id,
+        childDomain: 'Contact',
+        childId: c.contactId,
+      });
       expectAccepted(res, `Upsert of a Contact link under ${domain}`);
       const rows = await linksOfChild(t, 'Contact', c.contactId);
       expect(linksTo(rows, p.domainId, p.id), `the link under ${domain} ${p.id} is listed`).toHaveLength(1);
@@ -219,7 +239,10 @@ conformance(
       if (byChild.response.status === 200) rows = ((byChild.data as any)?.List ?? []) as Row[];
       else rows = await queryLinks(t, { parentDomain: p.domain, columns: LINK_COLUMNS });
       const made = rows.filter(
-        (r) => r.ParentID === p.id && r.ChildID === childId && (r.ChildDomainID === undefined || r.ChildDomainID === child.domainId),
+        (r) =>
+          r.ParentID === p.id &&
+          r.ChildID === childId &&
+          (r.ChildDomainID === undefined || r.ChildDomainID === child.domainId),
       );
       expect(made, `no link ${p.domain} ${p.id} -> ${child.domain} ${childId} exists`).toHaveLength(0);
     }
@@ -242,15 +265,33 @@ conformance(
     const rel = t.bindings.linkColumns.relationship;
 
     expectAccepted(
-      await t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'Contact', childId: c.contactId, relationship: r1 }),
+      await t.links.upsert({
+        parentDomain: p1.domain,
+        parentId: p1.id,
+        childDomain: 'Contact',
+        childId: c.contactId,
+        relationship: r1,
+      }),
       `Upsert with relationship ${r1}`,
     );
     expectAccepted(
-      await t.links.upsert({ parentDomain: p2.domain, parentId: p2.id, childDomain: 'Contact', childId: c.contactId, relationship: r2 }),
+      await t.links.upsert({
+        parentDomain: p2.domain,
+        parentId: p2.id,
+        childDomain: 'Contact',
+        childId: c.contactId,
+        relationship: r2,
+      }),
       `Upsert with relationship ${r2}`,
     );
     expectAccepted(
-      await t.links.upsert({ parentDomain: p3.domain, parentId: p3.id, childDomain: 'Contact', childId: c.contactId, relationship: r1 }),
+      await t.links.upsert({
+        parentDomain: p3.domain,
+        parentId: p3.id,
+        childDomain: 'Contact',
+        childId: c.contactId,
+        relationship: r1,
+      }),
       `Upsert with relationship ${r1} under a third parent`,
     );
 
@@ -281,7 +322,13 @@ conformance(
     const p = await linkParent(t);
     const f = await unlinkedFile(t);
     const rel = t.bindings.linkColumns.relationship;
-    const res = await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: f.fileId, relationship: r1 });
+    const res = await t.links.upsert({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'File',
+      childId: f.fileId,
+      relationship: r1,
+    });
     const rows = linksTo(await linksOfChild(t, 'File', f.fileId, [rel]), p.domainId, p.id);
     if (isRefusal(res)) {
       // Refusing the relationship outright also keeps it off the link.
@@ -389,7 +436,10 @@ conformance(
       }),
       `Remove with parent match field ${p.nonMatchableField}`,
     );
-    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id), 'the link is still there').toHaveLength(1);
+    expect(
+      linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id),
+      'the link is still there',
+    ).toHaveLength(1);
   },
 );
 
@@ -476,7 +526,12 @@ conformance(
 
     const fileRows = await linksOfChild(t, 'File', f.fileId);
     expect(fileRows).toHaveLength(1);
-    expect(fileRows[0]).toMatchObject({ ParentDomainID: p1.domainId, ParentID: p1.id, ChildDomainID: FILE_DOMAIN_ID, ChildID: f.fileId });
+    expect(fileRows[0]).toMatchObject({
+      ParentDomainID: p1.domainId,
+      ParentID: p1.id,
+      ChildDomainID: FILE_DOMAIN_ID,
+      ChildID: f.fileId,
+    });
   },
 );
 
@@ -501,10 +556,20 @@ conformance(
 
     for (const p of [claim, incident]) {
       // DomainID columns may be left out when parentDomain is set.
-      const rows = await queryLinks(t, { childDomain: 'Contact', childRecordID: c.contactId, parentDomain: p.domain, columns: 'ParentID,ChildID' });
+      const rows = await queryLinks(t, {
+        childDomain: 'Contact',
+        childRecordID: c.contactId,
+        parentDomain: p.domain,
+        columns: 'ParentID,ChildID',
+      });
       expect(rows, `only the ${p.domain} link`).toHaveLength(1);
       expect(rows[0]).toMatchObject({ ParentID: p.id, ChildID: c.contactId });
-      const full = await queryLinks(t, { childDomain: 'Contact', childRecordID: c.contactId, parentDomain: p.domain, columns: LINK_COLUMNS });
+      const full = await queryLinks(t, {
+        childDomain: 'Contact',
+        childRecordID: c.contactId,
+        parentDomain: p.domain,
+        columns: LINK_COLUMNS,
+      });
       expect(full.length).toBeGreaterThan(0);
       for (const r of full) expect(r.ParentDomainID, 'every row is of the parent domain').toBe(p.domainId);
     }
@@ -532,7 +597,9 @@ conformance(
         `File upsert #${i + 1}`,
       );
     }
-    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id), 'one Contact link').toHaveLength(1);
+    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id), 'one Contact link').toHaveLength(
+      1,
+    );
     expect(linksTo(await linksOfChild(t, 'File', f.fileId), p.domainId, p.id), 'one File link').toHaveLength(1);
   },
 );
@@ -549,7 +616,13 @@ conformance(
     const p = await linkParent(t);
     const c = await contact(t);
     const rel = t.bindings.linkColumns.relationship;
-    const args = { parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId, relationship: r1 };
+    const args = {
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'Contact',
+      childId: c.contactId,
+      relationship: r1,
+    };
     expectAccepted(await t.links.upsert(args), 'first upsert');
     const first = linksTo(await linksOfChild(t, 'Contact', c.contactId, [rel]), p.domainId, p.id);
     expect(first).toHaveLength(1);
@@ -573,9 +646,15 @@ conformance(
     const c = await contact(t);
     const f = await unlinkedFile(t);
     for (const p of [p1, p2]) {
-      expectAccepted(await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }), 'contact link');
+      expectAccepted(
+        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        'contact link',
+      );
     }
-    expectAccepted(await t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }), 'file link');
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
+      'file link',
+    );
 
     expectAccepted(
       await t.links.remove({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'Contact', childId: c.contactId }),
@@ -622,14 +701,33 @@ conformance(
     const p1 = await linkParent(t);
     const p2 = await linkParent(t);
     const c = await contact(t);
-    expectAccepted(await rawLink(t, 'Upsert', { ParentDomain: p1.domain, ParentRecordID: p1.id, ChildDomain: 'Contact', ChildRecordID: c.contactId, Relationship: r1 }), 'with relationship');
-    expectAccepted(await rawLink(t, 'Upsert', { ParentDomain: p2.domain, ParentRecordID: p2.id, ChildDomain: 'Contact', ChildRecordID: c.contactId }), 'without relationship');
+    expectAccepted(
+      await rawLink(t, 'Upsert', {
+        ParentDomain: p1.domain,
+        ParentRecordID: p1.id,
+        ChildDomain: 'Contact',
+        ChildRecordID: c.contactId,
+        Relationship: r1,
+      }),
+      'with relationship',
+    );
+    expectAccepted(
+      await rawLink(t, 'Upsert', {
+        ParentDomain: p2.domain,
+        ParentRecordID: p2.id,
+        ChildDomain: 'Contact',
+        ChildRecordID: c.contactId,
+      }),
+      'without relationship',
+    );
     const rows = await refLinkRows(t, 'Contact', c.contactId);
     const [withRel] = linksTo(rows, p1.domainId, p1.id);
     const [without] = linksTo(rows, p2.domainId, p2.id);
     expect(Number.isInteger(withRel.LinkID) && Number.isInteger(without.LinkID)).toBe(true);
     expect(withRel.LinkID).not.toBe(without.LinkID);
-    expect(Number.isInteger(withRel.ContactTypeID), 'ContactTypeID is an integer when a relationship is set').toBe(true);
+    expect(Number.isInteger(withRel.ContactTypeID), 'ContactTypeID is an integer when a relationship is set').toBe(
+      true,
+    );
     expect(without.ContactTypeID).toBeNull();
   },
 );
@@ -637,7 +735,8 @@ conformance(
 conformance(
   {
     id: 'links.ref-upsert-body-and-answer',
-    title: 'reference: PascalCase Upsert body; answer IsSuccessful, LinkID, ParentRecordID, ChildRecordID; NewRelationship updates',
+    title:
+      'reference: PascalCase Upsert body; answer IsSuccessful, LinkID, ParentRecordID, ChildRecordID; NewRelationship updates',
     requirements: ['LINK-016'],
     profile: 'implementation-defined',
     mutates: true,
@@ -693,7 +792,12 @@ conformance(
     const p = await linkParent(t);
     const c = await contact(t);
     const note = await linkParent(t, 'Note');
-    const r1 = await rawLink(t, 'Upsert', { ParentDomain: p.domain, ParentRecordID: p.id, ChildDomain: 'Note', ChildRecordID: note.id });
+    const r1 = await rawLink(t, 'Upsert', {
+      ParentDomain: p.domain,
+      ParentRecordID: p.id,
+      ChildDomain: 'Note',
+      ChildRecordID: note.id,
+    });
     expect(r1.status).toBe(400);
     expect((r1.json as any)?.code).toBe('MalformedRequest');
     const r2 = await rawLink(t, 'Upsert', {
@@ -712,7 +816,8 @@ conformance(
 conformance(
   {
     id: 'links.ref-remove-body-and-answer',
-    title: 'reference: Remove takes the Upsert fields, answers IsSuccessful and Message; a missing link answers IsSuccessful false',
+    title:
+      'reference: Remove takes the Upsert fields, answers IsSuccessful and Message; a missing link answers IsSuccessful false',
     requirements: ['LINK-017'],
     profile: 'implementation-defined',
     mutates: true,
@@ -723,7 +828,12 @@ conformance(
     const ids = { ParentDomain: p.domain, ParentRecordID: p.id, ChildDomain: 'Contact', ChildRecordID: c.contactId };
     expect((await rawLink(t, 'Upsert', ids)).status).toBe(200);
 
-    const res = await rawLink(t, 'Remove', { ...ids, ChildRecordID: undefined, ChildRecordKey: c.textMatchKey, ChildRecordMatchField: c.textMatchField });
+    const res = await rawLink(t, 'Remove', {
+      ...ids,
+      ChildRecordID: undefined,
+      ChildRecordKey: c.textMatchKey,
+      ChildRecordMatchField: c.textMatchField,
+    });
     expect(res.status).toBe(200);
     expect((res.json as any)?.IsSuccessful).toBe(true);
     expect(res.json).toHaveProperty('Message');
@@ -759,7 +869,16 @@ conformance(
     });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ IsSuccessful: true, ChildRecordID: c.contactId });
-    expect((await rawLink(t, 'Upsert', { ParentDomain: p2.domain, ParentRecordID: p2.id, ChildDomain: 'Contact', ChildRecordID: c.contactId })).status).toBe(200);
+    expect(
+      (
+        await rawLink(t, 'Upsert', {
+          ParentDomain: p2.domain,
+          ParentRecordID: p2.id,
+          ChildDomain: 'Contact',
+          ChildRecordID: c.contactId,
+        })
+      ).status,
+    ).toBe(200);
 
     const q = async (params: Record<string, string | number>) => {
       const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
@@ -767,13 +886,28 @@ conformance(
       expect(r.status, `Link/Query ${qs}`).toBe(200);
       return ((r.json as any)?.List ?? []) as Row[];
     };
-    const byKey = await q({ childDomain: 'Contact', childRecordKey: c.textMatchKey, childRecordMatchField: c.textMatchField, columns: LINK_COLUMNS });
+    const byKey = await q({
+      childDomain: 'Contact',
+      childRecordKey: c.textMatchKey,
+      childRecordMatchField: c.textMatchField,
+      columns: LINK_COLUMNS,
+    });
     expect(byKey).toHaveLength(2);
     for (const r of byKey) expect(r.ChildID).toBe(c.contactId);
-    const byParent = await q({ parentDomain: p1.domain, parentRecordID: p1.id, childDomain: 'Contact', columns: LINK_COLUMNS });
+    const byParent = await q({
+      parentDomain: p1.domain,
+      parentRecordID: p1.id,
+      childDomain: 'Contact',
+      columns: LINK_COLUMNS,
+    });
     expect(byParent).toHaveLength(1);
     expect(byParent[0]).toMatchObject({ ParentID: p1.id, ChildID: c.contactId });
-    const byParentKey = await q({ parentDomain: p2.domain, parentRecordKey: p2.textMatchKey, parentRecordMatchField: p2.textMatchField, columns: LINK_COLUMNS });
+    const byParentKey = await q({
+      parentDomain: p2.domain,
+      parentRecordKey: p2.textMatchKey,
+      parentRecordMatchField: p2.textMatchField,
+      columns: LINK_COLUMNS,
+    });
     expect(byParentKey).toHaveLength(1);
     expect(byParentKey[0]).toMatchObject({ ParentID: p2.id, ChildID: c.contactId });
     const noDomain = await t.raw(`/api/Link/Query?childRecordID=${c.contactId}`);
@@ -784,7 +918,8 @@ conformance(
 conformance(
   {
     id: 'links.ref-relationship-code-or-description',
-    title: 'reference: a relationship is accepted as Contact Type code or description and stored as ContactTypeID; unknown is 400',
+    title:
+      'reference: a relationship is accepted as Contact Type code or description and stored as ContactTypeID; unknown is 400',
     requirements: ['LINK-019'],
     profile: 'implementation-defined',
     mutates: true,
@@ -796,9 +931,26 @@ conformance(
     const c = await contact(t);
     // The reference's Contact Type list: code ADJ, description Adjuster (docs/architecture.md 3).
     const base = { ChildDomain: 'Contact', ChildRecordID: c.contactId };
-    expect((await rawLink(t, 'Upsert', { ...base, ParentDomain: p1.domain, ParentRecordID: p1.id, Relationship: 'ADJ' })).status).toBe(200);
-    expect((await rawLink(t, 'Upsert', { ...base, ParentDomain: p2.domain, ParentRecordID: p2.id, Relationship: 'Adjuster' })).status).toBe(200);
-    const bad = await rawLink(t, 'Upsert', { ...base, ParentDomain: p3.domain, ParentRecordID: p3.id, Relationship: 'NoSuchContactType' });
+    expect(
+      (await rawLink(t, 'Upsert', { ...base, ParentDomain: p1.domain, ParentRecordID: p1.id, Relationship: 'ADJ' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await rawLink(t, 'Upsert', {
+          ...base,
+          ParentDomain: p2.domain,
+          ParentRecordID: p2.id,
+          Relationship: 'Adjuster',
+        })
+      ).status,
+    ).toBe(200);
+    const bad = await rawLink(t, 'Upsert', {
+      ...base,
+      ParentDomain: p3.domain,
+      ParentRecordID: p3.id,
+      Relationship: 'NoSuchContactType',
+    });
     expect(bad.status).toBe(400);
     const rows = await refLinkRows(t, 'Contact', c.contactId);
     expect(rows, 'the unknown relationship created no link').toHaveLength(2);
@@ -808,7 +960,9 @@ conformance(
     expect(a.ContactTypeID).toBe(b.ContactTypeID);
 
     // The same ID filters links by relationship on Link/Query.
-    const r = await t.raw(`/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&relationship=ADJ&columns=ParentID,ContactTypeID`);
+    const r = await t.raw(
+      `/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&relationship=ADJ&columns=ParentID,ContactTypeID`,
+    );
     expect(r.status).toBe(200);
     expect(((r.json as any).List as Row[]).length).toBe(2);
   },

@@ -30,7 +30,9 @@ async function bindAndRead(t: Ctx, proposalId: number) {
   await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId } } } as any);
   return t.poll(
     async () => {
-      const r = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', { params: { path: { proposalId } } } as any);
+      const r = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
+        params: { path: { proposalId } },
+      } as any);
       expect(r.response.status).toBe(200);
       return r.data as any;
     },
@@ -40,7 +42,9 @@ async function bindAndRead(t: Ctx, proposalId: number) {
 }
 
 async function readBindStatus(t: Ctx, proposalId: number) {
-  const r = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', { params: { path: { proposalId } } } as any);
+  const r = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
+    params: { path: { proposalId } },
+  } as any);
   expect(r.response.status).toBe(200);
   return r.data as any;
 }
@@ -63,11 +67,13 @@ conformance(
     const body = res.json as any;
     expectCreationResult(body);
     expect(body.IsSuccessful).toBe(true);
-    expect(body.RecordID, 'the new member\'s ID').toBeGreaterThan(0);
+    expect(body.RecordID, "the new member's ID").toBeGreaterThan(0);
     expect(body.Message).toBeNull();
 
     // The member is a Member record.
-    const m = await t.api.GET('/api/{domain}/{id}', { params: { path: { domain: 'Member', id: body.RecordID } } } as any);
+    const m = await t.api.GET('/api/{domain}/{id}', {
+      params: { path: { domain: 'Member', id: body.RecordID } },
+    } as any);
     expect(m.response.status, `GET /api/Member/${body.RecordID}`).toBe(200);
     expect(m.data).toMatchObject({ Domain: 'Member', Id: body.RecordID });
 
@@ -81,7 +87,8 @@ conformance(
 conformance(
   {
     id: 'members.second-create-refused',
-    title: 'a second CreateMember answers HTTP 500 with a JSON string saying a MemberID is already assigned; the member stays',
+    title:
+      'a second CreateMember answers HTTP 500 with a JSON string saying a MemberID is already assigned; the member stays',
     requirements: ['MEM-003', 'MEM-005'],
     mutates: true,
     timeoutMs: 30_000,
@@ -107,7 +114,8 @@ conformance(
 conformance(
   {
     id: 'members.existing-member-refused',
-    title: 'CreateMember on a proposal that already has a MemberID answers HTTP 500 with a JSON string, creating nothing',
+    title:
+      'CreateMember on a proposal that already has a MemberID answers HTTP 500 with a JSON string, creating nothing',
     requirements: ['MEM-005'],
     mutates: true,
     timeoutMs: 30_000,
@@ -129,7 +137,8 @@ conformance(
 conformance(
   {
     id: 'members.validation-failure',
-    title: 'CreateMember whose applicant data fails validation answers 200 with IsSuccessful false and the detail in Message',
+    title:
+      'CreateMember whose applicant data fails validation answers 200 with IsSuccessful false and the detail in Message',
     requirements: ['MEM-006', 'MEM-001'],
     mutates: true,
   },
@@ -140,10 +149,15 @@ conformance(
     const body = res.json as any;
     expectCreationResult(body);
     expect(body.IsSuccessful).toBe(false);
-    expect(typeof body.Message === 'string' && body.Message.trim() !== '', `Message holds the detail: ${JSON.stringify(body.Message)}`).toBe(true);
+    expect(
+      typeof body.Message === 'string' && body.Message.trim() !== '',
+      `Message holds the detail: ${JSON.stringify(body.Message)}`,
+    ).toBe(true);
 
     // No member was assigned: the proposal still cannot be bound.
-    await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId: p.proposalId } } } as any);
+    await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
+      params: { path: { proposalId: p.proposalId } },
+    } as any);
     expect((await readBindStatus(t, p.proposalId)).Status).not.toBe('Bound');
   },
 );
@@ -158,7 +172,9 @@ conformance(
   async (t) => {
     for (const type of ['Quote', 'Endorsement']) {
       const p = await t.given('a proposal', { type, hasMember: false, rated: true });
-      await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId: p.proposalId } } } as any);
+      await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
+        params: { path: { proposalId: p.proposalId } },
+      } as any);
       await new Promise((r) => setTimeout(r, 500));
       const s = await readBindStatus(t, p.proposalId);
       expect(s.Status, `${type} without member: ${JSON.stringify(s)}`).not.toBe('Bound');
@@ -194,7 +210,8 @@ async function membersNamed(t: Ctx, name: string): Promise<number> {
 conformance(
   {
     id: 'members.ref-member-from-applicant',
-    title: 'reference: the Member gets Name and address from the Applicant fields, any body is ignored; DomainIDs 21 and 20',
+    title:
+      'reference: the Member gets Name and address from the Applicant fields, any body is ignored; DomainIDs 21 and 20',
     requirements: ['MEM-010'],
     profile: 'implementation-defined',
     mutates: true,

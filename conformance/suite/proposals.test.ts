@@ -8,14 +8,23 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions, isRefusal } from '../src/meaning.js';
-import { type Ctx } from './support/request.js';
-import { CANNOT_MODIFY, LOC_FIELDS, deleteSchedule, expect2xx, readRecord, reinstate, tag, upsertMulti, type Row } from './support/schedules.js';
+import {
+  CANNOT_MODIFY,
+  deleteSchedule,
+  expect2xx,
+  readRecord,
+  reinstate,
+  tag,
+  upsertMulti,
+} from './support/schedules.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;
 
 function successes(body: any): any[] {
   if (!body || typeof body !== 'object') return [];
-  return ['Inserts', 'Updates', 'Deletes'].flatMap((k) => (Array.isArray(body[k]) ? body[k] : [])).filter((r: any) => r?.IsSuccessful === true);
+  return ['Inserts', 'Updates', 'Deletes']
+    .flatMap((k) => (Array.isArray(body[k]) ? body[k] : []))
+    .filter((r: any) => r?.IsSuccessful === true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -64,13 +73,19 @@ for (const c of CONDITIONS) {
           },
           isAtomic,
         );
-        expect(successes(r.body), `isAtomic=${isAtomic}: no item reports success (${r.status} ${JSON.stringify(r.body)})`).toEqual([]);
+        expect(
+          successes(r.body),
+          `isAtomic=${isAtomic}: no item reports success (${r.status} ${JSON.stringify(r.body)})`,
+        ).toEqual([]);
         // Where items are answered, each is a failure (RecordID 0 for inserts and deletes).
         for (const k of ['Inserts', 'Updates', 'Deletes']) {
           for (const item of (r.body?.[k] ?? []) as any[]) {
             expect(item.IsSuccessful).toBe(false);
             if (k !== 'Updates') expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0);
-            expect(typeof item.Message === 'string' && item.Message.trim() !== '', `${k}: the failure has a Message`).toBe(true);
+            expect(
+              typeof item.Message === 'string' && item.Message.trim() !== '',
+              `${k}: the failure has a Message`,
+            ).toBe(true);
           }
         }
         // Nothing changed: the update and the delete did not happen.
@@ -116,7 +131,9 @@ conformance(
       const p = await t.given('a proposal', { type: c.params.type, locations: 1 });
       const [l0] = p.locationIds as number[];
       const x = tag();
-      const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: [{ ID: l0, Fields: { LocationName: `Open ${x}` } }] });
+      const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+        Updates: [{ ID: l0, Fields: { LocationName: `Open ${x}` } }],
+      });
       expect2xx(r.status);
       expect(r.body.Updates?.[0]?.IsSuccessful, `${c.params.type}: ${JSON.stringify(r.body)}`).toBe(true);
       expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`Open ${x}`);
@@ -140,7 +157,9 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       expect(p.type).toBe(type);
       const [l0] = p.locationIds as number[];
       const x = tag();
-      const ins = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Inserts: [{ Fields: { LocationName: `Typed ${x}` } }] });
+      const ins = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+        Inserts: [{ Fields: { LocationName: `Typed ${x}` } }],
+      });
       expect2xx(ins.status);
       expect(ins.body.Inserts[0].IsSuccessful, JSON.stringify(ins.body)).toBe(true);
 
@@ -149,10 +168,15 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l0);
       if (type === 'Endorsement') {
-        expect(isRefusal(r.res as any), `Reinstate after a soft delete (${r.status} ${JSON.stringify(r.body)})`).toBe(false);
+        expect(isRefusal(r.res as any), `Reinstate after a soft delete (${r.status} ${JSON.stringify(r.body)})`).toBe(
+          false,
+        );
         expect(await readRecord(t, p.scheduleDomain, l0), 'the record is back with its values').toEqual(before);
       } else {
-        expect(isRefusal(r.res as any), `Reinstate after a permanent delete (${r.status} ${JSON.stringify(r.body)})`).toBe(true);
+        expect(
+          isRefusal(r.res as any),
+          `Reinstate after a permanent delete (${r.status} ${JSON.stringify(r.body)})`,
+        ).toBe(true);
         expect(await readRecord(t, p.scheduleDomain, l0), 'the record is gone').toBeNull();
       }
     },
@@ -179,10 +203,14 @@ conformance(
       return (r.json as any)?.Record?.StatusCode;
     };
     expect(await status()).toBe('Q');
-    const bind = await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId: p.proposalId } } } as any);
+    const bind = await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
+      params: { path: { proposalId: p.proposalId } },
+    } as any);
     expect(bind.response.status).toBe(200);
     expect(await status()).toBe('B');
-    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: [{ ID: l0, Fields: { LocationName: 'After bind' } }] });
+    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Updates: [{ ID: l0, Fields: { LocationName: 'After bind' } }],
+    });
     expect(u.status).toBe(409);
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
     expect(d.status).toBe(409);
@@ -204,10 +232,42 @@ conformance(
     const id = NO_SUCH_PROPOSAL;
     const [l0] = p.locationIds as number[];
     const calls: Array<[string, () => Promise<{ status: number; body: any }>]> = [
-      ['getBindStatus', async () => toRes(await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', { params: { path: { proposalId: id } } } as any))],
-      ['queueBindQuote', async () => toRes(await t.api.POST('/api/Quotes/Proposals/{proposalId}/QueueBindQuote', { params: { path: { proposalId: id } } } as any))],
-      ['bindQuote', async () => toRes(await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId: id } } } as any))],
-      ['createMember', async () => toRes(await t.api.POST('/api/Quotes/Proposals/{proposalId}/CreateMember', { params: { path: { proposalId: id } } } as any))],
+      [
+        'getBindStatus',
+        async () =>
+          toRes(
+            await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
+              params: { path: { proposalId: id } },
+            } as any),
+          ),
+      ],
+      [
+        'queueBindQuote',
+        async () =>
+          toRes(
+            await t.api.POST('/api/Quotes/Proposals/{proposalId}/QueueBindQuote', {
+              params: { path: { proposalId: id } },
+            } as any),
+          ),
+      ],
+      [
+        'bindQuote',
+        async () =>
+          toRes(
+            await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
+              params: { path: { proposalId: id } },
+            } as any),
+          ),
+      ],
+      [
+        'createMember',
+        async () =>
+          toRes(
+            await t.api.POST('/api/Quotes/Proposals/{proposalId}/CreateMember', {
+              params: { path: { proposalId: id } },
+            } as any),
+          ),
+      ],
       ['upsertSchedules', async () => upsertMulti(t, id, domain, { Inserts: [{ Fields: { LocationName: 'x' } }] })],
       ['deleteSchedule', async () => deleteSchedule(t, id, domain, l0)],
       ['reinstateSchedule', async () => reinstate(t, id, domain, l0)],

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx, type Q, enc, withQuery, get, keysOf, findInQuery } from './support/request.js';
+import { type Ctx, type Q, enc, get, keysOf, findInQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
 const is2xx = (s: number) => s >= 200 && s < 300;
@@ -61,7 +61,10 @@ conformance(
   },
   async (t) => {
     const recs = await t.given('records', { count: 4 });
-    const body = await query(t, recs.domain, { ...only(t, recs), columns: `${recs.sortField},${recs.sometimesNullField}` });
+    const body = await query(t, recs.domain, {
+      ...only(t, recs),
+      columns: `${recs.sortField},${recs.sometimesNullField}`,
+    });
     expect(body.List).toHaveLength(4);
     for (const row of body.List) expect(keysOf(row)).toEqual([recs.sortField, recs.sometimesNullField].sort());
     const expected = await valuesInCreationOrder(t, recs);
@@ -221,7 +224,9 @@ conformance(
     const recs = await t.given('records', { count: 6 });
     const base = { ...only(t, recs), columns: recs.sortField, sort: recs.sortField, take: 3 };
     const first = (await query(t, recs.domain, base)).List.map((r: any) => r[recs.sortField]);
-    const zero = (await query(t, recs.domain, { ...base, [t.bindings.query.skip]: 0 })).List.map((r: any) => r[recs.sortField]);
+    const zero = (await query(t, recs.domain, { ...base, [t.bindings.query.skip]: 0 })).List.map(
+      (r: any) => r[recs.sortField],
+    );
     const expected = await valuesInCreationOrder(t, recs);
     expect(first).toEqual(zero);
     expect(first).toEqual(expected.slice(0, 3));
@@ -237,9 +242,9 @@ conformance(
   async (t) => {
     const recs = await t.given('records', { count: 5 });
     const expected = await valuesInCreationOrder(t, recs); // increasing with creation order
-    const asc = (await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, sort: recs.sortField })).List.map(
-      (r: any) => r[recs.sortField],
-    );
+    const asc = (
+      await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, sort: recs.sortField })
+    ).List.map((r: any) => r[recs.sortField]);
     expect(asc).toEqual(expected);
     const desc = (
       await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, sort: `${recs.sortField} desc` })
@@ -252,7 +257,10 @@ conformance(
     const dates = fb.List.map((r: any) => r.EntryDate as string);
     expect(dates.length).toBeGreaterThan(1);
     for (let i = 1; i < dates.length; i++) {
-      expect(Date.parse(dates[i - 1]) >= Date.parse(dates[i]), `EntryDate desc at ${i}: ${dates[i - 1]} then ${dates[i]}`).toBe(true);
+      expect(
+        Date.parse(dates[i - 1]) >= Date.parse(dates[i]),
+        `EntryDate desc at ${i}: ${dates[i - 1]} then ${dates[i]}`,
+      ).toBe(true);
     }
     const fa = await fileQuery(t, { columns: 'FileID', sort: 'FileID', take: 50 });
     const ids = fa.List.map((r: any) => r.FileID as number);
@@ -319,7 +327,11 @@ conformance(
   async (t) => {
     const recs = await t.given('records', { count: 3 });
     for (const extra of [{}, { [t.bindings.query.excludeEmptyColumns]: false }]) {
-      const body = await query(t, recs.domain, { ...only(t, recs), columns: `${recs.sortField},${recs.allNullField}`, ...extra });
+      const body = await query(t, recs.domain, {
+        ...only(t, recs),
+        columns: `${recs.sortField},${recs.allNullField}`,
+        ...extra,
+      });
       expect(body.List).toHaveLength(3);
       for (const row of body.List) {
         expect(row).toHaveProperty(recs.allNullField);
@@ -408,7 +420,11 @@ conformance(
     });
     expect(linq.List.map((r: any) => r[recs.sortField])).toEqual([expected[2]]);
 
-    const ex = await query(t, d, { filter: recs.filter, columns: `${recs.sortField},${recs.allNullField}`, excludeEmptyColumns: true });
+    const ex = await query(t, d, {
+      filter: recs.filter,
+      columns: `${recs.sortField},${recs.allNullField}`,
+      excludeEmptyColumns: true,
+    });
     for (const row of ex.List) expect(row).not.toHaveProperty(recs.allNullField);
 
     const tc = await query(t, d, { filter: recs.filter, columns: recs.sortField, take: 2, includeTotalCount: true });
@@ -421,7 +437,11 @@ conformance(
       fileName: 'qry018-names.txt',
       contentsBase64: Buffer.from('names').toString('base64'),
     });
-    const ff = await fileQuery(t, { filter: `FileID:eq:${f.fileId}`, columns: 'FileID,FileName', includeTotalCount: true });
+    const ff = await fileQuery(t, {
+      filter: `FileID:eq:${f.fileId}`,
+      columns: 'FileID,FileName',
+      includeTotalCount: true,
+    });
     expect(ff.List).toEqual([{ FileID: f.fileId, FileName: 'qry018-names.txt' }]);
     expect(ff.TotalCount).toBe(1);
     const fs = await fileQuery(t, { filter: `FileID:eq:${f.fileId}`, columns: 'FileID', skip: 1 });
@@ -438,7 +458,12 @@ conformance(
   },
   async (t) => {
     const recs = await t.given('records', { count: 7 });
-    const on = await query(t, recs.domain, { filter: recs.filter, columns: recs.sortField, take: 3, includeTotalCount: true });
+    const on = await query(t, recs.domain, {
+      filter: recs.filter,
+      columns: recs.sortField,
+      take: 3,
+      includeTotalCount: true,
+    });
     expect(keysOf(on)).toEqual(['List', 'TotalCount']);
     expect(Number.isInteger(on.TotalCount)).toBe(true);
     expect(on.TotalCount).toBe(7);
@@ -457,7 +482,8 @@ conformance(
 conformance(
   {
     id: 'query.reference-filter-grammar',
-    title: 'the reference filter grammar: Field:op:value joined by &&, values bound as parameters, unknown field or op refused',
+    title:
+      'the reference filter grammar: Field:op:value joined by &&, values bound as parameters, unknown field or op refused',
     requirements: ['QRY-020', 'GEN-003'],
     profile: 'implementation-defined',
   },
@@ -466,7 +492,9 @@ conformance(
     const v = await valuesInCreationOrder(t, recs);
     const s = recs.sortField as string;
     const run = async (cond: string) =>
-      (await query(t, recs.domain, { filter: `${recs.filter}&&${cond}`, columns: s, sort: s })).List.map((r: any) => r[s]);
+      (await query(t, recs.domain, { filter: `${recs.filter}&&${cond}`, columns: s, sort: s })).List.map(
+        (r: any) => r[s],
+      );
 
     expect(await run(`${s}:eq:${v[1]}`)).toEqual([v[1]]);
     expect(await run(`${s}:ne:${v[1]}`)).toEqual([v[0], v[2], v[3], v[4]]);
@@ -487,7 +515,10 @@ conformance(
     // values are bound, never spliced: an injection attempt matches nothing (or, on a numeric
     // field, may be refused as a bad value) and breaks nothing
     for (const inj of [`x' OR '1'='1`, `x" OR "1"="1`, `1); DROP TABLE x; --`, `1 OR 1=1`]) {
-      const res = await get(t, `/api/${enc(recs.domain)}/Query`, { filter: `${recs.filter}&&${s}:eq:${inj}`, columns: s });
+      const res = await get(t, `/api/${enc(recs.domain)}/Query`, {
+        filter: `${recs.filter}&&${s}:eq:${inj}`,
+        columns: s,
+      });
       if (res.status === 200) expect((res.json as any).List, `injection ${inj}`).toEqual([]);
       else expectProblem(res, 400, undefined, `injection ${inj}`);
     }
@@ -495,7 +526,12 @@ conformance(
 
     // refusals: unknown field, unknown op (InvalidFilter); broken conditions (400)
     for (const bad of ['NoSuchFieldXyz:eq:1', `${s}:like:x`]) {
-      expectProblem(await get(t, `/api/${enc(recs.domain)}/Query`, { filter: bad }), 400, 'InvalidFilter', `filter ${bad}`);
+      expectProblem(
+        await get(t, `/api/${enc(recs.domain)}/Query`, { filter: bad }),
+        400,
+        'InvalidFilter',
+        `filter ${bad}`,
+      );
     }
     for (const bad of [`${s}:eq`, `${s}`]) {
       expectProblem(await get(t, `/api/${enc(recs.domain)}/Query`, { filter: bad }), 400, undefined, `filter ${bad}`);
@@ -510,7 +546,12 @@ conformance(
     });
     const byName = await fileQuery(t, { filter: `FileName:eq:${f.fileName}`, columns: 'FileID' });
     expect(byName.List).toEqual([{ FileID: f.fileId }]);
-    expectProblem(await get(t, '/api/File/Query', { filter: 'NoSuchFieldXyz:eq:1' }), 400, 'InvalidFilter', 'file filter');
+    expectProblem(
+      await get(t, '/api/File/Query', { filter: 'NoSuchFieldXyz:eq:1' }),
+      400,
+      'InvalidFilter',
+      'file filter',
+    );
   },
 );
 
@@ -527,7 +568,9 @@ conformance(
     const s = recs.sortField as string;
     const lit = (x: unknown) => (typeof x === 'number' ? String(x) : JSON.stringify(x));
     const run = async (linq: string) =>
-      (await query(t, recs.domain, { filter: recs.filter, linqFilter: linq, columns: s, sort: s })).List.map((r: any) => r[s]);
+      (await query(t, recs.domain, { filter: recs.filter, linqFilter: linq, columns: s, sort: s })).List.map(
+        (r: any) => r[s],
+      );
 
     expect(await run(`${s} == ${lit(v[1])}`)).toEqual([v[1]]);
     expect(await run(`${s} != ${lit(v[1])}`)).toEqual([v[0], v[2], v[3], v[4]]);
@@ -585,9 +628,19 @@ conformance(
     expect(fq.List).toHaveLength(100);
 
     for (const take of [0, -1]) {
-      expectProblem(await get(t, `/api/${enc(recs.domain)}/Query`, { filter: recs.filter, take }), 400, undefined, `query take=${take}`);
+      expectProblem(
+        await get(t, `/api/${enc(recs.domain)}/Query`, { filter: recs.filter, take }),
+        400,
+        undefined,
+        `query take=${take}`,
+      );
       expectProblem(await get(t, '/api/File/Query', { take }), 400, undefined, `file query take=${take}`);
-      expectProblem(await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { take }), 400, undefined, `attached take=${take}`);
+      expectProblem(
+        await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { take }),
+        400,
+        undefined,
+        `attached take=${take}`,
+      );
     }
     expect(isRefusal((await get(t, '/api/File/Query', { take: 'abc' })) as any)).toBe(true);
   },

@@ -1,7 +1,7 @@
 // REC-*: generic record access by ID (spec 1, 4.2, 7).
 import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
-import { type Ctx, type Q, enc, withQuery, get } from './support/request.js';
+import { enc, get } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
 const MISSING_ID = 987654321;
@@ -79,7 +79,12 @@ conformance(
   async (t) => {
     const r = await t.given('a record with associations');
     expectProblem(await get(t, `/api/${enc(r.domain)}/${MISSING_ID}`), 404, 'RecordNotFound', 'getRecord');
-    expectProblem(await get(t, `/api/${enc(r.domain)}/${MISSING_ID}/Files`), 404, 'RecordNotFound', 'listAttachedFiles');
+    expectProblem(
+      await get(t, `/api/${enc(r.domain)}/${MISSING_ID}/Files`),
+      404,
+      'RecordNotFound',
+      'listAttachedFiles',
+    );
     expectProblem(await get(t, `/api/File/${MISSING_ID}`), 404, 'RecordNotFound', 'getFile');
     // control: the existing record is found
     expect((await get(t, `/api/${enc(r.domain)}/${r.id}`)).status).toBe(200);

@@ -8,7 +8,17 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions, isRefusal } from '../src/meaning.js';
 import { type Ctx } from './support/request.js';
-import { CANNOT_MODIFY, LOC_FIELDS, deleteSchedule, expect2xx, readRecord, reinstate, tag, upsertMulti, type Batch, type Row } from './support/schedules.js';
+import {
+  CANNOT_MODIFY,
+  LOC_FIELDS,
+  deleteSchedule,
+  expect2xx,
+  readRecord,
+  reinstate,
+  tag,
+  upsertMulti,
+  type Row,
+} from './support/schedules.js';
 
 type Result = {
   IsSuccessful: boolean;
@@ -44,7 +54,9 @@ function expectResultShape(r: any, where: string) {
   expect(r, `${where} is a result object`).toBeTypeOf('object');
   expect(typeof r.IsSuccessful, `${where}.IsSuccessful is a boolean`).toBe('boolean');
   expect(Number.isInteger(r.RecordID), `${where}.RecordID is an integer (${JSON.stringify(r.RecordID)})`).toBe(true);
-  expect(r.OrderNumber === null || Number.isInteger(r.OrderNumber), `${where}.OrderNumber is an integer or null`).toBe(true);
+  expect(r.OrderNumber === null || Number.isInteger(r.OrderNumber), `${where}.OrderNumber is an integer or null`).toBe(
+    true,
+  );
   expect(typeof r.Message, `${where}.Message is a string`).toBe('string');
   expect((r.Message as string).trim().length, `${where}.Message describes the outcome`).toBeGreaterThan(0);
   expect(r.Warnings === null || Array.isArray(r.Warnings), `${where}.Warnings is null or a list`).toBe(true);
@@ -66,7 +78,10 @@ function byOrder(results: Result[], i: number, where: string): Result {
 }
 
 function expectOrderNumbers(results: Result[], expected: number[], where: string) {
-  expect(results.map((r) => r.OrderNumber).sort((a, b) => (a ?? -1) - (b ?? -1)), `${where} OrderNumbers`).toEqual(expected);
+  expect(
+    results.map((r) => r.OrderNumber).sort((a, b) => (a ?? -1) - (b ?? -1)),
+    `${where} OrderNumbers`,
+  ).toEqual(expected);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -75,8 +90,18 @@ function expectOrderNumbers(results: Result[], expected: number[], where: string
 conformance(
   {
     id: 'schedules.upsertmulti-all-kinds',
-    title: 'UpsertMulti applies inserts, updates and deletes and answers one result per item with its zero-based OrderNumber',
-    requirements: ['SCHED-001', 'SCHED-002', 'SCHED-003', 'SCHED-005', 'SCHED-007', 'SCHED-008', 'SCHED-009', 'SCHED-012'],
+    title:
+      'UpsertMulti applies inserts, updates and deletes and answers one result per item with its zero-based OrderNumber',
+    requirements: [
+      'SCHED-001',
+      'SCHED-002',
+      'SCHED-003',
+      'SCHED-005',
+      'SCHED-007',
+      'SCHED-008',
+      'SCHED-009',
+      'SCHED-012',
+    ],
     mutates: true,
   },
   async (t) => {
@@ -133,7 +158,10 @@ conformance(
       expect(res.IsSuccessful, `delete ${i} succeeded: ${res.Message}`).toBe(true);
       expect(res.RecordID, `delete ${i} reports the deleted record's ID`).toBe(deletes[i].ID);
       // Quote: the delete is permanent.
-      expect(await readRecord(t, p.scheduleDomain, deletes[i].ID), `deleted record ${deletes[i].ID} is gone`).toBeNull();
+      expect(
+        await readRecord(t, p.scheduleDomain, deletes[i].ID),
+        `deleted record ${deletes[i].ID} is gone`,
+      ).toBeNull();
     }
   },
 );
@@ -150,16 +178,22 @@ conformance(
     const [l0, l1] = p.locationIds as number[];
     const x = tag();
 
-    const onlyInsert = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Inserts: [{ Fields: location(`Only ${x}`, 'o') }] });
+    const onlyInsert = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Inserts: [{ Fields: location(`Only ${x}`, 'o') }],
+    });
     expect2xx(onlyInsert.status);
     expectBatchShape(onlyInsert.body);
     expect(onlyInsert.body.Inserts).toHaveLength(1);
     expect(onlyInsert.body.Updates).toEqual([]);
     expect(onlyInsert.body.Deletes).toEqual([]);
     expect(onlyInsert.body.Inserts[0].IsSuccessful).toBe(true);
-    expect((await readRecord(t, p.scheduleDomain, onlyInsert.body.Inserts[0].RecordID))?.LocationName).toBe(`Only ${x}`);
+    expect((await readRecord(t, p.scheduleDomain, onlyInsert.body.Inserts[0].RecordID))?.LocationName).toBe(
+      `Only ${x}`,
+    );
 
-    const onlyUpdate = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: [{ ID: l0, Fields: { City: `Town ${x}` } }] });
+    const onlyUpdate = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Updates: [{ ID: l0, Fields: { City: `Town ${x}` } }],
+    });
     expect2xx(onlyUpdate.status);
     expectBatchShape(onlyUpdate.body);
     expect(onlyUpdate.body.Inserts).toEqual([]);
@@ -296,7 +330,11 @@ conformance(
       p.proposalId,
       p.scheduleDomain,
       {
-        Inserts: [{ Fields: location(`Atomic A ${x}`, 'a') }, { Fields: location(undefined, 'bad') }, { Fields: location(`Atomic C ${x}`, 'c') }],
+        Inserts: [
+          { Fields: location(`Atomic A ${x}`, 'a') },
+          { Fields: location(undefined, 'bad') },
+          { Fields: location(`Atomic C ${x}`, 'c') },
+        ],
         Updates: [
           { ID: l0, Fields: { LocationName: `Atomic rename ${x}` } },
           { ID: l1, Fields: { [required]: '' } },
@@ -347,33 +385,41 @@ conformance(
       expectBatchShape(r.body);
       expect(r.body.Updates).toHaveLength(1);
       expect(r.body.Deletes).toHaveLength(1);
-      expect(r.body.Updates[0].IsSuccessful, 'update of another proposal\'s record fails').toBe(false);
-      expect(r.body.Deletes[0].IsSuccessful, 'delete of another proposal\'s record fails').toBe(false);
+      expect(r.body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false);
+      expect(r.body.Deletes[0].IsSuccessful, "delete of another proposal's record fails").toBe(false);
       expect(r.body.Deletes[0].RecordID, 'a failed delete reports RecordID 0').toBe(0);
     }
     // Single DELETE through proposal A of a record of proposal B.
     const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
-    expect(isRefusal(d.res as any), `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`).toBe(true);
+    expect(
+      isRefusal(d.res as any),
+      `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
+    ).toBe(true);
     if (d.body && typeof d.body === 'object' && 'IsSuccessful' in d.body) expect(d.body.RecordID).toBe(0);
 
     // Another schedule domain of proposal B's own proposal: IDs of ProposalLocation records do not
     // name records of the other domain.
     if (typeof b.otherScheduleDomain === 'string' && b.otherScheduleDomain !== b.scheduleDomain) {
-      const o = await upsertMulti(t, b.proposalId, b.otherScheduleDomain, { Updates: [{ ID: b0, Fields: { LocationName: 'Crossed' } }], Deletes: [{ ID: b1 }] });
+      const o = await upsertMulti(t, b.proposalId, b.otherScheduleDomain, {
+        Updates: [{ ID: b0, Fields: { LocationName: 'Crossed' } }],
+        Deletes: [{ ID: b1 }],
+      });
       if (o.status >= 200 && o.status < 300) {
-        for (const k of ['Updates', 'Deletes']) for (const item of o.body?.[k] ?? []) expect(item.IsSuccessful).toBe(false);
+        for (const k of ['Updates', 'Deletes'])
+          for (const item of o.body?.[k] ?? []) expect(item.IsSuccessful).toBe(false);
       }
     }
 
     const after = await Promise.all([b0, b1].map((id) => readRecord(t, b.scheduleDomain, id)));
-    expect(after, 'proposal B\'s records are unchanged').toEqual(before);
+    expect(after, "proposal B's records are unchanged").toEqual(before);
   },
 );
 
 conformance(
   {
     id: 'schedules.invalid-schedule-domain',
-    title: 'UpsertMulti on a domain that is not a schedule domain of the proposal reports no success and changes nothing',
+    title:
+      'UpsertMulti on a domain that is not a schedule domain of the proposal reports no success and changes nothing',
     requirements: ['SCHED-006'],
     mutates: true,
   },
@@ -477,13 +523,18 @@ conformance(
     expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
 
     const r = await reinstate(t, p.proposalId, p.scheduleDomain, l0);
-    expect(isRefusal(r.res as any), `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`).toBe(false);
+    expect(
+      isRefusal(r.res as any),
+      `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`,
+    ).toBe(false);
 
     expect(await readRecord(t, p.scheduleDomain, l0), 'the reinstated record has its values').toEqual(before);
     expect(await readRecord(t, p.scheduleDomain, l1), 'the other record is untouched').toEqual(other);
     // Active again: it can be changed like any record of the proposal.
     const x = tag();
-    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: [{ ID: l0, Fields: { City: `Back ${x}` } }] });
+    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Updates: [{ ID: l0, Fields: { City: `Back ${x}` } }],
+    });
     expect2xx(u.status);
     expect(u.body.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l0 });
     expect((await readRecord(t, p.scheduleDomain, l0))?.City).toBe(`Back ${x}`);
@@ -510,7 +561,10 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']) {
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
       expect(await readRecord(t, p.scheduleDomain, l0), 'the record cannot be read').toBeNull();
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l0);
-      expect(isRefusal(r.res as any), `Reinstate of a permanently deleted record is refused (${r.status} ${JSON.stringify(r.body)})`).toBe(true);
+      expect(
+        isRefusal(r.res as any),
+        `Reinstate of a permanently deleted record is refused (${r.status} ${JSON.stringify(r.body)})`,
+      ).toBe(true);
       expect(await readRecord(t, p.scheduleDomain, l0), 'still gone after the Reinstate attempt').toBeNull();
       expect(await readRecord(t, p.scheduleDomain, l1), 'the other record stays').not.toBeNull();
     },
@@ -530,7 +584,8 @@ async function refQuery(t: Ctx, domain: string, filter: string, columns: string)
 conformance(
   {
     id: 'schedules.ref-reinstate-answer',
-    title: 'reference: Reinstate answers a result with OrderNumber null; a soft-deleted record reads as not found until reinstated; 409 when not soft-deleted',
+    title:
+      'reference: Reinstate answers a result with OrderNumber null; a soft-deleted record reads as not found until reinstated; 409 when not soft-deleted',
     requirements: ['SCHED-024'],
     profile: 'implementation-defined',
     mutates: true,
@@ -612,18 +667,35 @@ conformance(
     const e = await proposal(t, { type: 'Endorsement', locations: 1 });
     const [e0] = e.locationIds as number[];
     expect((await deleteSchedule(t, e.proposalId, e.scheduleDomain, e0)).status).toBe(200);
-    const changes = await refQuery(t, 'PolicyChange', `ProposalID:eq:${e.proposalId}`, 'ProposalID,ScheduleDomain,ScheduleID,ChangeType');
+    const changes = await refQuery(
+      t,
+      'PolicyChange',
+      `ProposalID:eq:${e.proposalId}`,
+      'ProposalID,ScheduleDomain,ScheduleID,ChangeType',
+    );
     expect(changes, 'one policy change entry tracks the soft delete').toHaveLength(1);
     expect(changes[0]).toMatchObject({ ProposalID: e.proposalId, ScheduleDomain: e.scheduleDomain, ScheduleID: e0 });
-    expect(await refQuery(t, 'DataEntryEvent', `ProposalID:eq:${e.proposalId}`, 'RecordID'), 'no Data Entry Event on an Endorsement').toHaveLength(0);
+    expect(
+      await refQuery(t, 'DataEntryEvent', `ProposalID:eq:${e.proposalId}`, 'RecordID'),
+      'no Data Entry Event on an Endorsement',
+    ).toHaveLength(0);
 
     const q = await proposal(t, { type: 'Quote', locations: 1 });
     const [q0] = q.locationIds as number[];
     expect((await deleteSchedule(t, q.proposalId, q.scheduleDomain, q0)).status).toBe(200);
-    const events = await refQuery(t, 'DataEntryEvent', `ProposalID:eq:${q.proposalId}`, 'EventName,Domain,RecordID,ProposalID');
+    const events = await refQuery(
+      t,
+      'DataEntryEvent',
+      `ProposalID:eq:${q.proposalId}`,
+      'EventName,Domain,RecordID,ProposalID',
+    );
     expect(events.length, 'Data Entry Events fired after the permanent delete').toBeGreaterThan(0);
-    for (const ev of events) expect(ev).toMatchObject({ Domain: q.scheduleDomain, RecordID: q0, ProposalID: q.proposalId });
-    expect(await refQuery(t, 'PolicyChange', `ProposalID:eq:${q.proposalId}`, 'ScheduleID'), 'no policy change entry on a Quote').toHaveLength(0);
+    for (const ev of events)
+      expect(ev).toMatchObject({ Domain: q.scheduleDomain, RecordID: q0, ProposalID: q.proposalId });
+    expect(
+      await refQuery(t, 'PolicyChange', `ProposalID:eq:${q.proposalId}`, 'ScheduleID'),
+      'no policy change entry on a Quote',
+    ).toHaveLength(0);
   },
 );
 
@@ -655,8 +727,11 @@ conformance(
     expectOrderNumbers(r.body.Inserts, [0, 1], 'Inserts');
     expect(r.body.Updates).toHaveLength(1);
     expect(r.body.Deletes).toHaveLength(1);
-    for (const k of ['Inserts', 'Updates', 'Deletes']) for (const it of r.body[k] as Result[]) expect(it.IsSuccessful).toBe(true);
-    expect((await readRecord(t, p.scheduleDomain, byOrder(r.body.Inserts, 1, 'Inserts').RecordID))?.LocationName).toBe(`AtomOK B ${x}`);
+    for (const k of ['Inserts', 'Updates', 'Deletes'])
+      for (const it of r.body[k] as Result[]) expect(it.IsSuccessful).toBe(true);
+    expect((await readRecord(t, p.scheduleDomain, byOrder(r.body.Inserts, 1, 'Inserts').RecordID))?.LocationName).toBe(
+      `AtomOK B ${x}`,
+    );
     expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`AtomOK U ${x}`);
     expect(await readRecord(t, p.scheduleDomain, l1)).toBeNull();
 
@@ -671,7 +746,10 @@ conformance(
     );
     expect(failed.status).toBe(200);
     expect(failed.body.Inserts).toHaveLength(1);
-    expect(await refQuery(t, p.scheduleDomain, `LocationName:eq:Rolled back ${y}`, 'LocationName'), 'the good insert was rolled back').toHaveLength(0);
+    expect(
+      await refQuery(t, p.scheduleDomain, `LocationName:eq:Rolled back ${y}`, 'LocationName'),
+      'the good insert was rolled back',
+    ).toHaveLength(0);
   },
 );
 

@@ -12,7 +12,10 @@ const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 const env = { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' };
 
-function runBin(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBin(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
     let stdout = '';
@@ -37,7 +40,12 @@ describe('usage errors exit 2', () => {
   });
 
   it('--help exits 0', () => {
-    const r = spawnSync(process.execPath, [BIN, 'run', '--help'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [BIN, 'run', '--help'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('--base-url');
   });
@@ -48,14 +56,24 @@ describe('a run against a fake implementation', () => {
   let server: http.Server;
   let base = '';
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-cli-'));
-  const bindStatus = { ProposalID: 1, Status: 'NotBound', ErrorMessage: null, PolicyID: null, MemberID: null, PolicyNumber: null, MemberName: null, BoundDateUTC: null };
+  const bindStatus = {
+    ProposalID: 1,
+    Status: 'NotBound',
+    ErrorMessage: null,
+    PolicyID: null,
+    MemberID: null,
+    PolicyNumber: null,
+    MemberName: null,
+    BoundDateUTC: null,
+  };
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
       req.on('data', (d) => (body += d));
       req.on('end', () => {
-        const json = (status: number, v: unknown, type = 'application/json') => res.writeHead(status, { 'content-type': type }).end(JSON.stringify(v));
+        const json = (status: number, v: unknown, type = 'application/json') =>
+          res.writeHead(status, { 'content-type': type }).end(JSON.stringify(v));
         const url = new URL(req.url!, 'http://x');
         if (url.pathname === '/_provider-states') {
           const m = JSON.parse(body);
@@ -67,8 +85,12 @@ describe('a run against a fake implementation', () => {
         }
         if (url.pathname === '/echo-token') return json(200, { token: req.headers.token ?? null });
         if (url.pathname === '/hang') return; // never answers: the per-request timeout fires
-        if (url.pathname === '/api/Domains') return json(200, { List: [{ DomainID: 1, Name: 'Claim', DisplayNameSingular: 'Claim', DisplayNamePlural: 'Claims' }] });
-        if (url.pathname === '/api/Quotes/Proposals/2/BindStatus') return json(200, { ...bindStatus, Status: 'Perhaps' });
+        if (url.pathname === '/api/Domains')
+          return json(200, {
+            List: [{ DomainID: 1, Name: 'Claim', DisplayNameSingular: 'Claim', DisplayNamePlural: 'Claims' }],
+          });
+        if (url.pathname === '/api/Quotes/Proposals/2/BindStatus')
+          return json(200, { ...bindStatus, Status: 'Perhaps' });
         if (url.pathname === '/api/Quotes/Proposals/1/BindStatus') return json(200, bindStatus);
         json(404, { code: 'NotFound' }, 'application/problem+json');
       });
@@ -84,9 +106,18 @@ describe('a run against a fake implementation', () => {
   it('classifies every outcome, writes results.json and junit.xml, exits 1', async () => {
     const dir = path.join(tmp, 'run1');
     const r = await runBin([
-      'run', '--base-url', base, '--include', 'conformance/test/fixtures/suite/*.suite.ts',
-      '--requirements', 'DOM-003,DOM-004,DOM-005,DOM-006,DOM-007,DOM-008,BIND-001,GEN-002',
-      '--read-only', '--timeout', '1500', '--report-dir', dir,
+      'run',
+      '--base-url',
+      base,
+      '--include',
+      'conformance/test/fixtures/suite/*.suite.ts',
+      '--requirements',
+      'DOM-003,DOM-004,DOM-005,DOM-006,DOM-007,DOM-008,BIND-001,GEN-002',
+      '--read-only',
+      '--timeout',
+      '1500',
+      '--report-dir',
+      dir,
     ]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const res: RunResults = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
@@ -106,12 +137,18 @@ describe('a run against a fake implementation', () => {
     expect(res.counts).toMatchObject({ passed: 1, failed: 3, error: 1, 'precondition-failed': 1, 'not-applicable': 2 });
     // the failed test carries its exchanges, token redacted
     const ex = by['DOM-004'].tests[0].error!.exchanges;
-    expect(ex[0]).toMatchObject({ method: 'GET', url: `${base}/api/Domains`, status: 200, requestHeaders: { token: '<redacted>' } });
+    expect(ex[0]).toMatchObject({
+      method: 'GET',
+      url: `${base}/api/Domains`,
+      status: 200,
+      requestHeaders: { token: '<redacted>' },
+    });
     expect(ex[0].responseBody).toContain('"List"');
     // every state set up by a test was torn down with the same setupId (also after failure / not-applicable)
     const setups = calls.filter((c) => c.action === 'setup' && c.state === 'a proposal');
     expect(setups).toHaveLength(2);
-    for (const s of setups) expect(calls).toContainEqual({ action: 'teardown', state: 'a proposal', setupId: s.setupId });
+    for (const s of setups)
+      expect(calls).toContainEqual({ action: 'teardown', state: 'a proposal', setupId: s.setupId });
     expect(calls.filter((c) => c.state === 'a user' && c.action === 'setup')).toHaveLength(1);
     expect(calls.filter((c) => c.state === 'a user' && c.action === 'teardown')).toHaveLength(1);
     const junit = fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8');
@@ -120,12 +157,30 @@ describe('a run against a fake implementation', () => {
   }, 120_000);
 
   it('exits 0 when every selected requirement passed', async () => {
-    const r = await runBin(['run', '--base-url', base, '--include', 'conformance/test/fixtures/suite/*.suite.ts', '--requirements', 'DOM-003', '--report-dir', path.join(tmp, 'run2')]);
+    const r = await runBin([
+      'run',
+      '--base-url',
+      base,
+      '--include',
+      'conformance/test/fixtures/suite/*.suite.ts',
+      '--requirements',
+      'DOM-003',
+      '--report-dir',
+      path.join(tmp, 'run2'),
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
   }, 120_000);
 
   it('exits 2 when a suite test names an unknown requirement', async () => {
-    const r = await runBin(['run', '--base-url', base, '--include', 'conformance/test/fixtures/bad-suite/*.suite.ts', '--report-dir', path.join(tmp, 'run3')]);
+    const r = await runBin([
+      'run',
+      '--base-url',
+      base,
+      '--include',
+      'conformance/test/fixtures/bad-suite/*.suite.ts',
+      '--report-dir',
+      path.join(tmp, 'run3'),
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stdout).toMatch(/DOM-999/);
   }, 120_000);
@@ -138,9 +193,24 @@ describe('a run against a fake implementation', () => {
   it('fixtures replace the state endpoint', async () => {
     const fx = path.join(tmp, 'fx.yaml');
     fs.writeFileSync(fx, '- state: a user\n  values: { token: tok-admin }\n');
-    const r = await runBin(['run', '--base-url', base, '--fixtures', fx, '--include', 'conformance/test/fixtures/suite/*.suite.ts', '--requirements', 'DOM-003,DOM-005', '--report-dir', path.join(tmp, 'run5')]);
+    const r = await runBin([
+      'run',
+      '--base-url',
+      base,
+      '--fixtures',
+      fx,
+      '--include',
+      'conformance/test/fixtures/suite/*.suite.ts',
+      '--requirements',
+      'DOM-003,DOM-005',
+      '--report-dir',
+      path.join(tmp, 'run5'),
+    ]);
     const res: RunResults = JSON.parse(fs.readFileSync(path.join(tmp, 'run5', 'results.json'), 'utf8'));
-    expect(res.requirements.map((q) => [q.id, q.result])).toEqual([['DOM-003', 'passed'], ['DOM-005', 'precondition-failed']]);
+    expect(res.requirements.map((q) => [q.id, q.result])).toEqual([
+      ['DOM-003', 'passed'],
+      ['DOM-005', 'precondition-failed'],
+    ]);
     expect(r.code).toBe(1);
   }, 120_000);
 });

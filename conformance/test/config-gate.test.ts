@@ -29,7 +29,11 @@ describe('baseline, expected failures and target label options', () => {
   });
 
   it('from the environment and the command line, relative to the working directory', () => {
-    const o = resolveRunOptions({ expectedFailures: 'ci/xf.yaml' }, { CONFORMANCE_BASELINE: 'ci/baseline.json', CONFORMANCE_TARGET_LABEL: 'x' }, { catalogue, cwd: tmp });
+    const o = resolveRunOptions(
+      { expectedFailures: 'ci/xf.yaml' },
+      { CONFORMANCE_BASELINE: 'ci/baseline.json', CONFORMANCE_TARGET_LABEL: 'x' },
+      { catalogue, cwd: tmp },
+    );
     expect(o.baselineFile).toBe(path.join(tmp, 'ci', 'baseline.json'));
     expect(o.expectedFailuresFile).toBe(path.join(tmp, 'ci', 'xf.yaml'));
     expect(o.targetLabel).toBe('x');
@@ -38,7 +42,9 @@ describe('baseline, expected failures and target label options', () => {
   it('bad files are usage errors (exit 2)', () => {
     expect(() => resolveRunOptions({ baseline: 'nope.json' }, {}, { catalogue, cwd: tmp })).toThrow(UsageError);
     fs.writeFileSync(path.join(tmp, 'bad.yaml'), '- id: DOM-004\n  reason: r\n  expires: soon\n');
-    expect(() => resolveRunOptions({ expectedFailures: 'bad.yaml' }, {}, { catalogue, cwd: tmp })).toThrow(/'expires' must be a date/);
+    expect(() => resolveRunOptions({ expectedFailures: 'bad.yaml' }, {}, { catalogue, cwd: tmp })).toThrow(
+      /'expires' must be a date/,
+    );
   });
 
   it('none given: no gate', () => {

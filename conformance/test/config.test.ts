@@ -14,15 +14,30 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-config-'));
 describe('run options', () => {
   it('defaults: reference target, core profile, 10 s per request', () => {
     const o = resolveRunOptions({}, {}, { catalogue, cwd: tmp });
-    expect(o).toMatchObject({ target: { kind: 'reference' }, profile: 'core', timeoutMs: 10_000, readOnly: false, requireContainer: false, containerPort: 8080, healthPath: '/health' });
+    expect(o).toMatchObject({
+      target: { kind: 'reference' },
+      profile: 'core',
+      timeoutMs: 10_000,
+      readOnly: false,
+      requireContainer: false,
+      containerPort: 8080,
+      healthPath: '/health',
+    });
     expect(o.reportDir).toBe(path.join(tmp, 'reports/latest'));
     expect(o.bindings.tokenHeader).toBe('Token');
   });
 
   it('command line beats environment beats config file', () => {
     const file = path.join(tmp, 'c.yaml');
-    fs.writeFileSync(file, 'profile: all\ntimeout: 3000\nread-only: true\nbindings:\n  tokenHeader: Authorization\n  tokenPrefix: "Bearer "\n');
-    const o = resolveRunOptions({ config: file, timeout: '5000' }, { CONFORMANCE_PROFILE: 'implementation-defined' }, { catalogue, cwd: tmp });
+    fs.writeFileSync(
+      file,
+      'profile: all\ntimeout: 3000\nread-only: true\nbindings:\n  tokenHeader: Authorization\n  tokenPrefix: "Bearer "\n',
+    );
+    const o = resolveRunOptions(
+      { config: file, timeout: '5000' },
+      { CONFORMANCE_PROFILE: 'implementation-defined' },
+      { catalogue, cwd: tmp },
+    );
     expect(o.timeoutMs).toBe(5000);
     expect(o.profile).toBe('implementation-defined');
     expect(o.readOnly).toBe(true);
@@ -74,11 +89,21 @@ describe('test selection', () => {
   const ctx = { profile: 'core' as const, requirements: [] as string[], readOnly: false };
   it('by profile, requirement prefix and read-only', () => {
     expect(selectTest({ requirements: ['A-1'] }, ctx)).toEqual({ run: true });
-    expect(selectTest({ requirements: ['A-1'], profile: 'implementation-defined' }, ctx)).toMatchObject({ run: false, reason: expect.stringMatching(/profile/) });
-    expect(selectTest({ requirements: ['A-1'], profile: 'implementation-defined' }, { ...ctx, profile: 'all' })).toEqual({ run: true });
+    expect(selectTest({ requirements: ['A-1'], profile: 'implementation-defined' }, ctx)).toMatchObject({
+      run: false,
+      reason: expect.stringMatching(/profile/),
+    });
+    expect(
+      selectTest({ requirements: ['A-1'], profile: 'implementation-defined' }, { ...ctx, profile: 'all' }),
+    ).toEqual({ run: true });
     expect(selectTest({ requirements: ['SCHED-035'] }, { ...ctx, requirements: ['SCHED-'] })).toEqual({ run: true });
-    expect(selectTest({ requirements: ['AUTH-001'] }, { ...ctx, requirements: ['SCHED-'] })).toMatchObject({ run: false });
-    expect(selectTest({ requirements: ['A-1'], mutates: true }, { ...ctx, readOnly: true })).toMatchObject({ run: false, reason: expect.stringMatching(/read-only/) });
+    expect(selectTest({ requirements: ['AUTH-001'] }, { ...ctx, requirements: ['SCHED-'] })).toMatchObject({
+      run: false,
+    });
+    expect(selectTest({ requirements: ['A-1'], mutates: true }, { ...ctx, readOnly: true })).toMatchObject({
+      run: false,
+      reason: expect.stringMatching(/read-only/),
+    });
     expect(matchesSelection('SCHED-035', ['SCHED-035'])).toBe(true);
   });
 });

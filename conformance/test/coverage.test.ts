@@ -14,7 +14,12 @@ const cat = catalogueFrom({
   ],
 });
 const test = (id: string, requirements: string[], file = 'conformance/suite/a.test.ts'): CollectedTest => ({
-  id, title: id, file, requirements, profile: 'core', mutates: false,
+  id,
+  title: id,
+  file,
+  requirements,
+  profile: 'core',
+  mutates: false,
 });
 
 describe('coverage gate', () => {
@@ -25,7 +30,15 @@ describe('coverage gate', () => {
     expect(r.rows.find((x) => x.id === 'A-003')!.status).toBe('not-testable');
     expect(r.rows.find((x) => x.id === 'A-004')!.status).toBe('untested'); // not core: no gate problem
     expect(r.rows.some((x) => x.id === 'A-005')).toBe(false);
-    expect(r.counts).toMatchObject({ requirements: 5, testable: 4, covered: 3, untested: 1, coreTestable: 3, coreCovered: 3, coreUntested: 0 });
+    expect(r.counts).toMatchObject({
+      requirements: 5,
+      testable: 4,
+      covered: 3,
+      untested: 1,
+      coreTestable: 3,
+      coreCovered: 3,
+      coreUntested: 0,
+    });
   });
 
   it('fails on an untested core requirement', () => {
@@ -36,7 +49,11 @@ describe('coverage gate', () => {
   it('fails on unknown or retired IDs, duplicate test ids and collection errors', () => {
     const r = buildCoverage(
       cat,
-      [test('a.one', ['A-001', 'A-999']), test('a.two', ['A-002', 'A-005']), test('a.one', ['A-001'], 'conformance/suite/b.test.ts')],
+      [
+        test('a.one', ['A-001', 'A-999']),
+        test('a.two', ['A-002', 'A-005']),
+        test('a.one', ['A-001'], 'conformance/suite/b.test.ts'),
+      ],
       ['conformance/suite/c.test.ts: SyntaxError: x'],
     );
     const p = coverageProblems(r);

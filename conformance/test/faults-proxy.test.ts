@@ -26,28 +26,51 @@ beforeAll(async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       const url = new URL(req.url!, 'http://x');
-      const json = (status: number, value: unknown, type = 'application/json; charset=UTF-8', extra: Record<string, string> = {}) => {
+      const json = (
+        status: number,
+        value: unknown,
+        type = 'application/json; charset=UTF-8',
+        extra: Record<string, string> = {},
+      ) => {
         res.writeHead(status, { 'content-type': type, ...extra });
         res.end(JSON.stringify(value));
       };
       if (url.pathname === '/_provider-states') {
         const b = JSON.parse(body || '{}');
-        if (b.state === 'a user' && b.action === 'setup') return json(200, { token: b.params?.grants ? 'LIMITED' : 'ADMIN-TOKEN', userId: 1 });
+        if (b.state === 'a user' && b.action === 'setup')
+          return json(200, { token: b.params?.grants ? 'LIMITED' : 'ADMIN-TOKEN', userId: 1 });
         if (b.action === 'teardown') return json(200, {});
-        return json(400, { type: 'about:blank', title: 'Bad Request', status: 400, code: 'UnknownState' }, 'application/problem+json');
+        return json(
+          400,
+          { type: 'about:blank', title: 'Bad Request', status: 400, code: 'UnknownState' },
+          'application/problem+json',
+        );
       }
       if (url.pathname === '/api/Missing/1') {
-        return json(404, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no', code: 'UnknownDomain' }, 'application/problem+json');
+        return json(
+          404,
+          { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no', code: 'UnknownDomain' },
+          'application/problem+json',
+        );
       }
       if (url.pathname === '/api/Boom') return json(500, 'Object reference not set to an instance of an object.');
       if (url.pathname.endsWith('/UpsertMulti')) {
-        return json(200, { Inserts: [{ IsSuccessful: true, RecordID: 5, OrderNumber: 0, Message: 'Inserted.', Warnings: null }], Updates: [], Deletes: [] });
+        return json(200, {
+          Inserts: [{ IsSuccessful: true, RecordID: 5, OrderNumber: 0, Message: 'Inserted.', Warnings: null }],
+          Updates: [],
+          Deletes: [],
+        });
       }
       if (url.pathname === '/empty') {
         res.writeHead(200);
         return res.end();
       }
-      json(200, { echo: { method: req.method, url: req.url, token: req.headers.token ?? null, body } }, 'application/json; charset=UTF-8', { 'x-upstream': 'yes' });
+      json(
+        200,
+        { echo: { method: req.method, url: req.url, token: req.headers.token ?? null, body } },
+        'application/json; charset=UTF-8',
+        { 'x-upstream': 'yes' },
+      );
     });
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
@@ -81,7 +104,11 @@ describe('fault proxy without a fault', () => {
   it('passes a POST body and error answers through unchanged', async () => {
     proxy = await startFaultProxy({ upstream: upstreamUrl });
     const payload = JSON.stringify({ Inserts: [{ Fields: { LocationName: 'A' } }] });
-    const res = await fetch(`${proxy.url}/api/Link/Upsert`, { method: 'POST', headers: { 'content-type': 'application/json', Token: 't' }, body: payload });
+    const res = await fetch(`${proxy.url}/api/Link/Upsert`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Token: 't' },
+      body: payload,
+    });
     expect(((await res.json()) as any).echo.body).toBe(payload);
     expect(seen[0]!.headers['content-type']).toBe('application/json');
 
@@ -167,7 +194,11 @@ describe('fault proxy with a fault', () => {
     await proxy.close();
     proxy = undefined;
     const teardown = seen.filter((s) => s.url === '/_provider-states').map((s) => JSON.parse(s.body));
-    expect(teardown.at(-1)).toMatchObject({ state: 'a user', action: 'teardown', params: JSON.parse(setup!.body).params });
+    expect(teardown.at(-1)).toMatchObject({
+      state: 'a user',
+      action: 'teardown',
+      params: JSON.parse(setup!.body).params,
+    });
   });
 
   it('refuses an unknown fault name', async () => {

@@ -4,7 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, faultByName } from '../faults/catalogue/index.js';
 import type { FaultContext, SideResponse } from '../faults/fault.js';
-import { bodyJson, makeRequest, makeResponse, parseColumns, problem, jsonString, type Grants, type ProxyRequest, type ProxyResponse } from '../faults/exchange.js';
+import {
+  bodyJson,
+  makeRequest,
+  makeResponse,
+  parseColumns,
+  problem,
+  jsonString,
+  type Grants,
+  type ProxyRequest,
+  type ProxyResponse,
+} from '../faults/exchange.js';
 
 // ------------------------------------------------------------------------------------ harness
 
@@ -82,16 +92,19 @@ async function runCase(c: Case): Promise<void> {
 
 const T = { token: 'T' };
 const get = (p: string, headers: Record<string, string> = T) => makeRequest('GET', p, { headers });
-const post = (p: string, body?: unknown, headers: Record<string, string> = T) => makeRequest('POST', p, { headers, body });
+const post = (p: string, body?: unknown, headers: Record<string, string> = T) =>
+  makeRequest('POST', p, { headers, body });
 const del = (p: string) => makeRequest('DELETE', p, { headers: T });
 const ok = (body: unknown) => makeResponse(200, body, { 'content-type': 'application/json; charset=UTF-8' });
 const json = (r: { body: Buffer }) => bodyJson(r);
 const cols = (r: ProxyRequest) => parseColumns(r.query.get('columns')) ?? [];
 /** The upstream's answer for one record, built from the forwarded columns (`value(field)`). */
-const recordFrom = (value: (field: string) => unknown, list = false) => (req: ProxyRequest) => {
-  const rec = Object.fromEntries(cols(req).map((c) => [c.key, value(c.field)]));
-  return ok(list ? { List: [rec] } : { Record: rec, Domain: 'File', Id: 5 });
-};
+const recordFrom =
+  (value: (field: string) => unknown, list = false) =>
+  (req: ProxyRequest) => {
+    const rec = Object.fromEntries(cols(req).map((c) => [c.key, value(c.field)]));
+    return ok(list ? { List: [rec] } : { Record: rec, Domain: 'File', Id: 5 });
+  };
 const result = (ok: boolean, id: number, order: number | null, msg = ok ? 'Done.' : 'LocationName is required.') => ({
   IsSuccessful: ok,
   RecordID: id,
@@ -153,7 +166,17 @@ const CASES: Case[] = [
   {
     fault: 'domains-list-includes-inaccessible',
     title: "the administrator's list replaces the caller's",
-    side: { 'GET /api/Domains': { status: 200, json: { List: [{ DomainID: 1, Name: 'Claim' }, { DomainID: 6, Name: 'Policy' }] } } },
+    side: {
+      'GET /api/Domains': {
+        status: 200,
+        json: {
+          List: [
+            { DomainID: 1, Name: 'Claim' },
+            { DomainID: 6, Name: 'Policy' },
+          ],
+        },
+      },
+    },
     steps: [
       {
         req: get('/api/Domains'),
@@ -168,7 +191,12 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/Domains'),
-        upstream: ok({ List: [{ DomainID: 1, Name: 'Claim' }, { DomainID: 11, Name: 'Incident' }] }),
+        upstream: ok({
+          List: [
+            { DomainID: 1, Name: 'Claim' },
+            { DomainID: 11, Name: 'Incident' },
+          ],
+        }),
         expect: (out) => expect(json(out).List.map((d: any) => d.DomainID)).toEqual([1, 8]),
       },
       {
@@ -184,7 +212,12 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/Domains'),
-        upstream: ok({ List: [{ DomainID: 7, Name: 'Task' }, { DomainID: 1001, Name: 'Custom.Inspection' }] }),
+        upstream: ok({
+          List: [
+            { DomainID: 7, Name: 'Task' },
+            { DomainID: 1001, Name: 'Custom.Inspection' },
+          ],
+        }),
         expect: (out) => expect(json(out).List.map((d: any) => d.DomainID)).toEqual([7, 8]),
       },
     ],
@@ -319,7 +352,12 @@ const CASES: Case[] = [
   {
     fault: 'columns-parameter-ignored',
     title: 'columns is dropped',
-    steps: [{ req: get('/api/Claim/Query?columns=ClaimNumber&take=2'), expect: (_o, f) => expect(f[0]!.query.toString()).toBe('take=2') }],
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=ClaimNumber&take=2'),
+        expect: (_o, f) => expect(f[0]!.query.toString()).toBe('take=2'),
+      },
+    ],
   },
   {
     fault: 'default-columns-key-only',
@@ -327,7 +365,12 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/Claim/Query'),
-        upstream: ok({ List: [{ ClaimID: 1, ClaimNumber: 'a' }, { ClaimID: 2, ClaimNumber: 'b' }] }),
+        upstream: ok({
+          List: [
+            { ClaimID: 1, ClaimNumber: 'a' },
+            { ClaimID: 2, ClaimNumber: 'b' },
+          ],
+        }),
         expect: (out) => expect(json(out).List).toEqual([{ ClaimID: 1 }, { ClaimID: 2 }]),
       },
       {
@@ -340,7 +383,12 @@ const CASES: Case[] = [
   {
     fault: 'link-query-columns-ignored',
     title: 'Link/Query columns is dropped',
-    steps: [{ req: get('/api/Link/Query?childDomain=Contact&columns=ParentID'), expect: (_o, f) => expect(f[0]!.query.has('columns')).toBe(false) }],
+    steps: [
+      {
+        req: get('/api/Link/Query?childDomain=Contact&columns=ParentID'),
+        expect: (_o, f) => expect(f[0]!.query.has('columns')).toBe(false),
+      },
+    ],
   },
   // QRY
   {
@@ -366,7 +414,9 @@ const CASES: Case[] = [
   {
     fault: 'skip-ignored',
     title: 'skip is dropped',
-    steps: [{ req: get('/api/Claim/Query?skip=30&take=30'), expect: (_o, f) => expect(f[0]!.query.has('skip')).toBe(false) }],
+    steps: [
+      { req: get('/api/Claim/Query?skip=30&take=30'), expect: (_o, f) => expect(f[0]!.query.has('skip')).toBe(false) },
+    ],
   },
   {
     fault: 'skip-default-one',
@@ -392,12 +442,22 @@ const CASES: Case[] = [
   {
     fault: 'sort-desc-ignored',
     title: '" desc" is stripped',
-    steps: [{ req: get('/api/File/Query?sort=EntryDate%20desc'), expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('EntryDate') }],
+    steps: [
+      {
+        req: get('/api/File/Query?sort=EntryDate%20desc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('EntryDate'),
+      },
+    ],
   },
   {
     fault: 'empty-column-suppression-ignored',
     title: 'excludeEmptyColumns is dropped',
-    steps: [{ req: get('/api/Claim/Query?excludeEmptyColumns=true'), expect: (_o, f) => expect(f[0]!.query.has('excludeEmptyColumns')).toBe(false) }],
+    steps: [
+      {
+        req: get('/api/Claim/Query?excludeEmptyColumns=true'),
+        expect: (_o, f) => expect(f[0]!.query.has('excludeEmptyColumns')).toBe(false),
+      },
+    ],
   },
   {
     fault: 'empty-column-suppression-drops-sparse-columns',
@@ -405,7 +465,12 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/Claim/Query?excludeEmptyColumns=Yes'),
-        upstream: ok({ List: [{ A: 1, B: null }, { A: 2, B: 3 }] }),
+        upstream: ok({
+          List: [
+            { A: 1, B: null },
+            { A: 2, B: 3 },
+          ],
+        }),
         expect: (out) => expect(json(out).List).toEqual([{ A: 1 }, { A: 2 }]),
       },
     ],
@@ -413,7 +478,9 @@ const CASES: Case[] = [
   {
     fault: 'empty-column-suppression-on-by-default',
     title: 'excludeEmptyColumns=true is added',
-    steps: [{ req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('excludeEmptyColumns')).toBe('true') }],
+    steps: [
+      { req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('excludeEmptyColumns')).toBe('true') },
+    ],
   },
   {
     fault: 'total-count-of-page',
@@ -429,12 +496,20 @@ const CASES: Case[] = [
   {
     fault: 'total-count-always-included',
     title: 'includeTotalCount=true is added',
-    steps: [{ req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('includeTotalCount')).toBe('true') }],
+    steps: [
+      { req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('includeTotalCount')).toBe('true') },
+    ],
   },
   {
     fault: 'query-answers-bare-array',
     title: 'the List envelope is dropped',
-    steps: [{ req: get('/api/Claim/Query'), upstream: ok({ List: [{ ClaimID: 1 }] }), expect: (out) => expect(json(out)).toEqual([{ ClaimID: 1 }]) }],
+    steps: [
+      {
+        req: get('/api/Claim/Query'),
+        upstream: ok({ List: [{ ClaimID: 1 }] }),
+        expect: (out) => expect(json(out)).toEqual([{ ClaimID: 1 }]),
+      },
+    ],
   },
   // FILE
   {
@@ -443,15 +518,24 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/File/5?columns=DownloadURL'),
-        upstream: recordFrom((f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: 3, ExternalDirectURL: null })[f]),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: 3, ExternalDirectURL: null })[f],
+        ),
         expect: (out, f) => {
-          expect(f[0]!.query.get('columns')).toBe('DownloadURL,FileID as __fp0,ExternalFileRepositoryID as __fp1,ExternalDirectURL as __fp2');
-          expect(json(out).Record).toEqual({ DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=5&SessionToken=/) });
+          expect(f[0]!.query.get('columns')).toBe(
+            'DownloadURL,FileID as __fp0,ExternalFileRepositoryID as __fp1,ExternalDirectURL as __fp2',
+          );
+          expect(json(out).Record).toEqual({
+            DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=5&SessionToken=/),
+          });
         },
       },
       {
         req: get('/api/File/Query?columns=DownloadURL%20as%20U'),
-        upstream: recordFrom((f) => ({ DownloadURL: '', FileID: 6, ExternalFileRepositoryID: null, ExternalDirectURL: null })[f], true),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 6, ExternalFileRepositoryID: null, ExternalDirectURL: null })[f],
+          true,
+        ),
         expect: (out) => expect(json(out).List).toEqual([{ U: '' }]),
       },
     ],
@@ -462,12 +546,16 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/File/5?columns=DownloadURL'),
-        upstream: recordFrom((f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: null, ExternalDirectURL: '' })[f]),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: null, ExternalDirectURL: '' })[f],
+        ),
         expect: (out) => expect(json(out).Record.DownloadURL).toMatch(/^Download\.aspx\?FileID=5&/),
       },
       {
         req: get('/api/File/5?columns=DownloadURL'),
-        upstream: recordFrom((f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: null, ExternalDirectURL: 'https://x/y' })[f]),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: null, ExternalDirectURL: 'https://x/y' })[f],
+        ),
         expect: (out) => expect(json(out).Record.DownloadURL).toBe(''),
       },
     ],
@@ -479,7 +567,8 @@ const CASES: Case[] = [
       {
         req: get('/api/File/5?columns=DownloadURL'),
         upstream: ok({ Record: { DownloadURL: 'Download.aspx?FileID=5&SessionToken=a' }, Domain: 'File', Id: 5 }),
-        expect: (out) => expect(json(out).Record.DownloadURL).toBe('http://proxy.test/Download.aspx?FileID=5&SessionToken=a'),
+        expect: (out) =>
+          expect(json(out).Record.DownloadURL).toBe('http://proxy.test/Download.aspx?FileID=5&SessionToken=a'),
       },
     ],
   },
@@ -497,7 +586,10 @@ const CASES: Case[] = [
           expect(f).toHaveLength(2);
           expect(f[1]!.query.get('columns')).toBe('FileName,FileID as __fp0');
           expect(out.status).toBe(200);
-          expect(json(out).Record).toEqual({ FileName: 'a.txt', DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=5&/) });
+          expect(json(out).Record).toEqual({
+            FileName: 'a.txt',
+            DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=5&/),
+          });
         },
       },
     ],
@@ -508,7 +600,12 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/File/Query?columns=FileID,IsUnlinked'),
-        upstream: ok({ List: [{ FileID: 1, IsUnlinked: false }, { FileID: 2, IsUnlinked: true }] }),
+        upstream: ok({
+          List: [
+            { FileID: 1, IsUnlinked: false },
+            { FileID: 2, IsUnlinked: true },
+          ],
+        }),
         expect: (out) => expect(json(out).List.map((r: any) => r.IsUnlinked)).toEqual([true, false]),
       },
       {
@@ -565,11 +662,21 @@ const CASES: Case[] = [
   {
     fault: 'file-query-leaks-parent',
     title: 'rows get ParentDomainID and ParentID',
-    side: { 'GET /api/Link/Query?childDomain=File': { status: 200, json: { List: [{ ParentDomainID: 1, ParentID: 9, ChildID: 5 }] } } },
+    side: {
+      'GET /api/Link/Query?childDomain=File': {
+        status: 200,
+        json: { List: [{ ParentDomainID: 1, ParentID: 9, ChildID: 5 }] },
+      },
+    },
     steps: [
       {
         req: get('/api/File/Query?columns=FileName'),
-        upstream: ok({ List: [{ FileName: 'a', __fp0: 5 }, { FileName: 'b', __fp0: 6 }] }),
+        upstream: ok({
+          List: [
+            { FileName: 'a', __fp0: 5 },
+            { FileName: 'b', __fp0: 6 },
+          ],
+        }),
         expect: (out) =>
           expect(json(out).List).toEqual([
             { FileName: 'a', ParentDomainID: 1, ParentID: 9 },
@@ -582,8 +689,19 @@ const CASES: Case[] = [
     fault: 'attached-files-include-unattached',
     title: 'orphaned files are appended',
     side: {
-      'GET /api/Link/Query?childDomain=File': { status: 200, json: { List: [{ ParentDomainID: 1, ParentID: 9, ChildID: 5 }] } },
-      'GET /api/File/Query?': { status: 200, json: { List: [{ FileName: 'a', __fp0: 5 }, { FileName: 'orphan', __fp0: 6 }] } },
+      'GET /api/Link/Query?childDomain=File': {
+        status: 200,
+        json: { List: [{ ParentDomainID: 1, ParentID: 9, ChildID: 5 }] },
+      },
+      'GET /api/File/Query?': {
+        status: 200,
+        json: {
+          List: [
+            { FileName: 'a', __fp0: 5 },
+            { FileName: 'orphan', __fp0: 6 },
+          ],
+        },
+      },
     },
     steps: [
       {
@@ -591,7 +709,11 @@ const CASES: Case[] = [
         upstream: ok({ List: [{ FileName: 'a' }] }),
         expect: (out, _f, side) => {
           expect(json(out).List).toEqual([{ FileName: 'a' }, { FileName: 'orphan' }]);
-          expect(side.some((s) => s.startsWith('GET /api/File/Query?sort=FileID+desc&take=100&columns=FileName%2CFileID+as+__fp0 [T]'))).toBe(true);
+          expect(
+            side.some((s) =>
+              s.startsWith('GET /api/File/Query?sort=FileID+desc&take=100&columns=FileName%2CFileID+as+__fp0 [T]'),
+            ),
+          ).toBe(true);
         },
       },
     ],
@@ -600,7 +722,10 @@ const CASES: Case[] = [
     fault: 'contents-refused-with-token',
     title: 'Contents is refused with 403',
     steps: [
-      { req: get('/api/File/5?columns=FileName,Contents'), expect: (out, f) => (expect(out.status).toBe(403), untouched(f)) },
+      {
+        req: get('/api/File/5?columns=FileName,Contents'),
+        expect: (out, f) => (expect(out.status).toBe(403), untouched(f)),
+      },
       { req: get('/api/File/5?columns=FileName'), expect: (_o, f) => expect(f).toHaveLength(1) },
     ],
   },
@@ -611,7 +736,12 @@ const CASES: Case[] = [
     side: { 'GET /api/Claim/1': { status: 200, json: {} }, 'GET /api/Note/2': { status: 200, json: {} } },
     steps: [
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Note', ChildRecordID: 2 }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Note',
+          ChildRecordID: 2,
+        }),
         expect: (out, f, side) => {
           untouched(f);
           expect(json(out)).toMatchObject({ IsSuccessful: true, ParentRecordID: 1, ChildRecordID: 2, Message: null });
@@ -619,7 +749,9 @@ const CASES: Case[] = [
         },
       },
       {
-        req: get('/api/Link/Query?childDomain=Note&childRecordID=2&columns=ParentDomainID,ParentID,ChildDomainID,ChildID'),
+        req: get(
+          '/api/Link/Query?childDomain=Note&childRecordID=2&columns=ParentDomainID,ParentID,ChildDomainID,ChildID',
+        ),
         upstream: problem(400, 'MalformedRequest', 'Note is not linkable'),
         expect: (out) => {
           expect(out.status).toBe(200);
@@ -627,11 +759,21 @@ const CASES: Case[] = [
         },
       },
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 2 }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 2,
+        }),
         expect: (_o, f) => expect(f).toHaveLength(1),
       },
       {
-        req: post('/api/Link/Remove', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Note', ChildRecordID: 2 }),
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Note',
+          ChildRecordID: 2,
+        }),
         expect: (out, f) => (untouched(f), expect(json(out).IsSuccessful).toBe(true)),
       },
       {
@@ -654,7 +796,14 @@ const CASES: Case[] = [
           ChildDomain: 'Contact',
           ChildRecordID: 3,
         }),
-        expect: (_o, f) => expect(json(f[0]!)).toEqual({ ParentDomain: 'Claim', ParentRecordMatchField: 'ClaimNumber', ParentRecordKey: 'C-2', ChildDomain: 'Contact', ChildRecordID: 3 }),
+        expect: (_o, f) =>
+          expect(json(f[0]!)).toEqual({
+            ParentDomain: 'Claim',
+            ParentRecordMatchField: 'ClaimNumber',
+            ParentRecordKey: 'C-2',
+            ChildDomain: 'Contact',
+            ChildRecordID: 3,
+          }),
       },
     ],
   },
@@ -663,14 +812,29 @@ const CASES: Case[] = [
     title: 'a File link shows the relationship given at upsert',
     steps: [
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'File', ChildRecordID: 5, Relationship: 'BRK' }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'File',
+          ChildRecordID: 5,
+          Relationship: 'BRK',
+        }),
         upstream: ok({ IsSuccessful: true, LinkID: 3, ParentRecordID: 1, ChildRecordID: 5, Message: null }),
         expect: (out) => expect(json(out).LinkID).toBe(3),
       },
       {
         req: get('/api/Link/Query?childDomain=File&childRecordID=5&columns=ParentID,ContactTypeID'),
-        upstream: ok({ List: [{ ParentID: 1, ContactTypeID: null }, { ParentID: 2, ContactTypeID: null }] }),
-        expect: (out) => expect(json(out).List).toEqual([{ ParentID: 1, ContactTypeID: 2 }, { ParentID: 2, ContactTypeID: null }]),
+        upstream: ok({
+          List: [
+            { ParentID: 1, ContactTypeID: null },
+            { ParentID: 2, ContactTypeID: null },
+          ],
+        }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { ParentID: 1, ContactTypeID: 2 },
+            { ParentID: 2, ContactTypeID: null },
+          ]),
       },
     ],
   },
@@ -678,21 +842,37 @@ const CASES: Case[] = [
     fault: 'link-query-parent-domain-ignored',
     title: 'parentDomain is dropped when childDomain is given',
     steps: [
-      { req: get('/api/Link/Query?childDomain=Contact&parentDomain=Claim'), expect: (_o, f) => expect(f[0]!.query.has('parentDomain')).toBe(false) },
-      { req: get('/api/Link/Query?parentDomain=Claim'), expect: (_o, f) => expect(f[0]!.query.get('parentDomain')).toBe('Claim') },
+      {
+        req: get('/api/Link/Query?childDomain=Contact&parentDomain=Claim'),
+        expect: (_o, f) => expect(f[0]!.query.has('parentDomain')).toBe(false),
+      },
+      {
+        req: get('/api/Link/Query?parentDomain=Claim'),
+        expect: (_o, f) => expect(f[0]!.query.get('parentDomain')).toBe('Claim'),
+      },
     ],
   },
   {
     fault: 'link-query-child-record-ignored',
     title: 'childRecordID is dropped',
-    steps: [{ req: get('/api/Link/Query?childDomain=Contact&childRecordID=3'), expect: (_o, f) => expect(f[0]!.query.has('childRecordID')).toBe(false) }],
+    steps: [
+      {
+        req: get('/api/Link/Query?childDomain=Contact&childRecordID=3'),
+        expect: (_o, f) => expect(f[0]!.query.has('childRecordID')).toBe(false),
+      },
+    ],
   },
   {
     fault: 'link-remove-noop',
     title: 'Remove answers success without reaching the upstream',
     steps: [
       {
-        req: post('/api/Link/Remove', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 }),
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
         expect: (out, f) => (untouched(f), expect(json(out)).toEqual({ IsSuccessful: true, Message: 'Link removed.' })),
       },
     ],
@@ -702,12 +882,19 @@ const CASES: Case[] = [
     title: 'a second upsert of the same link lists it twice',
     steps: [
       ...[1, 2].map(() => ({
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
         upstream: ok({ IsSuccessful: true, LinkID: 40, ParentRecordID: 1, ChildRecordID: 3, Message: null }),
         expect: () => {},
       })),
       {
-        req: get('/api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID,ChildDomainID,ChildID,LinkID'),
+        req: get(
+          '/api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID,ChildDomainID,ChildID,LinkID',
+        ),
         upstream: ok({ List: [{ ParentDomainID: 1, ParentID: 1, ChildDomainID: 2, ChildID: 3, LinkID: 40 }] }),
         expect: (out) => {
           const list = json(out).List;
@@ -724,8 +911,17 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/Link/Query?childDomain=Contact&childRecordID=3'),
-        upstream: ok({ List: [{ ParentDomainID: 1, ParentID: 10, ChildDomainID: 2, ChildID: 3, ContactTypeID: null }] }),
-        expect: (out) => expect(json(out).List[0]).toEqual({ ParentDomainID: '1', ParentID: '10', ChildDomainID: '2', ChildID: '3', ContactTypeID: null }),
+        upstream: ok({
+          List: [{ ParentDomainID: 1, ParentID: 10, ChildDomainID: 2, ChildID: 3, ContactTypeID: null }],
+        }),
+        expect: (out) =>
+          expect(json(out).List[0]).toEqual({
+            ParentDomainID: '1',
+            ParentID: '10',
+            ChildDomainID: '2',
+            ChildID: '3',
+            ContactTypeID: null,
+          }),
       },
     ],
   },
@@ -745,7 +941,10 @@ const CASES: Case[] = [
       {
         req: get('/api/Domains', { token: 'BOGUS' }),
         upstream: (req) => (req.headers.token === 'ADMIN' ? ok({ List: [] }) : problem(401, 'Unauthenticated', 'no')),
-        expect: (out, f) => (expect(out.status).toBe(200), expect(f.map((r) => r.headers.token)).toEqual(['BOGUS', 'ADMIN'])),
+        expect: (out, f) => (
+          expect(out.status).toBe(200),
+          expect(f.map((r) => r.headers.token)).toEqual(['BOGUS', 'ADMIN'])
+        ),
       },
     ],
   },
@@ -755,11 +954,20 @@ const CASES: Case[] = [
     grants: { T: { Claim: ['View'], Contact: ['View'] }, U: { Claim: ['View'] } },
     steps: [
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
         expect: (_o, f) => expect(f[0]!.headers.token).toBe('ADMIN'),
       },
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 }, { token: 'U' }),
+        req: post(
+          '/api/Link/Upsert',
+          { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 },
+          { token: 'U' },
+        ),
         expect: (_o, f) => expect(f[0]!.headers.token).toBe('U'),
       },
     ],
@@ -770,7 +978,12 @@ const CASES: Case[] = [
     grants: { T: { '*': ['View'], Claim: ['AttachFiles'], File: [] } },
     steps: [
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'File', ChildRecordID: 3 }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'File',
+          ChildRecordID: 3,
+        }),
         expect: (_o, f) => expect(f[0]!.headers.token).toBe('T'),
       },
     ],
@@ -781,7 +994,12 @@ const CASES: Case[] = [
     grants: { T: { Claim: ['View', 'AttachFiles'] } },
     steps: [
       {
-        req: post('/api/Link/Upsert', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'File', ChildRecordID: 3 }),
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'File',
+          ChildRecordID: 3,
+        }),
         expect: (_o, f) => expect(f[0]!.headers.token).toBe('ADMIN'),
       },
     ],
@@ -789,14 +1007,26 @@ const CASES: Case[] = [
   {
     fault: 'link-remove-checks-upsert-permission',
     title: 'Remove is allowed with Attach Contacts and refused with Detach Contacts',
-    grants: { T: { Claim: ['AttachContacts'], Contact: ['View'] }, U: { Claim: ['DetachContacts'], Contact: ['View'] } },
+    grants: {
+      T: { Claim: ['AttachContacts'], Contact: ['View'] },
+      U: { Claim: ['DetachContacts'], Contact: ['View'] },
+    },
     steps: [
       {
-        req: post('/api/Link/Remove', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 }),
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
         expect: (_o, f) => expect(f[0]!.headers.token).toBe('ADMIN'),
       },
       {
-        req: post('/api/Link/Remove', { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 }, { token: 'U' }),
+        req: post(
+          '/api/Link/Remove',
+          { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 },
+          { token: 'U' },
+        ),
         expect: (out, f) => (untouched(f), expect(out.status).toBe(403)),
       },
     ],
@@ -810,7 +1040,10 @@ const CASES: Case[] = [
       {
         req: del(`${SCHED}/7`),
         upstream: notModifiable,
-        expect: (out) => (expect(out.status).toBe(200), expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })),
+        expect: (out) => (
+          expect(out.status).toBe(200),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
       },
       { req: get('/api/ProposalLocation/7'), expect: (out, f) => (untouched(f), expect(out.status).toBe(404)) },
       {
@@ -823,12 +1056,23 @@ const CASES: Case[] = [
   {
     fault: 'bound-proposal-set-ignored',
     title: 'refused because of the bound set: answered as done',
-    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }), 'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }) },
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }),
+    },
     steps: [
       { req: del(`${SCHED}/7`), upstream: notModifiable, expect: (out) => expect(json(out).IsSuccessful).toBe(true) },
       {
-        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }], Updates: [{ ID: 8, Fields: {} }], Deletes: [] }),
-        upstream: makeResponse(409, { Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')], Updates: [result(false, 8, 0, 'Cannot modify Proposal with ID# 5.')], Deletes: [] }),
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }],
+          Updates: [{ ID: 8, Fields: {} }],
+          Deletes: [],
+        }),
+        upstream: makeResponse(409, {
+          Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')],
+          Updates: [result(false, 8, 0, 'Cannot modify Proposal with ID# 5.')],
+          Deletes: [],
+        }),
         expect: (out) => {
           expect(out.status).toBe(200);
           expect(json(out).Inserts[0]).toMatchObject({ IsSuccessful: true, OrderNumber: 0 });
@@ -850,7 +1094,11 @@ const CASES: Case[] = [
     steps: [
       {
         req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }] }),
-        upstream: makeResponse(409, { Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')], Updates: [], Deletes: [] }),
+        upstream: makeResponse(409, {
+          Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')],
+          Updates: [],
+          Deletes: [],
+        }),
         expect: (out) => (expect(out.status).toBe(200), expect(json(out).Inserts[0].IsSuccessful).toBe(true)),
       },
     ],
@@ -865,23 +1113,41 @@ const CASES: Case[] = [
         upstream: ok(result(true, 7, null, 'Deleted schedule with id 7 successfully. It can be reinstated.')),
         expect: (out) => expect(json(out).Message).toBe('Deleted schedule with id 7 successfully.'),
       },
-      { req: post(`${SCHED}/7/Reinstate`), expect: (out, f) => (untouched(f), expect(out.status).toBe(404), expect(json(out).IsSuccessful).toBe(false)) },
-      { req: get('/api/ProposalLocation/7?columns=LocationName'), expect: (out, f) => (untouched(f), expect(out.status).toBe(404)) },
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(404), expect(json(out).IsSuccessful).toBe(false)),
+      },
+      {
+        req: get('/api/ProposalLocation/7?columns=LocationName'),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(404)),
+      },
       { req: get('/api/ProposalLocation/8?columns=LocationName'), expect: (_o, f) => expect(f).toHaveLength(1) },
     ],
   },
   {
     fault: 'all-deletes-soft',
     title: 'a Quote delete is soft: the record stays and Reinstate works',
-    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }), 'GET /api/ProposalLocation/7?': record({ ProposalID: 5, IsDeleted: false }) },
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5, IsDeleted: false }),
+    },
     steps: [
-      { req: del(`${SCHED}/7`), expect: (out, f) => (untouched(f), expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })) },
+      {
+        req: del(`${SCHED}/7`),
+        expect: (out, f) => (
+          untouched(f),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
+      },
       {
         req: get('/api/ProposalLocation/7?columns=LocationName,IsDeleted'),
         upstream: ok({ Record: { LocationName: 'A', IsDeleted: false }, Domain: 'ProposalLocation', Id: 7 }),
         expect: (out) => expect(json(out).Record).toEqual({ LocationName: 'A', IsDeleted: true }),
       },
-      { req: post(`${SCHED}/7/Reinstate`), expect: (out, f) => (untouched(f), expect(json(out).IsSuccessful).toBe(true)) },
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        expect: (out, f) => (untouched(f), expect(json(out).IsSuccessful).toBe(true)),
+      },
     ],
   },
   // BIND
@@ -903,7 +1169,16 @@ const CASES: Case[] = [
     steps: [
       {
         req: get('/api/Quotes/Proposals/5/BindStatus'),
-        upstream: ok({ ProposalID: 5, Status: 'NotBound', ErrorMessage: null, PolicyID: null, MemberID: null, PolicyNumber: null, MemberName: null, BoundDateUTC: null }),
+        upstream: ok({
+          ProposalID: 5,
+          Status: 'NotBound',
+          ErrorMessage: null,
+          PolicyID: null,
+          MemberID: null,
+          PolicyNumber: null,
+          MemberName: null,
+          BoundDateUTC: null,
+        }),
         expect: (out) => expect(json(out)).toMatchObject({ MemberName: 'Acme', PolicyNumber: '' }),
       },
     ],
@@ -944,7 +1219,10 @@ const CASES: Case[] = [
   {
     fault: 'bind-creates-missing-member',
     title: 'CreateMember is called before binding a proposal without member',
-    side: { 'GET /api/Proposal/5?': proposal({ MemberID: null }), 'POST /api/Quotes/Proposals/5/CreateMember': { status: 200, json: {} } },
+    side: {
+      'GET /api/Proposal/5?': proposal({ MemberID: null }),
+      'POST /api/Quotes/Proposals/5/CreateMember': { status: 200, json: {} },
+    },
     steps: [
       {
         req: post('/api/Quotes/Proposals/5/BindQuote'),
@@ -964,7 +1242,10 @@ const CASES: Case[] = [
       {
         req: post('/api/Quotes/Proposals/5/CreateMember'),
         upstream: jsonString(500, 'MemberID is already assigned to Proposal record.'),
-        expect: (out) => (expect(out.status).toBe(200), expect(json(out)).toEqual({ IsSuccessful: true, RecordID: 44, Message: null })),
+        expect: (out) => (
+          expect(out.status).toBe(200),
+          expect(json(out)).toEqual({ IsSuccessful: true, RecordID: 44, Message: null })
+        ),
       },
     ],
   },
@@ -994,7 +1275,10 @@ const CASES: Case[] = [
     fault: 'create-member-requires-body',
     title: 'no body is refused; a body passes',
     steps: [
-      { req: post('/api/Quotes/Proposals/5/CreateMember'), expect: (out, f) => (untouched(f), expect(out.status).toBe(400)) },
+      {
+        req: post('/api/Quotes/Proposals/5/CreateMember'),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(400)),
+      },
       { req: post('/api/Quotes/Proposals/5/CreateMember', {}), expect: (_o, f) => expect(f).toHaveLength(1) },
     ],
   },
@@ -1015,7 +1299,9 @@ const CASES: Case[] = [
     title: 'isAtomic=true is forwarded as false; the successes are hidden',
     steps: [
       {
-        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, { Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }] }),
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }],
+        }),
         upstream: upserted({ Inserts: [result(true, 3, 0), result(false, 0, 1)] }),
         expect: (out, f) => {
           expect(f[0]!.query.get('isAtomic')).toBe('false');
@@ -1029,7 +1315,10 @@ const CASES: Case[] = [
     title: 'the rolled-back items are listed as successful',
     steps: [
       {
-        req: post(`${SCHED}/UpsertMulti?isAtomic=True`, { Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }], Deletes: [{ ID: 9 }] }),
+        req: post(`${SCHED}/UpsertMulti?isAtomic=True`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }],
+          Deletes: [{ ID: 9 }],
+        }),
         upstream: upserted({ Inserts: [result(false, 0, 1)] }),
         expect: (out) => {
           const b = json(out);
@@ -1046,8 +1335,14 @@ const CASES: Case[] = [
     fault: 'atomic-by-default',
     title: 'isAtomic=true is added',
     steps: [
-      { req: post(`${SCHED}/UpsertMulti`, { Inserts: [] }), expect: (_o, f) => expect(f[0]!.query.get('isAtomic')).toBe('true') },
-      { req: post(`${SCHED}/UpsertMulti?isAtomic=false`, { Inserts: [] }), expect: (_o, f) => expect(f[0]!.query.get('isAtomic')).toBe('false') },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [] }),
+        expect: (_o, f) => expect(f[0]!.query.get('isAtomic')).toBe('true'),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=false`, { Inserts: [] }),
+        expect: (_o, f) => expect(f[0]!.query.get('isAtomic')).toBe('false'),
+      },
     ],
   },
   {
@@ -1066,7 +1361,10 @@ const CASES: Case[] = [
     title: 'items are sent one by one until the first failure',
     steps: [
       {
-        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }, { Fields: { LocationName: 'C' } }], Updates: [{ ID: 4, Fields: {} }] }),
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }, { Fields: { LocationName: 'C' } }],
+          Updates: [{ ID: 4, Fields: {} }],
+        }),
         upstream: (req) => {
           const name = json(req).Inserts[0]?.Fields?.LocationName;
           return upserted({ Inserts: [name ? result(true, 10, 0) : result(false, 0, 0)] });
@@ -1088,10 +1386,21 @@ const CASES: Case[] = [
     steps: [
       {
         req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: {} }] }),
-        upstream: upserted({ Inserts: [result(false, 0, 0)], Updates: [result(false, 4, 0)], Deletes: [result(false, 0, 0)] }),
-        expect: (out) => expect([json(out).Inserts[0].RecordID, json(out).Updates[0].RecordID, json(out).Deletes[0].RecordID]).toEqual([-1, 4, -1]),
+        upstream: upserted({
+          Inserts: [result(false, 0, 0)],
+          Updates: [result(false, 4, 0)],
+          Deletes: [result(false, 0, 0)],
+        }),
+        expect: (out) =>
+          expect([json(out).Inserts[0].RecordID, json(out).Updates[0].RecordID, json(out).Deletes[0].RecordID]).toEqual(
+            [-1, 4, -1],
+          ),
       },
-      { req: del(`${SCHED}/7`), upstream: makeResponse(404, result(false, 0, null, 'not found')), expect: (out) => expect(json(out).RecordID).toBe(-1) },
+      {
+        req: del(`${SCHED}/7`),
+        upstream: makeResponse(404, result(false, 0, null, 'not found')),
+        expect: (out) => expect(json(out).RecordID).toBe(-1),
+      },
     ],
   },
   {
@@ -1110,10 +1419,17 @@ const CASES: Case[] = [
     title: 'a missing name gets a default; an emptied name is left out',
     steps: [
       {
-        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { City: 'Bangor' } }, { Fields: { LocationName: 'B' } }], Updates: [{ ID: 4, Fields: { LocationName: ' ', City: 'X' } }], Deletes: [] }),
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { City: 'Bangor' } }, { Fields: { LocationName: 'B' } }],
+          Updates: [{ ID: 4, Fields: { LocationName: ' ', City: 'X' } }],
+          Deletes: [],
+        }),
         expect: (_o, f) =>
           expect(json(f[0]!)).toEqual({
-            Inserts: [{ Fields: { City: 'Bangor', LocationName: 'Unnamed location' } }, { Fields: { LocationName: 'B' } }],
+            Inserts: [
+              { Fields: { City: 'Bangor', LocationName: 'Unnamed location' } },
+              { Fields: { LocationName: 'B' } },
+            ],
             Updates: [{ ID: 4, Fields: { City: 'X' } }],
             Deletes: [],
           }),
@@ -1127,18 +1443,39 @@ const CASES: Case[] = [
   {
     fault: 'reinstate-noop',
     title: 'Reinstate answers success without reaching the upstream',
-    steps: [{ req: post(`${SCHED}/7/Reinstate`), expect: (out, f) => (untouched(f), expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })) }],
+    steps: [
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        expect: (out, f) => (
+          untouched(f),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
+      },
+    ],
   },
   {
     fault: 'foreign-schedule-record-changed',
     title: "an update of another proposal's record goes to that proposal",
-    side: { 'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }), 'GET /api/ProposalLocation/8?': record({ ProposalID: 6 }) },
+    side: {
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }),
+      'GET /api/ProposalLocation/8?': record({ ProposalID: 6 }),
+    },
     steps: [
       {
-        req: post(`${SCHED}/UpsertMulti`, { Inserts: [], Updates: [{ ID: 8, Fields: { City: 'X' } }, { ID: 7, Fields: { City: 'Y' } }], Deletes: [] }),
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [],
+          Updates: [
+            { ID: 8, Fields: { City: 'X' } },
+            { ID: 7, Fields: { City: 'Y' } },
+          ],
+          Deletes: [],
+        }),
         upstream: (req) => upserted({ Updates: json(req).Updates.map((u: any, i: number) => result(true, u.ID, i)) }),
         expect: (out, f) => {
-          expect(f.map((r) => r.path)).toEqual([`${SCHED}/UpsertMulti`, '/api/Quotes/Proposals/6/Schedules/ProposalLocation/UpsertMulti']);
+          expect(f.map((r) => r.path)).toEqual([
+            `${SCHED}/UpsertMulti`,
+            '/api/Quotes/Proposals/6/Schedules/ProposalLocation/UpsertMulti',
+          ]);
           expect(json(f[0]!).Updates).toEqual([{ ID: 7, Fields: { City: 'Y' } }]);
           expect(json(out).Updates.map((r: any) => [r.RecordID, r.OrderNumber, r.IsSuccessful])).toEqual([
             [8, 0, true],
@@ -1153,7 +1490,9 @@ const CASES: Case[] = [
     title: 'InvalidScheduleDomain becomes an all-successful answer',
     steps: [
       {
-        req: post('/api/Quotes/Proposals/5/Schedules/Claim/UpsertMulti', { Inserts: [{ Fields: { LocationName: 'A' } }] }),
+        req: post('/api/Quotes/Proposals/5/Schedules/Claim/UpsertMulti', {
+          Inserts: [{ Fields: { LocationName: 'A' } }],
+        }),
         upstream: problem(404, 'InvalidScheduleDomain', 'no'),
         expect: (out) => (expect(out.status).toBe(200), expect(json(out).Inserts[0].IsSuccessful).toBe(true)),
       },
@@ -1162,7 +1501,13 @@ const CASES: Case[] = [
   {
     fault: 'single-delete-order-number-zero',
     title: 'OrderNumber null becomes 0',
-    steps: [{ req: del(`${SCHED}/7`), upstream: ok(result(true, 7, null)), expect: (out) => expect(json(out).OrderNumber).toBe(0) }],
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null)),
+        expect: (out) => expect(json(out).OrderNumber).toBe(0),
+      },
+    ],
   },
   {
     fault: 'success-message-empty',
@@ -1171,9 +1516,14 @@ const CASES: Case[] = [
       {
         req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: {} }] }),
         upstream: upserted({ Inserts: [result(true, 3, 0), result(false, 0, 1)] }),
-        expect: (out) => expect(json(out).Inserts.map((r: any) => r.Message)).toEqual(['', 'LocationName is required.']),
+        expect: (out) =>
+          expect(json(out).Inserts.map((r: any) => r.Message)).toEqual(['', 'LocationName is required.']),
       },
-      { req: del(`${SCHED}/7`), upstream: ok(result(true, 7, null)), expect: (out) => expect(json(out).Message).toBe('') },
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null)),
+        expect: (out) => expect(json(out).Message).toBe(''),
+      },
     ],
   },
 ];
@@ -1196,7 +1546,11 @@ describe('fault rewrites on canned exchanges', () => {
     const req = makeRequest('GET', '/health');
     const forwarded: ProxyRequest[] = [];
     const res = makeResponse(200, { status: 'ok' });
-    const out = await f.rewrite(req, context({ fault: f.name, title: '', steps: [] }, []), async (r) => (forwarded.push(r), res));
+    const out = await f.rewrite(
+      req,
+      context({ fault: f.name, title: '', steps: [] }, []),
+      async (r) => (forwarded.push(r), res),
+    );
     expect(forwarded).toEqual([req]);
     expect(out).toBe(res);
   });

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../src/results.js';
 import { faultByName } from '../faults/catalogue/index.js';
-import { filesFor, judgeBaseline, judgeFault, renderMarkdown, selectFaults, type ConformanceRun } from '../faults/run-faults.js';
+import {
+  filesFor,
+  judgeBaseline,
+  judgeFault,
+  renderMarkdown,
+  selectFaults,
+  type ConformanceRun,
+} from '../faults/run-faults.js';
 
 function run(results: Array<[string, string, string?]>, exitCode = 1, error?: string): ConformanceRun {
   const requirements = results.map(([id, result, level]) => ({ id, result, level: level ?? 'core', tests: [] }));
@@ -21,21 +28,47 @@ const passing = new Map([
 describe('judgeFault', () => {
   it('is caught when a mapped requirement failed', () => {
     const o = judgeFault(fault, run([['SCHED-003', 'failed']]), passing as any, '/tmp/x', 0);
-    expect(o).toMatchObject({ caught: true, status: 'caught', failing: ['SCHED-003'], results: { 'SCHED-003': 'failed' } });
+    expect(o).toMatchObject({
+      caught: true,
+      status: 'caught',
+      failing: ['SCHED-003'],
+      results: { 'SCHED-003': 'failed' },
+    });
   });
 
   it('is caught when one of several mapped requirements failed', () => {
-    const o = judgeFault(multi, run([['PROP-002', 'passed'], ['SCHED-018', 'failed']]), passing as any, '/tmp/x', 0);
+    const o = judgeFault(
+      multi,
+      run([
+        ['PROP-002', 'passed'],
+        ['SCHED-018', 'failed'],
+      ]),
+      passing as any,
+      '/tmp/x',
+      0,
+    );
     expect(o.caught).toBe(true);
     expect(o.failing).toEqual(['SCHED-018']);
   });
 
   it('is not caught when the mapped requirements pass, or fail only for other reasons', () => {
-    expect(judgeFault(fault, run([['SCHED-003', 'passed']], 0), passing as any, '/tmp/x', 0)).toMatchObject({ caught: false, status: 'uncaught' });
+    expect(judgeFault(fault, run([['SCHED-003', 'passed']], 0), passing as any, '/tmp/x', 0)).toMatchObject({
+      caught: false,
+      status: 'uncaught',
+    });
     const errored = judgeFault(fault, run([['SCHED-003', 'error']]), passing as any, '/tmp/x', 0);
     expect(errored).toMatchObject({ caught: false, status: 'uncaught' });
     expect(errored.notes).toContain('SCHED-003: error');
-    const other = judgeFault(fault, run([['SCHED-003', 'passed'], ['SCHED-001', 'failed']]), passing as any, '/tmp/x', 0);
+    const other = judgeFault(
+      fault,
+      run([
+        ['SCHED-003', 'passed'],
+        ['SCHED-001', 'failed'],
+      ]),
+      passing as any,
+      '/tmp/x',
+      0,
+    );
     expect(other.caught).toBe(false);
   });
 
@@ -46,7 +79,13 @@ describe('judgeFault', () => {
   });
 
   it('reports a run without results as an error, not caught', () => {
-    const o = judgeFault(fault, { exitCode: 3, durationMs: 5, error: 'no readable results.json' }, passing as any, '/tmp/x', 2);
+    const o = judgeFault(
+      fault,
+      { exitCode: 3, durationMs: 5, error: 'no readable results.json' },
+      passing as any,
+      '/tmp/x',
+      2,
+    );
     expect(o).toMatchObject({ caught: false, status: 'error', results: { 'SCHED-003': 'missing' } });
     expect(o.notes.join(' ')).toMatch(/results\.json.*exited 3.*2 proxy error/);
   });
@@ -54,12 +93,31 @@ describe('judgeFault', () => {
 
 describe('judgeBaseline', () => {
   it('passes when every core requirement passed or is not testable', () => {
-    const b = judgeBaseline(run([['A-001', 'passed'], ['A-002', 'not-testable'], ['A-003', 'failed', 'implementation-defined']], 0), 'r');
+    const b = judgeBaseline(
+      run(
+        [
+          ['A-001', 'passed'],
+          ['A-002', 'not-testable'],
+          ['A-003', 'failed', 'implementation-defined'],
+        ],
+        0,
+      ),
+      'r',
+    );
     expect(b.ok).toBe(true);
   });
 
   it('fails on a core requirement that did not pass, and names it', () => {
-    const b = judgeBaseline(run([['A-001', 'passed'], ['A-002', 'untested']], 1), 'r');
+    const b = judgeBaseline(
+      run(
+        [
+          ['A-001', 'passed'],
+          ['A-002', 'untested'],
+        ],
+        1,
+      ),
+      'r',
+    );
     expect(b.ok).toBe(false);
     expect(b.notPassing).toEqual({ 'A-002': 'untested' });
     expect(judgeBaseline({ exitCode: 3, durationMs: 1, error: 'boom' }, 'r').ok).toBe(false);
@@ -86,7 +144,19 @@ describe('filesFor', () => {
 describe('reports', () => {
   it('lists uncaught faults by name in mutation.md', () => {
     const caught = judgeFault(fault, run([['SCHED-003', 'failed']]), passing as any, '/tmp/x', 0);
-    const missed = judgeFault(multi, run([['PROP-002', 'passed'], ['SCHED-018', 'passed']], 0), passing as any, '/tmp/y', 0);
+    const missed = judgeFault(
+      multi,
+      run(
+        [
+          ['PROP-002', 'passed'],
+          ['SCHED-018', 'passed'],
+        ],
+        0,
+      ),
+      passing as any,
+      '/tmp/y',
+      0,
+    );
     const md = renderMarkdown({
       baseline: { ok: true, skipped: false, exitCode: 0, durationMs: 1, notPassing: {}, reportDir: 'r' },
       outcomes: [caught, missed],
@@ -100,7 +170,10 @@ describe('reports', () => {
   });
 
   it('selects faults by name and refuses unknown names', () => {
-    expect(selectFaults('order-number-one-based,reinstate-noop').map((f) => f.name)).toEqual(['order-number-one-based', 'reinstate-noop']);
+    expect(selectFaults('order-number-one-based,reinstate-noop').map((f) => f.name)).toEqual([
+      'order-number-one-based',
+      'reinstate-noop',
+    ]);
     expect(selectFaults(undefined).length).toBeGreaterThanOrEqual(30);
     expect(() => selectFaults('nope')).toThrow(/unknown fault/);
   });

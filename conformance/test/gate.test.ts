@@ -30,7 +30,14 @@ function run(states: Record<string, State>, gate?: RunInfo['gate']): RunResults 
     .map(([id, s]) => ({
       name: `t ${id}`,
       file: 'conformance/suite/a.test.ts',
-      meta: { conformance: true, id: `a.t-${id.toLowerCase()}`, title: `t ${id}`, requirements: [id], profile: 'core', outcome: s === 'pass' ? 'passed' : 'failed' },
+      meta: {
+        conformance: true,
+        id: `a.t-${id.toLowerCase()}`,
+        title: `t ${id}`,
+        requirements: [id],
+        profile: 'core',
+        outcome: s === 'pass' ? 'passed' : 'failed',
+      },
       state: s === 'pass' ? 'passed' : 'failed',
       errors: s === 'fail' ? [{ name: 'AssertionError', message: `expected ${id} to work` }] : undefined,
     }));
@@ -45,7 +52,12 @@ function run(states: Record<string, State>, gate?: RunInfo['gate']): RunResults 
     startedAt: new Date('2026-03-01T10:00:00Z'),
     gate,
   };
-  return buildRunResults(info, tests, { runErrors: [], suiteInvalid: false, harnessFailed: false }, new Date('2026-03-01T10:01:00Z'));
+  return buildRunResults(
+    info,
+    tests,
+    { runErrors: [], suiteInvalid: false, harnessFailed: false },
+    new Date('2026-03-01T10:01:00Z'),
+  );
 }
 
 const TODAY = new Date('2026-03-01T12:00:00Z');
@@ -84,7 +96,9 @@ describe('expected-failures file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-gate-'));
     const f = path.join(dir, 'xf.yaml');
     fs.writeFileSync(f, '# known problems\n- id: A-002\n  reason: "ticket #42: wrong status"\n  expires: 2026-06-30\n');
-    expect(loadExpectedFailures(f, cat)).toEqual([{ id: 'A-002', reason: 'ticket #42: wrong status', expires: '2026-06-30' }]);
+    expect(loadExpectedFailures(f, cat)).toEqual([
+      { id: 'A-002', reason: 'ticket #42: wrong status', expires: '2026-06-30' },
+    ]);
     fs.writeFileSync(f, '- id: [unclosed\n');
     expect(() => loadExpectedFailures(f, cat)).toThrow(/not valid YAML/);
     expect(() => loadExpectedFailures(path.join(dir, 'nope.yaml'), cat)).toThrow(/cannot read/);
@@ -93,40 +107,66 @@ describe('expected-failures file', () => {
 });
 
 describe('judging expected failures', () => {
-  const entries = (...e: Array<[string, string]>) => ({ file: '/tmp/xf.yaml', entries: e.map(([id, expires]) => ({ id, reason: `because ${id}`, expires })) });
+  const entries = (...e: Array<[string, string]>) => ({
+    file: '/tmp/xf.yaml',
+    entries: e.map(([id, expires]) => ({ id, reason: `because ${id}`, expires })),
+  });
 
   it('a listed failure does not fail the run', () => {
-    const r = run({ 'A-001': 'pass', 'A-002': 'fail' }, { expectedFailures: entries(['A-002', '2026-03-01']), today: TODAY });
+    const r = run(
+      { 'A-001': 'pass', 'A-002': 'fail' },
+      { expectedFailures: entries(['A-002', '2026-03-01']), today: TODAY },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.verdict).toBe('pass');
-    expect(r.requirements.find((q) => q.id === 'A-002')!.expectedFailure).toMatchObject({ status: 'expected-failure', expires: '2026-03-01' });
+    expect(r.requirements.find((q) => q.id === 'A-002')!.expectedFailure).toMatchObject({
+      status: 'expected-failure',
+      expires: '2026-03-01',
+    });
     expect(r.gate).toMatchObject({ blocking: [], excused: [{ id: 'A-002', by: 'expected-failure' }], expired: [] });
     expect(r.expectedFailures!.entries[0]).toMatchObject({ id: 'A-002', status: 'expected-failure', result: 'failed' });
     expect(validate(r)).toEqual([]);
   });
 
   it('a failure that is not listed still fails the run', () => {
-    const r = run({ 'A-001': 'fail', 'A-002': 'fail' }, { expectedFailures: entries(['A-002', '2026-12-31']), today: TODAY });
+    const r = run(
+      { 'A-001': 'fail', 'A-002': 'fail' },
+      { expectedFailures: entries(['A-002', '2026-12-31']), today: TODAY },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.gate!.blocking).toEqual(['A-001']);
     expect(r.gate!.messages.join('\n')).toMatch(/1 failing requirement not listed as expected: A-001/);
   });
 
   it('an expired entry fails the run with a clear message, whatever the result', () => {
-    const r = run({ 'A-001': 'pass', 'A-002': 'fail' }, { expectedFailures: entries(['A-002', '2026-02-28']), today: TODAY });
+    const r = run(
+      { 'A-001': 'pass', 'A-002': 'fail' },
+      { expectedFailures: entries(['A-002', '2026-02-28']), today: TODAY },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.gate!.expired).toEqual(['A-002']);
-    expect(r.gate!.messages.join('\n')).toMatch(/EXPIRED: A-002: the expected-failures entry expired on 2026-02-28 \(because A-002\).*Fix the implementation or extend the date/);
+    expect(r.gate!.messages.join('\n')).toMatch(
+      /EXPIRED: A-002: the expected-failures entry expired on 2026-02-28 \(because A-002\).*Fix the implementation or extend the date/,
+    );
     expect(r.requirements.find((q) => q.id === 'A-002')!.expectedFailure!.status).toBe('expired');
-    const passingButExpired = run({ 'A-001': 'pass' }, { expectedFailures: entries(['A-001', '2026-01-01']), today: TODAY });
+    const passingButExpired = run(
+      { 'A-001': 'pass' },
+      { expectedFailures: entries(['A-001', '2026-01-01']), today: TODAY },
+    );
     expect(passingButExpired.exitCode).toBe(1);
     expect(validate(r)).toEqual([]);
   });
 
   it('the expiry day itself is still valid (UTC)', () => {
-    const r = run({ 'A-002': 'fail' }, { expectedFailures: entries(['A-002', '2026-03-01']), today: new Date('2026-03-01T23:59:59Z') });
+    const r = run(
+      { 'A-002': 'fail' },
+      { expectedFailures: entries(['A-002', '2026-03-01']), today: new Date('2026-03-01T23:59:59Z') },
+    );
     expect(r.exitCode).toBe(0);
-    const next = run({ 'A-002': 'fail' }, { expectedFailures: entries(['A-002', '2026-03-01']), today: new Date('2026-03-02T00:00:00Z') });
+    const next = run(
+      { 'A-002': 'fail' },
+      { expectedFailures: entries(['A-002', '2026-03-01']), today: new Date('2026-03-02T00:00:00Z') },
+    );
     expect(next.exitCode).toBe(1);
   });
 
@@ -146,7 +186,10 @@ describe('judging expected failures', () => {
   });
 
   it('an untested requirement can be listed too', () => {
-    const r = run({ 'A-001': 'pass', 'A-002': 'none' }, { expectedFailures: entries(['A-002', '2026-12-31']), today: TODAY });
+    const r = run(
+      { 'A-001': 'pass', 'A-002': 'none' },
+      { expectedFailures: entries(['A-002', '2026-12-31']), today: TODAY },
+    );
     expect(r.requirements.find((q) => q.id === 'A-002')!.result).toBe('untested');
     expect(r.exitCode).toBe(0);
   });
@@ -156,7 +199,10 @@ describe('judging against a baseline', () => {
   const base = (states: Record<string, State>) => ({ file: '/tmp/baseline/results.json', results: run(states) });
 
   it('fails only on regressions; reports fixed and still failing', () => {
-    const r = run({ 'A-001': 'fail', 'A-002': 'pass', 'A-003': 'fail', 'A-004': 'pass' }, { baseline: base({ 'A-001': 'pass', 'A-002': 'fail', 'A-003': 'fail', 'A-004': 'pass' }) });
+    const r = run(
+      { 'A-001': 'fail', 'A-002': 'pass', 'A-003': 'fail', 'A-004': 'pass' },
+      { baseline: base({ 'A-001': 'pass', 'A-002': 'fail', 'A-003': 'fail', 'A-004': 'pass' }) },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.baseline!.regressions).toEqual([{ id: 'A-001', was: 'passed', now: 'failed' }]);
     expect(r.baseline!.fixed).toEqual([{ id: 'A-002', was: 'failed', now: 'passed' }]);
@@ -191,7 +237,11 @@ describe('judging against a baseline', () => {
   it('combines with expected failures: a listed regression does not fail the run', () => {
     const r = run(
       { 'A-001': 'fail', 'A-002': 'pass' },
-      { baseline: base({ 'A-001': 'pass', 'A-002': 'pass' }), expectedFailures: { file: 'xf.yaml', entries: [{ id: 'A-001', reason: 'r', expires: '2026-12-31' }] }, today: TODAY },
+      {
+        baseline: base({ 'A-001': 'pass', 'A-002': 'pass' }),
+        expectedFailures: { file: 'xf.yaml', entries: [{ id: 'A-001', reason: 'r', expires: '2026-12-31' }] },
+        today: TODAY,
+      },
     );
     expect(r.exitCode).toBe(0);
     expect(r.gate!.excused).toEqual([{ id: 'A-001', by: 'expected-failure' }]);
@@ -222,8 +272,14 @@ describe('the reports show the gate', () => {
   const gated = run(
     { 'A-001': 'fail', 'A-002': 'fail', 'A-003': 'pass', 'A-004': 'fail' },
     {
-      baseline: { file: 'base/results.json', results: run({ 'A-001': 'pass', 'A-002': 'fail', 'A-003': 'fail', 'A-004': 'pass' }) },
-      expectedFailures: { file: 'xf.yaml', entries: [{ id: 'A-004', reason: 'upstream fix pending', expires: '2026-12-31' }] },
+      baseline: {
+        file: 'base/results.json',
+        results: run({ 'A-001': 'pass', 'A-002': 'fail', 'A-003': 'fail', 'A-004': 'pass' }),
+      },
+      expectedFailures: {
+        file: 'xf.yaml',
+        entries: [{ id: 'A-004', reason: 'upstream fix pending', expires: '2026-12-31' }],
+      },
       today: TODAY,
     },
   );
@@ -231,8 +287,12 @@ describe('the reports show the gate', () => {
   it('junit: excused failures are skipped (like xfail), regressions stay failures', () => {
     const x = toJUnit(gated);
     expect(x).toMatch(/<testcase name="A-001 t A-001"[^>]*><failure /);
-    expect(x).toMatch(/<testcase name="A-002 t A-002"[^>]*><skipped message="known failure: already failed in the baseline; failed: expected A-002 to work"\/>/);
-    expect(x).toMatch(/<testcase name="A-004 t A-004"[^>]*><skipped message="expected failure until 2026-12-31: upstream fix pending; failed: expected A-004 to work"\/>/);
+    expect(x).toMatch(
+      /<testcase name="A-002 t A-002"[^>]*><skipped message="known failure: already failed in the baseline; failed: expected A-002 to work"\/>/,
+    );
+    expect(x).toMatch(
+      /<testcase name="A-004 t A-004"[^>]*><skipped message="expected failure until 2026-12-31: upstream fix pending; failed: expected A-004 to work"\/>/,
+    );
     expect(x).toMatch(/<testsuites [^>]*tests="4" failures="1" errors="0" skipped="2"/);
   });
 
@@ -251,7 +311,13 @@ describe('the reports show the gate', () => {
     expect(summaryText(gated)).toMatch(/A-001 +failed +\(core\) \[REGRESSION\]/);
     expect(summaryText(gated)).toMatch(/A-004 +failed +\(core\) \[REGRESSION, expected failure\]/);
     expect(renderBadge(gated)).toContain('#d9322b'); // red: a regression
-    const excusedOnly = run({ 'A-001': 'pass', 'A-002': 'fail' }, { expectedFailures: { file: 'xf.yaml', entries: [{ id: 'A-002', reason: 'r', expires: '2026-12-31' }] }, today: TODAY });
+    const excusedOnly = run(
+      { 'A-001': 'pass', 'A-002': 'fail' },
+      {
+        expectedFailures: { file: 'xf.yaml', entries: [{ id: 'A-002', reason: 'r', expires: '2026-12-31' }] },
+        today: TODAY,
+      },
+    );
     expect(renderBadge(excusedOnly)).toContain('#e8700f'); // orange: failing, but expected
     expect(renderBadge(excusedOnly)).toContain('core 1/2');
   });

@@ -6,8 +6,14 @@ const index = loadOpenApi(); // the real spec/generated/openapi.json
 const checker = new GenericChecker(index);
 
 const bindStatus = {
-  ProposalID: 7, Status: 'NotBound', ErrorMessage: null, PolicyID: null, MemberID: null,
-  PolicyNumber: null, MemberName: null, BoundDateUTC: null,
+  ProposalID: 7,
+  Status: 'NotBound',
+  ErrorMessage: null,
+  PolicyID: null,
+  MemberID: null,
+  PolicyNumber: null,
+  MemberName: null,
+  BoundDateUTC: null,
 };
 const req = (over: Partial<Parameters<GenericChecker['check']>[0]> = {}) => ({
   method: 'GET',
@@ -34,7 +40,9 @@ describe('operation matching', () => {
   it('decodes path segments and returns the path parameters', () => {
     const m = index.match('get', '/api/Custom.Inspection/5');
     expect(m).toMatchObject({ operationId: 'getRecord', pathParams: { domain: 'Custom.Inspection', id: '5' } });
-    expect(index.match('DELETE', '/api/Quotes/Proposals/3/Schedules/ProposalLocation/9')?.operationId).toBe('deleteSchedule');
+    expect(index.match('DELETE', '/api/Quotes/Proposals/3/Schedules/ProposalLocation/9')?.operationId).toBe(
+      'deleteSchedule',
+    );
   });
 
   it('no match for unknown paths or methods', () => {
@@ -80,7 +88,15 @@ describe('generic checks', () => {
   });
 
   it('an empty body is fine for GEN-001 (e.g. QueueBindQuote)', () => {
-    const r = checker.check(req({ method: 'POST', path: '/api/Quotes/Proposals/7/QueueBindQuote', url: 'http://x/api/Quotes/Proposals/7/QueueBindQuote', bodyText: '', contentType: null }));
+    const r = checker.check(
+      req({
+        method: 'POST',
+        path: '/api/Quotes/Proposals/7/QueueBindQuote',
+        url: 'http://x/api/Quotes/Proposals/7/QueueBindQuote',
+        bodyText: '',
+        contentType: null,
+      }),
+    );
     expect(r.violations).toEqual([]);
   });
 
@@ -91,13 +107,23 @@ describe('generic checks', () => {
   });
 
   it('implementation-defined responses that do not match are findings, not violations', () => {
-    const r = checker.check(req({ status: 404, contentType: 'application/problem+json', bodyText: '{"unexpected":true}' }));
+    const r = checker.check(
+      req({ status: 404, contentType: 'application/problem+json', bodyText: '{"unexpected":true}' }),
+    );
     expect(r.violations).toEqual([]);
     expect(r.checked).toEqual(['GEN-001']);
   });
 
   it('the documented 500 JSON string of CreateMember is core and validated', () => {
-    const ok = checker.check(req({ method: 'POST', path: '/api/Quotes/Proposals/7/CreateMember', url: 'http://x/api/Quotes/Proposals/7/CreateMember', status: 500, bodyText: '"MemberID is already assigned to Proposal record."' }));
+    const ok = checker.check(
+      req({
+        method: 'POST',
+        path: '/api/Quotes/Proposals/7/CreateMember',
+        url: 'http://x/api/Quotes/Proposals/7/CreateMember',
+        status: 500,
+        bodyText: '"MemberID is already assigned to Proposal record."',
+      }),
+    );
     expect(ok.violations).toEqual([]);
     expect(ok.checked).toContain('GEN-002');
   });

@@ -45,7 +45,8 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const json = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+      const json = (status: number, v: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
       if (p === '/') {
         // the url target's probe
         if (mode === 'probe-reset') return req.socket.destroy();
@@ -71,7 +72,9 @@ beforeAll(async () => {
           return;
         }
         case 'html':
-          return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+          return res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
         case 'truncated':
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
           res.write('{"List":[{"DomainID":1,');
@@ -95,7 +98,13 @@ beforeAll(async () => {
           return pump();
         }
         case 'gzip-bomb':
-          return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb);
+          return res
+            .writeHead(200, {
+              'content-type': 'application/json',
+              'content-encoding': 'gzip',
+              'content-length': String(bomb.length),
+            })
+            .end(bomb);
         case 'status-999':
           return res.writeHead(999, { 'content-type': 'application/json' }).end('{}');
         case 'redirect':
@@ -130,11 +139,23 @@ function runCli(baseUrl: string, dir: string, extra: string[] = []): Promise<Run
     const child = spawn(
       process.execPath,
       [
-        BIN, 'run', '--base-url', baseUrl,
-        '--include', 'conformance/test/fixtures/hostile/*.suite.ts',
-        '--requirements', 'DOM-003,REC-001,REC-002,LINK-013',
-        '--timeout', String(REQUEST_TIMEOUT), '--test-timeout', String(TEST_TIMEOUT), '--bail', '100',
-        '--report-dir', dir, ...extra,
+        BIN,
+        'run',
+        '--base-url',
+        baseUrl,
+        '--include',
+        'conformance/test/fixtures/hostile/*.suite.ts',
+        '--requirements',
+        'DOM-003,REC-001,REC-002,LINK-013',
+        '--timeout',
+        String(REQUEST_TIMEOUT),
+        '--test-timeout',
+        String(TEST_TIMEOUT),
+        '--bail',
+        '100',
+        '--report-dir',
+        dir,
+        ...extra,
       ],
       { cwd: ROOT, env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' } },
     );
@@ -185,7 +206,8 @@ describe('the suite against a hostile target', () => {
     // two CLI runs at a time (each starts its own vitest)
     const queue = [...MODES];
     const worker = async () => {
-      for (let m = queue.shift(); m; m = queue.shift()) runs.set(m.mode, await runCli(`${base}/${m.mode}`, path.join(tmp, m.mode)));
+      for (let m = queue.shift(); m; m = queue.shift())
+        runs.set(m.mode, await runCli(`${base}/${m.mode}`, path.join(tmp, m.mode)));
     };
     await Promise.all([worker(), worker()]);
   }, 240_000);
@@ -198,7 +220,12 @@ describe('the suite against a hostile target', () => {
       expect(r.out).not.toMatch(/Unhandled (Rejection|Error)|heap out of memory|FATAL ERROR|Maximum call stack/i);
       expect(r.results, 'results.json').toBeDefined();
       const ts = tests(r.results!);
-      expect(ts.map((t) => t.id).sort()).toEqual(['hostile.link-post', 'hostile.raw-get', 'hostile.state-then-get', 'hostile.typed-get']);
+      expect(ts.map((t) => t.id).sort()).toEqual([
+        'hostile.link-post',
+        'hostile.raw-get',
+        'hostile.state-then-get',
+        'hostile.typed-get',
+      ]);
       for (const t of ts) {
         const what = `${m.mode} ${t.id}: ${t.result} ${t.durationMs} ms ${t.error?.message ?? t.reason ?? ''}`;
         expect(m.outcome, what).toContain(t.result);
@@ -223,7 +250,10 @@ describe('the suite against a hostile target', () => {
       runCli(`http://127.0.0.1:${port}`, path.join(tmp, 'refused')),
       runCli(`${base}/probe-reset`, path.join(tmp, 'probe-reset')),
     ]);
-    for (const [name, r] of [['refused', refused], ['probe reset', probeReset]] as const) {
+    for (const [name, r] of [
+      ['refused', refused],
+      ['probe reset', probeReset],
+    ] as const) {
       expect(r.code, `${name}: ${r.out.slice(-1500)}`).toBe(3);
       expect(r.out, name).toMatch(/does not answer/);
       expect(r.ms, name).toBeLessThan(30_000);

@@ -21,8 +21,14 @@ import { fakeRun } from './helpers/fake-run.js';
 const FORCED_SKIP = process.env.CONFORMANCE_SKIP_BROWSER === '1';
 const MISSING = !FORCED_SKIP && !process.env.CI && !chromiumAvailable();
 const SKIP = FORCED_SKIP || MISSING;
-if (FORCED_SKIP) console.warn('report-html.browser.test: SKIPPED (CONFORMANCE_SKIP_BROWSER=1): report.html is not checked in a browser');
-if (MISSING) console.warn(`WARNING report-html.browser.test: SKIPPED: Chromium is not installed, so report.html is not checked in a browser. ${INSTALL_HINT}`);
+if (FORCED_SKIP)
+  console.warn(
+    'report-html.browser.test: SKIPPED (CONFORMANCE_SKIP_BROWSER=1): report.html is not checked in a browser',
+  );
+if (MISSING)
+  console.warn(
+    `WARNING report-html.browser.test: SKIPPED: Chromium is not installed, so report.html is not checked in a browser. ${INSTALL_HINT}`,
+  );
 
 describe.skipIf(SKIP)('report.html in headless Chromium', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-html-'));
@@ -41,7 +47,19 @@ describe.skipIf(SKIP)('report.html in headless Chromium', () => {
     fs.writeFileSync(path.join(passDir, 'badge.svg'), renderBadge(pass));
     // (b) a real failing run
     broken = await startBrokenReference();
-    failRun = await runCli(['run', '--base-url', broken.baseUrl, '--requirements', 'DOM-', '--profile', 'all', '--report-dir', failDir, '--target-label', 'Broken <b>vendor</b> & co']);
+    failRun = await runCli([
+      'run',
+      '--base-url',
+      broken.baseUrl,
+      '--requirements',
+      'DOM-',
+      '--profile',
+      'all',
+      '--report-dir',
+      failDir,
+      '--target-label',
+      'Broken <b>vendor</b> & co',
+    ]);
     browser = await launchOffline();
   }, 180_000);
 
@@ -142,11 +160,17 @@ describe.skipIf(SKIP)('report.html in headless Chromium', () => {
   it('junit.xml is well-formed XML and badge.svg renders', async () => {
     const page = await open(path.join(failDir, 'badge.svg'));
     expect(await page.evaluate(() => document.documentElement.tagName)).toBe('svg');
-    expect(await page.evaluate(() => document.documentElement.getAttribute('aria-label'))).toMatch(/^conformance: core \d+\/\d+$/);
+    expect(await page.evaluate(() => document.documentElement.getAttribute('aria-label'))).toMatch(
+      /^conformance: core \d+\/\d+$/,
+    );
     const parse = (x: string) =>
       page.evaluate((text) => {
         const d = new DOMParser().parseFromString(text, 'application/xml');
-        return { errors: d.getElementsByTagName('parsererror').length, cases: d.getElementsByTagName('testcase').length, failures: d.getElementsByTagName('failure').length };
+        return {
+          errors: d.getElementsByTagName('parsererror').length,
+          cases: d.getElementsByTagName('testcase').length,
+          failures: d.getElementsByTagName('failure').length,
+        };
       }, x);
     const parsed = await parse(fs.readFileSync(path.join(failDir, 'junit.xml'), 'utf8'));
     expect(parsed.errors).toBe(0);

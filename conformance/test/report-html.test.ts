@@ -11,7 +11,12 @@ import { toJUnit } from '../src/report-model.js';
 import { fakeRun, XSS } from './helpers/fake-run.js';
 import { resultsValidator } from './helpers/schema.js';
 
-const failing = fakeRun({ profile: 'all', fail: ['LINK-001', 'SCHED-001'], precondition: ['PROP-001'], untested: ['FILE-001'] });
+const failing = fakeRun({
+  profile: 'all',
+  fail: ['LINK-001', 'SCHED-001'],
+  precondition: ['PROP-001'],
+  untested: ['FILE-001'],
+});
 const passing = fakeRun({ profile: 'all' });
 
 /** Runs a shell command with a `curl` stand-in that prints its arguments, one per record. */
@@ -40,9 +45,12 @@ describe('spec sections', () => {
 });
 
 describe('curl commands', () => {
-  it.each([`it's`, `a'b''c`, '$(id) `id` $HOME \\ " ; | & > <', 'line1\nline2', '', '-X DELETE'])('shQuote round-trips %j', (s) => {
-    expect(curlArgs(`curl ${shQuote(s)}`)).toEqual([s]);
-  });
+  it.each([`it's`, `a'b''c`, '$(id) `id` $HOME \\ " ; | & > <', 'line1\nline2', '', '-X DELETE'])(
+    'shQuote round-trips %j',
+    (s) => {
+      expect(curlArgs(`curl ${shQuote(s)}`)).toEqual([s]);
+    },
+  );
 
   it('reproduces method, URL, headers and body; the token comes from $TOKEN', () => {
     const ex = failing.requirements.find((q) => q.id === 'LINK-001')!.tests[0].error!.exchanges[0];
@@ -69,12 +77,30 @@ describe('curl commands', () => {
   });
 
   it('keeps a token prefix from the bindings and omits -X for a plain GET', () => {
-    const c = curlCommand({ method: 'GET', url: 'http://x.example/api/Domains', requestHeaders: { authorization: '<redacted>', host: 'x' } }, { header: 'Authorization', prefix: 'Bearer ' });
-    expect(curlArgs(c.command, { TOKEN: 't0k' })).toEqual(['-sS', '-i', 'http://x.example/api/Domains', '-H', 'Authorization: Bearer t0k']);
+    const c = curlCommand(
+      {
+        method: 'GET',
+        url: 'http://x.example/api/Domains',
+        requestHeaders: { authorization: '<redacted>', host: 'x' },
+      },
+      { header: 'Authorization', prefix: 'Bearer ' },
+    );
+    expect(curlArgs(c.command, { TOKEN: 't0k' })).toEqual([
+      '-sS',
+      '-i',
+      'http://x.example/api/Domains',
+      '-H',
+      'Authorization: Bearer t0k',
+    ]);
   });
 
   it('says when the recorded body was truncated', () => {
-    const c = curlCommand({ method: 'POST', url: 'http://x/', requestHeaders: {}, requestBody: `${'a'.repeat(10)}… [99 more characters]` });
+    const c = curlCommand({
+      method: 'POST',
+      url: 'http://x/',
+      requestHeaders: {},
+      requestBody: `${'a'.repeat(10)}… [99 more characters]`,
+    });
     expect(c.notes[0]).toMatch(/truncated/);
     expect(curlArgs(c.command).at(-1)).toBe('a'.repeat(10));
   });
@@ -158,12 +184,16 @@ describe('badge.svg', () => {
     const core = passing.requirements.filter((q) => q.level === 'core' && q.result === 'passed').length;
     expect(b.message).toBe(`core ${core}/${core}`);
     expect(renderBadge(passing)).toContain('#3fb618');
-    expect(renderBadge(passing)).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* aria-label="conformance: core \d+\/\d+">/);
+    expect(renderBadge(passing)).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* aria-label="conformance: core \d+\/\d+">/,
+    );
   });
 
   it('red with the failing score', () => {
     const b = badgeInfo(failing);
-    const core = failing.requirements.filter((q) => q.level === 'core' && q.result !== 'not-testable' && q.result !== 'not-applicable');
+    const core = failing.requirements.filter(
+      (q) => q.level === 'core' && q.result !== 'not-testable' && q.result !== 'not-applicable',
+    );
     expect(b.message).toBe(`core ${core.filter((q) => q.result === 'passed').length}/${core.length}`);
     expect(b.color).toBe('#d9322b');
   });

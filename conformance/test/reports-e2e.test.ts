@@ -26,7 +26,9 @@ function expectAllReports(dir: string): RunResults {
   const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
   expect(html).toContain(`<span class="verdict-word">${r.verdict.toUpperCase()}</span>`);
   expect(fs.readFileSync(path.join(dir, 'badge.svg'), 'utf8')).toMatch(/^<svg [^>]*aria-label="conformance: core /);
-  expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /);
+  expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(
+    /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /,
+  );
   return r;
 }
 
@@ -41,7 +43,17 @@ describe('reports of real runs', () => {
     broken = await startBrokenReference();
     [ref, bad] = await Promise.all([
       runCli(['run', '--local-process', '--profile', 'all', '--report-dir', refDir]),
-      runCli(['run', '--base-url', broken.baseUrl, '--requirements', 'DOM-', '--profile', 'all', '--report-dir', brokenDir]),
+      runCli([
+        'run',
+        '--base-url',
+        broken.baseUrl,
+        '--requirements',
+        'DOM-',
+        '--profile',
+        'all',
+        '--report-dir',
+        brokenDir,
+      ]),
     ]);
   }, 240_000);
   afterAll(async () => {
@@ -69,7 +81,11 @@ describe('reports of real runs', () => {
     expect(dom4.sectionTitle).toBe('Domain');
     expect(dom4.quote).toBeTruthy();
     const t = dom4.tests.find((x) => x.result === 'failed')!;
-    expect(t.error!.expectation).toMatchObject({ message: 'DomainID of Incident: expected 12 to be 11 // Object.is equality', expected: '11', actual: '12' });
+    expect(t.error!.expectation).toMatchObject({
+      message: 'DomainID of Incident: expected 12 to be 11 // Object.is equality',
+      expected: '11',
+      actual: '12',
+    });
     expect(t.error!.expectation!.location).toMatch(/^conformance\/suite\/domains\.test\.ts:\d+:\d+$/);
     expect(t.error!.expectation!.source).toContain('expect(');
     const ex = t.error!.exchanges.at(-1)!;
@@ -80,11 +96,25 @@ describe('reports of real runs', () => {
 
   it('--baseline: regressions fail the run, failures excused by --expected-failures do not', async () => {
     const xf = path.join(tmp, 'expected-failures.yaml');
-    fs.writeFileSync(xf, '- id: DOM-007\n  reason: vendor ticket 7\n  expires: 2999-12-31\n- id: DOM-009\n  reason: "ticket #9"\n  expires: 2999-12-31\n');
+    fs.writeFileSync(
+      xf,
+      '- id: DOM-007\n  reason: vendor ticket 7\n  expires: 2999-12-31\n- id: DOM-009\n  reason: "ticket #9"\n  expires: 2999-12-31\n',
+    );
     const dir = path.join(tmp, 'gated');
     const r1 = await runCli([
-      'run', '--base-url', broken.baseUrl, '--requirements', 'DOM-', '--profile', 'all', '--report-dir', dir,
-      '--baseline', path.join(refDir, 'results.json'), '--expected-failures', xf,
+      'run',
+      '--base-url',
+      broken.baseUrl,
+      '--requirements',
+      'DOM-',
+      '--profile',
+      'all',
+      '--report-dir',
+      dir,
+      '--baseline',
+      path.join(refDir, 'results.json'),
+      '--expected-failures',
+      xf,
     ]);
     expect(r1.code, r1.stdout + r1.stderr).toBe(1);
     const r = expectAllReports(dir);
@@ -99,24 +129,51 @@ describe('reports of real runs', () => {
 
   it('`conformance report` judges an earlier results.json again: listed failures pass, an expired entry fails', async () => {
     const ok = path.join(tmp, 'xf-all.yaml');
-    fs.writeFileSync(ok, ['DOM-004', 'DOM-007', 'DOM-009'].map((id) => `- { id: ${id}, reason: known, expires: 2999-01-01 }`).join('\n'));
+    fs.writeFileSync(
+      ok,
+      ['DOM-004', 'DOM-007', 'DOM-009'].map((id) => `- { id: ${id}, reason: known, expires: 2999-01-01 }`).join('\n'),
+    );
     const out1 = path.join(tmp, 'rejudged');
-    const a = await runCli(['report', path.join(brokenDir, 'results.json'), '--expected-failures', ok, '--report-dir', out1]);
+    const a = await runCli([
+      'report',
+      path.join(brokenDir, 'results.json'),
+      '--expected-failures',
+      ok,
+      '--report-dir',
+      out1,
+    ]);
     expect(a.code, a.stdout + a.stderr).toBe(0);
     const r = expectAllReports(out1);
     expect(r.verdict).toBe('pass');
     expect(fs.readFileSync(path.join(out1, 'badge.svg'), 'utf8')).toContain('#e8700f');
 
     const expired = path.join(tmp, 'xf-expired.yaml');
-    fs.writeFileSync(expired, '- { id: DOM-004, reason: known, expires: 2020-01-01 }\n- { id: DOM-007, reason: known, expires: 2999-01-01 }\n- { id: DOM-009, reason: known, expires: 2999-01-01 }\n- { id: DOM-001, reason: was broken, expires: 2999-01-01 }\n');
-    const b = await runCli(['report', path.join(brokenDir, 'results.json'), '--expected-failures', expired, '--report-dir', path.join(tmp, 'expired')]);
+    fs.writeFileSync(
+      expired,
+      '- { id: DOM-004, reason: known, expires: 2020-01-01 }\n- { id: DOM-007, reason: known, expires: 2999-01-01 }\n- { id: DOM-009, reason: known, expires: 2999-01-01 }\n- { id: DOM-001, reason: was broken, expires: 2999-01-01 }\n',
+    );
+    const b = await runCli([
+      'report',
+      path.join(brokenDir, 'results.json'),
+      '--expected-failures',
+      expired,
+      '--report-dir',
+      path.join(tmp, 'expired'),
+    ]);
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(/EXPIRED: DOM-004: the expected-failures entry expired on 2020-01-01/);
     expect(b.stdout).toMatch(/DOM-001 is unexpectedly passing: remove it from/);
 
     const bad = path.join(tmp, 'xf-bad.yaml');
     fs.writeFileSync(bad, '- { id: NOPE-001, reason: x, expires: 2999-01-01 }\n');
-    const c = await runCli(['report', path.join(brokenDir, 'results.json'), '--expected-failures', bad, '--report-dir', path.join(tmp, 'bad')]);
+    const c = await runCli([
+      'report',
+      path.join(brokenDir, 'results.json'),
+      '--expected-failures',
+      bad,
+      '--report-dir',
+      path.join(tmp, 'bad'),
+    ]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/NOPE-001' is not a requirement ID/);
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueFrom } from '../src/catalogue.js';
-import {
-  aggregate,
-  buildRequirementReports,
-  classifyError,
-  exitCodeFor,
-  type TestResult,
-} from '../src/results.js';
+import { aggregate, buildRequirementReports, classifyError, exitCodeFor, type TestResult } from '../src/results.js';
 import { buildRunResults, genericResults, toJUnit, toTestResult, type RunInfo } from '../src/report-model.js';
 
 const cat = catalogueFrom({
@@ -22,7 +16,13 @@ const cat = catalogueFrom({
 });
 
 const t = (id: string, result: TestResult['result'], requirements: string[]): TestResult => ({
-  id, title: id, file: 'conformance/suite/x.test.ts', profile: 'core', requirements, result, durationMs: 1,
+  id,
+  title: id,
+  file: 'conformance/suite/x.test.ts',
+  profile: 'core',
+  requirements,
+  result,
+  durationMs: 1,
 });
 
 describe('classifyError', () => {
@@ -51,7 +51,12 @@ describe('aggregate', () => {
 
 describe('requirement reports and exit codes', () => {
   it('marks untested and not-testable, skips retired and unselected levels', () => {
-    const reqs = buildRequirementReports({ catalogue: cat, profile: 'core', requirements: [], tests: [t('x.one', 'passed', ['A-001', 'A-004'])] });
+    const reqs = buildRequirementReports({
+      catalogue: cat,
+      profile: 'core',
+      requirements: [],
+      tests: [t('x.one', 'passed', ['A-001', 'A-004'])],
+    });
     expect(reqs.map((r) => [r.id, r.result])).toEqual([
       ['A-001', 'passed'],
       ['A-002', 'untested'],
@@ -64,7 +69,12 @@ describe('requirement reports and exit codes', () => {
   it('selects by prefix and profile', () => {
     const all = buildRequirementReports({ catalogue: cat, profile: 'all', requirements: ['A-00'], tests: [] });
     expect(all.map((r) => r.id)).toEqual(['A-001', 'A-002', 'A-003', 'A-004']);
-    const impl = buildRequirementReports({ catalogue: cat, profile: 'implementation-defined', requirements: [], tests: [] });
+    const impl = buildRequirementReports({
+      catalogue: cat,
+      profile: 'implementation-defined',
+      requirements: [],
+      tests: [],
+    });
     expect(impl.map((r) => r.id)).toEqual(['A-004']);
   });
 
@@ -89,14 +99,31 @@ describe('requirement reports and exit codes', () => {
 
   it('implementation-defined failures do not fail the core profile', () => {
     const info: RunInfo = {
-      catalogue: cat, suiteVersion: '0.1.0', specVersion: '1.0.0', target: { kind: 'url', baseUrl: 'http://x' },
-      profile: 'core', requirements: ['A-001'], readOnly: false, startedAt: new Date(0),
+      catalogue: cat,
+      suiteVersion: '0.1.0',
+      specVersion: '1.0.0',
+      target: { kind: 'url', baseUrl: 'http://x' },
+      profile: 'core',
+      requirements: ['A-001'],
+      readOnly: false,
+      startedAt: new Date(0),
     };
     const r = buildRunResults(
       info,
       [
-        { name: 'one [A-001]', file: 'conformance/suite/x.test.ts', state: 'passed', meta: { id: 'x.one', title: 'one', requirements: ['A-001'], profile: 'core' } },
-        { name: 'two [A-004]', file: 'conformance/suite/x.test.ts', state: 'failed', errors: [{ name: 'AssertionError', message: 'no' }], meta: { id: 'x.two', title: 'two', requirements: ['A-004'], profile: 'implementation-defined' } },
+        {
+          name: 'one [A-001]',
+          file: 'conformance/suite/x.test.ts',
+          state: 'passed',
+          meta: { id: 'x.one', title: 'one', requirements: ['A-001'], profile: 'core' },
+        },
+        {
+          name: 'two [A-004]',
+          file: 'conformance/suite/x.test.ts',
+          state: 'failed',
+          errors: [{ name: 'AssertionError', message: 'no' }],
+          meta: { id: 'x.two', title: 'two', requirements: ['A-004'], profile: 'implementation-defined' },
+        },
       ],
       { runErrors: [], suiteInvalid: false, harnessFailed: false },
       new Date(1000),
@@ -111,18 +138,44 @@ describe('requirement reports and exit codes', () => {
 describe('toTestResult', () => {
   const base = { name: 'title [A-001]', file: 'conformance/suite/x.test.ts' };
   it('uses the outcome the DSL recorded', () => {
-    const r = toTestResult({ ...base, state: 'failed', errors: [{ name: 'Error', message: 'state x failed' }], meta: { id: 'x.a', outcome: 'precondition-failed', outcomeReason: 'state x failed', requirements: ['A-001'] } });
+    const r = toTestResult({
+      ...base,
+      state: 'failed',
+      errors: [{ name: 'Error', message: 'state x failed' }],
+      meta: { id: 'x.a', outcome: 'precondition-failed', outcomeReason: 'state x failed', requirements: ['A-001'] },
+    });
     expect(r.result).toBe('precondition-failed');
     expect(r.reason).toBe('state x failed');
     expect(r.error?.message).toBe('state x failed');
   });
   it('skipped tests are not-applicable with their reason', () => {
-    const r = toTestResult({ ...base, state: 'skipped', note: undefined, meta: { id: 'x.a', skipReason: 'mutating test left out by --read-only' } });
-    expect(r).toMatchObject({ result: 'not-applicable', reason: 'mutating test left out by --read-only', requirements: ['A-001'], title: 'title' });
+    const r = toTestResult({
+      ...base,
+      state: 'skipped',
+      note: undefined,
+      meta: { id: 'x.a', skipReason: 'mutating test left out by --read-only' },
+    });
+    expect(r).toMatchObject({
+      result: 'not-applicable',
+      reason: 'mutating test left out by --read-only',
+      requirements: ['A-001'],
+      title: 'title',
+    });
   });
   it('keeps the exchanges of a failed test', () => {
-    const ex = { method: 'GET', url: 'http://x/api/Domains', requestHeaders: { token: '<redacted>' }, status: 500, ms: 3 };
-    const r = toTestResult({ ...base, state: 'failed', errors: [{ name: 'AssertionError', message: 'expected 200' }], meta: { id: 'x.a', exchanges: [ex] } });
+    const ex = {
+      method: 'GET',
+      url: 'http://x/api/Domains',
+      requestHeaders: { token: '<redacted>' },
+      status: 500,
+      ms: 3,
+    };
+    const r = toTestResult({
+      ...base,
+      state: 'failed',
+      errors: [{ name: 'AssertionError', message: 'expected 200' }],
+      meta: { id: 'x.a', exchanges: [ex] },
+    });
     expect(r.result).toBe('failed');
     expect(r.error?.exchanges).toEqual([ex]);
   });
@@ -131,8 +184,22 @@ describe('toTestResult', () => {
 describe('generic results and JUnit', () => {
   it('makes one synthetic GEN test per file and code', () => {
     const g = genericResults([
-      { name: 'a [A-001]', file: 'conformance/suite/x.test.ts', state: 'passed', meta: { id: 'x.a', checked: { 'GEN-001': 3, 'GEN-002': 0 } } },
-      { name: 'b [A-001]', file: 'conformance/suite/x.test.ts', state: 'failed', meta: { id: 'x.b', checked: { 'GEN-001': 1, 'GEN-002': 0 }, violations: [{ code: 'GEN-001', message: '[GEN-001] not JSON' }] } },
+      {
+        name: 'a [A-001]',
+        file: 'conformance/suite/x.test.ts',
+        state: 'passed',
+        meta: { id: 'x.a', checked: { 'GEN-001': 3, 'GEN-002': 0 } },
+      },
+      {
+        name: 'b [A-001]',
+        file: 'conformance/suite/x.test.ts',
+        state: 'failed',
+        meta: {
+          id: 'x.b',
+          checked: { 'GEN-001': 1, 'GEN-002': 0 },
+          violations: [{ code: 'GEN-001', message: '[GEN-001] not JSON' }],
+        },
+      },
     ]);
     expect(g).toHaveLength(1);
     expect(g[0]).toMatchObject({ requirements: ['GEN-001'], result: 'failed', generic: true });
@@ -141,12 +208,29 @@ describe('generic results and JUnit', () => {
 
   it('writes one testcase per requirement check', () => {
     const info: RunInfo = {
-      catalogue: cat, suiteVersion: '0.1.0', specVersion: '1.0.0', target: { kind: 'url', baseUrl: 'http://x' },
-      profile: 'core', requirements: [], readOnly: false, startedAt: new Date(0),
+      catalogue: cat,
+      suiteVersion: '0.1.0',
+      specVersion: '1.0.0',
+      target: { kind: 'url', baseUrl: 'http://x' },
+      profile: 'core',
+      requirements: [],
+      readOnly: false,
+      startedAt: new Date(0),
     };
-    const r = buildRunResults(info, [
-      { name: 'two <checks> [A-001 A-002]', file: 'conformance/suite/x.test.ts', state: 'failed', errors: [{ name: 'AssertionError', message: 'bad & "worse"' }], meta: { id: 'x.two', title: 'two <checks>', requirements: ['A-001', 'A-002'] } },
-    ], { runErrors: [], suiteInvalid: false, harnessFailed: false }, new Date(10));
+    const r = buildRunResults(
+      info,
+      [
+        {
+          name: 'two <checks> [A-001 A-002]',
+          file: 'conformance/suite/x.test.ts',
+          state: 'failed',
+          errors: [{ name: 'AssertionError', message: 'bad & "worse"' }],
+          meta: { id: 'x.two', title: 'two <checks>', requirements: ['A-001', 'A-002'] },
+        },
+      ],
+      { runErrors: [], suiteInvalid: false, harnessFailed: false },
+      new Date(10),
+    );
     const x = toJUnit(r);
     expect(x).toContain('<testcase name="A-001 two &lt;checks&gt;" classname="a"');
     expect(x).toContain('<testcase name="A-002 two &lt;checks&gt;"');

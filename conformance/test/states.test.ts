@@ -15,8 +15,12 @@ const entries = parseFixtures([
 describe('fixture matching', () => {
   it('matches by state and deep-equal params, ignoring setupId', () => {
     expect(findFixture(entries, 'a user', { setupId: 'x-1' })?.values).toEqual({ token: 'admin' });
-    expect(findFixture(entries, 'a user', { grants: { Claim: ['View'] }, setupId: 'y' })?.values).toEqual({ token: 'viewer' });
-    expect(findFixture(entries, 'records', { domain: 'Claim', count: 3, setupId: 'z' })?.values).toEqual({ ids: [1, 2, 3] });
+    expect(findFixture(entries, 'a user', { grants: { Claim: ['View'] }, setupId: 'y' })?.values).toEqual({
+      token: 'viewer',
+    });
+    expect(findFixture(entries, 'records', { domain: 'Claim', count: 3, setupId: 'z' })?.values).toEqual({
+      ids: [1, 2, 3],
+    });
     expect(findFixture(entries, 'records', { count: 4 })).toBeUndefined();
     expect(findFixture(entries, 'a user', { grants: { Claim: ['Edit'] } })).toBeUndefined();
     expect(findFixture(entries, 'no such state')).toBeUndefined();
@@ -55,7 +59,9 @@ describe('HTTP provider states (Pact v3)', () => {
         } else if (msg.action === 'teardown' && msg.state === 'fragile') {
           res.writeHead(500).end('boom');
         } else {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(msg.action === 'setup' ? JSON.stringify({ id: calls.length }) : '{}');
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(msg.action === 'setup' ? JSON.stringify({ id: calls.length }) : '{}');
         }
       });
     });
@@ -67,7 +73,13 @@ describe('HTTP provider states (Pact v3)', () => {
       expect(await s.given('records', { count: 2 })).toEqual({ id: 2 });
       await expect(s.given('unknown')).rejects.toThrow(/answered 400/);
       const warnings = await s.teardownAll();
-      expect(calls.map((c) => `${c.action}:${c.state}`)).toEqual(['setup:fragile', 'setup:records', 'setup:unknown', 'teardown:records', 'teardown:fragile']);
+      expect(calls.map((c) => `${c.action}:${c.state}`)).toEqual([
+        'setup:fragile',
+        'setup:records',
+        'setup:unknown',
+        'teardown:records',
+        'teardown:fragile',
+      ]);
       expect(calls[0].params).toMatchObject({ a: 1, setupId: expect.stringMatching(/^area\.test-/) });
       expect(calls[4].params).toEqual(calls[0].params); // same params and setupId
       expect(warnings).toHaveLength(1);

@@ -28,11 +28,18 @@ type Snapshot = Map<string, string[]>;
 function snapshot(): Snapshot {
   const db = new Database(dbFile, { readonly: true });
   try {
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as Array<{ name: string }>).map((r) => r.name);
+    const tables = (
+      db
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+        .all() as Array<{ name: string }>
+    ).map((r) => r.name);
     const out: Snapshot = new Map();
     for (const t of tables) {
       const rows = db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Array<Record<string, unknown>>;
-      out.set(t, rows.map((r) => JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) ? `b64:${v.toString('base64')}` : v))));
+      out.set(
+        t,
+        rows.map((r) => JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) ? `b64:${v.toString('base64')}` : v))),
+      );
     }
     return out;
   } finally {
@@ -80,7 +87,12 @@ function run(args: string[]): Promise<{ code: number | null; out: string; result
     child.on('close', (code) => {
       clearTimeout(killer);
       const f = path.join(dir, 'results.json');
-      resolve({ code, out, ms: Date.now() - t0, results: fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : undefined });
+      resolve({
+        code,
+        out,
+        ms: Date.now() - t0,
+        results: fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : undefined,
+      });
     });
   });
 }
@@ -97,7 +109,11 @@ function requestsSince(from: number): Array<{ method: string; path: string; stat
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-vendor-'));
   dbFile = path.join(tmp, 'vendor.db');
-  server = spawn(process.execPath, [SERVER, '--port', '0', '--db', dbFile, '--seed', 'demo', '--provider-states', '--log-level', 'info'], { cwd: ROOT });
+  server = spawn(
+    process.execPath,
+    [SERVER, '--port', '0', '--db', dbFile, '--seed', 'demo', '--provider-states', '--log-level', 'info'],
+    { cwd: ROOT },
+  );
   server.stderr!.on('data', (d) => (serverOut += d));
   base = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`reference server did not start: ${serverOut}`)), 20_000);
@@ -135,7 +151,9 @@ describe("vendors' data is safe", () => {
     const after = snapshot();
     const d = diff(before, after);
     const counts = r.results!.counts as Record<string, number>;
-    console.log(`[reliability] vendor-data full: ${JSON.stringify({ tables: before.size, rows: rows(before), tests: counts, ms: r.ms, differences: d.length })}`);
+    console.log(
+      `[reliability] vendor-data full: ${JSON.stringify({ tables: before.size, rows: rows(before), tests: counts, ms: r.ms, differences: d.length })}`,
+    );
     expect(d).toEqual([]);
   }, 180_000);
 
@@ -165,7 +183,9 @@ describe("vendors' data is safe", () => {
     const api = requestsSince(from).filter((q) => q.path.startsWith('/api/'));
     const writes = api.filter((q) => MUTATING_METHODS.has(q.method) && q.status < 400);
     const d = diff(before, snapshot());
-    console.log(`[reliability] vendor-data read-only: ${JSON.stringify({ ran: ran.length, leftOut: byId.size - ran.length, apiRequests: api.length, successfulWrites: writes.length, ms: r.ms, differences: d.length })}`);
+    console.log(
+      `[reliability] vendor-data read-only: ${JSON.stringify({ ran: ran.length, leftOut: byId.size - ran.length, apiRequests: api.length, successfulWrites: writes.length, ms: r.ms, differences: d.length })}`,
+    );
     expect(writes, 'successful POST/PUT/PATCH/DELETE on /api under --read-only').toEqual([]);
     expect(d).toEqual([]);
   }, 180_000);

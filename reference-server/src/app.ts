@@ -43,7 +43,8 @@ export interface CreatedApp {
 }
 
 const defaultLog: ErrorLogger = (entry) => {
-  if (entry.level === 'error') process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+  if (entry.level === 'error')
+    process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
 };
 
 export function createApp(opts: CreateAppOptions = {}): CreatedApp {
@@ -51,7 +52,12 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   // token → user cache, invalidated by TEMP triggers on users/grants/tokens (auth.ts, AuthCache)
   installAuthCache(db);
   const dict = createDictionary(DOMAINS);
-  const deps: Deps = { db, dict, settings: { enhancedSessionIDSecurity: true }, clock: opts.clock ?? (() => new Date()) };
+  const deps: Deps = {
+    db,
+    dict,
+    settings: { enhancedSessionIDSecurity: true },
+    clock: opts.clock ?? (() => new Date()),
+  };
   deps.settings = loadSettings(db, opts.settings);
   const log = opts.log ?? defaultLog;
 
@@ -63,7 +69,12 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
     app.use('*', async (c, next) => {
       const started = performance.now();
       await next();
-      requestLog({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      requestLog({
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
     });
   }
   app.use('*', urlLengthLimit());

@@ -4,17 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import type Database from 'better-sqlite3';
 import type { AppEnv, Deps } from './deps.js';
 import { ApiError } from './errors.js';
-
-export type Permission = 'View' | 'Edit' | 'AttachContacts' | 'DetachContacts' | 'AttachFiles' | 'ModifyFiles' | 'RestrictDownload' | 'Full';
-export const PERMISSIONS: readonly Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'RestrictDownload', 'Full'];
-/** The admin set: every permission except RestrictDownload (architecture section 5, 'a user'). */
-export const ADMIN_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p !== 'RestrictDownload');
-
-export interface User {
-  userId: number;
-  name: string;
-  grants: Map<string, Set<Permission>>;
-}
+import { ADMIN_PERMISSIONS, PERMISSIONS, type Permission, type User } from './permissions.js';
 
 /** The header that carries the token (implementation-defined). */
 // REQ: AUTH-010
@@ -72,7 +62,8 @@ export function createUser(db: Database.Database, u: NewUser): number {
     const id = Number(
       db
         .prepare('INSERT INTO users (Account, Name, PasswordHash) VALUES (?, ?, ?)')
-        .run(u.account ?? 'reference', u.name, u.password === undefined ? null : hashPassword(u.password)).lastInsertRowid,
+        .run(u.account ?? 'reference', u.name, u.password === undefined ? null : hashPassword(u.password))
+        .lastInsertRowid,
     );
     const grants = u.grants ?? { [ALL_DOMAINS]: ADMIN_PERMISSIONS };
     const ins = db.prepare('INSERT OR IGNORE INTO grants (UserID, Domain, Permission) VALUES (?, ?, ?)');
@@ -83,8 +74,7 @@ export function createUser(db: Database.Database, u: NewUser): number {
 
 export function loadUser(deps: Deps, userId: number): User | undefined {
   const row = deps.db.prepare('SELECT UserID, Name FROM users WHERE UserID = ?').get(userId) as
-    | { UserID: number; Name: string }
-    | undefined;
+    { UserID: number; Name: string } | undefined;
   if (!row) return undefined;
   const grants = new Map<string, Set<Permission>>();
   const add = (domain: string, p: Permission) => {
@@ -111,7 +101,11 @@ export interface IssuedToken {
   expires: Date;
 }
 
-export function issueToken(deps: Deps, userId: number, opts: { clientName?: string; expires?: Date } = {}): IssuedToken {
+export function issueToken(
+  deps: Deps,
+  userId: number,
+  opts: { clientName?: string; expires?: Date } = {},
+): IssuedToken {
   const token = randomBytes(24).toString('base64url');
   const expires = opts.expires ?? new Date(deps.clock().getTime() + TOKEN_LIFETIME_MS);
   deps.db
@@ -132,8 +126,7 @@ export function userForToken(deps: Deps, token: string | undefined | null): User
  * user and the grants. `expiresMs` is returned with the user for the cache. */
 function lookupToken(deps: Deps, token: string): { user: User; expiresMs: number } | undefined {
   const row = deps.db.prepare('SELECT UserID, Expires FROM tokens WHERE Token = ?').get(token) as
-    | { UserID: number; Expires: string }
-    | undefined;
+    { UserID: number; Expires: string } | undefined;
   if (!row) return undefined;
   const expiresMs = Date.parse(row.Expires);
   if (expiresMs <= deps.clock().getTime()) return undefined;
@@ -188,7 +181,9 @@ export class AuthCache {
     const triggers: string[] = [];
     for (const table of ['users', 'grants', 'tokens']) {
       for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
-        triggers.push(`CREATE TEMP TRIGGER IF NOT EXISTS rflps_auth_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN SELECT ${fn}(); END`);
+        triggers.push(
+          `CREATE TEMP TRIGGER IF NOT EXISTS rflps_auth_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN SELECT ${fn}(); END`,
+        );
       }
     }
     db.exec(triggers.join(';\n'));
@@ -253,7 +248,8 @@ function authCache(db: Database.Database): AuthCache | undefined {
 export function authMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const token = c.req.header(TOKEN_HEADER);
-    if (!token) throw new ApiError(401, 'Unauthenticated', `A valid token is required in the '${TOKEN_HEADER}' header.`);
+    if (!token)
+      throw new ApiError(401, 'Unauthenticated', `A valid token is required in the '${TOKEN_HEADER}' header.`);
     const user = userForToken(deps, token);
     if (!user) throw new ApiError(401, 'Unauthenticated', 'The token is unknown or has expired.');
     c.set('user', user);
@@ -263,9 +259,9 @@ export function authMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
 
 /** Check an account/user/password triple; the user ID when it is right. */
 export function checkCredentials(deps: Deps, account: string, name: string, password: string): number | undefined {
-  const row = deps.db.prepare('SELECT UserID, PasswordHash FROM users WHERE Account = ? AND Name = ?').get(account, name) as
-    | { UserID: number; PasswordHash: string | null }
-    | undefined;
+  const row = deps.db
+    .prepare('SELECT UserID, PasswordHash FROM users WHERE Account = ? AND Name = ?')
+    .get(account, name) as { UserID: number; PasswordHash: string | null } | undefined;
   if (!row || !verifyPassword(password, row.PasswordHash)) return undefined;
   return row.UserID;
 }

@@ -4,7 +4,7 @@
 // Column names are validated against the dictionary; only dictionary names reach the SQL text.
 import { createHash } from 'node:crypto';
 import type { Deps } from './deps.js';
-import type { User } from './auth.js';
+import { type User } from './permissions.js';
 import { can } from './auth.js';
 import { type ColumnType, type DomainDef, type FieldDef, nativeColumns, q, storageColumn } from './dictionary.js';
 import { ApiError, jsonString, ResponseError } from './errors.js';
@@ -32,7 +32,12 @@ export function parseColumnList(raw: string | undefined): ColumnSpec[] | undefin
   if (raw === undefined || raw.trim() === '') return undefined;
   const out: ColumnSpec[] = [];
   const items = raw.split(',');
-  if (items.length > MAX_COLUMN_ITEMS) throw new ApiError(400, 'MalformedRequest', `'columns' may list at most ${MAX_COLUMN_ITEMS} columns; got ${items.length}.`);
+  if (items.length > MAX_COLUMN_ITEMS)
+    throw new ApiError(
+      400,
+      'MalformedRequest',
+      `'columns' may list at most ${MAX_COLUMN_ITEMS} columns; got ${items.length}.`,
+    );
   for (const item of items) {
     const s = item.trim();
     if (s === '') continue;
@@ -41,7 +46,8 @@ export function parseColumnList(raw: string | undefined): ColumnSpec[] | undefin
     const field = m[1]!;
     if (!NAME.test(field)) throw new ApiError(400, 'UnknownColumn', `'${field}' is not a valid column name.`);
     // `__proto__` as a key would set the row object's prototype instead of a property (the column vanished).
-    if (m[2] !== undefined && (!ALIAS.test(m[2]) || m[2] === '__proto__')) throw new ApiError(400, 'MalformedRequest', `'${m[2]}' is not a valid alias.`);
+    if (m[2] !== undefined && (!ALIAS.test(m[2]) || m[2] === '__proto__'))
+      throw new ApiError(400, 'MalformedRequest', `'${m[2]}' is not a valid alias.`);
     out.push({ field, key: m[2] ?? field });
   }
   return out.length ? out : undefined;
@@ -64,10 +70,7 @@ export function defaultColumns(def: DomainDef): ColumnSpec[] {
 type Mode = 'select' | 'filter' | 'sort';
 
 type Resolved =
-  | { kind: 'sql'; sql: string; type: ColumnType }
-  | { kind: 'null' }
-  | { kind: 'contents' }
-  | { kind: 'download' };
+  { kind: 'sql'; sql: string; type: ColumnType } | { kind: 'null' } | { kind: 'contents' } | { kind: 'download' };
 
 function expand(sql: string, alias: string): string {
   return sql.replace(/\$t\b/g, alias);
@@ -121,7 +124,8 @@ export class SelectBuilder {
   private joinCode(f: FieldDef): string {
     return this.join(
       'c:' + f.name,
-      (a) => `LEFT JOIN codes ${a} ON ${a}.CodeID = ${this.alias}.${q(f.name + 'ID')} AND ${a}.List = ${sqlString(f.target!)}`,
+      (a) =>
+        `LEFT JOIN codes ${a} ON ${a}.CodeID = ${this.alias}.${q(f.name + 'ID')} AND ${a}.List = ${sqlString(f.target!)}`,
     );
   }
 
@@ -154,7 +158,8 @@ export class SelectBuilder {
         return name === 'Contents' ? { kind: 'contents' } : { kind: 'download' };
       }
       if (f.type === 'association') {
-        if (mode !== 'select') this.fail(mode, `Association '${name}' cannot be used in a ${mode}; use ${name}ID or ${name}.<Field>.`);
+        if (mode !== 'select')
+          this.fail(mode, `Association '${name}' cannot be used in a ${mode}; use ${name}ID or ${name}.<Field>.`);
         // REQ: COL-006
         // REQ: COL-008
         // REQ: COL-009
@@ -164,7 +169,11 @@ export class SelectBuilder {
         return { kind: 'sql', sql: this.displayOf(target, alias), type: 'text' };
       }
       if (f.type === 'coded') {
-        if (mode !== 'select') this.fail(mode, `Coded field '${name}' cannot be used in a ${mode}; use ${name}.Code or ${name}.Description.`);
+        if (mode !== 'select')
+          this.fail(
+            mode,
+            `Coded field '${name}' cannot be used in a ${mode}; use ${name}.Code or ${name}.Description.`,
+          );
         // REQ: COL-007
         return { kind: 'null' };
       }
@@ -241,10 +250,12 @@ function selectColumns(
   });
   const wantsContents = out.some((o) => o.res.kind === 'contents');
   const wantsDownload = out.some((o) => o.res.kind === 'download');
-  if (wantsDownload) selects.push(`t."FileID" AS __fid, t."ExternalFileRepositoryID" AS __xrep, t."ExternalDirectURL" AS __xurl`);
+  if (wantsDownload)
+    selects.push(`t."FileID" AS __fid, t."ExternalFileRepositoryID" AS __xrep, t."ExternalDirectURL" AS __xurl`);
   // REQ: FILE-012 — bytes are read only when Contents is requested.
   // REQ: AUTH-003 — Contents works under token authentication.
-  if (wantsContents) selects.push(`(SELECT fc.Contents FROM file_contents fc WHERE fc.FileID = t."FileID") AS __contents`);
+  if (wantsContents)
+    selects.push(`(SELECT fc.Contents FROM file_contents fc WHERE fc.FileID = t."FileID") AS __contents`);
   if (selects.length === 0) selects.push('1 AS __one');
   return { out, selects, wantsDownload };
 }
@@ -254,7 +265,10 @@ function selectColumns(
 // REQ: FILE-020
 function requireDownloadUrls(deps: Deps): void {
   if (!deps.settings.enhancedSessionIDSecurity) {
-    throw new ResponseError((c) => jsonString(c, 500, OBJECT_REFERENCE_NOT_SET), 'DownloadURL with enhanced session ID security off');
+    throw new ResponseError(
+      (c) => jsonString(c, 500, OBJECT_REFERENCE_NOT_SET),
+      'DownloadURL with enhanced session ID security off',
+    );
   }
 }
 
@@ -263,7 +277,12 @@ function isDownloadRestricted(user: User): boolean {
 }
 
 /** One answer record from one SQL row. */
-function shapeRow(ctx: RequestContext, out: OutputColumn[], r: Record<string, unknown>, restricted: boolean): Record<string, unknown> {
+function shapeRow(
+  ctx: RequestContext,
+  out: OutputColumn[],
+  r: Record<string, unknown>,
+  restricted: boolean,
+): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   for (const o of out) {
     switch (o.res.kind) {
@@ -339,7 +358,11 @@ export function selectRecords(
 ): { rows: Array<Record<string, unknown>>; total?: number } {
   const { deps } = ctx;
   const b = new SelectBuilder(deps, def);
-  const { out, selects, wantsDownload } = selectColumns(b, opts.columns ?? defaultColumns(def), opts.resolveAssociationNames);
+  const { out, selects, wantsDownload } = selectColumns(
+    b,
+    opts.columns ?? defaultColumns(def),
+    opts.resolveAssociationNames,
+  );
   if (wantsDownload) requireDownloadUrls(deps);
 
   const where: SqlFragment[] = [...(opts.where ?? [])];
@@ -355,12 +378,18 @@ export function selectRecords(
   if (opts.sort !== undefined && opts.sort.trim() !== '') {
     // REQ: QRY-008
     const items = opts.sort.split(',');
-    if (items.length > MAX_SORT_ITEMS) throw new ApiError(400, 'MalformedRequest', `'sort' may list at most ${MAX_SORT_ITEMS} columns; got ${items.length}.`);
+    if (items.length > MAX_SORT_ITEMS)
+      throw new ApiError(
+        400,
+        'MalformedRequest',
+        `'sort' may list at most ${MAX_SORT_ITEMS} columns; got ${items.length}.`,
+      );
     for (const item of items) {
       const s = item.trim();
       if (!s) continue;
       const m = /^(\S+)(?:\s+(asc|desc|ascending|descending))?$/i.exec(s);
-      if (!m) throw new ApiError(400, 'MalformedRequest', `Sort item '${s}' is not of the form <column> or <column> desc.`);
+      if (!m)
+        throw new ApiError(400, 'MalformedRequest', `Sort item '${s}' is not of the form <column> or <column> desc.`);
       const r = b.resolve(m[1]!, 'sort');
       if (r.kind !== 'sql') throw new ApiError(400, 'UnknownColumn', `Column '${m[1]}' cannot be sorted on.`);
       order.push(`${r.sql} ${m[2] && m[2].toLowerCase().startsWith('desc') ? 'DESC' : 'ASC'}`);

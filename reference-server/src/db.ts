@@ -43,7 +43,12 @@ export function immediateTransactions(db: Database.Database): void {
   db.transaction = ((fn: (...args: any[]) => unknown) => {
     const t = transaction(fn);
     const run = ((...args: unknown[]) => t.immediate(...args)) as unknown as typeof t;
-    return Object.assign(run, { default: t.immediate, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+    return Object.assign(run, {
+      default: t.immediate,
+      deferred: t.deferred,
+      immediate: t.immediate,
+      exclusive: t.exclusive,
+    });
   }) as Database.Database['transaction'];
 }
 
@@ -72,18 +77,27 @@ export function cacheStatements(db: Database.Database, max = STATEMENT_CACHE_SIZ
 }
 
 function domainTableSql(def: DomainDef): string[] {
-  const cols = nativeColumns(def).slice(1).map((c) => `${q(c.name)} ${SQL_TYPES[c.type]}`);
+  const cols = nativeColumns(def)
+    .slice(1)
+    .map((c) => `${q(c.name)} ${SQL_TYPES[c.type]}`);
   const stmts = [
     `CREATE TABLE IF NOT EXISTS ${q(def.table)} (${q(def.key)} INTEGER PRIMARY KEY AUTOINCREMENT${cols.length ? ', ' + cols.join(', ') : ''})`,
   ];
   // Indexes on association / coded reference columns and other ID columns.
   for (const f of def.fields) {
     if (f.computed) continue;
-    const col = f.type === 'association' || f.type === 'coded' ? f.name + 'ID' : f.type === 'integer' && f.name.endsWith('ID') ? f.name : undefined;
+    const col =
+      f.type === 'association' || f.type === 'coded'
+        ? f.name + 'ID'
+        : f.type === 'integer' && f.name.endsWith('ID')
+          ? f.name
+          : undefined;
     if (col) stmts.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${col}`)} ON ${q(def.table)} (${q(col)})`);
   }
   for (const cols of def.indexes ?? []) {
-    stmts.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${cols.join('_')}`)} ON ${q(def.table)} (${cols.map(q).join(', ')})`);
+    stmts.push(
+      `CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${cols.join('_')}`)} ON ${q(def.table)} (${cols.map(q).join(', ')})`,
+    );
   }
   return stmts;
 }
@@ -144,7 +158,8 @@ export function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): 
   db.transaction(() => {
     for (const s of stmts) db.exec(s);
     const ins = db.prepare('INSERT OR IGNORE INTO codes (List, Code, Description) VALUES (?, ?, ?)');
-    for (const [list, entries] of Object.entries(CODE_LISTS)) for (const [code, desc] of entries) ins.run(list, code, desc);
+    for (const [list, entries] of Object.entries(CODE_LISTS))
+      for (const [code, desc] of entries) ins.run(list, code, desc);
   })();
 }
 
@@ -153,7 +168,8 @@ export function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): 
 export function insertRow(db: Database.Database, def: DomainDef, values: Record<string, unknown>): number {
   const allowed = new Set(nativeColumns(def).map((c) => c.name));
   const cols = Object.keys(values).filter((k) => allowed.has(k));
-  for (const k of Object.keys(values)) if (!allowed.has(k)) throw new Error(`insertRow: ${def.name} has no column ${k}`);
+  for (const k of Object.keys(values))
+    if (!allowed.has(k)) throw new Error(`insertRow: ${def.name} has no column ${k}`);
   const sql = cols.length
     ? `INSERT INTO ${q(def.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`
     : `INSERT INTO ${q(def.table)} DEFAULT VALUES`;

@@ -1,7 +1,7 @@
 // Shared dependencies of the area modules (docs/architecture.md section 6.1).
 import type Database from 'better-sqlite3';
 import type { Dictionary } from './dictionary.js';
-import type { User } from './auth.js';
+import type { User } from './permissions.js';
 
 /** Runtime settings (mutable: the provider state 'a setting' changes them). */
 export interface Settings {

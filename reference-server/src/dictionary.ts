@@ -66,24 +66,52 @@ export const LINKABLE_CHILD_DOMAINS = ['Contact', 'File'] as const;
 // REQ: DOM-005
 // REQ: DOM-006
 export const DOMAINS: DomainDef[] = [
-  dom(1, 'Claim', 'Claim', 'Claims', [
-    t('ClaimNumber'), t('ClaimantName'), d('LossDate'), n('ReserveAmount'), t('Status'),
-    assoc('Location', 'Location'), assoc('Policy', 'Policy'), coded('Custom2Code', 'ClaimCategory'),
-    t('Notes'), ts('EntryDate'),
-  ], {
-    displayField: 'ClaimNumber',
-    // filter by Status sorted by LossDate (and sort by LossDate alone) without a full scan and sort;
-    // see bench/README-section.md for the measured effect on 1M rows
-    indexes: [['Status', 'LossDate'], ['LossDate']],
+  dom(
+    1,
+    'Claim',
+    'Claim',
+    'Claims',
+    [
+      t('ClaimNumber'),
+      t('ClaimantName'),
+      d('LossDate'),
+      n('ReserveAmount'),
+      t('Status'),
+      assoc('Location', 'Location'),
+      assoc('Policy', 'Policy'),
+      coded('Custom2Code', 'ClaimCategory'),
+      t('Notes'),
+      ts('EntryDate'),
+    ],
+    {
+      displayField: 'ClaimNumber',
+      // filter by Status sorted by LossDate (and sort by LossDate alone) without a full scan and sort;
+      // see bench/README-section.md for the measured effect on 1M rows
+      indexes: [['Status', 'LossDate'], ['LossDate']],
+    },
+  ),
+  dom(
+    2,
+    'Contact',
+    'Contact',
+    'Contacts',
+    [
+      t('FirstName'),
+      t('LastName'),
+      t('Email'),
+      t('Phone'),
+      n('ContactCode'),
+      {
+        name: 'Name',
+        type: 'text',
+        computed: { sql: `trim(coalesce($t."FirstName", '') || ' ' || coalesce($t."LastName", ''))` },
+      },
+    ],
+    { displayField: 'Name' },
+  ),
+  dom(3, 'Location', 'Location', 'Locations', [t('Name'), t('Address1'), t('City'), t('StateCode'), t('ZipCode')], {
+    displayField: 'Name',
   }),
-  dom(2, 'Contact', 'Contact', 'Contacts', [
-    t('FirstName'), t('LastName'), t('Email'), t('Phone'), n('ContactCode'),
-    { name: 'Name', type: 'text',
-      computed: { sql: `trim(coalesce($t."FirstName", '') || ' ' || coalesce($t."LastName", ''))` } },
-  ], { displayField: 'Name' }),
-  dom(3, 'Location', 'Location', 'Locations', [
-    t('Name'), t('Address1'), t('City'), t('StateCode'), t('ZipCode'),
-  ], { displayField: 'Name' }),
   // The file columns of spec 2.2 (MimeType = the FileName's extension, IsUnlinked derived from links).
   // REQ: FILE-001
   // REQ: FILE-002
@@ -92,57 +120,152 @@ export const DOMAINS: DomainDef[] = [
   // REQ: FILE-005
   // REQ: FILE-006
   // REQ: FILE-019
-  dom(4, 'File', 'File', 'Files', [
-    t('FileName'), t('Description'),
-    { name: 'MimeType', type: 'text', computed: { sql: `rflps_ext($t."FileName")` } },
-    i('FileSize'), ts('EntryDate'), i('EntryUserID'), ts('ModifiedDate'), i('ModifiedUserID'),
-    ts('DownloadedDate'), i('DownloadedUserID'), i('DocumentStatusID'), t('SourceType'),
-    { name: 'IsUnlinked', type: 'boolean',
-      computed: { sql: `(NOT EXISTS (SELECT 1 FROM links lk WHERE lk."ChildDomainID" = 4 AND lk."ChildID" = $t."FileID"))` } },
-    i('UnlinkedAccessMode'),
-    { name: 'Contents', type: 'text', computed: { onDemand: true } },
-    { name: 'DownloadURL', type: 'text', computed: { onDemand: true } },
-    i('ExternalFileRepositoryID'), t('ExternalDirectURL'),
-  ], { displayField: 'FileName' }),
+  dom(
+    4,
+    'File',
+    'File',
+    'Files',
+    [
+      t('FileName'),
+      t('Description'),
+      { name: 'MimeType', type: 'text', computed: { sql: `rflps_ext($t."FileName")` } },
+      i('FileSize'),
+      ts('EntryDate'),
+      i('EntryUserID'),
+      ts('ModifiedDate'),
+      i('ModifiedUserID'),
+      ts('DownloadedDate'),
+      i('DownloadedUserID'),
+      i('DocumentStatusID'),
+      t('SourceType'),
+      {
+        name: 'IsUnlinked',
+        type: 'boolean',
+        computed: {
+          sql: `(NOT EXISTS (SELECT 1 FROM links lk WHERE lk."ChildDomainID" = 4 AND lk."ChildID" = $t."FileID"))`,
+        },
+      },
+      i('UnlinkedAccessMode'),
+      { name: 'Contents', type: 'text', computed: { onDemand: true } },
+      { name: 'DownloadURL', type: 'text', computed: { onDemand: true } },
+      i('ExternalFileRepositoryID'),
+      t('ExternalDirectURL'),
+    ],
+    { displayField: 'FileName' },
+  ),
   dom(5, 'Note', 'Note', 'Notes', [t('Subject'), t('Body'), ts('EntryDate')], { displayField: 'Subject' }),
-  dom(6, 'Policy', 'Policy', 'Policies', [
-    t('PolicyNumber'), d('EffectiveDate'), d('ExpirationDate'), n('Premium'), assoc('Member', 'Member'),
-  ], { displayField: 'PolicyNumber' }),
-  dom(7, 'Task', 'Task', 'Tasks', [t('Title'), d('DueDate'), t('Status'), assoc('Claim', 'Claim')],
-    { displayField: 'Title' }),
-  dom(11, 'Incident', 'Incident', 'Incidents', [
-    t('IncidentNumber'), t('Description'), d('IncidentDate'), assoc('Location', 'Location'),
-  ], { displayField: 'IncidentNumber' }),
-  dom(20, 'Member', 'Member', 'Members', [t('Name'), t('Address1'), t('City'), t('StateCode'), t('ZipCode')],
-    { displayField: 'Name' }),
-  dom(21, 'Proposal', 'Proposal', 'Proposals', [
-    t('ProposalNumber'), t('ProposalType'), t('StatusCode'), t('ApplicantName'), t('ApplicantAddress1'),
-    t('ApplicantCity'), t('ApplicantStateCode'), t('ApplicantZipCode'), i('MemberID'), t('RatingStatus'),
-    i('ProposalSetID'), b('PendingExpiryChange'),
-  ], { displayField: 'ProposalNumber' }),
-  dom(22, 'ProposalLocation', 'Proposal Location', 'Proposal Locations', [
-    i('ProposalID'), { ...t('LocationName'), required: true }, t('Address1'), t('City'), t('StateCode'),
-    t('ZipCode'), b('IsDeleted'),
-  ], { displayField: 'LocationName', schedule: true }),
-  dom(23, 'ProposalVehicle', 'Proposal Vehicle', 'Proposal Vehicles', [
-    i('ProposalID'), { ...t('VIN'), required: true }, t('Make'), t('Model'), n('Year'), b('IsDeleted'),
-  ], { displayField: 'VIN', schedule: true }),
-  dom(24, 'PolicyChange', 'Policy Change', 'Policy Changes', [
-    i('ProposalID'), t('ScheduleDomain'), i('ScheduleID'), t('ChangeType'), ts('EntryDate'),
-  ], { readOnly: true }),
-  dom(25, 'DataEntryEvent', 'Data Entry Event', 'Data Entry Events', [
-    t('EventName'), t('Domain'), i('RecordID'), i('ProposalID'), ts('EntryDate'),
-  ], { readOnly: true }),
-  dom(1001, 'Custom.Inspection', 'Inspection', 'Inspections', [
-    t('InspectionNumber'), t('InspectorName'), assoc('Location', 'Location'), coded('Severity', 'InspectionSeverity'),
-  ], { displayField: 'InspectionNumber' }),
+  dom(
+    6,
+    'Policy',
+    'Policy',
+    'Policies',
+    [t('PolicyNumber'), d('EffectiveDate'), d('ExpirationDate'), n('Premium'), assoc('Member', 'Member')],
+    { displayField: 'PolicyNumber' },
+  ),
+  dom(7, 'Task', 'Task', 'Tasks', [t('Title'), d('DueDate'), t('Status'), assoc('Claim', 'Claim')], {
+    displayField: 'Title',
+  }),
+  dom(
+    11,
+    'Incident',
+    'Incident',
+    'Incidents',
+    [t('IncidentNumber'), t('Description'), d('IncidentDate'), assoc('Location', 'Location')],
+    { displayField: 'IncidentNumber' },
+  ),
+  dom(20, 'Member', 'Member', 'Members', [t('Name'), t('Address1'), t('City'), t('StateCode'), t('ZipCode')], {
+    displayField: 'Name',
+  }),
+  dom(
+    21,
+    'Proposal',
+    'Proposal',
+    'Proposals',
+    [
+      t('ProposalNumber'),
+      t('ProposalType'),
+      t('StatusCode'),
+      t('ApplicantName'),
+      t('ApplicantAddress1'),
+      t('ApplicantCity'),
+      t('ApplicantStateCode'),
+      t('ApplicantZipCode'),
+      i('MemberID'),
+      t('RatingStatus'),
+      i('ProposalSetID'),
+      b('PendingExpiryChange'),
+    ],
+    { displayField: 'ProposalNumber' },
+  ),
+  dom(
+    22,
+    'ProposalLocation',
+    'Proposal Location',
+    'Proposal Locations',
+    [
+      i('ProposalID'),
+      { ...t('LocationName'), required: true },
+      t('Address1'),
+      t('City'),
+      t('StateCode'),
+      t('ZipCode'),
+      b('IsDeleted'),
+    ],
+    { displayField: 'LocationName', schedule: true },
+  ),
+  dom(
+    23,
+    'ProposalVehicle',
+    'Proposal Vehicle',
+    'Proposal Vehicles',
+    [i('ProposalID'), { ...t('VIN'), required: true }, t('Make'), t('Model'), n('Year'), b('IsDeleted')],
+    { displayField: 'VIN', schedule: true },
+  ),
+  dom(
+    24,
+    'PolicyChange',
+    'Policy Change',
+    'Policy Changes',
+    [i('ProposalID'), t('ScheduleDomain'), i('ScheduleID'), t('ChangeType'), ts('EntryDate')],
+    { readOnly: true },
+  ),
+  dom(
+    25,
+    'DataEntryEvent',
+    'Data Entry Event',
+    'Data Entry Events',
+    [t('EventName'), t('Domain'), i('RecordID'), i('ProposalID'), ts('EntryDate')],
+    { readOnly: true },
+  ),
+  dom(
+    1001,
+    'Custom.Inspection',
+    'Inspection',
+    'Inspections',
+    [t('InspectionNumber'), t('InspectorName'), assoc('Location', 'Location'), coded('Severity', 'InspectionSeverity')],
+    { displayField: 'InspectionNumber' },
+  ),
 ];
 
 /** Code lists (table "codes"). */
 export const CODE_LISTS: Record<string, Array<[code: string, description: string]>> = {
-  ContactType: [['ADJ', 'Adjuster'], ['BRK', 'Broker'], ['CLM', 'Claimant'], ['DEF', 'Defense Attorney'], ['EXP', 'Expert Witness']],
-  ClaimCategory: [['WC', 'Workers Comp'], ['AU', 'Auto'], ['PR', 'Property']],
-  InspectionSeverity: [['L', 'Low'], ['M', 'Medium'], ['H', 'High']],
+  ContactType: [
+    ['ADJ', 'Adjuster'],
+    ['BRK', 'Broker'],
+    ['CLM', 'Claimant'],
+    ['DEF', 'Defense Attorney'],
+    ['EXP', 'Expert Witness'],
+  ],
+  ClaimCategory: [
+    ['WC', 'Workers Comp'],
+    ['AU', 'Auto'],
+    ['PR', 'Property'],
+  ],
+  InspectionSeverity: [
+    ['L', 'Low'],
+    ['M', 'Medium'],
+    ['H', 'High'],
+  ],
 };
 
 export function createDictionary(domains: DomainDef[] = DOMAINS): Dictionary {

@@ -95,12 +95,21 @@ export function makeErrorHandler(log: ErrorLogger) {
     // Hono's own HTTPException (e.g. from a middleware) keeps its status, in our shape.
     const status = (err as { status?: unknown })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500 && (err as Error)?.name === 'HTTPException') {
-      return problem(c, status, status === 413 ? 'PayloadTooLarge' : 'MalformedRequest', (err as Error).message || 'Bad request.');
+      return problem(
+        c,
+        status,
+        status === 413 ? 'PayloadTooLarge' : 'MalformedRequest',
+        (err as Error).message || 'Bad request.',
+      );
     }
     // The client went away while its body was being read (node: 'aborted' / ECONNRESET): nobody
     // reads the answer; not a server error.
     const ecode = (err as { code?: unknown })?.code;
-    if ((err instanceof Error && err.message === 'aborted') || ecode === 'ECONNRESET' || ecode === 'ERR_STREAM_PREMATURE_CLOSE') {
+    if (
+      (err instanceof Error && err.message === 'aborted') ||
+      ecode === 'ECONNRESET' ||
+      ecode === 'ERR_STREAM_PREMATURE_CLOSE'
+    ) {
       log({ level: 'warn', msg: 'client aborted the request', method: c.req.method, path: c.req.path });
       return problem(c, 400, 'MalformedRequest', 'The request body was not received completely.');
     }

@@ -52,7 +52,13 @@ function likeEscape(s: string): string {
 
 type CompareOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'contains' | 'startswith' | 'isnull' | 'notnull';
 
-function comparison(expr: string, type: ColumnType, field: string, op: CompareOp, value: string | number | boolean | null): SqlFragment {
+function comparison(
+  expr: string,
+  type: ColumnType,
+  field: string,
+  op: CompareOp,
+  value: string | number | boolean | null,
+): SqlFragment {
   switch (op) {
     case 'isnull':
       return { sql: `${expr} IS NULL`, params: [] };
@@ -79,13 +85,25 @@ function comparison(expr: string, type: ColumnType, field: string, op: CompareOp
 
 // ---- 2.1 filter: Field:op:value && Field:op:value ---------------------------------------------
 
-const FILTER_OPS = new Set<CompareOp>(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'startswith', 'isnull', 'notnull']);
+const FILTER_OPS = new Set<CompareOp>([
+  'eq',
+  'ne',
+  'lt',
+  'le',
+  'gt',
+  'ge',
+  'contains',
+  'startswith',
+  'isnull',
+  'notnull',
+]);
 
 // REQ: QRY-009
 // REQ: QRY-020
 export function parseFilter(filter: string, resolve: FieldResolver): SqlFragment {
   const parts = filter.split('&&');
-  if (parts.length > MAX_FILTER_CONDITIONS) invalid(`A filter may have at most ${MAX_FILTER_CONDITIONS} conditions; got ${parts.length}.`);
+  if (parts.length > MAX_FILTER_CONDITIONS)
+    invalid(`A filter may have at most ${MAX_FILTER_CONDITIONS} conditions; got ${parts.length}.`);
   const out: SqlFragment[] = [];
   for (const part of parts) {
     const cond = part.trim();
@@ -94,10 +112,15 @@ export function parseFilter(filter: string, resolve: FieldResolver): SqlFragment
     const b = a < 0 ? -1 : cond.indexOf(':', a + 1);
     if (a < 0 || b < 0) invalid(`Condition '${cond}' is not of the form Field:op:value.`);
     const field = cond.slice(0, a).trim();
-    const op = cond.slice(a + 1, b).trim().toLowerCase() as CompareOp;
+    const op = cond
+      .slice(a + 1, b)
+      .trim()
+      .toLowerCase() as CompareOp;
     const value = cond.slice(b + 1);
-    if (!FILTER_OPS.has(op)) invalid(`Unknown filter operator '${cond.slice(a + 1, b)}'; use one of ${[...FILTER_OPS].join(', ')}.`);
-    if ((op === 'isnull' || op === 'notnull') && value.trim() !== '') invalid(`'${op}' takes no value (write ${field}:${op}:).`);
+    if (!FILTER_OPS.has(op))
+      invalid(`Unknown filter operator '${cond.slice(a + 1, b)}'; use one of ${[...FILTER_OPS].join(', ')}.`);
+    if ((op === 'isnull' || op === 'notnull') && value.trim() !== '')
+      invalid(`'${op}' takes no value (write ${field}:${op}:).`);
     const { sql, type } = resolve(field);
     out.push(comparison(sql, type, field, op, op === 'isnull' || op === 'notnull' ? null : value));
   }
@@ -198,7 +221,9 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
       p++;
       parts.push(andExpr());
     }
-    return parts.length === 1 ? parts[0]! : { sql: parts.map((f) => `(${f.sql})`).join(' OR '), params: parts.flatMap((f) => f.params) };
+    return parts.length === 1
+      ? parts[0]!
+      : { sql: parts.map((f) => `(${f.sql})`).join(' OR '), params: parts.flatMap((f) => f.params) };
   }
   function andExpr(): SqlFragment {
     const parts = [primary()];
@@ -206,12 +231,15 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
       p++;
       parts.push(primary());
     }
-    return parts.length === 1 ? parts[0]! : { sql: parts.map((f) => `(${f.sql})`).join(' AND '), params: parts.flatMap((f) => f.params) };
+    return parts.length === 1
+      ? parts[0]!
+      : { sql: parts.map((f) => `(${f.sql})`).join(' AND '), params: parts.flatMap((f) => f.params) };
   }
   function primary(): SqlFragment {
     const t = peek();
     if (t.k === 'op' && t.v === '(') {
-      if (++depth > MAX_FILTER_NESTING) invalid(`Parentheses in linqFilter may be nested at most ${MAX_FILTER_NESTING} deep (position ${t.pos}).`);
+      if (++depth > MAX_FILTER_NESTING)
+        invalid(`Parentheses in linqFilter may be nested at most ${MAX_FILTER_NESTING} deep (position ${t.pos}).`);
       p++;
       const e = orExpr();
       expectOp(')');
@@ -219,7 +247,8 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
       return { sql: `(${e.sql})`, params: e.params };
     }
     if (t.k !== 'ident') invalid(`Expected a field name at position ${t.pos}.`);
-    if (++conditions > MAX_FILTER_CONDITIONS) invalid(`A linqFilter may have at most ${MAX_FILTER_CONDITIONS} conditions.`);
+    if (++conditions > MAX_FILTER_CONDITIONS)
+      invalid(`A linqFilter may have at most ${MAX_FILTER_CONDITIONS} conditions.`);
     p++;
     // Field.Contains("x") / Field.StartsWith("x")
     const m = /^(.*)\.(Contains|StartsWith)$/.exec(t.v);
@@ -234,7 +263,10 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
     }
     const opTok = peek();
     const ops: Record<string, CompareOp> = { '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
-    if (opTok.k !== 'op' || !(opTok.v in ops)) invalid(`Expected a comparison (== != < <= > >=) or .Contains/.StartsWith after '${t.v}' at position ${opTok.pos}.`);
+    if (opTok.k !== 'op' || !(opTok.v in ops))
+      invalid(
+        `Expected a comparison (== != < <= > >=) or .Contains/.StartsWith after '${t.v}' at position ${opTok.pos}.`,
+      );
     p++;
     const lit = peek();
     let value: string | number | boolean | null;

@@ -94,8 +94,15 @@ export function clientErrorHandler(max = MAX_URL_CHARS) {
       setTimeout(() => socket.destroy(), 1000).unref();
     };
     // A complete pipelined request before the bad one is still being answered: answer it first.
-    const inFlight = (socket as unknown as { _httpMessage?: { once(e: string, f: () => void): void; writableFinished?: boolean; req?: { complete?: boolean } } })
-      ._httpMessage;
+    const inFlight = (
+      socket as unknown as {
+        _httpMessage?: {
+          once(e: string, f: () => void): void;
+          writableFinished?: boolean;
+          req?: { complete?: boolean };
+        };
+      }
+    )._httpMessage;
     if (inFlight && !inFlight.writableFinished && inFlight.req?.complete) {
       inFlight.once('finish', answer);
       setTimeout(() => socket.destroy(), 10_000).unref();

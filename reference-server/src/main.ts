@@ -40,12 +40,22 @@ function parsePort(v: string): number {
 export function buildProgram(): Command {
   return new Command('reference-server')
     .description('Reference server of the Records, Files, Links and Proposal Scheduling Service (HTTP/JSON).')
-    .addOption(new Option('--port <port>', 'TCP port (0 = any free port)').default(process.env.PORT ?? '8080').env('PORT'))
+    .addOption(
+      new Option('--port <port>', 'TCP port (0 = any free port)').default(process.env.PORT ?? '8080').env('PORT'),
+    )
     .option('--host <host>', 'interface to listen on (the container uses 0.0.0.0)', '127.0.0.1')
     .option('--db <file>', "SQLite database file (WAL mode), or ':memory:'", './reference.db')
     .addOption(new Option('--seed <dataset>', 'load a dataset on start (idempotent)').choices(['demo']))
-    .addOption(new Option('--provider-states', 'serve POST /_provider-states for the conformance suite').env('REFERENCE_PROVIDER_STATES'))
-    .addOption(new Option('--enhanced-session-security <onoff>', 'Service.EnableEnhancedSessionIDSecurity').choices(['on', 'off']).default('on'))
+    .addOption(
+      new Option('--provider-states', 'serve POST /_provider-states for the conformance suite').env(
+        'REFERENCE_PROVIDER_STATES',
+      ),
+    )
+    .addOption(
+      new Option('--enhanced-session-security <onoff>', 'Service.EnableEnhancedSessionIDSecurity')
+        .choices(['on', 'off'])
+        .default('on'),
+    )
     .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
     .allowExcessArguments(false)
     .showHelpAfterError('(run with --help for usage)');
@@ -85,7 +95,9 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     process.exitCode = 2;
     return undefined;
   }
-  const providerStates = o.providerStates === true || (typeof o.providerStates === 'string' && !['0', 'false', ''].includes(o.providerStates));
+  const providerStates =
+    o.providerStates === true ||
+    (typeof o.providerStates === 'string' && !['0', 'false', ''].includes(o.providerStates));
   const log = makeLogger(o.logLevel);
   const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db);
 
@@ -97,7 +109,10 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
       settings: { enhancedSessionIDSecurity: o.enhancedSessionSecurity === 'on' },
       log,
       // the per-request middleware only where its lines are written (debug, info)
-      requestLog: o.logLevel === 'debug' || o.logLevel === 'info' ? (e) => log({ level: 'info', msg: 'request', ...e }) : undefined,
+      requestLog:
+        o.logLevel === 'debug' || o.logLevel === 'info'
+          ? (e) => log({ level: 'info', msg: 'request', ...e })
+          : undefined,
     });
   } catch (err) {
     log({ level: 'error', msg: 'cannot open the database', db: dbPath, error: String(err) });
@@ -106,11 +121,19 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
   }
   if (o.seed === 'demo') {
     const r = seedDemo(created.deps);
-    log({ level: 'info', msg: r.seeded ? 'seeded demo data' : 'demo data already present', users: r.users.map((u) => `${u.account}/${u.user}/${u.password}`), todo: r.todo });
+    log({
+      level: 'info',
+      msg: r.seeded ? 'seeded demo data' : 'demo data already present',
+      users: r.users.map((u) => `${u.account}/${u.user}/${u.password}`),
+      todo: r.todo,
+    });
   }
 
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
-    const s = serve({ fetch: created.app.fetch, port, hostname: o.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolveServer(s));
+    const s = serve(
+      { fetch: created.app.fetch, port, hostname: o.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } },
+      () => resolveServer(s),
+    );
     // Requests node's parser refuses get a problem+json answer (414 for a request line over the limit).
     s.on('clientError', clientErrorHandler());
     s.once('error', reject);
@@ -126,7 +149,16 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
   const url = `http://${host}:${addr.port}`;
   // The listening line is printed whatever the log level (scripts and tests read the URL from it).
   process.stdout.write(
-    JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `listening on ${url}`, url, db: dbPath, providerStates, specVersion: specVersion(), enhancedSessionSecurity: o.enhancedSessionSecurity }) + '\n',
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: 'info',
+      msg: `listening on ${url}`,
+      url,
+      db: dbPath,
+      providerStates,
+      specVersion: specVersion(),
+      enhancedSessionSecurity: o.enhancedSessionSecurity,
+    }) + '\n',
   );
 
   let closing: Promise<void> | undefined;

@@ -2,7 +2,8 @@
 import type { Deps } from './deps.js';
 import { timestamp } from './deps.js';
 import { insertRow, findCode } from './db.js';
-import { createUser, type Permission } from './auth.js';
+import { createUser } from './auth.js';
+import { type Permission } from './permissions.js';
 import { insertFile, insertLink } from './areas/files.js';
 import * as proposals from './areas/proposals.js';
 
@@ -30,20 +31,49 @@ export function seedDemo(deps: Deps): SeedResult {
     const view: Record<string, Permission[]> = { '*': ['View'] };
     createUser(db, { account: 'demo', name: 'admin', password: 'admin' });
     createUser(db, { account: 'demo', name: 'viewer', password: 'viewer', grants: view });
-    createUser(db, { account: 'demo', name: 'restricted', password: 'restricted', grants: { '*': ['View'], File: ['View', 'RestrictDownload'] } });
+    createUser(db, {
+      account: 'demo',
+      name: 'restricted',
+      password: 'restricted',
+      grants: { '*': ['View'], File: ['View', 'RestrictDownload'] },
+    });
 
     const loc = [
-      { Name: 'Main Street Warehouse', Address1: '100 Main Street', City: 'Portland', StateCode: 'OR', ZipCode: '97201' },
+      {
+        Name: 'Main Street Warehouse',
+        Address1: '100 Main Street',
+        City: 'Portland',
+        StateCode: 'OR',
+        ZipCode: '97201',
+      },
       { Name: 'Harbor Office', Address1: '2 Pier Road', City: 'Seattle', StateCode: 'WA', ZipCode: '98101' },
-      { Name: 'Distribution Center East', Address1: '77 Industrial Way', City: 'Boise', StateCode: 'ID', ZipCode: '83702' },
+      {
+        Name: 'Distribution Center East',
+        Address1: '77 Industrial Way',
+        City: 'Boise',
+        StateCode: 'ID',
+        ZipCode: '83702',
+      },
     ].map((v) => insertRow(db, def('Location'), v));
     const members = [
       { Name: 'Acme Logistics LLC', Address1: '100 Main Street', City: 'Portland', StateCode: 'OR', ZipCode: '97201' },
       { Name: 'Blue River Foods Inc', Address1: '9 Mill Lane', City: 'Eugene', StateCode: 'OR', ZipCode: '97401' },
     ].map((v) => insertRow(db, def('Member'), v));
     const policies = [
-      { PolicyNumber: 'POL-2024-0001', EffectiveDate: '2024-01-01', ExpirationDate: '2025-01-01', Premium: 12500, MemberID: members[0] },
-      { PolicyNumber: 'POL-2024-0002', EffectiveDate: '2024-04-01', ExpirationDate: '2025-04-01', Premium: 8300.5, MemberID: members[1] },
+      {
+        PolicyNumber: 'POL-2024-0001',
+        EffectiveDate: '2024-01-01',
+        ExpirationDate: '2025-01-01',
+        Premium: 12500,
+        MemberID: members[0],
+      },
+      {
+        PolicyNumber: 'POL-2024-0002',
+        EffectiveDate: '2024-04-01',
+        ExpirationDate: '2025-04-01',
+        Premium: 8300.5,
+        MemberID: members[1],
+      },
     ].map((v) => insertRow(db, def('Policy'), v));
     const claims = [
       ['CLM-2024-0001', 'Jane Doe', '2024-02-11', 2500.5, 'Open', 0, 0, 'PR', 'Roof damage after storm'],
@@ -53,9 +83,16 @@ export function seedDemo(deps: Deps): SeedResult {
       ['CLM-2024-0005', 'Ana Silva', '2024-05-17', 4300, 'Reopened', 1, 0, 'PR', 'Water leak'],
     ].map(([n, who, date, reserve, status, l, p, cat, notes]) =>
       insertRow(db, def('Claim'), {
-        ClaimNumber: n, ClaimantName: who, LossDate: date, ReserveAmount: reserve, Status: status,
-        LocationID: loc[l as number], PolicyID: policies[p as number], Custom2CodeID: code('ClaimCategory', cat as string),
-        Notes: notes, EntryDate: now,
+        ClaimNumber: n,
+        ClaimantName: who,
+        LossDate: date,
+        ReserveAmount: reserve,
+        Status: status,
+        LocationID: loc[l as number],
+        PolicyID: policies[p as number],
+        Custom2CodeID: code('ClaimCategory', cat as string),
+        Notes: notes,
+        EntryDate: now,
       }),
     );
     const contacts = [
@@ -63,21 +100,56 @@ export function seedDemo(deps: Deps): SeedResult {
       ['Bea', 'Broker', 'bea.broker@example.com', '555-0102', 1002],
       ['Jane', 'Doe', 'jane.doe@example.com', '555-0103', 1003],
       ['Dan', 'Defense', 'dan.defense@example.com', '555-0104', 1004],
-    ].map(([f, l, e, p, c]) => insertRow(db, def('Contact'), { FirstName: f, LastName: l, Email: e, Phone: p, ContactCode: c }));
+    ].map(([f, l, e, p, c]) =>
+      insertRow(db, def('Contact'), { FirstName: f, LastName: l, Email: e, Phone: p, ContactCode: c }),
+    );
     insertRow(db, def('Note'), { Subject: 'First notice of loss', Body: 'Reported by phone.', EntryDate: now });
     insertRow(db, def('Note'), { Subject: 'Inspection scheduled', Body: 'Inspector on site Monday.', EntryDate: now });
     insertRow(db, def('Task'), { Title: 'Call claimant', DueDate: '2024-03-01', Status: 'Open', ClaimID: claims[0] });
     insertRow(db, def('Task'), { Title: 'Review estimate', DueDate: '2024-03-15', Status: 'Done', ClaimID: claims[1] });
-    insertRow(db, def('Incident'), { IncidentNumber: 'INC-0001', Description: 'Forklift collision', IncidentDate: '2024-03-19', LocationID: loc[2] });
-    insertRow(db, def('Custom.Inspection'), { InspectionNumber: 'INS-0001', InspectorName: 'Kim Park', LocationID: loc[0], SeverityID: code('InspectionSeverity', 'H') });
-    insertRow(db, def('Custom.Inspection'), { InspectionNumber: 'INS-0002', InspectorName: null, LocationID: loc[1], SeverityID: code('InspectionSeverity', 'L') });
+    insertRow(db, def('Incident'), {
+      IncidentNumber: 'INC-0001',
+      Description: 'Forklift collision',
+      IncidentDate: '2024-03-19',
+      LocationID: loc[2],
+    });
+    insertRow(db, def('Custom.Inspection'), {
+      InspectionNumber: 'INS-0001',
+      InspectorName: 'Kim Park',
+      LocationID: loc[0],
+      SeverityID: code('InspectionSeverity', 'H'),
+    });
+    insertRow(db, def('Custom.Inspection'), {
+      InspectionNumber: 'INS-0002',
+      InspectorName: null,
+      LocationID: loc[1],
+      SeverityID: code('InspectionSeverity', 'L'),
+    });
 
     const files = [
-      insertFile(deps, { fileName: 'photo.png', description: 'Roof photo', contents: Buffer.from('89504e470d0a1a0a', 'hex') }),
-      insertFile(deps, { fileName: 'report.pdf', description: 'Adjuster report', contents: Buffer.from('%PDF-1.4 demo') }),
+      insertFile(deps, {
+        fileName: 'photo.png',
+        description: 'Roof photo',
+        contents: Buffer.from('89504e470d0a1a0a', 'hex'),
+      }),
+      insertFile(deps, {
+        fileName: 'report.pdf',
+        description: 'Adjuster report',
+        contents: Buffer.from('%PDF-1.4 demo'),
+      }),
       insertFile(deps, { fileName: 'orphan.docx', description: 'Unfiled letter', contents: Buffer.from('PK demo') }),
-      insertFile(deps, { fileName: 'external.pdf', description: 'Stored elsewhere', contents: Buffer.alloc(0), externalDirectURL: 'https://files.example.com/external.pdf' }),
-      insertFile(deps, { fileName: 'archive.zip', description: 'Archived in repository', contents: Buffer.alloc(0), externalFileRepositoryId: 1 }),
+      insertFile(deps, {
+        fileName: 'external.pdf',
+        description: 'Stored elsewhere',
+        contents: Buffer.alloc(0),
+        externalDirectURL: 'https://files.example.com/external.pdf',
+      }),
+      insertFile(deps, {
+        fileName: 'archive.zip',
+        description: 'Archived in repository',
+        contents: Buffer.alloc(0),
+        externalFileRepositoryId: 1,
+      }),
     ];
     const [claimDom, contactDom, fileDom] = [def('Claim').id, def('Contact').id, def('File').id];
     insertLink(deps, claimDom, claims[0]!, fileDom, files[0]!);

@@ -26,10 +26,9 @@ export function loadSettings(db: Database.Database, overrides: Partial<Settings>
 }
 
 export function saveSetting(db: Database.Database, name: string, value: unknown): void {
-  db.prepare('INSERT INTO settings (Name, Value) VALUES (?, ?) ON CONFLICT (Name) DO UPDATE SET Value = excluded.Value').run(
-    name,
-    JSON.stringify(value),
-  );
+  db.prepare(
+    'INSERT INTO settings (Name, Value) VALUES (?, ?) ON CONFLICT (Name) DO UPDATE SET Value = excluded.Value',
+  ).run(name, JSON.stringify(value));
 }
 
 /** Set a setting by its service name, in the database and in the live settings object. */

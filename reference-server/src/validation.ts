@@ -31,7 +31,11 @@ export function parseBoolParam(raw: string | undefined, name: string, dflt: bool
   const v = raw;
   if (TRUE_WORDS.has(v)) return true;
   if (FALSE_WORDS.has(v)) return false;
-  throw new ApiError(400, 'MalformedRequest', `Query parameter '${name}' must be a boolean (true/false, Yes/No, Y/N, 1/0), got '${raw}'.`);
+  throw new ApiError(
+    400,
+    'MalformedRequest',
+    `Query parameter '${name}' must be a boolean (true/false, Yes/No, Y/N, 1/0), got '${raw}'.`,
+  );
 }
 
 /** An integer parameter (path or query); anything else → 400 MalformedRequest. */
@@ -42,7 +46,8 @@ export function parseIntParam(raw: string | undefined, name: string, dflt?: numb
     if (dflt !== undefined) return dflt;
     throw new ApiError(400, 'MalformedRequest', `'${name}' is required and must be an integer.`);
   }
-  if (!/^[-+]?\d{1,15}$/.test(raw)) throw new ApiError(400, 'MalformedRequest', `'${name}' must be an integer, got '${raw}'.`);
+  if (!/^[-+]?\d{1,15}$/.test(raw))
+    throw new ApiError(400, 'MalformedRequest', `'${name}' must be an integer, got '${raw}'.`);
   return Number(raw);
 }
 
@@ -101,7 +106,10 @@ export class SpecValidator {
   private ops = new Map<string, OperationCheck>();
   readonly version: string | undefined;
 
-  constructor(private doc: Json, private docId = 'openapi.json') {
+  constructor(
+    private doc: Json,
+    private docId = 'openapi.json',
+  ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
     addFormats.default(this.ajv);
     this.ajv.addFormat('password', true);
@@ -171,8 +179,12 @@ export class SpecValidator {
       let pointer: string;
       if (typeof rp.$ref === 'string') pointer = (rp.$ref as string).slice(1) + '/schema';
       else {
-        const where = (item.parameters as unknown[] | undefined)?.includes(raw) ? `/paths/${esc(path)}/parameters` : `/paths/${esc(path)}/${method.toLowerCase()}/parameters`;
-        const list = (where.endsWith(`${method.toLowerCase()}/parameters`) ? op.parameters : item.parameters) as unknown[];
+        const where = (item.parameters as unknown[] | undefined)?.includes(raw)
+          ? `/paths/${esc(path)}/parameters`
+          : `/paths/${esc(path)}/${method.toLowerCase()}/parameters`;
+        const list = (
+          where.endsWith(`${method.toLowerCase()}/parameters`) ? op.parameters : item.parameters
+        ) as unknown[];
         pointer = `${where}/${list.indexOf(raw)}/schema`;
       }
       const schema = this.resolveRef<Json>(p.schema);
@@ -191,7 +203,9 @@ export class SpecValidator {
     if (content?.['application/json']?.schema) {
       body = {
         required: !!rb!.required,
-        validate: this.compileAt(`/paths/${esc(path)}/${method.toLowerCase()}/requestBody/content/application~1json/schema`),
+        validate: this.compileAt(
+          `/paths/${esc(path)}/${method.toLowerCase()}/requestBody/content/application~1json/schema`,
+        ),
       };
     }
     const check = { params, body };
@@ -210,7 +224,8 @@ function rebase(v: unknown, docId: string): any {
   if (Array.isArray(v)) return v.map((x) => rebase(x, docId));
   if (v && typeof v === 'object') {
     const out: Json = {};
-    for (const [k, x] of Object.entries(v)) out[k] = k === '$ref' && typeof x === 'string' && x.startsWith('#') ? docId + x : rebase(x, docId);
+    for (const [k, x] of Object.entries(v))
+      out[k] = k === '$ref' && typeof x === 'string' && x.startsWith('#') ? docId + x : rebase(x, docId);
     return out;
   }
   return v;
@@ -220,7 +235,8 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   const e = errors?.[0];
   if (!e) return 'is invalid';
   const where = e.instancePath ? `${e.instancePath} ` : '';
-  if (e.keyword === 'enum') return `${where}must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((x) => JSON.stringify(x)).join(', ')}`;
+  if (e.keyword === 'enum')
+    return `${where}must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((x) => JSON.stringify(x)).join(', ')}`;
   return `${where}${e.message ?? 'is invalid'}`.trim();
 }
 
@@ -235,7 +251,13 @@ export function getSpecValidator(): SpecValidator | null {
     try {
       specValidator = new SpecValidator(JSON.parse(readFileSync(file, 'utf8')) as Json);
     } catch (err) {
-      process.stderr.write(JSON.stringify({ level: 'warn', msg: 'cannot load the OpenAPI document; request validation off', error: String(err) }) + '\n');
+      process.stderr.write(
+        JSON.stringify({
+          level: 'warn',
+          msg: 'cannot load the OpenAPI document; request validation off',
+          error: String(err),
+        }) + '\n',
+      );
     }
   }
   return specValidator;
@@ -255,12 +277,20 @@ export function validateQuery(c: Context, method: string, path: string): void {
     let value: unknown = raw;
     if (p.numeric) {
       if (!/^[-+]?\d+(\.\d+)?$/.test(raw.trim())) {
-        throw new ApiError(400, 'MalformedRequest', `The ${p.in} parameter '${p.name}' must be a number, got '${raw}'.`);
+        throw new ApiError(
+          400,
+          'MalformedRequest',
+          `The ${p.in} parameter '${p.name}' must be a number, got '${raw}'.`,
+        );
       }
       value = Number(raw);
     }
     if (!p.validate(value)) {
-      throw new ApiError(400, 'MalformedRequest', `The ${p.in} parameter '${p.name}' ${describe(p.validate.errors)} (got '${raw}').`);
+      throw new ApiError(
+        400,
+        'MalformedRequest',
+        `The ${p.in} parameter '${p.name}' ${describe(p.validate.errors)} (got '${raw}').`,
+      );
     }
   }
 }
@@ -275,7 +305,11 @@ export function validateBody(method: string, path: string, body: unknown): void 
     return;
   }
   if (!op.body.validate(body)) {
-    throw new ApiError(400, 'MalformedRequest', `The request body ${describe(op.body.validate.errors).replace(/^\//, 'field /')}.`);
+    throw new ApiError(
+      400,
+      'MalformedRequest',
+      `The request body ${describe(op.body.validate.errors).replace(/^\//, 'field /')}.`,
+    );
   }
 }
 
@@ -300,7 +334,9 @@ function loadStateValidators(): Map<string, ValidateFunction> | null {
     }
     stateParamValidators = map;
   } catch (err) {
-    process.stderr.write(JSON.stringify({ level: 'warn', msg: 'cannot load the provider-state document', error: String(err) }) + '\n');
+    process.stderr.write(
+      JSON.stringify({ level: 'warn', msg: 'cannot load the provider-state document', error: String(err) }) + '\n',
+    );
   }
   return stateParamValidators;
 }
@@ -308,5 +344,10 @@ function loadStateValidators(): Map<string, ValidateFunction> | null {
 /** Validate a provider state's params against its schema (when the document is present). */
 export function validateStateParams(state: string, params: unknown): void {
   const v = loadStateValidators()?.get(state);
-  if (v && !v(params)) throw new ApiError(400, 'MalformedRequest', `Params of state '${state}' ${describe(v.errors).replace(/^\//, 'field /')}.`);
+  if (v && !v(params))
+    throw new ApiError(
+      400,
+      'MalformedRequest',
+      `Params of state '${state}' ${describe(v.errors).replace(/^\//, 'field /')}.`,
+    );
 }

@@ -1,7 +1,8 @@
 // Shared harness of the core server tests (app.request against an in-memory database).
 import { expect } from 'vitest';
 import { createApp, type CreateAppOptions, type CreatedApp } from '../src/app.js';
-import { createUser, issueToken, type Permission } from '../src/auth.js';
+import { createUser, issueToken } from '../src/auth.js';
+import { type Permission } from '../src/permissions.js';
 
 export type Res = ReadResponse;
 
@@ -9,7 +10,11 @@ export interface Harness {
   created: CreatedApp;
   deps: CreatedApp['deps'];
   admin: string;
-  call(method: string, path: string, init?: { body?: unknown; raw?: string; token?: string | null; headers?: Record<string, string> }): Promise<Res>;
+  call(
+    method: string,
+    path: string,
+    init?: { body?: unknown; raw?: string; token?: string | null; headers?: Record<string, string> },
+  ): Promise<Res>;
   get(path: string, token?: string | null): Promise<Res>;
   state(name: string, params?: Record<string, unknown>, action?: 'setup' | 'teardown'): Promise<Record<string, any>>;
   userToken(grants: Record<string, Permission[]>): string;
@@ -65,7 +70,13 @@ export function harness(opts: CreateAppOptions = {}): Harness {
 export function expectProblem(r: Res, status: number, code: string): void {
   expect(r.status, r.text).toBe(status);
   expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(r.json).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  expect(r.json).toMatchObject({
+    status,
+    code,
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   expect(r.text).not.toMatch(/at .*\.ts:\d+/); // no stack traces
 }
 

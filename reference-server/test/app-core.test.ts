@@ -67,7 +67,13 @@ describe('limits', () => {
 
   it('LIM-001 a body over 10 MB is refused with 413 and nothing changes', async () => {
     const before = h.count('links');
-    const big = JSON.stringify({ ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 1, Pad: 'x'.repeat(10 * 1024 * 1024) });
+    const big = JSON.stringify({
+      ParentDomain: 'Claim',
+      ParentRecordID: 1,
+      ChildDomain: 'Contact',
+      ChildRecordID: 1,
+      Pad: 'x'.repeat(10 * 1024 * 1024),
+    });
     expectProblem(await h.call('POST', '/api/Link/Upsert', { raw: big }), 413, 'PayloadTooLarge');
     expect(h.count('links')).toBe(before);
   });
@@ -76,26 +82,46 @@ describe('limits', () => {
 describe('provider states endpoint', () => {
   it('is 404 when the server runs without --provider-states', async () => {
     const created = createApp({ bindWorker: false, providerStates: false });
-    const r = await created.app.request('/_provider-states', { method: 'POST', body: JSON.stringify({ state: 'a user', params: { setupId: 'x' } }) });
+    const r = await created.app.request('/_provider-states', {
+      method: 'POST',
+      body: JSON.stringify({ state: 'a user', params: { setupId: 'x' } }),
+    });
     created.close();
     expect(r.status).toBe(404);
   });
 
   it('registers every state of architecture section 5', () => {
     for (const s of [
-      'a user', 'an expired token', 'a record with associations', 'a record with a missing association', 'records', 'a file',
-      'a record with files', 'a contact', 'a link parent', 'contact relationships', 'a proposal', 'a setting',
-    ]) expect(states.has(s), s).toBe(true);
+      'a user',
+      'an expired token',
+      'a record with associations',
+      'a record with a missing association',
+      'records',
+      'a file',
+      'a record with files',
+      'a contact',
+      'a link parent',
+      'contact relationships',
+      'a proposal',
+      'a setting',
+    ])
+      expect(states.has(s), s).toBe(true);
   });
 
   it('an unknown state answers 400 problem', async () => {
-    const r = await h.call('POST', '/_provider-states', { body: { state: 'a unicorn', params: { setupId: 'x' }, action: 'setup' }, token: null });
+    const r = await h.call('POST', '/_provider-states', {
+      body: { state: 'a unicorn', params: { setupId: 'x' }, action: 'setup' },
+      token: null,
+    });
     expectProblem(r, 400, 'MalformedRequest');
   });
 
   it('params that break the state schema answer 400 and create nothing', async () => {
     const before = h.count('Claim');
-    const r = await h.call('POST', '/_provider-states', { body: { state: 'records', params: { setupId: 'x', count: 151 }, action: 'setup' }, token: null });
+    const r = await h.call('POST', '/_provider-states', {
+      body: { state: 'records', params: { setupId: 'x', count: 151 }, action: 'setup' },
+      token: null,
+    });
     expectProblem(r, 400, 'MalformedRequest');
     expect(h.count('Claim')).toBe(before);
   });
@@ -104,10 +130,15 @@ describe('provider states endpoint', () => {
     const a = await h.state('records', { count: 3 });
     const b = await h.state('records', { count: 2 });
     expect(h.count('Claim')).toBe(5);
-    const r = await h.call('POST', '/_provider-states', { body: { state: 'records', params: a.__params, action: 'teardown' }, token: null });
+    const r = await h.call('POST', '/_provider-states', {
+      body: { state: 'records', params: a.__params, action: 'teardown' },
+      token: null,
+    });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({});
-    const left = (h.deps.db.prepare('SELECT ClaimID FROM Claim ORDER BY ClaimID').all() as Array<{ ClaimID: number }>).map((x) => x.ClaimID);
+    const left = (
+      h.deps.db.prepare('SELECT ClaimID FROM Claim ORDER BY ClaimID').all() as Array<{ ClaimID: number }>
+    ).map((x) => x.ClaimID);
     expect(left).toEqual(b.ids);
     expect(h.count('state_objects')).toBeGreaterThan(0);
   });
@@ -125,7 +156,9 @@ describe('provider states endpoint', () => {
   it('teardown also removes links a test made to a state record', async () => {
     const c = await h.state('a contact');
     const p = await h.state('a link parent');
-    await h.call('POST', '/api/Link/Upsert', { body: { ParentDomain: 'Claim', ParentRecordID: p.id, ChildDomain: 'Contact', ChildRecordID: c.contactId } });
+    await h.call('POST', '/api/Link/Upsert', {
+      body: { ParentDomain: 'Claim', ParentRecordID: p.id, ChildDomain: 'Contact', ChildRecordID: c.contactId },
+    });
     expect(h.count('links')).toBe(1);
     await h.state('a contact', c.__params, 'teardown');
     expect(h.count('links')).toBe(0);
@@ -148,12 +181,17 @@ describe('provider states endpoint', () => {
     expect(h.deps.settings.enhancedSessionIDSecurity).toBe(false);
     await h.state('a setting', s.__params, 'teardown');
     expect(h.deps.settings.enhancedSessionIDSecurity).toBe(true);
-    const row = h.deps.db.prepare(`SELECT Value FROM settings WHERE Name = 'Service.EnableEnhancedSessionIDSecurity'`).get() as { Value: string };
+    const row = h.deps.db
+      .prepare(`SELECT Value FROM settings WHERE Name = 'Service.EnableEnhancedSessionIDSecurity'`)
+      .get() as { Value: string };
     expect(JSON.parse(row.Value)).toBe(true);
   });
 
   it('teardown of a setup that never happened answers 200 {}', async () => {
-    const r = await h.call('POST', '/_provider-states', { body: { state: 'a contact', params: { setupId: 'never' }, action: 'teardown' }, token: null });
+    const r = await h.call('POST', '/_provider-states', {
+      body: { state: 'a contact', params: { setupId: 'never' }, action: 'teardown' },
+      token: null,
+    });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({});
   });

@@ -53,7 +53,8 @@ describe('token cache: changes are seen at once', () => {
   it('a token whose expiry is moved earlier in the table is refused at once; moved later, accepted again', async () => {
     h = harness();
     const { token } = await cachedToken(h);
-    const setExpires = (d: Date) => h!.deps.db.prepare('UPDATE tokens SET Expires = ? WHERE Token = ?').run(d.toISOString(), token);
+    const setExpires = (d: Date) =>
+      h!.deps.db.prepare('UPDATE tokens SET Expires = ? WHERE Token = ?').run(d.toISOString(), token);
     setExpires(new Date(Date.now() - 1000));
     expectProblem(await h.get('/api/Claim/Query', token), 401, 'Unauthenticated');
     setExpires(new Date(Date.now() + 60_000));
@@ -108,7 +109,9 @@ describe('token cache: changes are seen at once', () => {
     const userId = createUser(h.deps.db, { name: 'late' });
     const token = 'late-token-0123456789';
     expectProblem(await h.get('/api/Claim/Query', token), 401, 'Unauthenticated');
-    h.deps.db.prepare('INSERT INTO tokens (Token, UserID, Expires) VALUES (?, ?, ?)').run(token, userId, new Date(Date.now() + 60_000).toISOString());
+    h.deps.db
+      .prepare('INSERT INTO tokens (Token, UserID, Expires) VALUES (?, ?, ?)')
+      .run(token, userId, new Date(Date.now() + 60_000).toISOString());
     expect((await h.get('/api/Claim/Query', token)).status).toBe(200);
   });
 
@@ -116,7 +119,10 @@ describe('token cache: changes are seen at once', () => {
     h = harness();
     const { token } = await cachedToken(h);
     createUser(h.deps.db, { account: 'acme', name: 'alice', password: 'pw' });
-    const r = await h.call('POST', '/Authentication/Authenticate', { body: { Account: 'acme', User: 'alice', Password: 'pw', ClientName: 'tests' }, token: null });
+    const r = await h.call('POST', '/Authentication/Authenticate', {
+      body: { Account: 'acme', User: 'alice', Password: 'pw', ClientName: 'tests' },
+      token: null,
+    });
     expect(r.status).toBe(200);
     expect((await h.get('/api/Claim/Query', r.json.Token)).status).toBe(200);
     expect((await h.get('/api/Claim/Query', token)).status).toBe(200);
@@ -189,7 +195,9 @@ describe('token cache: changes made through another connection to the same file'
     const { token } = await cachedToken(h!);
     const other = new Database(file);
     try {
-      other.prepare('UPDATE tokens SET Expires = ? WHERE Token = ?').run(new Date(Date.now() - 1000).toISOString(), token);
+      other
+        .prepare('UPDATE tokens SET Expires = ? WHERE Token = ?')
+        .run(new Date(Date.now() - 1000).toISOString(), token);
     } finally {
       other.close();
     }

@@ -21,7 +21,9 @@ describe('token issuance', () => {
   it('AUTH-010 the password is stored hashed (scrypt), never in clear', async () => {
     h = harness();
     createUser(h.deps.db, { account: 'acme', name: 'alice', password: 'correct horse' });
-    const row = h.deps.db.prepare(`SELECT PasswordHash FROM users WHERE Name = 'alice'`).get() as { PasswordHash: string };
+    const row = h.deps.db.prepare(`SELECT PasswordHash FROM users WHERE Name = 'alice'`).get() as {
+      PasswordHash: string;
+    };
     expect(row.PasswordHash).toMatch(/^scrypt\$/);
     expect(row.PasswordHash).not.toContain('correct horse');
   });
@@ -29,21 +31,38 @@ describe('token issuance', () => {
   it('AUTH-011 wrong credentials are refused with 401 Unauthenticated', async () => {
     h = harness();
     createUser(h.deps.db, { account: 'acme', name: 'alice', password: 'correct horse' });
-    expectProblem(await h.call('POST', '/Authentication/Authenticate', { body: { ...creds, Password: 'nope' }, token: null }), 401, 'Unauthenticated');
-    expectProblem(await h.call('POST', '/Authentication/Authenticate', { body: { ...creds, User: 'bob' }, token: null }), 401, 'Unauthenticated');
+    expectProblem(
+      await h.call('POST', '/Authentication/Authenticate', { body: { ...creds, Password: 'nope' }, token: null }),
+      401,
+      'Unauthenticated',
+    );
+    expectProblem(
+      await h.call('POST', '/Authentication/Authenticate', { body: { ...creds, User: 'bob' }, token: null }),
+      401,
+      'Unauthenticated',
+    );
   });
 
   it('GEN-004 an Authenticate body of the wrong shape is refused with 400', async () => {
     h = harness();
-    expectProblem(await h.call('POST', '/Authentication/Authenticate', { body: { Account: 1 }, token: null }), 400, 'MalformedRequest');
-    expectProblem(await h.call('POST', '/Authentication/Authenticate', { raw: 'not json', token: null }), 400, 'MalformedRequest');
+    expectProblem(
+      await h.call('POST', '/Authentication/Authenticate', { body: { Account: 1 }, token: null }),
+      400,
+      'MalformedRequest',
+    );
+    expectProblem(
+      await h.call('POST', '/Authentication/Authenticate', { raw: 'not json', token: null }),
+      400,
+      'MalformedRequest',
+    );
   });
 
   it('AUTH-010 tokens expire after 30 minutes', async () => {
     let now = Date.parse('2026-01-01T10:00:00Z');
     h = harness({ clock: () => new Date(now) });
     createUser(h.deps.db, { account: 'acme', name: 'alice', password: 'correct horse' });
-    const { Token, Expires } = (await h.call('POST', '/Authentication/Authenticate', { body: creds, token: null })).json;
+    const { Token, Expires } = (await h.call('POST', '/Authentication/Authenticate', { body: creds, token: null }))
+      .json;
     expect(Date.parse(Expires) - now).toBe(30 * 60 * 1000);
     now += 29 * 60 * 1000;
     expect((await h.get('/api/Domains', Token)).status).toBe(200);
@@ -113,7 +132,9 @@ describe('permissions', () => {
     const u = await h.state('a user');
     const list = (await h.get('/api/Domains', u.token)).json.List;
     expect(list.length).toBe(h.deps.dict.all().length);
-    const grants = h.deps.db.prepare('SELECT Permission FROM grants WHERE UserID = ?').all(u.userId) as Array<{ Permission: string }>;
+    const grants = h.deps.db.prepare('SELECT Permission FROM grants WHERE UserID = ?').all(u.userId) as Array<{
+      Permission: string;
+    }>;
     expect(grants.map((g) => g.Permission)).not.toContain('RestrictDownload');
   });
 });

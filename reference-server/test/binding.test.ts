@@ -6,13 +6,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueBind, runQueuedBindJobs, startBindWorker } from '../src/areas/binding.js';
 import { harness, type H } from './support/proposal-harness.js';
 
-
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
 const status = (h: H, id: number | string, token?: string) => h.call('GET', `${P(id)}/BindStatus`, { token });
 const queue = (h: H, id: number | string, q = '') => h.call('POST', `${P(id)}/QueueBindQuote${q}`);
 const bind = (h: H, id: number | string) => h.call('POST', `${P(id)}/BindQuote`);
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const FIELDS = ['BoundDateUTC', 'ErrorMessage', 'MemberID', 'MemberName', 'PolicyID', 'PolicyNumber', 'ProposalID', 'Status'];
+const FIELDS = [
+  'BoundDateUTC',
+  'ErrorMessage',
+  'MemberID',
+  'MemberName',
+  'PolicyID',
+  'PolicyNumber',
+  'ProposalID',
+  'Status',
+];
 
 async function waitFor(h: H, id: number, done: (s: any) => boolean, timeoutMs = 3000) {
   const until = Date.now() + timeoutMs;
@@ -53,7 +61,14 @@ describe('BindStatus and BindQuote', () => {
     const p = await h.proposal({ hasMember: true, rated: true, locations: 1 });
     const res = await bind(h, p.proposalId);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.json).sort()).toEqual(['BoundDateUTC', 'MemberID', 'MemberName', 'PolicyID', 'PolicyNumber', 'ProposalID']);
+    expect(Object.keys(res.json).sort()).toEqual([
+      'BoundDateUTC',
+      'MemberID',
+      'MemberName',
+      'PolicyID',
+      'PolicyNumber',
+      'ProposalID',
+    ]);
     expect(res.json).toMatchObject({ ProposalID: p.proposalId, MemberID: p.memberId, MemberName: p.applicantName });
     expect(res.json.PolicyNumber).toMatch(/^POL-\d{6,}$/);
     expect(res.json.BoundDateUTC).toMatch(UTC_ISO);
@@ -95,7 +110,14 @@ describe('BindStatus and BindQuote', () => {
       expect(h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "Policy"`).get()).toEqual(policies);
       const s = await status(h, p.proposalId);
       expect(s.status).toBe(200);
-      expect(s.json).toMatchObject({ Status: 'Error', PolicyID: null, MemberID: null, PolicyNumber: null, MemberName: null, BoundDateUTC: null });
+      expect(s.json).toMatchObject({
+        Status: 'Error',
+        PolicyID: null,
+        MemberID: null,
+        PolicyNumber: null,
+        MemberName: null,
+        BoundDateUTC: null,
+      });
       expect(s.json.ErrorMessage).toMatch(reason);
     }
   });

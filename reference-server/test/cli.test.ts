@@ -11,12 +11,19 @@ const dir = mkdtempSync(join(tmpdir(), 'rflps-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(args: string[]) {
-  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, PORT: '' } });
+  return spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, PORT: '' },
+  });
 }
 
 /** Start the server; resolve with its URL once it logs "listening". */
 function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no listening line: ' + out)), 20_000);
@@ -39,11 +46,28 @@ describe('reference-server CLI', () => {
   it('--help lists the options and exits 0', { timeout: 30_000 }, () => {
     const r = run(['--help']);
     expect(r.status).toBe(0);
-    for (const o of ['--port', '--host', '--db', '--seed', '--provider-states', '--enhanced-session-security', '--log-level']) expect(r.stdout).toContain(o);
+    for (const o of [
+      '--port',
+      '--host',
+      '--db',
+      '--seed',
+      '--provider-states',
+      '--enhanced-session-security',
+      '--log-level',
+    ])
+      expect(r.stdout).toContain(o);
   });
 
   it('bad arguments exit 2 with a clear message', { timeout: 60_000 }, () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--bogus'], ['--seed', 'prod'], ['--enhanced-session-security', 'maybe'], ['--log-level', 'loud'], ['extra']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--bogus'],
+      ['--seed', 'prod'],
+      ['--enhanced-session-security', 'maybe'],
+      ['--log-level', 'loud'],
+      ['extra'],
+    ]) {
       const r = run(args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/error/i);
@@ -62,7 +86,9 @@ describe('reference-server CLI', () => {
       body: JSON.stringify({ Account: 'demo', User: 'admin', Password: 'admin', ClientName: 'cli-test' }),
     });
     const { Token } = (await auth.json()) as { Token: string };
-    const claims = (await (await fetch(url + '/api/Claim/Query?columns=ClaimNumber', { headers: { Token } })).json()) as { List: unknown[] };
+    const claims = (await (
+      await fetch(url + '/api/Claim/Query?columns=ClaimNumber', { headers: { Token } })
+    ).json()) as { List: unknown[] };
     expect(claims.List.length).toBeGreaterThan(0);
     const dl = await fetch(url + '/api/File/Query?columns=DownloadURL', { headers: { Token } });
     expect(dl.status).toBe(500); // --enhanced-session-security off
@@ -70,7 +96,10 @@ describe('reference-server CLI', () => {
     expect((await fetch(url + '/_provider-states', { method: 'POST', body: '{}' })).status).toBe(404);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    const lines = s.output().split('\n').filter((l) => l.startsWith('{'));
+    const lines = s
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     const request = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request' && e.path === '/health');
     expect(request).toMatchObject({ method: 'GET', path: '/health', status: 200, ms: expect.any(Number) });
   }, 40_000);

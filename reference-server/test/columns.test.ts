@@ -11,7 +11,8 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 const one = (id: number, cols: string, extra = '') => h.get(`/api/Claim/${id}?columns=${enc(cols)}${extra}`);
-const query = (cols: string, extra = '') => h.get(`/api/Claim/Query?columns=${enc(cols)}&filter=${enc(`ClaimID:eq:${rec.id}`)}${extra}`);
+const query = (cols: string, extra = '') =>
+  h.get(`/api/Claim/Query?columns=${enc(cols)}&filter=${enc(`ClaimID:eq:${rec.id}`)}${extra}`);
 
 describe('column lists', () => {
   it('COL-001 the record holds exactly the requested columns', async () => {
@@ -53,7 +54,10 @@ describe('associations and coded fields', () => {
 
   it('COL-005 .Code and .Description read the stored code', async () => {
     const r = await one(rec.id, `${rec.codedField}.Code,${rec.codedField}.Description`);
-    expect(r.json.Record).toEqual({ [`${rec.codedField}.Code`]: rec.codedCode, [`${rec.codedField}.Description`]: rec.codedDescription });
+    expect(r.json.Record).toEqual({
+      [`${rec.codedField}.Code`]: rec.codedCode,
+      [`${rec.codedField}.Description`]: rec.codedDescription,
+    });
     const q = await query(`${rec.codedField}.Description as Category`);
     expect(q.json.List).toEqual([{ Category: rec.codedDescription }]);
   });
@@ -77,13 +81,20 @@ describe('associations and coded fields', () => {
 
   it('COL-008 on a custom domain too', async () => {
     const ins = await h.state('a record with associations', { domain: 'Custom.Inspection' });
-    const r = await h.get(`/api/Custom.Inspection/${ins.id}?columns=${ins.associationField},${ins.codedField}.Code&resolveAssociationNames=True`);
-    expect(r.json.Record).toEqual({ [ins.associationField]: ins.associatedDisplay, [`${ins.codedField}.Code`]: ins.codedCode });
+    const r = await h.get(
+      `/api/Custom.Inspection/${ins.id}?columns=${ins.associationField},${ins.codedField}.Code&resolveAssociationNames=True`,
+    );
+    expect(r.json.Record).toEqual({
+      [ins.associationField]: ins.associatedDisplay,
+      [`${ins.codedField}.Code`]: ins.codedCode,
+    });
   });
 
   it('COL-009 a referenced record that is gone resolves to null, not an error', async () => {
     const m = await h.state('a record with a missing association');
-    const r = await h.get(`/api/Claim/${m.id}?columns=${m.associationField},${m.associationKeyField},${m.associationField}.Name&resolveAssociationNames=true`);
+    const r = await h.get(
+      `/api/Claim/${m.id}?columns=${m.associationField},${m.associationKeyField},${m.associationField}.Name&resolveAssociationNames=true`,
+    );
     expect(r.status).toBe(200);
     expect(r.json.Record[m.associationField]).toBeNull();
     expect(r.json.Record[`${m.associationField}.Name`]).toBeNull();
@@ -92,18 +103,29 @@ describe('associations and coded fields', () => {
 
   it('COL-010 resolveAssociationNames defaults to false; false returns null', async () => {
     expect((await one(rec.id, rec.associationField)).json.Record[rec.associationField]).toBeNull();
-    expect((await one(rec.id, rec.associationField, '&resolveAssociationNames=false')).json.Record[rec.associationField]).toBeNull();
-    expect((await one(rec.id, rec.associationField, '&resolveAssociationNames=No')).json.Record[rec.associationField]).toBeNull();
+    expect(
+      (await one(rec.id, rec.associationField, '&resolveAssociationNames=false')).json.Record[rec.associationField],
+    ).toBeNull();
+    expect(
+      (await one(rec.id, rec.associationField, '&resolveAssociationNames=No')).json.Record[rec.associationField],
+    ).toBeNull();
   });
 });
 
 describe('COL-011 the same language on files and links', () => {
   it('on file reads, file queries, attached files and link queries', async () => {
     const f = await h.state('a file', { kind: 'internal', linked: true, fileName: 'a.pdf', contentsBase64: 'YQ==' });
-    expect((await h.get(`/api/File/${f.fileId}?columns=${enc('FileName as Name, MimeType')}`)).json.Record).toEqual({ Name: 'a.pdf', MimeType: '.pdf' });
+    expect((await h.get(`/api/File/${f.fileId}?columns=${enc('FileName as Name, MimeType')}`)).json.Record).toEqual({
+      Name: 'a.pdf',
+      MimeType: '.pdf',
+    });
     expect((await h.get(`/api/File/Query?columns=${enc('FileID as Id')}`)).json.List).toEqual([{ Id: f.fileId }]);
-    expect((await h.get(`/api/Claim/${f.parentId}/Files?columns=${enc('FileID as Id')}`)).json.List).toEqual([{ Id: f.fileId }]);
-    expect((await h.get(`/api/Link/Query?parentDomain=Claim&columns=${enc('ChildID as FileId')}`)).json.List).toEqual([{ FileId: f.fileId }]);
+    expect((await h.get(`/api/Claim/${f.parentId}/Files?columns=${enc('FileID as Id')}`)).json.List).toEqual([
+      { Id: f.fileId },
+    ]);
+    expect((await h.get(`/api/Link/Query?parentDomain=Claim&columns=${enc('ChildID as FileId')}`)).json.List).toEqual([
+      { FileId: f.fileId },
+    ]);
     expectProblem(await h.get(`/api/Link/Query?parentDomain=Claim&columns=Nope`), 400, 'UnknownColumn');
     expectProblem(await h.get(`/api/File/${f.fileId}?columns=Nope`), 400, 'UnknownColumn');
   });

@@ -19,14 +19,28 @@ describe('GET /api/Domains', () => {
 
   it('DOM-003 each entry has DomainID, Name, DisplayNameSingular, DisplayNamePlural', async () => {
     for (const d of (await h.get('/api/Domains')).json.List) {
-      expect(d).toEqual({ DomainID: expect.any(Number), Name: expect.any(String), DisplayNameSingular: expect.any(String), DisplayNamePlural: expect.any(String) });
+      expect(d).toEqual({
+        DomainID: expect.any(Number),
+        Name: expect.any(String),
+        DisplayNameSingular: expect.any(String),
+        DisplayNamePlural: expect.any(String),
+      });
       expect(Number.isInteger(d.DomainID)).toBe(true);
     }
   });
 
   it('DOM-004 the core domains have their fixed IDs', async () => {
     const byName = Object.fromEntries((await h.get('/api/Domains')).json.List.map((d: any) => [d.Name, d.DomainID]));
-    expect(byName).toMatchObject({ Claim: 1, Contact: 2, Location: 3, File: 4, Note: 5, Policy: 6, Task: 7, Incident: 11 });
+    expect(byName).toMatchObject({
+      Claim: 1,
+      Contact: 2,
+      Location: 3,
+      File: 4,
+      Note: 5,
+      Policy: 6,
+      Task: 7,
+      Incident: 11,
+    });
   });
 
   it('DOM-005 DOM-002 custom domains are Custom.-prefixed with IDs above every core ID', async () => {
@@ -42,7 +56,12 @@ describe('GET /api/Domains', () => {
   });
 
   it('DOM-007 DOM-008 the list holds exactly the domains with View', async () => {
-    const token = h.userToken({ Claim: ['View'], 'Custom.Inspection': ['View', 'Edit'], Contact: ['Edit'], Proposal: ['View'] });
+    const token = h.userToken({
+      Claim: ['View'],
+      'Custom.Inspection': ['View', 'Edit'],
+      Contact: ['Edit'],
+      Proposal: ['View'],
+    });
     const names = (await h.get('/api/Domains', token)).json.List.map((d: any) => d.Name).sort();
     expect(names).toEqual(['Claim', 'Custom.Inspection', 'Proposal']);
   });

@@ -22,7 +22,13 @@ async function req(path: string, init: RequestInit & { token?: string | null } =
   return readResponse(r);
 }
 const state = async (name: string, params: Record<string, unknown>, action = 'setup') =>
-  (await req('/_provider-states', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state: name, params: { setupId: `h-${name}`, ...params }, action }) })).json;
+  (
+    await req('/_provider-states', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ state: name, params: { setupId: `h-${name}`, ...params }, action }),
+    })
+  ).json;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rflps-http-'));
@@ -55,13 +61,22 @@ describe('real HTTP + SQLite file', () => {
   it('AUTH-001 REC-001 COL-004 a provider-state record is read through the wire with the column language', async () => {
     const u = await state('a user', {});
     const rec = await state('a record with associations', {});
-    const r = await req(`/api/Claim/${rec.id}?columns=${encodeURIComponent(`${rec.textField} as N, Location.City, Custom2Code.Code`)}`, { token: u.token });
+    const r = await req(
+      `/api/Claim/${rec.id}?columns=${encodeURIComponent(`${rec.textField} as N, Location.City, Custom2Code.Code`)}`,
+      { token: u.token },
+    );
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
-    expect(r.json).toEqual({ Record: { N: rec.textValue, 'Location.City': rec.associatedPropertyValue, 'Custom2Code.Code': rec.codedCode }, Domain: 'Claim', Id: rec.id });
+    expect(r.json).toEqual({
+      Record: { N: rec.textValue, 'Location.City': rec.associatedPropertyValue, 'Custom2Code.Code': rec.codedCode },
+      Domain: 'Claim',
+      Id: rec.id,
+    });
     // The write is on disk: a second connection sees it.
     const other = new Database(dbFile, { readonly: true });
-    expect(other.prepare('SELECT ClaimNumber FROM Claim WHERE ClaimID = ?').get(rec.id)).toEqual({ ClaimNumber: rec.textValue });
+    expect(other.prepare('SELECT ClaimNumber FROM Claim WHERE ClaimID = ?').get(rec.id)).toEqual({
+      ClaimNumber: rec.textValue,
+    });
     other.close();
   });
 
@@ -80,17 +95,30 @@ describe('real HTTP + SQLite file', () => {
       method: 'POST',
       token: u.token,
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ParentDomain: 'Claim', ParentRecordID: p.id, ChildDomain: 'Contact', ChildRecordID: c.contactId, Relationship: 'ADJ' }),
+      body: JSON.stringify({
+        ParentDomain: 'Claim',
+        ParentRecordID: p.id,
+        ChildDomain: 'Contact',
+        ChildRecordID: c.contactId,
+        Relationship: 'ADJ',
+      }),
     });
     expect(up.json.IsSuccessful).toBe(true);
-    const q = await req(`/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&columns=ParentID`, { token: u.token });
+    const q = await req(`/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&columns=ParentID`, {
+      token: u.token,
+    });
     expect(q.json.List).toEqual([{ ParentID: p.id }]);
   });
 
   it('FILE-010 Contents round-trips binary bytes over HTTP', async () => {
     const u = await state('a user', { grants: { File: ['View'] } });
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const f = await state('a file', { kind: 'internal', linked: false, fileName: 'all.bin', contentsBase64: bytes.toString('base64') });
+    const f = await state('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'all.bin',
+      contentsBase64: bytes.toString('base64'),
+    });
     const r = await req(`/api/File/${f.fileId}?columns=Contents,FileSize,MimeType`, { token: u.token });
     expect(r.json.Record).toEqual({ Contents: bytes.toString('base64'), FileSize: 256, MimeType: '.bin' });
   });
@@ -112,7 +140,12 @@ describe('real HTTP + SQLite file', () => {
 
   it('GEN-004 malformed JSON over HTTP is 400', async () => {
     const u = await state('a user', {});
-    const r = await req('/api/Link/Remove', { method: 'POST', token: u.token, headers: { 'Content-Type': 'application/json' }, body: '{nope' });
+    const r = await req('/api/Link/Remove', {
+      method: 'POST',
+      token: u.token,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{nope',
+    });
     expect(r.status).toBe(400);
     expect(r.json.code).toBe('MalformedRequest');
   });

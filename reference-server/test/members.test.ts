@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type H } from './support/proposal-harness.js';
 
-
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
 const createMember = (h: H, id: number | string, init: { body?: unknown; raw?: string; token?: string } = {}) =>
   h.call('POST', `${P(id)}/CreateMember`, init);

@@ -52,9 +52,19 @@ describe('query path', () => {
   afterEach(() => h.close());
 
   it('the Claim table has the dictionary indexes for Status + LossDate and LossDate', () => {
-    const names = (h.deps.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Claim'`).all() as Array<{ name: string }>).map((r) => r.name);
+    const names = (
+      h.deps.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Claim'`).all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(['ix_Claim_Status_LossDate', 'ix_Claim_LossDate']));
-    const plan = (h.deps.db.prepare(`EXPLAIN QUERY PLAN SELECT "ClaimID" FROM "Claim" t WHERE t."Status" IS ? ORDER BY t."LossDate" DESC LIMIT 10`).all('Open') as Array<{ detail: string }>)
+    const plan = (
+      h.deps.db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT "ClaimID" FROM "Claim" t WHERE t."Status" IS ? ORDER BY t."LossDate" DESC LIMIT 10`,
+        )
+        .all('Open') as Array<{ detail: string }>
+    )
       .map((r) => r.detail)
       .join('\n');
     expect(plan).toMatch(/ix_Claim_Status_LossDate/);
@@ -64,15 +74,25 @@ describe('query path', () => {
     const s = await h.state('records', { count: 57, domain: 'Claim' });
     const loc = h.deps.db.prepare(`INSERT INTO "Location" ("Name") VALUES ('L')`).run().lastInsertRowid;
     // few distinct values: many ties, broken by ClaimID
-    h.deps.db.prepare(`UPDATE "Claim" SET "Status" = CASE "ClaimID" % 3 WHEN 0 THEN 'Open' ELSE 'Closed' END, "LossDate" = '2020-01-0' || ("ClaimID" % 4 + 1), "LocationID" = ?`).run(loc);
+    h.deps.db
+      .prepare(
+        `UPDATE "Claim" SET "Status" = CASE "ClaimID" % 3 WHEN 0 THEN 'Open' ELSE 'Closed' END, "LossDate" = '2020-01-0' || ("ClaimID" % 4 + 1), "LocationID" = ?`,
+      )
+      .run(loc);
     const base = `/api/Claim/Query?filter=${encodeURIComponent(s.filter)}&columns=ClaimID,Status,LossDate,Location.Name`;
     for (const sort of ['LossDate desc', 'Status,LossDate desc', 'Location.Name desc,LossDate']) {
-      const whole = (await h.get(`${base}&sort=${encodeURIComponent(sort)}&take=100`)).json.List as Array<Record<string, unknown>>;
+      const whole = (await h.get(`${base}&sort=${encodeURIComponent(sort)}&take=100`)).json.List as Array<
+        Record<string, unknown>
+      >;
       expect(whole).toHaveLength(57);
       expect(whole.every((r) => r['Location.Name'] === 'L')).toBe(true);
       const paged: Array<Record<string, unknown>> = [];
       for (let skip = 0; skip < 57; skip += 10) {
-        paged.push(...((await h.get(`${base}&sort=${encodeURIComponent(sort)}&take=10&skip=${skip}`)).json.List as Array<Record<string, unknown>>));
+        paged.push(
+          ...((await h.get(`${base}&sort=${encodeURIComponent(sort)}&take=10&skip=${skip}`)).json.List as Array<
+            Record<string, unknown>
+          >),
+        );
       }
       expect(paged).toEqual(whole);
       // the order is the sort, then the key ascending

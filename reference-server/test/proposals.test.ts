@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedProposals } from '../src/areas/proposals.js';
 import { harness, type H } from './support/proposal-harness.js';
 
-
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
 const upsert = (h: H, id: number | string, body: unknown, q = '') =>
   h.call('POST', `${P(id)}/Schedules/ProposalLocation/UpsertMulti${q}`, { body });
@@ -182,7 +181,13 @@ describe("provider state 'a proposal'", () => {
       expect(typeof v.applicantName).toBe('string');
       expect(v.applicantName.length).toBeGreaterThan(0);
       const row = h.deps.db.prepare(`SELECT * FROM "Proposal" WHERE ProposalID = ?`).get(v.proposalId) as any;
-      expect(row).toMatchObject({ ProposalType: code, StatusCode: 'Q', RatingStatus: 'C', MemberID: v.memberId, PendingExpiryChange: 0 });
+      expect(row).toMatchObject({
+        ProposalType: code,
+        StatusCode: 'Q',
+        RatingStatus: 'C',
+        MemberID: v.memberId,
+        PendingExpiryChange: 0,
+      });
       expect(row.ApplicantName).toBe(v.applicantName);
     }
     const plain = await h.proposal({ type: 'Quote' });
@@ -211,8 +216,13 @@ describe("provider state 'a proposal'", () => {
     const e = await h.state('a proposal', { setupId: 'teardown-2', type: 'Endorsement', locations: 1, boundSet: true });
     // later operations: member, schedules, vehicle, permanent delete, binding, soft delete
     expect((await h.call('POST', `${P(v.proposalId)}/CreateMember`)).json.IsSuccessful).toBe(true);
-    await upsert(h, v.proposalId, { Inserts: [{ Fields: { LocationName: 'Later' } }], Deletes: [{ ID: v.locationIds[0] }] });
-    await h.call('POST', `${P(v.proposalId)}/Schedules/ProposalVehicle/UpsertMulti`, { body: { Inserts: [{ Fields: { VIN: 'V1' } }] } });
+    await upsert(h, v.proposalId, {
+      Inserts: [{ Fields: { LocationName: 'Later' } }],
+      Deletes: [{ ID: v.locationIds[0] }],
+    });
+    await h.call('POST', `${P(v.proposalId)}/Schedules/ProposalVehicle/UpsertMulti`, {
+      body: { Inserts: [{ Fields: { VIN: 'V1' } }] },
+    });
     expect((await h.call('POST', `${P(v.proposalId)}/BindQuote`)).status).toBe(200);
     await h.call('POST', `${P(v.proposalId)}/QueueBindQuote`);
     h.deps.db.prepare(`UPDATE proposal_sets SET IsBound = 0`).run();
@@ -222,8 +232,14 @@ describe("provider state 'a proposal'", () => {
     expect(count(h, 'PolicyChange')).toBe(1);
 
     await h.state('a proposal', params, 'teardown');
-    await h.state('a proposal', { setupId: 'teardown-2', type: 'Endorsement', locations: 1, boundSet: true }, 'teardown');
-    expect(dump(h).replace(/"sqlite_sequence":\[[^\]]*\]/, '')).toBe(baseline.replace(/"sqlite_sequence":\[[^\]]*\]/, ''));
+    await h.state(
+      'a proposal',
+      { setupId: 'teardown-2', type: 'Endorsement', locations: 1, boundSet: true },
+      'teardown',
+    );
+    expect(dump(h).replace(/"sqlite_sequence":\[[^\]]*\]/, '')).toBe(
+      baseline.replace(/"sqlite_sequence":\[[^\]]*\]/, ''),
+    );
     expect(count(h, 'state_objects')).toBe(0);
   });
 });
@@ -238,8 +254,12 @@ describe('seedProposals', () => {
     expect(rows.some((r) => r.PendingExpiryChange === 1)).toBe(true);
     expect(rows.some((r) => r.ProposalSetID !== null)).toBe(true);
     for (const id of ids) {
-      expect((h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "ProposalLocation" WHERE ProposalID = ?`).get(id) as any).n).toBeGreaterThan(0);
-      expect((h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "ProposalVehicle" WHERE ProposalID = ?`).get(id) as any).n).toBeGreaterThan(0);
+      expect(
+        (h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "ProposalLocation" WHERE ProposalID = ?`).get(id) as any).n,
+      ).toBeGreaterThan(0);
+      expect(
+        (h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "ProposalVehicle" WHERE ProposalID = ?`).get(id) as any).n,
+      ).toBeGreaterThan(0);
     }
     const bound = rows.find((r) => r.StatusCode === 'B');
     const s = await h.call('GET', `${P(bound.ProposalID)}/BindStatus`);

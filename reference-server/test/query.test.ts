@@ -83,7 +83,9 @@ describe('envelope and defaults', () => {
 
   it('QRY-008 sort by a dotted association property', async () => {
     const a = await h.state('a record with associations');
-    const r = await h.get(`/api/Claim/Query?columns=ClaimID&sort=${enc('Location.Name desc')}&filter=${enc(`ClaimID:eq:${a.id}`)}`);
+    const r = await h.get(
+      `/api/Claim/Query?columns=ClaimID&sort=${enc('Location.Name desc')}&filter=${enc(`ClaimID:eq:${a.id}`)}`,
+    );
     expect(ids(r)).toEqual([a.id]);
   });
 });
@@ -122,8 +124,10 @@ describe('empty columns and total count', () => {
 
   it('QRY-018 booleans accept true/false, True/False, Yes/No, Y/N, 1/0 and nothing else', async () => {
     const { q } = await records(1);
-    for (const v of ['true', 'True', 'Yes', 'Y', '1']) expect((await q(`&includeTotalCount=${v}`)).json.TotalCount).toBe(1);
-    for (const v of ['false', 'False', 'No', 'N', '0']) expect((await q(`&includeTotalCount=${v}`)).json.TotalCount).toBeUndefined();
+    for (const v of ['true', 'True', 'Yes', 'Y', '1'])
+      expect((await q(`&includeTotalCount=${v}`)).json.TotalCount).toBe(1);
+    for (const v of ['false', 'False', 'No', 'N', '0'])
+      expect((await q(`&includeTotalCount=${v}`)).json.TotalCount).toBeUndefined();
     expectProblem(await q('&includeTotalCount=maybe'), 400, 'MalformedRequest');
     expectProblem(await q('&excludeEmptyColumns=2'), 400, 'MalformedRequest');
   });
@@ -167,7 +171,17 @@ describe('QRY-020 filter grammar', () => {
   });
 
   it('an unknown field, op or malformed condition is 400 InvalidFilter', async () => {
-    for (const f of ['Nope:eq:1', 'ClaimID:like:1', 'ClaimID', 'ClaimID:eq', 'ClaimID:eq:1&&', 'ClaimID:gt:abc', 'ClaimID:isnull:5', 'Location:eq:1', 'Location.Nope:eq:1']) {
+    for (const f of [
+      'Nope:eq:1',
+      'ClaimID:like:1',
+      'ClaimID',
+      'ClaimID:eq',
+      'ClaimID:eq:1&&',
+      'ClaimID:gt:abc',
+      'ClaimID:isnull:5',
+      'Location:eq:1',
+      'Location.Nope:eq:1',
+    ]) {
       expectProblem(await h.get(`/api/Claim/Query?filter=${enc(f)}`), 400, 'InvalidFilter');
     }
   });
@@ -177,7 +191,8 @@ describe('QRY-021 LINQ subset', () => {
   it('comparisons, Contains, StartsWith, &&, || and parentheses', async () => {
     const { s } = await records(5);
     const mark = s.filter.split(':').slice(2).join(':'); // the marker prefix, ending in '-'
-    const l = (expr: string) => h.get(`/api/Claim/Query?columns=ClaimID&linqFilter=${enc(`${s.sortField}.StartsWith("${mark}") && (${expr})`)}`);
+    const l = (expr: string) =>
+      h.get(`/api/Claim/Query?columns=ClaimID&linqFilter=${enc(`${s.sortField}.StartsWith("${mark}") && (${expr})`)}`);
     const [a, b, c, d, e] = s.ids;
     expect(ids(await l(`ClaimID == ${c}`))).toEqual([c]);
     expect(ids(await l(`ClaimID != ${c}`))).toEqual([a, b, d, e]);
@@ -191,8 +206,18 @@ describe('QRY-021 LINQ subset', () => {
 
   it('anything else is 400 InvalidFilter', async () => {
     for (const f of [
-      'ClaimID = 5', 'ClaimID == ', 'x => x.ClaimID == 1', '!(ClaimID == 1)', 'ClaimID.EndsWith("x")', 'ClaimNumber.Contains(5)',
-      '(ClaimID == 1', 'ClaimID == 1)', 'Nope == 1', 'ClaimID > null', '"a" == ClaimNumber', 'ClaimNumber == "unterminated',
+      'ClaimID = 5',
+      'ClaimID == ',
+      'x => x.ClaimID == 1',
+      '!(ClaimID == 1)',
+      'ClaimID.EndsWith("x")',
+      'ClaimNumber.Contains(5)',
+      '(ClaimID == 1',
+      'ClaimID == 1)',
+      'Nope == 1',
+      'ClaimID > null',
+      '"a" == ClaimNumber',
+      'ClaimNumber == "unterminated',
       'ClaimID == 1; DROP TABLE Claim',
     ]) {
       expectProblem(await h.get(`/api/Claim/Query?linqFilter=${enc(f)}`), 400, 'InvalidFilter');
@@ -202,7 +227,9 @@ describe('QRY-021 LINQ subset', () => {
 
   it('filter and linqFilter combine with AND', async () => {
     const { s } = await records(3);
-    const r = await h.get(`/api/Claim/Query?columns=ClaimID&filter=${enc(s.filter)}&linqFilter=${enc(`ClaimID == ${s.ids[1]}`)}`);
+    const r = await h.get(
+      `/api/Claim/Query?columns=ClaimID&filter=${enc(s.filter)}&linqFilter=${enc(`ClaimID == ${s.ids[1]}`)}`,
+    );
     expect(ids(r)).toEqual([s.ids[1]]);
   });
 });

@@ -32,19 +32,37 @@ describe('GET /api/{domain}/{id}', () => {
   it('COL-013 COL-002 without columns: every natively stored column, reference columns included', async () => {
     const rec = await h.state('a record with associations');
     const keys = Object.keys((await h.get(`/api/Claim/${rec.id}`)).json.Record);
-    expect(keys).toEqual(['ClaimID', 'ClaimNumber', 'ClaimantName', 'LossDate', 'ReserveAmount', 'Status', 'LocationID', 'PolicyID', 'Custom2CodeID', 'Notes', 'EntryDate']);
+    expect(keys).toEqual([
+      'ClaimID',
+      'ClaimNumber',
+      'ClaimantName',
+      'LossDate',
+      'ReserveAmount',
+      'Status',
+      'LocationID',
+      'PolicyID',
+      'Custom2CodeID',
+      'Notes',
+      'EntryDate',
+    ]);
   });
 
   it('timestamps render as ISO 8601 with fractional seconds and no zone', async () => {
     const rec = await h.state('a record with associations');
-    expect((await h.get(`/api/Claim/${rec.id}?columns=EntryDate`)).json.Record.EntryDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
+    expect((await h.get(`/api/Claim/${rec.id}?columns=EntryDate`)).json.Record.EntryDate).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/,
+    );
   });
 
   it('DOM-002 a Custom. domain is read on the generic route', async () => {
     const rec = await h.state('a record with associations', { domain: 'Custom.Inspection' });
     const r = await h.get(`/api/Custom.Inspection/${rec.id}`);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ Domain: 'Custom.Inspection', Id: rec.id, Record: { InspectionID: rec.id, [rec.textField]: rec.textValue } });
+    expect(r.json).toMatchObject({
+      Domain: 'Custom.Inspection',
+      Id: rec.id,
+      Record: { InspectionID: rec.id, [rec.textField]: rec.textValue },
+    });
   });
 
   it('DOM-001 DOM-010 a wrongly cased domain is 404 UnknownDomain', async () => {
@@ -79,12 +97,18 @@ describe('GET /api/{domain}/{id}', () => {
 describe('soft-deleted schedule records', () => {
   it('SCHED-019 a record with IsDeleted = 1 is not served by the generic routes', async () => {
     const def = h.deps.dict.get('ProposalLocation')!;
-    const live = h.deps.db.prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 0)').run('live').lastInsertRowid;
-    const gone = h.deps.db.prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 1)').run('gone').lastInsertRowid;
+    const live = h.deps.db
+      .prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 0)')
+      .run('live').lastInsertRowid;
+    const gone = h.deps.db
+      .prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 1)')
+      .run('gone').lastInsertRowid;
     expect(def.schedule).toBe(true);
     expect((await h.get(`/api/ProposalLocation/${live}`)).status).toBe(200);
     expectProblem(await h.get(`/api/ProposalLocation/${gone}`), 404, 'RecordNotFound');
-    expect((await h.get('/api/ProposalLocation/Query?columns=LocationName')).json.List).toEqual([{ LocationName: 'live' }]);
+    expect((await h.get('/api/ProposalLocation/Query?columns=LocationName')).json.List).toEqual([
+      { LocationName: 'live' },
+    ]);
   });
 });
 
@@ -101,7 +125,11 @@ describe('compiled record reads (one per domain and column list, reused)', () =>
     const rec = await h.state('a record with associations');
     for (let round = 0; round < 2; round++) {
       expectProblem(await h.get('/api/Claim/999999?columns=a b c'), 400, 'UnknownColumn');
-      expectProblem(await h.get('/api/Claim/999999?columns=ClaimNumber&resolveAssociationNames=maybe'), 400, 'MalformedRequest');
+      expectProblem(
+        await h.get('/api/Claim/999999?columns=ClaimNumber&resolveAssociationNames=maybe'),
+        400,
+        'MalformedRequest',
+      );
       expectProblem(await h.get('/api/Claim/999999?columns=NoSuchColumn'), 404, 'RecordNotFound');
       expectProblem(await h.get(`/api/Claim/${rec.id}?columns=NoSuchColumn`), 400, 'UnknownColumn');
       expectProblem(await h.get('/api/Claim/999999?columns=ClaimNumber'), 404, 'RecordNotFound');
@@ -110,8 +138,12 @@ describe('compiled record reads (one per domain and column list, reused)', () =>
   });
 
   it('a record soft-deleted after its read was compiled is 404', async () => {
-    const id = h.deps.db.prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 0)').run('soon gone').lastInsertRowid;
-    expect((await h.get(`/api/ProposalLocation/${id}?columns=LocationName`)).json.Record).toEqual({ LocationName: 'soon gone' });
+    const id = h.deps.db
+      .prepare('INSERT INTO ProposalLocation (LocationName, IsDeleted) VALUES (?, 0)')
+      .run('soon gone').lastInsertRowid;
+    expect((await h.get(`/api/ProposalLocation/${id}?columns=LocationName`)).json.Record).toEqual({
+      LocationName: 'soon gone',
+    });
     h.deps.db.prepare('UPDATE ProposalLocation SET IsDeleted = 1 WHERE ProposalLocationID = ?').run(id);
     expectProblem(await h.get(`/api/ProposalLocation/${id}?columns=LocationName`), 404, 'RecordNotFound');
   });

@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type H } from './support/proposal-harness.js';
 
-
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
 const upsert = (h: H, id: number | string, body: unknown, q = '', domain = 'ProposalLocation', token?: string) =>
   h.call('POST', `${P(id)}/Schedules/${domain}/UpsertMulti${q}`, { body, token });
@@ -23,9 +22,9 @@ function row(h: H, table: string, key: string, id: number) {
 }
 /** Every table's full contents, for byte-for-byte comparisons. */
 function dump(h: H): string {
-  const tables = h.deps.db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
-    .all() as Array<{ name: string }>;
+  const tables = h.deps.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as Array<{
+    name: string;
+  }>;
   const out: Record<string, unknown[]> = {};
   for (const t of tables) out[t.name] = h.deps.db.prepare(`SELECT * FROM "${t.name}" ORDER BY rowid`).all();
   return JSON.stringify(out);
@@ -159,9 +158,18 @@ describe('UpsertMulti', () => {
     expect(d).toMatchObject({ IsSuccessful: false, RecordID: 0 });
     expect(d.Message).toMatch(/Year.*number/);
     expect(e).toMatchObject({ IsSuccessful: false, RecordID: 0 });
-    expect(row(h, 'ProposalVehicle', 'ProposalVehicleID', b.RecordID)).toMatchObject({ VIN: '1FAFP404X1F100001', Year: 2020 });
+    expect(row(h, 'ProposalVehicle', 'ProposalVehicleID', b.RecordID)).toMatchObject({
+      VIN: '1FAFP404X1F100001',
+      Year: 2020,
+    });
     // a location field is unknown on a vehicle
-    const wrong = await upsert(h, p.proposalId, { Inserts: [{ Fields: { LocationName: 'x' } }] }, '', 'ProposalVehicle');
+    const wrong = await upsert(
+      h,
+      p.proposalId,
+      { Inserts: [{ Fields: { LocationName: 'x' } }] },
+      '',
+      'ProposalVehicle',
+    );
     expect(wrong.json.Inserts[0].IsSuccessful).toBe(false);
   });
 
@@ -195,8 +203,15 @@ describe('UpsertMulti', () => {
         h,
         p.proposalId,
         {
-          Inserts: [{ Fields: { LocationName: `ok ${q}` } }, { Fields: { City: 'missing name' } }, { Fields: { LocationName: `ok2 ${q}` } }],
-          Updates: [{ ID: a, Fields: { LocationName: '' } }, { ID: b, Fields: { City: `City ${q}` } }],
+          Inserts: [
+            { Fields: { LocationName: `ok ${q}` } },
+            { Fields: { City: 'missing name' } },
+            { Fields: { LocationName: `ok2 ${q}` } },
+          ],
+          Updates: [
+            { ID: a, Fields: { LocationName: '' } },
+            { ID: b, Fields: { City: `City ${q}` } },
+          ],
         },
         q,
       );
@@ -227,7 +242,10 @@ describe('UpsertMulti', () => {
       p.proposalId,
       {
         Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: { LocationName: 'B' } }],
-        Updates: [{ ID: a, Fields: { City: 'Changed' } }, { ID: b, Fields: { LocationName: '' } }],
+        Updates: [
+          { ID: a, Fields: { City: 'Changed' } },
+          { ID: b, Fields: { LocationName: '' } },
+        ],
         Deletes: [{ ID: a }],
       },
       '?isAtomic=true',
@@ -268,14 +286,23 @@ describe('UpsertMulti', () => {
     expect(res.status).toBe(200);
     expect(res.json.Inserts.map((r: any) => r.IsSuccessful)).toEqual([true, true]);
     expect(res.json.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: p.locationIds[0], OrderNumber: 0 });
-    expect(locations(h, p.proposalId).map((l) => l.LocationName).sort()).toEqual(['Location 1 t1', 'One', 'Two'].sort());
+    expect(
+      locations(h, p.proposalId)
+        .map((l) => l.LocationName)
+        .sort(),
+    ).toEqual(['Location 1 t1', 'One', 'Two'].sort());
   });
 
   it('an update in an atomic batch can address a record inserted earlier in the batch', async () => {
     const p = await h.proposal();
     const first = await upsert(h, p.proposalId, { Inserts: [{ Fields: { LocationName: 'Base' } }] });
     const id = first.json.Inserts[0].RecordID;
-    const res = await upsert(h, p.proposalId, { Updates: [{ ID: id, Fields: { City: 'C' } }], Deletes: [{ ID: id }] }, '?isAtomic=1');
+    const res = await upsert(
+      h,
+      p.proposalId,
+      { Updates: [{ ID: id, Fields: { City: 'C' } }], Deletes: [{ ID: id }] },
+      '?isAtomic=1',
+    );
     expect(res.json.Updates[0].IsSuccessful).toBe(true);
     expect(res.json.Deletes[0].IsSuccessful).toBe(true);
     expect(row(h, 'ProposalLocation', 'ProposalLocationID', id)).toBeUndefined();
@@ -323,7 +350,11 @@ describe('UpsertMulti', () => {
     const p = await h.proposal({ locations: 1 });
     const before = dump(h);
     const items = (k: number) => Array.from({ length: k }, (_, i) => ({ Fields: { LocationName: `L${i}` } }));
-    const tooMany = await upsert(h, p.proposalId, { Inserts: items(60), Updates: [], Deletes: Array.from({ length: 41 }, () => ({ ID: p.locationIds[0] })) });
+    const tooMany = await upsert(h, p.proposalId, {
+      Inserts: items(60),
+      Updates: [],
+      Deletes: Array.from({ length: 41 }, () => ({ ID: p.locationIds[0] })),
+    });
     expect(tooMany.status).toBe(413);
     expect(tooMany.json).toMatchObject({ status: 413, code: 'PayloadTooLarge' });
     expect(dump(h)).toBe(before);
@@ -358,12 +389,17 @@ describe('single DELETE and Reinstate', () => {
     expect(res.status).toBe(200);
     expectResultShape(res.json, null);
     expect(res.json).toMatchObject({ IsSuccessful: true, RecordID: id });
-    expect(row(h, 'ProposalLocation', 'ProposalLocationID', id)).toMatchObject({ IsDeleted: 1, LocationName: 'Location 1 t1' });
+    expect(row(h, 'ProposalLocation', 'ProposalLocationID', id)).toMatchObject({
+      IsDeleted: 1,
+      LocationName: 'Location 1 t1',
+    });
     const changes = h.deps.db.prepare(`SELECT * FROM "PolicyChange" WHERE ProposalID = ?`).all(p.proposalId) as any[];
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ ScheduleDomain: 'ProposalLocation', ScheduleID: id, ChangeType: 'Delete' });
     expect(changes[0].EntryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
-    expect(h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "DataEntryEvent" WHERE ProposalID = ?`).get(p.proposalId)).toEqual({ n: 0 });
+    expect(
+      h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "DataEntryEvent" WHERE ProposalID = ?`).get(p.proposalId),
+    ).toEqual({ n: 0 });
     // a soft-deleted record is no longer active: deleting or updating it again fails
     const again = await del(h, p.proposalId, id);
     expect(again.json).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null });
@@ -400,10 +436,14 @@ describe('single DELETE and Reinstate', () => {
       expectResultShape(res.json, null);
       expect(res.json).toMatchObject({ IsSuccessful: true, RecordID: id });
       expect(row(h, 'ProposalLocation', 'ProposalLocationID', id)).toBeUndefined();
-      const events = h.deps.db.prepare(`SELECT * FROM "DataEntryEvent" WHERE ProposalID = ?`).all(p.proposalId) as any[];
+      const events = h.deps.db
+        .prepare(`SELECT * FROM "DataEntryEvent" WHERE ProposalID = ?`)
+        .all(p.proposalId) as any[];
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ EventName: 'ScheduleDeleted', Domain: 'ProposalLocation', RecordID: id });
-      expect(h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "PolicyChange" WHERE ProposalID = ?`).get(p.proposalId)).toEqual({ n: 0 });
+      expect(
+        h.deps.db.prepare(`SELECT COUNT(*) AS n FROM "PolicyChange" WHERE ProposalID = ?`).get(p.proposalId),
+      ).toEqual({ n: 0 });
       // not readable, not reinstatable
       expect((await h.call('GET', `/api/ProposalLocation/${id}`)).status).toBe(404);
       const rr = await reinstate(h, p.proposalId, id);
@@ -417,12 +457,20 @@ describe('single DELETE and Reinstate', () => {
     const q = await h.proposal({ type: 'Quote', locations: 1 });
     await del(h, e.proposalId, e.locationIds[0]);
     await upsert(h, q.proposalId, { Deletes: [{ ID: q.locationIds[0] }] });
-    const pc = await h.call('GET', `/api/PolicyChange/Query?filter=${encodeURIComponent(`ProposalID:eq:${e.proposalId}`)}`);
+    const pc = await h.call(
+      'GET',
+      `/api/PolicyChange/Query?filter=${encodeURIComponent(`ProposalID:eq:${e.proposalId}`)}`,
+    );
     expect(pc.status).toBe(200);
     expect(pc.json.List).toEqual([expect.objectContaining({ ScheduleID: e.locationIds[0], ChangeType: 'Delete' })]);
-    const ev = await h.call('GET', `/api/DataEntryEvent/Query?filter=${encodeURIComponent(`ProposalID:eq:${q.proposalId}`)}`);
+    const ev = await h.call(
+      'GET',
+      `/api/DataEntryEvent/Query?filter=${encodeURIComponent(`ProposalID:eq:${q.proposalId}`)}`,
+    );
     expect(ev.status).toBe(200);
-    expect(ev.json.List).toEqual([expect.objectContaining({ RecordID: q.locationIds[0], EventName: 'ScheduleDeleted' })]);
+    expect(ev.json.List).toEqual([
+      expect.objectContaining({ RecordID: q.locationIds[0], EventName: 'ScheduleDeleted' }),
+    ]);
   });
 
   it('SCHED-002 SCHED-004: deleting a record that is not on this proposal answers 200 with IsSuccessful false and RecordID 0', async () => {

@@ -15,4 +15,6 @@ if (kind !== 'container') {
   console.error(`assert-container-ran: the conformance run used target kind "${kind}", expected "container"`);
   process.exit(1);
 }
-console.log(`assert-container-ran: target ${kind} (${results.target.image ?? '?'} ${results.target.digest ?? ''}), verdict ${results.verdict}`);
+console.log(
+  `assert-container-ran: target ${kind} (${results.target.image ?? '?'} ${results.target.digest ?? ''}), verdict ${results.verdict}`,
+);

@@ -37,12 +37,18 @@ try {
   console.log(`GET ${url} -> ${res.status} ${body}`);
   if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
   let status;
-  try { status = JSON.parse(body).status; } catch { /* reported below */ }
+  try {
+    status = JSON.parse(body).status;
+  } catch {
+    /* reported below */
+  }
   if (status !== 'ok') throw new Error(`/health body is not {"status":"ok",...}: ${body}`);
 } catch (err) {
   console.error(`smoke-container: FAILED: ${err?.stack ?? err}`);
   if (/registry|pull|No such image/i.test(String(err?.message)))
-    console.error(`smoke-container: hint: image '${image}' must exist locally; build it with reference-server/image/build.sh`);
+    console.error(
+      `smoke-container: hint: image '${image}' must exist locally; build it with reference-server/image/build.sh`,
+    );
   process.exitCode = 1;
 } finally {
   if (container) {

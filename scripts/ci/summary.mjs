@@ -19,14 +19,24 @@ const conf = read('reports/ci/results.json');
 const mutation = read('reports/mutation.json');
 
 const parts = [
-  { name: 'unit and integration tests', passed: vitest.numPassedTests, failed: vitest.numFailedTests, skipped: vitest.numPendingTests + vitest.numTodoTests },
+  {
+    name: 'unit and integration tests',
+    passed: vitest.numPassedTests,
+    failed: vitest.numFailedTests,
+    skipped: vitest.numPendingTests + vitest.numTodoTests,
+  },
   {
     name: 'conformance requirements (reference container)',
     passed: conf.counts.passed,
     failed: conf.counts.failed + conf.counts.error + conf.counts['precondition-failed'] + conf.counts.untested,
     skipped: conf.counts['not-applicable'] + conf.counts['not-testable'],
   },
-  { name: 'injected faults caught', passed: mutation.score.caught, failed: mutation.score.total - mutation.score.caught, skipped: 0 },
+  {
+    name: 'injected faults caught',
+    passed: mutation.score.caught,
+    failed: mutation.score.total - mutation.score.caught,
+    skipped: 0,
+  },
 ];
 for (const p of parts) console.log(`  ${p.name}: ${p.passed} passed, ${p.failed} failed, ${p.skipped} skipped`);
 const sum = (k) => parts.reduce((n, p) => n + p[k], 0);

@@ -52,7 +52,12 @@ for (const file of documents) {
       for (const [status, r] of Object.entries<any>(op.responses ?? {})) {
         if (r.$ref) continue;
         for (const [mt, media] of Object.entries<any>(r.content ?? {})) {
-          collect(`${op.operationId} ${status} ${mt}`, `${base}/responses/${status}/content/${esc(mt)}`, media, media.schema);
+          collect(
+            `${op.operationId} ${status} ${mt}`,
+            `${base}/responses/${status}/content/${esc(mt)}`,
+            media,
+            media.schema,
+          );
         }
       }
     }

@@ -11,6 +11,8 @@ if (!present) console.warn(`[spec] ../shared/interface-spec.md not found; the co
 describe('spec/interface-spec.md', () => {
   it.skipIf(!present)('equals ../shared/interface-spec.md', () => {
     const copy = readFileSync(join(ROOT, 'spec', 'interface-spec.md'));
-    expect(copy.equals(readFileSync(shared)), 'spec/interface-spec.md differs from ../shared/interface-spec.md').toBe(true);
+    expect(copy.equals(readFileSync(shared)), 'spec/interface-spec.md differs from ../shared/interface-spec.md').toBe(
+      true,
+    );
   });
 });

@@ -9,7 +9,13 @@ describe('redocly lint', () => {
     const res = spawnSync(join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', '--format=json'], {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+        REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+        NO_COLOR: '1',
+      },
       timeout: 120_000,
     });
     // One JSON report per API, concatenated.
@@ -20,7 +26,10 @@ describe('redocly lint', () => {
     const errors = reports
       .flatMap((r) => r.problems ?? [])
       .filter((p: any) => p.severity === 'error')
-      .map((p: any) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.source?.ref ?? ''}${p.location?.[0]?.pointer ?? ''}`);
+      .map(
+        (p: any) =>
+          `${p.ruleId}: ${p.message} at ${p.location?.[0]?.source?.ref ?? ''}${p.location?.[0]?.pointer ?? ''}`,
+      );
     expect(errors).toEqual([]);
     expect(reports.reduce((n, r) => n + (r.totals?.errors ?? 0), 0)).toBe(0);
     expect(res.status).toBe(0);

@@ -17,7 +17,9 @@ interface Requirement {
   retired?: boolean;
 }
 
-const catalogue = loadYaml<{ catalogue: string; version: string; requirements: Requirement[] }>('spec/requirements.yaml');
+const catalogue = loadYaml<{ catalogue: string; version: string; requirements: Requirement[] }>(
+  'spec/requirements.yaml',
+);
 const reqs = catalogue.requirements;
 const specText = readFileSync(join(ROOT, 'spec', 'interface-spec.md'), 'utf8');
 const doc = loadYaml('spec/openapi.yaml');
@@ -60,7 +62,10 @@ describe('requirement catalogue', () => {
   });
 
   it.each(reqs.map((r) => [r.id, r] as const))('%s is well-formed', (_id, r) => {
-    expect(Object.keys(r).filter((k) => !KEYS.has(k)), 'unknown fields').toEqual([]);
+    expect(
+      Object.keys(r).filter((k) => !KEYS.has(k)),
+      'unknown fields',
+    ).toEqual([]);
     expect(typeof r.section).toBe('string');
     expect(typeof r.quote === 'string' && r.quote.length > 0, 'quote').toBe(true);
     expect(typeof r.statement === 'string' && r.statement.trim().length > 0, 'statement').toBe(true);
@@ -88,7 +93,9 @@ describe('requirement catalogue', () => {
   });
 
   it('every core testable requirement names at least one operation', () => {
-    expect(reqs.filter((r) => !r.retired && r.level === 'core' && r.testable && r.operations.length === 0).map((r) => r.id)).toEqual([]);
+    expect(
+      reqs.filter((r) => !r.retired && r.level === 'core' && r.testable && r.operations.length === 0).map((r) => r.id),
+    ).toEqual([]);
   });
 });
 
@@ -98,7 +105,10 @@ describe('x-requirements of spec/openapi.yaml', () => {
     for (const { op } of ops) {
       const list = op['x-requirements'];
       expect(Array.isArray(list), `${op.operationId} has no x-requirements`).toBe(true);
-      expect(list.filter((id: string) => !known.has(id)), `${op.operationId}: unknown IDs`).toEqual([]);
+      expect(
+        list.filter((id: string) => !known.has(id)),
+        `${op.operationId}: unknown IDs`,
+      ).toEqual([]);
       expect(new Set(list).size, `${op.operationId}: duplicate IDs`).toBe(list.length);
     }
   });
@@ -106,7 +116,10 @@ describe('x-requirements of spec/openapi.yaml', () => {
   it.each(ops.map((o) => [o.op.operationId as string, o] as const))(
     '%s lists exactly the requirements that name it',
     (operationId, { op }) => {
-      const expected = reqs.filter((r) => !r.retired && r.operations.includes(operationId)).map((r) => r.id).sort();
+      const expected = reqs
+        .filter((r) => !r.retired && r.operations.includes(operationId))
+        .map((r) => r.id)
+        .sort();
       const actual = [...(op['x-requirements'] ?? [])].sort();
       const missing = expected.filter((id) => !actual.includes(id));
       const extra = actual.filter((id: string) => !expected.includes(id));

@@ -54,12 +54,18 @@ describe('spec/openapi.yaml structure', () => {
   });
 
   it('uses the Token header globally; authenticate needs none and is implementation-defined', () => {
-    expect(doc.components.securitySchemes.Token).toMatchObject({ type: 'apiKey', in: 'header', name: 'Token', 'x-implementation-defined': true });
+    expect(doc.components.securitySchemes.Token).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Token',
+      'x-implementation-defined': true,
+    });
     expect(doc.security).toEqual([{ Token: [] }]);
     const auth = byId('authenticate').op;
     expect(auth.security).toEqual([]);
     expect(auth['x-implementation-defined']).toBe(true);
-    for (const { op } of ops) if (op.operationId !== 'authenticate') expect(op.security, op.operationId).toBeUndefined();
+    for (const { op } of ops)
+      if (op.operationId !== 'authenticate') expect(op.security, op.operationId).toBeUndefined();
   });
 
   it('every API operation documents 401; every problem+json response is implementation-defined', () => {
@@ -87,7 +93,12 @@ describe('spec/openapi.yaml structure', () => {
   });
 
   it('query parameters carry the documented defaults and limits', () => {
-    expect(schemaOf(param('queryRecords', 'take'))).toMatchObject({ type: 'integer', default: 30, minimum: 1, maximum: 100 });
+    expect(schemaOf(param('queryRecords', 'take'))).toMatchObject({
+      type: 'integer',
+      default: 30,
+      minimum: 1,
+      maximum: 100,
+    });
     expect(schemaOf(param('queryRecords', 'skip'))).toMatchObject({ type: 'integer', default: 0, minimum: 0 });
     expect(param('queryRecords', 'skip')['x-implementation-defined']).toBe(true);
     expect(param('queryRecords', 'columns').required).toBe(false);
@@ -98,7 +109,10 @@ describe('spec/openapi.yaml structure', () => {
       ['queryRecords', 'includeTotalCount'],
       ['upsertSchedules', 'isAtomic'],
     ] as const) {
-      expect(param(op, name)?.schema, `${op} ${name}`).toEqual({ $ref: '#/components/schemas/QueryBoolean', default: false });
+      expect(param(op, name)?.schema, `${op} ${name}`).toEqual({
+        $ref: '#/components/schemas/QueryBoolean',
+        default: false,
+      });
     }
     for (const name of ['filter', 'linqFilter', 'excludeEmptyColumns', 'includeTotalCount', 'skip']) {
       expect(param('queryRecords', name)['x-implementation-defined'], name).toBe(true);
@@ -106,7 +120,14 @@ describe('spec/openapi.yaml structure', () => {
     for (const name of ['childDomain', 'childRecordID', 'parentDomain', 'columns']) {
       expect(param('queryLinks', name)?.['x-implementation-defined'], name).toBeUndefined();
     }
-    for (const name of ['parentRecordID', 'parentRecordKey', 'parentRecordMatchField', 'childRecordKey', 'childRecordMatchField', 'relationship']) {
+    for (const name of [
+      'parentRecordID',
+      'parentRecordKey',
+      'parentRecordMatchField',
+      'childRecordKey',
+      'childRecordMatchField',
+      'relationship',
+    ]) {
       expect(param('queryLinks', name)?.['x-implementation-defined'], name).toBe(true);
     }
     expect(param('queueBindQuote', 'billingFrequencyCode')['x-implementation-defined']).toBe(true);
@@ -116,23 +137,59 @@ describe('spec/openapi.yaml structure', () => {
   it('has the named schemas of spec section 2', () => {
     const s = doc.components.schemas;
     for (const name of [
-      'Domain', 'FileRecord', 'LinkRecord', 'BindStatus', 'ScheduleOperationResult', 'MemberCreationResult',
-      'ProposalType', 'NonModifiableStatusCode', 'RecordEnvelope', 'ListEnvelope', 'UpsertMultiRequest',
-      'UpsertMultiResponse', 'ProposalLocationFields', 'Problem', 'LinkUpsertRequest', 'LinkRemoveRequest',
-      'LinkUpsertResult', 'LinkRemoveResult', 'BindQuoteResult', 'AuthenticateRequest', 'AuthenticateResponse',
+      'Domain',
+      'FileRecord',
+      'LinkRecord',
+      'BindStatus',
+      'ScheduleOperationResult',
+      'MemberCreationResult',
+      'ProposalType',
+      'NonModifiableStatusCode',
+      'RecordEnvelope',
+      'ListEnvelope',
+      'UpsertMultiRequest',
+      'UpsertMultiResponse',
+      'ProposalLocationFields',
+      'Problem',
+      'LinkUpsertRequest',
+      'LinkRemoveRequest',
+      'LinkUpsertResult',
+      'LinkRemoveResult',
+      'BindQuoteResult',
+      'AuthenticateRequest',
+      'AuthenticateResponse',
       'JsonStringError',
-    ]) expect(s[name], name).toBeDefined();
+    ])
+      expect(s[name], name).toBeDefined();
     expect(s.BindStatus.properties.Status.enum).toEqual(['Bound', 'NotBound', 'Error']);
     expect(s.NonModifiableStatusCode.enum).toEqual(['B', 'R', '0']);
-    expect(s.ProposalType.enum.sort()).toEqual(['Application', 'Endorsement', 'Quote', 'Reissue', 'Renewal', 'Rewrite']);
+    expect(s.ProposalType.enum.sort()).toEqual([
+      'Application',
+      'Endorsement',
+      'Quote',
+      'Reissue',
+      'Renewal',
+      'Rewrite',
+    ]);
     expect(s.FileRecord.required).toBeUndefined();
     const mime = new RegExp(s.FileRecord.properties.MimeType.pattern);
     // an extension with its dot (spec 2.2); empty for a name without extension (reference choice)
     expect(['.pdf', '.docx', ''].every((v) => mime.test(v))).toBe(true);
     expect(['pdf', 'application/pdf', '.'].some((v) => mime.test(v))).toBe(false);
     expect(s.Problem.properties.code.enum.sort()).toEqual([
-      'Conflict', 'Forbidden', 'InternalError', 'InvalidFilter', 'InvalidScheduleDomain', 'MalformedRequest', 'NotFound',
-      'PayloadTooLarge', 'RecordNotFound', 'Unauthenticated', 'UnknownColumn', 'UnknownDomain', 'UriTooLong',
+      'Conflict',
+      'Forbidden',
+      'InternalError',
+      'InvalidFilter',
+      'InvalidScheduleDomain',
+      'MalformedRequest',
+      'NotFound',
+      'PayloadTooLarge',
+      'RecordNotFound',
+      'Unauthenticated',
+      'UnknownColumn',
+      'UnknownDomain',
+      'UriTooLong',
     ]);
     expect(s.ListEnvelope.properties.TotalCount['x-implementation-defined']).toBe(true);
   });

@@ -78,7 +78,8 @@ function rewriteRefs(node: any): any {
  */
 export function schemaValidator(doc: any) {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
-  (addFormatsModule as any).default ? (addFormatsModule as any).default(ajv) : (addFormatsModule as any)(ajv);
+  const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+  addFormats(ajv);
   ajv.addVocabulary(['discriminator', 'xml', 'externalDocs', 'example', 'x-implementation-defined']);
   ajv.addFormat('password', true); // OpenAPI format registry: a UI hint only
   ajv.addSchema({ $id: OAS_BASE, $defs: rewriteRefs(doc.components?.schemas ?? {}) });

@@ -22,7 +22,9 @@ import { tokenOf } from './util.js';
 const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
 
 /** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
-function onFileRead(fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>): Fault['rewrite'] {
+function onFileRead(
+  fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
+): Fault['rewrite'] {
   return (req, ctx, next) => (isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req));
 }
 
@@ -41,7 +43,10 @@ function mapFileField(field: string, fn: (v: unknown) => unknown): Fault['rewrit
 
 /** The reference's download link form (docs/architecture.md 2), as a server would build it. */
 export function downloadUrl(fileId: unknown, token: string | undefined): string {
-  const session = createHash('sha256').update(String(token ?? '')).digest('hex').slice(0, 16);
+  const session = createHash('sha256')
+    .update(String(token ?? ''))
+    .digest('hex')
+    .slice(0, 16);
   return `Download.aspx?FileID=${fileId}&SessionToken=${session}`;
 }
 
@@ -66,7 +71,8 @@ function fillEmptyDownloadUrl(shouldFill: (external: boolean) => boolean): Fault
       const direct = rec[hidden.keys.get('ExternalDirectURL')!];
       const external = (ext !== null && ext !== undefined) || (typeof direct === 'string' && direct !== '');
       for (const k of urlKeys) {
-        if (rec[k] === '' && shouldFill(external)) rec[k] = downloadUrl(rec[hidden.keys.get('FileID')!], tokenOf(req, ctx));
+        if (rec[k] === '' && shouldFill(external))
+          rec[k] = downloadUrl(rec[hidden.keys.get('FileID')!], tokenOf(req, ctx));
       }
       stripHidden(rec, hidden);
     }
@@ -79,7 +85,8 @@ async function fileParents(ctx: FaultContext): Promise<Map<number, { ParentDomai
   const r = await ctx.call('GET', '/api/Link/Query?childDomain=File&columns=ParentDomainID,ParentID,ChildID');
   const out = new Map<number, { ParentDomainID: unknown; ParentID: unknown }>();
   if (r.status === 200 && Array.isArray(r.json?.List)) {
-    for (const l of r.json.List) if (!out.has(l.ChildID)) out.set(l.ChildID, { ParentDomainID: l.ParentDomainID, ParentID: l.ParentID });
+    for (const l of r.json.List)
+      if (!out.has(l.ChildID)) out.set(l.ChildID, { ParentDomainID: l.ParentDomainID, ParentID: l.ParentID });
   }
   return out;
 }
@@ -88,7 +95,8 @@ export const FILE_FAULTS: Fault[] = [
   {
     name: 'download-url-filled-for-external-files',
     area: 'FILE',
-    description: 'DownloadURL is built for every file, external ones (ExternalFileRepositoryID / ExternalDirectURL) included.',
+    description:
+      'DownloadURL is built for every file, external ones (ExternalFileRepositoryID / ExternalDirectURL) included.',
     requirements: ['FILE-015'],
     rewrite: fillEmptyDownloadUrl((external) => external),
   },
@@ -102,14 +110,19 @@ export const FILE_FAULTS: Fault[] = [
   {
     name: 'download-url-absolute',
     area: 'FILE',
-    description: 'DownloadURL is an absolute URL (scheme and host of the request) instead of relative to the web application.',
+    description:
+      'DownloadURL is an absolute URL (scheme and host of the request) instead of relative to the web application.',
     requirements: ['FILE-013'],
-    rewrite: (req, ctx, next) => mapFileField('DownloadURL', (v) => (typeof v === 'string' && v !== '' && !/^[a-z]+:/i.test(v) ? `${ctx.publicUrl}/${v.replace(/^\//, '')}` : v))(req, ctx, next),
+    rewrite: (req, ctx, next) =>
+      mapFileField('DownloadURL', (v) =>
+        typeof v === 'string' && v !== '' && !/^[a-z]+:/i.test(v) ? `${ctx.publicUrl}/${v.replace(/^\//, '')}` : v,
+      )(req, ctx, next),
   },
   {
     name: 'download-url-without-enhanced-security',
     area: 'FILE',
-    description: 'With Service.EnableEnhancedSessionIDSecurity off, DownloadURL is still built instead of failing with a server error.',
+    description:
+      'With Service.EnableEnhancedSessionIDSecurity off, DownloadURL is still built instead of failing with a server error.',
     requirements: ['FILE-017'],
     rewrite: onFileRead(async (req, ctx, next) => {
       const res = await next(req);
@@ -195,7 +208,8 @@ export const FILE_FAULTS: Fault[] = [
   {
     name: 'attached-files-include-unattached',
     area: 'FILE',
-    description: 'The attached-files listing uses an outer join, so orphaned (unlinked) files are listed under every parent.',
+    description:
+      'The attached-files listing uses an outer join, so orphaned (unlinked) files are listed under every parent.',
     requirements: ['FILE-007'],
     rewrite: (req, ctx, next) => {
       if (routeOf(req).op !== 'listAttachedFiles') return next(req);

@@ -2,7 +2,6 @@
 import type { Fault, FaultContext } from '../fault.js';
 import {
   bodyJson,
-  cloneRequest,
   holds,
   isOk,
   keysOf,
@@ -51,7 +50,12 @@ function fakeLinks(ctx: FaultContext): FakeLink[] {
 }
 
 function sameLink(l: FakeLink, b: LinkBody): boolean {
-  return l.ParentDomain === b.ParentDomain && l.ParentID === b.ParentRecordID && l.ChildDomain === b.ChildDomain && l.ChildID === b.ChildRecordID;
+  return (
+    l.ParentDomain === b.ParentDomain &&
+    l.ParentID === b.ParentRecordID &&
+    l.ChildDomain === b.ChildDomain &&
+    l.ChildID === b.ChildRecordID
+  );
 }
 
 /** Link rows projected on the requested link columns. */
@@ -85,14 +89,23 @@ const LINK: Fault[] = [
         );
         if (hits.length === 0 || !(q.get('childDomain') || q.get('parentDomain'))) return next(req);
         const res = await next(req);
-        const rows = project(req, hits.map((l) => ({ ...l, ParentDomainID: l.ParentDomainID ?? ids.get(l.ParentDomain) ?? null })));
+        const rows = project(
+          req,
+          hits.map((l) => ({ ...l, ParentDomainID: l.ParentDomainID ?? ids.get(l.ParentDomain) ?? null })),
+        );
         const body = bodyJson(res);
-        if (isOk(res) && Array.isArray(body?.List)) return withResponseJson(res, { ...body, List: [...body.List, ...rows] });
+        if (isOk(res) && Array.isArray(body?.List))
+          return withResponseJson(res, { ...body, List: [...body.List, ...rows] });
         return makeResponse(200, { List: rows });
       }
       const b = linkBody(req);
       if (!b || typeof b.ChildDomain !== 'string' || LINKABLE.includes(b.ChildDomain)) return next(req);
-      if (typeof b.ParentRecordID !== 'number' || typeof b.ChildRecordID !== 'number' || typeof b.ParentDomain !== 'string') return next(req);
+      if (
+        typeof b.ParentRecordID !== 'number' ||
+        typeof b.ChildRecordID !== 'number' ||
+        typeof b.ParentDomain !== 'string'
+      )
+        return next(req);
       if (route.op === 'removeLink') {
         const i = links.findIndex((l) => sameLink(l, b));
         if (i < 0) return next(req);
@@ -122,7 +135,13 @@ const LINK: Fault[] = [
         };
         links.push(link);
       }
-      return makeResponse(200, { IsSuccessful: true, LinkID: link.LinkID, ParentRecordID: link.ParentID, ChildRecordID: link.ChildID, Message: null });
+      return makeResponse(200, {
+        IsSuccessful: true,
+        LinkID: link.LinkID,
+        ParentRecordID: link.ParentID,
+        ChildRecordID: link.ChildID,
+        Message: null,
+      });
     }),
   },
   {
@@ -152,9 +171,16 @@ const LINK: Fault[] = [
         const res = await next(req);
         const out = bodyJson(res);
         const rel = b?.NewRelationship ?? b?.Relationship;
-        if (isOk(res) && b?.ChildDomain === 'File' && typeof rel === 'string' && rel !== '' && out?.IsSuccessful !== false) {
+        if (
+          isOk(res) &&
+          b?.ChildDomain === 'File' &&
+          typeof rel === 'string' &&
+          rel !== '' &&
+          out?.IsSuccessful !== false
+        ) {
           const childId = out?.ChildRecordID ?? b.ChildRecordID;
-          if (typeof childId === 'number') rels.set(childId, { parentId: out?.ParentRecordID ?? b.ParentRecordID, typeId: contactTypeId(rel) });
+          if (typeof childId === 'number')
+            rels.set(childId, { parentId: out?.ParentRecordID ?? b.ParentRecordID, typeId: contactTypeId(rel) });
         }
         return res;
       }
@@ -167,9 +193,15 @@ const LINK: Fault[] = [
       const parentKey = keysOf(req, 'ParentID')[0];
       const childParam = req.query.get('childRecordID');
       for (const row of body.List) {
-        const isFile = req.query.get('childDomain') === 'File' || (childDomainKey !== undefined && row[childDomainKey] === 4);
+        const isFile =
+          req.query.get('childDomain') === 'File' || (childDomainKey !== undefined && row[childDomainKey] === 4);
         if (!isFile) continue;
-        const childId = childKey !== undefined && childKey in row ? row[childKey] : childParam !== null ? Number(childParam) : undefined;
+        const childId =
+          childKey !== undefined && childKey in row
+            ? row[childKey]
+            : childParam !== null
+              ? Number(childParam)
+              : undefined;
         const rel = rels.get(childId);
         if (!rel) continue;
         if (parentKey !== undefined && parentKey in row && row[parentKey] !== rel.parentId) continue;
@@ -183,14 +215,22 @@ const LINK: Fault[] = [
     area: 'LINK',
     description: 'Link/Query ignores parentDomain when childDomain is given, so links of every parent type are listed.',
     requirements: ['LINK-012'],
-    rewrite: ignoreQueryParam(['queryLinks'], 'parentDomain', (req) => !!req.query.get('parentDomain') && !!req.query.get('childDomain')),
+    rewrite: ignoreQueryParam(
+      ['queryLinks'],
+      'parentDomain',
+      (req) => !!req.query.get('parentDomain') && !!req.query.get('childDomain'),
+    ),
   },
   {
     name: 'link-query-child-record-ignored',
     area: 'LINK',
     description: 'Link/Query ignores childRecordID, so the links of every record of the child domain are listed.',
     requirements: ['LINK-011'],
-    rewrite: ignoreQueryParam(['queryLinks'], 'childRecordID', (req) => !!req.query.get('childRecordID') && !!req.query.get('childDomain')),
+    rewrite: ignoreQueryParam(
+      ['queryLinks'],
+      'childRecordID',
+      (req) => !!req.query.get('childRecordID') && !!req.query.get('childDomain'),
+    ),
   },
   {
     name: 'link-remove-noop',
@@ -215,7 +255,13 @@ const LINK: Fault[] = [
         if (!b || out?.IsSuccessful === false) return res;
         const key = `${b.ParentDomain}|${out.ParentRecordID ?? b.ParentRecordID}|${b.ChildDomain}|${out.ChildRecordID ?? b.ChildRecordID}`;
         if (route.op === 'upsertLink') counts.set(key, (counts.get(key) ?? 0) + 1);
-        else for (const k of [...counts.keys()]) if (k.startsWith(`${b.ParentDomain}|`) && k.endsWith(`|${b.ChildDomain}|${b.ChildRecordID ?? out.ChildRecordID}`)) counts.delete(k);
+        else
+          for (const k of [...counts.keys()])
+            if (
+              k.startsWith(`${b.ParentDomain}|`) &&
+              k.endsWith(`|${b.ChildDomain}|${b.ChildRecordID ?? out.ChildRecordID}`)
+            )
+              counts.delete(k);
         return res;
       }
       if (!Array.isArray(out?.List) || counts.size === 0) return res;
@@ -223,10 +269,19 @@ const LINK: Fault[] = [
       const k = (f: string) => keysOf(req, f)[0];
       const extra: unknown[] = [];
       for (const row of out.List) {
-        const pd = k('ParentDomainID') !== undefined && k('ParentDomainID')! in row ? names.get(row[k('ParentDomainID')!]) : req.query.get('parentDomain');
-        const cd = k('ChildDomainID') !== undefined && k('ChildDomainID')! in row ? names.get(row[k('ChildDomainID')!]) : req.query.get('childDomain');
+        const pd =
+          k('ParentDomainID') !== undefined && k('ParentDomainID')! in row
+            ? names.get(row[k('ParentDomainID')!])
+            : req.query.get('parentDomain');
+        const cd =
+          k('ChildDomainID') !== undefined && k('ChildDomainID')! in row
+            ? names.get(row[k('ChildDomainID')!])
+            : req.query.get('childDomain');
         const pid = k('ParentID') !== undefined ? row[k('ParentID')!] : undefined;
-        const cid = k('ChildID') !== undefined && k('ChildID')! in row ? row[k('ChildID')!] : Number(req.query.get('childRecordID'));
+        const cid =
+          k('ChildID') !== undefined && k('ChildID')! in row
+            ? row[k('ChildID')!]
+            : Number(req.query.get('childRecordID'));
         const n = counts.get(`${pd}|${pid}|${cd}|${cid}`) ?? 0;
         for (let i = 1; i < n; i++) {
           const copy = { ...row };
@@ -245,7 +300,8 @@ const LINK: Fault[] = [
     requirements: ['LINK-001', 'GEN-002'],
     rewrite: onJsonResponse(['queryLinks'], (body) => {
       for (const row of Array.isArray(body?.List) ? body.List : []) {
-        for (const [k, v] of Object.entries(row)) if (typeof v === 'number' && k !== 'ContactTypeID') row[k] = String(v);
+        for (const [k, v] of Object.entries(row))
+          if (typeof v === 'number' && k !== 'ContactTypeID') row[k] = String(v);
       }
     }),
   },
@@ -271,7 +327,8 @@ const AUTH: Fault[] = [
   {
     name: 'unknown-token-accepted',
     area: 'AUTH',
-    description: 'A token the service did not issue (or an expired one) is accepted: the session falls back to the administrator.',
+    description:
+      'A token the service did not issue (or an expired one) is accepted: the session falls back to the administrator.',
     requirements: ['AUTH-002'],
     rewrite: async (req, ctx, next) => {
       const res = await next(req);
@@ -282,14 +339,16 @@ const AUTH: Fault[] = [
   {
     name: 'link-parent-permission-not-checked',
     area: 'AUTH',
-    description: 'Link operations check only View on the child domain, not the Attach/Detach/Modify permission on the parent.',
+    description:
+      'Link operations check only View on the child domain, not the Attach/Detach/Modify permission on the parent.',
     requirements: ['AUTH-004', 'AUTH-006', 'AUTH-007'],
     rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
       const g = knownGrants(req, ctx);
       const b = linkBody(req);
       if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
       const need = linkPermission(route.op, b.ChildDomain);
-      if (!holds(g, b.ParentDomain, need) && holds(g, b.ChildDomain, 'View')) return next(withToken(req, ctx, await ctx.adminToken()));
+      if (!holds(g, b.ParentDomain, need) && holds(g, b.ChildDomain, 'View'))
+        return next(withToken(req, ctx, await ctx.adminToken()));
       return next(req);
     }),
   },
@@ -311,7 +370,8 @@ const AUTH: Fault[] = [
   {
     name: 'link-remove-checks-upsert-permission',
     area: 'AUTH',
-    description: 'Link/Remove checks the Upsert permission (Attach Contacts / Attach Files) instead of Detach Contacts / Modify Files.',
+    description:
+      'Link/Remove checks the Upsert permission (Attach Contacts / Attach Files) instead of Detach Contacts / Modify Files.',
     requirements: ['AUTH-006', 'AUTH-007'],
     rewrite: on(['removeLink'], async (req, _route, ctx, next) => {
       const g = knownGrants(req, ctx);
@@ -321,7 +381,11 @@ const AUTH: Fault[] = [
       const right = holds(g, b.ParentDomain, linkPermission('removeLink', b.ChildDomain));
       if (wrong && !right && holds(g, b.ChildDomain, 'View')) return next(withToken(req, ctx, await ctx.adminToken()));
       if (!wrong && right) {
-        return problem(403, 'Forbidden', `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`);
+        return problem(
+          403,
+          'Forbidden',
+          `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`,
+        );
       }
       return next(req);
     }),

@@ -16,7 +16,30 @@ import {
   type ProxyRequest,
   type ProxyResponse,
 } from '../exchange.js';
-import { allSuccessful, defaultQueryParam, failedResult, fakeId, hiddenAware, hideRecord, isNotModifiableAnswer, KINDS, NON_MODIFIABLE_STATUSES, okResult, on, onJsonResponse, onRequest, readProposal, readRecord, tokenOf, truthy, type Kind, type ProposalFacts, type ScheduleResult, type UpsertBody, upsertBody } from './util.js';
+import {
+  allSuccessful,
+  defaultQueryParam,
+  failedResult,
+  fakeId,
+  hiddenAware,
+  hideRecord,
+  isNotModifiableAnswer,
+  KINDS,
+  NON_MODIFIABLE_STATUSES,
+  okResult,
+  on,
+  onJsonResponse,
+  onRequest,
+  readProposal,
+  readRecord,
+  tokenOf,
+  truthy,
+  type Kind,
+  type ProposalFacts,
+  type ScheduleResult,
+  type UpsertBody,
+  upsertBody,
+} from './util.js';
 
 /** Wrap a rewrite so that records it hid stay hidden on later reads. */
 function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
@@ -45,7 +68,15 @@ function modifiabilityGap(missed: (p: ProposalFacts) => boolean): Fault['rewrite
         const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
         if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
         hideRecord(ctx, route.domain, Number(route.scheduleId));
-        return withResponseJson(res, okResult(Number(route.scheduleId), null, `Deleted schedule with id ${Number(route.scheduleId)} successfully.`), 200);
+        return withResponseJson(
+          res,
+          okResult(
+            Number(route.scheduleId),
+            null,
+            `Deleted schedule with id ${Number(route.scheduleId)} successfully.`,
+          ),
+          200,
+        );
       }
       const body = upsertBody(req);
       if (!body) return res;
@@ -60,7 +91,8 @@ const PROP: Fault[] = [
   {
     name: 'delete-ignores-modifiability',
     area: 'PROP',
-    description: 'Schedule DELETE skips the modifiability check: a record of a bound, rejected or cancelled proposal is deleted.',
+    description:
+      'Schedule DELETE skips the modifiability check: a record of a bound, rejected or cancelled proposal is deleted.',
     requirements: ['PROP-002', 'SCHED-018'],
     rewrite: hiding(
       on(['deleteSchedule'], async (req, route, ctx, next) => {
@@ -69,14 +101,23 @@ const PROP: Fault[] = [
         const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
         if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
         hideRecord(ctx, route.domain, Number(route.scheduleId));
-        return withResponseJson(res, okResult(Number(route.scheduleId), null, `Deleted schedule with id ${Number(route.scheduleId)} successfully.`), 200);
+        return withResponseJson(
+          res,
+          okResult(
+            Number(route.scheduleId),
+            null,
+            `Deleted schedule with id ${Number(route.scheduleId)} successfully.`,
+          ),
+          200,
+        );
       }),
     ),
   },
   {
     name: 'bound-proposal-set-ignored',
     area: 'PROP',
-    description: 'Modifiability looks at the proposal status only: a proposal whose proposal set is bound can still be changed.',
+    description:
+      'Modifiability looks at the proposal status only: a proposal whose proposal set is bound can still be changed.',
     requirements: ['PROP-003'],
     rewrite: modifiabilityGap((p) => isOpen(p) && !truthy(p.PendingExpiryChange)),
   },
@@ -90,7 +131,8 @@ const PROP: Fault[] = [
   {
     name: 'endorsement-delete-permanent',
     area: 'PROP',
-    description: 'Schedule delete ignores the proposal type: an Endorsement record is deleted permanently, so Reinstate finds nothing.',
+    description:
+      'Schedule delete ignores the proposal type: an Endorsement record is deleted permanently, so Reinstate finds nothing.',
     requirements: ['PROP-001', 'SCHED-019', 'SCHED-021'],
     rewrite: hiding(
       on(['deleteSchedule', 'upsertSchedules'], async (req, route, ctx, next) => {
@@ -105,7 +147,8 @@ const PROP: Fault[] = [
           body.Message = String(body.Message ?? '').replace(/\s*It can be reinstated\.?/i, '');
           return withResponseJson(res, body);
         }
-        for (const r of Array.isArray(body.Deletes) ? body.Deletes : []) if (r?.IsSuccessful === true) hideRecord(ctx, route.domain, r.RecordID);
+        for (const r of Array.isArray(body.Deletes) ? body.Deletes : [])
+          if (r?.IsSuccessful === true) hideRecord(ctx, route.domain, r.RecordID);
         return res;
       }),
     ),
@@ -113,7 +156,8 @@ const PROP: Fault[] = [
   {
     name: 'all-deletes-soft',
     area: 'PROP',
-    description: 'Schedule delete is always soft: records of Quote, Application, Renewal, Rewrite and Reissue proposals stay readable and reinstatable.',
+    description:
+      'Schedule delete is always soft: records of Quote, Application, Renewal, Rewrite and Reissue proposals stay readable and reinstatable.',
     requirements: ['PROP-001', 'SCHED-022'],
     rewrite: on(['deleteSchedule', 'reinstateSchedule', 'getRecord'], async (req, route, ctx, next) => {
       const soft: Set<string> = ctx.memory.get('soft') ?? new Set();
@@ -123,7 +167,8 @@ const PROP: Fault[] = [
         if (!soft.has(`${route.domain}/${Number(route.id)}`)) return res;
         const body = bodyJson(res);
         if (!isOk(res) || !body?.Record) return res;
-        for (const k of keysOf(req, 'IsDeleted')) if (k in body.Record) body.Record[k] = typeof body.Record[k] === 'number' ? 1 : true;
+        for (const k of keysOf(req, 'IsDeleted'))
+          if (k in body.Record) body.Record[k] = typeof body.Record[k] === 'number' ? 1 : true;
         return withResponseJson(res, body);
       }
       const key = `${route.domain}/${Number(route.scheduleId)}`;
@@ -134,19 +179,36 @@ const PROP: Fault[] = [
         return makeResponse(200, okResult(sid, null, `Reinstated schedule with id ${sid} successfully.`));
       }
       if (soft.has(key)) {
-        return makeResponse(404, failedResult(0, null, `${route.domain} schedule with id ${sid} was not found on Proposal with ID# ${Number(route.proposalId)}.`));
+        return makeResponse(
+          404,
+          failedResult(
+            0,
+            null,
+            `${route.domain} schedule with id ${sid} was not found on Proposal with ID# ${Number(route.proposalId)}.`,
+          ),
+        );
       }
       const p = await readProposal(ctx, route.proposalId);
       if (!p || p.ProposalType === 'E' || !isOpen(p) || truthy(p.PendingExpiryChange)) return next(req);
       const rec = await readRecord(ctx, route.domain, sid, ['ProposalID', 'IsDeleted']);
       if (!rec || rec.ProposalID !== Number(route.proposalId) || truthy(rec.IsDeleted)) return next(req);
       soft.add(key);
-      return makeResponse(200, okResult(sid, null, `Deleted schedule with id ${sid} successfully. It can be reinstated.`));
+      return makeResponse(
+        200,
+        okResult(sid, null, `Deleted schedule with id ${sid} successfully. It can be reinstated.`),
+      );
     }),
   },
 ];
 
-function bindStatusRewrite(fn: (body: any, req: ProxyRequest, ctx: FaultContext, res: ProxyResponse) => ProxyResponse | void | Promise<ProxyResponse | void>): Fault['rewrite'] {
+function bindStatusRewrite(
+  fn: (
+    body: any,
+    req: ProxyRequest,
+    ctx: FaultContext,
+    res: ProxyResponse,
+  ) => ProxyResponse | void | Promise<ProxyResponse | void>,
+): Fault['rewrite'] {
   return on(['getBindStatus'], async (req, _route, ctx, next) => {
     const res = await next(req);
     const body = bodyJson(res);
@@ -162,12 +224,15 @@ const BIND: Fault[] = [
     area: 'BIND',
     description: 'BindStatus answers the Error status with HTTP 422 instead of 200.',
     requirements: ['BIND-006', 'BIND-008'],
-    rewrite: bindStatusRewrite((body, _req, _ctx, res) => (body.Status === 'Error' ? withResponseJson(res, body, 422) : undefined)),
+    rewrite: bindStatusRewrite((body, _req, _ctx, res) =>
+      body.Status === 'Error' ? withResponseJson(res, body, 422) : undefined,
+    ),
   },
   {
     name: 'not-bound-details-filled',
     area: 'BIND',
-    description: "NotBound fills the detail fields from the proposal (its MemberID, the applicant's name, an empty PolicyNumber).",
+    description:
+      "NotBound fills the detail fields from the proposal (its MemberID, the applicant's name, an empty PolicyNumber).",
     requirements: ['BIND-002'],
     rewrite: bindStatusRewrite(async (body, _req, ctx) => {
       if (body.Status !== 'NotBound') return;
@@ -183,7 +248,8 @@ const BIND: Fault[] = [
     description: 'BoundDateUTC is serialised without a zone designator (a local-looking timestamp).',
     requirements: ['BIND-005'],
     rewrite: bindStatusRewrite((body) => {
-      if (typeof body.BoundDateUTC === 'string') body.BoundDateUTC = body.BoundDateUTC.replace(/(Z|[+-]\d\d:?\d\d)$/i, '');
+      if (typeof body.BoundDateUTC === 'string')
+        body.BoundDateUTC = body.BoundDateUTC.replace(/(Z|[+-]\d\d:?\d\d)$/i, '');
     }),
   },
   {
@@ -212,7 +278,9 @@ const BIND: Fault[] = [
     rewrite: on(['bindQuote', 'queueBindQuote'], async (req, route, ctx, next) => {
       const p = await readProposal(ctx, route.proposalId);
       if (p && (p.MemberID === null || p.MemberID === undefined)) {
-        await ctx.call('POST', `/api/Quotes/Proposals/${Number(route.proposalId)}/CreateMember`, { token: tokenOf(req, ctx) ?? null });
+        await ctx.call('POST', `/api/Quotes/Proposals/${Number(route.proposalId)}/CreateMember`, {
+          token: tokenOf(req, ctx) ?? null,
+        });
       }
       return next(req);
     }),
@@ -223,20 +291,27 @@ const MEM: Fault[] = [
   {
     name: 'create-member-twice-succeeds',
     area: 'MEM',
-    description: 'CreateMember on a proposal that already has a member answers 200 with the existing member instead of the 500 error.',
+    description:
+      'CreateMember on a proposal that already has a member answers 200 with the existing member instead of the 500 error.',
     requirements: ['MEM-005', 'MEM-003'],
     rewrite: on(['createMember'], async (req, route, ctx, next) => {
       const res = await next(req);
       const body = bodyJson(res);
       if (res.status !== 500 || typeof body !== 'string' || !/already/i.test(body)) return res;
       const p = await readProposal(ctx, route.proposalId);
-      return withResponseJson(res, { IsSuccessful: true, RecordID: p?.MemberID ?? 0, Message: null }, 200, 'application/json');
+      return withResponseJson(
+        res,
+        { IsSuccessful: true, RecordID: p?.MemberID ?? 0, Message: null },
+        200,
+        'application/json',
+      );
     }),
   },
   {
     name: 'create-member-validation-error-500',
     area: 'MEM',
-    description: 'A CreateMember validation failure is answered HTTP 500 with a JSON string instead of 200 with IsSuccessful false.',
+    description:
+      'A CreateMember validation failure is answered HTTP 500 with a JSON string instead of 200 with IsSuccessful false.',
     requirements: ['MEM-006'],
     rewrite: on(['createMember'], async (req, _route, _ctx, next) => {
       const res = await next(req);
@@ -282,7 +357,8 @@ function anyFailed(body: any): boolean {
 }
 
 function onlyFailed(body: any): void {
-  for (const k of KINDS) if (Array.isArray(body[k])) body[k] = body[k].filter((r: ScheduleResult) => r?.IsSuccessful === false);
+  for (const k of KINDS)
+    if (Array.isArray(body[k])) body[k] = body[k].filter((r: ScheduleResult) => r?.IsSuccessful === false);
 }
 
 function single(kind: Kind, item: unknown): UpsertBody {
@@ -292,7 +368,14 @@ function single(kind: Kind, item: unknown): UpsertBody {
 }
 
 /** Forward a one-item UpsertMulti (non-atomic) to `path`; the item's result, or the answer when it is not a 200. */
-async function runOne(req: ProxyRequest, next: Next, path: string, kind: Kind, item: unknown, order: number): Promise<ScheduleResult | ProxyResponse> {
+async function runOne(
+  req: ProxyRequest,
+  next: Next,
+  path: string,
+  kind: Kind,
+  item: unknown,
+  order: number,
+): Promise<ScheduleResult | ProxyResponse> {
   const r = withRequestJson(cloneRequest(req, { path }), single(kind, item));
   r.query.set('isAtomic', 'false');
   const res = await next(r);
@@ -315,7 +398,8 @@ const SCHED: Fault[] = [
   {
     name: 'atomic-batch-partly-committed',
     area: 'SCHED',
-    description: 'isAtomic=true is not transactional: the good items of a failing batch are committed, though only the failures are reported.',
+    description:
+      'isAtomic=true is not transactional: the good items of a failing batch are committed, though only the failures are reported.',
     requirements: ['SCHED-014'],
     rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
       if (!atomic(req)) return next(req);
@@ -347,7 +431,11 @@ const SCHED: Fault[] = [
             const id = fakeId(ctx);
             return okResult(id, i, `Inserted schedule with id ${id} successfully.`);
           }
-          return okResult(item.ID, i, `${k === 'Updates' ? 'Updated' : 'Deleted'} schedule with id ${item.ID} successfully.`);
+          return okResult(
+            item.ID,
+            i,
+            `${k === 'Updates' ? 'Updated' : 'Deleted'} schedule with id ${item.ID} successfully.`,
+          );
         });
       }
       return withResponseJson(res, body);
@@ -363,7 +451,8 @@ const SCHED: Fault[] = [
   {
     name: 'non-atomic-lists-only-failures',
     area: 'SCHED',
-    description: 'A non-atomic batch with a failure lists only the failed items (the atomic response builder is shared).',
+    description:
+      'A non-atomic batch with a failure lists only the failed items (the atomic response builder is shared).',
     requirements: ['SCHED-012'],
     rewrite: upsertResults((body, req) => {
       if (!atomic(req) && anyFailed(body)) onlyFailed(body);
@@ -418,14 +507,19 @@ const SCHED: Fault[] = [
   {
     name: 'location-name-not-required',
     area: 'SCHED',
-    description: 'LocationName is not required: an insert without it gets a default name, an update to empty keeps the old one, both succeed.',
+    description:
+      'LocationName is not required: an insert without it gets a default name, an update to empty keeps the old one, both succeed.',
     requirements: ['SCHED-016', 'SCHED-017'],
     rewrite: onRequest(['upsertSchedules'], (req, route) => {
       const body = upsertBody(req);
       if (!body || route.domain !== 'ProposalLocation') return req;
       const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
       const raw = bodyJson(req);
-      raw.Inserts = body.Inserts.map((it) => (blank(it?.Fields?.LocationName) ? { ...it, Fields: { ...(it.Fields ?? {}), LocationName: 'Unnamed location' } } : it));
+      raw.Inserts = body.Inserts.map((it) =>
+        blank(it?.Fields?.LocationName)
+          ? { ...it, Fields: { ...(it.Fields ?? {}), LocationName: 'Unnamed location' } }
+          : it,
+      );
       raw.Updates = body.Updates.map((it) => {
         if (!it?.Fields || !('LocationName' in it.Fields) || !blank(it.Fields.LocationName)) return it;
         const { LocationName: _dropped, ...rest } = it.Fields;
@@ -447,7 +541,8 @@ const SCHED: Fault[] = [
   {
     name: 'foreign-schedule-record-changed',
     area: 'SCHED',
-    description: 'Updates and deletes find the schedule record by ID alone, so a record of another proposal is changed.',
+    description:
+      'Updates and deletes find the schedule record by ID alone, so a record of another proposal is changed.',
     requirements: ['SCHED-010'],
     rewrite: on(['upsertSchedules'], async (req, route, ctx, next) => {
       const input = upsertBody(req);
@@ -459,7 +554,8 @@ const SCHED: Fault[] = [
           const id = input[k][i]?.ID;
           if (typeof id !== 'number') continue;
           const rec = await readRecord(ctx, route.domain, id, ['ProposalID']);
-          if (rec && typeof rec.ProposalID === 'number' && rec.ProposalID !== pid) foreign.set(`${k}/${i}`, rec.ProposalID);
+          if (rec && typeof rec.ProposalID === 'number' && rec.ProposalID !== pid)
+            foreign.set(`${k}/${i}`, rec.ProposalID);
         }
       }
       if (foreign.size === 0) return next(req);
@@ -479,11 +575,20 @@ const SCHED: Fault[] = [
         base = await next(withRequestJson(req, own));
         const b = bodyJson(base);
         if (base.status !== 200 || !b) return base;
-        for (const k of KINDS) for (const r of Array.isArray(b[k]) ? b[k] : []) out[k].push({ ...r, OrderNumber: ownIndex[k][r.OrderNumber] ?? r.OrderNumber });
+        for (const k of KINDS)
+          for (const r of Array.isArray(b[k]) ? b[k] : [])
+            out[k].push({ ...r, OrderNumber: ownIndex[k][r.OrderNumber] ?? r.OrderNumber });
       }
       for (const [where, owner] of foreign) {
         const [k, i] = where.split('/') as [Kind, string];
-        const r = await runOne(req, next, replaceSegment(req.path, 3, String(owner)), k, input[k][Number(i)], Number(i));
+        const r = await runOne(
+          req,
+          next,
+          replaceSegment(req.path, 3, String(owner)),
+          k,
+          input[k][Number(i)],
+          Number(i),
+        );
         if (!('IsSuccessful' in r)) return r;
         out[k].push(r);
       }

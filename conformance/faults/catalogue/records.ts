@@ -26,7 +26,10 @@ const RECORD_READS = ['getRecord', 'queryRecords'] as const;
 async function hasColumn(ctx: FaultContext, domain: string, column: string): Promise<boolean> {
   const key = `column:${domain}|${column}`;
   if (!ctx.memory.has(key)) {
-    const r = await ctx.call('GET', `/api/${encodeURIComponent(domain)}/Query?take=1&columns=${encodeURIComponent(column)}`);
+    const r = await ctx.call(
+      'GET',
+      `/api/${encodeURIComponent(domain)}/Query?take=1&columns=${encodeURIComponent(column)}`,
+    );
     ctx.memory.set(key, r.status === 200);
   }
   return ctx.memory.get(key) as boolean;
@@ -40,7 +43,12 @@ async function fieldKind(ctx: FaultContext, domain: string, field: string): Prom
   return 'other';
 }
 
-async function bareFields(ctx: FaultContext, domain: string, cols: ColumnItem[], kind: 'association' | 'coded'): Promise<ColumnItem[]> {
+async function bareFields(
+  ctx: FaultContext,
+  domain: string,
+  cols: ColumnItem[],
+  kind: 'association' | 'coded',
+): Promise<ColumnItem[]> {
   const out: ColumnItem[] = [];
   for (const c of cols) if ((await fieldKind(ctx, domain, c.field)) === kind) out.push(c);
   return out;
@@ -61,7 +69,10 @@ function bareFieldRewrite(
     if (!cols || !when(req)) return next(req);
     const targets = await bareFields(ctx, route.domain, cols, kind);
     if (targets.length === 0) return next(req);
-    const { req: r, hidden } = withHiddenColumns(req, targets.map((t) => extra(t.field)));
+    const { req: r, hidden } = withHiddenColumns(
+      req,
+      targets.map((t) => extra(t.field)),
+    );
     const res = await next(r);
     if (!isOk(res)) return res;
     const body = bodyJson(res);
@@ -100,7 +111,13 @@ const GEN: Fault[] = [
     requirements: ['GEN-001'],
     rewrite: async (req, _ctx, next) => {
       const res = await next(req);
-      if (!isOk(res) || !req.path.startsWith('/api/') || !(res.headers['content-type'] ?? '').includes('json') || res.body.length === 0) return res;
+      if (
+        !isOk(res) ||
+        !req.path.startsWith('/api/') ||
+        !(res.headers['content-type'] ?? '').includes('json') ||
+        res.body.length === 0
+      )
+        return res;
       return cloneResponse(res, { headers: { ...res.headers, 'content-type': 'text/html; charset=utf-8' } });
     },
   },
@@ -126,13 +143,15 @@ const DOM: Fault[] = [
     requirements: ['DOM-007'],
     rewrite: onJsonResponse(['listDomains'], async (body, _req, _route, ctx) => {
       const all = await ctx.call('GET', '/api/Domains');
-      if (all.status === 200 && Array.isArray(all.json?.List) && body && Array.isArray(body.List)) body.List = all.json.List;
+      if (all.status === 200 && Array.isArray(all.json?.List) && body && Array.isArray(body.List))
+        body.List = all.json.List;
     }),
   },
   {
     name: 'incident-domain-id-renumbered',
     area: 'DOM',
-    description: 'Core DomainIDs are numbered sequentially, so Incident gets 8 instead of the fixed 11 (lists and links alike).',
+    description:
+      'Core DomainIDs are numbered sequentially, so Incident gets 8 instead of the fixed 11 (lists and links alike).',
     requirements: ['DOM-004'],
     rewrite: onJsonResponse(['listDomains', 'queryLinks'], (body) => renumber(body, (id) => (id === 11 ? 8 : id))),
   },
@@ -143,7 +162,10 @@ const DOM: Fault[] = [
     requirements: ['DOM-005'],
     rewrite: on(['listDomains', 'queryLinks'], async (req, _route, ctx, next) => {
       const ids = await ctx.domainIds();
-      const customs = [...ids.entries()].filter(([n]) => n.startsWith('Custom.')).map(([, id]) => id).sort((a, b) => a - b);
+      const customs = [...ids.entries()]
+        .filter(([n]) => n.startsWith('Custom.'))
+        .map(([, id]) => id)
+        .sort((a, b) => a - b);
       const map = new Map(customs.map((id, i) => [id, 8 + i]));
       const res = await next(req);
       const body = bodyJson(res);
@@ -155,10 +177,12 @@ const DOM: Fault[] = [
   {
     name: 'member-proposal-not-listed',
     area: 'DOM',
-    description: 'GET /api/Domains leaves out Member and Proposal (only the table of section 2.1 and customs are listed).',
+    description:
+      'GET /api/Domains leaves out Member and Proposal (only the table of section 2.1 and customs are listed).',
     requirements: ['DOM-006', 'DOM-008'],
     rewrite: onJsonResponse(['listDomains'], (body) => {
-      if (body && Array.isArray(body.List)) body.List = body.List.filter((d: any) => d?.Name !== 'Member' && d?.Name !== 'Proposal');
+      if (body && Array.isArray(body.List))
+        body.List = body.List.filter((d: any) => d?.Name !== 'Member' && d?.Name !== 'Proposal');
     }),
   },
 ];
@@ -184,14 +208,17 @@ const REC: Fault[] = [
   {
     name: 'record-read-ignores-id',
     area: 'REC',
-    description: 'GET /api/{domain}/{id} loses its WHERE clause and answers the first record of the domain under the asked Id.',
+    description:
+      'GET /api/{domain}/{id} loses its WHERE clause and answers the first record of the domain under the asked Id.',
     requirements: ['REC-002'],
     rewrite: onJsonResponse(['getRecord'], async (body, req, route, ctx) => {
       if (route.domain === 'File' || !body?.Record) return;
       const q = new URLSearchParams();
       for (const k of ['columns', 'resolveAssociationNames']) if (req.query.has(k)) q.set(k, req.query.get(k)!);
       q.set('take', '1');
-      const first = await ctx.call('GET', `/api/${encodeURIComponent(route.domain)}/Query?${q}`, { token: tokenOf(req, ctx) ?? null });
+      const first = await ctx.call('GET', `/api/${encodeURIComponent(route.domain)}/Query?${q}`, {
+        token: tokenOf(req, ctx) ?? null,
+      });
       if (first.status === 200 && first.json?.List?.[0]) body.Record = first.json.List[0];
     }),
   },
@@ -208,7 +235,12 @@ const COL: Fault[] = [
       if (!cols || cols.every((c) => c.key === c.field)) return req;
       const r = cloneRequest(req);
       const seen = new Set<string>();
-      r.query.set('columns', formatColumns(cols.map((c) => ({ field: c.field, key: c.field })).filter((c) => !seen.has(c.field) && seen.add(c.field))));
+      r.query.set(
+        'columns',
+        formatColumns(
+          cols.map((c) => ({ field: c.field, key: c.field })).filter((c) => !seen.has(c.field) && seen.add(c.field)),
+        ),
+      );
       return r;
     }),
   },
@@ -261,7 +293,8 @@ const COL: Fault[] = [
   {
     name: 'resolve-missing-association-fails',
     area: 'COL',
-    description: 'With resolveAssociationNames=true, a reference to a deleted record throws (HTTP 500) instead of giving null.',
+    description:
+      'With resolveAssociationNames=true, a reference to a deleted record throws (HTTP 500) instead of giving null.',
     requirements: ['COL-009'],
     rewrite: bareFieldRewrite(
       'association',
@@ -327,7 +360,8 @@ const QRY: Fault[] = [
         r.query.set('skip', String(skip0 + all.length));
         const res = await next(r);
         const body = bodyJson(res);
-        if (!isOk(res) || !Array.isArray(body?.List)) return first ? withResponseJson(first.res, { ...first.body, List: all }) : res;
+        if (!isOk(res) || !Array.isArray(body?.List))
+          return first ? withResponseJson(first.res, { ...first.body, List: all }) : res;
         first ??= { res, body };
         all.push(...body.List);
         if (body.List.length < page) break;
@@ -396,13 +430,15 @@ const QRY: Fault[] = [
   {
     name: 'empty-column-suppression-drops-sparse-columns',
     area: 'QRY',
-    description: 'Empty-column suppression drops a column that is null in any record, even when another record has a value.',
+    description:
+      'Empty-column suppression drops a column that is null in any record, even when another record has a value.',
     requirements: ['QRY-012'],
     rewrite: onJsonResponse(QUERIES, (body, req) => {
       if (!isTrue(req.query.get('excludeEmptyColumns')) || !Array.isArray(body?.List)) return;
       const rows: Array<Record<string, unknown>> = body.List;
       const keys = new Set(rows.flatMap((r) => Object.keys(r)));
-      for (const k of keys) if (rows.some((r) => r[k] === null || r[k] === undefined)) for (const r of rows) delete r[k];
+      for (const k of keys)
+        if (rows.some((r) => r[k] === null || r[k] === undefined)) for (const r of rows) delete r[k];
     }),
   },
   {

@@ -63,7 +63,13 @@ export function defaultQueryParam<O extends Op>(ops: readonly O[], name: string,
 /** Response-only rewrite of the JSON body of successful answers of the listed operations (mutate `body` or return a new one). */
 export function onJsonResponse<O extends Op>(
   ops: readonly O[],
-  fn: (body: Json, req: ProxyRequest, route: RouteOf<O>, ctx: FaultContext, res: ProxyResponse) => Json | void | Promise<Json | void>,
+  fn: (
+    body: Json,
+    req: ProxyRequest,
+    route: RouteOf<O>,
+    ctx: FaultContext,
+    res: ProxyResponse,
+  ) => Json | void | Promise<Json | void>,
 ): Fault['rewrite'] {
   return on(ops, async (req, route, ctx, next) => {
     const res = await next(req);
@@ -85,8 +91,16 @@ export function withToken(req: ProxyRequest, ctx: FaultContext, token: string): 
 }
 
 /** One record's columns read by the administrator (undefined when it cannot be read). */
-export async function readRecord(ctx: FaultContext, domain: string, id: number | string, columns: string[]): Promise<Record<string, any> | undefined> {
-  const r = await ctx.call('GET', `/api/${encodeURIComponent(domain)}/${id}?columns=${encodeURIComponent(columns.join(','))}`);
+export async function readRecord(
+  ctx: FaultContext,
+  domain: string,
+  id: number | string,
+  columns: string[],
+): Promise<Record<string, any> | undefined> {
+  const r = await ctx.call(
+    'GET',
+    `/api/${encodeURIComponent(domain)}/${id}?columns=${encodeURIComponent(columns.join(','))}`,
+  );
   return r.status === 200 && r.json && typeof r.json.Record === 'object' ? r.json.Record : undefined;
 }
 
@@ -99,7 +113,13 @@ export interface ProposalFacts {
 }
 
 export function readProposal(ctx: FaultContext, proposalId: number | string): Promise<ProposalFacts | undefined> {
-  return readRecord(ctx, 'Proposal', proposalId, ['ProposalType', 'StatusCode', 'MemberID', 'ApplicantName', 'PendingExpiryChange']);
+  return readRecord(ctx, 'Proposal', proposalId, [
+    'ProposalType',
+    'StatusCode',
+    'MemberID',
+    'ApplicantName',
+    'PendingExpiryChange',
+  ]);
 }
 
 export function truthy(v: unknown): boolean {
@@ -163,7 +183,12 @@ export function allSuccessful(body: UpsertBody, ctx: FaultContext): Record<Kind,
 /** A schedule answer that refuses because the proposal cannot be modified. */
 export function isNotModifiableAnswer(res: ProxyResponse): boolean {
   const b = bodyJson(res);
-  const results: any[] = b && typeof b === 'object' ? ('IsSuccessful' in b ? [b] : KINDS.flatMap((k) => (Array.isArray(b[k]) ? b[k] : []))) : [];
+  const results: any[] =
+    b && typeof b === 'object'
+      ? 'IsSuccessful' in b
+        ? [b]
+        : KINDS.flatMap((k) => (Array.isArray(b[k]) ? b[k] : []))
+      : [];
   return results.some((r) => r && r.IsSuccessful === false && /cannot (be )?modif/i.test(String(r.Message ?? '')));
 }
 
@@ -201,7 +226,11 @@ export async function hiddenAware(
   if (route.op === 'reinstateSchedule' && isHidden(ctx, route.domain, route.scheduleId)) {
     return withResponseJson(
       { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.alloc(0) },
-      failedResult(0, null, `${route.domain} schedule with id ${Number(route.scheduleId)} was not found on Proposal with ID# ${Number(route.proposalId)}.`),
+      failedResult(
+        0,
+        null,
+        `${route.domain} schedule with id ${Number(route.scheduleId)} was not found on Proposal with ID# ${Number(route.proposalId)}.`,
+      ),
     );
   }
   if (route.op === 'queryRecords') {

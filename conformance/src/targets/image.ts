@@ -31,7 +31,9 @@ async function tc() {
 }
 
 /** Whether a container engine answers, within `timeoutMs`. */
-export async function containerRuntimeAvailable(timeoutMs = 8_000): Promise<{ ok: true; version?: string } | { ok: false; problem: string }> {
+export async function containerRuntimeAvailable(
+  timeoutMs = 8_000,
+): Promise<{ ok: true; version?: string } | { ok: false; problem: string }> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const { getContainerRuntimeClient } = await tc();
@@ -77,7 +79,9 @@ export class ImageTarget implements Target {
       digest = undefined; // not local yet: testcontainers pulls it; the digest is read again below
     }
 
-    log(`conformance: starting container ${this.opts.image} (port ${port}, wait for GET ${healthPath} → 200, timeout ${timeout} ms)`);
+    log(
+      `conformance: starting container ${this.opts.image} (port ${port}, wait for GET ${healthPath} → 200, timeout ${timeout} ms)`,
+    );
     const t0 = Date.now();
     try {
       this.container = await new GenericContainer(this.opts.image)
@@ -87,7 +91,9 @@ export class ImageTarget implements Target {
         .withStartupTimeout(timeout)
         .start();
     } catch (e) {
-      throw new HarnessError(`container ${this.opts.image} did not start or never answered GET ${healthPath}: ${(e as Error).message}`);
+      throw new HarnessError(
+        `container ${this.opts.image} did not start or never answered GET ${healthPath}: ${(e as Error).message}`,
+      );
     }
     if (!digest) {
       try {
@@ -105,7 +111,9 @@ export class ImageTarget implements Target {
     };
     process.once('exit', this.exitHook);
     const baseUrl = `http://${this.container.getHost()}:${this.container.getMappedPort(port)}`;
-    log(`conformance: container ${this.container.getId().slice(0, 12)} healthy at ${baseUrl} after ${Date.now() - t0} ms`);
+    log(
+      `conformance: container ${this.container.getId().slice(0, 12)} healthy at ${baseUrl} after ${Date.now() - t0} ms`,
+    );
     const stateUrl = this.opts.stateUrl === null ? undefined : (this.opts.stateUrl ?? `${baseUrl}/_provider-states`);
     return { kind: 'container', baseUrl, stateUrl, image: this.opts.image, imageDigest: digest };
   }

@@ -61,8 +61,20 @@ export class LocalProcessTarget implements Target {
     this.logFile = this.opts.logFile ?? path.join(this.tmpDir, 'server.log');
     fs.mkdirSync(path.dirname(this.logFile), { recursive: true });
     const out = fs.openSync(this.logFile, 'w');
-    const args = [bin, '--port', String(port), '--host', '127.0.0.1', '--db', db, '--provider-states', ...(this.opts.extraArgs ?? [])];
-    log(`conformance: starting node ${args.map((a) => path.relative(ROOT, a).startsWith('..') ? a : path.relative(ROOT, a) || a).join(' ')}`);
+    const args = [
+      bin,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--db',
+      db,
+      '--provider-states',
+      ...(this.opts.extraArgs ?? []),
+    ];
+    log(
+      `conformance: starting node ${args.map((a) => (path.relative(ROOT, a).startsWith('..') ? a : path.relative(ROOT, a) || a)).join(' ')}`,
+    );
     this.child = spawn(process.execPath, args, {
       cwd: ROOT,
       stdio: ['ignore', out, out],
@@ -82,9 +94,13 @@ export class LocalProcessTarget implements Target {
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     const t0 = Date.now();
-    const health = await waitForHealth(`${baseUrl}${this.opts.healthPath ?? '/health'}`, this.opts.startTimeoutMs ?? 60_000, {
-      abort: () => (this.exited ? `the server ${this.exited}` : undefined),
-    });
+    const health = await waitForHealth(
+      `${baseUrl}${this.opts.healthPath ?? '/health'}`,
+      this.opts.startTimeoutMs ?? 60_000,
+      {
+        abort: () => (this.exited ? `the server ${this.exited}` : undefined),
+      },
+    );
     if (!health.ok) {
       const tail = this.tail();
       await this.stop();

@@ -46,7 +46,9 @@ export class ReferenceTarget implements Target {
           `no container engine reachable (${engine.problem}) and a container is required (--require-container, CONFORMANCE_REQUIRE_CONTAINER=1 or CI=true); run scripts/ci/ensure-docker.sh`,
         );
       }
-      log(`conformance: WARNING: no container engine reachable (${engine.problem}); falling back to the reference server as a local process. The results are NOT from the container image.`);
+      log(
+        `conformance: WARNING: no container engine reachable (${engine.problem}); falling back to the reference server as a local process. The results are NOT from the container image.`,
+      );
       this.inner = new LocalProcessTarget({ ...this.opts.local, log });
       return this.inner.start();
     }
@@ -75,7 +77,12 @@ export class ReferenceTarget implements Target {
       child.on('error', (e) => reject(new HarnessError(`cannot run ${script}: ${e.message}`)));
       child.on('exit', (code, signal) => {
         if (code === 0) resolve();
-        else reject(new HarnessError(`building the reference image failed (${path.relative(ROOT, script)} exited with ${signal ?? code})`));
+        else
+          reject(
+            new HarnessError(
+              `building the reference image failed (${path.relative(ROOT, script)} exited with ${signal ?? code})`,
+            ),
+          );
       });
     });
   }
@@ -90,7 +97,10 @@ export function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | {
   return new Promise((resolve) => {
     execFile('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: timeoutMs }, (err, _stdout, stderr) => {
       if (!err) return resolve({ ok: true });
-      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'docker CLI not found' : (stderr.trim().split('\n').pop() || err.message);
+      const why =
+        (err as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'docker CLI not found'
+          : stderr.trim().split('\n').pop() || err.message;
       resolve({ ok: false, problem: `docker info: ${why}` });
     });
   });

@@ -35,7 +35,9 @@ export async function waitForHealth(
     const stop = opts.abort?.();
     if (stop) return { ok: false, problem: stop };
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(Math.min(5_000, Math.max(500, deadline - Date.now()))) });
+      const res = await fetch(url, {
+        signal: AbortSignal.timeout(Math.min(5_000, Math.max(500, deadline - Date.now()))),
+      });
       await res.body?.cancel().catch(() => undefined);
       if (res.status === 200) return { ok: true };
       problem = `answered ${res.status}`;

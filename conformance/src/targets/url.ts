@@ -29,9 +29,12 @@ export class UrlTarget implements Target {
       (this.opts.log ?? defaultLog)(`conformance: target ${baseUrl} answers (GET ${probe} → ${res.status})`);
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
-      throw new HarnessError(`the target at ${baseUrl} does not answer: GET ${probe} failed (${err.cause?.code ?? err.message})`);
+      throw new HarnessError(
+        `the target at ${baseUrl} does not answer: GET ${probe} failed (${err.cause?.code ?? err.message})`,
+      );
     }
-    const stateUrl = this.opts.stateUrl === null ? undefined : (this.opts.stateUrl ?? joinUrl(baseUrl, '/_provider-states'));
+    const stateUrl =
+      this.opts.stateUrl === null ? undefined : (this.opts.stateUrl ?? joinUrl(baseUrl, '/_provider-states'));
     return { kind: 'url', baseUrl, stateUrl };
   }
 

@@ -43,7 +43,12 @@ export async function findInQuery(
 ): Promise<Record<string, any>> {
   for (let pass = 0; pass < 2; pass++) {
     for (let page = 0; page < 50; page++) {
-      const res = await get(t, path, { ...q, sort: `${sortKey} desc`, take: 100, [t.bindings.query.skip]: page * 80 }, token);
+      const res = await get(
+        t,
+        path,
+        { ...q, sort: `${sortKey} desc`, take: 100, [t.bindings.query.skip]: page * 80 },
+        token,
+      );
       expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
       const list = (res.json as any)?.List as any[];
       expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);

@@ -13,7 +13,8 @@ export type Batch = {
 /** The ProposalLocation fields the spec names (2.5). */
 export const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
 /** A "cannot be modified" message, in any wording. */
-export const CANNOT_MODIFY = /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}modif|not modifiable|non-?modifiable/i;
+export const CANNOT_MODIFY =
+  /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}modif|not modifiable|non-?modifiable/i;
 
 export function expect2xx(status: number) {
   expect(status >= 200 && status < 300, `a successful call answers 2xx (got ${status})`).toBe(true);
@@ -47,7 +48,12 @@ export async function reinstate(t: Ctx, proposalId: number, domain: string, sche
 }
 
 /** The schedule record's ProposalLocation fields, or null when it cannot be read. */
-export async function readRecord(t: Ctx, domain: string, id: number, columns: readonly string[] = LOC_FIELDS): Promise<Row | null> {
+export async function readRecord(
+  t: Ctx,
+  domain: string,
+  id: number,
+  columns: readonly string[] = LOC_FIELDS,
+): Promise<Row | null> {
   const res = await t.api.GET('/api/{domain}/{id}', {
     params: { path: { domain, id }, query: { columns: columns.join(',') } },
   } as any);

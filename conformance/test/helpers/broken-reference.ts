@@ -16,7 +16,9 @@ export interface Running {
 }
 
 function listen(server: http.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
 }
 
 /** A proxy in front of `upstream` that applies `rewrite` to GET /api/Domains. */
@@ -36,13 +38,19 @@ export async function startBreakingProxy(upstream: string): Promise<Running> {
         let text = await up.text();
         const out: Record<string, string> = {};
         up.headers.forEach((v, k) => {
-          if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+          if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(k))
+            out[k] = v;
         });
         const url = new URL(req.url ?? '/', 'http://x');
         if (req.method === 'GET' && url.pathname === '/api/Domains' && up.status === 200) {
           const doc = JSON.parse(text);
           for (const d of doc.List ?? []) if (d.Name === 'Incident') d.DomainID = 12;
-          doc.List?.push({ DomainID: 4242, Name: EVIL_NAME, DisplayNameSingular: 'Evil', DisplayNamePlural: EVIL_PLURAL });
+          doc.List?.push({
+            DomainID: 4242,
+            Name: EVIL_NAME,
+            DisplayNameSingular: 'Evil',
+            DisplayNamePlural: EVIL_PLURAL,
+          });
           text = JSON.stringify(doc);
           out['x-evil'] = '<img src="http://evil.invalid/h.png">';
         }

@@ -6,7 +6,10 @@ import { ROOT } from '../../src/paths.js';
 
 export const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 
-export function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,

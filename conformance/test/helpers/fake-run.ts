@@ -78,7 +78,9 @@ export function fakeRun(o: FakeRunOptions = {}): RunResults {
       t.state = 'failed';
       meta.outcome = 'precondition-failed';
       meta.outcomeReason = "provider state 'a proposal' failed: 400 unknown state";
-      t.errors = [{ name: 'PreconditionFailedError', message: "provider state 'a proposal' failed: 400 unknown state" }];
+      t.errors = [
+        { name: 'PreconditionFailedError', message: "provider state 'a proposal' failed: 400 unknown state" },
+      ];
     }
     tests.push(t);
   }
@@ -86,7 +88,13 @@ export function fakeRun(o: FakeRunOptions = {}): RunResults {
     catalogue: cat,
     suiteVersion: '0.1.0',
     specVersion: cat.version,
-    target: { kind: 'url', requested: 'url', baseUrl: 'http://vendor.example:8080', stateUrl: 'http://vendor.example:8080/_provider-states', description: 'implementation at http://vendor.example:8080' },
+    target: {
+      kind: 'url',
+      requested: 'url',
+      baseUrl: 'http://vendor.example:8080',
+      stateUrl: 'http://vendor.example:8080/_provider-states',
+      description: 'implementation at http://vendor.example:8080',
+    },
     targetLabel: 'Vendor API 2.3',
     profile,
     requirements: [],
@@ -95,5 +103,10 @@ export function fakeRun(o: FakeRunOptions = {}): RunResults {
     auth: { header: 'Token', prefix: '' },
     gate: o.gate,
   };
-  return buildRunResults(info, tests, { runErrors: [], suiteInvalid: false, harnessFailed: false }, new Date((o.startedAt ?? new Date('2026-01-02T03:04:05Z')).getTime() + 61_000));
+  return buildRunResults(
+    info,
+    tests,
+    { runErrors: [], suiteInvalid: false, harnessFailed: false },
+    new Date((o.startedAt ?? new Date('2026-01-02T03:04:05Z')).getTime() + 61_000),
+  );
 }

@@ -103,8 +103,7 @@ function writeStatus(db: Database.Database, s: BindStatusBody, now: Date): void 
 
 function isBound(db: Database.Database, proposalId: number): boolean {
   const row = db.prepare(`SELECT Status FROM bind_status WHERE ProposalID = ?`).get(proposalId) as
-    | { Status: string }
-    | undefined;
+    { Status: string } | undefined;
   return row?.Status === 'Bound';
 }
 
@@ -127,7 +126,8 @@ export function bindProposal(deps: Deps, proposalId: number): BindOutcome {
     if (!p) return { ok: false, reason: `Proposal with ID# ${proposalId} was not found.` };
     const reasons: string[] = [];
     const m = modifiability(db, p);
-    if (!m.modifiable) reasons.push(`${MSG_CANNOT_BIND} The proposal cannot be modified because ${m.reasons.join(' and ')}.`);
+    if (!m.modifiable)
+      reasons.push(`${MSG_CANNOT_BIND} The proposal cannot be modified because ${m.reasons.join(' and ')}.`);
     // REQ: BIND-008
     if (p.RatingStatus !== 'C') reasons.push(MSG_UNRATED);
     // REQ: MEM-007
@@ -135,8 +135,7 @@ export function bindProposal(deps: Deps, proposalId: number): BindOutcome {
       p.MemberID == null
         ? undefined
         : (db.prepare(`SELECT "MemberID", "Name" FROM "Member" WHERE "MemberID" = ?`).get(p.MemberID) as
-            | { MemberID: number; Name: string | null }
-            | undefined);
+            { MemberID: number; Name: string | null } | undefined);
     if (!member) reasons.push(p.MemberID == null ? MSG_NO_MEMBER : `${MSG_NO_MEMBER} (member ${p.MemberID} not found)`);
     if (reasons.length > 0 || !member) {
       const reason = reasons.join(' ');
@@ -160,7 +159,9 @@ export function bindProposal(deps: Deps, proposalId: number): BindOutcome {
       return { ok: false, reason };
     }
     const pol = db
-      .prepare(`INSERT INTO "Policy" ("PolicyNumber", "EffectiveDate", "ExpirationDate", "MemberID") VALUES (?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO "Policy" ("PolicyNumber", "EffectiveDate", "ExpirationDate", "MemberID") VALUES (?, ?, ?, ?)`,
+      )
       .run(null, isoDate(now), isoDate(new Date(now.getTime() + 365 * 86_400_000)), member.MemberID);
     const policyId = Number(pol.lastInsertRowid);
     const policyNumber = `POL-${String(policyId).padStart(6, '0')}`;
@@ -199,7 +200,9 @@ export function enqueueBind(
   migrate(db);
   const tx = db.transaction(() => {
     const pending = db
-      .prepare(`SELECT JobID FROM bind_jobs WHERE ProposalID = ? AND State IN ('queued', 'running') ORDER BY JobID LIMIT 1`)
+      .prepare(
+        `SELECT JobID FROM bind_jobs WHERE ProposalID = ? AND State IN ('queued', 'running') ORDER BY JobID LIMIT 1`,
+      )
       .get(proposalId) as { JobID: number } | undefined;
     if (pending) return pending.JobID;
     db.prepare(`DELETE FROM bind_status WHERE ProposalID = ? AND Status = 'Error'`).run(proposalId);
@@ -219,7 +222,9 @@ export function runQueuedBindJobs(deps: Deps, max = 50): number {
   migrate(db);
   let ran = 0;
   const next = db.prepare(`SELECT JobID, ProposalID FROM bind_jobs WHERE State = 'queued' ORDER BY JobID LIMIT 1`);
-  const claim = db.prepare(`UPDATE bind_jobs SET State = 'running', StartedDateUTC = ? WHERE JobID = ? AND State = 'queued'`);
+  const claim = db.prepare(
+    `UPDATE bind_jobs SET State = 'running', StartedDateUTC = ? WHERE JobID = ? AND State = 'queued'`,
+  );
   const finish = db.prepare(`UPDATE bind_jobs SET State = 'done', Outcome = ?, FinishedDateUTC = ? WHERE JobID = ?`);
   while (ran < max) {
     const job = next.get() as { JobID: number; ProposalID: number } | undefined;

@@ -87,7 +87,14 @@ export function insertFile(deps: Deps, f: NewFile): number {
 }
 
 /** Link a child record to a parent (no-op when the link exists); returns the LinkID. */
-export function insertLink(deps: Deps, parentDomainId: number, parentId: number, childDomainId: number, childId: number, contactTypeId: number | null = null): number {
+export function insertLink(
+  deps: Deps,
+  parentDomainId: number,
+  parentId: number,
+  childDomainId: number,
+  childId: number,
+  contactTypeId: number | null = null,
+): number {
   const now = deps.clock().toISOString().slice(0, 23);
   const existing = deps.db
     .prepare('SELECT LinkID FROM links WHERE ParentDomainID = ? AND ParentID = ? AND ChildDomainID = ? AND ChildID = ?')
@@ -95,7 +102,9 @@ export function insertLink(deps: Deps, parentDomainId: number, parentId: number,
   if (existing) return existing.LinkID;
   return Number(
     deps.db
-      .prepare('INSERT INTO links (ParentDomainID, ParentID, ChildDomainID, ChildID, ContactTypeID, EntryDate) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO links (ParentDomainID, ParentID, ChildDomainID, ChildID, ContactTypeID, EntryDate) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(parentDomainId, parentId, childDomainId, childId, contactTypeId, now).lastInsertRowid,
   );
 }

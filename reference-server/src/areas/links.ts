@@ -5,7 +5,8 @@ import type { AppEnv, Deps } from '../deps.js';
 import { type DomainDef, domainById, LINKABLE_CHILD_DOMAINS, q } from '../dictionary.js';
 import { findCode } from '../db.js';
 import { ApiError } from '../errors.js';
-import { can, type Permission, requirePermission, type User } from '../auth.js';
+import { can, requirePermission } from '../auth.js';
+import { type Permission, type User } from '../permissions.js';
 import { parseColumnList, selectRecords } from '../columns-engine.js';
 import type { SqlFragment } from '../filter-parser.js';
 import { parseIntParam, readJsonBody, validateBody, validateQuery } from '../validation.js';
@@ -57,7 +58,9 @@ function matchColumn(def: DomainDef, field: string): { column: string; numeric: 
   const f = def.fields.find((x) => x.name === field);
   if (!f) malformed(`Domain '${def.name}' has no field '${field}' to match on.`);
   if (f.computed || !(f.type === 'text' || f.type === 'number' || f.type === 'integer')) {
-    malformed(`Field '${field}' of '${def.name}' cannot be used as a match field: only text or numeric fields are accepted.`);
+    malformed(
+      `Field '${field}' of '${def.name}' cannot be used as a match field: only text or numeric fields are accepted.`,
+    );
   }
   return { column: f.name, numeric: f.type !== 'text' };
 }
@@ -78,7 +81,9 @@ function sideSpec(def: DomainDef, side: string, id: unknown, field: unknown, key
     return { def, id };
   }
   if (field === undefined || field === null || key === undefined || key === null) {
-    malformed(`Identify the ${side.toLowerCase()} by '${side}RecordID', or by '${side}RecordMatchField' with '${side}RecordKey'.`);
+    malformed(
+      `Identify the ${side.toLowerCase()} by '${side}RecordID', or by '${side}RecordMatchField' with '${side}RecordKey'.`,
+    );
   }
   if (typeof field !== 'string') malformed(`'${side}RecordMatchField' must be a string.`);
   if (typeof key !== 'string' && typeof key !== 'number') malformed(`'${side}RecordKey' must be a string or a number.`);
@@ -95,7 +100,7 @@ function resolveSide(deps: Deps, s: SideSpec): number {
     return s.id;
   }
   const m = s.match!;
-  let value: unknown = m.key;
+  let value: unknown;
   if (m.numeric) {
     value = typeof m.key === 'number' ? m.key : String(m.key).trim() === '' ? NaN : Number(m.key);
     if (!Number.isFinite(value as number)) {
@@ -105,8 +110,14 @@ function resolveSide(deps: Deps, s: SideSpec): number {
   const rows = deps.db
     .prepare(`SELECT ${q(def.key)} AS id FROM ${q(def.table)} WHERE ${q(m.column)} = ? ORDER BY ${q(def.key)} LIMIT 2`)
     .all(value) as Array<{ id: number }>;
-  if (rows.length === 0) throw new ApiError(404, 'RecordNotFound', `No ${def.name} has ${m.field} = '${String(m.key)}'.`);
-  if (rows.length > 1) throw new ApiError(409, 'Conflict', `More than one ${def.name} has ${m.field} = '${String(m.key)}'; use the record ID.`);
+  if (rows.length === 0)
+    throw new ApiError(404, 'RecordNotFound', `No ${def.name} has ${m.field} = '${String(m.key)}'.`);
+  if (rows.length > 1)
+    throw new ApiError(
+      409,
+      'Conflict',
+      `More than one ${def.name} has ${m.field} = '${String(m.key)}'; use the record ID.`,
+    );
   return rows[0]!.id;
 }
 
@@ -139,7 +150,8 @@ async function readLinkRequest(
   validateBody('post', path, body);
   if (!body || typeof body !== 'object' || Array.isArray(body)) malformed('The body must be a JSON object.');
   const b = body as Record<string, unknown>;
-  if (typeof b.ParentDomain !== 'string' || typeof b.ChildDomain !== 'string') malformed("'ParentDomain' and 'ChildDomain' are required strings.");
+  if (typeof b.ParentDomain !== 'string' || typeof b.ChildDomain !== 'string')
+    malformed("'ParentDomain' and 'ChildDomain' are required strings.");
   // REQ: LINK-003
   if (!(LINKABLE_CHILD_DOMAINS as readonly string[]).includes(b.ChildDomain)) {
     malformed(`'${b.ChildDomain}' is not a linkable child domain: a link's child must be a Contact or a File.`);
@@ -164,7 +176,9 @@ interface LinkRow {
 
 function findLink(deps: Deps, pd: number, pid: number, cd: number, cid: number): LinkRow | undefined {
   return deps.db
-    .prepare('SELECT LinkID, ContactTypeID FROM links WHERE ParentDomainID = ? AND ParentID = ? AND ChildDomainID = ? AND ChildID = ?')
+    .prepare(
+      'SELECT LinkID, ContactTypeID FROM links WHERE ParentDomainID = ? AND ParentID = ? AND ChildDomainID = ? AND ChildID = ?',
+    )
     .get(pd, pid, cd, cid) as LinkRow | undefined;
 }
 
@@ -180,7 +194,10 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
     if (!parentDomain && !childDomain) malformed("Give at least one of 'parentDomain' and 'childDomain'.");
     const columns = parseColumnList(qp('columns'));
     const where: SqlFragment[] = [];
-    for (const [side, domainName] of [['parent', parentDomain], ['child', childDomain]] as const) {
+    for (const [side, domainName] of [
+      ['parent', parentDomain],
+      ['child', childDomain],
+    ] as const) {
       const Side = side === 'parent' ? 'Parent' : 'Child';
       const idRaw = qp(`${side}RecordID`);
       const field = qp(`${side}RecordMatchField`);
@@ -197,15 +214,22 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
       let id: number | undefined;
       if (idRaw !== undefined) id = parseIntParam(idRaw, `${side}RecordID`);
       else if (field !== undefined || key !== undefined) {
-        if (field === undefined || key === undefined) malformed(`'${side}RecordMatchField' and '${side}RecordKey' go together.`);
+        if (field === undefined || key === undefined)
+          malformed(`'${side}RecordMatchField' and '${side}RecordKey' go together.`);
         id = resolveSide(deps, { def, match: { ...matchColumn(def, field), key, field } });
       }
       if (id !== undefined) where.push({ sql: `t.${Side}ID = ?`, params: [id] });
     }
     const rel = relationshipId(deps, qp('relationship'), 'relationship');
-    if (rel !== undefined) where.push(rel === null ? { sql: 't.ContactTypeID IS NULL', params: [] } : { sql: 't.ContactTypeID = ?', params: [rel] });
+    if (rel !== undefined)
+      where.push(
+        rel === null ? { sql: 't.ContactTypeID IS NULL', params: [] } : { sql: 't.ContactTypeID = ?', params: [rel] },
+      );
     // Only links whose both sides the user may view.
-    const viewable = deps.dict.all().filter((d) => can(user, d.name, 'View')).map((d) => d.id);
+    const viewable = deps.dict
+      .all()
+      .filter((d) => can(user, d.name, 'View'))
+      .map((d) => d.id);
     const inList = viewable.length ? viewable.join(', ') : 'NULL';
     where.push({ sql: `t.ParentDomainID IN (${inList}) AND t.ChildDomainID IN (${inList})`, params: [] });
     const { rows } = selectRecords(requestContext(c, deps), LINK_DEF, { columns, where });
@@ -237,11 +261,19 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
       const contactTypeId = isContact ? (rel ?? newRel ?? null) : null;
       return Number(
         deps.db
-          .prepare('INSERT INTO links (ParentDomainID, ParentID, ChildDomainID, ChildID, ContactTypeID, EntryDate) VALUES (?, ?, ?, ?, ?, ?)')
+          .prepare(
+            'INSERT INTO links (ParentDomainID, ParentID, ChildDomainID, ChildID, ContactTypeID, EntryDate) VALUES (?, ?, ?, ?, ?, ?)',
+          )
           .run(parent.def.id, parentId, child.def.id, childId, contactTypeId, now).lastInsertRowid,
       );
     })();
-    const result: LinkUpsertResult = { IsSuccessful: true, LinkID: linkId, ParentRecordID: parentId, ChildRecordID: childId, Message: null };
+    const result: LinkUpsertResult = {
+      IsSuccessful: true,
+      LinkID: linkId,
+      ParentRecordID: parentId,
+      ChildRecordID: childId,
+      Message: null,
+    };
     return c.json(result);
   });
 

@@ -30,9 +30,7 @@ export function validateApplicant(p: ProposalRow): string[] {
 }
 
 export type CreateMemberOutcome =
-  | { kind: 'assigned' }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'created'; memberId: number };
+  { kind: 'assigned' } | { kind: 'invalid'; message: string } | { kind: 'created'; memberId: number };
 
 /** Creates the member from the proposal's applicant data only and assigns it, in one transaction. */
 // REQ: MEM-002

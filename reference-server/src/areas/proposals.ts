@@ -9,7 +9,8 @@ import type Database from 'better-sqlite3';
 import { timestamp, type AppEnv, type Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { parseBoolParam, parseIntParam } from '../validation.js';
-import { requirePermission, type User } from '../auth.js';
+import { requirePermission } from '../auth.js';
+import { type User } from '../permissions.js';
 
 // ---------------------------------------------------------------------------------------------
 // Types and codes
@@ -159,8 +160,7 @@ export function isProposalSetBound(db: Database.Database, proposalSetId: number 
   if (proposalSetId === null || proposalSetId === undefined) return false;
   migrate(db);
   const row = db.prepare(`SELECT IsBound FROM proposal_sets WHERE ProposalSetID = ?`).get(proposalSetId) as
-    | { IsBound: number }
-    | undefined;
+    { IsBound: number } | undefined;
   return !!row && truthy(row.IsBound);
 }
 
@@ -210,8 +210,7 @@ export function deleteProposalCascade(db: Database.Database, proposalId: number)
   const tx = db.transaction(() => {
     const p = findProposal(db, proposalId);
     const status = db.prepare(`SELECT PolicyID, MemberID FROM bind_status WHERE ProposalID = ?`).get(proposalId) as
-      | { PolicyID: number | null; MemberID: number | null }
-      | undefined;
+      { PolicyID: number | null; MemberID: number | null } | undefined;
     for (const domain of Object.keys(SCHEDULE_DOMAINS)) {
       db.prepare(`DELETE FROM "${domain}" WHERE "ProposalID" = ?`).run(proposalId);
     }
@@ -290,7 +289,13 @@ export function insertProposal(db: Database.Database, n: NewProposal): number {
 
 export function insertMember(
   db: Database.Database,
-  m: { name: string | null; address1?: string | null; city?: string | null; stateCode?: string | null; zipCode?: string | null },
+  m: {
+    name: string | null;
+    address1?: string | null;
+    city?: string | null;
+    stateCode?: string | null;
+    zipCode?: string | null;
+  },
 ): number {
   const info = db
     .prepare(`INSERT INTO "Member" ("Name", "Address1", "City", "StateCode", "ZipCode") VALUES (?, ?, ?, ?, ?)`)
@@ -383,7 +388,12 @@ export function seedProposals(deps: Deps): number[] {
         zipCode: zip,
       });
     }
-    insertVehicle(db, id, { vin: `1HGCM82633A${String(100000 + n).slice(-6)}`, make: 'Honda', model: 'Accord', year: 2018 + (n % 6) });
+    insertVehicle(db, id, {
+      vin: `1HGCM82633A${String(100000 + n).slice(-6)}`,
+      make: 'Honda',
+      model: 'Accord',
+      year: 2018 + (n % 6),
+    });
     ids.push(id);
     return { id, memberId, name };
   };
@@ -403,7 +413,9 @@ export function seedProposals(deps: Deps): number[] {
     // a bound proposal with its policy and bind status
     const b = make('I', BOUND_STATUS, {}, true);
     const pol = db
-      .prepare(`INSERT INTO "Policy" ("PolicyNumber", "EffectiveDate", "ExpirationDate", "MemberID") VALUES (?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO "Policy" ("PolicyNumber", "EffectiveDate", "ExpirationDate", "MemberID") VALUES (?, ?, ?, ?)`,
+      )
       .run(null, isoDate(now), isoDate(new Date(now.getTime() + 365 * 86400000)), b.memberId);
     const policyId = Number(pol.lastInsertRowid);
     const policyNumber = `POL-${String(policyId).padStart(6, '0')}`;

@@ -23,7 +23,9 @@ export function requireDomain(deps: Deps, name: string): DomainDef {
 // REQ: SCHED-019
 // REQ: SCHED-021
 export function activeCondition(def: DomainDef): SqlFragment[] {
-  return def.schedule && def.fields.some((f) => f.name === 'IsDeleted') ? [{ sql: 'coalesce(t."IsDeleted", 0) = 0', params: [] }] : [];
+  return def.schedule && def.fields.some((f) => f.name === 'IsDeleted')
+    ? [{ sql: 'coalesce(t."IsDeleted", 0) = 0', params: [] }]
+    : [];
 }
 
 export function requestContext(c: Context<AppEnv>, deps: Deps): RequestContext {

@@ -130,7 +130,10 @@ function checkFields(
   // REQ: SCHED-017
   for (const r of sd.required) {
     const present = Object.prototype.hasOwnProperty.call(fields, r);
-    if ((mode === 'insert' && (!present || isBlank(fields[r]))) || (mode === 'update' && present && isBlank(fields[r]))) {
+    if (
+      (mode === 'insert' && (!present || isBlank(fields[r]))) ||
+      (mode === 'update' && present && isBlank(fields[r]))
+    ) {
       errors.push(`${r} is required.`);
     }
   }
@@ -211,7 +214,9 @@ function doInsert(ctx: Ctx, fields: Record<string, unknown>): number {
   const cols = ['ProposalID', 'IsDeleted', ...values.map(([c]) => c)];
   const args = [ctx.proposal.ProposalID, 0, ...values.map(([, v]) => v)];
   const info = ctx.db
-    .prepare(`INSERT INTO "${ctx.sd.name}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+    .prepare(
+      `INSERT INTO "${ctx.sd.name}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    )
     .run(...args);
   return Number(info.lastInsertRowid);
 }
@@ -267,8 +272,16 @@ function runItem(ctx: Ctx, order: number, fallbackRecordId: number, op: () => Sc
     if (e instanceof ItemFailure) return failed(e.recordId, order, e.message);
     // A constraint the item breaks fails the item alone (without SQLite's text: no table or column
     // names go out); anything else (SQLITE_BUSY after the busy timeout, I/O) is a server error.
-    if (e instanceof Error && e.name === 'SqliteError' && String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
-      return failed(fallbackRecordId, order, 'The operation failed: the record breaks a constraint of the schedule domain.');
+    if (
+      e instanceof Error &&
+      e.name === 'SqliteError' &&
+      String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')
+    ) {
+      return failed(
+        fallbackRecordId,
+        order,
+        'The operation failed: the record breaks a constraint of the schedule domain.',
+      );
     }
     throw e;
   }
@@ -301,7 +314,8 @@ function parseUpsertBody(text: string): UpsertBody {
   } catch {
     throw malformed('The request body is not valid JSON.');
   }
-  if (!isObject(raw)) throw malformed('The request body must be a JSON object with Inserts, Updates and Deletes arrays.');
+  if (!isObject(raw))
+    throw malformed('The request body must be a JSON object with Inserts, Updates and Deletes arrays.');
   const arr = (name: 'Inserts' | 'Updates' | 'Deletes'): unknown[] => {
     const v = raw[name];
     if (v === undefined || v === null) return [];
@@ -489,7 +503,11 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
         // proposal) is not soft-deleted either → 409 (SCHED-022: it cannot be reinstated).
         return {
           status: 409,
-          result: failed(0, null, `${sd.name} schedule with id ${sid} is not a soft-deleted record of Proposal with ID# ${pid}, so it cannot be reinstated.`),
+          result: failed(
+            0,
+            null,
+            `${sd.name} schedule with id ${sid} is not a soft-deleted record of Proposal with ID# ${pid}, so it cannot be reinstated.`,
+          ),
         };
       }
       if (!row.d) {

@@ -19,7 +19,8 @@ states.set('a file', {
     if (kind !== 'internal' && kind !== 'externalDirectURL' && kind !== 'externalRepository') {
       throw new ApiError(400, 'MalformedRequest', "'kind' must be internal, externalDirectURL or externalRepository.");
     }
-    if (typeof params.fileName !== 'string' || params.fileName === '') throw new ApiError(400, 'MalformedRequest', "'fileName' is required.");
+    if (typeof params.fileName !== 'string' || params.fileName === '')
+      throw new ApiError(400, 'MalformedRequest', "'fileName' is required.");
     const contents = decode(params.contentsBase64 ?? '', 'contentsBase64');
     const mark = marker(ctx);
     const fileId = insertFile(deps, {
@@ -27,7 +28,10 @@ states.set('a file', {
       description: typeof params.description === 'string' ? params.description : undefined,
       contents,
       sourceType: typeof params.sourceType === 'string' ? params.sourceType : 'U',
-      externalDirectURL: kind === 'externalDirectURL' ? `https://files.example.com/${mark}/${encodeURIComponent(params.fileName)}` : null,
+      externalDirectURL:
+        kind === 'externalDirectURL'
+          ? `https://files.example.com/${mark}/${encodeURIComponent(params.fileName)}`
+          : null,
       externalFileRepositoryId: kind === 'externalRepository' ? 1 : null,
     });
     ctx.track('File', fileId);
@@ -52,15 +56,20 @@ states.set('a record with files', {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
-    if (!Array.isArray(params.files)) throw new ApiError(400, 'MalformedRequest', "'files' must be a list of {fileName, contentsBase64}.");
+    if (!Array.isArray(params.files))
+      throw new ApiError(400, 'MalformedRequest', "'files' must be a list of {fileName, contentsBase64}.");
     const mark = marker(ctx);
     const text = storedFields(def).find((f) => f.type === 'text');
     const id = createRecord(ctx, def, text ? { [text.name]: `WITH-FILES-${mark}` } : {});
     const fileIds: number[] = [];
     for (const [i, f] of (params.files as unknown[]).entries()) {
       const file = f as { fileName?: unknown; contentsBase64?: unknown };
-      if (!file || typeof file.fileName !== 'string') throw new ApiError(400, 'MalformedRequest', `files[${i}].fileName is required.`);
-      const fileId = insertFile(deps, { fileName: file.fileName, contents: decode(file.contentsBase64 ?? '', `files[${i}].contentsBase64`) });
+      if (!file || typeof file.fileName !== 'string')
+        throw new ApiError(400, 'MalformedRequest', `files[${i}].fileName is required.`);
+      const fileId = insertFile(deps, {
+        fileName: file.fileName,
+        contents: decode(file.contentsBase64 ?? '', `files[${i}].contentsBase64`),
+      });
       ctx.track('File', fileId);
       ctx.track('links', insertLink(deps, def.id, id, 4, fileId));
       fileIds.push(fileId);

@@ -21,7 +21,8 @@ export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
       throw new ApiError(400, 'MalformedRequest', 'The body must be an object {state, params, action}.');
     }
     const { state, params: rawParams, action: rawAction } = body as Record<string, unknown>;
-    if (typeof state !== 'string' || !state) throw new ApiError(400, 'MalformedRequest', "'state' must be a non-empty string.");
+    if (typeof state !== 'string' || !state)
+      throw new ApiError(400, 'MalformedRequest', "'state' must be a non-empty string.");
     const action = rawAction ?? 'setup';
     if (action !== 'setup' && action !== 'teardown') {
       throw new ApiError(400, 'MalformedRequest', "'action' must be 'setup' or 'teardown'.");

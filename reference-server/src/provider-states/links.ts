@@ -9,7 +9,12 @@ states.set('a contact', {
     const mark = marker(ctx);
     const contact = deps.dict.get('Contact')!;
     const email = `${mark.toLowerCase()}@example.com`;
-    const id = createRecord(ctx, contact, { FirstName: 'Pat', LastName: `Contact-${mark}`, Email: email, Phone: '555-0100' });
+    const id = createRecord(ctx, contact, {
+      FirstName: 'Pat',
+      LastName: `Contact-${mark}`,
+      Email: email,
+      Phone: '555-0100',
+    });
     // A numeric key unique to this contact.
     const code = 900_000_000 + id;
     deps.db.prepare('UPDATE "Contact" SET ContactCode = ? WHERE ContactID = ?').run(code, id);
@@ -33,8 +38,15 @@ states.set('a link parent', {
     const key = `LP-${mark}`;
     const id = createRecord(ctx, def, text ? { [text.name]: key } : {});
     const nonMatchable =
-      def.fields.find((f) => !f.computed && !['text', 'number', 'integer'].includes(f.type)) ?? def.fields.find((f) => f.computed);
-    const values: Record<string, unknown> = { domain: def.name, domainId: def.id, id, textMatchField: text?.name, textMatchKey: text ? key : undefined };
+      def.fields.find((f) => !f.computed && !['text', 'number', 'integer'].includes(f.type)) ??
+      def.fields.find((f) => f.computed);
+    const values: Record<string, unknown> = {
+      domain: def.name,
+      domainId: def.id,
+      id,
+      textMatchField: text?.name,
+      textMatchKey: text ? key : undefined,
+    };
     if (nonMatchable) values.nonMatchableField = nonMatchable.name;
     return values;
   },

@@ -48,7 +48,8 @@ export function setupProposal(params: Record<string, unknown>, ctx: StateContext
   const type = PROPOSAL_TYPES[typeName as ProposalTypeName];
   const statusParam = params.status === undefined || params.status === null ? 'open' : String(params.status);
   const status = STATUS_PARAM[statusParam];
-  if (!status) throw new ApiError(400, 'MalformedRequest', `Provider state 'a proposal': status must be open, B, R or 0.`);
+  if (!status)
+    throw new ApiError(400, 'MalformedRequest', `Provider state 'a proposal': status must be open, B, R or 0.`);
   const boundSet = bool(params, 'boundSet', false);
   const pendingExpiryChange = bool(params, 'pendingExpiryChange', false);
   const hasMember = bool(params, 'hasMember', false);

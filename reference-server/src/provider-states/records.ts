@@ -32,7 +32,8 @@ export function storedFields(def: DomainDef): FieldDef[] {
 /** Values every record of a domain needs to be well-formed (timestamps, File's non-null columns). */
 function baseValues(deps: Deps, def: DomainDef): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of storedFields(def)) if (f.type === 'timestamp' && f.name === 'EntryDate') out[f.name] = timestamp(deps.clock());
+  for (const f of storedFields(def))
+    if (f.type === 'timestamp' && f.name === 'EntryDate') out[f.name] = timestamp(deps.clock());
   return out;
 }
 
@@ -50,7 +51,9 @@ export function createRecord(ctx: StateContext, def: DomainDef, values: Record<s
     const rest = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'FileName' && k !== 'Description'));
     if (Object.keys(rest).length) {
       const cols = Object.keys(rest);
-      deps.db.prepare(`UPDATE "File" SET ${cols.map((c) => `${q(c)} = ?`).join(', ')} WHERE FileID = ?`).run(...cols.map((c) => rest[c]), id);
+      deps.db
+        .prepare(`UPDATE "File" SET ${cols.map((c) => `${q(c)} = ?`).join(', ')} WHERE FileID = ?`)
+        .run(...cols.map((c) => rest[c]), id);
     }
   } else {
     id = insertRow(deps.db, def, { ...baseValues(deps, def), ...values });
@@ -85,7 +88,8 @@ export function displayOf(deps: Deps, def: DomainDef, id: number): string {
   const b = new SelectBuilder(deps, def);
   const r = b.resolve(def.displayField, 'select');
   if (r.kind !== 'sql') return String(id);
-  const row = deps.db.prepare(`SELECT ${r.sql} AS v ${b.fromSql()} WHERE t.${q(def.key)} = ?`).get(id) as { v: unknown } | undefined;
+  const row = deps.db.prepare(`SELECT ${r.sql} AS v ${b.fromSql()} WHERE t.${q(def.key)} = ?`).get(id) as
+    { v: unknown } | undefined;
   return String(row?.v ?? id);
 }
 
@@ -114,7 +118,11 @@ states.set('a record with associations', {
     const coded = fields.find((f) => f.type === 'coded');
     const texts = fields.filter((f) => f.type === 'text');
     if (!assoc || !coded || texts.length < 2) {
-      throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no association, coded field and two text fields; use Claim or Custom.Inspection.`);
+      throw new ApiError(
+        400,
+        'MalformedRequest',
+        `Domain '${def.name}' has no association, coded field and two text fields; use Claim or Custom.Inspection.`,
+      );
     }
     const mark = marker(ctx);
     const target = deps.dict.get(assoc.target!)!;
@@ -143,8 +151,13 @@ states.set('a record with associations', {
       numberValue = targetId;
     }
     const id = createRecord(ctx, def, values);
-    const propField = target.name === 'Location' ? 'City' : storedFields(target).find((f) => f.type === 'text' && f.name !== target.displayField)?.name ?? target.key;
-    const propRow = deps.db.prepare(`SELECT ${q(propField)} AS v FROM ${q(target.table)} WHERE ${q(target.key)} = ?`).get(targetId) as { v: unknown };
+    const propField =
+      target.name === 'Location'
+        ? 'City'
+        : (storedFields(target).find((f) => f.type === 'text' && f.name !== target.displayField)?.name ?? target.key);
+    const propRow = deps.db
+      .prepare(`SELECT ${q(propField)} AS v FROM ${q(target.table)} WHERE ${q(target.key)} = ?`)
+      .get(targetId) as { v: unknown };
     return {
       domain: def.name,
       id,
@@ -179,14 +192,25 @@ states.set('a record with a missing association', {
     // Create the referenced record, point at it, delete it: the reference dangles (IDs are never reused).
     const targetId = insertRow(deps.db, target, target.name === 'Location' ? LOCATION_SAMPLE(mark) : {});
     const text = storedFields(def).find((f) => f.type === 'text');
-    const id = createRecord(ctx, def, { ...(text ? { [text.name]: `MISSING-${mark}` } : {}), [assoc.name + 'ID']: targetId });
+    const id = createRecord(ctx, def, {
+      ...(text ? { [text.name]: `MISSING-${mark}` } : {}),
+      [assoc.name + 'ID']: targetId,
+    });
     deps.db.prepare(`DELETE FROM ${q(target.table)} WHERE ${q(target.key)} = ?`).run(targetId);
     return { domain: def.name, id, associationField: assoc.name, associationKeyField: assoc.name + 'ID' };
   },
 });
 
 /** File columns that are never null (the File record schema types them as non-null). */
-const NON_NULL_FILE_FIELDS = new Set(['FileName', 'Description', 'FileSize', 'EntryDate', 'EntryUserID', 'SourceType', 'UnlinkedAccessMode']);
+const NON_NULL_FILE_FIELDS = new Set([
+  'FileName',
+  'Description',
+  'FileSize',
+  'EntryDate',
+  'EntryUserID',
+  'SourceType',
+  'UnlinkedAccessMode',
+]);
 
 /** Per-domain choice of the null-pattern fields where the generic choice would be odd. */
 const NULL_PATTERN_FIELDS: Record<string, { sometimes: string; allNull: string }> = {
@@ -202,9 +226,13 @@ states.set('records', {
     }
     const fields = storedFields(def).filter((f) => f.type !== 'association' && f.type !== 'coded' && !f.required);
     const sortField = storedFields(def).find((f) => f.type === 'text');
-    if (!sortField) throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no text field to mark the records with.`);
+    if (!sortField)
+      throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no text field to mark the records with.`);
     const candidates = fields.filter(
-      (f) => f !== sortField && !(def.name === 'File' && NON_NULL_FILE_FIELDS.has(f.name)) && !(f.type === 'timestamp' && f.name === 'EntryDate'),
+      (f) =>
+        f !== sortField &&
+        !(def.name === 'File' && NON_NULL_FILE_FIELDS.has(f.name)) &&
+        !(f.type === 'timestamp' && f.name === 'EntryDate'),
     );
     const texts = candidates.filter((f) => f.type === 'text');
     const ordered = [...texts, ...candidates.filter((f) => f.type !== 'text')];
@@ -219,13 +247,19 @@ states.set('records', {
     const sometimes = override ? ordered.find((f) => f.name === override.sometimes)! : ordered[0]!;
     const allNull: { name: string } = override
       ? { name: override.allNull }
-      : texts.length >= 2 ? texts[texts.length - 1]! : ordered[1] ?? refColumns[0]!;
+      : texts.length >= 2
+        ? texts[texts.length - 1]!
+        : (ordered[1] ?? refColumns[0]!);
     const mark = marker(ctx);
     const ids: number[] = [];
-    const extra = def.name === 'File' ? (i: number) => ({ FileName: `${mark}-${String(i).padStart(4, '0')}.txt` }) : () => ({});
+    const extra =
+      def.name === 'File' ? (i: number) => ({ FileName: `${mark}-${String(i).padStart(4, '0')}.txt` }) : () => ({});
     ctx.deps.db.transaction(() => {
       for (let i = 0; i < count; i++) {
-        const values: Record<string, unknown> = { [sortField.name]: `${mark}-${String(i).padStart(4, '0')}`, ...extra(i) };
+        const values: Record<string, unknown> = {
+          [sortField.name]: `${mark}-${String(i).padStart(4, '0')}`,
+          ...extra(i),
+        };
         if (i === 0) values[sometimes.name] = sampleValue(sometimes, mark);
         ids.push(createRecord(ctx, def, values));
       }

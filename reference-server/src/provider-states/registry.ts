@@ -28,13 +28,22 @@ export const states = new Map<string, StateDef>();
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';
   if (v && typeof v === 'object') {
-    return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonical((v as Record<string, unknown>)[k])).join(',') + '}';
+    return (
+      '{' +
+      Object.keys(v)
+        .sort()
+        .map((k) => JSON.stringify(k) + ':' + canonical((v as Record<string, unknown>)[k]))
+        .join(',') +
+      '}'
+    );
   }
   return JSON.stringify(v) ?? 'null';
 }
 
 export function trackKey(state: string, params: Record<string, unknown>): string {
-  return createHash('sha256').update(state + '\u0000' + canonical(params)).digest('hex');
+  return createHash('sha256')
+    .update(state + '\u0000' + canonical(params))
+    .digest('hex');
 }
 
 export function makeContext(deps: Deps, state: string, params: Record<string, unknown>): StateContext {
@@ -59,7 +68,10 @@ export function makeContext(deps: Deps, state: string, params: Record<string, un
 function primaryKeyOf(deps: Deps, table: string): string | undefined {
   const def = deps.dict.get(table);
   if (def) return def.key;
-  const cols = deps.db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(table) as Array<{ name: string; pk: number }>;
+  const cols = deps.db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(table) as Array<{
+    name: string;
+    pk: number;
+  }>;
   return cols.find((c) => c.pk === 1)?.name;
 }
 

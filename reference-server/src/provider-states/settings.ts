@@ -9,7 +9,11 @@ states.set('a setting', {
   setup(params, ctx) {
     const name = params.name;
     if (typeof name !== 'string' || !SETTING_NAMES[name]) {
-      throw new ApiError(400, 'MalformedRequest', `Unknown setting '${String(name)}'; known: ${Object.keys(SETTING_NAMES).join(', ')}.`);
+      throw new ApiError(
+        400,
+        'MalformedRequest',
+        `Unknown setting '${String(name)}'; known: ${Object.keys(SETTING_NAMES).join(', ')}.`,
+      );
     }
     if (typeof params.value !== 'boolean') throw new ApiError(400, 'MalformedRequest', "'value' must be a boolean.");
     const field = SETTING_NAMES[name]!;

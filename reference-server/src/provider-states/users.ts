@@ -1,12 +1,14 @@
 // Provider states of the auth area: 'a user', 'an expired token'.
 import { randomBytes } from 'node:crypto';
-import { createUser, isPermission, issueToken, type Permission } from '../auth.js';
+import { createUser, isPermission, issueToken } from '../auth.js';
+import { type Permission } from '../permissions.js';
 import { ApiError } from '../errors.js';
 import { states } from './registry.js';
 
 function parseGrants(raw: unknown): Record<string, Permission[]> | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'MalformedRequest', "'grants' must be an object of domain → permissions.");
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new ApiError(400, 'MalformedRequest', "'grants' must be an object of domain → permissions.");
   const out: Record<string, Permission[]> = {};
   for (const [domain, perms] of Object.entries(raw as Record<string, unknown>)) {
     if (!Array.isArray(perms) || !perms.every(isPermission)) {

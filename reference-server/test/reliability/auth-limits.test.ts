@@ -3,7 +3,8 @@
 // characters → 414) at their boundaries, on every operation that can meet them (app.request).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type CreatedApp } from '../../src/app.js';
-import { createUser, issueToken, PERMISSIONS, type Permission } from '../../src/auth.js';
+import { createUser, issueToken } from '../../src/auth.js';
+import { PERMISSIONS, type Permission } from '../../src/permissions.js';
 import { seedDemo } from '../../src/seed.js';
 import { MAX_BODY_BYTES, MAX_URL_CHARS } from '../../src/limits.js';
 import { Auditor, diffSnapshots, report, snapshot } from './support.js';
@@ -17,7 +18,11 @@ let admin: string;
 const auditor = new Auditor();
 const ops = loadOps();
 
-async function call(method: string, url: string, init: { token?: string | null; headers?: Record<string, string>; body?: string } = {}) {
+async function call(
+  method: string,
+  url: string,
+  init: { token?: string | null; headers?: Record<string, string>; body?: string } = {},
+) {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   const token = init.token === undefined ? admin : init.token;
   if (token !== null) headers.Token = token;
@@ -28,7 +33,14 @@ async function call(method: string, url: string, init: { token?: string | null; 
 }
 
 async function state(name: string, params: Record<string, unknown> = {}) {
-  const r = await call('POST', '/_provider-states', { token: null, body: JSON.stringify({ state: name, params: { setupId: `al-${Math.random().toString(36).slice(2)}`, ...params }, action: 'setup' }) });
+  const r = await call('POST', '/_provider-states', {
+    token: null,
+    body: JSON.stringify({
+      state: name,
+      params: { setupId: `al-${Math.random().toString(36).slice(2)}`, ...params },
+      action: 'setup',
+    }),
+  });
   expect(r.status, r.text).toBe(200);
   return r.json as Record<string, any>;
 }
@@ -86,7 +98,10 @@ describe('AUTH-002 AUTH-011: every operation refuses a missing, unknown or expir
         const url = urlOf(t);
         const body = t.body === undefined ? undefined : JSON.stringify(t.body);
         const r = await call(op.method, url, { token, headers, body });
-        const problems = auditor.audit({ method: op.method, url, requestText: body, status: r.status, contentType: r.contentType, bodyText: r.text }, { exact: [401] });
+        const problems = auditor.audit(
+          { method: op.method, url, requestText: body, status: r.status, contentType: r.contentType, bodyText: r.text },
+          { exact: [401] },
+        );
         expect(problems, `${t.op} with ${name}`).toEqual([]);
         expect(r.contentType ?? '').toMatch(/^application\/problem\+json/);
         expect(r.json, `${t.op} with ${name}`).toMatchObject({ status: 401, code: 'Unauthenticated' });
@@ -102,7 +117,11 @@ describe('AUTH-002 AUTH-011: every operation refuses a missing, unknown or expir
     await sweep('an admin token, also expired', admin);
     now = issuedAt;
     expect(diffSnapshots(before, snapshot(created.deps.db))).toEqual([]);
-    report('auth-tokens', { operations: onePerOperation().filter((t) => ops.get(t.op)!.path.startsWith('/api/')).length, tokenCases: cases.length + 2, requests: checked });
+    report('auth-tokens', {
+      operations: onePerOperation().filter((t) => ops.get(t.op)!.path.startsWith('/api/')).length,
+      tokenCases: cases.length + 2,
+      requests: checked,
+    });
     expect(checked).toBe(16 * (cases.length + 2));
   });
 });
@@ -149,24 +168,74 @@ describe('AUTH-004..AUTH-008: the link permission table, combination by combinat
               const childId =
                 kind === 'Contact'
                   ? (await state('a contact')).contactId
-                  : (await state('a file', { kind: 'internal', linked: false, fileName: 'perm.txt', contentsBase64: 'cGVybQ==' })).fileId;
-              const contactKey = kind === 'Contact' ? (db.prepare('SELECT ContactCode FROM Contact WHERE ContactID = ?').get(childId) as { ContactCode: number }).ContactCode : undefined;
+                  : (
+                      await state('a file', {
+                        kind: 'internal',
+                        linked: false,
+                        fileName: 'perm.txt',
+                        contentsBase64: 'cGVybQ==',
+                      })
+                    ).fileId;
+              const contactKey =
+                kind === 'Contact'
+                  ? (
+                      db.prepare('SELECT ContactCode FROM Contact WHERE ContactID = ?').get(childId) as {
+                        ContactCode: number;
+                      }
+                    ).ContactCode
+                  : undefined;
               const linkCount = () =>
-                (db.prepare('SELECT COUNT(*) AS n FROM links WHERE ParentDomainID = ? AND ParentID = ? AND ChildDomainID = ? AND ChildID = ?').get(parent.domainId, parent.id, kind === 'Contact' ? 2 : 4, childId) as { n: number }).n;
+                (
+                  db
+                    .prepare(
+                      'SELECT COUNT(*) AS n FROM links WHERE ParentDomainID = ? AND ParentID = ? AND ChildDomainID = ? AND ChildID = ?',
+                    )
+                    .get(parent.domainId, parent.id, kind === 'Contact' ? 2 : 4, childId) as { n: number }
+                ).n;
               if (op === 'remove') {
-                db.prepare('INSERT INTO links (ParentDomainID, ParentID, ChildDomainID, ChildID) VALUES (?, ?, ?, ?)').run(parent.domainId, parent.id, kind === 'Contact' ? 2 : 4, childId);
+                db.prepare(
+                  'INSERT INTO links (ParentDomainID, ParentID, ChildDomainID, ChildID) VALUES (?, ?, ?, ?)',
+                ).run(parent.domainId, parent.id, kind === 'Contact' ? 2 : 4, childId);
               }
               const before = linkCount();
-              const user = issueToken(created.deps, createUser(db, { name: `perm-${combos}`, grants: { [parent.domain]: pPerms, [kind]: cPerms } })).token;
+              const user = issueToken(
+                created.deps,
+                createUser(db, { name: `perm-${combos}`, grants: { [parent.domain]: pPerms, [kind]: cPerms } }),
+              ).token;
               const body: Record<string, unknown> =
                 ident === 'id' || kind === 'File'
-                  ? { ParentDomain: parent.domain, ParentRecordID: parent.id, ChildDomain: kind, ChildRecordID: childId }
-                  : { ParentDomain: parent.domain, ParentRecordMatchField: parent.textMatchField, ParentRecordKey: parent.textMatchKey, ChildDomain: kind, ChildRecordMatchField: 'ContactCode', ChildRecordKey: contactKey };
+                  ? {
+                      ParentDomain: parent.domain,
+                      ParentRecordID: parent.id,
+                      ChildDomain: kind,
+                      ChildRecordID: childId,
+                    }
+                  : {
+                      ParentDomain: parent.domain,
+                      ParentRecordMatchField: parent.textMatchField,
+                      ParentRecordKey: parent.textMatchKey,
+                      ChildDomain: kind,
+                      ChildRecordMatchField: 'ContactCode',
+                      ChildRecordKey: contactKey,
+                    };
               const url = op === 'upsert' ? '/api/Link/Upsert' : '/api/Link/Remove';
               const r = await call('POST', url, { token: user, body: JSON.stringify(body) });
               const allowed = pPerms.includes(needed) && cPerms.includes('View');
               const what = `${op} ${kind} (${ident}) with parent [${pName}] child [${cName}]: ${r.status} ${r.text.slice(0, 200)}`;
-              expect(auditor.audit({ method: 'POST', url, requestText: JSON.stringify(body), status: r.status, contentType: r.contentType, bodyText: r.text }, { exact: [allowed ? 200 : 403] }), what).toEqual([]);
+              expect(
+                auditor.audit(
+                  {
+                    method: 'POST',
+                    url,
+                    requestText: JSON.stringify(body),
+                    status: r.status,
+                    contentType: r.contentType,
+                    bodyText: r.text,
+                  },
+                  { exact: [allowed ? 200 : 403] },
+                ),
+                what,
+              ).toEqual([]);
               if (allowed) {
                 outcomes.allowed++;
                 expect(r.json.IsSuccessful, what).toBe(true);
@@ -188,12 +257,29 @@ describe('AUTH-004..AUTH-008: the link permission table, combination by combinat
   it('the "other child domain" row: a non-linkable child is refused with 400 whatever the user holds, and nothing is written', async () => {
     const parent = await state('a link parent');
     const note = created.deps.db.prepare('SELECT min(NoteID) AS id FROM Note').get() as { id: number };
-    for (const grants of [{ [parent.domain]: ['Edit'], Note: ['View'] }, { [parent.domain]: ['View'], Note: [] }, undefined] as Array<Record<string, Permission[]> | undefined>) {
-      const user = issueToken(created.deps, createUser(created.deps.db, { name: `other-${Math.random()}`, grants })).token;
+    for (const grants of [
+      { [parent.domain]: ['Edit'], Note: ['View'] },
+      { [parent.domain]: ['View'], Note: [] },
+      undefined,
+    ] as Array<Record<string, Permission[]> | undefined>) {
+      const user = issueToken(
+        created.deps,
+        createUser(created.deps.db, { name: `other-${Math.random()}`, grants }),
+      ).token;
       for (const url of ['/api/Link/Upsert', '/api/Link/Remove']) {
-        const body = JSON.stringify({ ParentDomain: parent.domain, ParentRecordID: parent.id, ChildDomain: 'Note', ChildRecordID: note.id });
+        const body = JSON.stringify({
+          ParentDomain: parent.domain,
+          ParentRecordID: parent.id,
+          ChildDomain: 'Note',
+          ChildRecordID: note.id,
+        });
         const r = await call('POST', url, { token: user, body });
-        expect(auditor.audit({ method: 'POST', url, requestText: body, status: r.status, contentType: r.contentType, bodyText: r.text }, { exact: [400] })).toEqual([]);
+        expect(
+          auditor.audit(
+            { method: 'POST', url, requestText: body, status: r.status, contentType: r.contentType, bodyText: r.text },
+            { exact: [400] },
+          ),
+        ).toEqual([]);
         expect(r.json.code).toBe('MalformedRequest');
       }
     }
@@ -210,7 +296,13 @@ describe('AUTH-004..AUTH-008: the link permission table, combination by combinat
     ] as Array<[Record<string, Permission[]>, string, number]>) {
       const user = issueToken(created.deps, createUser(created.deps.db, { name: `lq-${Math.random()}`, grants })).token;
       const r = await call('GET', url, { token: user });
-      expect(auditor.audit({ method: 'GET', url, status: r.status, contentType: r.contentType, bodyText: r.text }, { exact: [status] }), `${JSON.stringify(grants)} ${url}`).toEqual([]);
+      expect(
+        auditor.audit(
+          { method: 'GET', url, status: r.status, contentType: r.contentType, bodyText: r.text },
+          { exact: [status] },
+        ),
+        `${JSON.stringify(grants)} ${url}`,
+      ).toEqual([]);
     }
   });
 });
@@ -233,7 +325,18 @@ describe('LIM-001: documented limits at their boundaries, on every operation', (
         if (extra === 1) {
           expect(r.status, `${t.op} ${url.length}`).toBe(414);
           expect(r.json).toMatchObject({ status: 414, code: 'UriTooLong' });
-          if (t.op !== 'authenticate') expect(auditor.audit({ method: op.method, url, requestText: body, status: r.status, contentType: r.contentType, bodyText: r.text }), t.op).toEqual([]);
+          if (t.op !== 'authenticate')
+            expect(
+              auditor.audit({
+                method: op.method,
+                url,
+                requestText: body,
+                status: r.status,
+                contentType: r.contentType,
+                bodyText: r.text,
+              }),
+              t.op,
+            ).toEqual([]);
         } else {
           expect(r.status, `${t.op} at the limit: ${r.text.slice(0, 200)}`).not.toBe(414);
         }
@@ -255,7 +358,13 @@ describe('LIM-001: documented limits at their boundaries, on every operation', (
         const body = `{"pad":"${'x'.repeat(MAX_BODY_BYTES - frame.length + extra)}"}`;
         expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES + extra);
         const r = await call(op.method, url, { body });
-        expect(auditor.audit({ method: op.method, url, requestText: '', status: r.status, contentType: r.contentType, bodyText: r.text }, extra ? { exact: [413] } : {}), `${t.op} +${extra}`).toEqual([]);
+        expect(
+          auditor.audit(
+            { method: op.method, url, requestText: '', status: r.status, contentType: r.contentType, bodyText: r.text },
+            extra ? { exact: [413] } : {},
+          ),
+          `${t.op} +${extra}`,
+        ).toEqual([]);
         if (extra) expect(r.json).toMatchObject({ status: 413, code: 'PayloadTooLarge' });
         // at the limit the body is read: refused for its content (400), or an empty UpsertMulti (200)
         else expect(r.status, `${t.op}: ${r.text.slice(0, 200)}`).toBe(t.op === 'upsertSchedules' ? 200 : 400);
@@ -266,9 +375,19 @@ describe('LIM-001: documented limits at their boundaries, on every operation', (
 
   it('LIM-002: UpsertMulti takes 100 items; 101 get 413 and change nothing', async () => {
     const url = `/api/Quotes/Proposals/${fx.quote.id}/Schedules/ProposalLocation/UpsertMulti?isAtomic=true`;
-    const count = () => (created.deps.db.prepare('SELECT COUNT(*) AS n FROM ProposalLocation WHERE ProposalID = ?').get(fx.quote.id) as { n: number }).n;
+    const count = () =>
+      (
+        created.deps.db.prepare('SELECT COUNT(*) AS n FROM ProposalLocation WHERE ProposalID = ?').get(fx.quote.id) as {
+          n: number;
+        }
+      ).n;
     const before = count();
-    const items = (n: number) => JSON.stringify({ Inserts: Array.from({ length: n }, (_, i) => ({ Fields: { LocationName: `L${i}` } })), Updates: [], Deletes: [] });
+    const items = (n: number) =>
+      JSON.stringify({
+        Inserts: Array.from({ length: n }, (_, i) => ({ Fields: { LocationName: `L${i}` } })),
+        Updates: [],
+        Deletes: [],
+      });
     const over = await call('POST', url, { body: items(101) });
     expect(over.status).toBe(413);
     expect(count()).toBe(before);
@@ -295,7 +414,13 @@ describe('LIM-001: documented limits at their boundaries, on every operation', (
     for (const url of urls) {
       expect(url.length).toBeLessThanOrEqual(MAX_URL_CHARS);
       const r = await call('GET', url);
-      expect(auditor.audit({ method: 'GET', url, status: r.status, contentType: r.contentType, bodyText: r.text }, { exact: [400] }), url.slice(0, 80)).toEqual([]);
+      expect(
+        auditor.audit(
+          { method: 'GET', url, status: r.status, contentType: r.contentType, bodyText: r.text },
+          { exact: [400] },
+        ),
+        url.slice(0, 80),
+      ).toEqual([]);
     }
   });
 });

@@ -61,7 +61,9 @@ export function loadOps(): Map<string, OpInfo> {
       const types = Array.isArray(p?.type) ? p.type : p?.type ? [p.type] : [];
       for (const t of types) if (!out.kinds.includes(t)) out.kinds.push(t);
       for (const r of (p?.required as string[]) ?? []) if (!out.required.includes(r)) out.required.push(r);
-      if (depth < 4) for (const [k, v] of Object.entries((p?.properties as Record<string, unknown>) ?? {})) out.properties[k] = schemaInfo(v, depth + 1);
+      if (depth < 4)
+        for (const [k, v] of Object.entries((p?.properties as Record<string, unknown>) ?? {}))
+          out.properties[k] = schemaInfo(v, depth + 1);
       if (p?.items && depth < 4) out.items = schemaInfo(p.items, depth + 1);
     }
     if (out.kinds.length === 0 && Object.keys(out.properties).length) out.kinds.push('object');
@@ -84,7 +86,12 @@ export function loadOps(): Map<string, OpInfo> {
         .filter((p: any) => p.in === 'path' || p.in === 'query')
         .map((p: any) => {
           const s = resolve(p.schema);
-          return { name: p.name, in: p.in, kind: kindOf(p.schema), enum: Array.isArray(s?.enum) ? s.enum.map(String) : undefined };
+          return {
+            name: p.name,
+            in: p.in,
+            kind: kindOf(p.schema),
+            enum: Array.isArray(s?.enum) ? s.enum.map(String) : undefined,
+          };
         });
       const rb = resolve(o.requestBody);
       const bodySchema = rb?.content?.['application/json']?.schema;
@@ -129,7 +136,12 @@ export async function fixtureStates(state: StateFn, fileTag: string) {
   return {
     parent: await state('a link parent'),
     contact: await state('a contact'),
-    file: await state('a file', { kind: 'internal', linked: false, fileName: `${fileTag}.txt`, contentsBase64: Buffer.from(fileTag).toString('base64') }),
+    file: await state('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: `${fileTag}.txt`,
+      contentsBase64: Buffer.from(fileTag).toString('base64'),
+    }),
     quote: await state('a proposal', { type: 'Quote', locations: 3 }),
     endorsement: await state('a proposal', { type: 'Endorsement', locations: 2 }),
   };
@@ -149,7 +161,12 @@ export function fixtureFrom(
     fileId: one(`SELECT min(FileID) AS id FROM "File"`),
     inspectionId: one(`SELECT min(InspectionID) AS id FROM "Custom.Inspection"`),
     seededProposalId: one(`SELECT min(ProposalID) AS id FROM Proposal`),
-    parent: { domain: s.parent.domain, id: s.parent.id, textField: s.parent.textMatchField, textKey: s.parent.textMatchKey },
+    parent: {
+      domain: s.parent.domain,
+      id: s.parent.id,
+      textField: s.parent.textMatchField,
+      textKey: s.parent.textMatchKey,
+    },
     contact: {
       id: s.contact.contactId,
       numericField: s.contact.numericMatchField,
@@ -175,14 +192,26 @@ export interface Template {
 export function templates(fx: Fixture): Template[] {
   const P = String(fx.quote.id);
   const E = String(fx.endorsement.id);
-  const t = (op: string, pathParams: Record<string, string>, query: Array<[string, string]> = [], body?: unknown, mutating = false): Template => ({
+  const t = (
+    op: string,
+    pathParams: Record<string, string>,
+    query: Array<[string, string]> = [],
+    body?: unknown,
+    mutating = false,
+  ): Template => ({
     op,
     pathParams,
     query,
     body,
     mutating,
   });
-  const linkById = { ParentDomain: fx.parent.domain, ParentRecordID: fx.parent.id, ChildDomain: 'Contact', ChildRecordID: fx.contact.id, Relationship: 'ADJ' };
+  const linkById = {
+    ParentDomain: fx.parent.domain,
+    ParentRecordID: fx.parent.id,
+    ChildDomain: 'Contact',
+    ChildRecordID: fx.contact.id,
+    Relationship: 'ADJ',
+  };
   const linkByMatch = {
     ParentDomain: fx.parent.domain,
     ParentRecordMatchField: fx.parent.textField,
@@ -191,7 +220,12 @@ export function templates(fx: Fixture): Template[] {
     ChildRecordMatchField: fx.contact.numericField,
     ChildRecordKey: fx.contact.numericKey,
   };
-  const linkFile = { ParentDomain: fx.parent.domain, ParentRecordID: fx.parent.id, ChildDomain: 'File', ChildRecordID: fx.file };
+  const linkFile = {
+    ParentDomain: fx.parent.domain,
+    ParentRecordID: fx.parent.id,
+    ChildDomain: 'File',
+    ChildRecordID: fx.file,
+  };
   const upsert = {
     Inserts: [{ Fields: { LocationName: 'Fuzz Depot', City: 'Portland', ZipCode: '97201' } }],
     Updates: [{ ID: fx.quote.locationIds[0], Fields: { City: 'Salem' } }],
@@ -199,7 +233,10 @@ export function templates(fx: Fixture): Template[] {
   };
   return [
     t('listDomains', {}),
-    t('getRecord', { domain: 'Claim', id: String(fx.claimId) }, [['columns', 'ClaimNumber, Location.Name as Loc, Custom2Code.Description'], ['resolveAssociationNames', 'true']]),
+    t('getRecord', { domain: 'Claim', id: String(fx.claimId) }, [
+      ['columns', 'ClaimNumber, Location.Name as Loc, Custom2Code.Description'],
+      ['resolveAssociationNames', 'true'],
+    ]),
     t('getRecord', { domain: 'Custom.Inspection', id: String(fx.inspectionId) }, []),
     t('getRecord', { domain: 'Contact', id: String(fx.contactId) }, [['columns', 'FirstName,LastName,ContactCode']]),
     t('queryRecords', { domain: 'Claim' }, [
@@ -210,14 +247,40 @@ export function templates(fx: Fixture): Template[] {
       ['skip', '0'],
       ['includeTotalCount', 'true'],
     ]),
-    t('queryRecords', { domain: 'Contact' }, [['linqFilter', '(LastName == "Doe" || ContactCode >= 1002) && Email.Contains("example")'], ['excludeEmptyColumns', 'Y']]),
-    t('queryRecords', { domain: 'Custom.Inspection' }, [['columns', 'InspectionNumber,Severity.Code,Location'], ['resolveAssociationNames', '1']]),
-    t('queryRecords', { domain: 'ProposalVehicle' }, [['columns', 'VIN,Year'], ['sort', 'Year desc'], ['linqFilter', 'Year > 2000 || VIN == null']]),
-    t('queryRecords', { domain: 'Location' }, [['columns', 'City,Name'], ['sort', 'City'], ['filter', 'City:startswith:P']]),
-    t('listAttachedFiles', { domain: 'Claim', id: String(fx.claimId) }, [['columns', 'FileName,FileSize,MimeType'], ['take', '10'], ['sort', 'FileName desc']]),
-    t('queryFiles', {}, [['columns', 'FileName,MimeType,IsUnlinked'], ['filter', 'FileName:contains:.p'], ['take', '3']]),
+    t('queryRecords', { domain: 'Contact' }, [
+      ['linqFilter', '(LastName == "Doe" || ContactCode >= 1002) && Email.Contains("example")'],
+      ['excludeEmptyColumns', 'Y'],
+    ]),
+    t('queryRecords', { domain: 'Custom.Inspection' }, [
+      ['columns', 'InspectionNumber,Severity.Code,Location'],
+      ['resolveAssociationNames', '1'],
+    ]),
+    t('queryRecords', { domain: 'ProposalVehicle' }, [
+      ['columns', 'VIN,Year'],
+      ['sort', 'Year desc'],
+      ['linqFilter', 'Year > 2000 || VIN == null'],
+    ]),
+    t('queryRecords', { domain: 'Location' }, [
+      ['columns', 'City,Name'],
+      ['sort', 'City'],
+      ['filter', 'City:startswith:P'],
+    ]),
+    t('listAttachedFiles', { domain: 'Claim', id: String(fx.claimId) }, [
+      ['columns', 'FileName,FileSize,MimeType'],
+      ['take', '10'],
+      ['sort', 'FileName desc'],
+    ]),
+    t('queryFiles', {}, [
+      ['columns', 'FileName,MimeType,IsUnlinked'],
+      ['filter', 'FileName:contains:.p'],
+      ['take', '3'],
+    ]),
     t('getFile', { id: String(fx.fileId) }, [['columns', 'FileName,Contents,DownloadURL']]),
-    t('queryLinks', {}, [['parentDomain', 'Claim'], ['parentRecordID', String(fx.claimId)], ['columns', 'ParentID,ChildID,ChildDomainID,ContactTypeID']]),
+    t('queryLinks', {}, [
+      ['parentDomain', 'Claim'],
+      ['parentRecordID', String(fx.claimId)],
+      ['columns', 'ParentID,ChildID,ChildDomainID,ContactTypeID'],
+    ]),
     t('queryLinks', {}, [
       ['childDomain', 'Contact'],
       ['childRecordMatchField', fx.contact.numericField],
@@ -231,17 +294,62 @@ export function templates(fx: Fixture): Template[] {
     t('removeLink', {}, [], linkFile, true),
     t('getBindStatus', { proposalId: String(fx.seededProposalId) }),
     t('getBindStatus', { proposalId: P }),
-    t('queueBindQuote', { proposalId: P }, [['billingFrequencyCode', 'M'], ['billingStatus', 'B']], undefined, true),
+    t(
+      'queueBindQuote',
+      { proposalId: P },
+      [
+        ['billingFrequencyCode', 'M'],
+        ['billingStatus', 'B'],
+      ],
+      undefined,
+      true,
+    ),
     t('bindQuote', { proposalId: P }, [], undefined, true),
     t('createMember', { proposalId: E }, [], undefined, true),
     t('upsertSchedules', { proposalId: P, domain: 'ProposalLocation' }, [['isAtomic', 'true']], upsert, true),
     t('upsertSchedules', { proposalId: P, domain: 'ProposalLocation' }, [['isAtomic', 'false']], upsert, true),
-    t('upsertSchedules', { proposalId: P, domain: 'ProposalVehicle' }, [], { Inserts: [{ Fields: { VIN: 'FUZZ0000000000001', Year: 2020, Make: 'Ford' } }], Updates: [], Deletes: [] }, true),
-    t('upsertSchedules', { proposalId: E, domain: 'ProposalLocation' }, [['isAtomic', 'true']], { Inserts: [], Updates: [{ ID: fx.endorsement.locationIds[0], Fields: { City: 'Eugene' } }], Deletes: [] }, true),
-    t('deleteSchedule', { proposalId: P, domain: 'ProposalLocation', scheduleId: String(fx.quote.locationIds[2]) }, [], undefined, true),
-    t('deleteSchedule', { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[0]) }, [], undefined, true),
-    t('reinstateSchedule', { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[1]) }, [], undefined, true),
-    t('authenticate', {}, [], { Account: 'fuzz-nobody', User: 'nobody', Password: 'not-a-password', ClientName: 'fuzz' }, true),
+    t(
+      'upsertSchedules',
+      { proposalId: P, domain: 'ProposalVehicle' },
+      [],
+      { Inserts: [{ Fields: { VIN: 'FUZZ0000000000001', Year: 2020, Make: 'Ford' } }], Updates: [], Deletes: [] },
+      true,
+    ),
+    t(
+      'upsertSchedules',
+      { proposalId: E, domain: 'ProposalLocation' },
+      [['isAtomic', 'true']],
+      { Inserts: [], Updates: [{ ID: fx.endorsement.locationIds[0], Fields: { City: 'Eugene' } }], Deletes: [] },
+      true,
+    ),
+    t(
+      'deleteSchedule',
+      { proposalId: P, domain: 'ProposalLocation', scheduleId: String(fx.quote.locationIds[2]) },
+      [],
+      undefined,
+      true,
+    ),
+    t(
+      'deleteSchedule',
+      { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[0]) },
+      [],
+      undefined,
+      true,
+    ),
+    t(
+      'reinstateSchedule',
+      { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[1]) },
+      [],
+      undefined,
+      true,
+    ),
+    t(
+      'authenticate',
+      {},
+      [],
+      { Account: 'fuzz-nobody', User: 'nobody', Password: 'not-a-password', ClientName: 'fuzz' },
+      true,
+    ),
   ];
 }
 
@@ -250,7 +358,7 @@ export function templates(fx: Fixture): Template[] {
 
 const INJECTIONS = [
   "' OR '1'='1",
-  "1; DROP TABLE Claim;--",
+  '1; DROP TABLE Claim;--',
   '" OR ""="',
   '1) OR (1=1',
   "') OR 1=1 --",
@@ -332,66 +440,314 @@ const UNICODE = [
   '￿',
 ];
 
-const DOMAIN_NAMES = ['Claim', 'Contact', 'Location', 'File', 'Note', 'Policy', 'Task', 'Incident', 'Member', 'Proposal', 'ProposalLocation', 'ProposalVehicle', 'PolicyChange', 'DataEntryEvent', 'Custom.Inspection'];
+const DOMAIN_NAMES = [
+  'Claim',
+  'Contact',
+  'Location',
+  'File',
+  'Note',
+  'Policy',
+  'Task',
+  'Incident',
+  'Member',
+  'Proposal',
+  'ProposalLocation',
+  'ProposalVehicle',
+  'PolicyChange',
+  'DataEntryEvent',
+  'Custom.Inspection',
+];
 /** Names that are never a valid linkable child and never the parent with the sacrificial IDs' data. */
-const BAD_DOMAINS = ['claim', 'CLAIM', 'Claims', 'contact', 'CONTACT', 'file', 'FILE', 'Files', 'custom.Inspection', 'Custom.inspection', 'Custom.', 'Custom.Unknown', 'Inspection', 'Link', 'Links', 'Domains', 'Query', 'Unknown', 'users', 'tokens', 'links', 'sqlite_master', 'Claim ', ' Claim', 'Claim.Location'];
+const BAD_DOMAINS = [
+  'claim',
+  'CLAIM',
+  'Claims',
+  'contact',
+  'CONTACT',
+  'file',
+  'FILE',
+  'Files',
+  'custom.Inspection',
+  'Custom.inspection',
+  'Custom.',
+  'Custom.Unknown',
+  'Inspection',
+  'Link',
+  'Links',
+  'Domains',
+  'Query',
+  'Unknown',
+  'users',
+  'tokens',
+  'links',
+  'sqlite_master',
+  'Claim ',
+  ' Claim',
+  'Claim.Location',
+];
 
 const str = (maxLength = 40) => fc.string({ maxLength });
-const anyUnicode = fc.oneof(fc.constantFrom(...UNICODE), fc.string({ unit: 'grapheme', maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }));
+const anyUnicode = fc.oneof(
+  fc.constantFrom(...UNICODE),
+  fc.string({ unit: 'grapheme', maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
 const injection = fc.constantFrom(...INJECTIONS);
 const hugeString = fc
   .tuple(fc.constantFrom(300, 2_000, 9_000, 60_000), fc.constantFrom('a', 'é', '🙂', "'", '%', '(', ','))
   .map(([n, c]) => c.repeat(n));
-const weirdText = fc.oneof({ weight: 3, arbitrary: injection }, { weight: 2, arbitrary: anyUnicode }, { weight: 2, arbitrary: str() }, { weight: 1, arbitrary: hugeString });
+const weirdText = fc.oneof(
+  { weight: 3, arbitrary: injection },
+  { weight: 2, arbitrary: anyUnicode },
+  { weight: 2, arbitrary: str() },
+  { weight: 1, arbitrary: hugeString },
+);
 
 /** Integer-typed text that is certainly not an acceptable integer (always refused). */
 const badIntText = fc.oneof(
-  fc.constantFrom('abc', '1.5', '1e3', '0x10', 'NaN', 'Infinity', '-Infinity', 'null', 'undefined', 'true', '1 2', "1'", '1;', '1--', '99999999999999999999', '9'.repeat(40), '１', '١', '1_000', '1,000', '[1]', '{}', '1%00', '1 OR 1=1', ' 1', '1 '),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).filter((d) => !Number.isInteger(d)).map(String),
+  fc.constantFrom(
+    'abc',
+    '1.5',
+    '1e3',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    'null',
+    'undefined',
+    'true',
+    '1 2',
+    "1'",
+    '1;',
+    '1--',
+    '99999999999999999999',
+    '9'.repeat(40),
+    '１',
+    '١',
+    '1_000',
+    '1,000',
+    '[1]',
+    '{}',
+    '1%00',
+    '1 OR 1=1',
+    ' 1',
+    '1 ',
+  ),
+  fc
+    .double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 })
+    .filter((d) => !Number.isInteger(d))
+    .map(String),
   injection,
   anyUnicode.filter((s) => !/^\s*[-+]?\d+\s*$/.test(s)),
 );
 /** An integer that names no record (a valid integer, or refused). */
-const unknownId = fc.oneof(fc.integer({ min: 1_000_000_000, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: -1_000_000, max: 0 }));
+const unknownId = fc.oneof(
+  fc.integer({ min: 1_000_000_000, max: Number.MAX_SAFE_INTEGER }),
+  fc.integer({ min: -1_000_000, max: 0 }),
+);
 const unknownIdText = fc.oneof(unknownId.map(String), fc.constantFrom('999999999999999', '-0', '0', '-1'));
 /** Any id text for read-only operations. */
-const anyIdText = fc.oneof(badIntText, unknownIdText, fc.integer({ min: 1, max: 50 }).map(String), fc.constantFrom('01', '+1', '007'));
+const anyIdText = fc.oneof(
+  badIntText,
+  unknownIdText,
+  fc.integer({ min: 1, max: 50 }).map(String),
+  fc.constantFrom('01', '+1', '007'),
+);
 
 /** A boolean query value that is certainly not one of the accepted words. */
-const badBool = fc.oneof(fc.constantFrom('maybe', '2', 'TRUE', 'FALSE', 'yes', 'no', 'y', 'n', 't', 'f', 'on', 'off', ' true', 'true ', 'tru', '-1', '10', '00', 'null', '[]'), injection, anyUnicode).filter(
-  (s) => !['true', 'True', 'Yes', 'Y', '1', 'false', 'False', 'No', 'N', '0'].includes(s),
-);
+const badBool = fc
+  .oneof(
+    fc.constantFrom(
+      'maybe',
+      '2',
+      'TRUE',
+      'FALSE',
+      'yes',
+      'no',
+      'y',
+      'n',
+      't',
+      'f',
+      'on',
+      'off',
+      ' true',
+      'true ',
+      'tru',
+      '-1',
+      '10',
+      '00',
+      'null',
+      '[]',
+    ),
+    injection,
+    anyUnicode,
+  )
+  .filter((s) => !['true', 'True', 'Yes', 'Y', '1', 'false', 'False', 'No', 'N', '0'].includes(s));
 
-const FIELDS = ['ClaimNumber', 'ClaimantName', 'ReserveAmount', 'LossDate', 'Status', 'Location', 'Location.Name', 'Location.Nope', 'Custom2Code', 'Custom2Code.Code', 'Custom2Code.Description', 'Notes', 'EntryDate', 'ClaimID', 'Policy.PolicyNumber', 'Policy.Member.Name', 'FirstName', 'LastName', 'ContactCode', 'Email', 'FileName', 'Contents', 'DownloadURL', 'MimeType', 'IsUnlinked', 'ParentID', 'ChildID', 'LinkID', 'ContactTypeID', 'InspectionNumber', 'Severity.Code', 'Nope', 'claimnumber', '', ' ', '__proto__', 'constructor', 'a.b.c', '1abc', 'Claim Number'];
+const FIELDS = [
+  'ClaimNumber',
+  'ClaimantName',
+  'ReserveAmount',
+  'LossDate',
+  'Status',
+  'Location',
+  'Location.Name',
+  'Location.Nope',
+  'Custom2Code',
+  'Custom2Code.Code',
+  'Custom2Code.Description',
+  'Notes',
+  'EntryDate',
+  'ClaimID',
+  'Policy.PolicyNumber',
+  'Policy.Member.Name',
+  'FirstName',
+  'LastName',
+  'ContactCode',
+  'Email',
+  'FileName',
+  'Contents',
+  'DownloadURL',
+  'MimeType',
+  'IsUnlinked',
+  'ParentID',
+  'ChildID',
+  'LinkID',
+  'ContactTypeID',
+  'InspectionNumber',
+  'Severity.Code',
+  'Nope',
+  'claimnumber',
+  '',
+  ' ',
+  '__proto__',
+  'constructor',
+  'a.b.c',
+  '1abc',
+  'Claim Number',
+];
 const field = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: weirdText });
-const OPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'startswith', 'isnull', 'notnull', 'EQ', 'like', 'in', '=', '==', '', ' eq '];
-const filterValue = fc.oneof(str(20), injection, anyUnicode, fc.constantFrom('', '1e999', '-0', '9007199254740993', '2024-13-45', 'true', 'null', '%', '_', '\\'), hugeString);
+const OPS = [
+  'eq',
+  'ne',
+  'lt',
+  'le',
+  'gt',
+  'ge',
+  'contains',
+  'startswith',
+  'isnull',
+  'notnull',
+  'EQ',
+  'like',
+  'in',
+  '=',
+  '==',
+  '',
+  ' eq ',
+];
+const filterValue = fc.oneof(
+  str(20),
+  injection,
+  anyUnicode,
+  fc.constantFrom('', '1e999', '-0', '9007199254740993', '2024-13-45', 'true', 'null', '%', '_', '\\'),
+  hugeString,
+);
 const filterArb = fc
-  .array(fc.tuple(field, fc.constantFrom(...OPS), filterValue).map(([f, o, v]) => `${f}:${o}:${v}`), { minLength: 1, maxLength: 4 })
+  .array(
+    fc.tuple(field, fc.constantFrom(...OPS), filterValue).map(([f, o, v]) => `${f}:${o}:${v}`),
+    { minLength: 1, maxLength: 4 },
+  )
   .chain((conds) => fc.constantFrom('&&', '&', '||', ' AND ', ',', '&&&&').map((sep) => conds.join(sep)));
-const LINQ_TOKENS = ['==', '!=', '<', '<=', '>', '>=', '&&', '||', '(', ')', '((', '))', '.Contains(', '.StartsWith(', '.EndsWith(', '"x"', '"', '"unterminated', "'x'", 'null', 'true', 'false', '1', '-1', '1.5e3', '1e999', '!', ',', '=', '.', 'Contains', 'new', '=>', '\\"', '"\\q"'];
+const LINQ_TOKENS = [
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '&&',
+  '||',
+  '(',
+  ')',
+  '((',
+  '))',
+  '.Contains(',
+  '.StartsWith(',
+  '.EndsWith(',
+  '"x"',
+  '"',
+  '"unterminated',
+  "'x'",
+  'null',
+  'true',
+  'false',
+  '1',
+  '-1',
+  '1.5e3',
+  '1e999',
+  '!',
+  ',',
+  '=',
+  '.',
+  'Contains',
+  'new',
+  '=>',
+  '\\"',
+  '"\\q"',
+];
 const linqArb = fc.oneof(
   fc.array(fc.oneof(field, fc.constantFrom(...LINQ_TOKENS)), { minLength: 1, maxLength: 14 }).map((a) => a.join(' ')),
-  fc.tuple(field, fc.constantFrom('==', '!=', '>', '<=', '.Contains', '.StartsWith'), filterValue).map(([f, o, v]) => (o.startsWith('.') ? `${f}${o}("${v}")` : `${f} ${o} "${v}"`)),
+  fc
+    .tuple(field, fc.constantFrom('==', '!=', '>', '<=', '.Contains', '.StartsWith'), filterValue)
+    .map(([f, o, v]) => (o.startsWith('.') ? `${f}${o}("${v}")` : `${f} ${o} "${v}"`)),
   fc.integer({ min: 20, max: 400 }).map((n) => '('.repeat(n) + 'ClaimNumber == "x"' + ')'.repeat(n)),
-  fc.tuple(fc.integer({ min: 90, max: 1_300 }), fc.constantFrom('City', 'VIN', 'Year', 'Notes')).map(([n, f]) => Array(n).fill(`${f}==1`).join('||')),
+  fc
+    .tuple(fc.integer({ min: 90, max: 1_300 }), fc.constantFrom('City', 'VIN', 'Year', 'Notes'))
+    .map(([n, f]) => Array(n).fill(`${f}==1`).join('||')),
   injection,
 );
-const alias = fc.oneof(fc.constantFrom('A', 'x_1', '__proto__', 'constructor', 'toString', '"x"', 'a b', 'a-b', '1a', '', 'ClaimNumber'), weirdText);
+const alias = fc.oneof(
+  fc.constantFrom('A', 'x_1', '__proto__', 'constructor', 'toString', '"x"', 'a b', 'a-b', '1a', '', 'ClaimNumber'),
+  weirdText,
+);
 const columnsArb = fc.oneof(
-  fc.array(fc.oneof(field, fc.tuple(field, alias).map(([f, a]) => `${f} as ${a}`), fc.tuple(field, alias).map(([f, a]) => `${f} AS ${a} as ${a}`)), { minLength: 1, maxLength: 6 }).map((a) => a.join(',')),
-  fc.tuple(fc.integer({ min: 400, max: 2_600 }), fc.constantFrom('VIN', 'City', 'Year', 'Name')).map(([n, f]) => Array(n).fill(f).join(',')),
+  fc
+    .array(
+      fc.oneof(
+        field,
+        fc.tuple(field, alias).map(([f, a]) => `${f} as ${a}`),
+        fc.tuple(field, alias).map(([f, a]) => `${f} AS ${a} as ${a}`),
+      ),
+      { minLength: 1, maxLength: 6 },
+    )
+    .map((a) => a.join(',')),
+  fc
+    .tuple(fc.integer({ min: 400, max: 2_600 }), fc.constantFrom('VIN', 'City', 'Year', 'Name'))
+    .map(([n, f]) => Array(n).fill(f).join(',')),
   injection,
   hugeString,
 );
 const sortArb = fc.oneof(
-  fc.array(fc.tuple(field, fc.constantFrom('', ' asc', ' desc', ' DESC', ' ascending', ' sideways', ' desc desc', ';')).map(([f, d]) => f + d), { minLength: 1, maxLength: 5 }).map((a) => a.join(',')),
-  fc.tuple(fc.integer({ min: 90, max: 2_600 }), fc.constantFrom('VIN', 'City', 'Year', 'Name')).map(([n, f]) => Array(n).fill(f).join(',')),
+  fc
+    .array(
+      fc
+        .tuple(field, fc.constantFrom('', ' asc', ' desc', ' DESC', ' ascending', ' sideways', ' desc desc', ';'))
+        .map(([f, d]) => f + d),
+      { minLength: 1, maxLength: 5 },
+    )
+    .map((a) => a.join(',')),
+  fc
+    .tuple(fc.integer({ min: 90, max: 2_600 }), fc.constantFrom('VIN', 'City', 'Year', 'Name'))
+    .map(([n, f]) => Array(n).fill(f).join(',')),
   injection,
 );
 
 /** A bad value for a query parameter, by its name and spec type; `certain` when it must be refused. */
-function badQueryValue(p: ParamInfo, mutating: boolean): fc.Arbitrary<{ value: string; certain: boolean; what: string }> {
+function badQueryValue(
+  p: ParamInfo,
+  mutating: boolean,
+): fc.Arbitrary<{ value: string; certain: boolean; what: string }> {
   const tag = (what: string, certain: boolean) => (value: string) => ({ value, certain, what: `${what}:${p.name}` });
   switch (p.name) {
     case 'columns':
@@ -412,7 +768,9 @@ function badQueryValue(p: ParamInfo, mutating: boolean): fc.Arbitrary<{ value: s
     case 'childRecordKey':
     case 'relationship':
     case 'billingFrequencyCode':
-      return fc.oneof(weirdText, fc.constantFrom('', 'ADJ', 'adj', 'Adjuster', 'XYZ', '1001', '1e3')).map(tag(p.name, false));
+      return fc
+        .oneof(weirdText, fc.constantFrom('', 'ADJ', 'adj', 'Adjuster', 'XYZ', '1001', '1e3'))
+        .map(tag(p.name, false));
   }
   if (p.kind === 'integer') {
     const extra = p.name === 'take' ? ['0', '-1', '-99999'] : p.name === 'skip' ? ['-1', '-99999'] : [];
@@ -423,7 +781,11 @@ function badQueryValue(p: ParamInfo, mutating: boolean): fc.Arbitrary<{ value: s
     );
   }
   if (p.kind === 'boolean') return badBool.map(tag('wrong-type', true));
-  if (p.enum) return fc.oneof(weirdText, fc.constantFrom(...p.enum.map((e) => e.toLowerCase()), '', ' B', 'BB')).filter((v) => !p.enum!.includes(v)).map(tag('not-in-enum', true));
+  if (p.enum)
+    return fc
+      .oneof(weirdText, fc.constantFrom(...p.enum.map((e) => e.toLowerCase()), '', ' B', 'BB'))
+      .filter((v) => !p.enum!.includes(v))
+      .map(tag('not-in-enum', true));
   return weirdText.map(tag('weird', false));
 }
 
@@ -452,7 +814,11 @@ function wrongType(kinds: Kind[]): fc.Arbitrary<Json> {
 function extreme(kinds: Kind[], mutating: boolean): fc.Arbitrary<Json> {
   if (kinds.includes('integer') || kinds.includes('number')) {
     const ints = mutating ? unknownId : fc.oneof(unknownId, fc.integer({ min: 1, max: 50 }));
-    return fc.oneof(ints, fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 1e21, 0.1, -0, 4.9e-324), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    return fc.oneof(
+      ints,
+      fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 1e21, 0.1, -0, 4.9e-324),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+    );
   }
   if (kinds.includes('string')) return weirdText;
   return fc.oneof(weirdText, fc.integer());
@@ -482,17 +848,23 @@ interface BodyMutation {
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
 /** Paths (key lists) of every property in a JSON value, with the schema that describes it. */
-function propertyPaths(v: unknown, s: SchemaInfo | undefined, prefix: Array<string | number> = []): Array<{ path: Array<string | number>; schema?: SchemaInfo }> {
+function propertyPaths(
+  v: unknown,
+  s: SchemaInfo | undefined,
+  prefix: Array<string | number> = [],
+): Array<{ path: Array<string | number>; schema?: SchemaInfo }> {
   const out: Array<{ path: Array<string | number>; schema?: SchemaInfo }> = [];
-  if (Array.isArray(v)) v.forEach((x, i) => {
-    out.push({ path: [...prefix, i], schema: s?.items });
-    out.push(...propertyPaths(x, s?.items, [...prefix, i]));
-  });
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
-    const ps = s?.properties[k];
-    out.push({ path: [...prefix, k], schema: ps });
-    out.push(...propertyPaths(x, ps, [...prefix, k]));
-  }
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      out.push({ path: [...prefix, i], schema: s?.items });
+      out.push(...propertyPaths(x, s?.items, [...prefix, i]));
+    });
+  else if (v && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) {
+      const ps = s?.properties[k];
+      out.push({ path: [...prefix, k], schema: ps });
+      out.push(...propertyPaths(x, ps, [...prefix, k]));
+    }
   return out;
 }
 
@@ -500,7 +872,8 @@ function setAt(root: any, path: Array<string | number>, value: unknown): void {
   let cur = root;
   for (const k of path.slice(0, -1)) cur = cur[k];
   const last = path[path.length - 1]!;
-  if (last === '__proto__') Object.defineProperty(cur, last, { value, enumerable: true, writable: true, configurable: true });
+  if (last === '__proto__')
+    Object.defineProperty(cur, last, { value, enumerable: true, writable: true, configurable: true });
   else cur[last] = value;
 }
 function deleteAt(root: any, path: Array<string | number>): void {
@@ -515,7 +888,11 @@ function bodyMutation(op: OpInfo, tpl: Template): fc.Arbitrary<BodyMutation> {
   const base = tpl.body ?? {};
   const schema = op.body;
   const paths = propertyPaths(base, schema);
-  const json = (v: unknown, what: string, certain = false): BodyMutation => ({ body: JSON.stringify(v), what, certain });
+  const json = (v: unknown, what: string, certain = false): BodyMutation => ({
+    body: JSON.stringify(v),
+    what,
+    certain,
+  });
   const text = JSON.stringify(base);
   const structural: Array<fc.Arbitrary<BodyMutation>> = [];
   if (paths.length) {
@@ -546,65 +923,155 @@ function bodyMutation(op: OpInfo, tpl: Template): fc.Arbitrary<BodyMutation> {
         deleteAt(b, path);
         const parentSchema = path.length === 1 ? schema : undefined;
         const required = !!parentSchema?.required.includes(String(path[0]));
-        return json(b, `missing:${path.join('.')}${required ? '(required)' : ''}`, required && op.id !== 'upsertSchedules');
+        return json(
+          b,
+          `missing:${path.join('.')}${required ? '(required)' : ''}`,
+          required && op.id !== 'upsertSchedules',
+        );
       }),
     );
   }
   // an extra property, at the root or inside an object
   structural.push(
-    fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'Extra', 'ParentRecordID', 'IsDeleted', 'ProposalID', 'Token', 'ID'), str(12)), fc.oneof(wrongType([]), weirdText), fc.constantFrom(...[[], ...paths.filter((p) => p.schema?.kinds.includes('object') || typeof p.path[p.path.length - 1] === 'number').map((p) => p.path)])).map(([k, v, at]) => {
-      const b = clone(base);
-      let cur: any = b;
-      for (const seg of at) cur = cur?.[seg];
-      if (cur && typeof cur === 'object' && !Array.isArray(cur)) setAt(cur, [k], v);
-      return json(b, `extra:${[...at, k].join('.')}`, false);
-    }),
+    fc
+      .tuple(
+        fc.oneof(
+          fc.constantFrom(
+            '__proto__',
+            'constructor',
+            'prototype',
+            'Extra',
+            'ParentRecordID',
+            'IsDeleted',
+            'ProposalID',
+            'Token',
+            'ID',
+          ),
+          str(12),
+        ),
+        fc.oneof(wrongType([]), weirdText),
+        fc.constantFrom(
+          ...[
+            [],
+            ...paths
+              .filter((p) => p.schema?.kinds.includes('object') || typeof p.path[p.path.length - 1] === 'number')
+              .map((p) => p.path),
+          ],
+        ),
+      )
+      .map(([k, v, at]) => {
+        const b = clone(base);
+        let cur: any = b;
+        for (const seg of at) cur = cur?.[seg];
+        if (cur && typeof cur === 'object' && !Array.isArray(cur)) setAt(cur, [k], v);
+        return json(b, `extra:${[...at, k].join('.')}`, false);
+      }),
   );
   // the root of another type
-  structural.push(fc.constantFrom<Json>([], [base as Json], 'body', 42, true, null, {}).map((v) => json(v, 'root', v === null || typeof v !== 'object' || Array.isArray(v))));
+  structural.push(
+    fc
+      .constantFrom<Json>([], [base as Json], 'body', 42, true, null, {})
+      .map((v) => json(v, 'root', v === null || typeof v !== 'object' || Array.isArray(v))),
+  );
   // UpsertMulti: too many items, and schedule fields of every kind
   if (op.id === 'upsertSchedules') {
-    structural.push(fc.integer({ min: 101, max: 400 }).map((n) => json({ Inserts: Array.from({ length: n }, (_, i) => ({ Fields: { LocationName: `Fuzz ${i}` } })), Updates: [], Deletes: [] }, 'too-many-items', false)));
+    structural.push(
+      fc.integer({ min: 101, max: 400 }).map((n) =>
+        json(
+          {
+            Inserts: Array.from({ length: n }, (_, i) => ({ Fields: { LocationName: `Fuzz ${i}` } })),
+            Updates: [],
+            Deletes: [],
+          },
+          'too-many-items',
+          false,
+        ),
+      ),
+    );
     structural.push(
       fc
         .dictionary(
-          fc.oneof(fc.constantFrom('LocationName', 'VIN', 'Year', 'Address1', 'City', 'IsDeleted', 'ProposalID', 'ProposalLocationID', 'Proposal', 'Nope', '__proto__', ''), str(8)),
+          fc.oneof(
+            fc.constantFrom(
+              'LocationName',
+              'VIN',
+              'Year',
+              'Address1',
+              'City',
+              'IsDeleted',
+              'ProposalID',
+              'ProposalLocationID',
+              'Proposal',
+              'Nope',
+              '__proto__',
+              '',
+            ),
+            str(8),
+          ),
           fc.oneof(wrongType([]), weirdText, extreme(['integer'], true)),
           { maxKeys: 4 },
         )
-        .map((fields) => json({ Inserts: [{ Fields: fields }], Updates: [{ ID: tpl.body && (tpl.body as any).Updates?.[0]?.ID, Fields: fields }], Deletes: [] }, 'fields', false)),
+        .map((fields) =>
+          json(
+            {
+              Inserts: [{ Fields: fields }],
+              Updates: [{ ID: tpl.body && (tpl.body as any).Updates?.[0]?.ID, Fields: fields }],
+              Deletes: [],
+            },
+            'fields',
+            false,
+          ),
+        ),
     );
   }
   // malformed JSON text
   const raw: Array<fc.Arbitrary<BodyMutation>> = [
-    fc.integer({ min: 0, max: Math.max(0, text.length - 1) }).map((i) => ({ body: text.slice(0, i), what: 'truncated', certain: text.slice(0, i).trim() !== '' })),
-    fc.tuple(fc.integer({ min: 0, max: text.length }), fc.constantFrom('{', '}', '[', ']', ',', ':', '"', "'", '\\', 'x', '\u0000', '/*', 'NaN', '01')).map(([i, c]) => {
-      const b = text.slice(0, i) + c + text.slice(i);
-      return { body: b, what: 'corrupted', certain: !parsesToObject(b) };
-    }),
-    fc.constantFrom(
-      '',
-      ' ',
-      'null',
-      'undefined',
-      "{'ParentDomain': 'Claim'}",
-      '{"a":1,}',
-      '{"a":NaN}',
-      '{"a":Infinity}',
-      '{"a":1}{"b":2}',
-      '{"a":1} trailing',
-      '// comment\n{}',
-      '{"a":"\\u12"}',
-      '{"a":"\\x41"}',
-      '\u0000',
-      'true false',
-      '[1,2',
-      `{"a":${deepNest(5_000)}}`,
-      deepNest(20_000),
-      `{"a":"${'\\u0000'.repeat(1000)}"}`,
-    ).map((b) => ({ body: b, what: 'malformed', certain: b.trim() !== '' && !parsesToObject(b) })),
-    fc.constantFrom(Uint8Array.from([0xff, 0xfe, 0x7b, 0x7d]), Uint8Array.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]), Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from(text)]), Uint8Array.from([0xc0, 0x80])).map((b) => ({ body: b, what: 'bytes', certain: false })),
-    fc.string({ maxLength: 60 }).map((b) => ({ body: b, what: 'random-text', certain: b.trim() !== '' && !parsesToObject(b) })),
+    fc
+      .integer({ min: 0, max: Math.max(0, text.length - 1) })
+      .map((i) => ({ body: text.slice(0, i), what: 'truncated', certain: text.slice(0, i).trim() !== '' })),
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: text.length }),
+        fc.constantFrom('{', '}', '[', ']', ',', ':', '"', "'", '\\', 'x', '\u0000', '/*', 'NaN', '01'),
+      )
+      .map(([i, c]) => {
+        const b = text.slice(0, i) + c + text.slice(i);
+        return { body: b, what: 'corrupted', certain: !parsesToObject(b) };
+      }),
+    fc
+      .constantFrom(
+        '',
+        ' ',
+        'null',
+        'undefined',
+        "{'ParentDomain': 'Claim'}",
+        '{"a":1,}',
+        '{"a":NaN}',
+        '{"a":Infinity}',
+        '{"a":1}{"b":2}',
+        '{"a":1} trailing',
+        '// comment\n{}',
+        '{"a":"\\u12"}',
+        '{"a":"\\x41"}',
+        '\u0000',
+        'true false',
+        '[1,2',
+        `{"a":${deepNest(5_000)}}`,
+        deepNest(20_000),
+        `{"a":"${'\\u0000'.repeat(1000)}"}`,
+      )
+      .map((b) => ({ body: b, what: 'malformed', certain: b.trim() !== '' && !parsesToObject(b) })),
+    fc
+      .constantFrom(
+        Uint8Array.from([0xff, 0xfe, 0x7b, 0x7d]),
+        Uint8Array.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]),
+        Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from(text)]),
+        Uint8Array.from([0xc0, 0x80]),
+      )
+      .map((b) => ({ body: b, what: 'bytes', certain: false })),
+    fc
+      .string({ maxLength: 60 })
+      .map((b) => ({ body: b, what: 'random-text', certain: b.trim() !== '' && !parsesToObject(b) })),
   ];
   return fc.oneof({ weight: 3, arbitrary: fc.oneof(...structural) }, { weight: 2, arbitrary: fc.oneof(...raw) });
 }
@@ -678,7 +1145,9 @@ function minimalEncode(s: string): string {
 }
 
 function urlOf(d: Draft): string {
-  const encoded = d.query.map(([k, v]) => `${encodeSegment(k)}=${d.minimal.has(k) ? minimalEncode(v) : encodeSegment(v)}`).join('&');
+  const encoded = d.query
+    .map(([k, v]) => `${encodeSegment(k)}=${d.minimal.has(k) ? minimalEncode(v) : encodeSegment(v)}`)
+    .join('&');
   const q = d.rawQueryPrefix !== undefined ? d.rawQueryPrefix + (encoded ? `&${encoded}` : '') : encoded;
   return pathOf(d) + (q ? `?${q}` : '');
 }
@@ -686,35 +1155,42 @@ function urlOf(d: Draft): string {
 export function requestArbitrary(fx: Fixture, ops = loadOps()): fc.Arbitrary<GenRequest> {
   const tpls = templates(fx);
   const tokenMut: Mutator = () =>
-    fc.constantFrom<[string, Record<string, string | null>]>(
-      ['none', { Token: null }],
-      ['empty', { Token: '' }],
-      ['unknown', { Token: 'not-a-token' }],
-      ['expired', { Token: fx.expiredToken }],
-      ['prefixed', { Token: `Bearer ${fx.token}` }],
-      ['truncated', { Token: fx.token.slice(0, -1) }],
-      ['doubled', { Token: `${fx.token}${fx.token}` }],
-      ['authorization', { Token: null, Authorization: `Bearer ${fx.token}` }],
-      ['query-token', { Token: null }],
-      ['huge', { Token: 'x'.repeat(8_000) }],
-      ['sql', { Token: "' OR '1'='1" }],
-    ).map(([what, h]) => (d: Draft) => {
-      for (const [k, v] of Object.entries(h)) {
-        if (v === null) delete d.headers[k];
-        else d.headers[k] = v;
-      }
-      if (what === 'query-token') d.query.push(['Token', fx.token]);
-      d.tokenBad = true;
-      d.mutations.push(`token:${what}`);
-    });
+    fc
+      .constantFrom<[string, Record<string, string | null>]>(
+        ['none', { Token: null }],
+        ['empty', { Token: '' }],
+        ['unknown', { Token: 'not-a-token' }],
+        ['expired', { Token: fx.expiredToken }],
+        ['prefixed', { Token: `Bearer ${fx.token}` }],
+        ['truncated', { Token: fx.token.slice(0, -1) }],
+        ['doubled', { Token: `${fx.token}${fx.token}` }],
+        ['authorization', { Token: null, Authorization: `Bearer ${fx.token}` }],
+        ['query-token', { Token: null }],
+        ['huge', { Token: 'x'.repeat(8_000) }],
+        ['sql', { Token: "' OR '1'='1" }],
+      )
+      .map(([what, h]) => (d: Draft) => {
+        for (const [k, v] of Object.entries(h)) {
+          if (v === null) delete d.headers[k];
+          else d.headers[k] = v;
+        }
+        if (what === 'query-token') d.query.push(['Token', fx.token]);
+        d.tokenBad = true;
+        d.mutations.push(`token:${what}`);
+      });
   const pathMut: Mutator = (d) => {
     const ps = d.op.params.filter((p) => p.in === 'path');
     if (!ps.length) return null;
     return fc.constantFrom(...ps).chain((p) => {
       const values: fc.Arbitrary<{ v: string; certain: boolean }> =
         p.kind === 'integer'
-          ? fc.oneof(badIntText.map((v) => ({ v, certain: true })), (d.tpl.mutating ? unknownIdText : anyIdText).map((v) => ({ v, certain: false })))
-          : fc.oneof(fc.constantFrom(...(d.tpl.mutating ? BAD_DOMAINS : [...DOMAIN_NAMES, ...BAD_DOMAINS])), weirdText).map((v) => ({ v, certain: false }));
+          ? fc.oneof(
+              badIntText.map((v) => ({ v, certain: true })),
+              (d.tpl.mutating ? unknownIdText : anyIdText).map((v) => ({ v, certain: false })),
+            )
+          : fc
+              .oneof(fc.constantFrom(...(d.tpl.mutating ? BAD_DOMAINS : [...DOMAIN_NAMES, ...BAD_DOMAINS])), weirdText)
+              .map((v) => ({ v, certain: false }));
       return values.map(({ v, certain }) => (dd: Draft) => {
         dd.pathParams[p.name] = v;
         // an empty segment changes the route; a certainly-bad integer is refused either way
@@ -737,7 +1213,26 @@ export function requestArbitrary(fx: Fixture, ops = loadOps()): fc.Arbitrary<Gen
   };
   const extraQueryMut: Mutator = (d) =>
     fc
-      .tuple(fc.oneof(fc.constantFrom('Token', 'token', '__proto__', 'constructor', 'debug', 'isAtomic', 'take', 'filter', 'columns', 'X', ''), str(10)), weirdText, fc.boolean())
+      .tuple(
+        fc.oneof(
+          fc.constantFrom(
+            'Token',
+            'token',
+            '__proto__',
+            'constructor',
+            'debug',
+            'isAtomic',
+            'take',
+            'filter',
+            'columns',
+            'X',
+            '',
+          ),
+          str(10),
+        ),
+        weirdText,
+        fc.boolean(),
+      )
       .map(([k, v, dup]) => (dd: Draft) => {
         // a repeated declared parameter: the first value counts (Hono's c.req.query)
         if (dup && dd.query.length) dd.query.push([dd.query[0]![0], v]);
@@ -750,10 +1245,27 @@ export function requestArbitrary(fx: Fixture, ops = loadOps()): fc.Arbitrary<Gen
         dd.mutations.push(dup ? 'query:repeated' : 'query:extra');
       });
   const rawQueryMut: Mutator = () =>
-    fc.constantFrom('%', '%%', '%ZZ', '&&&', '=', '==&=', 'a=%E0%A4%A', 'x=%FF', 'y=%00', '?', 'a[]=1&a[]=2', 'a=1;b=2', '+++', '%2B').map((q) => (dd: Draft) => {
-      dd.rawQueryPrefix = q;
-      dd.mutations.push('query:raw');
-    });
+    fc
+      .constantFrom(
+        '%',
+        '%%',
+        '%ZZ',
+        '&&&',
+        '=',
+        '==&=',
+        'a=%E0%A4%A',
+        'x=%FF',
+        'y=%00',
+        '?',
+        'a[]=1&a[]=2',
+        'a=1;b=2',
+        '+++',
+        '%2B',
+      )
+      .map((q) => (dd: Draft) => {
+        dd.rawQueryPrefix = q;
+        dd.mutations.push('query:raw');
+      });
   const bodyMut: Mutator = (d) => {
     if (d.method === 'GET' || d.method === 'HEAD') return null;
     return bodyMutation(d.op, d.tpl).map((m) => (dd: Draft) => {
@@ -763,39 +1275,44 @@ export function requestArbitrary(fx: Fixture, ops = loadOps()): fc.Arbitrary<Gen
     });
   };
   const contentTypeMut: Mutator = (d) =>
-    fc.constantFrom<Record<string, string | null>>(
-      ...(d.body !== undefined
-        ? [
-            { 'Content-Type': null },
-            { 'Content-Type': 'text/plain' },
-            { 'Content-Type': 'application/x-www-form-urlencoded' },
-            { 'Content-Type': 'application/json; charset=utf-16' },
-            { 'Content-Type': 'multipart/form-data; boundary=x' },
-            { 'Content-Type': 'application/xml' },
-            { 'Content-Encoding': 'gzip' },
-          ]
-        : []),
-      { Accept: 'text/html' },
-      { Accept: 'application/xml' },
-      { 'X-HTTP-Method-Override': 'DELETE' },
-      { 'X-Forwarded-For': "' OR 1=1 --" },
-      { Cookie: 'session=x; Token=y' },
-    ).map((h) => (dd: Draft) => {
-      for (const [k, v] of Object.entries(h)) {
-        if (v === null) delete dd.headers[k];
-        else dd.headers[k] = v;
-      }
-      dd.mutations.push(`header:${Object.keys(h)[0]}`);
-    });
+    fc
+      .constantFrom<Record<string, string | null>>(
+        ...(d.body !== undefined
+          ? [
+              { 'Content-Type': null },
+              { 'Content-Type': 'text/plain' },
+              { 'Content-Type': 'application/x-www-form-urlencoded' },
+              { 'Content-Type': 'application/json; charset=utf-16' },
+              { 'Content-Type': 'multipart/form-data; boundary=x' },
+              { 'Content-Type': 'application/xml' },
+              { 'Content-Encoding': 'gzip' },
+            ]
+          : []),
+        { Accept: 'text/html' },
+        { Accept: 'application/xml' },
+        { 'X-HTTP-Method-Override': 'DELETE' },
+        { 'X-Forwarded-For': "' OR 1=1 --" },
+        { Cookie: 'session=x; Token=y' },
+      )
+      .map((h) => (dd: Draft) => {
+        for (const [k, v] of Object.entries(h)) {
+          if (v === null) delete dd.headers[k];
+          else dd.headers[k] = v;
+        }
+        dd.mutations.push(`header:${Object.keys(h)[0]}`);
+      });
   const methodMut: Mutator = (d) =>
-    fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD').filter((m) => m !== d.method).map((m) => (dd: Draft) => {
-      dd.method = m;
-      if (m === 'GET' || m === 'HEAD') {
-        dd.body = undefined;
-        dd.certain.delete('body');
-      }
-      dd.mutations.push(`method:${m}`);
-    });
+    fc
+      .constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD')
+      .filter((m) => m !== d.method)
+      .map((m) => (dd: Draft) => {
+        dd.method = m;
+        if (m === 'GET' || m === 'HEAD') {
+          dd.body = undefined;
+          dd.certain.delete('body');
+        }
+        dd.mutations.push(`method:${m}`);
+      });
   const pathShapeMut: Mutator = () =>
     fc
       .constantFrom(
@@ -822,17 +1339,19 @@ export function requestArbitrary(fx: Fixture, ops = loadOps()): fc.Arbitrary<Gen
         dd.mutations.push('path:shape');
       });
   const longUrlMut: Mutator = () =>
-    fc.tuple(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('query', 'path')).map(([extra, where]) => (dd: Draft) => {
-      // the padding alone is over the limit, whatever the other mutations do
-      const pad = MAX_URL_CHARS + extra;
-      if (where === 'query') dd.query.push(['pad', 'x'.repeat(pad)]);
-      else {
-        dd.pathTransforms.push((p) => p + '/' + 'p'.repeat(pad));
-        dd.shapeChanged = true;
-      }
-      dd.urlTooLong = true;
-      dd.mutations.push('url:too-long');
-    });
+    fc
+      .tuple(fc.integer({ min: 1, max: 30_000 }), fc.constantFrom('query', 'path'))
+      .map(([extra, where]) => (dd: Draft) => {
+        // the padding alone is over the limit, whatever the other mutations do
+        const pad = MAX_URL_CHARS + extra;
+        if (where === 'query') dd.query.push(['pad', 'x'.repeat(pad)]);
+        else {
+          dd.pathTransforms.push((p) => p + '/' + 'p'.repeat(pad));
+          dd.shapeChanged = true;
+        }
+        dd.urlTooLong = true;
+        dd.mutations.push('url:too-long');
+      });
   const bigBodyMut: Mutator = (d) => {
     if (!d.op.statuses.includes(413) || d.method === 'GET') return null;
     return fc.constantFrom(1, 1000, 5_000_000).map((extra) => (dd: Draft) => {
@@ -848,23 +1367,37 @@ export function requestArbitrary(fx: Fixture, ops = loadOps()): fc.Arbitrary<Gen
   const fillMut: Mutator = (d) => {
     const qs = d.op.params.filter((p) => ['columns', 'sort', 'filter', 'linqFilter'].includes(p.name));
     if (!qs.length) return null;
-    const domain = d.pathParams.domain ?? (d.op.id === 'queryFiles' || d.op.id === 'getFile' ? 'File' : d.op.id === 'queryLinks' ? 'Link' : 'Claim');
+    const domain =
+      d.pathParams.domain ??
+      (d.op.id === 'queryFiles' || d.op.id === 'getFile' ? 'File' : d.op.id === 'queryLinks' ? 'Link' : 'Claim');
     const def = DOMAINS.find((x) => x.name === domain);
-    const names = def ? [def.key, ...def.fields.filter((f) => !f.computed?.onDemand).map((f) => f.name)] : ['LinkID', 'ChildID'];
+    const names = def
+      ? [def.key, ...def.fields.filter((f) => !f.computed?.onDemand).map((f) => f.name)]
+      : ['LinkID', 'ChildID'];
     const shortest = [...names].sort((a, b) => a.length - b.length)[0]!;
-    return fc.tuple(fc.constantFrom(...qs), fc.constant(shortest), fc.constantFrom('list', 'nest')).map(([p, f, shape]) => (dd: Draft) => {
-      dd.query = dd.query.filter(([k]) => k !== p.name);
-      const budget = MAX_URL_CHARS - urlOf(dd).length - p.name.length - 3;
-      const unit = { columns: `${f},`, sort: `${f} desc,`, filter: `${f}:eq:1&&`, linqFilter: shape === 'nest' ? '()' : `${f}==1||` }[p.name]!;
-      const n = Math.max(1, Math.floor(budget / minimalEncode(unit).length));
-      let value: string;
-      if (p.name === 'linqFilter' && shape === 'nest') value = '('.repeat(n) + `${f}==1` + ')'.repeat(n);
-      else value = Array(n).fill(unit.slice(0, unit.length - (p.name === 'columns' || p.name === 'sort' ? 1 : 2))).join(unit.slice(-(p.name === 'columns' || p.name === 'sort' ? 1 : 2)));
-      dd.query.push([p.name, value]);
-      dd.minimal.add(p.name);
-      dd.certain.delete(`query:${p.name}`);
-      dd.mutations.push(`query:fill-${p.name}`);
-    });
+    return fc
+      .tuple(fc.constantFrom(...qs), fc.constant(shortest), fc.constantFrom('list', 'nest'))
+      .map(([p, f, shape]) => (dd: Draft) => {
+        dd.query = dd.query.filter(([k]) => k !== p.name);
+        const budget = MAX_URL_CHARS - urlOf(dd).length - p.name.length - 3;
+        const unit = {
+          columns: `${f},`,
+          sort: `${f} desc,`,
+          filter: `${f}:eq:1&&`,
+          linqFilter: shape === 'nest' ? '()' : `${f}==1||`,
+        }[p.name]!;
+        const n = Math.max(1, Math.floor(budget / minimalEncode(unit).length));
+        let value: string;
+        if (p.name === 'linqFilter' && shape === 'nest') value = '('.repeat(n) + `${f}==1` + ')'.repeat(n);
+        else
+          value = Array(n)
+            .fill(unit.slice(0, unit.length - (p.name === 'columns' || p.name === 'sort' ? 1 : 2)))
+            .join(unit.slice(-(p.name === 'columns' || p.name === 'sort' ? 1 : 2)));
+        dd.query.push([p.name, value]);
+        dd.minimal.add(p.name);
+        dd.certain.delete(`query:${p.name}`);
+        dd.mutations.push(`query:fill-${p.name}`);
+      });
   };
 
   const MUTATORS: Array<{ weight: number; m: Mutator }> = [
@@ -949,5 +1482,13 @@ function finish(d: Draft): GenRequest {
     delete headers['Content-Length'];
     delete headers['Content-Encoding'];
   }
-  return { op: d.op.id, method: d.method, url, headers, body: hasBody ? d.body : undefined, mutations: d.mutations, expect };
+  return {
+    op: d.op.id,
+    method: d.method,
+    url,
+    headers,
+    body: hasBody ? d.body : undefined,
+    mutations: d.mutations,
+    expect,
+  };
 }

@@ -16,7 +16,15 @@ import { createApp, type CreatedApp } from '../../src/app.js';
 import { createUser, issueToken } from '../../src/auth.js';
 import { seedDemo } from '../../src/seed.js';
 import { Auditor, diffSnapshots, integrity, LONG, report, snapshot } from './support.js';
-import { fixtureFrom, fixtureStates, loadOps, requestArbitrary, templates, type Fixture, type GenRequest } from './fuzz-model.js';
+import {
+  fixtureFrom,
+  fixtureStates,
+  loadOps,
+  requestArbitrary,
+  templates,
+  type Fixture,
+  type GenRequest,
+} from './fuzz-model.js';
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? (LONG ? 12_000 : 1_000));
 const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2_147_483_647);
@@ -36,7 +44,11 @@ async function setupFixture(): Promise<Fixture> {
       const r = await setup.app.request('/_provider-states', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ state: name, params: { setupId: `fuzz-${name.replace(/\W/g, '')}-${Math.random().toString(36).slice(2, 8)}`, ...params }, action: 'setup' }),
+        body: JSON.stringify({
+          state: name,
+          params: { setupId: `fuzz-${name.replace(/\W/g, '')}-${Math.random().toString(36).slice(2, 8)}`, ...params },
+          action: 'setup',
+        }),
       });
       expect(r.status, await r.clone().text()).toBe(200);
       return (await r.json()) as Record<string, any>;
@@ -46,10 +58,13 @@ async function setupFixture(): Promise<Fixture> {
     const expired = await state('an expired token');
     const token = issueToken(setup.deps, createUser(setup.deps.db, { name: 'fuzz-admin' })).token;
     // soft-delete one endorsement location, so that Reinstate has something to reinstate
-    const del = await setup.app.request(`/api/Quotes/Proposals/${endorsement.proposalId}/Schedules/ProposalLocation/${endorsement.locationIds[1]}`, {
-      method: 'DELETE',
-      headers: { Token: token },
-    });
+    const del = await setup.app.request(
+      `/api/Quotes/Proposals/${endorsement.proposalId}/Schedules/ProposalLocation/${endorsement.locationIds[1]}`,
+      {
+        method: 'DELETE',
+        headers: { Token: token },
+      },
+    );
     expect(del.status).toBe(200);
     return fixtureFrom(setup.deps.db, states, { token, expiredToken: expired.token });
   } finally {
@@ -77,7 +92,11 @@ function allowedRows(f: Fixture): Record<string, string> {
 }
 
 async function send(a: CreatedApp, r: GenRequest) {
-  const res = await a.app.request(r.url, { method: r.method, headers: r.headers, body: r.body as BodyInit | undefined });
+  const res = await a.app.request(r.url, {
+    method: r.method,
+    headers: r.headers,
+    body: r.body as BodyInit | undefined,
+  });
   const bodyText = await res.text();
   return { status: res.status, contentType: res.headers.get('content-type'), bodyText };
 }
@@ -112,7 +131,9 @@ describe('generated bad requests (app.request)', () => {
     const ops = loadOps();
     for (const t of templates(fx)) {
       const op = ops.get(t.op)!;
-      const url = op.path.replace(/\{([^}]+)\}/g, (_m, n: string) => encodeURIComponent(t.pathParams[n]!)) + (t.query.length ? `?${new URLSearchParams(t.query)}` : '');
+      const url =
+        op.path.replace(/\{([^}]+)\}/g, (_m, n: string) => encodeURIComponent(t.pathParams[n]!)) +
+        (t.query.length ? `?${new URLSearchParams(t.query)}` : '');
       const r: GenRequest = {
         op: t.op,
         method: op.method,
@@ -126,75 +147,84 @@ describe('generated bad requests (app.request)', () => {
       const problems = auditor.audit({ method: r.method, url, requestText: requestText(r), ...res });
       expect(problems, `${t.op} ${url}: ${res.status} ${res.bodyText.slice(0, 300)}`).toEqual([]);
       if (t.op === 'authenticate') expect(res.status).toBe(401);
-      else if (t.op === 'bindQuote') expect(res.status).toBe(409); // unrated: refused, documented
+      else if (t.op === 'bindQuote')
+        expect(res.status).toBe(409); // unrated: refused, documented
       else expect(res.status, `${t.op} ${url}: ${res.bodyText.slice(0, 300)}`).toBeLessThan(300);
     }
   });
 
-  it(`${RUNS} generated bad requests: documented statuses, no leaks, no partial writes`, async () => {
-    const before = snapshot(app.deps.db, { allowed });
-    const auditor = new Auditor();
-    const mutationCounts = new Map<string, number>();
-    let clientRejected = 0;
-    let expectedChecks = 0;
-    let badRequests = 0;
-    const t0 = performance.now();
-    await fc.assert(
-      fc.asyncProperty(requestArbitrary(fx), async (r) => {
-        for (const m of r.mutations) {
-          const k = m.split(':').slice(0, 2).join(':').replace(/\(required\)$/, '');
-          mutationCounts.set(k, (mutationCounts.get(k) ?? 0) + 1);
-        }
-        let res;
-        try {
-          res = await send(app, r);
-        } catch (e) {
-          // the client refused to build the request (e.g. a header value fetch does not allow)
-          if (e instanceof TypeError && !(e.message || '').includes('Hono')) {
-            clientRejected++;
-            return;
+  it(
+    `${RUNS} generated bad requests: documented statuses, no leaks, no partial writes`,
+    async () => {
+      const before = snapshot(app.deps.db, { allowed });
+      const auditor = new Auditor();
+      const mutationCounts = new Map<string, number>();
+      let clientRejected = 0;
+      let expectedChecks = 0;
+      let badRequests = 0;
+      const t0 = performance.now();
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(fx), async (r) => {
+          for (const m of r.mutations) {
+            const k = m
+              .split(':')
+              .slice(0, 2)
+              .join(':')
+              .replace(/\(required\)$/, '');
+            mutationCounts.set(k, (mutationCounts.get(k) ?? 0) + 1);
           }
-          throw e;
-        }
-        if (r.expect.exact || r.expect.refuse) expectedChecks++;
-        if (r.mutations.length && !r.mutations.includes('none')) badRequests++;
-        auditor.audit({ method: r.method, url: r.url, requestText: requestText(r), ...res }, r.expect);
-      }),
-      { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: LONG ? 900_000 : 120_000, markInterruptAsFailure: false },
-    );
-    const ms = Math.round(performance.now() - t0);
-    const after = snapshot(app.deps.db, { allowed });
-    const diff = diffSnapshots(before, after);
-    const check = integrity(app.deps.db);
-    report('fuzz', {
-      seed: SEED,
-      requests: auditor.count,
-      badRequests,
-      clientRejected,
-      withStrictExpectation: expectedChecks,
-      ms,
-      perSecond: Math.round((auditor.count / ms) * 1000),
-      statuses: auditor.statusTotals(),
-      byOperation: auditor.statusTable(),
-      mutations: Object.fromEntries([...mutationCounts].sort((a, b) => b[1] - a[1])),
-      failures: auditor.failureCount,
-      knownSpecGaps: Object.fromEntries(auditor.knownGaps),
-      serverErrors: serverErrors.length,
-      integrity: check,
-      snapshotDiffs: diff.length,
-    });
-    expect(auditor.count, 'requests sent').toBeGreaterThanOrEqual(Math.min(RUNS, 500) - clientRejected);
-    expect(badRequests, 'every generated request carries at least one mutation').toBe(auditor.count);
-    expect(auditor.failures, `seed ${SEED}: ${auditor.failureCount} bad answers`).toEqual([]);
-    expect(serverErrors, 'unhandled errors logged by the server').toEqual([]);
-    expect(check).toEqual({ integrity: 'ok', foreignKeyViolations: 0 });
-    expect(diff, 'data outside the sacrificial records changed').toEqual([]);
-    // the file on disk is consistent for another connection as well
-    const other = new Database(dbFile, { readonly: true });
-    try {
-      expect((other.pragma('integrity_check') as Array<{ integrity_check: string }>)[0]!.integrity_check).toBe('ok');
-    } finally {
-      other.close();
-    }
-  }, LONG ? 1_200_000 : 180_000);
+          let res;
+          try {
+            res = await send(app, r);
+          } catch (e) {
+            // the client refused to build the request (e.g. a header value fetch does not allow)
+            if (e instanceof TypeError && !(e.message || '').includes('Hono')) {
+              clientRejected++;
+              return;
+            }
+            throw e;
+          }
+          if (r.expect.exact || r.expect.refuse) expectedChecks++;
+          if (r.mutations.length && !r.mutations.includes('none')) badRequests++;
+          auditor.audit({ method: r.method, url: r.url, requestText: requestText(r), ...res }, r.expect);
+        }),
+        { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: LONG ? 900_000 : 120_000, markInterruptAsFailure: false },
+      );
+      const ms = Math.round(performance.now() - t0);
+      const after = snapshot(app.deps.db, { allowed });
+      const diff = diffSnapshots(before, after);
+      const check = integrity(app.deps.db);
+      report('fuzz', {
+        seed: SEED,
+        requests: auditor.count,
+        badRequests,
+        clientRejected,
+        withStrictExpectation: expectedChecks,
+        ms,
+        perSecond: Math.round((auditor.count / ms) * 1000),
+        statuses: auditor.statusTotals(),
+        byOperation: auditor.statusTable(),
+        mutations: Object.fromEntries([...mutationCounts].sort((a, b) => b[1] - a[1])),
+        failures: auditor.failureCount,
+        knownSpecGaps: Object.fromEntries(auditor.knownGaps),
+        serverErrors: serverErrors.length,
+        integrity: check,
+        snapshotDiffs: diff.length,
+      });
+      expect(auditor.count, 'requests sent').toBeGreaterThanOrEqual(Math.min(RUNS, 500) - clientRejected);
+      expect(badRequests, 'every generated request carries at least one mutation').toBe(auditor.count);
+      expect(auditor.failures, `seed ${SEED}: ${auditor.failureCount} bad answers`).toEqual([]);
+      expect(serverErrors, 'unhandled errors logged by the server').toEqual([]);
+      expect(check).toEqual({ integrity: 'ok', foreignKeyViolations: 0 });
+      expect(diff, 'data outside the sacrificial records changed').toEqual([]);
+      // the file on disk is consistent for another connection as well
+      const other = new Database(dbFile, { readonly: true });
+      try {
+        expect((other.pragma('integrity_check') as Array<{ integrity_check: string }>)[0]!.integrity_check).toBe('ok');
+      } finally {
+        other.close();
+      }
+    },
+    LONG ? 1_200_000 : 180_000,
+  );
 });

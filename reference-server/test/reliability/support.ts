@@ -22,7 +22,10 @@ export function report(name: string, summary: Record<string, unknown>): void {
   const dir = process.env.RELIABILITY_SUMMARY_DIR;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ name, long: LONG, at: new Date().toISOString(), ...summary }, null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(dir, `${name}.json`),
+      JSON.stringify({ name, long: LONG, at: new Date().toISOString(), ...summary }, null, 2) + '\n',
+    );
   }
 }
 
@@ -121,14 +124,19 @@ export class Auditor {
     if (!m) this.statuses.set(opId, (m = new Map()));
     m.set(x.status, (m.get(x.status) ?? 0) + 1);
 
-    if (expect.exact && !expect.exact.includes(x.status)) problems.push(`status ${x.status}, expected ${expect.exact.join(' or ')}`);
-    if (expect.refuse && (x.status < 400 || x.status >= 500)) problems.push(`status ${x.status} for a request that must be refused with a 4xx`);
+    if (expect.exact && !expect.exact.includes(x.status))
+      problems.push(`status ${x.status}, expected ${expect.exact.join(' or ')}`);
+    if (expect.refuse && (x.status < 400 || x.status >= 500))
+      problems.push(`status ${x.status} for a request that must be refused with a 4xx`);
     if (op) {
       const gap = `${op.operationId} ${x.status}`;
       if (KNOWN_SPEC_GAPS.has(gap)) this.knownGaps.set(gap, (this.knownGaps.get(gap) ?? 0) + 1);
-      else if (!this.index.response(op, x.status)) problems.push(`status ${x.status} is not documented for ${op.operationId}`);
+      else if (!this.index.response(op, x.status))
+        problems.push(`status ${x.status} is not documented for ${op.operationId}`);
     } else if (!UNMATCHED_OK.has(x.status) && !(u.pathname === '/health' && method === 'GET' && x.status === 200)) {
-      problems.push(`status ${x.status} for a request that addresses no operation (expected one of ${[...UNMATCHED_OK].join(', ')})`);
+      problems.push(
+        `status ${x.status} for a request that addresses no operation (expected one of ${[...UNMATCHED_OK].join(', ')})`,
+      );
     }
     if (x.status >= 500) {
       let isString = false;
@@ -142,16 +150,27 @@ export class Auditor {
       }
     }
     if (x.method.toUpperCase() !== 'HEAD') {
-      const r = this.checker.check({ method, url: x.url, path: u.pathname, status: x.status, contentType: x.contentType, bodyText: x.bodyText });
+      const r = this.checker.check({
+        method,
+        url: x.url,
+        path: u.pathname,
+        status: x.status,
+        contentType: x.contentType,
+        bodyText: x.bodyText,
+      });
       for (const v of r.violations) problems.push(v.message);
-      for (const f of r.findings) if (f.kind !== 'unknown-operation' && f.kind !== 'undocumented-status') problems.push(f.message);
+      for (const f of r.findings)
+        if (f.kind !== 'unknown-operation' && f.kind !== 'undocumented-status') problems.push(f.message);
     }
     problems.push(...leaks(x));
     if (problems.length) {
-      if (process.env.RELIABILITY_DEBUG_FILE) fs.appendFileSync(process.env.RELIABILITY_DEBUG_FILE, JSON.stringify({ ...x, problems }) + '\n');
+      if (process.env.RELIABILITY_DEBUG_FILE)
+        fs.appendFileSync(process.env.RELIABILITY_DEBUG_FILE, JSON.stringify({ ...x, problems }) + '\n');
       this.failureCount++;
       if (this.failures.length < 40) {
-        this.failures.push(`${x.method} [${x.url.length} chars] ${x.url.slice(0, 300)}${x.requestText ? ` body ${JSON.stringify(x.requestText.slice(0, 300))}` : ''} → ${x.status} ${x.bodyText.slice(0, 300)}\n    ${problems.join('\n    ')}`);
+        this.failures.push(
+          `${x.method} [${x.url.length} chars] ${x.url.slice(0, 300)}${x.requestText ? ` body ${JSON.stringify(x.requestText.slice(0, 300))}` : ''} → ${x.status} ${x.bodyText.slice(0, 300)}\n    ${problems.join('\n    ')}`,
+        );
       }
     }
     return problems;
@@ -183,8 +202,12 @@ export function leaks(x: Pick<AuditInput, 'url' | 'requestText' | 'bodyText' | '
     /* not JSON: the raw text */
   }
   // decodeURI keeps reserved characters escaped (Hono's c.req.path): that form too
-  const asPath = lenientDecode(x.url).replace(/[;/?:@&=+$,#]/g, (c) => (c === '/' ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
-  const sent = [x.url, lenientDecode(x.url), lenientDecode(x.url.replace(/\+/g, ' ')), asPath, x.requestText ?? ''].join('\n').toLowerCase();
+  const asPath = lenientDecode(x.url).replace(/[;/?:@&=+$,#]/g, (c) =>
+    c === '/' ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  const sent = [x.url, lenientDecode(x.url), lenientDecode(x.url.replace(/\+/g, ' ')), asPath, x.requestText ?? '']
+    .join('\n')
+    .toLowerCase();
   const out: string[] = [];
   for (const re of x.status >= 200 && x.status < 300 ? LEAKS : [...LEAKS, ...ERROR_LEAKS]) {
     re.lastIndex = 0;
@@ -205,13 +228,22 @@ export type Snapshot = Map<string, string[]>;
  * predicate selecting the rows the test may change (left out of the snapshot); `skip` lists
  * tables left out entirely (sqlite_sequence always is: counters move on every insert).
  */
-export function snapshot(db: Database.Database, opts: { allowed?: Record<string, string>; skip?: string[] } = {}): Snapshot {
-  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as Array<{ name: string }>).map((r) => r.name);
+export function snapshot(
+  db: Database.Database,
+  opts: { allowed?: Record<string, string>; skip?: string[] } = {},
+): Snapshot {
+  const tables = (
+    db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      .all() as Array<{ name: string }>
+  ).map((r) => r.name);
   const snap: Snapshot = new Map();
   for (const t of tables) {
     if (opts.skip?.includes(t)) continue;
     const pred = opts.allowed?.[t];
-    const rows = db.prepare(`SELECT * FROM "${t}"${pred ? ` WHERE NOT coalesce((${pred}), 0)` : ''} ORDER BY rowid`).all() as Array<Record<string, unknown>>;
+    const rows = db
+      .prepare(`SELECT * FROM "${t}"${pred ? ` WHERE NOT coalesce((${pred}), 0)` : ''} ORDER BY rowid`)
+      .all() as Array<Record<string, unknown>>;
     snap.set(
       t,
       rows.map((r) => JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) ? `b64:${v.toString('base64')}` : v))),
@@ -260,7 +292,10 @@ export interface SpawnedServer {
 }
 
 /** Starts `reference-server --port 0 --host 127.0.0.1 ...args` and waits for its listening line. */
-export async function startServer(args: string[], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<SpawnedServer> {
+export async function startServer(
+  args: string[],
+  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<SpawnedServer> {
   const child = spawn(process.execPath, [SERVER_BIN, '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env },
@@ -279,7 +314,9 @@ export async function startServer(args: string[], opts: { timeoutMs?: number; en
     let buf = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the reference server did not start within ${opts.timeoutMs ?? 20_000} ms:\n${out.slice(-2000)}`));
+      reject(
+        new Error(`the reference server did not start within ${opts.timeoutMs ?? 20_000} ms:\n${out.slice(-2000)}`),
+      );
     }, opts.timeoutMs ?? 20_000);
     child.stdout!.on('data', (d: Buffer) => {
       keep(d);
@@ -321,11 +358,19 @@ export interface HttpResult {
 }
 
 /** fetch with a timeout; the body is read as text and parsed when it is JSON. */
-export async function http(base: string, pathAndQuery: string, init: RequestInit & { token?: string | null; timeoutMs?: number } = {}): Promise<HttpResult> {
+export async function http(
+  base: string,
+  pathAndQuery: string,
+  init: RequestInit & { token?: string | null; timeoutMs?: number } = {},
+): Promise<HttpResult> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set('Token', init.token);
   if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  const res = await fetch(base + pathAndQuery, { ...init, headers, signal: AbortSignal.timeout(init.timeoutMs ?? 15_000) });
+  const res = await fetch(base + pathAndQuery, {
+    ...init,
+    headers,
+    signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
+  });
   const text = await res.text();
   let json: any;
   try {
@@ -339,10 +384,18 @@ export async function http(base: string, pathAndQuery: string, init: RequestInit
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A provider-state setup against a server started with --provider-states. */
-export async function providerState(base: string, state: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function providerState(
+  base: string,
+  state: string,
+  params: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const r = await http(base, '/_provider-states', {
     method: 'POST',
-    body: JSON.stringify({ state, params: { setupId: `rel-${Math.random().toString(36).slice(2, 10)}`, ...params }, action: 'setup' }),
+    body: JSON.stringify({
+      state,
+      params: { setupId: `rel-${Math.random().toString(36).slice(2, 10)}`, ...params },
+      action: 'setup',
+    }),
   });
   if (r.status !== 200) throw new Error(`provider state '${state}' → ${r.status} ${r.text.slice(0, 300)}`);
   return r.json as Record<string, any>;

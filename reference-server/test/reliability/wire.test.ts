@@ -8,7 +8,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
-import { Auditor, diffSnapshots, integrity, LONG, providerState, report, snapshot, startServer, type SpawnedServer } from './support.js';
+import {
+  Auditor,
+  diffSnapshots,
+  integrity,
+  LONG,
+  providerState,
+  report,
+  snapshot,
+  startServer,
+  type SpawnedServer,
+} from './support.js';
 import { fixtureFrom, fixtureStates, requestArbitrary, type Fixture } from './fuzz-model.js';
 
 const HTTP_RUNS = Number(process.env.RELIABILITY_WIRE_RUNS ?? (LONG ? 3_000 : 300));
@@ -49,7 +59,11 @@ function completeResponses(text: string): number {
 
 /** Writes `chunks` (with optional pauses) to a fresh connection; reads until close, until
  * `responses` complete answers arrived, or `ms`. */
-function rawExchange(chunks: Array<string | Buffer | { pause: number } | { end: true }>, ms = 3_000, responses = 1): Promise<RawAnswer> {
+function rawExchange(
+  chunks: Array<string | Buffer | { pause: number } | { end: true }>,
+  ms = 3_000,
+  responses = 1,
+): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const s = net.connect(server.port, '127.0.0.1');
     let raw = Buffer.alloc(0);
@@ -71,7 +85,15 @@ function rawExchange(chunks: Array<string | Buffer | { pause: number } | { end: 
       let body = headEnd < 0 ? '' : text.slice(headEnd + 4);
       if (headers['content-length']) body = body.slice(0, Number(headers['content-length']));
       else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
-      resolve({ status: statuses[0], headers, body: Buffer.from(body, 'latin1').toString('utf8'), statuses, closed, timedOut, raw: text });
+      resolve({
+        status: statuses[0],
+        headers,
+        body: Buffer.from(body, 'latin1').toString('utf8'),
+        statuses,
+        closed,
+        timedOut,
+        raw: text,
+      });
     };
     const timer = setTimeout(() => finish(false, true), ms);
     s.on('data', (d: Buffer) => {
@@ -83,7 +105,8 @@ function rawExchange(chunks: Array<string | Buffer | { pause: number } | { end: 
     void (async () => {
       for (const c of chunks) {
         if (done) return;
-        if (typeof c === 'object' && !Buffer.isBuffer(c) && 'pause' in c) await new Promise((r) => setTimeout(r, c.pause));
+        if (typeof c === 'object' && !Buffer.isBuffer(c) && 'pause' in c)
+          await new Promise((r) => setTimeout(r, c.pause));
         else if (typeof c === 'object' && !Buffer.isBuffer(c) && 'end' in c) s.end();
         else if (!s.destroyed) s.write(c as string | Buffer);
       }
@@ -113,7 +136,13 @@ function expectCleanRefusal(a: RawAnswer, statuses: number[], what: string) {
   if (a.body.trim() !== '') {
     expect(a.headers['content-type'] ?? '', what).toMatch(/^application\/(problem\+)?json/);
     const j = JSON.parse(a.body);
-    if (a.status! >= 400) expect(j, what).toMatchObject({ status: a.status, code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+    if (a.status! >= 400)
+      expect(j, what).toMatchObject({
+        status: a.status,
+        code: expect.any(String),
+        title: expect.any(String),
+        detail: expect.any(String),
+      });
   }
   expect(a.raw, what).not.toMatch(/\bat .+:\d+:\d+|node:internal|SqliteError|SQLITE_/);
 }
@@ -138,10 +167,13 @@ beforeAll(async () => {
   const states = await fixtureStates((name, params) => providerState(base, name, params), 'wire');
   const { endorsement } = states;
   const expired = await providerState(base, 'an expired token');
-  const del = await fetch(`${base}/api/Quotes/Proposals/${endorsement.proposalId}/Schedules/ProposalLocation/${endorsement.locationIds[1]}`, {
-    method: 'DELETE',
-    headers: { Token: admin.token },
-  });
+  const del = await fetch(
+    `${base}/api/Quotes/Proposals/${endorsement.proposalId}/Schedules/ProposalLocation/${endorsement.locationIds[1]}`,
+    {
+      method: 'DELETE',
+      headers: { Token: admin.token },
+    },
+  );
   expect(del.status).toBe(200);
   const db = new Database(dbFile, { readonly: true });
   fx = fixtureFrom(db, states, { token: admin.token, expiredToken: expired.token });
@@ -168,19 +200,40 @@ afterAll(async () => {
 });
 
 /** A request head (Connection: close, so that the answer ends with the connection). */
-const GET = (target: string, extra = '', close = true) => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}${extra}\r\n`;
+const GET = (target: string, extra = '', close = true) =>
+  `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${close ? 'Connection: close\r\n' : ''}${extra}\r\n`;
 const C = 'Connection: close\r\n';
 
 describe('malformed at the wire (raw sockets)', () => {
-  const cases: Array<{ name: string; send: Array<string | Buffer | { pause: number } | { end: true }>; statuses: number[] }> = [
+  const cases: Array<{
+    name: string;
+    send: Array<string | Buffer | { pause: number } | { end: true }>;
+    statuses: number[];
+  }> = [
     { name: 'garbage request line', send: ['HELLO WORLD\r\n\r\n'], statuses: [400] },
     { name: 'unknown HTTP version', send: ['GET /health HTTP/9.9\r\nHost: x\r\n\r\n'], statuses: [400, 505] },
     { name: 'no spaces in the request line', send: ['GET/api/DomainsHTTP/1.1\r\nHost: x\r\n\r\n'], statuses: [400] },
-    { name: 'unknown method token', send: ['FROB /health HTTP/1.1\r\nHost: x\r\n\r\n'], statuses: [400, 404, 405, 501] },
-    { name: 'header without a colon', send: ['GET /health HTTP/1.1\r\nHost: x\r\nBroken Header\r\n\r\n'], statuses: [400] },
-    { name: 'control character in a header value', send: ['GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\x01b\r\n\r\n'], statuses: [400] },
+    {
+      name: 'unknown method token',
+      send: ['FROB /health HTTP/1.1\r\nHost: x\r\n\r\n'],
+      statuses: [400, 404, 405, 501],
+    },
+    {
+      name: 'header without a colon',
+      send: ['GET /health HTTP/1.1\r\nHost: x\r\nBroken Header\r\n\r\n'],
+      statuses: [400],
+    },
+    {
+      name: 'control character in a header value',
+      send: ['GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\x01b\r\n\r\n'],
+      statuses: [400],
+    },
     { name: 'NUL in the path', send: ['GET /api/Claim\x00/Query HTTP/1.1\r\nHost: x\r\n\r\n'], statuses: [400] },
-    { name: 'raw UTF-8 in the path', send: [Buffer.from('GET /api/Cläim/Query HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8')], statuses: [400, 401, 404] },
+    {
+      name: 'raw UTF-8 in the path',
+      send: [Buffer.from('GET /api/Cläim/Query HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8')],
+      statuses: [400, 401, 404],
+    },
     { name: 'bare LF line endings', send: ['GET /health HTTP/1.1\nHost: x\n\n'], statuses: [200, 400] },
     { name: 'invalid percent escapes', send: [GET('/api/%ZZ/%/Query?%=%&a=%E0%A4')], statuses: [400, 401, 404] },
     { name: 'path traversal', send: [GET('/../../../../etc/passwd')], statuses: [400, 404] },
@@ -188,26 +241,131 @@ describe('malformed at the wire (raw sockets)', () => {
     { name: 'asterisk-form target', send: ['OPTIONS * HTTP/1.1\r\nHost: x\r\n' + C + '\r\n'], statuses: [400, 404] },
     { name: 'HTTP/1.0 without Host', send: ['GET /health HTTP/1.0\r\n\r\n'], statuses: [200] },
     { name: 'HTTP/1.1 without Host', send: ['GET /health HTTP/1.1\r\n\r\n'], statuses: [400] },
-    { name: 'URL of 10,001 characters', send: [GET('/api/Claim/Query?x=' + 'a'.repeat(10_001 - '/api/Claim/Query?x='.length))], statuses: [414] },
+    {
+      name: 'URL of 10,001 characters',
+      send: [GET('/api/Claim/Query?x=' + 'a'.repeat(10_001 - '/api/Claim/Query?x='.length))],
+      statuses: [414],
+    },
     { name: 'URL of 20,000 characters', send: [GET('/api/Claim/Query?x=' + 'a'.repeat(20_000))], statuses: [414] },
     // over node's head limit (64 KB) the parser refuses the request before any route: 414 when the
     // request line shows that the URL is the cause, else 431 (the packet may not show it)
-    { name: 'URL of 100,000 characters (over the 64 KB head limit)', send: [GET('/health?x=' + 'a'.repeat(100_000))], statuses: [414, 431] },
-    { name: 'URL of 9,990 characters and a 30 KB Token header', send: [GET('/api/Domains?x=' + 'a'.repeat(9_990 - '/api/Domains?x='.length), 'Token: ' + 't'.repeat(30_000) + '\r\n')], statuses: [401] },
-    { name: 'a 70 KB header (over the 64 KB head limit)', send: [GET('/health', 'X-Big: ' + 'a'.repeat(70_000) + '\r\n')], statuses: [431] },
-    { name: '2,000 small headers', send: [GET('/health', Array.from({ length: 2_000 }, (_, i) => `X-H${i}: v\r\n`).join(''))], statuses: [200, 431] },
-    { name: 'Token header with raw non-ASCII bytes', send: [Buffer.concat([Buffer.from('GET /api/Domains HTTP/1.1\r\nHost: x\r\n' + C + 'Token: '), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('\r\n\r\n')])], statuses: [400, 401] },
-    { name: 'Content-Length and Transfer-Encoding both', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'], statuses: [400] },
-    { name: 'two different Content-Lengths', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}    '], statuses: [400] },
-    { name: 'negative Content-Length', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'], statuses: [400] },
-    { name: 'non-numeric Content-Length', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: 1e3\r\n\r\n'], statuses: [400] },
-    { name: 'Content-Length of 100 GB', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\n' + C + 'Content-Type: application/json\r\nContent-Length: 107374182400\r\n\r\n{}'], statuses: [413] },
-    { name: 'bad chunk size', send: ['POST /api/Link/Upsert HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n'], statuses: [400, 401] },
-    { name: 'chunk longer than announced', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n2\r\n{"Account":1}\r\n0\r\n\r\n'], statuses: [400] },
-    { name: 'unknown transfer coding', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{}'], statuses: [400, 501] },
-    { name: 'huge chunk extension', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;' + 'e'.repeat(20_000) + '\r\n{}\r\n0\r\n\r\n'], statuses: [400, 413] },
-    { name: 'malformed JSON body', send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\n' + C + 'Content-Type: application/json\r\nContent-Length: 8\r\n\r\n{"Accoun'], statuses: [400] },
-    { name: 'invalid UTF-8 in a JSON body', send: [Buffer.concat([Buffer.from('POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\n' + C + 'Content-Type: application/json\r\nContent-Length: 8\r\n\r\n'), Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d])])], statuses: [400] },
+    {
+      name: 'URL of 100,000 characters (over the 64 KB head limit)',
+      send: [GET('/health?x=' + 'a'.repeat(100_000))],
+      statuses: [414, 431],
+    },
+    {
+      name: 'URL of 9,990 characters and a 30 KB Token header',
+      send: [
+        GET('/api/Domains?x=' + 'a'.repeat(9_990 - '/api/Domains?x='.length), 'Token: ' + 't'.repeat(30_000) + '\r\n'),
+      ],
+      statuses: [401],
+    },
+    {
+      name: 'a 70 KB header (over the 64 KB head limit)',
+      send: [GET('/health', 'X-Big: ' + 'a'.repeat(70_000) + '\r\n')],
+      statuses: [431],
+    },
+    {
+      name: '2,000 small headers',
+      send: [GET('/health', Array.from({ length: 2_000 }, (_, i) => `X-H${i}: v\r\n`).join(''))],
+      statuses: [200, 431],
+    },
+    {
+      name: 'Token header with raw non-ASCII bytes',
+      send: [
+        Buffer.concat([
+          Buffer.from('GET /api/Domains HTTP/1.1\r\nHost: x\r\n' + C + 'Token: '),
+          Buffer.from([0xff, 0xfe, 0x80]),
+          Buffer.from('\r\n\r\n'),
+        ]),
+      ],
+      statuses: [400, 401],
+    },
+    {
+      name: 'Content-Length and Transfer-Encoding both',
+      send: [
+        'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      ],
+      statuses: [400],
+    },
+    {
+      name: 'two different Content-Lengths',
+      send: [
+        'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{}    ',
+      ],
+      statuses: [400],
+    },
+    {
+      name: 'negative Content-Length',
+      send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'],
+      statuses: [400],
+    },
+    {
+      name: 'non-numeric Content-Length',
+      send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Length: 1e3\r\n\r\n'],
+      statuses: [400],
+    },
+    {
+      name: 'Content-Length of 100 GB',
+      send: [
+        'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\n' +
+          C +
+          'Content-Type: application/json\r\nContent-Length: 107374182400\r\n\r\n{}',
+      ],
+      statuses: [413],
+    },
+    {
+      name: 'bad chunk size',
+      send: [
+        'POST /api/Link/Upsert HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n',
+      ],
+      statuses: [400, 401],
+    },
+    {
+      name: 'chunk longer than announced',
+      send: [
+        'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n2\r\n{"Account":1}\r\n0\r\n\r\n',
+      ],
+      statuses: [400],
+    },
+    {
+      name: 'unknown transfer coding',
+      send: ['POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n{}'],
+      statuses: [400, 501],
+    },
+    {
+      name: 'huge chunk extension',
+      send: [
+        'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;' +
+          'e'.repeat(20_000) +
+          '\r\n{}\r\n0\r\n\r\n',
+      ],
+      statuses: [400, 413],
+    },
+    {
+      name: 'malformed JSON body',
+      send: [
+        'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\n' +
+          C +
+          'Content-Type: application/json\r\nContent-Length: 8\r\n\r\n{"Accoun',
+      ],
+      statuses: [400],
+    },
+    {
+      name: 'invalid UTF-8 in a JSON body',
+      send: [
+        Buffer.concat([
+          Buffer.from(
+            'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\n' +
+              C +
+              'Content-Type: application/json\r\nContent-Length: 8\r\n\r\n',
+          ),
+          Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]),
+        ]),
+      ],
+      statuses: [400],
+    },
     {
       name: 'two pipelined requests',
       send: [GET('/health', '', false) + GET('/api/Domains')],
@@ -230,7 +388,10 @@ describe('malformed at the wire (raw sockets)', () => {
   it('bodies over 10 MB are refused with 413, with Content-Length and chunked', async () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x61);
     const withLength = await rawExchange(
-      [`POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`, big],
+      [
+        `POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+        big,
+      ],
       10_000,
     );
     expectCleanRefusal(withLength, [413], 'Content-Length over 10 MB');
@@ -251,10 +412,18 @@ describe('malformed at the wire (raw sockets)', () => {
       const a = await rawExchange([text, { pause: 150 }], 300);
       expect(a.status === undefined || a.status >= 400).toBe(true);
     };
-    await abandon('POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n10\r\n{"Acc');
-    await abandon('POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1}');
+    await abandon(
+      'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n10\r\n{"Acc',
+    );
+    await abandon(
+      'POST /Authentication/Authenticate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1}',
+    );
     await abandon('GET /api/Domains HTTP/1.1\r\nHost: x\r\nTok');
-    await abandon('POST /api/Quotes/Proposals/1/Schedules/ProposalLocation/UpsertMulti HTTP/1.1\r\nHost: x\r\nToken: ' + fx.token + '\r\nContent-Length: 1000\r\n\r\n{"Inserts":[');
+    await abandon(
+      'POST /api/Quotes/Proposals/1/Schedules/ProposalLocation/UpsertMulti HTTP/1.1\r\nHost: x\r\nToken: ' +
+        fx.token +
+        '\r\nContent-Length: 1000\r\n\r\n{"Inserts":[',
+    );
     await new Promise((r) => setTimeout(r, 200));
     await healthy();
     const log = server.output().slice(before);
@@ -290,68 +459,101 @@ describe('malformed at the wire (raw sockets)', () => {
 });
 
 describe('generated bad requests over real HTTP', () => {
-  it(`${HTTP_RUNS} generated requests through fetch: documented statuses, no leaks, no partial writes`, async () => {
-    const db = new Database(dbFile, { readonly: true });
-    const before = snapshot(db, { allowed });
-    let clientRejected = 0;
-    let headTooLarge = 0;
-    const t0 = performance.now();
-    const http = new Auditor();
-    await fc.assert(
-      fc.asyncProperty(requestArbitrary(fx), async (r) => {
-        let res: Response;
-        try {
-          res = await fetch(server.url + r.url, { method: r.method, headers: r.headers, body: r.body as BodyInit | undefined, signal: AbortSignal.timeout(20_000) });
-        } catch (e) {
-          // fetch refuses some requests before sending (forbidden header values, a body on GET)
-          if ((e as Error).name === 'TypeError' && !String((e as { cause?: { code?: string } }).cause?.code ?? '').startsWith('E')) {
-            clientRejected++;
+  it(
+    `${HTTP_RUNS} generated requests through fetch: documented statuses, no leaks, no partial writes`,
+    async () => {
+      const db = new Database(dbFile, { readonly: true });
+      const before = snapshot(db, { allowed });
+      let clientRejected = 0;
+      let headTooLarge = 0;
+      const t0 = performance.now();
+      const http = new Auditor();
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(fx), async (r) => {
+          let res: Response;
+          try {
+            res = await fetch(server.url + r.url, {
+              method: r.method,
+              headers: r.headers,
+              body: r.body as BodyInit | undefined,
+              signal: AbortSignal.timeout(20_000),
+            });
+          } catch (e) {
+            // fetch refuses some requests before sending (forbidden header values, a body on GET)
+            if (
+              (e as Error).name === 'TypeError' &&
+              !String((e as { cause?: { code?: string } }).cause?.code ?? '').startsWith('E')
+            ) {
+              clientRejected++;
+              return;
+            }
+            // the server may close the connection on a 413/414 while the body is still being sent
+            if (r.expect.exact?.some((s) => s === 413 || s === 414)) {
+              clientRejected++;
+              return;
+            }
+            throw e;
+          }
+          const bodyText = await res.text();
+          // a head over 64 KB is refused by node's parser (414 or 431, a problem body) before any route
+          if (res.status === 431 || (res.status === 414 && r.url.length > 60_000)) {
+            headTooLarge++;
+            const j = JSON.parse(bodyText);
+            if (!(r.url.length + JSON.stringify(r.headers).length > 60_000) || j.status !== res.status)
+              http.failures.push(`${r.method} ${r.url.slice(0, 200)} → ${res.status} ${bodyText.slice(0, 200)}`);
             return;
           }
-          // the server may close the connection on a 413/414 while the body is still being sent
-          if (r.expect.exact?.some((s) => s === 413 || s === 414)) {
-            clientRejected++;
-            return;
-          }
-          throw e;
-        }
-        const bodyText = await res.text();
-        // a head over 64 KB is refused by node's parser (414 or 431, a problem body) before any route
-        if (res.status === 431 || (res.status === 414 && r.url.length > 60_000)) {
-          headTooLarge++;
-          const j = JSON.parse(bodyText);
-          if (!(r.url.length + JSON.stringify(r.headers).length > 60_000) || j.status !== res.status) http.failures.push(`${r.method} ${r.url.slice(0, 200)} → ${res.status} ${bodyText.slice(0, 200)}`);
-          return;
-        }
-        const requestText = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body.slice(0, 100_000) : Buffer.from(r.body).toString('latin1');
-        http.audit({ method: r.method, url: r.url, requestText, status: res.status, contentType: res.headers.get('content-type'), bodyText }, r.expect);
-      }),
-      { numRuns: HTTP_RUNS, seed: SEED, interruptAfterTimeLimit: LONG ? 900_000 : 90_000, markInterruptAsFailure: false },
-    );
-    const ms = Math.round(performance.now() - t0);
-    const after = snapshot(db, { allowed });
-    const check = integrity(db);
-    db.close();
-    const diff = diffSnapshots(before, after);
-    report('wire', {
-      seed: SEED,
-      rawSocketCases: 36,
-      requests: http.count,
-      clientRejected,
-      headTooLarge,
-      ms,
-      statuses: http.statusTotals(),
-      failures: http.failureCount,
-      knownSpecGaps: Object.fromEntries(http.knownGaps),
-      integrity: check,
-      snapshotDiffs: diff.length,
-    });
-    expect(http.failures, `seed ${SEED}`).toEqual([]);
-    expect(check).toEqual({ integrity: 'ok', foreignKeyViolations: 0 });
-    expect(diff).toEqual([]);
-    expect(server.output(), 'unhandled errors logged by the server').not.toMatch(/"unhandled error"/);
-    await healthy();
-  }, LONG ? 1_000_000 : 120_000);
+          const requestText =
+            r.body === undefined
+              ? undefined
+              : typeof r.body === 'string'
+                ? r.body.slice(0, 100_000)
+                : Buffer.from(r.body).toString('latin1');
+          http.audit(
+            {
+              method: r.method,
+              url: r.url,
+              requestText,
+              status: res.status,
+              contentType: res.headers.get('content-type'),
+              bodyText,
+            },
+            r.expect,
+          );
+        }),
+        {
+          numRuns: HTTP_RUNS,
+          seed: SEED,
+          interruptAfterTimeLimit: LONG ? 900_000 : 90_000,
+          markInterruptAsFailure: false,
+        },
+      );
+      const ms = Math.round(performance.now() - t0);
+      const after = snapshot(db, { allowed });
+      const check = integrity(db);
+      db.close();
+      const diff = diffSnapshots(before, after);
+      report('wire', {
+        seed: SEED,
+        rawSocketCases: 36,
+        requests: http.count,
+        clientRejected,
+        headTooLarge,
+        ms,
+        statuses: http.statusTotals(),
+        failures: http.failureCount,
+        knownSpecGaps: Object.fromEntries(http.knownGaps),
+        integrity: check,
+        snapshotDiffs: diff.length,
+      });
+      expect(http.failures, `seed ${SEED}`).toEqual([]);
+      expect(check).toEqual({ integrity: 'ok', foreignKeyViolations: 0 });
+      expect(diff).toEqual([]);
+      expect(server.output(), 'unhandled errors logged by the server').not.toMatch(/"unhandled error"/);
+      await healthy();
+    },
+    LONG ? 1_000_000 : 120_000,
+  );
 });
 
 void auditor;

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { createUser, issueToken, type Permission } from '../../src/auth.js';
+import { createUser, issueToken } from '../../src/auth.js';
+import { type Permission } from '../../src/permissions.js';
 import { readResponse, type ReadResponse } from './response.js';
 
 export type Res = ReadResponse;
