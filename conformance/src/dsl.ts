@@ -30,12 +30,18 @@ import {
   type StateProvider,
   type StateValues,
 } from './states.js';
-import { GenericCheckError, NotApplicableError, PreconditionFailedError, SuiteDefinitionError } from './errors.js';
+import {
+  BlockedError,
+  GenericCheckError,
+  NotApplicableError,
+  PreconditionFailedError,
+  SuiteDefinitionError,
+} from './errors.js';
 import { classifyError, type TestOutcome } from './results.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
-export { PreconditionFailedError, NotApplicableError } from './errors.js';
+export { PreconditionFailedError, NotApplicableError, BlockedError } from './errors.js';
 
 export interface ConformanceRecord {
   /** 'area.kebab-name', unique in the suite. */
@@ -74,6 +80,13 @@ export interface TestContext {
   raw(path: string, init?: RawInit): Promise<RawResponse>;
   /** Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed. */
   given(state: string, params?: Record<string, unknown>): Promise<Record<string, any>>;
+  /**
+   * Runs a step the test needs but is not about (reading a record back, creating a fixture through
+   * the API) and that `requirement` documents. When the step fails (an assertion in `fn`, or any
+   * error but an unreachable target), the test ends `blocked` by `requirement` instead of failing
+   * its own requirements; a test is never blocked by one of its own requirements (it fails then).
+   */
+  needs<T>(requirement: string, step: string, fn: () => Promise<T>): Promise<T>;
   bindings: Bindings;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
@@ -106,6 +119,8 @@ export interface ConformanceMeta {
   skipReason?: string;
   outcome?: TestOutcome;
   outcomeReason?: string;
+  /** For outcome 'blocked': the requirement whose step failed, and the step. */
+  blockedBy?: { requirement: string; step: string };
   exchanges?: Exchange[];
   violations?: Violation[];
   findings?: Finding[];
@@ -235,7 +250,7 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal, record.profile ?? 'core');
+  const t = makeTestContext(c, log, session, vctx.signal, record);
   let thrown: unknown;
   try {
     await body(t);
@@ -254,24 +269,71 @@ async function runBody(
     meta.outcomeReason = thrown.message;
     vctx.skip(thrown.message);
   }
+  // Generic violations: those of the test's own concern fail it (a reference choice refused in an
+  // implementation-defined test, or GEN-00x named by the test); the others block it, since GEN-001/
+  // GEN-002 fail on their own (one synthetic result per file) with every message.
+  const own = log.violations.filter(
+    (v) => v.level === 'implementation-defined' || record.requirements.includes(v.code),
+  );
+  const blocking = log.violations.filter((v) => !own.includes(v));
+  const violationText = (list: Violation[]) => list.map((v) => v.message).join('\n');
+  const block = (e: BlockedError) => {
+    meta.outcome = 'blocked';
+    meta.blockedBy = { requirement: e.requirement, step: e.step };
+    meta.outcomeReason = e.message.split('\n')[0];
+  };
   if (thrown !== undefined) {
     const err = thrown as Error;
     meta.outcome = classifyError(err);
     if (meta.outcome === 'precondition-failed') meta.outcomeReason = err.message;
     if (log.violations.length > 0 && err && typeof err === 'object' && typeof err.message === 'string') {
       try {
-        err.message = `${err.message}\n${log.violations.map((v) => v.message).join('\n')}`;
+        err.message = `${err.message}\n${violationText(log.violations)}`;
       } catch {
         /* read-only message */
       }
     }
+    if (thrown instanceof BlockedError) block(thrown);
+    else if (meta.outcome === 'failed' && own.length === 0 && blocking.length > 0) {
+      // the failure follows a response the generic checks refused: that response is the cause
+      const b = blockedByViolation(blocking, err);
+      block(b);
+      throw b;
+    }
     throw thrown;
   }
-  if (log.violations.length > 0) {
+  if (own.length > 0) {
     meta.outcome = 'failed';
-    throw new GenericCheckError(log.violations.map((v) => v.message).join('\n'));
+    throw new GenericCheckError(violationText(own));
+  }
+  if (blocking.length > 0) {
+    const b = blockedByViolation(blocking);
+    block(b);
+    throw b;
   }
   meta.outcome = 'passed';
+}
+
+/** The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002). */
+function blockedByViolation(violations: Violation[], after?: Error): BlockedError {
+  const code = violations[0].code;
+  const step = `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
+  const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
+  if (after) lines.push(`(then the test failed: ${after.message.split('\n')[0]})`);
+  const b = new BlockedError(code, step, lines.join('\n'));
+  if (after?.stack) b.stack = `BlockedError: ${lines[0]}\n${after.stack.split('\n').slice(1).join('\n')}`;
+  return b;
+}
+
+/** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */
+export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError {
+  const err = e as { message?: string; stack?: string; expected?: unknown; actual?: unknown; showDiff?: boolean };
+  const msg = err?.message ?? String(e);
+  const b = new BlockedError(requirement, step, `blocked by ${requirement}: step "${step}" failed: ${msg}`);
+  // keep the assertion's values and place for the report (vitest serialises these fields)
+  Object.assign(b, { expected: err?.expected, actual: err?.actual, showDiff: err?.showDiff });
+  if (err?.stack) b.stack = `BlockedError: ${b.message.split('\n')[0]}\n${err.stack.split('\n').slice(1).join('\n')}`;
+  return b;
 }
 
 function makeTestContext(
@@ -279,8 +341,9 @@ function makeTestContext(
   log: ExchangeLog,
   session: StateSession,
   signal: AbortSignal,
-  profile: 'core' | 'implementation-defined',
+  record: ConformanceRecord,
 ): TestContext {
+  const profile = record.profile ?? 'core';
   const base = (token: ClientOptions['token']): ClientOptions => ({
     baseUrl: c.baseUrl,
     bindings: c.bindings,
@@ -308,6 +371,19 @@ function makeTestContext(
       } catch (e) {
         if (e instanceof PreconditionFailedError) throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
+      }
+    },
+    needs: async (requirement, step, fn) => {
+      if (!loadCatalogue().byId.has(requirement)) {
+        throw new SuiteDefinitionError(`t.needs: unknown requirement ID ${requirement} (step "${step}")`);
+      }
+      try {
+        return await fn();
+      } catch (e) {
+        // a test is never blocked by its own requirement; an unreachable target stays an error
+        const kind = classifyError(e as Error);
+        if (kind !== 'failed' || e instanceof GenericCheckError || record.requirements.includes(requirement)) throw e;
+        throw blockedByStep(requirement, step, e);
       }
     },
     bindings: c.bindings,
