@@ -9,7 +9,7 @@
 import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../spec/generated/openapi.js';
-import type { Bindings } from './bindings.js';
+import { domainListOf, setAtPath, totalCountOf, type Bindings } from './bindings.js';
 import { loadCatalogue } from './catalogue.js';
 import {
   ExchangeLog,
@@ -88,6 +88,10 @@ export interface TestContext {
    */
   needs<T>(requirement: string, step: string, fn: () => Promise<T>): Promise<T>;
   bindings: Bindings;
+  /** The total count of a query response, read where the bindings put it (body path or header). */
+  totalCount(res: { json: unknown; headers: Headers }): unknown;
+  /** The domain list of a GET /api/Domains body, where the bindings put it. */
+  domainList(body: unknown): unknown;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
     remove(a: LinkArgs, token?: string): Promise<RawResponse>;
@@ -387,6 +391,8 @@ function makeTestContext(
       }
     },
     bindings: c.bindings,
+    totalCount: (res) => totalCountOf(c.bindings, res),
+    domainList: (body) => domainListOf(c.bindings, body),
     links: { upsert: link('upsert'), remove: link('remove') },
     poll,
     notApplicable: (reason: string): never => {
@@ -397,23 +403,25 @@ function makeTestContext(
   };
 }
 
-/** The Link/Upsert or Link/Remove body, with the field names of the bindings. */
+/** The Link/Upsert or Link/Remove body, with the field names (dotted paths) of the bindings. */
 export function linkBody(a: LinkArgs, b: Bindings, which: 'upsert' | 'remove' = 'upsert'): Record<string, unknown> {
   const n = b.link;
-  const out: Record<string, unknown> = { [n.parentDomain]: a.parentDomain };
-  if (a.parentId !== undefined) out[n.parentRecordId] = a.parentId;
+  const out: Record<string, unknown> = {};
+  const set = (path: string, v: unknown) => setAtPath(out, path, v);
+  set(n.parentDomain, a.parentDomain);
+  if (a.parentId !== undefined) set(n.parentRecordId, a.parentId);
   if (a.parentMatch) {
-    out[n.parentRecordMatchField] = a.parentMatch.field;
-    out[n.parentRecordKey] = a.parentMatch.key;
+    set(n.parentRecordMatchField, a.parentMatch.field);
+    set(n.parentRecordKey, a.parentMatch.key);
   }
-  out[n.childDomain] = a.childDomain;
-  if (a.childId !== undefined) out[n.childRecordId] = a.childId;
+  set(n.childDomain, a.childDomain);
+  if (a.childId !== undefined) set(n.childRecordId, a.childId);
   if (a.childMatch) {
-    out[n.childRecordMatchField] = a.childMatch.field;
-    out[n.childRecordKey] = a.childMatch.key;
+    set(n.childRecordMatchField, a.childMatch.field);
+    set(n.childRecordKey, a.childMatch.key);
   }
-  if (a.relationship !== undefined) out[n.relationship] = a.relationship;
-  if (which === 'upsert' && a.newRelationship !== undefined) out[n.newRelationship] = a.newRelationship;
+  if (a.relationship !== undefined) set(n.relationship, a.relationship);
+  if (which === 'upsert' && a.newRelationship !== undefined) set(n.newRelationship, a.newRelationship);
   return out;
 }
 

@@ -241,7 +241,7 @@ conformance(
 
     const d = await t.raw('/api/Domains');
     expect(d.status).toBe(200);
-    const list = ((d.json as any)?.[t.bindings.domainsListField] ?? []) as Array<{ DomainID: number; Name: string }>;
+    const list = (t.domainList(d.json) ?? []) as Array<{ DomainID: number; Name: string }>;
     expect(list.find((x) => x.Name === 'Proposal')?.DomainID).toBe(21);
     expect(list.find((x) => x.Name === 'Member')?.DomainID).toBe(20);
   },
