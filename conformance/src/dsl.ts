@@ -96,11 +96,27 @@ export interface TestContext {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
     remove(a: LinkArgs, token?: string): Promise<RawResponse>;
   };
+  /**
+   * Calls `fn` until `done(value)` holds; fails after the run's --async-timeout (or `timeoutMs`).
+   * Never sleep for an asynchronous outcome: poll it.
+   */
   poll<T>(
     fn: () => Promise<T>,
     done: (v: T) => boolean,
     opts?: { timeoutMs?: number; intervalMs?: number },
   ): Promise<T>;
+  /**
+   * The absence of an asynchronous effect after a refused request, judged no sooner than the
+   * positive case needed to show it. Runs `positive` first when given (a control that makes the same
+   * kind of effect happen and waits for it with t.poll) and measures it; otherwise takes the longest
+   * successful t.poll of this test file so far (at least 1 s; at most --async-timeout). Then waits
+   * until that long has passed since `since` (when the refused request was sent; default: now) and
+   * runs `check`, the assertions that the effect did not happen. Returns the time waited for.
+   */
+  expectStaysAbsent(
+    check: () => Promise<void>,
+    opts?: { since?: number; positive?: () => Promise<unknown> },
+  ): Promise<number>;
   /** Ends the test as not-applicable. */
   notApplicable(reason: string): never;
   /** The run's admin token (provider state 'a user' without grants). */
@@ -153,6 +169,11 @@ function ctx(): RunContext {
   return runCtx;
 }
 
+/** The run's context (profile, timeouts, tolerances) for helpers outside a test body. */
+export function currentRun(): Readonly<RunContext> {
+  return ctx();
+}
+
 let provider: StateProvider | undefined;
 function stateProvider(): StateProvider {
   if (!provider) {
@@ -196,6 +217,11 @@ function adminToken(): Promise<string> {
 
 const seenIds = new Set<string>();
 
+/** The longest time a successful t.poll of this file needed: how long an asynchronous effect takes here. */
+let longestPollMs = 0;
+/** The shortest wait before an effect is judged absent, when no positive case was measured. */
+const MIN_ABSENCE_WAIT_MS = 1000;
+
 // ------------------------------------------------------------------------- the DSL
 
 export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
@@ -228,7 +254,9 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
     meta.outcomeReason = sel.reason;
   }
   const name = `${record.title} [${record.requirements.join(' ')}]`;
-  test(name, { skip: !sel.run, timeout: record.timeoutMs, meta }, async (vctx) => {
+  // a test's own timeout never cuts a poll to the async deadline short
+  const timeout = record.timeoutMs === undefined ? undefined : Math.max(record.timeoutMs, c.asyncTimeoutMs + 30_000);
+  test(name, { skip: !sel.run, timeout, meta }, async (vctx) => {
     await runBody(record, body, vctx);
   });
 }
@@ -394,7 +422,27 @@ function makeTestContext(
     totalCount: (res) => totalCountOf(c.bindings, res),
     domainList: (body) => domainListOf(c.bindings, body),
     links: { upsert: link('upsert'), remove: link('remove') },
-    poll,
+    poll: async (fn, done, opts = {}) => {
+      const t0 = Date.now();
+      const v = await poll(fn, done, { timeoutMs: c.asyncTimeoutMs, ...opts });
+      longestPollMs = Math.max(longestPollMs, Date.now() - t0);
+      return v;
+    },
+    expectStaysAbsent: async (check, opts = {}) => {
+      const since = opts.since ?? Date.now();
+      let needed = longestPollMs;
+      if (opts.positive) {
+        const t0 = Date.now();
+        await opts.positive();
+        needed = Date.now() - t0;
+        longestPollMs = Math.max(longestPollMs, needed);
+      }
+      const waitMs = Math.min(Math.max(needed, MIN_ABSENCE_WAIT_MS), c.asyncTimeoutMs);
+      const left = since + waitMs - Date.now();
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+      await check();
+      return waitMs;
+    },
     notApplicable: (reason: string): never => {
       throw new NotApplicableError(reason);
     },
@@ -425,13 +473,13 @@ export function linkBody(a: LinkArgs, b: Bindings, which: 'upsert' | 'remove' = 
   return out;
 }
 
-/** Calls `fn` until `done(value)` holds; throws after `timeoutMs` (default 15 s) with the last value. */
+/** Calls `fn` until `done(value)` holds; throws after `timeoutMs` (t.poll: the run's --async-timeout) with the last value. */
 export async function poll<T>(
   fn: () => Promise<T>,
   done: (v: T) => boolean,
   opts: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   const intervalMs = opts.intervalMs ?? 200;
   const deadline = Date.now() + timeoutMs;
   let last: T;
@@ -445,7 +493,9 @@ export async function poll<T>(
       } catch {
         shown = String(last);
       }
-      throw new Error(`poll: condition not met within ${timeoutMs} ms; last value: ${shown?.slice(0, 500)}`);
+      throw new Error(
+        `poll: condition not met within ${timeoutMs} ms (--async-timeout); last value: ${shown?.slice(0, 500)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }

@@ -196,6 +196,11 @@ function metaBlock(r: RunResults): string {
     'Versions',
     `suite ${esc(r.suiteVersion)} · spec ${esc(r.specVersion)} · catalogue ${esc(r.catalogueVersion)}`,
   ]);
+  if (r.timing)
+    rows.push([
+      'Timing',
+      `request timeout ${esc(r.timing.requestTimeoutMs)} ms · test timeout ${esc(r.timing.testTimeoutMs)} ms · async timeout <b>${esc(r.timing.asyncTimeoutMs)} ms</b> · clock tolerance ${esc(r.timing.clockToleranceMs)} ms`,
+    ]);
   rows.push(['Started', esc(fmtTime(r.startedAt))]);
   rows.push(['Finished', `${esc(fmtTime(r.finishedAt))} (${esc(fmtDuration(r.durationMs))})`]);
   return `<table class="meta">${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>`;

@@ -23,6 +23,7 @@ import {
   type Expectation,
   type RequirementReport,
   type RunResults,
+  type RunTiming,
   type TargetInfo,
   type TestOutcome,
   type TestResult,
@@ -231,6 +232,8 @@ export interface RunInfo {
   auth?: AuthInfo;
   /** Baseline and expected failures the exit code is judged against. */
   gate?: GateInput;
+  /** Timeouts and tolerances of the run (shown in the report header). */
+  timing?: RunTiming;
 }
 
 export function buildRunResults(
@@ -267,6 +270,7 @@ export function buildRunResults(
     ...(info.targetLabel ? { targetLabel: info.targetLabel } : {}),
     profile: info.profile,
     ...(info.auth ? { auth: info.auth } : {}),
+    ...(info.timing ? { timing: info.timing } : {}),
     selection: { requirements: info.requirements, readOnly: info.readOnly, shard: info.shard, fixtures: info.fixtures },
     startedAt: info.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -467,6 +471,10 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     `Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${r.targetLabel ? `${r.targetLabel}: ` : ''}${describeTarget(r.target)}`,
   );
   lines.push(`Suite ${r.suiteVersion}, spec ${r.specVersion || '?'}, catalogue ${r.catalogueVersion || '?'}`);
+  if (r.timing)
+    lines.push(
+      `Timing: request timeout ${r.timing.requestTimeoutMs} ms, test timeout ${r.timing.testTimeoutMs} ms, async timeout ${r.timing.asyncTimeoutMs} ms, clock tolerance ${r.timing.clockToleranceMs} ms`,
+    );
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );

@@ -203,6 +203,18 @@ export interface AuthInfo {
   prefix: string;
 }
 
+/** Timeouts and tolerances of a run. */
+export interface RunTiming {
+  /** --timeout: one request. */
+  requestTimeoutMs: number;
+  /** --test-timeout as applied (never shorter than the async timeout + 30 s). */
+  testTimeoutMs: number;
+  /** --async-timeout: deadline of asynchronous outcomes; longest wait before an effect is judged absent. */
+  asyncTimeoutMs: number;
+  /** --clock-tolerance: how far the target's clock may be from the runner's. */
+  clockToleranceMs: number;
+}
+
 export interface RunResults {
   schema: 'rflps-conformance-results/1';
   suiteVersion: string;
@@ -213,6 +225,7 @@ export interface RunResults {
   targetLabel?: string;
   profile: Profile;
   auth?: AuthInfo;
+  timing?: RunTiming;
   selection: { requirements: string[]; readOnly: boolean; shard?: string; fixtures?: string };
   startedAt: string;
   finishedAt: string;
