@@ -8,7 +8,7 @@ import { createUser, issueToken } from '../../reference-server/src/auth.js';
 import { insertFile } from '../../reference-server/src/areas/files.js';
 import { insertProposal } from '../../reference-server/src/areas/proposals.js';
 
-export const STATUSES = ['Open', 'Closed', 'Pending', 'Reopened', 'Denied'] as const;
+const STATUSES = ['Open', 'Closed', 'Pending', 'Reopened', 'Denied'] as const;
 
 export interface Dataset {
   file: string;
@@ -27,7 +27,7 @@ export interface Dataset {
 }
 
 /** Small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -24,7 +24,7 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   name: string;
   args: string[];
   /** CPU to pin the child to, or undefined */
@@ -34,7 +34,7 @@ export interface SpawnOptions {
   timeoutMs?: number;
 }
 
-export function spawnChild(o: SpawnOptions): Promise<Child> {
+function spawnChild(o: SpawnOptions): Promise<Child> {
   const useTaskset = o.cpu !== undefined;
   const cmd = useTaskset ? 'taskset' : process.execPath;
   const args = useTaskset ? ['-c', String(o.cpu), process.execPath, ...o.args] : o.args;

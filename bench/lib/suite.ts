@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { memoryOf, processTree, ROOT } from './proc.js';
 
-export interface SuiteTest {
+interface SuiteTest {
   id: string;
   file: string;
   title: string;

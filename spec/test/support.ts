@@ -7,8 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SPEC_DIR = join(ROOT, 'spec');
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
 export function loadYaml<T = any>(rel: string): T {
   return YAML.parse(readFileSync(join(ROOT, rel), 'utf8')) as T;

@@ -23,10 +23,10 @@ import {
   utcTimestamp,
 } from './proposals.js';
 
-export type BindStatusValue = components['schemas']['BindStatus']['Status'];
+type BindStatusValue = components['schemas']['BindStatus']['Status'];
 
-export type BindStatusBody = components['schemas']['BindStatus'];
-export type BindQuoteResult = components['schemas']['BindQuoteResult'];
+type BindStatusBody = components['schemas']['BindStatus'];
+type BindQuoteResult = components['schemas']['BindQuoteResult'];
 
 interface BindStatusRow {
   ProposalID: number;
@@ -39,9 +39,9 @@ interface BindStatusRow {
   BoundDateUTC: string | null;
 }
 
-export const MSG_NO_MEMBER = 'MemberID is null on Proposal record';
-export const MSG_UNRATED = 'Rating must be completed before binding.';
-export const MSG_CANNOT_BIND = 'Cannot bind or issue this proposal record.';
+const MSG_NO_MEMBER = 'MemberID is null on Proposal record';
+const MSG_UNRATED = 'Rating must be completed before binding.';
+const MSG_CANNOT_BIND = 'Cannot bind or issue this proposal record.';
 
 /** Billing status codes accepted on QueueBindQuote (implementation-defined notes). */
 const BILLING_STATUSES = new Set(['B', 'W', 'N', 'S', 'E']);
@@ -49,7 +49,7 @@ const BILLING_STATUSES = new Set(['B', 'W', 'N', 'S', 'E']);
 // ---------------------------------------------------------------------------------------------
 // Status
 
-export function readBindStatus(db: Database.Database, proposalId: number): BindStatusBody {
+function readBindStatus(db: Database.Database, proposalId: number): BindStatusBody {
   migrate(db);
   const row = db.prepare(`SELECT * FROM bind_status WHERE ProposalID = ?`).get(proposalId) as BindStatusRow | undefined;
   if (!row || row.Status === 'NotBound') {
@@ -110,14 +110,14 @@ function isBound(db: Database.Database, proposalId: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // Binding
 
-export type BindOutcome = { ok: true; result: BindQuoteResult } | { ok: false; reason: string };
+type BindOutcome = { ok: true; result: BindQuoteResult } | { ok: false; reason: string };
 
 /**
  * Binds one proposal in one transaction and records the outcome in bind_status. The same rules
  * serve BindQuote and the queued binding.
  */
 // REQ: BIND-013
-export function bindProposal(deps: Deps, proposalId: number): BindOutcome {
+function bindProposal(deps: Deps, proposalId: number): BindOutcome {
   const db = deps.db;
   migrate(db);
   const tx = db.transaction((): BindOutcome => {

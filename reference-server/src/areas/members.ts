@@ -13,12 +13,12 @@ import {
   type ProposalRow,
 } from './proposals.js';
 
-export type MemberCreationResultBody = components['schemas']['MemberCreationResult'];
+type MemberCreationResultBody = components['schemas']['MemberCreationResult'];
 
-export const MSG_MEMBER_ASSIGNED = 'MemberID is already assigned to Proposal record.';
+const MSG_MEMBER_ASSIGNED = 'MemberID is already assigned to Proposal record.';
 
 /** Validation of the applicant data a member is built from; returns the failures. */
-export function validateApplicant(p: ProposalRow): string[] {
+function validateApplicant(p: ProposalRow): string[] {
   const errors: string[] = [];
   const name = typeof p.ApplicantName === 'string' ? p.ApplicantName.trim() : '';
   if (!name) errors.push('ApplicantName is required to create a Member.');
@@ -29,14 +29,14 @@ export function validateApplicant(p: ProposalRow): string[] {
   return errors;
 }
 
-export type CreateMemberOutcome =
+type CreateMemberOutcome =
   { kind: 'assigned' } | { kind: 'invalid'; message: string } | { kind: 'created'; memberId: number };
 
 /** Creates the member from the proposal's applicant data only and assigns it, in one transaction. */
 // REQ: MEM-002
 // REQ: MEM-004
 // REQ: MEM-010
-export function createMemberForProposal(db: Database.Database, proposalId: number): CreateMemberOutcome {
+function createMemberForProposal(db: Database.Database, proposalId: number): CreateMemberOutcome {
   const tx = db.transaction((): CreateMemberOutcome => {
     const p = loadProposal(db, proposalId);
     // REQ: MEM-003

@@ -32,7 +32,7 @@ export const ENDORSEMENT: ProposalTypeCode = 'E';
 
 /** Status codes that make a proposal non-modifiable (spec 2.7). */
 // REQ: PROP-002
-export const NON_MODIFIABLE_STATUSES = ['B', 'R', '0'] as const;
+const NON_MODIFIABLE_STATUSES = ['B', 'R', '0'] as const;
 /** Open (quoted, modifiable) status of the reference. */
 // REQ: PROP-006
 export const OPEN_STATUS = 'Q';
@@ -156,7 +156,7 @@ function truthy(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 'true' || v === 'Y';
 }
 
-export function isProposalSetBound(db: Database.Database, proposalSetId: number | null): boolean {
+function isProposalSetBound(db: Database.Database, proposalSetId: number | null): boolean {
   if (proposalSetId === null || proposalSetId === undefined) return false;
   migrate(db);
   const row = db.prepare(`SELECT IsBound FROM proposal_sets WHERE ProposalSetID = ?`).get(proposalSetId) as
@@ -323,7 +323,7 @@ export function insertLocation(
   return Number(info.lastInsertRowid);
 }
 
-export function insertVehicle(
+function insertVehicle(
   db: Database.Database,
   proposalId: number,
   v: { vin: string; make?: string; model?: string; year?: number },

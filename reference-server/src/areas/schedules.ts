@@ -40,14 +40,14 @@ import {
 
 /** Schedule operation result (spec 2.5); Warnings is always null in the reference. */
 // REQ: SCHED-001
-export type ScheduleResult = components['schemas']['ScheduleOperationResult'] & { Warnings: null };
-export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'] & {
+type ScheduleResult = components['schemas']['ScheduleOperationResult'] & { Warnings: null };
+type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'] & {
   Inserts: ScheduleResult[];
   Updates: ScheduleResult[];
   Deletes: ScheduleResult[];
 };
 
-export const MAX_ITEMS_PER_UPSERT = 100;
+const MAX_ITEMS_PER_UPSERT = 100;
 
 /** Columns of a schedule domain that the caller cannot set. */
 const SYSTEM_FIELDS = new Set(['ProposalID', 'Proposal', 'IsDeleted']);
@@ -353,7 +353,7 @@ function parseUpsertBody(text: string): UpsertBody {
 
 const ROLLBACK = Symbol('rollback');
 
-export function upsertMulti(
+function upsertMulti(
   deps: Deps,
   proposal: ProposalRow,
   sd: ScheduleDomain,

@@ -34,7 +34,7 @@ function bool(params: Record<string, unknown>, name: string, dflt: boolean): boo
   throw new ApiError(400, 'MalformedRequest', `Provider state 'a proposal': ${name} must be a boolean.`);
 }
 
-export function setupProposal(params: Record<string, unknown>, ctx: StateContext): Record<string, unknown> {
+function setupProposal(params: Record<string, unknown>, ctx: StateContext): Record<string, unknown> {
   const db = ctx.deps.db;
   migrate(db);
   const typeName = (params.type ?? 'Quote') as string;
@@ -118,7 +118,7 @@ export function setupProposal(params: Record<string, unknown>, ctx: StateContext
 }
 
 /** Runs before the default teardown (which then deletes the tracked rows that are left). */
-export function teardownProposal(_params: Record<string, unknown>, ctx: StateContext): void {
+function teardownProposal(_params: Record<string, unknown>, ctx: StateContext): void {
   const db = ctx.deps.db;
   migrate(db);
   for (const r of ctx.tracked('Proposal')) deleteProposalCascade(db, r.id);

@@ -9,8 +9,8 @@ import type Database from 'better-sqlite3';
 import { GenericChecker } from '../../../conformance/src/generic-checks.js';
 import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
 
-export const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-export const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
+const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 
 /** `npm run test:reliability:long` sets RELIABILITY_LONG=1: many more requests, kills and rounds. */
 export const LONG = process.env.RELIABILITY_LONG === '1';
@@ -34,16 +34,16 @@ export function report(name: string, summary: Record<string, unknown>): void {
 
 /** Operations whose documented responses include a 500 (CreateMember with a member; DownloadURL
  * with the enhanced session security off). Their 500 body is a bare JSON string, never a problem. */
-export const DOCUMENTED_500 = new Set(['createMember', 'getFile', 'queryFiles', 'listAttachedFiles']);
+const DOCUMENTED_500 = new Set(['createMember', 'getFile', 'queryFiles', 'listAttachedFiles']);
 
 /**
  * Known gaps of spec/openapi.yaml, reported instead of failed: `operationId status`. None today:
  * the spec documents the URL limit (414) and the body limit (413) on every operation.
  */
-export const KNOWN_SPEC_GAPS = new Set<string>();
+const KNOWN_SPEC_GAPS = new Set<string>();
 
 /** Statuses a request that addresses no operation of the spec may get (wrong method or path). */
-export const UNMATCHED_OK = new Set([401, 404, 413, 414]);
+const UNMATCHED_OK = new Set([401, 404, 413, 414]);
 
 /** Server-internal text that must never reach a client (unless the client sent it itself):
  * stack frames and SQLite's own error texts, in any body. */
@@ -78,7 +78,7 @@ export interface Expectation {
 }
 
 /** Percent-decoding that decodes what it can (one bad escape does not spoil the rest). */
-export function lenientDecode(s: string): string {
+function lenientDecode(s: string): string {
   return s.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
     try {
       return decodeURIComponent(m);
@@ -192,7 +192,7 @@ export class Auditor {
 
 /** Leak check: stack traces, SQL text or SQLite error text in a body (an echo of the request's own
  * text is not a leak: the server quotes bad input back in its problem details). */
-export function leaks(x: Pick<AuditInput, 'url' | 'requestText' | 'bodyText' | 'status'>): string[] {
+function leaks(x: Pick<AuditInput, 'url' | 'requestText' | 'bodyText' | 'status'>): string[] {
   if (!x.bodyText) return [];
   let text = x.bodyText;
   try {
