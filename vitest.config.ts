@@ -10,6 +10,7 @@ export default defineConfig({
       { test: { name: 'spec', include: ['spec/test/**/*.test.ts'] } },
       { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'] } },
       { test: { name: 'conformance-harness', include: ['conformance/test/**/*.test.ts'] } },
+      { test: { name: 'docs', include: ['docs/test/**/*.test.ts'] } },
     ],
   },
 });
