@@ -3,9 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { ROOT } from '../../spec/paths.js';
 
 export function hasTaskset(): boolean {
   return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;

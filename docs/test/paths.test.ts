@@ -3,10 +3,9 @@
 // module renamed or moved without its docs fails here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DOCS = [
   'README.md',
   ...readdirSync(join(ROOT, 'docs'))

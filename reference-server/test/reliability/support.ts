@@ -4,12 +4,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { GenericChecker } from '../../../conformance/src/generic-checks.js';
 import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
+import { ROOT } from '../../../spec/paths.js';
 
-const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 
 /** `npm run test:reliability:long` sets RELIABILITY_LONG=1: many more requests, kills and rounds. */
