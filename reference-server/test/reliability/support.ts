@@ -8,6 +8,9 @@ import type Database from 'better-sqlite3';
 import { GenericChecker } from '../../../conformance/src/generic-checks.js';
 import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
 import { ROOT } from '../../../spec/paths.js';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { readResponse } from '../support/response.js';
 
 const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 
@@ -370,14 +373,8 @@ export async function http(
     headers,
     signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
   });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, contentType: res.headers.get('content-type'), text, json };
+  const r = await readResponse(res);
+  return { status: r.status, contentType: r.headers.get('content-type'), text: r.text, json: r.json };
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -400,14 +397,8 @@ export async function providerState(
   return r.json as Record<string, any>;
 }
 
-/** mulberry32: a small seeded PRNG, so random moments and choices replay from RELIABILITY_SEED. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A seeded random number in [0, 1): pure-rand's xoroshiro128+, so runs replay from their seed. */
+export function prng(seed: number): () => number {
+  const rng = xoroshiro128plus(seed);
+  return () => uniformFloat64(rng);
 }
