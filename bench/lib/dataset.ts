@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { createApp } from '../../reference-server/src/app.js';
 import { createUser, issueToken } from '../../reference-server/src/auth.js';
 import { insertFile } from '../../reference-server/src/areas/files.js';
-import { insertProposal } from '../../reference-server/src/areas/proposals.js';
+import { insertProposal } from '../../reference-server/src/proposals/create.js';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 

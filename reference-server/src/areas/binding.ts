@@ -10,18 +10,12 @@ import type Database from 'better-sqlite3';
 import type { AppEnv, Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../../../spec/generated/openapi.js';
-import {
-  BOUND_STATUS,
-  currentUser,
-  findProposal,
-  isoDate,
-  loadProposal,
-  migrate,
-  modifiability,
-  parseId,
-  requireProposalPermission,
-  utcTimestamp,
-} from './proposals.js';
+import { findProposal, loadProposal, requireProposalPermission } from '../proposals/lookup.js';
+import { BOUND_STATUS } from '../proposals/model.js';
+import { modifiability } from '../proposals/modifiability.js';
+import { migrate } from '../proposals/tables.js';
+import { isoDate, utcTimestamp } from '../time.js';
+import { parseIntParam } from '../validation.js';
 
 type BindStatusValue = components['schemas']['BindStatus']['Status'];
 
@@ -291,16 +285,16 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: BIND-001
   // REQ: BIND-006
   app.get('/api/Quotes/Proposals/:proposalId/BindStatus', (c) => {
-    requireProposalPermission(currentUser(c), 'View');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'View');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     loadProposal(deps.db, id);
     return c.json(readBindStatus(deps.db, id), 200);
   });
 
   // REQ: BIND-011
   app.post('/api/Quotes/Proposals/:proposalId/QueueBindQuote', (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     const frequency = c.req.query('billingFrequencyCode');
     const status = c.req.query('billingStatus');
     if (status !== undefined && !BILLING_STATUSES.has(status)) {
@@ -314,8 +308,8 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: BIND-010
   // REQ: BIND-012
   app.post('/api/Quotes/Proposals/:proposalId/BindQuote', (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     loadProposal(deps.db, id);
     const r = bindProposal(deps, id);
     if (!r.ok) throw new ApiError(409, 'Conflict', r.reason);

@@ -4,14 +4,10 @@ import type Database from 'better-sqlite3';
 import type { AppEnv, Deps } from '../deps.js';
 import { jsonString } from '../errors.js';
 import type { components } from '../../../spec/generated/openapi.js';
-import {
-  currentUser,
-  insertMember,
-  loadProposal,
-  parseId,
-  requireProposalPermission,
-  type ProposalRow,
-} from './proposals.js';
+import { insertMember } from '../proposals/create.js';
+import { loadProposal, requireProposalPermission } from '../proposals/lookup.js';
+import { type ProposalRow } from '../proposals/model.js';
+import { parseIntParam } from '../validation.js';
 
 type MemberCreationResultBody = components['schemas']['MemberCreationResult'];
 
@@ -63,8 +59,8 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: MEM-008
   // The request body is never read: the member is built wholly from the applicant data.
   app.post('/api/Quotes/Proposals/:proposalId/CreateMember', (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     const r = createMemberForProposal(deps.db, id);
     if (r.kind === 'assigned') {
       // REQ: MEM-005 (spec 7: HTTP 500 with a bare JSON string body; nothing created)

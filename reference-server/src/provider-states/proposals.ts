@@ -11,17 +11,10 @@
 // suite, bind jobs and status, policy change entries, Data Entry Events).
 import { ApiError } from '../errors.js';
 import { states, type StateContext } from './registry.js';
-import {
-  OPEN_STATUS,
-  PROPOSAL_TYPES,
-  deleteProposalCascade,
-  insertLocation,
-  insertMember,
-  insertProposal,
-  insertProposalSet,
-  migrate,
-  type ProposalTypeName,
-} from '../areas/proposals.js';
+import { deleteProposalCascade } from '../proposals/cascade.js';
+import { insertLocation, insertMember, insertProposal, insertProposalSet } from '../proposals/create.js';
+import { OPEN_STATUS, PROPOSAL_TYPES, type ProposalTypeName } from '../proposals/model.js';
+import { migrate } from '../proposals/tables.js';
 
 const STATUS_PARAM: Record<string, string> = { open: OPEN_STATUS, Q: OPEN_STATUS, B: 'B', R: 'R', '0': '0' };
 
