@@ -79,10 +79,6 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   }
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
-  app.use('*', (c, next) => {
-    c.set('deps', deps);
-    return next();
-  });
 
   // Routes without a token.
   health.register(app, deps);
