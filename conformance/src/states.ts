@@ -142,7 +142,7 @@ export interface StateSetup {
  * Provider states that change a setting of the whole service (every other test would see it): a
  * test that sets one up must be marked `serviceWide: true`, and runs in a phase of its own.
  */
-export const SERVICE_WIDE_STATES: ReadonlySet<string> = new Set(['a setting']);
+const SERVICE_WIDE_STATES: ReadonlySet<string> = new Set(['a setting']);
 
 export class ServiceWideStateError extends Error {
   override name = 'SuiteDefinitionError';

@@ -20,7 +20,7 @@ export interface SuiteRunOptions {
   onVitest?: (v: Vitest) => void;
 }
 
-export function suiteConfig(o: SuiteRunOptions) {
+function suiteConfig(o: SuiteRunOptions) {
   return {
     config: false as const,
     root: ROOT,
@@ -90,7 +90,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
 }
 
 /** The suite files (relative to the root) holding a service-wide test that the main phase deferred. */
-export function serviceWideFiles(modules: ReadonlyArray<TestModule>): string[] {
+function serviceWideFiles(modules: ReadonlyArray<TestModule>): string[] {
   const out = new Set<string>();
   for (const m of modules) {
     for (const t of m.children.allTests()) {

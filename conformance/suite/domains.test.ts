@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
 import { type Ctx, enc, get } from './support/request.js';
+import type { Grants, Permission } from './support/states.js';
 
 const CORE_IDS: Record<string, number> = {
   Claim: 1,
@@ -22,7 +23,7 @@ const MAX_CORE_ID = Math.max(...Object.values(CORE_IDS));
  * a domain can access it in any sense of "access", and one holding none cannot. Which permission
  * makes a domain accessible is not shown (the reference: View), so core never relies on View alone.
  */
-const ACCESS = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
+const ACCESS: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
 
 async function listDomains(t: Ctx, token?: string): Promise<any[]> {
   const res = await get(t, '/api/Domains', undefined, token);
@@ -205,7 +206,7 @@ conformance(
     const all = await listDomains(t);
     const custom = all.find((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
     const wanted = ['Claim', 'Note', 'Member', ...(custom ? [custom.Name as string] : [])];
-    const grants: Record<string, string[]> = {};
+    const grants: Grants = {};
     for (const n of wanted) grants[n] = ACCESS;
     const u = await t.given('a user', { grants });
     const l = names(await listDomains(t, u.token));
@@ -235,7 +236,7 @@ conformance(
     expect(Object.keys(admin.json as any)).toEqual(['List']);
     expect(Array.isArray((admin.json as any).List)).toBe(true);
 
-    const noView = ['Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
+    const noView: Permission[] = ['Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
     const u = await t.given('a user', { grants: { Claim: noView, Note: ['View'] } });
     const res = await get(t, '/api/Domains', undefined, u.token);
     expect(res.status).toBe(200);
