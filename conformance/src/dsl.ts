@@ -348,13 +348,9 @@ async function runBody(
         /* read-only message */
       }
     }
+    // an assertion of the test itself fails it, refused responses or not: it may be the very shape
+    // the test is about (a failure inside t.needs arrives here as a BlockedError)
     if (thrown instanceof BlockedError) block(thrown);
-    else if (meta.outcome === 'failed' && own.length === 0 && blocking.length > 0) {
-      // the failure follows a response the generic checks refused: that response is the cause
-      const b = blockedByViolation(blocking, err);
-      block(b);
-      throw b;
-    }
     throw thrown;
   }
   if (own.length > 0) {
@@ -370,14 +366,11 @@ async function runBody(
 }
 
 /** The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002). */
-function blockedByViolation(violations: Violation[], after?: Error): BlockedError {
+function blockedByViolation(violations: Violation[]): BlockedError {
   const code = violations[0].code;
   const step = `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
   const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
-  if (after) lines.push(`(then the test failed: ${after.message.split('\n')[0]})`);
-  const b = new BlockedError(code, step, lines.join('\n'));
-  if (after?.stack) b.stack = `BlockedError: ${lines[0]}\n${after.stack.split('\n').slice(1).join('\n')}`;
-  return b;
+  return new BlockedError(code, step, lines.join('\n'));
 }
 
 /** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */
