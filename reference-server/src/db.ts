@@ -95,9 +95,11 @@ function domainTableSql(def: DomainDef): string[] {
     if (col) stmts.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${col}`)} ON ${q(def.table)} (${q(col)})`);
   }
   for (const cols of def.indexes ?? []) {
-    stmts.push(
-      `CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${cols.join('_')}`)} ON ${q(def.table)} (${cols.map(q).join(', ')})`,
-    );
+    // 'Name DESC' → "Name" DESC; the index name spells the direction as _desc
+    const terms = cols.map((c) => /^(.*?)(?:\s+(DESC|ASC))?$/i.exec(c.trim())!);
+    const name = `ix_${def.table}_${terms.map((m) => m[1] + (m[2]?.toUpperCase() === 'DESC' ? '_desc' : '')).join('_')}`;
+    const list = terms.map((m) => q(m[1]!) + (m[2]?.toUpperCase() === 'DESC' ? ' DESC' : '')).join(', ');
+    stmts.push(`CREATE INDEX IF NOT EXISTS ${q(name)} ON ${q(def.table)} (${list})`);
   }
   return stmts;
 }

@@ -51,23 +51,33 @@ describe('query path', () => {
   });
   afterEach(() => h.close());
 
-  it('the Claim table has the dictionary indexes for Status + LossDate and LossDate', () => {
+  it('the Claim table has the dictionary indexes for Status + LossDate and LossDate, in both directions', () => {
     const names = (
       h.deps.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Claim'`).all() as Array<{
         name: string;
       }>
     ).map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['ix_Claim_Status_LossDate', 'ix_Claim_LossDate']));
-    const plan = (
-      h.deps.db
-        .prepare(
-          `EXPLAIN QUERY PLAN SELECT "ClaimID" FROM "Claim" t WHERE t."Status" IS ? ORDER BY t."LossDate" DESC LIMIT 10`,
-        )
-        .all('Open') as Array<{ detail: string }>
-    )
-      .map((r) => r.detail)
-      .join('\n');
-    expect(plan).toMatch(/ix_Claim_Status_LossDate/);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'ix_Claim_Status_LossDate',
+        'ix_Claim_Status_LossDate_desc',
+        'ix_Claim_LossDate',
+        'ix_Claim_LossDate_desc',
+      ]),
+    );
+    const plan = (sql: string) =>
+      (h.deps.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('Open') as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('\n');
+    // both directions with the documented tie-break (the key ascending) read one index in order:
+    // no sort step (USE TEMP B-TREE) however deep the page
+    for (const dir of ['ASC', 'DESC']) {
+      const p = plan(
+        `SELECT "ClaimID" FROM "Claim" t WHERE t."Status" = ? ORDER BY t."LossDate" ${dir}, t."ClaimID" ASC LIMIT 10 OFFSET 100`,
+      );
+      expect(p).toMatch(/COVERING INDEX ix_Claim_Status_LossDate/);
+      expect(p).not.toMatch(/TEMP B-TREE/);
+    }
   });
 
   it('pages (keys first, then columns) equal slices of the whole ordered result, ties and joins included', async () => {
