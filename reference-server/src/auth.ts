@@ -187,8 +187,11 @@ export class AuthCache {
       }
     }
     db.exec(triggers.join(';\n'));
-    // A private in-memory database has no other connection; a file may have (data_version).
-    this.dataVersion = db.memory ? undefined : db.prepare('PRAGMA data_version');
+    // A private in-memory database has no other connection, nor has a file held in exclusive
+    // locking mode (db.ts, --exclusive-db: nobody else can commit); any other file may have one,
+    // whose commits show in data_version.
+    const exclusive = String(db.pragma('locking_mode', { simple: true })).toLowerCase() === 'exclusive';
+    this.dataVersion = db.memory || exclusive ? undefined : db.prepare('PRAGMA data_version');
   }
 
   userFor(deps: Deps, token: string): User | undefined {

@@ -21,9 +21,27 @@ export function fileExtension(name: unknown): string {
   return dot > 0 && dot < base.length - 1 ? base.slice(dot) : '';
 }
 
-export function openDatabase(path = ':memory:', domains: DomainDef[] = DOMAINS): Database.Database {
+export interface OpenOptions {
+  /**
+   * SQLite's exclusive locking mode (`--exclusive-db`): the server holds the file's lock for as long
+   * as it runs, so no other connection (another process, the sqlite3 shell, a backup tool) can
+   * read or write the file meanwhile. In exchange WAL needs no shared-memory index (no lock and
+   * unlock system calls on the -shm file per transaction) and nothing can change the file behind
+   * the server's back. For a server that is the database's only user; off by default.
+   */
+  exclusive?: boolean;
+}
+
+export function openDatabase(
+  path = ':memory:',
+  domains: DomainDef[] = DOMAINS,
+  opts: OpenOptions = {},
+): Database.Database {
   const db = new Database(path);
-  if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+  const file = path !== ':memory:' && path !== '';
+  // before journal_mode: WAL then keeps its index in heap memory instead of the -shm file
+  if (file && opts.exclusive) db.pragma('locking_mode = EXCLUSIVE');
+  if (file) db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
