@@ -345,6 +345,8 @@ interface ScaleRow {
   first: LoadResult;
   deepSkip: number;
   deep: LoadResult;
+  /** wall time of the first request of the deep page (one sample, nothing remembered) */
+  deepFirstMs: number;
   /** first page under load (cfg.connections); not in the quick run */
   firstLoaded?: LoadResult;
   serverMemory?: Memory;
@@ -364,7 +366,11 @@ async function scaleSection(work: string): Promise<ScaleRow[]> {
         path: queryPath(skip),
         serverPid: ref!.pid,
       });
+      // the first deep page of this query since the server started: nothing remembered to start
+      // from, so SQLite steps over every skipped index entry (page-seek.ts)
+      const c0 = performance.now();
       const check = await getJson(ref.url + queryPath(deepSkip(d)), d.token);
+      const deepFirstMs = performance.now() - c0;
       if (check.status !== 200)
         throw new Error(`scale ${n}: status ${check.status}: ${JSON.stringify(check.body).slice(0, 300)}`);
       const first = await runLoad({ ...spec(0), connections: 1, duration: cfg.duration, warmup: cfg.warmup });
@@ -381,13 +387,14 @@ async function scaleSection(work: string): Promise<ScaleRow[]> {
         first,
         deepSkip: deepSkip(d),
         deep,
+        deepFirstMs,
         firstLoaded,
         serverMemory: memoryOf(ref.pid),
       };
       out.push(row);
       log(
         `${label(n).padStart(5)} rows (loaded in ${(d.loadMs / 1000).toFixed(1)} s, ${mib(d.dbBytes)}): first page p50 ${ms(first.p50)} p99 ${ms(first.p99)} ms (CPU ${int(first.cpuUsPerReq ?? NaN)} µs); ` +
-          `skip ${int(row.deepSkip)} p50 ${ms(deep.p50)} p99 ${ms(deep.p99)} ms (CPU ${int(deep.cpuUsPerReq ?? NaN)} µs); ${int(firstLoaded?.rps ?? NaN)} req/s loaded; server RSS ${mib(row.serverMemory?.rss)} (peak ${mib(row.serverMemory?.hwm)})`,
+          `skip ${int(row.deepSkip)} p50 ${ms(deep.p50)} p99 ${ms(deep.p99)} ms (CPU ${int(deep.cpuUsPerReq ?? NaN)} µs; first request ${ms(deepFirstMs)} ms); ${int(firstLoaded?.rps ?? NaN)} req/s loaded; server RSS ${mib(row.serverMemory?.rss)} (peak ${mib(row.serverMemory?.hwm)})`,
       );
     } finally {
       await ref?.stop();
@@ -491,7 +498,7 @@ function targets(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench, lat?
     out.push({
       name: `Query deep page (skip ${int(hi.deepSkip)}, 90% of the matches) p50 on ${label(hi.rows)} rows`,
       goal: '<= 5 ms',
-      measured: `${ms(hi.deep.p50)} ms (server CPU ${int(hi.deep.cpuUsPerReq ?? NaN)} µs/req)`,
+      measured: `${ms(hi.deep.p50)} ms (server CPU ${int(hi.deep.cpuUsPerReq ?? NaN)} µs/req; the first request of that page, nothing remembered: ${ms(hi.deepFirstMs)} ms)`,
       met: hi.rows >= 1e6 ? hi.deep.p50 <= 5 : undefined,
     });
   }
@@ -695,6 +702,7 @@ function markdown(r: Results): string {
           'deep p50',
           'deep p99',
           'CPU µs/req',
+          'deep, first request',
           'req/s loaded',
           'server RSS',
           'server peak RSS',
@@ -710,6 +718,7 @@ function markdown(r: Results): string {
           ms(x.deep.p50),
           ms(x.deep.p99),
           int(x.deep.cpuUsPerReq ?? NaN),
+          `${ms(x.deepFirstMs)} ms`,
           int(x.firstLoaded?.rps ?? NaN),
           mib(x.serverMemory?.rss),
           mib(x.serverMemory?.hwm),
