@@ -421,7 +421,8 @@ async function latencySection(work: string): Promise<LatencyRun[]> {
     log(
       `${String(delayMs).padStart(4)} ms: wall ${(r.wallMs / 1000).toFixed(1)} s (suite ${((r.suiteMs ?? NaN) / 1000).toFixed(1)} s), exit ${r.exitCode}, ${r.verdict ?? 'no verdict'}, ${r.passed ?? '?'} requirements passed; ` +
         `${int(r.requests.total)} requests (${int(r.requests.interface)} interface, ${int(r.requests.providerState)} provider state); ` +
-        `critical path ${r.chain.requests} requests (${r.chain.test}) = ${(r.criticalPathMs / 1000).toFixed(1)} s`,
+        `critical path ${r.chain.requests} requests (${r.chain.test}) = ${(r.criticalPathMs / 1000).toFixed(1)} s; ` +
+        `CPU: suite ${((r.cpuMs.suite ?? NaN) / 1000).toFixed(1)} s, server ${((r.cpuMs.server ?? NaN) / 1000).toFixed(1)} s; load average ${r.loadavg.toFixed(1)}`,
     );
     if (r.exitCode !== 0) log(r.outputTail);
   }
@@ -756,6 +757,8 @@ function markdown(r: Results): string {
           'provider state',
           'critical path',
           'longest chain',
+          'CPU: suite + server',
+          'load average',
         ],
         r.latency.map((x) => [
           `${x.delayMs} ms`,
@@ -767,6 +770,8 @@ function markdown(r: Results): string {
           int(x.requests.providerState),
           `${(x.criticalPathMs / 1000).toFixed(1)} s`,
           `${x.chain.requests} requests: ${x.chain.test}`,
+          `${((x.cpuMs.suite ?? NaN) / 1000).toFixed(1)} + ${((x.cpuMs.server ?? NaN) / 1000).toFixed(1)} s`,
+          x.loadavg.toFixed(1),
         ]),
       ),
     );

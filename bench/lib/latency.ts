@@ -6,9 +6,10 @@
 // times the delay. No concurrency can finish the run faster than that chain.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT, spawnChild, type Child } from './proc.js';
+import { cpuTimeMs, ROOT, spawnChild, type Child } from './proc.js';
 import { startLatencyProxy } from './latency-proxy.js';
 
 export interface LatencyRun {
@@ -26,6 +27,10 @@ export interface LatencyRun {
   /** chain.requests × delayMs: the floor of the wall time that no concurrency beats */
   criticalPathMs: number;
   tests: number;
+  /** CPU time used (ms): the conformance CLI with its worker threads, and the reference server */
+  cpuMs: { suite?: number; server?: number };
+  /** load average (1 min) at the start of the run */
+  loadavg: number;
   /** per suite file: first request to last answer, and its longest test */
   files: Array<{ file: string; tests: number; spanMs: number; slowestTest: string; slowestMs: number }>;
   outputTail: string;
@@ -105,6 +110,8 @@ export async function runLatency(o: {
       ...(o.concurrency ? ['--concurrency', String(o.concurrency)] : []),
       ...(o.extraArgs ?? []),
     ];
+    const load1 = loadavg()[0]!;
+    const serverCpu0 = cpuTimeMs(ref.pid);
     const t0 = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
@@ -122,8 +129,15 @@ export async function runLatency(o: {
     };
     createInterface({ input: child.stdout! }).on('line', onLine);
     createInterface({ input: child.stderr! }).on('line', onLine);
+    // the CLI's CPU time (worker threads included), read until it exits
+    let suiteCpu: number | undefined;
+    const timer = setInterval(() => {
+      suiteCpu = cpuTimeMs(child.pid!) ?? suiteCpu;
+    }, 100);
     const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    clearInterval(timer);
     const wallMs = performance.now() - t0;
+    const serverCpu1 = cpuTimeMs(ref.pid);
 
     let verdict: string | undefined;
     let passed: number | undefined;
@@ -171,6 +185,11 @@ export async function runLatency(o: {
       chain,
       criticalPathMs: chain.requests * o.delayMs,
       tests,
+      cpuMs: {
+        suite: suiteCpu,
+        server: serverCpu0 !== undefined && serverCpu1 !== undefined ? serverCpu1 - serverCpu0 : undefined,
+      },
+      loadavg: load1,
       files: [...files.entries()]
         .map(([file, f]) => ({
           file,
