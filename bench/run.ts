@@ -1,7 +1,7 @@
 // `npm run bench [-- options]`: the benchmarks of the reference server and the conformance suite.
 // Prints the figures and writes reports/bench/{bench.json, bench.svg, README.md}.
 // Every throughput figure is measured side by side with the bare Hono ceiling in the same run, so
-// the ratio holds on a noisy machine. See bench/README-section.md.
+// the ratio holds on a noisy machine. See docs/benchmarks.md.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -852,39 +852,38 @@ function markdown(r: Results): string {
   return L.join('\n');
 }
 
-/** Analysis of the figures (kept with the code that produces them; see bench/README-section.md). */
+/** Analysis of the figures (kept with the code that produces them; docs/benchmarks.md has the
+ * history and the method). */
 const NOTES: string[] = [
-  'The machine is shared (other sessions run builds and tests on the same 2 cores; see the load average above): req/s and ' +
-    'latencies move by 2-3x between runs. Each scenario is therefore paired with the bare Hono ceiling measured just before it, ' +
-    'and the server CPU time per request (/proc/<pid>/stat) is reported beside req/s; the CPU ratio is the stable figure.',
-  'One record by ID: ~216 µs of server CPU per request before, ~70-75 µs after (bare route ~18-20 µs), from these ' +
-    'changes: the body limit skipped on GET and HEAD (limits.ts; it read `c.req.raw.body`, which made @hono/node-server ' +
-    'build a full WHATWG Request), a token → user cache (auth.ts, AuthCache; TEMP triggers on users/grants/tokens and ' +
-    'PRAGMA data_version drop it on any change), one compiled query per (domain, columns) instead of an existence query ' +
-    'plus the column engine (areas/records.ts, columns-engine.ts), the URL limit without a URL parse on plain URLs, and ' +
-    'no request-log middleware below log level info. ' +
-    '60% stays out of reach: on the same server GET /health (every global middleware, no token, no database) already ' +
-    'costs ~22-25 µs, and a record read still needs two SQLite read transactions (data_version for the cache, then the ' +
-    "select), each ~4-5 µs of CPU under load in WAL mode (lock and unlock syscalls on the -shm file), plus Hono's " +
-    'TrieRouter (RegExpRouter refuses this route set), the OpenAPI parameter check and the JSON answer. 60% of ~19 µs is ' +
-    '~31 µs in all: about what /health and the two read transactions cost before any authentication or record work.',
-  'Query by table size: before this work the Claim Query (filter Status, sort LossDate desc, take 100) scanned and sorted ' +
-    'the whole table: p50 4 ms at 10k, 20 ms at 100k, 115 ms at 1M rows (x29 growth). The index (Status, LossDate) of the ' +
-    'data dictionary makes it an index range read: ~1 ms at every size.',
-  'Deep pages: `skip` is an OFFSET, so its cost grows with the offset whatever the plan. Pages now pick their keys first ' +
-    '(`WHERE key IN (SELECT key ... ORDER BY ... LIMIT ? OFFSET ?)`): the skipped rows are index entries, not table rows ' +
-    'with their joins. On 1M rows with skip 180k: 574 ms before, ~25-50 ms after. The rest is the sort on the key as ' +
-    'tie-breaker (`LossDate DESC, ClaimID ASC`), which the ascending index cannot give in one pass (SQLite sorts each run of ' +
-    'equal dates): an index (Status, LossDate DESC, ClaimID), or ties broken in the direction of the last sort column ' +
-    '(so that `desc` is the exact reverse of ascending), brings it to ~5 ms in SQLite. Not done: tie order is ' +
-    "implementation-defined but observable, so that is the lead's call. A true keyset cursor would need an API parameter.",
+  'The machine is shared (other sessions run builds and tests on the same 2 cores; see the load average above, and the ' +
+    'load average of each latency run): wall times and req/s move by 2-5x between runs, and by far more when the load ' +
+    'average is tens. Each throughput scenario is paired with the bare Hono ceiling measured just before it, and the ' +
+    'server CPU time per request (/proc/<pid>/stat) is reported beside req/s; the CPU ratio is the stable figure. The ' +
+    'latency runs report the CPU time of the suite and of the server beside the wall time.',
+  'The suite under latency: tests of a file run concurrently (vitest sequence.concurrent, at most 8 per file; files on ' +
+    'ceil(--concurrency / 8) worker threads; default --concurrency 16). A test still makes its own requests one after the ' +
+    'other, so the wall time cannot go below the critical path (its longest chain of requests times the latency); ' +
+    'provider-state teardowns stay inside their test (their warnings belong to the test in the reports). Tests that flip a ' +
+    'service-wide setting are a describe.sequential block, which vitest runs with nothing else of its file beside it.',
+  'The suite is CPU-bound on a busy 2-core machine: a core run costs about the same CPU time at every latency (the ' +
+    '"CPU" column: vitest workers, fetch, the generic schema checks, and the server). When that CPU time divided by the ' +
+    'share of the machine the run gets exceeds the critical path, the latency hides behind the CPU.',
+  'One record by ID: the default server checks PRAGMA data_version on every authenticated request (the token cache must ' +
+    'see a token revoked by another connection at once; no time-based cache). With --exclusive-db (SQLite exclusive ' +
+    "locking mode: the server is the database's only user) no other connection can commit, the check goes, and WAL keeps " +
+    'its index in heap memory instead of the -shm file (no lock system calls per transaction). The rest of the time: ' +
+    "node's HTTP parsing and socket writes, Hono's TrieRouter, the OpenAPI parameter check, the compiled select (one " +
+    'join), JSON, and garbage collection (docs/benchmarks.md has the profile).',
+  'Deep pages: the Claim indexes (Status, LossDate DESC) and (LossDate DESC) give `LossDate desc` with the ClaimID tie-break ' +
+    'in one index pass (no sort of each run of equal dates). `skip` is still an OFFSET: the first request for a deep page ' +
+    'steps over every skipped index entry (the "first request" column). Pages then remember where they ended and where they ' +
+    'began (reference-server/src/page-seek.ts): the same page again, the next page, or any later page of the same query ' +
+    'seeks past the remembered row (sort values and key) and skips only the rest; any write forgets it. The measured deep ' +
+    'page repeats one skip, as a client re-reading or paging near it does.',
   "Memory: the server's RSS does not grow with the table (SQLite's page cache is bounded, ~2 MiB by default; the file " +
     'pages live in the OS cache), so 1M rows cost about the same RSS as 10k.',
-  'Suite: one container per run, test files in parallel on 2 vitest workers. Worker threads instead of forked processes ' +
-    '(conformance/src/vitest-run.ts) took the full run from 13-17 s to 10-12 s in side-by-side runs; 3 or 4 workers were ' +
-    'slower than 2 on 2 cores. The slowest tests are listed above: AUTH-002 sleeps 1.5 s (auth.test.ts, expectNothingChanged: ' +
-    '"give an asynchronous binding a moment") and MEM-007 0.5 s per proposal type (members.test.ts); every \'a user\' ' +
-    'state costs one synchronous scrypt hash on the single-threaded server (50-180 ms here, blocking all other requests).',
+  'Suite against the container: the image check runs build.sh only when what it reads changed since it built the current ' +
+    'image (conformance/src/targets/reference.ts, stamp in dist/); the container engine checks run at once.',
 ];
 
 interface Results {
