@@ -70,6 +70,30 @@ export function afterPredicate(terms: SortTerm[], values: unknown[]): { sql: str
   return { sql: ors.length ? `(${ors.join(' OR ')})` : '0', params };
 }
 
+/**
+ * The rows after `values`, as parts to read one after the other (each in the order of `terms`),
+ * each starting with a range on the first term that an index on it can seek to: `t <= v` for a
+ * descending term, `t >= v` for an ascending one, the ties then filtered by the other terms. A
+ * descending term with a value has its NULL rows last, which no single range reaches: they are a
+ * second part.
+ */
+export function seekParts(terms: SortTerm[], values: unknown[]): Array<{ sql: string; params: unknown[] }> {
+  const [first, ...rest] = terms;
+  const v = values[0];
+  const tie = afterPredicate(rest, values.slice(1));
+  if (!first) return [{ sql: '0', params: [] }];
+  if (v === null || v === undefined) {
+    if (first.desc) return [{ sql: `${first.sql} IS NULL AND ${tie.sql}`, params: tie.params }];
+    return [afterPredicate(terms, values)];
+  }
+  const range = first.desc ? '<' : '>';
+  const main = {
+    sql: `${first.sql} ${range}= ? AND (${first.sql} ${range} ? OR ${tie.sql})`,
+    params: [v, v, ...tie.params],
+  };
+  return first.desc ? [main, { sql: `${first.sql} IS NULL`, params: [] }] : [main];
+}
+
 export interface PageQuery {
   db: Database.Database;
   /** FROM clause (with joins) shared by every statement */
@@ -99,22 +123,33 @@ export function pageKeys(o: PageQuery): unknown[] {
       if (mem && mem.stamp !== stamp) mem = undefined;
       let from: Checkpoint | undefined;
       for (const c of mem?.checkpoints ?? []) if (c.end <= o.skip && (!from || c.end > from.end)) from = c;
-      const where = [...o.where];
-      const params = [...o.whereParams];
       seekCounts[from ? 'fromEnd' : 'fromStart']++;
-      if (from) {
-        const after = afterPredicate(o.terms, from.values);
-        where.push(after.sql);
-        params.push(...after.params);
-      }
-      const whereSql = where.length ? ` WHERE ${where.map((w) => `(${w})`).join(' AND ')}` : '';
+      const parts = from ? seekParts(o.terms, from.values) : [{ sql: '', params: [] }];
       // one row more in front when rows are skipped: the row before the page, whose end is `skip`
       // (so that the same page asked again starts right at it)
       const offset = o.skip - (from?.end ?? 0);
       const before = offset > 0 ? 1 : 0;
-      const rows = db
-        .prepare(`SELECT ${o.keySql} AS k ${o.fromSql}${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
-        .all(...params, o.take < 0 ? -1 : o.take + before, offset - before) as Array<{ k: unknown }>;
+      const rows: Array<{ k: unknown }> = [];
+      let need = o.take < 0 ? -1 : o.take + before;
+      let off = offset - before;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i]!;
+        const where = part.sql ? [...o.where, part.sql] : o.where;
+        const whereSql = where.length ? ` WHERE ${where.map((w) => `(${w})`).join(' AND ')}` : '';
+        const params = [...o.whereParams, ...part.params];
+        const got = db
+          .prepare(`SELECT ${o.keySql} AS k ${o.fromSql}${whereSql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
+          .all(...params, need, off) as Array<{ k: unknown }>;
+        rows.push(...got);
+        if (i === parts.length - 1 || (need >= 0 && got.length === need)) break;
+        // on to the next part: what this part held counts against the offset
+        if (got.length > 0) off = 0;
+        else {
+          const n = (db.prepare(`SELECT COUNT(*) AS n ${o.fromSql}${whereSql}`).get(...params) as { n: number }).n;
+          off = Math.max(0, off - n);
+        }
+        if (need >= 0) need -= got.length;
+      }
       const keys = rows.slice(before).map((r) => r.k);
       const remember = (end: number, key: unknown) => {
         const row = db
