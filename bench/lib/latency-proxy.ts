@@ -20,8 +20,10 @@ export async function startLatencyProxy(o: {
 }): Promise<LatencyProxy> {
   const target = new URL(o.target);
   const statePath = o.statePath ?? '/_provider-states';
-  // keep-alive on both sides, as a client pool across a real network would
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // A fresh loopback connection per request upstream: with a keep-alive pool, a request sent on an
+  // idle socket just as the server closed it failed with ECONNRESET (seen in a run), and a proxy
+  // cannot safely retry a POST. The client side keeps its connections alive.
+  const agent = new http.Agent({ keepAlive: false, maxSockets: 256 });
   const counts = { interface: 0, providerState: 0 };
   const server = http.createServer((req, res) => {
     if ((req.url ?? '').startsWith(statePath)) counts.providerState++;
