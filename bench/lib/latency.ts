@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cpuTimeMs, ROOT, spawnChild, type Child } from './proc.js';
+import { ROOT } from '../../spec/paths.js';
+import { cpuTimeMs, startReference } from './proc.js';
 import { startLatencyProxy } from './latency-proxy.js';
 
 export interface LatencyRun {
@@ -44,7 +45,7 @@ interface TraceRequest {
 
 /** Longest chain of requests in which each starts after the previous one ended (an interval
  * order): requests that overlap were sent concurrently and do not add to the chain. */
-export function longestChain(reqs: TraceRequest[]): number {
+function longestChain(reqs: TraceRequest[]): number {
   const sorted = [...reqs].sort((a, b) => a.at - b.at);
   const len: number[] = [];
   let best = 0;
@@ -61,30 +62,6 @@ export function longestChain(reqs: TraceRequest[]): number {
   return best;
 }
 
-function startReferenceWithStates(db: string): Promise<Child> {
-  return spawnChild({
-    name: 'reference-server',
-    args: [
-      'reference-server/bin/reference-server.mjs',
-      '--port',
-      '0',
-      '--db',
-      db,
-      '--provider-states',
-      '--log-level',
-      'warn',
-    ],
-    urlFrom: (line) => {
-      try {
-        const o = JSON.parse(line) as { url?: unknown };
-        return typeof o.url === 'string' ? o.url : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  });
-}
-
 export async function runLatency(o: {
   delayMs: number;
   work: string;
@@ -93,7 +70,7 @@ export async function runLatency(o: {
   extraArgs?: string[];
 }): Promise<LatencyRun> {
   const dir = mkdtempSync(join(o.work, `latency-${o.delayMs}-`));
-  const ref = await startReferenceWithStates(join(dir, 'reference.db'));
+  const ref = await startReference(join(dir, 'reference.db'), undefined, ['--provider-states']);
   const proxy = await startLatencyProxy({ target: ref.url, delayMs: o.delayMs });
   const trace = join(dir, 'trace.jsonl');
   const reportDir = join(dir, 'report');

@@ -7,20 +7,20 @@ import { appendFileSync } from 'node:fs';
 import type { Exchange } from './client.js';
 import type { StateCall } from './states.js';
 
-export interface TraceRequest {
+interface TraceRequest {
   kind: 'interface' | 'state-setup' | 'state-teardown';
   /** start, ms since the epoch */
   at: number;
   ms: number;
 }
 
-export interface TraceLine {
+interface TraceLine {
   id: string;
   file: string;
   requests: TraceRequest[];
 }
 
-export const TRACE_ENV = 'CONFORMANCE_TRACE_FILE';
+const TRACE_ENV = 'CONFORMANCE_TRACE_FILE';
 
 export function writeTrace(
   id: string,

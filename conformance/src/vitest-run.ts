@@ -24,20 +24,20 @@ export interface SuiteRunOptions {
 }
 
 /** Most tests of one file in flight at once. */
-export const TESTS_PER_FILE = 8;
+const TESTS_PER_FILE = 8;
 
 /** Workers (vitest worker threads, one suite file each at a time) and tests in flight per file:
  * up to TESTS_PER_FILE tests per file, and as many workers as it takes to reach `concurrency`
  * (the default 16: 2 workers, one per core of a small CI machine). More workers only pay off when
  * the target is far away: each costs a thread and its own module graph. */
-export function concurrencyPlan(concurrency: number, maxWorkers?: number) {
+function concurrencyPlan(concurrency: number, maxWorkers?: number) {
   const n = Math.max(1, Math.floor(concurrency));
   const perFile = Math.min(n, TESTS_PER_FILE);
   const workers = Math.max(1, maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || Math.ceil(n / perFile)));
   return { workers, perFile: Math.max(1, Math.ceil(n / workers)) };
 }
 
-export function suiteConfig(o: SuiteRunOptions) {
+function suiteConfig(o: SuiteRunOptions) {
   const plan = concurrencyPlan(o.concurrency ?? DEFAULT_CONCURRENCY, o.maxWorkers);
   return {
     config: false as const,

@@ -56,7 +56,7 @@ export function openDatabase(
  * transaction that reads first and writes later fails at once with SQLITE_BUSY ("database is
  * locked") when another connection holds the write lock: the busy timeout does not apply to that
  * upgrade. An immediate one waits for the lock (busy_timeout) before it reads anything. */
-export function immediateTransactions(db: Database.Database): void {
+function immediateTransactions(db: Database.Database): void {
   const transaction = db.transaction.bind(db);
   db.transaction = ((fn: (...args: any[]) => unknown) => {
     const t = transaction(fn);
@@ -71,13 +71,13 @@ export function immediateTransactions(db: Database.Database): void {
 }
 
 /** How many prepared statements `cacheStatements` keeps. */
-export const STATEMENT_CACHE_SIZE = 500;
+const STATEMENT_CACHE_SIZE = 500;
 
 /** Makes `db.prepare` return a cached statement per distinct SQL text (least recently used out
  * past `max`). The column engine and the areas build the same few SQL texts again and again, and
  * preparing one cost more than running it (about a fifth of the CPU of a record read). A statement
  * keeps no state between runs as long as nobody calls pluck/raw/expand/safeIntegers/bind on it:
- * the server does not (bench/README-section.md has the measured effect). */
+ * the server does not (docs/benchmarks.md has the measured effect). */
 export function cacheStatements(db: Database.Database, max = STATEMENT_CACHE_SIZE): void {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
@@ -122,7 +122,7 @@ function domainTableSql(def: DomainDef): string[] {
   return stmts;
 }
 
-export function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): void {
+function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): void {
   const stmts: string[] = [];
   for (const def of domains) stmts.push(...domainTableSql(def));
   stmts.push(

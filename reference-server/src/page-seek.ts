@@ -32,8 +32,8 @@ interface Remembered {
 }
 
 /** Query shapes remembered per connection, and ends per shape (least recently added out first). */
-export const SEEK_SHAPES = 200;
-export const SEEK_CHECKPOINTS = 64;
+const SEEK_SHAPES = 200;
+const SEEK_CHECKPOINTS = 64;
 
 const memory = new WeakMap<Database.Database, Map<string, Remembered>>();
 
@@ -41,7 +41,7 @@ const memory = new WeakMap<Database.Database, Map<string, Remembered>>();
 export const seekCounts = { fromEnd: 0, fromStart: 0 };
 
 /** The predicate "the row comes after `values`" in the order of `terms`, with its parameters. */
-export function afterPredicate(terms: SortTerm[], values: unknown[]): { sql: string; params: unknown[] } {
+function afterPredicate(terms: SortTerm[], values: unknown[]): { sql: string; params: unknown[] } {
   const ors: string[] = [];
   const params: unknown[] = [];
   for (let i = 0; i < terms.length; i++) {
@@ -77,7 +77,7 @@ export function afterPredicate(terms: SortTerm[], values: unknown[]): { sql: str
  * descending term with a value has its NULL rows last, which no single range reaches: they are a
  * second part.
  */
-export function seekParts(terms: SortTerm[], values: unknown[]): Array<{ sql: string; params: unknown[] }> {
+function seekParts(terms: SortTerm[], values: unknown[]): Array<{ sql: string; params: unknown[] }> {
   const [first, ...rest] = terms;
   const v = values[0];
   const tie = afterPredicate(rest, values.slice(1));

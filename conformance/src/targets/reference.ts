@@ -11,7 +11,7 @@ import { ImageTarget, containerRuntimeAvailable, type ImageTargetOptions } from 
 import { LocalProcessTarget, type LocalProcessOptions } from './local-process.js';
 import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';
 
-export const REFERENCE_IMAGE = 'rflps-reference:local';
+const REFERENCE_IMAGE = 'rflps-reference:local';
 
 export interface ReferenceTargetOptions {
   requireContainer?: boolean;
@@ -123,7 +123,7 @@ export class ReferenceTarget implements Target {
 }
 
 /** `docker info` answers within `timeoutMs`. */
-export function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | { ok: false; problem: string }> {
+function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | { ok: false; problem: string }> {
   return new Promise((resolve) => {
     execFile('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: timeoutMs }, (err, _stdout, stderr) => {
       if (!err) return resolve({ ok: true });
@@ -142,7 +142,7 @@ export function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | {
  * and the node binary and native addon it copies (by path, size and modification time). Undefined
  * when build.sh is told to do something else (FORCE, ENTRY, NODE_BIN): then it always runs.
  */
-export function buildInputsHash(script: string): string | undefined {
+function buildInputsHash(script: string): string | undefined {
   if (process.env.FORCE === '1' || process.env.ENTRY || process.env.NODE_BIN) return undefined;
   try {
     const h = createHash('sha256');
