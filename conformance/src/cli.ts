@@ -21,6 +21,7 @@ import { ReferenceTarget } from './targets/reference.js';
 import type { StartedTarget, Target } from './targets/target.js';
 import { UrlTarget } from './targets/url.js';
 import { collectSuite, runSuite } from './vitest-run.js';
+import { registerMerge } from './cli/merge.js';
 import type { Vitest } from 'vitest/node';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -185,6 +186,8 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .action(async (opts) => {
       onExit(await coverageCommand(opts));
     });
+
+  registerMerge(program, onExit);
 
   return program;
 }
