@@ -22,6 +22,7 @@ import type { StartedTarget, Target } from './targets/target.js';
 import { UrlTarget } from './targets/url.js';
 import { collectSuite, runSuite } from './vitest-run.js';
 import { registerMerge } from './cli/merge.js';
+import { registerInit } from './cli/init.js';
 import type { Vitest } from 'vitest/node';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -188,6 +189,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
     });
 
   registerMerge(program, onExit);
+  registerInit(program, onExit);
 
   return program;
 }

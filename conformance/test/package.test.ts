@@ -69,7 +69,7 @@ describe('the packed package', () => {
       /^(conformance\/test|conformance\/faults|reference-server\/test|spec\/test|bench|reports|scripts|docs)\//.test(f),
     );
     expect(unwanted).toEqual([]);
-  });
+  }, 60_000);
 
   describe('installed into an empty directory', () => {
     let tmp: string;
