@@ -802,7 +802,7 @@ export interface components {
              * @description Stable machine name of the problem.
              * @enum {string}
              */
-            code: "UnknownDomain" | "RecordNotFound" | "InvalidScheduleDomain" | "Forbidden" | "Unauthenticated" | "MalformedRequest" | "UnknownColumn" | "InvalidFilter" | "PayloadTooLarge" | "UriTooLong" | "NotFound" | "Conflict" | "InternalError";
+            code: "UnknownDomain" | "RecordNotFound" | "InvalidScheduleDomain" | "Forbidden" | "Unauthenticated" | "MalformedRequest" | "UnknownColumn" | "InvalidFilter" | "PayloadTooLarge" | "UriTooLong" | "NotFound" | "MethodNotAllowed" | "Conflict" | "InternalError";
         };
         /** @description A bare JSON string body, as documented for some server errors (for example `"MemberID is already assigned to Proposal record."`). */
         JsonStringError: string;
