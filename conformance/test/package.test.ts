@@ -2,7 +2,7 @@
 // around it (offline, from the npm cache), then `conformance run --config ...` from there against
 // the reference server. The reports must land in the working directory and nothing may be written
 // into node_modules during the run.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -126,29 +126,39 @@ describe('the packed package', () => {
         script,
         [
           `import { createServiceClient } from '${PKG}/client';`,
-          `const client = createServiceClient({ baseUrl: process.argv[2] });`,
-          `const { response } = await client.GET('/api/Domains');`,
-          `console.log('status', response.status);`,
+          `const anonymous = createServiceClient({ baseUrl: process.argv[2] });`,
+          `console.log('anonymous', (await anonymous.GET('/api/Domains')).response.status);`,
+          `const client = createServiceClient({ baseUrl: process.argv[2], token: process.argv[3] });`,
+          `const { data, response } = await client.GET('/api/Domains');`,
+          `console.log('with token', response.status, data.List.some((d) => d.Name === 'Claim'));`,
         ].join('\n'),
       );
-      const r = await run(process.execPath, [script, started.baseUrl], project);
-      expect(r.out).toContain('status 401');
+      const state = await fetch(started.stateUrl!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'a user', params: { setupId: 'package-test' }, action: 'setup' }),
+      });
+      const { token } = (await state.json()) as { token: string };
+      const r = await run(process.execPath, [script, started.baseUrl, token], project);
+      expect(r.out).toContain('anonymous 401');
+      expect(r.out).toContain('with token 200 true');
       expect(r.code).toBe(0);
       const pkg = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', PKG, 'package.json'), 'utf8'));
       expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['./client', './types']));
       expect(fs.existsSync(path.join(project, 'node_modules', PKG, pkg.exports['./types'].types))).toBe(true);
-    });
+    }, 60_000);
 
-    it('answers --help and --version through npx without a repository', () => {
-      const out = execFileSync('npx', ['--no-install', 'conformance', '--version'], {
-        cwd: project,
-        encoding: 'utf8',
-        env: { ...process.env, npm_config_update_notifier: 'false' },
-      });
+    it('answers --help and --version through npx without a repository', async () => {
+      const env = { npm_config_update_notifier: 'false' };
       const version = JSON.parse(
         fs.readFileSync(path.join(project, 'node_modules', PKG, 'package.json'), 'utf8'),
       ).version;
-      expect(out.trim()).toBe(version);
-    });
+      const v = await run('npx', ['--no-install', 'conformance', '--version'], project, env);
+      expect(v.code).toBe(0);
+      expect(v.out).toContain(version);
+      const help = await run('npx', ['--no-install', 'conformance', '--help'], project, env);
+      expect(help.code).toBe(0);
+      for (const cmd of ['run', 'merge', 'init', 'states']) expect(help.out).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    }, 60_000);
   });
 });

@@ -122,7 +122,8 @@ export class SpecValidator {
     private doc: Json,
     private docId = 'openapi.json',
   ) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
+    // verbose: an error carries its schema, so a failed `anyOf` can name its alternatives
+    this.ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, verbose: true });
     addFormats.default(this.ajv);
     this.ajv.addFormat('password', true);
     this.ajv.addSchema({ ...doc, $id: docId } as Json, docId);
@@ -244,6 +245,16 @@ function rebase(v: unknown, docId: string): any {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string {
+  // A failed anyOf (the link body: each side by ID, or by match field and key) names its
+  // alternatives instead of the first branch's missing property.
+  const any = errors?.find((x) => x.keyword === 'anyOf' && Array.isArray(x.schema));
+  if (any) {
+    const ways = (any.schema as Json[]).map((b) => {
+      const req = Array.isArray(b.required) ? ` (${(b.required as string[]).join(' with ')})` : '';
+      return `${typeof b.title === 'string' ? b.title : 'an alternative'}${req}`;
+    });
+    return `${any.instancePath ? `${any.instancePath} ` : ''}must give one of: ${ways.join('; or ')}`;
+  }
   const e = errors?.[0];
   if (!e) return 'is invalid';
   const where = e.instancePath ? `${e.instancePath} ` : '';

@@ -627,7 +627,9 @@ export interface components {
          * @description Identifies the parent and the child record of a link (the reference's fields). Each side
          *     gives its domain and either the primary key (`...RecordID`, preferred) or a match field
          *     with a key (`...RecordMatchField` + `...RecordKey`; only text or numeric fields). When
-         *     both are given for a side, the primary key wins.
+         *     both are given for a side, the primary key wins. The schema states this: `allOf` holds,
+         *     per side, an `anyOf` of "by ID" and "by match field and key"; the child domain is
+         *     `Contact` or `File`.
          */
         LinkIdentification: {
             /** @description Domain name of the parent (any standard or custom domain). */
@@ -638,15 +640,18 @@ export interface components {
             ParentRecordMatchField?: string;
             /** @description Value to match in ParentRecordMatchField. */
             ParentRecordKey?: string | number;
-            /** @description Domain name of the child; `Contact` or `File`. */
-            ChildDomain: string;
+            /**
+             * @description Domain name of the child; `Contact` or `File`.
+             * @enum {string}
+             */
+            ChildDomain: "Contact" | "File";
             /** @description Primary key of the child record. */
             ChildRecordID?: number;
             /** @description Text or numeric field of the child domain to match. */
             ChildRecordMatchField?: string;
             /** @description Value to match in ChildRecordMatchField. */
             ChildRecordKey?: string | number;
-        };
+        } & ((unknown | unknown) & (unknown | unknown));
         /** @description The reference's Link/Upsert body. */
         LinkUpsertRequest: components["schemas"]["LinkIdentification"] & {
             /** @description Contact Type code or description (Contact children only; ignored for File children). Unknown values are refused with 400. */
