@@ -9,6 +9,7 @@
 import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../spec/generated/openapi.js';
+import type { ProviderStates, StateName } from '../../spec/generated/provider-states.js';
 import type { Bindings } from './bindings.js';
 import { loadCatalogue } from './catalogue.js';
 import {
@@ -65,6 +66,12 @@ export interface LinkArgs {
 
 export type ApiClient = Client<paths>;
 
+/** The params of a state: optional where the state needs none. */
+type GivenParams<S extends StateName> =
+  Record<string, never> extends ProviderStates[S]['params']
+    ? [params?: ProviderStates[S]['params']]
+    : [params: ProviderStates[S]['params']];
+
 export interface TestContext {
   /** openapi-fetch client typed from spec/generated/openapi.ts, with the run's admin token. */
   api: ApiClient;
@@ -72,8 +79,11 @@ export interface TestContext {
   as(token: string | null): ApiClient;
   /** An untyped request (path relative to the base URL, query included); still recorded and checked. */
   raw(path: string, init?: RawInit): Promise<RawResponse>;
-  /** Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed. */
-  given(state: string, params?: Record<string, unknown>): Promise<Record<string, any>>;
+  /**
+   * Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed.
+   * Typed per state from spec/provider-states.yaml (`x-states`): the params it takes, the values it answers.
+   */
+  given<S extends StateName>(state: S, ...params: GivenParams<S>): Promise<ProviderStates[S]['values']>;
   bindings: Bindings;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
@@ -290,9 +300,9 @@ function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession,
     api: makeClient<paths>(adminOpts),
     as: (token) => makeClient<paths>(base(() => token)),
     raw,
-    given: async (state, params = {}) => {
+    given: async <S extends StateName>(state: S, ...[params]: GivenParams<S>) => {
       try {
-        return await session.given(state, params);
+        return (await session.given(state, (params ?? {}) as Record<string, unknown>)) as ProviderStates[S]['values'];
       } catch (e) {
         if (e instanceof PreconditionFailedError) throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get } from './support/request.js';
+import type { Grants, Permission } from './support/states.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
@@ -13,8 +14,8 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every permission except the download-related ones. */
-const ALL = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
-const without = (p: string) => ALL.filter((x) => x !== p);
+const ALL: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
+const without = (p: Permission) => ALL.filter((x) => x !== p);
 
 /** Whether the link parent→child exists, read through Link/Query (documented parameters). */
 async function linkExists(
@@ -302,8 +303,8 @@ async function permissionCase(
   t: Ctx,
   op: 'upsert' | 'remove',
   kind: Child,
-  parentPerms: string[],
-  childPerms: string[],
+  parentPerms: Permission[],
+  childPerms: Permission[],
   allowed: boolean,
 ) {
   const parent = await t.given('a link parent');
@@ -316,7 +317,7 @@ async function permissionCase(
   const before = await linkExists(t, parent.domain, parent.id, kind, childId);
   expect(before).toBe(op === 'remove');
 
-  const grants: Record<string, string[]> = { [parent.domain]: parentPerms };
+  const grants: Grants = { [parent.domain]: parentPerms };
   grants[kind] = childPerms;
   const u = await t.given('a user', { grants });
   const res = await t.links[op](args, u.token);
@@ -332,7 +333,7 @@ async function permissionCase(
   return res;
 }
 
-const TABLE: Array<{ op: 'upsert' | 'remove'; kind: Child; needs: string; req: string }> = [
+const TABLE: Array<{ op: 'upsert' | 'remove'; kind: Child; needs: Permission; req: string }> = [
   { op: 'upsert', kind: 'Contact', needs: 'AttachContacts', req: 'AUTH-006' },
   { op: 'remove', kind: 'Contact', needs: 'DetachContacts', req: 'AUTH-006' },
   { op: 'upsert', kind: 'File', needs: 'AttachFiles', req: 'AUTH-007' },

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
 import { type Ctx, enc, get } from './support/request.js';
+import type { Grants, Permission } from './support/states.js';
 
 const CORE_IDS: Record<string, number> = {
   Claim: 1,
@@ -199,7 +200,7 @@ conformance(
     const all = await listDomains(t);
     const custom = all.find((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
     const wanted = ['Claim', 'Note', 'Member', ...(custom ? [custom.Name as string] : [])];
-    const grants: Record<string, string[]> = {};
+    const grants: Grants = {};
     for (const n of wanted) grants[n] = ['View'];
     const u = await t.given('a user', { grants });
     const l = names(await listDomains(t, u.token));
@@ -229,7 +230,7 @@ conformance(
     expect(Object.keys(admin.json as any)).toEqual(['List']);
     expect(Array.isArray((admin.json as any).List)).toBe(true);
 
-    const noView = ['Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
+    const noView: Permission[] = ['Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
     const u = await t.given('a user', { grants: { Claim: noView, Note: ['View'] } });
     const res = await get(t, '/api/Domains', undefined, u.token);
     expect(res.status).toBe(200);

@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get, findInQuery } from './support/request.js';
+import type { FileParams } from './support/states.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);
@@ -32,7 +33,7 @@ const ALL_COLUMNS = [
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+$/;
 const SETTING = 'Service.EnableEnhancedSessionIDSecurity';
 
-async function newFile(t: Ctx, p: Record<string, unknown>): Promise<Record<string, any>> {
+async function newFile(t: Ctx, p: Omit<FileParams, 'kind' | 'linked'> & Partial<FileParams>) {
   return t.given('a file', { kind: 'internal', linked: false, ...p });
 }
 
@@ -410,7 +411,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
       const internal = await newFile(t, { fileName: 'inside.txt', contentsBase64: b64('inside') });
-      for (const kind of ['externalDirectURL', 'externalRepository']) {
+      for (const kind of ['externalDirectURL', 'externalRepository'] as const) {
         const f = await newFile(t, { kind, fileName: `outside-${kind}.txt`, contentsBase64: b64('outside') });
         expect((await fileRecord(t, f.fileId, 'DownloadURL')).DownloadURL, kind).toBe('');
         expect((await fileRow(t, f.fileId, 'DownloadURL')).DownloadURL, kind).toBe('');

@@ -109,7 +109,7 @@ export interface components {
              * @description Domain of the record; `Claim` or a customer-defined domain such as `Custom.Inspection`.
              * @default Claim
              */
-            domain: string;
+            domain?: string;
         };
         ARecordWithAssociationsValues: {
             /** @description The record's domain. */
@@ -161,7 +161,7 @@ export interface components {
         ARecordWithAMissingAssociationParams: {
             setupId: components["schemas"]["SetupId"];
             /** @default Claim */
-            domain: string;
+            domain?: string;
         };
         ARecordWithAMissingAssociationValues: {
             domain: string;
@@ -183,7 +183,7 @@ export interface components {
         RecordsParams: {
             setupId: components["schemas"]["SetupId"];
             /** @default Claim */
-            domain: string;
+            domain?: string;
             count: number;
         };
         RecordsValues: {
@@ -221,7 +221,7 @@ export interface components {
             description?: string;
             contentsBase64: string;
             /** @default U */
-            sourceType: string;
+            sourceType?: string;
         };
         AFileValues: {
             fileId: number;
@@ -247,7 +247,7 @@ export interface components {
         ARecordWithFilesParams: {
             setupId: components["schemas"]["SetupId"];
             /** @default Claim */
-            domain: string;
+            domain?: string;
             files: {
                 fileName: string;
                 contentsBase64: string;
@@ -297,7 +297,7 @@ export interface components {
              * @description Any standard or custom domain.
              * @default Claim
              */
-            domain: string;
+            domain?: string;
         };
         ALinkParentValues: {
             domain: string;
@@ -341,37 +341,37 @@ export interface components {
              * @default open
              * @enum {string}
              */
-            status: "open" | "B" | "R" | "0";
+            status?: "open" | "B" | "R" | "0";
             /**
              * @description The proposal's proposal set is bound (not modifiable).
              * @default false
              */
-            boundSet: boolean;
+            boundSet?: boolean;
             /**
              * @description The proposal has a pending expiry-date-change endorsement (not modifiable).
              * @default false
              */
-            pendingExpiryChange: boolean;
+            pendingExpiryChange?: boolean;
             /**
              * @description The proposal already has a member (MemberID).
              * @default false
              */
-            hasMember: boolean;
+            hasMember?: boolean;
             /**
              * @description The proposal's rating is complete (needed for binding).
              * @default false
              */
-            rated: boolean;
+            rated?: boolean;
             /**
              * @description The applicant data passes member validation (CreateMember succeeds).
              * @default true
              */
-            applicantValid: boolean;
+            applicantValid?: boolean;
             /**
              * @description Number of ProposalLocation schedule records to create.
              * @default 0
              */
-            locations: number;
+            locations?: number;
         };
         AProposalValues: {
             proposalId: number;
@@ -457,3 +457,58 @@ export interface operations {
         };
     };
 }
+
+/** Params as a caller gives them: without `setupId`, which the harness adds. */
+type StateParams<P> = Omit<P, "setupId">;
+/** Every provider state of `x-states`: what it takes and what it answers with. */
+export interface ProviderStates {
+    "a user": {
+        params: StateParams<components["schemas"]["AUserParams"]>;
+        values: components["schemas"]["AUserValues"];
+    };
+    "an expired token": {
+        params: StateParams<components["schemas"]["AnExpiredTokenParams"]>;
+        values: components["schemas"]["AnExpiredTokenValues"];
+    };
+    "a record with associations": {
+        params: StateParams<components["schemas"]["ARecordWithAssociationsParams"]>;
+        values: components["schemas"]["ARecordWithAssociationsValues"];
+    };
+    "a record with a missing association": {
+        params: StateParams<components["schemas"]["ARecordWithAMissingAssociationParams"]>;
+        values: components["schemas"]["ARecordWithAMissingAssociationValues"];
+    };
+    "records": {
+        params: StateParams<components["schemas"]["RecordsParams"]>;
+        values: components["schemas"]["RecordsValues"];
+    };
+    "a file": {
+        params: StateParams<components["schemas"]["AFileParams"]>;
+        values: components["schemas"]["AFileValues"];
+    };
+    "a record with files": {
+        params: StateParams<components["schemas"]["ARecordWithFilesParams"]>;
+        values: components["schemas"]["ARecordWithFilesValues"];
+    };
+    "a contact": {
+        params: StateParams<components["schemas"]["AContactParams"]>;
+        values: components["schemas"]["AContactValues"];
+    };
+    "a link parent": {
+        params: StateParams<components["schemas"]["ALinkParentParams"]>;
+        values: components["schemas"]["ALinkParentValues"];
+    };
+    "contact relationships": {
+        params: StateParams<components["schemas"]["ContactRelationshipsParams"]>;
+        values: components["schemas"]["ContactRelationshipsValues"];
+    };
+    "a proposal": {
+        params: StateParams<components["schemas"]["AProposalParams"]>;
+        values: components["schemas"]["AProposalValues"];
+    };
+    "a setting": {
+        params: StateParams<components["schemas"]["ASettingParams"]>;
+        values: components["schemas"]["ASettingValues"];
+    };
+}
+export type StateName = keyof ProviderStates;

@@ -12,8 +12,6 @@ import './links.js';
 import './settings.js';
 import './proposals.js';
 
-export { states };
-
 export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
   app.post('/_provider-states', async (c) => {
     const body = await readJsonBody(c);

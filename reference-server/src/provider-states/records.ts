@@ -63,7 +63,7 @@ export function createRecord(ctx: StateContext, def: DomainDef, values: Record<s
 }
 
 /** A sample value of a field's type. */
-export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
+function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
   switch (f.type) {
     case 'text':
       return `${f.name}-${mark}`;
@@ -83,7 +83,7 @@ export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
 }
 
 /** The display string of a record (its domain's displayField, computed ones included). */
-export function displayOf(deps: Deps, def: DomainDef, id: number): string {
+function displayOf(deps: Deps, def: DomainDef, id: number): string {
   if (!def.displayField) return String(id);
   const b = new SelectBuilder(deps, def);
   const r = b.resolve(def.displayField, 'select');

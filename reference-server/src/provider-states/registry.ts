@@ -2,7 +2,7 @@
 // `states`; the endpoint (provider-states/index.ts) runs setup and teardown with tracking.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { domainById, q } from '../dictionary.js';
+import { q } from '../dictionary.js';
 
 export interface StateContext {
   deps: Deps;
@@ -40,7 +40,7 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function trackKey(state: string, params: Record<string, unknown>): string {
+function trackKey(state: string, params: Record<string, unknown>): string {
   return createHash('sha256')
     .update(state + '\u0000' + canonical(params))
     .digest('hex');
@@ -77,7 +77,7 @@ function primaryKeyOf(deps: Deps, table: string): string | undefined {
 
 /** Delete one tracked row. A domain record also takes its links along (both sides), so that no link
  * points at a record that no longer exists. */
-export function deleteTracked(deps: Deps, table: string, id: number): void {
+function deleteTracked(deps: Deps, table: string, id: number): void {
   const key = primaryKeyOf(deps, table);
   if (!key) return; // not a table (e.g. a pure data entry)
   deps.db.prepare(`DELETE FROM ${q(table)} WHERE ${q(key)} = ?`).run(id);
@@ -99,5 +99,3 @@ export function defaultTeardown(ctx: StateContext, state: string, params: Record
     db.prepare('DELETE FROM state_objects WHERE TrackKey = ?').run(key);
   })();
 }
-
-export { domainById };
