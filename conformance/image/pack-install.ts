@@ -50,7 +50,7 @@ export function packedFiles(): string[] {
 }
 
 /** Writes package.json and a package-lock.json for a project depending only on `tarball`. */
-export function writeVendorProject(dir: string, tarball: string): void {
+function writeVendorProject(dir: string, tarball: string): void {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     name: string;
     version: string;

@@ -64,7 +64,7 @@ export function problemBody(status: number, code: ProblemCode, detail: string): 
 
 /** A problem+json response (a JSON body, like every other answer). */
 // REQ: GEN-001
-function problem(c: Context, status: number, code: ProblemCode, detail: string): Response {
+export function problem(c: Context, status: number, code: ProblemCode, detail: string): Response {
   return c.body(JSON.stringify(problemBody(status, code, detail)), status as ContentfulStatusCode, {
     'Content-Type': 'application/problem+json',
   });

@@ -11,7 +11,7 @@ import { EXIT } from '../results.js';
 import { bindingRows } from './binding-docs.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
 
-export const INIT_FILES = {
+const INIT_FILES = {
   config: 'conformance.yaml',
   expectedFailures: 'expected-failures.yaml',
   providerStates: 'provider-states.ts',
@@ -20,7 +20,7 @@ export const INIT_FILES = {
 const yamlScalar = (s: string) => (s === '' || /[:#'"{}[\],&*?|<>=!%@`]|^\s|\s$/.test(s) ? JSON.stringify(s) : s);
 
 /** conformance.yaml: the `run` options the config file takes and every binding, commented out. */
-export function configYaml(run: Command): string {
+function configYaml(run: Command): string {
   const lines = [
     '# conformance.yaml: configuration of `conformance run --config conformance.yaml`',
     '# (written by `conformance init`). Every key is optional and commented out: uncomment what you',
@@ -62,7 +62,7 @@ export function configYaml(run: Command): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function expectedFailuresYaml(): string {
+function expectedFailuresYaml(): string {
   return [
     '# expected-failures.yaml: requirements your implementation is known to fail, so that a run',
     '# still passes while you fix them (`conformance run --expected-failures expected-failures.yaml`).',
@@ -84,7 +84,7 @@ function fieldDoc(f: StateField): string {
 }
 
 /** A Hono app serving the provider-state protocol, one stub per state. */
-export function providerStatesSkeleton(): string {
+function providerStatesSkeleton(): string {
   const states = loadStateDocs();
   const handlers = states.map((s) => {
     const params = s.params.filter((p) => p.name !== 'setupId');
@@ -170,12 +170,12 @@ providerStates.post('/_provider-states', async (c) => {
 `;
 }
 
-export interface InitOptions {
+interface InitOptions {
   dir?: string;
   force?: boolean;
 }
 
-export function initCommand(run: Command, opts: InitOptions): number {
+function initCommand(run: Command, opts: InitOptions): number {
   const dir = path.resolve(opts.dir ?? '.');
   const files: [string, string][] = [
     [INIT_FILES.config, configYaml(run)],

@@ -23,7 +23,7 @@ import {
 } from '../results.js';
 import { specSectionTitles } from '../spec-sections.js';
 
-export interface MergeOptions {
+interface MergeOptions {
   reportDir?: string;
   baseline?: string;
   expectedFailures?: string;
@@ -60,7 +60,7 @@ function runKey(r: RunResults): string {
 }
 
 /** The merged results (not yet judged against a baseline or expected failures). */
-export function mergeResults(
+function mergeResults(
   shards: { file: string; results: RunResults }[],
   catalogue: Catalogue,
   opts: { allowMissing?: boolean } = {},
@@ -160,7 +160,7 @@ export function mergeResults(
   };
 }
 
-export async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number> {
+async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number> {
   const log = (s: string) => process.stderr.write(`${s}\n`);
   let merged: RunResults;
   let dir: string;

@@ -22,7 +22,7 @@ import { LocalProcessTarget } from '../targets/local-process.js';
 import { runSuite } from '../vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
 
-export interface StatesOptions {
+interface StatesOptions {
   profile?: Profile;
   requirements?: string;
   readOnly?: boolean;
@@ -164,7 +164,7 @@ export function formatStates(uses: StateUse[], profile: Profile): string {
   return `${out.join('\n')}\n`;
 }
 
-export async function statesCommand(opts: StatesOptions): Promise<number> {
+async function statesCommand(opts: StatesOptions): Promise<number> {
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const profile = opts.profile ?? 'core';
   const recorded: Recorded[] = [];
