@@ -80,10 +80,6 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   }
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
-  app.use('*', (c, next) => {
-    c.set('deps', deps);
-    return next();
-  });
 
   // An undeclared method on a declared path: 405 + Allow, before authentication (it reveals
   // nothing but the interface's own routes). The route table is read once everything is registered.

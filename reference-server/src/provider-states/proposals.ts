@@ -10,7 +10,7 @@
 // operations on it (member from CreateMember, policy from binding, schedule records inserted by the
 // suite, bind jobs and status, policy change entries, Data Entry Events).
 import { ApiError } from '../errors.js';
-import { states, type StateContext } from './registry.js';
+import type { StateContext, StateDef } from './registry.js';
 import { deleteProposalCascade } from '../proposals/cascade.js';
 import { insertLocation, insertMember, insertProposal, insertProposalSet } from '../proposals/create.js';
 import { OPEN_STATUS, PROPOSAL_TYPES, type ProposalTypeName } from '../proposals/model.js';
@@ -117,4 +117,9 @@ function teardownProposal(_params: Record<string, unknown>, ctx: StateContext): 
   for (const r of ctx.tracked('Proposal')) deleteProposalCascade(db, r.id);
 }
 
-states.set('a proposal', { setup: setupProposal, teardown: teardownProposal });
+const aProposal: StateDef = { setup: setupProposal, teardown: teardownProposal };
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const PROPOSAL_STATES: Record<string, StateDef> = {
+  'a proposal': aProposal,
+};

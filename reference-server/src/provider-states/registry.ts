@@ -1,5 +1,5 @@
-// Provider-state registry (architecture section 5): each provider-states/<area>.ts adds its states to
-// `states`; the endpoint (provider-states/index.ts) runs setup and teardown with tracking.
+// Provider-state tracking (architecture section 5): the shape of a state, and the context a setup
+// gets to track what it creates so that the teardown removes exactly that.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { q } from '../dictionary.js';
@@ -21,8 +21,6 @@ export interface StateDef {
   /** Runs before the default teardown (which deletes the tracked rows). */
   teardown?(params: Record<string, unknown>, ctx: StateContext): void;
 }
-
-export const states = new Map<string, StateDef>();
 
 /** Canonical JSON (sorted keys) so that the same params give the same tracking key. */
 function canonical(v: unknown): string {
