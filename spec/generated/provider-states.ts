@@ -192,11 +192,13 @@ export interface components {
             ids: number[];
             /** @description A filter, in the implementation's own syntax, that selects exactly these records. */
             filter: string;
-            /** @description A field whose values are distinct and increase with creation order. */
+            /** @description A text field whose values are distinct, made of one common prefix and digits of one length (so every collation orders them alike), and whose order is unlike creation order: from three records on, neither creation order nor its reverse. */
             sortField: string;
+            /** @description Optional (absent where the domain has no spare text field): a text field holding one of three values (one common prefix and a digit), several records per value, whose order is unlike the order of sortField; for sorts on two columns. */
+            groupField?: string;
             /** @description A field that is null on every one of these records. */
             allNullField: string;
-            /** @description A field with a value on the first record only. */
+            /** @description A field with a value on exactly one record; from four records on, that record is neither the first nor the last in creation order nor in sortField order (three records: the middle one created). */
             sometimesNullField: string;
         };
         AFileRequest: {
