@@ -224,6 +224,11 @@ export interface components {
             contentsBase64: string;
             /** @default U */
             sourceType?: string;
+            /**
+             * @description true = the file was modified and downloaded after its upload (as through the web application), so ModifiedDate, ModifiedUserID, DownloadedDate and DownloadedUserID hold values.
+             * @default false
+             */
+            touched?: boolean;
         };
         AFileValues: {
             fileId: number;
@@ -254,12 +259,22 @@ export interface components {
                 fileName: string;
                 contentsBase64: string;
             }[];
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs), with `twinFiles` attached to it. */
+            twinDomain?: string;
+            twinFiles?: {
+                fileName: string;
+                contentsBase64: string;
+            }[];
         };
         ARecordWithFilesValues: {
             domain: string;
             id: number;
             /** @description In the order of `files`. */
             fileIds: number[];
+            /** @description Present with the param twinDomain; its record's ID is `id`. */
+            twinDomain?: string;
+            /** @description Present with the param twinDomain; in the order of `twinFiles`. */
+            twinFileIds?: number[];
         };
         AContactRequest: {
             /**
@@ -300,6 +315,8 @@ export interface components {
              * @default Claim
              */
             domain?: string;
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs). */
+            twinDomain?: string;
         };
         ALinkParentValues: {
             domain: string;
@@ -309,6 +326,10 @@ export interface components {
             textMatchKey: string;
             /** @description A field that is neither text nor numeric. */
             nonMatchableField: string;
+            /** @description Present with the param twinDomain; its record's ID is `id`. */
+            twinDomain?: string;
+            /** @description Present with the param twinDomain. */
+            twinDomainId?: number;
         };
         ContactRelationshipsRequest: {
             /**

@@ -370,7 +370,7 @@ function compareValues(a: unknown, b: unknown): number {
  * The bug "LIMIT/OFFSET before ORDER BY": the page is cut in storage order (the request is sent
  * without `sort`) and only the page's rows are then sorted, when `applies` to the request.
  */
-function sortWithinPage(applies: (req: ProxyRequest, domain: string) => boolean): Fault['rewrite'] {
+export function sortWithinPage(applies: (req: ProxyRequest, domain: string) => boolean): Fault['rewrite'] {
   return on(QUERIES, async (req, route, _ctx, next) => {
     const items = parseSort(req.query.get('sort'));
     if (items.length === 0 || !applies(req, route.domain)) return next(req);

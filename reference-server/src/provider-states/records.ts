@@ -62,6 +62,29 @@ export function createRecord(ctx: StateContext, def: DomainDef, values: Record<s
   return id;
 }
 
+/**
+ * Two records with one ID, in `def` and in `twin` (parents in different domains with equal IDs): the
+ * ID is above every key of both tables, so it is free in both. Both tracked for teardown.
+ */
+export function createTwins(
+  ctx: StateContext,
+  def: DomainDef,
+  twin: DomainDef,
+  values: Record<string, unknown>,
+  twinValues: Record<string, unknown>,
+): number {
+  if (def.name === twin.name || def.name === 'File' || twin.name === 'File')
+    throw new ApiError(400, 'MalformedRequest', "'twinDomain' must be another domain than the parent's, not File.");
+  const maxKey = (d: DomainDef) =>
+    (ctx.deps.db.prepare(`SELECT coalesce(max(${q(d.key)}), 0) AS m FROM ${q(d.table)}`).get() as { m: number }).m;
+  return ctx.deps.db.transaction(() => {
+    const id = Math.max(maxKey(def), maxKey(twin)) + 1;
+    createRecord(ctx, def, { ...values, [def.key]: id });
+    createRecord(ctx, twin, { ...twinValues, [twin.key]: id });
+    return id;
+  })();
+}
+
 /** A sample value of a field's type. */
 export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
   switch (f.type) {
