@@ -241,6 +241,29 @@ conformance(
 
 conformance(
   {
+    id: 'domains.unknown-domain-is-a-failure',
+    title: 'a request naming an unknown domain fails: it is not a success carrying data',
+    requirements: ['DOM-011'],
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    for (const domain of ['NoSuchDomainXyz', 'Custom.NoSuchXyz']) {
+      for (const path of [
+        `/api/${enc(domain)}/${r.id}`,
+        `/api/${enc(domain)}/Query`,
+        `/api/${enc(domain)}/${r.id}/Files`,
+      ]) {
+        const res = await get(t, path);
+        expect(isRefusal(res), `${path} must fail (answer: ${res.status} ${res.text.slice(0, 200)})`).toBe(true);
+      }
+    }
+    // control: the known domain serves the same ID
+    expect(isRefusal(await get(t, `/api/${enc(r.domain)}/${r.id}`)), 'the known domain').toBe(false);
+  },
+);
+
+conformance(
+  {
     id: 'domains.reference-unknown-domain-404',
     title: 'the reference answers an unknown or wrongly cased domain with 404 UnknownDomain',
     requirements: ['DOM-010', 'GEN-003'],

@@ -6,9 +6,13 @@
 // `linkColumns.relationship` (the spec does not show its name). Record IDs, match fields and
 // relationship codes come from the provider states.
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
+import type { components } from '../../spec/generated/openapi.js';
+import { conformance, PreconditionFailedError } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx } from './support/request.js';
+import { type Ctx, type Q, findInQuery, get } from './support/request.js';
+
+type LinkList = components['schemas']['LinkList'];
+type FileEnvelope = components['schemas']['FileEnvelope'];
 
 type Row = Record<string, unknown>;
 
@@ -670,6 +674,299 @@ conformance(
       'Remove of the File link',
     );
     expect(await linksOfChild(t, 'File', f.fileId), 'the File link is gone').toHaveLength(0);
+  },
+);
+
+/** Link/Query with any parameters (names of the undocumented ones through the bindings). */
+async function queryLinksBy(t: Ctx, q: Q): Promise<Row[]> {
+  const res = await get(t, '/api/Link/Query', q);
+  expect(res.status, `Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  const list = (res.json as LinkList | undefined)?.List;
+  expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
+  return list as Row[];
+}
+
+/** A link operation a test needs as a step (not what it checks): a refusal blocks the test. */
+async function step(res: Promise<Parameters<typeof isRefusal>[0]>, what: string): Promise<void> {
+  const r = await res;
+  if (isRefusal(r)) throw new PreconditionFailedError(`${what} was refused (answer: ${describe(r)})`);
+}
+
+/** `rows` as sorted "ParentDomainID/ParentID>ChildDomainID/ChildID" texts (plus `extra` columns). */
+function linkSet(rows: Row[], extra: string[] = []): string[] {
+  return rows
+    .map((r) =>
+      [`${String(r.ParentDomainID)}/${String(r.ParentID)}>${String(r.ChildDomainID)}/${String(r.ChildID)}`]
+        .concat(extra.map((k) => `${k}=${JSON.stringify(r[k] ?? null)}`))
+        .join(' '),
+    )
+    .sort();
+}
+
+conformance(
+  {
+    id: 'links.query-identifies-by-key-or-match-field',
+    title:
+      'Link/Query names the parent by primary key or match field and the child by match field; the primary key wins',
+    requirements: ['LINK-020'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const c1 = await contact(t);
+    const c2 = await contact(t);
+    for (const [p, c] of [
+      [p1, c1],
+      [p1, c2],
+      [p2, c1],
+    ] as const) {
+      await step(
+        t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        `Upsert ${p.domain} ${p.id} -> Contact ${c.contactId}`,
+      );
+    }
+    const lq = t.bindings.linkQuery;
+    const cols = { columns: LINK_COLUMNS };
+    const pairs = (rows: Row[]) => rows.map((r) => `${String(r.ParentID)}>${String(r.ChildID)}`).sort();
+    const expectPairs = (rows: Row[], want: Array<[{ id: number }, { contactId: number }]>, what: string) =>
+      expect(pairs(rows), what).toEqual(want.map(([p, c]) => `${p.id}>${c.contactId}`).sort());
+
+    // parent by primary key
+    const byParentId = await queryLinksBy(t, {
+      parentDomain: p1.domain,
+      [lq.parentRecordId]: p1.id,
+      childDomain: 'Contact',
+      ...cols,
+    });
+    expectPairs(
+      byParentId,
+      [
+        [p1, c1],
+        [p1, c2],
+      ],
+      'parent by primary key',
+    );
+    // parent by match field
+    const byParentMatch = await queryLinksBy(t, {
+      parentDomain: p2.domain,
+      [lq.parentRecordMatchField]: p2.textMatchField,
+      [lq.parentRecordKey]: p2.textMatchKey,
+      childDomain: 'Contact',
+      ...cols,
+    });
+    expectPairs(byParentMatch, [[p2, c1]], 'parent by text match field');
+    // child by match field, text and numeric
+    const byChildText = await queryLinksBy(t, {
+      childDomain: 'Contact',
+      [lq.childRecordMatchField]: c2.textMatchField,
+      [lq.childRecordKey]: c2.textMatchKey,
+      ...cols,
+    });
+    expectPairs(byChildText, [[p1, c2]], 'child by text match field');
+    const byChildNumber = await queryLinksBy(t, {
+      childDomain: 'Contact',
+      [lq.childRecordMatchField]: c1.numericMatchField,
+      [lq.childRecordKey]: c1.numericMatchKey,
+      ...cols,
+    });
+    expectPairs(
+      byChildNumber,
+      [
+        [p1, c1],
+        [p2, c1],
+      ],
+      'child by numeric match field',
+    );
+    // both on the parent side: the primary key wins
+    const both = await queryLinksBy(t, {
+      parentDomain: p1.domain,
+      [lq.parentRecordId]: p1.id,
+      [lq.parentRecordMatchField]: p2.textMatchField,
+      [lq.parentRecordKey]: p2.textMatchKey,
+      childDomain: 'Contact',
+      ...cols,
+    });
+    expectPairs(
+      both,
+      [
+        [p1, c1],
+        [p1, c2],
+      ],
+      'parent by primary key and match field',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'links.query-by-child-lists-every-link',
+    title: 'Link/Query by child lists every link of the child, more than any query page (no paging is documented)',
+    requirements: ['LINK-011'],
+    mutates: true,
+    timeoutMs: 120_000,
+  },
+  async (t) => {
+    const c = await contact(t);
+    const parents: number[] = [];
+    for (let i = 0; i < 105; i++) {
+      const p = await linkParent(t);
+      await step(
+        t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        `Upsert of link ${i + 1}`,
+      );
+      parents.push(p.id);
+    }
+    const rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(rows.map((r) => r.ParentID).sort(), 'all 105 links of the contact, each once').toEqual([...parents].sort());
+  },
+);
+
+conformance(
+  {
+    id: 'links.is-unlinked-follows-links',
+    title: 'IsUnlinked, re-read after each link added and removed, says whether the file has a parent link now',
+    requirements: ['FILE-006'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t, 'Incident');
+    const f = await unlinkedFile(t, 'is-unlinked.txt');
+    const isUnlinked = async (when: string): Promise<unknown> => {
+      const res = await get(t, `/api/File/${f.fileId}`, { columns: 'IsUnlinked' });
+      expect(res.status, `GET /api/File/${f.fileId} ${when}`).toBe(200);
+      const one = (res.json as FileEnvelope).Record.IsUnlinked;
+      const row = await findInQuery(t, '/api/File/Query', 'FileID', 'FileID', f.fileId, {
+        columns: 'FileID,IsUnlinked',
+      });
+      expect(row.IsUnlinked, `File/Query agrees with GET /api/File/{id} ${when}`).toBe(one);
+      return one;
+    };
+    const link = (p: { domain: string; id: number }) => ({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'File',
+      childId: f.fileId,
+    });
+    expect(await isUnlinked('before any link')).toBe(true);
+    await step(t.links.upsert(link(p1)), 'Upsert of the first File link');
+    expect(await isUnlinked('after the first link was added')).toBe(false);
+    await step(t.links.upsert(link(p2)), 'Upsert of the second File link');
+    expect(await isUnlinked('with two links')).toBe(false);
+    await step(t.links.remove(link(p1)), 'Remove of the first File link');
+    expect(await isUnlinked('after one of two links was removed')).toBe(false);
+    await step(t.links.remove(link(p2)), 'Remove of the last File link');
+    expect(await isUnlinked('after the last link was removed')).toBe(true);
+  },
+);
+
+conformance(
+  {
+    id: 'links.writes-leave-other-links-alone',
+    title:
+      'Upsert and Remove change the named link only: the other links of the same contact and parent, read back, are unchanged',
+    requirements: ['LINK-013', 'LINK-015'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1, r2] = await relationships(t);
+    const rel = t.bindings.linkColumns.relationship;
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t, 'Incident');
+    const p3 = await linkParent(t);
+    const c = await contact(t);
+    const other = await contact(t);
+    const f = await unlinkedFile(t, 'neighbour.txt');
+    const contactLink = (p: { domain: string; id: number }, who: { contactId: number }, relationship?: string) => ({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'Contact',
+      childId: who.contactId,
+      ...(relationship === undefined ? {} : { relationship }),
+    });
+    await step(t.links.upsert(contactLink(p1, c, r1)), 'Upsert p1 -> contact');
+    await step(t.links.upsert(contactLink(p2, c, r2)), 'Upsert p2 -> contact');
+    await step(t.links.upsert(contactLink(p1, other, r2)), 'Upsert p1 -> other contact');
+    await step(
+      t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
+      'Upsert p1 -> file',
+    );
+    const snapshot = async () => ({
+      c: linkSet(await linksOfChild(t, 'Contact', c.contactId, [rel]), [rel]),
+      other: linkSet(await linksOfChild(t, 'Contact', other.contactId, [rel]), [rel]),
+      f: linkSet(await linksOfChild(t, 'File', f.fileId)),
+    });
+    const before = await snapshot();
+    expect(before.c, 'two links of the contact').toHaveLength(2);
+
+    // Upsert of a new link: the contact gains exactly that link; everything else as before
+    expectAccepted(await t.links.upsert(contactLink(p3, c, r1)), 'Upsert p3 -> contact');
+    const afterUpsert = await snapshot();
+    const added = afterUpsert.c.filter((x) => !before.c.includes(x));
+    expect(added, 'exactly one new link of the contact').toHaveLength(1);
+    expect(added[0], 'the new link is p3 -> contact').toContain(`/${p3.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`);
+    expect(
+      afterUpsert.c.filter((x) => before.c.includes(x)),
+      "the contact's other links, relationships included",
+    ).toEqual(before.c);
+    expect(afterUpsert.other, "another contact's link to the same parent").toEqual(before.other);
+    expect(afterUpsert.f, "the parent's File link").toEqual(before.f);
+
+    // Remove of one link: only that link goes
+    expectAccepted(await t.links.remove(contactLink(p1, c)), 'Remove p1 -> contact');
+    const afterRemove = await snapshot();
+    const removed = `${p1.domainId}/${p1.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`;
+    expect(afterRemove.c, 'the contact keeps its other links unchanged').toEqual(
+      afterUpsert.c.filter((x) => x.split(' ')[0] !== removed),
+    );
+    expect(afterRemove.c, 'the removed link is gone').toHaveLength(2);
+    expect(afterRemove.other, "another contact's link to the same parent stays").toEqual(before.other);
+    expect(afterRemove.f, "the parent's File link stays").toEqual(before.f);
+  },
+);
+
+conformance(
+  {
+    id: 'links.parents-with-equal-ids',
+    title: 'parents in two domains with the same ID: Upsert, Link/Query and Remove on one never touch the other',
+    requirements: ['LINK-021'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await t.given('a link parent', { twinDomain: 'Incident' });
+    if (p.twinDomain === undefined || p.twinDomainId === undefined)
+      throw new PreconditionFailedError("state 'a link parent' made no twin parent");
+    const twin = { domain: p.twinDomain, domainId: p.twinDomainId, id: p.id };
+    const c = await contact(t);
+    const link = (x: { domain: string; id: number }) => ({
+      parentDomain: x.domain,
+      parentId: x.id,
+      childDomain: 'Contact',
+      childId: c.contactId,
+    });
+    expectAccepted(await t.links.upsert(link(p)), `Upsert ${p.domain} ${p.id} -> contact`);
+    expectAccepted(await t.links.upsert(link(twin)), `Upsert ${twin.domain} ${twin.id} -> contact`);
+    const rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(linkSet(rows), 'two links, one per parent domain').toEqual(
+      [
+        `${p.domainId}/${p.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+        `${twin.domainId}/${twin.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+      ].sort(),
+    );
+    const ofTwin = await queryLinksBy(t, {
+      parentDomain: twin.domain,
+      [t.bindings.linkQuery.parentRecordId]: twin.id,
+      childDomain: 'Contact',
+      columns: LINK_COLUMNS,
+    });
+    expect(linkSet(ofTwin), `Link/Query of ${twin.domain} ${twin.id}`).toEqual([
+      `${twin.domainId}/${twin.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+    ]);
+    expectAccepted(await t.links.remove(link(p)), `Remove ${p.domain} ${p.id} -> contact`);
+    expect(linkSet(await linksOfChild(t, 'Contact', c.contactId)), 'the twin parent keeps its link').toEqual([
+      `${twin.domainId}/${twin.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+    ]);
   },
 );
 
