@@ -327,6 +327,33 @@ export const FILE_FAULTS: Fault[] = [
     }),
   },
   {
+    name: 'isunlinked-stale-after-link',
+    area: 'FILE',
+    description:
+      'IsUnlinked is computed once (at upload, or on first read) and stored: it does not follow links added or removed later.',
+    requirements: ['FILE-006'],
+    rewrite: onFileRead(async (req, ctx, next) => {
+      const keys = keysOf(req, 'IsUnlinked');
+      if (req.query.has('columns') && keys.length === 0) return next(req);
+      const { req: r, hidden } = withHiddenColumns(req, ['FileID']);
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (!isOk(res) || body === undefined) return res;
+      const seen: Map<unknown, unknown> = (ctx.memory.get('isUnlinked') as Map<unknown, unknown>) ?? new Map();
+      ctx.memory.set('isUnlinked', seen);
+      for (const rec of recordsIn(body)) {
+        const id = rec[hidden.keys.get('FileID')!];
+        for (const k of keys.length ? keys : ['IsUnlinked']) {
+          if (!(k in rec)) continue;
+          if (seen.has(id)) rec[k] = seen.get(id);
+          else seen.set(id, rec[k]);
+        }
+        stripHidden(rec, hidden);
+      }
+      return withResponseJson(res, body);
+    }),
+  },
+  {
     name: 'contents-refused-with-token',
     area: 'AUTH',
     description: 'Requesting Contents with token authentication is refused (403) as if it needed a web session.',
