@@ -16,6 +16,19 @@ const CORE_IDS: Record<string, number> = {
   Incident: 11,
 };
 const MAX_CORE_ID = Math.max(...Object.values(CORE_IDS));
+/**
+ * Every permission that opens rather than restricts. Which permission makes a domain accessible is
+ * not shown (View is the reference's choice, DOM-009), so core tests that need access grant them all.
+ */
+const FULL_ACCESS: Permission[] = [
+  'View',
+  'Edit',
+  'AttachContacts',
+  'DetachContacts',
+  'AttachFiles',
+  'ModifyFiles',
+  'Full',
+];
 
 /** The entries of GET /api/Domains (envelope through the bindings: the spec does not show it). */
 async function listDomains(t: Ctx, token?: string): Promise<any[]> {
@@ -161,7 +174,7 @@ conformance(
     const list = await listDomains(t);
     expect(names(list)).toContain('Member');
     expect(names(list)).toContain('Proposal');
-    const u = await t.given('a user', { grants: { Member: ['View'], Proposal: ['View'] } });
+    const u = await t.given('a user', { grants: { Member: FULL_ACCESS, Proposal: FULL_ACCESS } });
     const limited = names(await listDomains(t, u.token));
     expect(limited).toContain('Member');
     expect(limited).toContain('Proposal');
@@ -201,7 +214,7 @@ conformance(
     const custom = all.find((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
     const wanted = ['Claim', 'Note', 'Member', ...(custom ? [custom.Name as string] : [])];
     const grants: Grants = {};
-    for (const n of wanted) grants[n] = ['View'];
+    for (const n of wanted) grants[n] = FULL_ACCESS;
     const u = await t.given('a user', { grants });
     const l = names(await listDomains(t, u.token));
     for (const n of wanted) expect(l, `accessible domain ${n}`).toContain(n);

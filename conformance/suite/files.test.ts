@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get, findInQuery } from './support/request.js';
-import type { FileParams } from './support/states.js';
+import type { FileParams, Permission } from './support/states.js';
 import {
   type Row,
   expectAdversarialOrder,
@@ -565,9 +565,11 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
       const f = await newFile(t, { fileName: 'restricted.pdf', linked: true, contentsBase64: b64('%PDF restricted') });
-      const restricted = await t.given('a user', { grants: { File: ['View', 'RestrictDownload'] } });
-      const full = await t.given('a user', { grants: { File: ['View', 'RestrictDownload', 'Full'] } });
-      const plain = await t.given('a user', { grants: { File: ['View'] } });
+      // every opening permission (which one lets a user read files is not shown), then RestrictDownload and Full
+      const open: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
+      const restricted = await t.given('a user', { grants: { File: [...open, 'RestrictDownload'] } });
+      const full = await t.given('a user', { grants: { File: [...open, 'RestrictDownload', 'Full'] } });
+      const plain = await t.given('a user', { grants: { File: open } });
 
       expect((await fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token)).DownloadURL).toBe('');
       expect((await fileRow(t, f.fileId, 'DownloadURL', restricted.token)).DownloadURL).toBe('');

@@ -48,6 +48,11 @@ async function valuesInCreationOrder(t: Ctx, recs: Records): Promise<unknown[]> 
   return out;
 }
 
+/** The sortField values of a 'records' state in increasing order (prefix + digits: plain order is every collation's). */
+async function sortedValues(t: Ctx, recs: Records): Promise<unknown[]> {
+  return (await valuesInCreationOrder(t, recs)).map(String).sort();
+}
+
 function tinyFiles(n: number, prefix: string) {
   return Array.from({ length: n }, (_, i) => ({
     fileName: `${prefix}-${i}.txt`,
@@ -325,6 +330,35 @@ conformance(
 
 conformance(
   {
+    id: 'query.filter-restricts-to-matching-records',
+    title: "a filter (the state's, in the implementation's own syntax) restricts the result to the matching records",
+    requirements: ['QRY-009'],
+  },
+  async (t) => {
+    for (const domain of [undefined, 'File']) {
+      const a = await t.given('records', domain === undefined ? { count: 4 } : { domain, count: 4 });
+      const b = await t.given('records', domain === undefined ? { count: 3 } : { domain, count: 3 });
+      const byId = async (recs: Records) => JSON.stringify((await valuesInCreationOrder(t, recs)).sort());
+      for (const [mine, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const rows = await list(t, queryPath(mine), { ...only(t, mine), columns: mine.sortField, take: 100 });
+        const got = JSON.stringify(rows.map((r) => r[mine.sortField]).sort());
+        expect(got, `${mine.domain}: the filter selects exactly its ${mine.ids.length} records`).toBe(await byId(mine));
+        expect(got, `${mine.domain}: none of the other set`).not.toContain(
+          JSON.stringify((await valuesInCreationOrder(t, other))[0]),
+        );
+      }
+      // control: without the filter the query is not restricted to one set
+      const all = await list(t, queryPath(a), { columns: a.sortField, take: 100 });
+      expect(all.length, `${a.domain} without filter`).toBeGreaterThan(a.ids.length);
+    }
+  },
+);
+
+conformance(
+  {
     id: 'query.suppression-drops-all-null-columns',
     title: 'with empty-column suppression on, a column null in every record is omitted from every record',
     requirements: ['QRY-011'],
@@ -420,7 +454,7 @@ conformance(
   },
   async (t) => {
     const recs = await t.given('records', { count: 6 });
-    const expected = await valuesInCreationOrder(t, recs);
+    const expected = await sortedValues(t, recs);
     const d = recs.domain;
     const filtered = await query(t, d, { filter: recs.filter, columns: recs.sortField, sort: recs.sortField });
     expect(filtered.List.map((r) => r[recs.sortField])).toEqual(expected);
@@ -505,7 +539,7 @@ conformance(
   },
   async (t) => {
     const recs = await t.given('records', { count: 5 });
-    const v = await valuesInCreationOrder(t, recs);
+    const v = await sortedValues(t, recs);
     const s = recs.sortField as string;
     const run = async (cond: string) =>
       (await query(t, recs.domain, { filter: `${recs.filter}&&${cond}`, columns: s, sort: s })).List.map((r) => r[s]);
@@ -578,7 +612,7 @@ conformance(
   },
   async (t) => {
     const recs = await t.given('records', { count: 5 });
-    const v = await valuesInCreationOrder(t, recs);
+    const v = await sortedValues(t, recs);
     const s = recs.sortField as string;
     const lit = (x: unknown) => (typeof x === 'number' ? String(x) : JSON.stringify(x));
     const run = async (linq: string) =>

@@ -36,7 +36,7 @@ export interface components {
         /** @description Chosen by the suite, unique per setup; everything the state creates is tagged with it. */
         SetupId: string;
         /**
-         * @description A per-domain permission. A domain is accessible when the user holds View on it.
+         * @description A per-domain permission, named as in spec section 5. In the reference a domain is accessible when the user holds View on it (implementation-defined); core tests that need access grant every permission but RestrictDownload.
          * @enum {string}
          */
         Permission: "View" | "Edit" | "AttachContacts" | "DetachContacts" | "AttachFiles" | "ModifyFiles" | "RestrictDownload" | "Full";

@@ -477,6 +477,13 @@ const QRY: Fault[] = [
     }),
   },
   {
+    name: 'filter-ignored',
+    area: 'QRY',
+    description: 'The filter parameter is ignored: a query lists every record of the domain.',
+    requirements: ['QRY-009'],
+    rewrite: ignoreQueryParam(QUERIES, 'filter'),
+  },
+  {
     name: 'sort-within-page-only',
     area: 'QRY',
     description:
