@@ -5,7 +5,12 @@ import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get, findInQuery } from './support/request.js';
+import type { components } from '../../spec/generated/openapi.js';
 import type { FileParams, Permission } from './support/states.js';
+
+type FileRecord = components['schemas']['FileRecord'];
+type FileEnvelope = components['schemas']['FileEnvelope'];
+type FileList = components['schemas']['FileList'];
 import {
   type Row,
   expectAdversarialOrder,
@@ -59,23 +64,23 @@ async function newFile(t: Ctx, p: Omit<FileParams, 'kind' | 'linked'> & Partial<
   return t.given('a file', { kind: 'internal', linked: false, ...p });
 }
 
-async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
+async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
   const res = await get(t, `/api/File/${id}`, columns === undefined ? {} : { columns }, token);
   expect(res.status, `GET /api/File/${id}?columns=${columns}: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.json as any).Record;
+  return (res.json as FileEnvelope).Record;
 }
 
 /** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
-async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
+async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
   const cols =
     columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
   return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', id, { columns: cols }, token);
 }
 
-async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<any[]> {
+async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<FileRecord[]> {
   const res = await get(t, `/api/${enc(domain)}/${id}/Files`, q);
   expect(res.status, `GET /api/${domain}/${id}/Files ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
-  const list = (res.json as any).List;
+  const list = (res.json as FileList).List;
   expect(Array.isArray(list)).toBe(true);
   return list;
 }
@@ -291,7 +296,7 @@ conformance(
     for (const q of [{ columns: 'FileName' }, {}]) {
       const res = await get(t, `/api/File/${f.fileId}`, q);
       expect(res.status).toBe(200);
-      const body = res.json as any;
+      const body = res.json as FileEnvelope;
       expect(body.Domain).toBe('File');
       expect(body.Id).toBe(f.fileId);
       expect(typeof body.Record).toBe('object');
@@ -340,7 +345,7 @@ conformance(
     for (const f of files) {
       const row = list.find((x) => x.FileName === f.fileName);
       expect(row, f.fileName).toBeDefined();
-      expect(bytesOf(row.Contents).equals(Buffer.from(f.contentsBase64, 'base64')), f.fileName).toBe(true);
+      expect(bytesOf(row?.Contents).equals(Buffer.from(f.contentsBase64, 'base64')), f.fileName).toBe(true);
     }
   },
 );

@@ -6,12 +6,19 @@
 // `linkColumns.relationship` (the spec does not show its name). Record IDs, match fields and
 // relationship codes come from the provider states.
 import { expect } from 'vitest';
-import type { components } from '../../spec/generated/openapi.js';
+import type { components, paths } from '../../spec/generated/openapi.js';
 import { conformance, PreconditionFailedError } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
 import { type Ctx, type Q, findInQuery, get } from './support/request.js';
 
 type LinkList = components['schemas']['LinkList'];
+type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
+type Domain = components['schemas']['Domain'];
+type DomainList = components['schemas']['DomainList'];
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type LinkUpsertResult = components['schemas']['LinkUpsertResult'];
+type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
+type Problem = components['schemas']['Problem'];
 type FileEnvelope = components['schemas']['FileEnvelope'];
 
 type Row = Record<string, unknown>;
@@ -26,9 +33,9 @@ async function queryLinks(
   t: Ctx,
   q: { childDomain?: string; childRecordID?: number; parentDomain?: string; columns?: string },
 ): Promise<Row[]> {
-  const res = await t.api.GET('/api/Link/Query', { params: { query: q as any } });
+  const res = await t.api.GET('/api/Link/Query', { params: { query: q as LinkQuery } });
   expect(res.response.status, `Link/Query ${JSON.stringify(q)}`).toBe(200);
-  const list = (res.data as any)?.List;
+  const list = (res.data as LinkList | undefined)?.List;
   expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
   return list as Row[];
 }
@@ -73,9 +80,9 @@ function expectAccepted(res: Parameters<typeof isRefusal>[0], what: string) {
 function expectRefused(res: Parameters<typeof isRefusal>[0], what: string) {
   expect(isRefusal(res), `${what} is refused (answer: ${describe(res)})`).toBe(true);
 }
-function describe(res: any): string {
-  const status = res?.status ?? res?.response?.status;
-  const body = res?.text ?? JSON.stringify(res?.data ?? res?.error);
+function describe(res: Parameters<typeof isRefusal>[0]): string {
+  const status = 'response' in res ? res.response.status : res.status;
+  const body = 'response' in res ? JSON.stringify(res.data ?? res.error) : res.text;
   return `${status} ${String(body).slice(0, 300)}`;
 }
 
@@ -83,8 +90,10 @@ function describe(res: any): string {
 async function customDomain(t: Ctx): Promise<string | undefined> {
   const res = await t.raw('/api/Domains');
   expect(res.status).toBe(200);
-  const body = res.json as any;
-  const list: any[] = Array.isArray(body) ? body : (body?.[t.bindings.domainsListField] ?? []);
+  const body = res.json as DomainList | Domain[] | Record<string, Domain[] | undefined>;
+  const list: Domain[] = Array.isArray(body)
+    ? body
+    : ((body as Record<string, Domain[] | undefined>)[t.bindings.domainsListField] ?? []);
   return list.map((d) => d?.Name).find((n) => typeof n === 'string' && n.startsWith('Custom.'));
 }
 
@@ -237,10 +246,10 @@ conformance(
 
       // No such link: asked by child where the service answers that query, else by parent domain.
       const byChild = await t.api.GET('/api/Link/Query', {
-        params: { query: { childDomain: child.domain, childRecordID: childId, columns: LINK_COLUMNS } as any },
+        params: { query: { childDomain: child.domain, childRecordID: childId, columns: LINK_COLUMNS } as LinkQuery },
       });
       let rows: Row[];
-      if (byChild.response.status === 200) rows = ((byChild.data as any)?.List ?? []) as Row[];
+      if (byChild.response.status === 200) rows = (byChild.data as LinkList | undefined)?.List ?? [];
       else rows = await queryLinks(t, { parentDomain: p.domain, columns: LINK_COLUMNS });
       const made = rows.filter(
         (r) =>
@@ -387,7 +396,7 @@ conformance(
  * when it is readable as a scalar (so only the field type can be the reason for a refusal). */
 async function nonMatchableKey(t: Ctx, domain: string, id: number, field: string): Promise<string | number> {
   const res = await t.raw(`/api/${encodeURIComponent(domain)}/${id}?columns=${encodeURIComponent(field)}`);
-  const v = (res.json as any)?.Record?.[field];
+  const v = (res.json as RecordEnvelope | undefined)?.Record?.[field];
   if (typeof v === 'string' || typeof v === 'number') return v;
   if (typeof v === 'boolean') return String(v);
   return id;
@@ -1051,7 +1060,7 @@ conformance(
       Relationship: r1,
     });
     expect(res.status).toBe(200);
-    const body = res.json as any;
+    const body = res.json as LinkUpsertResult;
     expect(body).toMatchObject({ IsSuccessful: true, ParentRecordID: p.id, ChildRecordID: c.contactId, Message: null });
     expect(Number.isInteger(body.LinkID)).toBe(true);
     const [row] = await refLinkRows(t, 'Contact', c.contactId);
@@ -1096,7 +1105,7 @@ conformance(
       ChildRecordID: note.id,
     });
     expect(r1.status).toBe(400);
-    expect((r1.json as any)?.code).toBe('MalformedRequest');
+    expect((r1.json as Problem | undefined)?.code).toBe('MalformedRequest');
     const r2 = await rawLink(t, 'Upsert', {
       ParentDomain: p.domain,
       ParentRecordKey: String(p.id),
@@ -1105,7 +1114,7 @@ conformance(
       ChildRecordID: c.contactId,
     });
     expect(r2.status).toBe(400);
-    expect((r2.json as any)?.code).toBe('MalformedRequest');
+    expect((r2.json as Problem | undefined)?.code).toBe('MalformedRequest');
     expect(await refLinkRows(t, 'Contact', c.contactId)).toHaveLength(0);
   },
 );
@@ -1132,13 +1141,13 @@ conformance(
       ChildRecordMatchField: c.textMatchField,
     });
     expect(res.status).toBe(200);
-    expect((res.json as any)?.IsSuccessful).toBe(true);
+    expect((res.json as LinkRemoveResult | undefined)?.IsSuccessful).toBe(true);
     expect(res.json).toHaveProperty('Message');
     expect(await refLinkRows(t, 'Contact', c.contactId)).toHaveLength(0);
 
     const again = await rawLink(t, 'Remove', ids);
     expect(again.status).toBe(200);
-    const body = again.json as any;
+    const body = again.json as LinkRemoveResult;
     expect(body?.IsSuccessful).toBe(false);
     expect(typeof body?.Message).toBe('string');
     expect(body.Message).toMatch(/nothing|no link|not found|does not exist|no .*removed/i);
@@ -1181,7 +1190,7 @@ conformance(
       const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
       const r = await t.raw(`/api/Link/Query?${qs}`);
       expect(r.status, `Link/Query ${qs}`).toBe(200);
-      return ((r.json as any)?.List ?? []) as Row[];
+      return (r.json as LinkList | undefined)?.List ?? [];
     };
     const byKey = await q({
       childDomain: 'Contact',
@@ -1261,6 +1270,6 @@ conformance(
       `/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&relationship=ADJ&columns=ParentID,ContactTypeID`,
     );
     expect(r.status).toBe(200);
-    expect(((r.json as any).List as Row[]).length).toBe(2);
+    expect((r.json as LinkList).List.length).toBe(2);
   },
 );
