@@ -32,6 +32,8 @@ export interface RunOptions {
   containerPort: number;
   containerEnv: Record<string, string>;
   healthPath: string;
+  /** --health-path was given (a URL target then waits for it instead of probing `/` once). */
+  healthPathGiven: boolean;
   startTimeoutMs: number;
   bail?: number;
   verbose: boolean;
@@ -91,7 +93,7 @@ function kebabToCamel(s: string): string {
   return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-export function readConfigFile(file: string): Record<string, unknown> {
+function readConfigFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -308,6 +310,7 @@ export function resolveRunOptions(
     containerPort: int('containerPort', 8080),
     containerEnv,
     healthPath,
+    healthPathGiven: str('healthPath') !== undefined,
     startTimeoutMs: int('startTimeout', 60_000),
     bail,
     verbose: bool('reporterVerbose'),
@@ -335,7 +338,7 @@ function kebab(k: string): string {
   return k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-export function loadFixturesFile(file: string): FixtureEntry[] {
+function loadFixturesFile(file: string): FixtureEntry[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
