@@ -377,6 +377,8 @@ export function selectRecords(
 
   const terms: SortTerm[] = [];
   if (opts.sort !== undefined && opts.sort.trim() !== '') {
+    // REQ: QRY-023 — `asc` is an explicit ascending keyword.
+    // REQ: QRY-024 — several comma-separated items: the first decides, ties go to the next.
     // REQ: QRY-008
     const items = opts.sort.split(',');
     if (items.length > MAX_SORT_ITEMS)

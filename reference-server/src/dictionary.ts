@@ -124,6 +124,7 @@ export const DOMAINS: DomainDef[] = [
   // REQ: FILE-005
   // REQ: FILE-006
   // REQ: FILE-019
+  // REQ: FILE-025 — ModifiedDate and DownloadedDate are timestamps (the EntryDate format).
   dom(
     4,
     'File',
