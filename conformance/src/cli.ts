@@ -21,6 +21,9 @@ import { ReferenceTarget } from './targets/reference.js';
 import type { StartedTarget, Target } from './targets/target.js';
 import { UrlTarget } from './targets/url.js';
 import { collectSuite, runSuite } from './vitest-run.js';
+import { registerMerge } from './cli/merge.js';
+import { registerInit } from './cli/init.js';
+import { registerStates } from './cli/states.js';
 import type { Vitest } from 'vitest/node';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -110,6 +113,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
       '--clock-tolerance <ms>',
       "how far the target's clock may be from the runner's when a timestamp is checked against now (default 3000000 = 50 min) [CONFORMANCE_CLOCK_TOLERANCE]",
     )
+    .option(
+      '--concurrency <n>',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+    )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
       '--report-dir <dir>',
@@ -121,7 +128,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
     )
     .option('--container-port <port>', 'port the image serves on (default 8080) [CONFORMANCE_CONTAINER_PORT]')
     .option('--container-env <K=V>', 'extra container environment (repeatable)', collectKV)
-    .option('--health-path <path>', 'health endpoint waited for (default /health) [CONFORMANCE_HEALTH_PATH]')
+    .option(
+      '--health-path <path>',
+      'health endpoint waited for until it answers 200 (image and reference default /health; a --base-url target is waited for only when this is given, else GET / must answer anything) [CONFORMANCE_HEALTH_PATH]',
+    )
     .option(
       '--start-timeout <ms>',
       'how long the target may take to become healthy (default 60000) [CONFORMANCE_START_TIMEOUT]',
@@ -197,6 +207,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
       onExit(await coverageCommand(opts));
     });
 
+  registerMerge(program, onExit);
+  registerInit(program, onExit);
+  registerStates(program, onExit);
+
   return program;
 }
 
@@ -219,7 +233,12 @@ function makeTarget(o: RunOptions, reportDir: string): Target {
   };
   switch (o.target.kind) {
     case 'url':
-      return new UrlTarget({ baseUrl: o.target.baseUrl, stateUrl, log });
+      return new UrlTarget({
+        baseUrl: o.target.baseUrl,
+        stateUrl,
+        log,
+        ...(o.healthPathGiven ? { healthPath: o.healthPath, startTimeoutMs: o.startTimeoutMs } : {}),
+      });
     case 'image':
       return new ImageTarget({ image: o.target.image, ...image });
     case 'local-process':
@@ -341,6 +360,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: effectiveTestTimeout(o),
+        concurrency: o.concurrency,
         shard: o.shard,
         bail: o.bail,
         include: o.include,

@@ -18,6 +18,10 @@ const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
  * written as UTC is still told apart from UTC while ordinary clock drift passes.
  */
 const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
+/** Tests in flight at once by default (--concurrency): sized for I/O, not for the CPU. A test spends
+ * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
+ * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
+export const DEFAULT_CONCURRENCY = 16;
 
 export interface RunOptions {
   target:
@@ -38,12 +42,16 @@ export interface RunOptions {
   asyncTimeoutMs: number;
   /** How far the target's clock may be from the runner's for timestamps checked against "now". */
   clockToleranceMs: number;
+  /** Most tests in flight at once (--concurrency). */
+  concurrency: number;
   shard?: string;
   reportDir: string;
   requireContainer: boolean;
   containerPort: number;
   containerEnv: Record<string, string>;
   healthPath: string;
+  /** --health-path was given (a URL target then waits for it instead of probing `/` once). */
+  healthPathGiven: boolean;
   startTimeoutMs: number;
   bail?: number;
   verbose: boolean;
@@ -82,6 +90,7 @@ export const ENV_VARS: Record<string, string> = {
   asyncTimeout: 'CONFORMANCE_ASYNC_TIMEOUT',
   clockTolerance: 'CONFORMANCE_CLOCK_TOLERANCE',
   shard: 'CONFORMANCE_SHARD',
+  concurrency: 'CONFORMANCE_CONCURRENCY',
   reportDir: 'CONFORMANCE_REPORT_DIR',
   fixtures: 'CONFORMANCE_FIXTURES',
   providerStatesUrl: 'CONFORMANCE_PROVIDER_STATES_URL',
@@ -318,12 +327,14 @@ export function resolveRunOptions(
     testTimeoutMs: int('testTimeout', 60_000),
     asyncTimeoutMs: int('asyncTimeout', DEFAULT_ASYNC_TIMEOUT_MS),
     clockToleranceMs: int('clockTolerance', DEFAULT_CLOCK_TOLERANCE_MS),
+    concurrency: int('concurrency', DEFAULT_CONCURRENCY),
     shard,
     reportDir,
     requireContainer: bool('requireContainer') || env.CI === 'true',
     containerPort: int('containerPort', 8080),
     containerEnv,
     healthPath,
+    healthPathGiven: str('healthPath') !== undefined,
     startTimeoutMs: int('startTimeout', 60_000),
     bail,
     verbose: bool('reporterVerbose'),

@@ -7,6 +7,7 @@ import { authMiddleware, installAuthCache } from './auth.js';
 import { makeErrorHandler, notFoundHandler, type ErrorLogger } from './errors.js';
 import { bodySizeLimit, urlLengthLimit } from './limits.js';
 import { loadSettings } from './settings.js';
+import { MethodRouter } from './routing.js';
 import { registerProviderStates } from './provider-states/index.js';
 import * as health from './areas/health.js';
 import * as authRoutes from './areas/auth-routes.js';
@@ -23,6 +24,8 @@ import * as schedules from './areas/schedules.js';
 export interface CreateAppOptions {
   /** SQLite file; ':memory:' (default) for a throwaway database. */
   dbPath?: string;
+  /** Hold the database file exclusively (db.ts, OpenOptions.exclusive; `--exclusive-db`). */
+  exclusiveDb?: boolean;
   /** Initial settings; they override what the database holds. */
   settings?: Partial<Settings>;
   /** Serve POST /_provider-states. */
@@ -48,7 +51,7 @@ const defaultLog: ErrorLogger = (entry) => {
 };
 
 export function createApp(opts: CreateAppOptions = {}): CreatedApp {
-  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS);
+  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS, { exclusive: opts.exclusiveDb });
   // token → user cache, invalidated by TEMP triggers on users/grants/tokens (auth.ts, AuthCache)
   installAuthCache(db);
   const dict = createDictionary(DOMAINS);
@@ -80,6 +83,11 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
 
+  // An undeclared method on a declared path: 405 + Allow, before authentication (it reveals
+  // nothing but the interface's own routes). The route table is read once everything is registered.
+  const methods = new MethodRouter();
+  app.use('*', methods.middleware());
+
   // Routes without a token.
   health.register(app, deps);
   authRoutes.register(app, deps);
@@ -97,6 +105,7 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   files.register(app, deps);
   query.register(app, deps);
   records.register(app, deps);
+  methods.seal(app);
 
   const stopWorker = opts.bindWorker === false ? () => {} : binding.startBindWorker(deps);
   let closed = false;
