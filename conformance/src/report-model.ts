@@ -84,6 +84,8 @@ export function toTestResult(t: ReportedTest): TestResult {
     result,
     durationMs: Math.round(t.durationMs ?? 0),
   };
+  const operations = [...new Set((m.exchanges ?? []).flatMap((e) => (e.operationId ? [e.operationId] : [])))].sort();
+  if (operations.length) out.operations = operations;
   if (reason) out.reason = reason;
   if (result === 'failed' || result === 'error' || result === 'precondition-failed') {
     out.error = {
@@ -225,6 +227,8 @@ export interface RunInfo {
   auth?: AuthInfo;
   /** Baseline and expected failures the exit code is judged against. */
   gate?: GateInput;
+  /** The seed of the generated (model-based) tests. */
+  seed?: number;
 }
 
 export function buildRunResults(
@@ -259,6 +263,7 @@ export function buildRunResults(
     catalogueVersion: info.catalogue.version,
     target: info.target,
     ...(info.targetLabel ? { targetLabel: info.targetLabel } : {}),
+    ...(info.seed !== undefined ? { seed: info.seed } : {}),
     profile: info.profile,
     ...(info.auth ? { auth: info.auth } : {}),
     selection: { requirements: info.requirements, readOnly: info.readOnly, shard: info.shard, fixtures: info.fixtures },

@@ -31,6 +31,8 @@ export interface RunContext {
    * of failing the collection.
    */
   collectOnly?: boolean;
+  /** The seed of the generated (model-based) tests (--seed; the CLI always sets one). */
+  seed?: number;
 }
 
 declare module 'vitest' {
@@ -50,6 +52,10 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
     readOnly: env.CONFORMANCE_READ_ONLY === '1' || env.CONFORMANCE_READ_ONLY === 'true',
     timeoutMs: Number(env.CONFORMANCE_TIMEOUT ?? 10_000),
     bindings: defaultBindings,
+    seed:
+      env.CONFORMANCE_SEED !== undefined && /^-?\d+$/.test(env.CONFORMANCE_SEED)
+        ? Number(env.CONFORMANCE_SEED)
+        : undefined,
   };
 }
 
