@@ -44,7 +44,7 @@ conformance(
     timeoutMs: 120_000,
   },
   async (t) => {
-    await runModel(t, { flavour: 'core', numRuns: 6, maxCommands: 14, timeLimitMs: 60_000 });
+    await runModel(t, { flavour: 'core', numRuns: 8, maxCommands: 16, timeLimitMs: 60_000 });
   },
 );
 

@@ -365,16 +365,21 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     ),
     deletes: fc.array(pick, { maxLength: 1 }),
   });
+  const upsert = fc
+    .tuple(slot, fc.constantFrom(true, false, false), pick)
+    .map(([s, existing, p]) => new LinkUpsertCommand(s, existing, p));
+  const remove = fc
+    .tuple(slot, fc.constantFrom(true, true, true, false), pick)
+    .map(([s, existing, p]) => new LinkRemoveCommand(s, existing, p));
+  // fc.commands picks each entry equally often: half schedule steps, half link steps
   return [
     batch.map((s) => new BatchCommand(s)),
     batch.map((s) => new BatchCommand(s)),
     pick.map((p) => new DeleteCommand(p)),
     pick.map((p) => new ReinstateCommand(p)),
-    fc
-      .tuple(slot, fc.constantFrom(true, false, false), pick)
-      .map(([s, existing, p]) => new LinkUpsertCommand(s, existing, p)),
-    fc
-      .tuple(slot, fc.constantFrom(true, true, true, false), pick)
-      .map(([s, existing, p]) => new LinkRemoveCommand(s, existing, p)),
+    upsert,
+    upsert,
+    remove,
+    remove,
   ];
 }
