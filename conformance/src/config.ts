@@ -94,7 +94,7 @@ function kebabToCamel(s: string): string {
   return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-export function readConfigFile(file: string): Record<string, unknown> {
+function readConfigFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -354,7 +354,7 @@ function kebab(k: string): string {
   return k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-export function loadFixturesFile(file: string): FixtureEntry[] {
+function loadFixturesFile(file: string): FixtureEntry[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

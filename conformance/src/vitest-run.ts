@@ -19,7 +19,7 @@ export interface SuiteRunOptions {
   onVitest?: (v: Vitest) => void;
 }
 
-export function suiteConfig(o: SuiteRunOptions) {
+function suiteConfig(o: SuiteRunOptions) {
   return {
     config: false as const,
     root: ROOT,
