@@ -16,11 +16,11 @@ import type { RunResults, TestResult } from './results.js';
 
 export const OPERATIONS_SCHEMA = 'rflps-conformance-coverage-operations/1';
 export const OPERATIONS_FILE = path.join(ROOT, 'reports', 'coverage-operations.json');
-export const SUITE_DIR = path.join(ROOT, 'conformance', 'suite');
+const SUITE_DIR = path.join(ROOT, 'conformance', 'suite');
 /** The seed of the model-based tests in the recorded run (any fixed value keeps the file stable). */
 export const COVERAGE_RUN_SEED = 1;
 
-export interface RecordedTest {
+interface RecordedTest {
   file: string;
   result: TestResult['result'];
   /** operationIds the test's exchanges addressed, sorted. */
@@ -55,7 +55,7 @@ export function suiteFileHashes(dir: string = SUITE_DIR): Record<string, string>
 }
 
 /** The tests of a run (results.json nests them under their requirements), generic entries left out. */
-export function testsOfRun(results: RunResults): TestResult[] {
+function testsOfRun(results: RunResults): TestResult[] {
   const byId = new Map<string, TestResult>();
   for (const q of results.requirements) for (const t of q.tests ?? []) if (!t.generic) byId.set(t.id, t);
   return [...byId.values()];

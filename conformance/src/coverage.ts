@@ -36,9 +36,9 @@ interface CoverageRow {
  * - not-testable: the requirement as a whole is not testable;
  * - gap: none of these (a gate problem).
  */
-export type PairStatus = 'exercised' | 'generic-checks' | 'exempt' | 'not-testable' | 'gap';
+type PairStatus = 'exercised' | 'generic-checks' | 'exempt' | 'not-testable' | 'gap';
 
-export interface PairRow {
+interface PairRow {
   requirement: string;
   operation: string;
   level: RequirementLevel;

@@ -167,7 +167,7 @@ function checkResults(
   return newIds;
 }
 
-export class BatchCommand implements Cmd {
+class BatchCommand implements Cmd {
   constructor(readonly spec: BatchSpec) {}
   check() {
     return true;
@@ -217,7 +217,7 @@ export class BatchCommand implements Cmd {
   }
 }
 
-export class DeleteCommand implements Cmd {
+class DeleteCommand implements Cmd {
   constructor(readonly pick: number) {}
   check(m: Readonly<Model>) {
     return activeRecords(m as Model).length > 0;
@@ -238,7 +238,7 @@ export class DeleteCommand implements Cmd {
   }
 }
 
-export class ReinstateCommand implements Cmd {
+class ReinstateCommand implements Cmd {
   constructor(readonly pick: number) {}
   check(m: Readonly<Model>) {
     return reinstateCandidates(m as Model).length > 0;
@@ -290,7 +290,7 @@ function targetSlot(m: Model, slot: LinkSlot, existing: boolean, pick: number): 
 }
 
 /** Upserts the link of `slot`, or again an existing one (LINK-014: updated, not added twice). */
-export class LinkUpsertCommand implements Cmd {
+class LinkUpsertCommand implements Cmd {
   constructor(
     readonly slot: LinkSlot,
     readonly existing: boolean,
@@ -317,7 +317,7 @@ export class LinkUpsertCommand implements Cmd {
 }
 
 /** Removes an existing link (by `pick`, when `existing` and there is one) or the link of `slot`. */
-export class LinkRemoveCommand implements Cmd {
+class LinkRemoveCommand implements Cmd {
   constructor(
     readonly slot: LinkSlot,
     readonly existing: boolean,

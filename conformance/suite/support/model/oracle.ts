@@ -76,8 +76,8 @@ export function newModel(flavour: Flavour, kind: ProposalKind, initial: Array<{ 
 // ------------------------------------------------------------------------- schedule batches
 
 /** Generated shape of an UpsertMulti item, resolved against the model when the step runs. */
-export type InsertKind = 'valid' | 'missing-name';
-export type UpdateKind = 'valid' | 'empty-name';
+type InsertKind = 'valid' | 'missing-name';
+type UpdateKind = 'valid' | 'empty-name';
 export interface BatchSpec {
   /** undefined = the isAtomic parameter left out (non-atomic, SCHED-013). */
   atomic: boolean | undefined;
@@ -102,7 +102,7 @@ export function activeRecords(m: Model): ScheduleRecord[] {
   return m.records.filter((r) => r.state === 'active');
 }
 
-export function freshFields(m: Model, what: string): LocFields {
+function freshFields(m: Model, what: string): LocFields {
   const n = ++m.seq;
   return {
     LocationName: `M${n} ${what}`,
