@@ -95,7 +95,7 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
     `cause: ${cause?.message ?? String(cause)}`,
     `shrunk counterexample: proposal type ${String(k)}; steps ${String(cmds)}`,
     'steps of the counterexample as sent:',
-    ...failingLog.map((l, i) => `  ${i}. ${l}`),
+    ...failingLog.map((l) => `  ${l}`),
   ].join('\n');
   if (cause && PASS_THROUGH.has(cause.name)) {
     try {
