@@ -32,6 +32,8 @@ export interface RunOptions {
   containerPort: number;
   containerEnv: Record<string, string>;
   healthPath: string;
+  /** --health-path was given (a URL target then waits for it instead of probing `/` once). */
+  healthPathGiven: boolean;
   startTimeoutMs: number;
   bail?: number;
   verbose: boolean;
@@ -312,6 +314,7 @@ export function resolveRunOptions(
     containerPort: int('containerPort', 8080),
     containerEnv,
     healthPath,
+    healthPathGiven: str('healthPath') !== undefined,
     startTimeoutMs: int('startTimeout', 60_000),
     bail,
     verbose: bool('reporterVerbose'),
