@@ -103,6 +103,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .option('--read-only', 'leave out tests that change data [CONFORMANCE_READ_ONLY]')
     .option('--timeout <ms>', 'per-request timeout (default 10000) [CONFORMANCE_TIMEOUT]')
     .option('--test-timeout <ms>', 'per-test timeout (default 60000) [CONFORMANCE_TEST_TIMEOUT]')
+    .option(
+      '--concurrency <n>',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+    )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
       '--report-dir <dir>',
@@ -346,6 +350,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: o.testTimeoutMs,
+        concurrency: o.concurrency,
         shard: o.shard,
         bail: o.bail,
         include: o.include,

@@ -11,6 +11,11 @@ import { parseFixtures } from './states.js';
 import { loadBaseline, loadExpectedFailures } from './gate.js';
 import type { ExpectedFailure, RunResults } from './results.js';
 
+/** Tests in flight at once by default (--concurrency): sized for I/O, not for the CPU. A test spends
+ * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
+ * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
+export const DEFAULT_CONCURRENCY = 16;
+
 export interface RunOptions {
   target:
     | { kind: 'url'; baseUrl: string }
@@ -26,6 +31,8 @@ export interface RunOptions {
   readOnly: boolean;
   timeoutMs: number;
   testTimeoutMs: number;
+  /** Most tests in flight at once (--concurrency). */
+  concurrency: number;
   shard?: string;
   reportDir: string;
   requireContainer: boolean;
@@ -72,6 +79,7 @@ export const ENV_VARS: Record<string, string> = {
   timeout: 'CONFORMANCE_TIMEOUT',
   testTimeout: 'CONFORMANCE_TEST_TIMEOUT',
   shard: 'CONFORMANCE_SHARD',
+  concurrency: 'CONFORMANCE_CONCURRENCY',
   reportDir: 'CONFORMANCE_REPORT_DIR',
   fixtures: 'CONFORMANCE_FIXTURES',
   providerStatesUrl: 'CONFORMANCE_PROVIDER_STATES_URL',
@@ -308,6 +316,7 @@ export function resolveRunOptions(
     readOnly: bool('readOnly'),
     timeoutMs: int('timeout', 10_000),
     testTimeoutMs: int('testTimeout', 60_000),
+    concurrency: int('concurrency', DEFAULT_CONCURRENCY),
     shard,
     reportDir,
     requireContainer: bool('requireContainer') || env.CI === 'true',

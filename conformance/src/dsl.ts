@@ -7,6 +7,7 @@
 // leave it out, checks the requirement IDs against the catalogue at load time, sets up and tears
 // down provider states, records every exchange and fails the test on generic check violations.
 import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../spec/generated/provider-states.js';
@@ -33,6 +34,7 @@ import {
 } from './states.js';
 import { GenericCheckError, NotApplicableError, PreconditionFailedError, SuiteDefinitionError } from './errors.js';
 import { classifyError, type TestOutcome } from './results.js';
+import { writeTrace } from './trace.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
@@ -162,7 +164,9 @@ function genericChecker(): GenericChecker {
 }
 
 let admin: { session: StateSession; token: Promise<string> } | undefined;
-let adminTeardownRegistered = false;
+/** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
+ * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
+let adminTeardownFile: string | undefined;
 
 function adminToken(): Promise<string> {
   if (!admin) {
@@ -186,8 +190,9 @@ const seenIds = new Set<string>();
 export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
   const c = ctx();
   validateRecord(record, c);
-  if (!adminTeardownRegistered) {
-    adminTeardownRegistered = true;
+  const file = getCurrentSuite()?.file?.filepath ?? '';
+  if (adminTeardownFile !== file) {
+    adminTeardownFile = file;
     afterAll(async () => {
       if (!admin) return;
       const a = admin;
@@ -252,6 +257,7 @@ async function runBody(
   meta.findings = log.findings;
   meta.checked = { ...log.checked };
   if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
+  writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
 
   if (thrown instanceof NotApplicableError) {
     meta.outcome = 'not-applicable';
