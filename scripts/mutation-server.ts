@@ -25,6 +25,7 @@
 //   --seed S        sampling seed (default 12)
 //   --no-confirm    skip pass 3 (survivors are then survivors of the area's tests only)
 //   --impl-only     only pass 4 on the survivors already in <area>.json (see below)
+//   --no-impl       skip pass 4
 //   --report-only   do not run: rebuild summary.{json,md} and triage.md from the area JSON files
 //   --out DIR       output directory (default reports/server-mutation)
 import { execFileSync } from 'node:child_process';
@@ -307,6 +308,7 @@ async function runArea(
   confirm: boolean,
   out: string,
   implOnly = false,
+  impl = true,
 ): Promise<AreaReport> {
   const area = AREAS[name];
   const t0 = Date.now();
@@ -413,7 +415,7 @@ async function runArea(
   }
   // 4. triage aid: the final survivors against the area's implementation-defined profile
   const survivors = [...records.values()].filter((r) => r.status === 'survived').map((r) => r.id);
-  if (survivors.length) await pass(survivors, 'impl');
+  if (impl && survivors.length) await pass(survivors, 'impl');
 
   const report: AreaReport = {
     area: name,
@@ -640,6 +642,7 @@ async function main(): Promise<number> {
       'no-confirm': { type: 'boolean', default: false },
       'report-only': { type: 'boolean', default: false },
       'impl-only': { type: 'boolean', default: false },
+      'no-impl': { type: 'boolean', default: false },
       'list-areas': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/server-mutation' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -690,7 +693,7 @@ async function main(): Promise<number> {
     console.error('the gate needs a POSIX shell with grep and date');
     return 3;
   }
-  for (const a of areas) await runArea(a, n, seed, !values['no-confirm'], out, values['impl-only']);
+  for (const a of areas) await runArea(a, n, seed, !values['no-confirm'], out, values['impl-only'], !values['no-impl']);
   writeReports(out);
   return 0;
 }
