@@ -144,6 +144,8 @@ interface AreaReport {
   requirements: string;
   suite: string[];
   seed: number;
+  /** The commit whose reference-server/src was mutated ('+dirty' with uncommitted server changes). */
+  commit?: string;
   population: number;
   populationByMutator: Record<string, number>;
   sampled: number;
@@ -424,6 +426,7 @@ async function runArea(
     requirements: area.requirements,
     suite: area.suite,
     seed: previous?.seed ?? seed,
+    commit: previous ? previous.commit : serverCommit(),
     population: previous?.population ?? population.length,
     populationByMutator: byMutator,
     sampled: picked.length,
@@ -435,6 +438,16 @@ async function runArea(
   };
   fs.writeFileSync(path.join(out, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
   return report;
+}
+
+/** HEAD, marked +dirty when reference-server/src has uncommitted changes (what the sandbox copies). */
+function serverCommit(): string | undefined {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    return git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', 'reference-server/src') ? '+dirty' : '');
+  } catch {
+    return undefined;
+  }
 }
 
 // ------------------------------------------------------------------------------------ reports
@@ -589,7 +602,7 @@ function writeReports(out: string): void {
     '',
     ...reports.map(
       (r) =>
-        `- ${r.area}: ${r.files.join(', ')}; area tests \`--requirements ${r.requirements}\` on ${r.suite.length} suite files; seed ${r.seed}; ${r.confirmed ? 'survivors confirmed against the whole core suite' : 'NOT confirmed against the whole core suite'}; ${r.startedAt} – ${r.finishedAt} (${r.durationS} s)`,
+        `- ${r.area}: ${r.files.join(', ')}; area tests \`--requirements ${r.requirements}\` on ${r.suite.length} suite files; seed ${r.seed}; server of commit ${r.commit ?? 'not recorded'}; ${r.confirmed ? 'survivors confirmed against the whole core suite' : 'NOT confirmed against the whole core suite'}; ${r.startedAt} – ${r.finishedAt} (${r.durationS} s)`,
     ),
     '',
   );
