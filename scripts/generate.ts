@@ -10,11 +10,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { ROOT } from '../spec/paths.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC = join(ROOT, 'spec');
 const OUT = join(SPEC, 'generated');
 
@@ -30,11 +30,49 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-async function types(doc: unknown, source: string): Promise<string> {
+async function types(doc: unknown, source: string, opts: { defaultsOptional?: boolean } = {}): Promise<string> {
   // The document is passed as an object so that no network or file resolution happens; all $refs
   // are internal. `silent` keeps the generator's informational output off stdout.
-  const ast = await openapiTS(doc as Parameters<typeof openapiTS>[0], { silent: true });
+  // `defaultsOptional`: a property with a default may be left out (what a caller sends), instead of
+  // openapi-typescript's reading that it is always present (what a server answers).
+  const ast = await openapiTS(doc as Parameters<typeof openapiTS>[0], {
+    silent: true,
+    defaultNonNullable: !opts.defaultsOptional,
+  });
   return header(source) + astToString(ast);
+}
+
+interface StateEntry {
+  name: string;
+  params: { $ref: string };
+  values: { $ref: string };
+}
+
+/**
+ * The `x-states` catalogue as one type: state name -> the params a caller gives (setupId is the
+ * harness's, and parameters with a default are optional) and the values the state answers with.
+ * `given(state, params)` in the suite is typed by it, so a test cannot ask a state for a value it
+ * does not promise.
+ */
+function stateMap(doc: unknown): string {
+  const ops = (doc as { paths: Record<string, Record<string, { 'x-states'?: StateEntry[] }>> }).paths;
+  const entries = Object.values(ops).flatMap((item) => Object.values(item).flatMap((op) => op['x-states'] ?? []));
+  const schema = (ref: string) => `components["schemas"][${JSON.stringify(ref.split('/').pop())}]`;
+  const lines = entries.map(
+    (e) =>
+      `    ${JSON.stringify(e.name)}: {\n        params: StateParams<${schema(e.params.$ref)}>;\n        values: ${schema(e.values.$ref)};\n    };`,
+  );
+  return [
+    '',
+    '/** Params as a caller gives them: without `setupId`, which the harness adds. */',
+    'type StateParams<P> = Omit<P, "setupId">;',
+    '/** Every provider state of `x-states`: what it takes and what it answers with. */',
+    'export interface ProviderStates {',
+    ...lines,
+    '}',
+    'export type StateName = keyof ProviderStates;',
+    '',
+  ].join('\n');
 }
 
 /** All generated files, keyed by absolute path. */
@@ -49,7 +87,10 @@ export async function generateAll(): Promise<Map<string, string>> {
   if (existsSync(statesFile)) {
     const states = readYaml(statesFile);
     files.set(join(OUT, 'provider-states.json'), json(states));
-    files.set(join(OUT, 'provider-states.ts'), await types(states, 'spec/provider-states.yaml'));
+    files.set(
+      join(OUT, 'provider-states.ts'),
+      (await types(states, 'spec/provider-states.yaml', { defaultsOptional: true })) + stateMap(states),
+    );
   }
 
   files.set(join(OUT, 'requirements.json'), json(readYaml(join(SPEC, 'requirements.yaml'))));

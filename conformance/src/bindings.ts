@@ -97,8 +97,6 @@ export const defaultBindings: Bindings = {
   },
 };
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
-
 /**
  * Default bindings overlaid with `overrides` (from the config file). Unknown keys are a
  * configuration error, so a typo does not silently keep the default.
@@ -128,6 +126,6 @@ function merge(target: Record<string, unknown>, src: unknown, where: string): vo
   }
 }
 
-export class BindingsError extends Error {
+class BindingsError extends Error {
   override name = 'BindingsError';
 }

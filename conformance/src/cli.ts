@@ -21,6 +21,9 @@ import { ReferenceTarget } from './targets/reference.js';
 import type { StartedTarget, Target } from './targets/target.js';
 import { UrlTarget } from './targets/url.js';
 import { collectSuite, runSuite } from './vitest-run.js';
+import { registerMerge } from './cli/merge.js';
+import { registerInit } from './cli/init.js';
+import { registerStates } from './cli/states.js';
 import type { Vitest } from 'vitest/node';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -99,6 +102,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
     .option('--read-only', 'leave out tests that change data [CONFORMANCE_READ_ONLY]')
     .option('--timeout <ms>', 'per-request timeout (default 10000) [CONFORMANCE_TIMEOUT]')
     .option('--test-timeout <ms>', 'per-test timeout (default 60000) [CONFORMANCE_TEST_TIMEOUT]')
+    .option(
+      '--concurrency <n>',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+    )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
       '--report-dir <dir>',
@@ -110,7 +117,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
     )
     .option('--container-port <port>', 'port the image serves on (default 8080) [CONFORMANCE_CONTAINER_PORT]')
     .option('--container-env <K=V>', 'extra container environment (repeatable)', collectKV)
-    .option('--health-path <path>', 'health endpoint waited for (default /health) [CONFORMANCE_HEALTH_PATH]')
+    .option(
+      '--health-path <path>',
+      'health endpoint waited for until it answers 200 (image and reference default /health; a --base-url target is waited for only when this is given, else GET / must answer anything) [CONFORMANCE_HEALTH_PATH]',
+    )
     .option(
       '--start-timeout <ms>',
       'how long the target may take to become healthy (default 60000) [CONFORMANCE_START_TIMEOUT]',
@@ -186,6 +196,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
       onExit(await coverageCommand(opts));
     });
 
+  registerMerge(program, onExit);
+  registerInit(program, onExit);
+  registerStates(program, onExit);
+
   return program;
 }
 
@@ -203,7 +217,12 @@ function makeTarget(o: RunOptions, reportDir: string): Target {
   };
   switch (o.target.kind) {
     case 'url':
-      return new UrlTarget({ baseUrl: o.target.baseUrl, stateUrl, log });
+      return new UrlTarget({
+        baseUrl: o.target.baseUrl,
+        stateUrl,
+        log,
+        ...(o.healthPathGiven ? { healthPath: o.healthPath, startTimeoutMs: o.startTimeoutMs } : {}),
+      });
     case 'image':
       return new ImageTarget({ image: o.target.image, ...image });
     case 'local-process':
@@ -317,6 +336,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: o.testTimeoutMs,
+        concurrency: o.concurrency,
         shard: o.shard,
         bail: o.bail,
         include: o.include,

@@ -16,18 +16,20 @@ export interface Exchange {
   responseHeaders?: Record<string, string>;
   responseBody?: string;
   ms: number;
+  /** When the request started (ms since the epoch, fractional): orders concurrent exchanges. */
+  at?: number;
   operationId?: string;
   /** Network error or timeout (no response). */
   error?: string;
 }
 
 /** Longest body text kept in a recorded exchange (the checks see the whole body). */
-export const MAX_RECORDED_BODY = 16_384;
+const MAX_RECORDED_BODY = 16_384;
 
 /** Largest response body the client reads (bytes after content decoding). A larger one, or a
  * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
  * env CONFORMANCE_MAX_RESPONSE_BYTES. */
-export const MAX_RESPONSE_BYTES = (() => {
+const MAX_RESPONSE_BYTES = (() => {
   const v = Number(process.env.CONFORMANCE_MAX_RESPONSE_BYTES);
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : 32 * 1024 * 1024;
 })();
@@ -99,7 +101,7 @@ export interface ClientOptions {
 
 const REDACTED = '<redacted>';
 
-export function conformanceMiddleware(opts: ClientOptions): Middleware {
+function conformanceMiddleware(opts: ClientOptions): Middleware {
   const pending = new Map<string, { t0: number; exchange: Exchange }>();
   const basePath = new URL(opts.baseUrl).pathname.replace(/\/+$/, '');
   const tokenHeader = opts.bindings.tokenHeader.toLowerCase();
@@ -116,7 +118,14 @@ export function conformanceMiddleware(opts: ClientOptions): Middleware {
       });
       let requestBody: string | undefined;
       if (request.body !== null) requestBody = truncate(await request.clone().text());
-      const exchange: Exchange = { method: request.method, url: request.url, requestHeaders, requestBody, ms: 0 };
+      const exchange: Exchange = {
+        method: request.method,
+        url: request.url,
+        requestHeaders,
+        requestBody,
+        ms: 0,
+        at: performance.timeOrigin + performance.now(),
+      };
       opts.log.exchanges.push(exchange);
       pending.set(id, { t0: performance.now(), exchange });
       // The timeout covers the whole exchange, body included. Redirects are not followed: a

@@ -11,6 +11,11 @@ import { parseFixtures } from './states.js';
 import { loadBaseline, loadExpectedFailures } from './gate.js';
 import type { ExpectedFailure, RunResults } from './results.js';
 
+/** Tests in flight at once by default (--concurrency): sized for I/O, not for the CPU. A test spends
+ * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
+ * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
+export const DEFAULT_CONCURRENCY = 16;
+
 export interface RunOptions {
   target:
     | { kind: 'url'; baseUrl: string }
@@ -26,12 +31,16 @@ export interface RunOptions {
   readOnly: boolean;
   timeoutMs: number;
   testTimeoutMs: number;
+  /** Most tests in flight at once (--concurrency). */
+  concurrency: number;
   shard?: string;
   reportDir: string;
   requireContainer: boolean;
   containerPort: number;
   containerEnv: Record<string, string>;
   healthPath: string;
+  /** --health-path was given (a URL target then waits for it instead of probing `/` once). */
+  healthPathGiven: boolean;
   startTimeoutMs: number;
   bail?: number;
   verbose: boolean;
@@ -68,6 +77,7 @@ export const ENV_VARS: Record<string, string> = {
   timeout: 'CONFORMANCE_TIMEOUT',
   testTimeout: 'CONFORMANCE_TEST_TIMEOUT',
   shard: 'CONFORMANCE_SHARD',
+  concurrency: 'CONFORMANCE_CONCURRENCY',
   reportDir: 'CONFORMANCE_REPORT_DIR',
   fixtures: 'CONFORMANCE_FIXTURES',
   providerStatesUrl: 'CONFORMANCE_PROVIDER_STATES_URL',
@@ -91,7 +101,7 @@ function kebabToCamel(s: string): string {
   return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-export function readConfigFile(file: string): Record<string, unknown> {
+function readConfigFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -302,12 +312,14 @@ export function resolveRunOptions(
     readOnly: bool('readOnly'),
     timeoutMs: int('timeout', 10_000),
     testTimeoutMs: int('testTimeout', 60_000),
+    concurrency: int('concurrency', DEFAULT_CONCURRENCY),
     shard,
     reportDir,
     requireContainer: bool('requireContainer') || env.CI === 'true',
     containerPort: int('containerPort', 8080),
     containerEnv,
     healthPath,
+    healthPathGiven: str('healthPath') !== undefined,
     startTimeoutMs: int('startTimeout', 60_000),
     bail,
     verbose: bool('reporterVerbose'),
@@ -335,7 +347,7 @@ function kebab(k: string): string {
   return k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-export function loadFixturesFile(file: string): FixtureEntry[] {
+function loadFixturesFile(file: string): FixtureEntry[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

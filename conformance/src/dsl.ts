@@ -7,8 +7,10 @@
 // leave it out, checks the requirement IDs against the catalogue at load time, sets up and tears
 // down provider states, records every exchange and fails the test on generic check violations.
 import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../spec/generated/openapi.js';
+import type { ProviderStates, StateName } from '../../spec/generated/provider-states.js';
 import type { Bindings } from './bindings.js';
 import { loadCatalogue } from './catalogue.js';
 import {
@@ -32,6 +34,7 @@ import {
 } from './states.js';
 import { GenericCheckError, NotApplicableError, PreconditionFailedError, SuiteDefinitionError } from './errors.js';
 import { classifyError, type TestOutcome } from './results.js';
+import { writeTrace } from './trace.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
@@ -65,6 +68,12 @@ export interface LinkArgs {
 
 export type ApiClient = Client<paths>;
 
+/** The params of a state: optional where the state needs none. */
+type GivenParams<S extends StateName> =
+  Record<string, never> extends ProviderStates[S]['params']
+    ? [params?: ProviderStates[S]['params']]
+    : [params: ProviderStates[S]['params']];
+
 export interface TestContext {
   /** openapi-fetch client typed from spec/generated/openapi.ts, with the run's admin token. */
   api: ApiClient;
@@ -72,8 +81,11 @@ export interface TestContext {
   as(token: string | null): ApiClient;
   /** An untyped request (path relative to the base URL, query included); still recorded and checked. */
   raw(path: string, init?: RawInit): Promise<RawResponse>;
-  /** Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed. */
-  given(state: string, params?: Record<string, unknown>): Promise<Record<string, any>>;
+  /**
+   * Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed.
+   * Typed per state from spec/provider-states.yaml (`x-states`): the params it takes, the values it answers.
+   */
+  given<S extends StateName>(state: S, ...params: GivenParams<S>): Promise<ProviderStates[S]['values']>;
   bindings: Bindings;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
@@ -152,7 +164,9 @@ function genericChecker(): GenericChecker {
 }
 
 let admin: { session: StateSession; token: Promise<string> } | undefined;
-let adminTeardownRegistered = false;
+/** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
+ * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
+let adminTeardownFile: string | undefined;
 
 function adminToken(): Promise<string> {
   if (!admin) {
@@ -176,8 +190,9 @@ const seenIds = new Set<string>();
 export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
   const c = ctx();
   validateRecord(record, c);
-  if (!adminTeardownRegistered) {
-    adminTeardownRegistered = true;
+  const file = getCurrentSuite()?.file?.filepath ?? '';
+  if (adminTeardownFile !== file) {
+    adminTeardownFile = file;
     afterAll(async () => {
       if (!admin) return;
       const a = admin;
@@ -242,6 +257,7 @@ async function runBody(
   meta.findings = log.findings;
   meta.checked = { ...log.checked };
   if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
+  writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
 
   if (thrown instanceof NotApplicableError) {
     meta.outcome = 'not-applicable';
@@ -290,9 +306,9 @@ function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession,
     api: makeClient<paths>(adminOpts),
     as: (token) => makeClient<paths>(base(() => token)),
     raw,
-    given: async (state, params = {}) => {
+    given: async <S extends StateName>(state: S, ...[params]: GivenParams<S>) => {
       try {
-        return await session.given(state, params);
+        return (await session.given(state, (params ?? {}) as Record<string, unknown>)) as ProviderStates[S]['values'];
       } catch (e) {
         if (e instanceof PreconditionFailedError) throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);

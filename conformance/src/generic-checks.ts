@@ -164,7 +164,7 @@ export class GenericChecker {
   }
 }
 
-export function formatErrors(errors: ErrorObject[] | null | undefined, max = 5): string {
+function formatErrors(errors: ErrorObject[] | null | undefined, max = 5): string {
   if (!errors || errors.length === 0) return 'invalid';
   const parts = errors.slice(0, max).map((e) => {
     const at = e.instancePath || '(root)';

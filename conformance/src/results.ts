@@ -37,7 +37,7 @@ export interface Expectation {
   source?: string;
 }
 
-export interface TestError {
+interface TestError {
   message: string;
   /** The recorded exchanges of the test (requests and responses, token values redacted). */
   exchanges: Exchange[];
@@ -102,7 +102,7 @@ export interface ExpectedFailure {
  * not-failing: listed, neither failing nor passing (not-applicable, not-testable);
  * not-run: listed but not selected in this run.
  */
-export type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
+type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
 
 export interface ExpectedFailureMark extends ExpectedFailure {
   status: ExpectedFailureStatus;
@@ -124,7 +124,7 @@ export interface ExpectedFailuresReport {
  *   still-failing  failing in both
  *   unchanged      anything else
  */
-export type BaselineChange = 'regression' | 'fixed' | 'still-failing' | 'unchanged';
+type BaselineChange = 'regression' | 'fixed' | 'still-failing' | 'unchanged';
 
 export interface BaselineMark {
   /** The baseline's result; `absent` when the baseline did not hold the requirement. */
@@ -257,7 +257,7 @@ export interface BuildOptions {
 }
 
 /** The selected requirements (profile levels, selection patterns, not retired), in catalogue order. */
-export function selectedRequirements(cat: Catalogue, profile: Profile, patterns: string[]): Requirement[] {
+function selectedRequirements(cat: Catalogue, profile: Profile, patterns: string[]): Requirement[] {
   const levels = profileLevels(profile);
   return cat.requirements.filter((r) => !r.retired && levels.includes(r.level) && matchesSelection(r.id, patterns));
 }

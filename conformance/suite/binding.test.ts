@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
 import { type Ctx } from './support/request.js';
+import type { ProposalParams } from './support/states.js';
 
 type BindStatus = {
   ProposalID: number;
@@ -176,7 +177,7 @@ conformance(
     timeoutMs: 30_000,
   },
   async (t) => {
-    for (const type of ['Quote', 'Renewal']) {
+    for (const type of ['Quote', 'Renewal'] as const) {
       const p = await t.given('a proposal', { type, hasMember: true, rated: true });
       await bindQuote(t, p.proposalId);
       const s = await settled(t, p.proposalId);
@@ -249,7 +250,7 @@ conformance(
     const s = await bindStatus(t, ok.proposalId);
     expect(s).toMatchObject({ Status: 'Bound', ...body });
 
-    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    const cases: Array<[string, ProposalParams, RegExp]> = [
       ['no member', { type: 'Quote', hasMember: false, rated: true }, /member/i],
       ['rating not complete', { type: 'Quote', hasMember: true, rated: false }, /rating|rated/i],
       ['not modifiable', { type: 'Quote', hasMember: true, rated: true, status: 'R' }, /modif|cannot bind/i],
@@ -276,7 +277,7 @@ conformance(
     timeoutMs: 45_000,
   },
   async (t) => {
-    const cases: Array<[string, Record<string, unknown>, 'Bound' | 'Error', RegExp | null]> = [
+    const cases: Array<[string, ProposalParams, 'Bound' | 'Error', RegExp | null]> = [
       ['bindable', { type: 'Application', hasMember: true, rated: true }, 'Bound', null],
       ['unrated', { type: 'Quote', hasMember: true, rated: false }, 'Error', /rating/i],
       ['no member', { type: 'Quote', hasMember: false, rated: true }, 'Error', /member/i],

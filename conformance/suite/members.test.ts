@@ -170,7 +170,7 @@ conformance(
     mutates: true,
   },
   async (t) => {
-    for (const type of ['Quote', 'Endorsement']) {
+    for (const type of ['Quote', 'Endorsement'] as const) {
       const p = await t.given('a proposal', { type, hasMember: false, rated: true });
       await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
         params: { path: { proposalId: p.proposalId } },

@@ -17,6 +17,7 @@ import {
   tag,
   upsertMulti,
 } from './support/schedules.js';
+import type { ProposalParams } from './support/states.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;
 
@@ -32,7 +33,7 @@ function successes(body: any): any[] {
 
 interface Condition {
   name: string;
-  params: Record<string, unknown>;
+  params: ProposalParams;
   requirement: string;
 }
 
@@ -144,7 +145,7 @@ conformance(
 // ---------------------------------------------------------------------------------------------
 // The six proposal types (PROP-001)
 
-for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']) {
+for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as const) {
   conformance(
     {
       id: `proposals.type-${type.toLowerCase()}`,

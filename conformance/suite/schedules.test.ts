@@ -19,6 +19,7 @@ import {
   upsertMulti,
   type Row,
 } from './support/schedules.js';
+import type { ProposalParams } from './support/states.js';
 
 type Result = {
   IsSuccessful: boolean;
@@ -38,7 +39,7 @@ function location(name: string | undefined, n: string): Record<string, unknown> 
   return f;
 }
 
-async function proposal(t: Ctx, params: Record<string, unknown>) {
+async function proposal(t: Ctx, params: ProposalParams) {
   const p = await t.given('a proposal', params);
   expect(typeof p.scheduleDomain, 'state "a proposal" names its schedule domain').toBe('string');
   return p;
@@ -544,7 +545,7 @@ conformance(
   },
 );
 
-for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']) {
+for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as const) {
   conformance(
     {
       id: `schedules.permanent-delete-${type.toLowerCase()}`,

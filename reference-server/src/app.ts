@@ -7,6 +7,7 @@ import { authMiddleware, installAuthCache } from './auth.js';
 import { makeErrorHandler, notFoundHandler, type ErrorLogger } from './errors.js';
 import { bodySizeLimit, urlLengthLimit } from './limits.js';
 import { loadSettings } from './settings.js';
+import { MethodRouter } from './routing.js';
 import { registerProviderStates } from './provider-states/index.js';
 import * as health from './areas/health.js';
 import * as authRoutes from './areas/auth-routes.js';
@@ -15,7 +16,7 @@ import * as links from './areas/links.js';
 import * as files from './areas/files.js';
 import * as query from './areas/query.js';
 import * as records from './areas/records.js';
-import * as proposals from './areas/proposals.js';
+import { migrate as migrateProposalTables } from './proposals/tables.js';
 import * as binding from './areas/binding.js';
 import * as members from './areas/members.js';
 import * as schedules from './areas/schedules.js';
@@ -23,6 +24,8 @@ import * as schedules from './areas/schedules.js';
 export interface CreateAppOptions {
   /** SQLite file; ':memory:' (default) for a throwaway database. */
   dbPath?: string;
+  /** Hold the database file exclusively (db.ts, OpenOptions.exclusive; `--exclusive-db`). */
+  exclusiveDb?: boolean;
   /** Initial settings; they override what the database holds. */
   settings?: Partial<Settings>;
   /** Serve POST /_provider-states. */
@@ -48,7 +51,7 @@ const defaultLog: ErrorLogger = (entry) => {
 };
 
 export function createApp(opts: CreateAppOptions = {}): CreatedApp {
-  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS);
+  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS, { exclusive: opts.exclusiveDb });
   // token → user cache, invalidated by TEMP triggers on users/grants/tokens (auth.ts, AuthCache)
   installAuthCache(db);
   const dict = createDictionary(DOMAINS);
@@ -79,10 +82,11 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   }
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
-  app.use('*', (c, next) => {
-    c.set('deps', deps);
-    return next();
-  });
+
+  // An undeclared method on a declared path: 405 + Allow, before authentication (it reveals
+  // nothing but the interface's own routes). The route table is read once everything is registered.
+  const methods = new MethodRouter();
+  app.use('*', methods.middleware());
 
   // Routes without a token.
   health.register(app, deps);
@@ -93,7 +97,7 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   app.use('/api/*', authMiddleware(deps));
   domains.register(app, deps);
   links.register(app, deps);
-  proposals.register(app, deps);
+  migrateProposalTables(deps.db); // the proposal area's tables that are not domains
   binding.register(app, deps);
   members.register(app, deps);
   schedules.register(app, deps);
@@ -101,6 +105,7 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   files.register(app, deps);
   query.register(app, deps);
   records.register(app, deps);
+  methods.seal(app);
 
   const stopWorker = opts.bindWorker === false ? () => {} : binding.startBindWorker(deps);
   let closed = false;

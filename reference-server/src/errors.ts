@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'PayloadTooLarge'
   | 'UriTooLong'
   | 'NotFound'
+  | 'MethodNotAllowed'
   | 'Conflict'
   | 'InternalError';
 
@@ -24,6 +25,7 @@ export const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
@@ -33,7 +35,7 @@ export const REASONS: Record<number, string> = {
 };
 
 /** Problem type: `about:blank` (RFC 9457 section 4.2.1); the stable machine name is in `code`. */
-export const PROBLEM_TYPE = 'about:blank';
+const PROBLEM_TYPE = 'about:blank';
 
 export interface Problem {
   type: string;

@@ -36,7 +36,7 @@ export interface components {
         /** @description Chosen by the suite, unique per setup; everything the state creates is tagged with it. */
         SetupId: string;
         /**
-         * @description A per-domain permission. A domain is accessible when the user holds View on it.
+         * @description A per-domain permission, named as in spec section 5. In the reference a domain is accessible when the user holds View on it (implementation-defined); core tests that need access grant every permission but RestrictDownload.
          * @enum {string}
          */
         Permission: "View" | "Edit" | "AttachContacts" | "DetachContacts" | "AttachFiles" | "ModifyFiles" | "RestrictDownload" | "Full";
@@ -109,7 +109,7 @@ export interface components {
              * @description Domain of the record; `Claim` or a customer-defined domain such as `Custom.Inspection`.
              * @default Claim
              */
-            domain: string;
+            domain?: string;
         };
         ARecordWithAssociationsValues: {
             /** @description The record's domain. */
@@ -161,7 +161,7 @@ export interface components {
         ARecordWithAMissingAssociationParams: {
             setupId: components["schemas"]["SetupId"];
             /** @default Claim */
-            domain: string;
+            domain?: string;
         };
         ARecordWithAMissingAssociationValues: {
             domain: string;
@@ -183,7 +183,7 @@ export interface components {
         RecordsParams: {
             setupId: components["schemas"]["SetupId"];
             /** @default Claim */
-            domain: string;
+            domain?: string;
             count: number;
         };
         RecordsValues: {
@@ -192,11 +192,13 @@ export interface components {
             ids: number[];
             /** @description A filter, in the implementation's own syntax, that selects exactly these records. */
             filter: string;
-            /** @description A field whose values are distinct and increase with creation order. */
+            /** @description A text field whose values are distinct, made of one common prefix and digits of one length (so every collation orders them alike), and whose order is unlike creation order: from three records on, neither creation order nor its reverse. */
             sortField: string;
+            /** @description Optional (absent where the domain has no spare text field): a text field holding one of three values (one common prefix and a digit), several records per value, whose order is unlike the order of sortField; for sorts on two columns. */
+            groupField?: string;
             /** @description A field that is null on every one of these records. */
             allNullField: string;
-            /** @description A field with a value on the first record only. */
+            /** @description A field with a value on exactly one record; from four records on, that record is neither the first nor the last in creation order nor in sortField order (three records: the middle one created). */
             sometimesNullField: string;
         };
         AFileRequest: {
@@ -221,7 +223,12 @@ export interface components {
             description?: string;
             contentsBase64: string;
             /** @default U */
-            sourceType: string;
+            sourceType?: string;
+            /**
+             * @description true = the file was modified and downloaded after its upload (as through the web application), so ModifiedDate, ModifiedUserID, DownloadedDate and DownloadedUserID hold values.
+             * @default false
+             */
+            touched?: boolean;
         };
         AFileValues: {
             fileId: number;
@@ -247,8 +254,14 @@ export interface components {
         ARecordWithFilesParams: {
             setupId: components["schemas"]["SetupId"];
             /** @default Claim */
-            domain: string;
+            domain?: string;
             files: {
+                fileName: string;
+                contentsBase64: string;
+            }[];
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs), with `twinFiles` attached to it. */
+            twinDomain?: string;
+            twinFiles?: {
                 fileName: string;
                 contentsBase64: string;
             }[];
@@ -258,6 +271,10 @@ export interface components {
             id: number;
             /** @description In the order of `files`. */
             fileIds: number[];
+            /** @description Present with the param twinDomain; its record's ID is `id`. */
+            twinDomain?: string;
+            /** @description Present with the param twinDomain; in the order of `twinFiles`. */
+            twinFileIds?: number[];
         };
         AContactRequest: {
             /**
@@ -297,7 +314,9 @@ export interface components {
              * @description Any standard or custom domain.
              * @default Claim
              */
-            domain: string;
+            domain?: string;
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs). */
+            twinDomain?: string;
         };
         ALinkParentValues: {
             domain: string;
@@ -307,6 +326,10 @@ export interface components {
             textMatchKey: string;
             /** @description A field that is neither text nor numeric. */
             nonMatchableField: string;
+            /** @description Present with the param twinDomain; its record's ID is `id`. */
+            twinDomain?: string;
+            /** @description Present with the param twinDomain. */
+            twinDomainId?: number;
         };
         ContactRelationshipsRequest: {
             /**
@@ -341,37 +364,37 @@ export interface components {
              * @default open
              * @enum {string}
              */
-            status: "open" | "B" | "R" | "0";
+            status?: "open" | "B" | "R" | "0";
             /**
              * @description The proposal's proposal set is bound (not modifiable).
              * @default false
              */
-            boundSet: boolean;
+            boundSet?: boolean;
             /**
              * @description The proposal has a pending expiry-date-change endorsement (not modifiable).
              * @default false
              */
-            pendingExpiryChange: boolean;
+            pendingExpiryChange?: boolean;
             /**
              * @description The proposal already has a member (MemberID).
              * @default false
              */
-            hasMember: boolean;
+            hasMember?: boolean;
             /**
              * @description The proposal's rating is complete (needed for binding).
              * @default false
              */
-            rated: boolean;
+            rated?: boolean;
             /**
              * @description The applicant data passes member validation (CreateMember succeeds).
              * @default true
              */
-            applicantValid: boolean;
+            applicantValid?: boolean;
             /**
              * @description Number of ProposalLocation schedule records to create.
              * @default 0
              */
-            locations: number;
+            locations?: number;
         };
         AProposalValues: {
             proposalId: number;
@@ -457,3 +480,58 @@ export interface operations {
         };
     };
 }
+
+/** Params as a caller gives them: without `setupId`, which the harness adds. */
+type StateParams<P> = Omit<P, "setupId">;
+/** Every provider state of `x-states`: what it takes and what it answers with. */
+export interface ProviderStates {
+    "a user": {
+        params: StateParams<components["schemas"]["AUserParams"]>;
+        values: components["schemas"]["AUserValues"];
+    };
+    "an expired token": {
+        params: StateParams<components["schemas"]["AnExpiredTokenParams"]>;
+        values: components["schemas"]["AnExpiredTokenValues"];
+    };
+    "a record with associations": {
+        params: StateParams<components["schemas"]["ARecordWithAssociationsParams"]>;
+        values: components["schemas"]["ARecordWithAssociationsValues"];
+    };
+    "a record with a missing association": {
+        params: StateParams<components["schemas"]["ARecordWithAMissingAssociationParams"]>;
+        values: components["schemas"]["ARecordWithAMissingAssociationValues"];
+    };
+    "records": {
+        params: StateParams<components["schemas"]["RecordsParams"]>;
+        values: components["schemas"]["RecordsValues"];
+    };
+    "a file": {
+        params: StateParams<components["schemas"]["AFileParams"]>;
+        values: components["schemas"]["AFileValues"];
+    };
+    "a record with files": {
+        params: StateParams<components["schemas"]["ARecordWithFilesParams"]>;
+        values: components["schemas"]["ARecordWithFilesValues"];
+    };
+    "a contact": {
+        params: StateParams<components["schemas"]["AContactParams"]>;
+        values: components["schemas"]["AContactValues"];
+    };
+    "a link parent": {
+        params: StateParams<components["schemas"]["ALinkParentParams"]>;
+        values: components["schemas"]["ALinkParentValues"];
+    };
+    "contact relationships": {
+        params: StateParams<components["schemas"]["ContactRelationshipsParams"]>;
+        values: components["schemas"]["ContactRelationshipsValues"];
+    };
+    "a proposal": {
+        params: StateParams<components["schemas"]["AProposalParams"]>;
+        values: components["schemas"]["AProposalValues"];
+    };
+    "a setting": {
+        params: StateParams<components["schemas"]["ASettingParams"]>;
+        values: components["schemas"]["ASettingValues"];
+    };
+}
+export type StateName = keyof ProviderStates;

@@ -11,6 +11,7 @@ import { parseBoolParam, parseId, validateQuery } from '../validation.js';
 /** The domain of a path, matched case-sensitively; 404 UnknownDomain otherwise. */
 // REQ: DOM-001
 // REQ: DOM-002
+// REQ: DOM-011 — an unknown domain fails (404 UnknownDomain), never a success with data.
 // REQ: DOM-010
 export function requireDomain(deps: Deps, name: string): DomainDef {
   const def = deps.dict.get(name);
@@ -33,13 +34,13 @@ export function requestContext(c: Context<AppEnv>, deps: Deps): RequestContext {
 }
 
 /** How many compiled record reads `getOne` keeps (per server; least recently added out first). */
-export const RECORD_READ_CACHE_SIZE = 500;
+const RECORD_READ_CACHE_SIZE = 500;
 const recordReads = new WeakMap<Deps, Map<string, RecordRead>>();
 
 /** Read one record (Record/Domain/Id envelope) or 404 RecordNotFound. The read of a (domain,
  * columns, resolveAssociationNames) is compiled once (column engine, SQL text, statement) and the
  * record is read with one query: its key and the active condition, as the existence check was. */
-export function getOne(c: Context<AppEnv>, deps: Deps, def: DomainDef, id: number) {
+function getOne(c: Context<AppEnv>, deps: Deps, def: DomainDef, id: number) {
   const rawColumns = c.req.query('columns');
   const rawResolve = c.req.query('resolveAssociationNames');
   let reads = recordReads.get(deps);
@@ -92,6 +93,7 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
     requirePermission(c.get('user'), def.name, 'View');
     // REQ: GEN-004
     const id = parseId(c.req.param('id'));
+    // REQ: REC-004 — a missing record fails, never a success with data.
     // REQ: REC-003
     return c.json(getOne(c, deps, def, id));
   });

@@ -1,9 +1,9 @@
 // Provider states of the links area: 'a contact', 'a link parent', 'contact relationships'.
 import { CODE_LISTS } from '../dictionary.js';
-import { states } from './registry.js';
-import { createRecord, domainParam, marker, storedFields } from './records.js';
+import type { StateDef } from './registry.js';
+import { createRecord, createTwins, domainParam, marker, storedFields } from './records.js';
 
-states.set('a contact', {
+const aContact: StateDef = {
   setup(_params, ctx) {
     const { deps } = ctx;
     const mark = marker(ctx);
@@ -28,15 +28,20 @@ states.set('a contact', {
       nonMatchableField: 'Name',
     };
   },
-});
+};
 
-states.set('a link parent', {
+const aLinkParent: StateDef = {
   setup(params, ctx) {
     const def = domainParam(ctx, params.domain, 'Claim');
     const mark = marker(ctx);
     const text = storedFields(def).find((f) => f.type === 'text');
     const key = `LP-${mark}`;
-    const id = createRecord(ctx, def, text ? { [text.name]: key } : {});
+    const twin = params.twinDomain === undefined ? undefined : domainParam(ctx, params.twinDomain, 'Claim');
+    const twinText = twin ? storedFields(twin).find((f) => f.type === 'text') : undefined;
+    const own = text ? { [text.name]: key } : {};
+    const id = twin
+      ? createTwins(ctx, def, twin, own, twinText ? { [twinText.name]: `LP-TWIN-${mark}` } : {})
+      : createRecord(ctx, def, own);
     const nonMatchable =
       def.fields.find((f) => !f.computed && !['text', 'number', 'integer'].includes(f.type)) ??
       def.fields.find((f) => f.computed);
@@ -48,12 +53,23 @@ states.set('a link parent', {
       textMatchKey: text ? key : undefined,
     };
     if (nonMatchable) values.nonMatchableField = nonMatchable.name;
+    if (twin) {
+      values.twinDomain = twin.name;
+      values.twinDomainId = twin.id;
+    }
     return values;
   },
-});
+};
 
-states.set('contact relationships', {
+const contactRelationships: StateDef = {
   setup() {
     return { relationships: CODE_LISTS.ContactType!.map(([code]) => code) };
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const LINK_STATES: Record<string, StateDef> = {
+  'a contact': aContact,
+  'a link parent': aLinkParent,
+  'contact relationships': contactRelationships,
+};

@@ -8,7 +8,7 @@ import { findCode, insertRow } from '../db.js';
 import { ApiError } from '../errors.js';
 import { SelectBuilder } from '../columns-engine.js';
 import { insertFile } from '../areas/files.js';
-import { states, type StateContext } from './registry.js';
+import type { StateContext, StateDef } from './registry.js';
 
 /** A marker unique to this setup (letters and digits only), used in text values. */
 export function marker(ctx: StateContext): string {
@@ -62,8 +62,31 @@ export function createRecord(ctx: StateContext, def: DomainDef, values: Record<s
   return id;
 }
 
+/**
+ * Two records with one ID, in `def` and in `twin` (parents in different domains with equal IDs): the
+ * ID is above every key of both tables, so it is free in both. Both tracked for teardown.
+ */
+export function createTwins(
+  ctx: StateContext,
+  def: DomainDef,
+  twin: DomainDef,
+  values: Record<string, unknown>,
+  twinValues: Record<string, unknown>,
+): number {
+  if (def.name === twin.name || def.name === 'File' || twin.name === 'File')
+    throw new ApiError(400, 'MalformedRequest', "'twinDomain' must be another domain than the parent's, not File.");
+  const maxKey = (d: DomainDef) =>
+    (ctx.deps.db.prepare(`SELECT coalesce(max(${q(d.key)}), 0) AS m FROM ${q(d.table)}`).get() as { m: number }).m;
+  return ctx.deps.db.transaction(() => {
+    const id = Math.max(maxKey(def), maxKey(twin)) + 1;
+    createRecord(ctx, def, { ...values, [def.key]: id });
+    createRecord(ctx, twin, { ...twinValues, [twin.key]: id });
+    return id;
+  })();
+}
+
 /** A sample value of a field's type. */
-export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
+function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
   switch (f.type) {
     case 'text':
       return `${f.name}-${mark}`;
@@ -83,7 +106,7 @@ export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
 }
 
 /** The display string of a record (its domain's displayField, computed ones included). */
-export function displayOf(deps: Deps, def: DomainDef, id: number): string {
+function displayOf(deps: Deps, def: DomainDef, id: number): string {
   if (!def.displayField) return String(id);
   const b = new SelectBuilder(deps, def);
   const r = b.resolve(def.displayField, 'select');
@@ -109,7 +132,7 @@ function createTarget(ctx: StateContext, target: DomainDef, mark: string): numbe
   return createRecord(ctx, target, values);
 }
 
-states.set('a record with associations', {
+const aRecordWithAssociations: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
@@ -179,9 +202,9 @@ states.set('a record with associations', {
       codedDescription: description,
     };
   },
-});
+};
 
-states.set('a record with a missing association', {
+const aRecordWithAMissingAssociation: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
@@ -199,7 +222,7 @@ states.set('a record with a missing association', {
     deps.db.prepare(`DELETE FROM ${q(target.table)} WHERE ${q(target.key)} = ?`).run(targetId);
     return { domain: def.name, id, associationField: assoc.name, associationKeyField: assoc.name + 'ID' };
   },
-});
+};
 
 /** File columns that are never null (the File record schema types them as non-null). */
 const NON_NULL_FILE_FIELDS = new Set([
@@ -217,7 +240,7 @@ const NULL_PATTERN_FIELDS: Record<string, { sometimes: string; allNull: string }
   File: { sometimes: 'DocumentStatusID', allNull: 'DownloadedDate' },
 };
 
-states.set('records', {
+const records: StateDef = {
   setup(params, ctx) {
     const def = domainParam(ctx, params.domain, 'Claim');
     const count = params.count;
@@ -250,17 +273,33 @@ states.set('records', {
       : texts.length >= 2
         ? texts[texts.length - 1]!
         : (ordered[1] ?? refColumns[0]!);
+    // A third spare text field carries the groups of a two-column sort (Claim: Status).
+    // Not on File, whose spare text (ExternalDirectURL) would make the files external.
+    const group =
+      def.name === 'File' ? undefined : texts.find((f) => f.name !== sometimes.name && f.name !== allNull.name);
     const mark = marker(ctx);
+    // Adversarial order: the sort key of the i-th record is (i * 97 + 31) mod 151 (distinct for
+    // i < 151), so sorted order is neither creation order nor its reverse (from 3 records on), and a
+    // page cut in creation order and then sorted differs from the page of the sorted set.
+    const sortKeys = Array.from({ length: count }, (_, i) => (i * 97 + 31) % 151);
+    const rankOf = ranks(sortKeys);
+    // The one value of sometimesNullField sits on a record that is neither first nor last, in
+    // creation order and in sort order alike (from 4 records on; 3 records: the middle one created).
+    const inner = sortKeys.findIndex((_, i) => i > 0 && i < count - 1 && rankOf[i]! > 0 && rankOf[i]! < count - 1);
+    const valued = inner >= 0 ? inner : count >= 3 ? 1 : 0;
     const ids: number[] = [];
     const extra =
-      def.name === 'File' ? (i: number) => ({ FileName: `${mark}-${String(i).padStart(4, '0')}.txt` }) : () => ({});
+      def.name === 'File'
+        ? (i: number) => ({ FileName: `${mark}-${String(sortKeys[i]).padStart(4, '0')}.txt` })
+        : () => ({});
     ctx.deps.db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const values: Record<string, unknown> = {
-          [sortField.name]: `${mark}-${String(i).padStart(4, '0')}`,
+          [sortField.name]: `${mark}-${String(sortKeys[i]).padStart(4, '0')}`,
           ...extra(i),
         };
-        if (i === 0) values[sometimes.name] = sampleValue(sometimes, mark);
+        if (group) values[group.name] = `${mark}-g${rankOf[i]! % 3}`;
+        if (i === valued) values[sometimes.name] = sampleValue(sometimes, mark);
         ids.push(createRecord(ctx, def, values));
       }
     })();
@@ -269,8 +308,22 @@ states.set('records', {
       ids,
       filter: `${sortField.name}:startswith:${mark}-`,
       sortField: sortField.name,
+      ...(group ? { groupField: group.name } : {}),
       allNullField: allNull.name,
       sometimesNullField: sometimes.name,
     };
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const RECORD_STATES: Record<string, StateDef> = {
+  'a record with associations': aRecordWithAssociations,
+  'a record with a missing association': aRecordWithAMissingAssociation,
+  records: records,
+};
+
+/** The rank (0 = smallest) of each of the distinct numbers `keys`. */
+function ranks(keys: number[]): number[] {
+  const sorted = [...keys].sort((a, b) => a - b);
+  return keys.map((k) => sorted.indexOf(k));
+}
