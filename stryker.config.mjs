@@ -13,7 +13,8 @@
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   packageManager: 'npm',
-  testRunner: 'command',
+  // testRunner: Stryker's default, the built-in `command` runner (not named here: knip would then
+  // look for a `@stryker-mutator/command-runner` package, which does not exist).
   commandRunner: {
     command:
       'node conformance/bin/conformance.mjs run --local-process --profile core --bail 1 --report-dir .stryker-run',
