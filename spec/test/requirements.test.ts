@@ -15,6 +15,7 @@ interface Requirement {
   testable: boolean;
   reason?: string;
   operations: string[];
+  untestedOperations?: Record<string, string>;
   retired?: boolean;
 }
 
@@ -28,7 +29,18 @@ const ops = operations(doc);
 const opIds = new Set(ops.map((o) => o.op.operationId));
 
 const ID = /^(GEN|DOM|REC|COL|QRY|FILE|LINK|PROP|BIND|MEM|SCHED|AUTH|EVT|LIM|VER)-\d{3}$/;
-const KEYS = new Set(['id', 'section', 'quote', 'statement', 'level', 'testable', 'reason', 'operations', 'retired']);
+const KEYS = new Set([
+  'id',
+  'section',
+  'quote',
+  'statement',
+  'level',
+  'testable',
+  'reason',
+  'operations',
+  'untestedOperations',
+  'retired',
+]);
 
 /** Text of a numbered section of the interface spec ("4" includes 4.1 to 4.5). */
 function sectionText(section: string): string | undefined {
@@ -77,6 +89,15 @@ describe('requirement catalogue', () => {
     expect(Array.isArray(r.operations)).toBe(true);
     expect(new Set(r.operations).size, 'duplicate operations').toBe(r.operations.length);
     if (r.retired !== undefined) expect(typeof r.retired).toBe('boolean');
+    if (r.untestedOperations !== undefined) {
+      // {operationId: reason}, only for operations the requirement lists, only on a testable one
+      expect(typeof r.untestedOperations === 'object' && !Array.isArray(r.untestedOperations)).toBe(true);
+      expect(r.testable, 'untestedOperations on a not-testable requirement').toBe(true);
+      for (const [op, why] of Object.entries(r.untestedOperations)) {
+        expect(r.operations, `untestedOperations.${op} is not in operations`).toContain(op);
+        expect(typeof why === 'string' && why.trim().length > 0, `untestedOperations.${op} needs a reason`).toBe(true);
+      }
+    }
     // The prefix names the area; GEN/VER aside, it must match the section's subject loosely only,
     // so it is not checked further here.
   });
