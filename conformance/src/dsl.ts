@@ -21,7 +21,7 @@ import {
   type RawInit,
   type RawResponse,
 } from './client.js';
-import { GenericChecker, type Finding, type Violation } from './generic-checks.js';
+import { GenericChecker, type Finding, type SchemaView, type Violation } from './generic-checks.js';
 import { loadOpenApi } from './openapi.js';
 import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
 import {
@@ -155,10 +155,16 @@ function stateProvider(): StateProvider {
   return provider;
 }
 
-let checker: GenericChecker | undefined;
-function genericChecker(): GenericChecker {
-  checker ??= new GenericChecker(loadOpenApi());
-  return checker;
+const checkers = new Map<SchemaView, GenericChecker>();
+/** A core test's exchanges are checked against the core view; an implementation-defined test's against the full document. */
+function genericChecker(profile: 'core' | 'implementation-defined'): GenericChecker {
+  const view: SchemaView = profile === 'core' ? 'core' : 'full';
+  let c = checkers.get(view);
+  if (!c) {
+    c = new GenericChecker(loadOpenApi(), view);
+    checkers.set(view, c);
+  }
+  return c;
 }
 
 let admin: { session: StateSession; token: Promise<string> } | undefined;
@@ -239,7 +245,7 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal);
+  const t = makeTestContext(c, log, session, vctx.signal, record.profile ?? 'core');
   let thrown: unknown;
   try {
     await body(t);
@@ -278,13 +284,19 @@ async function runBody(
   meta.outcome = 'passed';
 }
 
-function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession, signal: AbortSignal): TestContext {
+function makeTestContext(
+  c: RunContext,
+  log: ExchangeLog,
+  session: StateSession,
+  signal: AbortSignal,
+  profile: 'core' | 'implementation-defined',
+): TestContext {
   const base = (token: ClientOptions['token']): ClientOptions => ({
     baseUrl: c.baseUrl,
     bindings: c.bindings,
     timeoutMs: c.timeoutMs,
     log,
-    checker: genericChecker(),
+    checker: genericChecker(profile),
     token,
     signal,
   });
