@@ -88,7 +88,7 @@ export const ERROR_CONTROLS: Control[] = [
     area: 'AUTH',
     description: 'Authenticate with wrong credentials is answered 400.',
     allowedBy: 'Section 5: "Token issuance, the header that carries the token, and token lifetime: not shown."',
-    markers: ['paths/Authentication~1Authenticate', 'components/responses/BadCredentials'],
+    markers: ['paths/~1Authentication~1Authenticate/post', 'components/responses/BadCredentials'],
     select: ['AUTH-'],
     rewrite: recode(['Unauthenticated'], 400, ['authenticate']),
   },
@@ -99,8 +99,8 @@ export const ERROR_CONTROLS: Control[] = [
     allowedBy: NOT_SHOWN,
     markers: [
       'components/responses/MalformedRequest',
-      'components/responses/QueryBadRequest',
-      'components/responses/ProposalBadRequest',
+      'components/responses/BadQuery',
+      'components/responses/BadRequest',
     ],
     select: ['GEN-', 'COL-', 'QRY-', 'SCHED-'],
     rewrite: recode(['MalformedRequest', 'UnknownColumn', 'InvalidFilter'], 422),
@@ -225,7 +225,7 @@ export const ERROR_CONTROLS: Control[] = [
     description:
       'Error bodies are a bare JSON string (as the documented CreateMember error) instead of problem details.',
     allowedBy: `${NOT_SHOWN} Section 7 shows a bare JSON string body for one server error.`,
-    markers: ['components/schemas/Problem', 'components/schemas/ErrorString'],
+    markers: ['components/schemas/Problem'],
     select: ['GEN-', 'DOM-', 'REC-', 'FILE-', 'SCHED-', 'PROP-'],
     rewrite: onError(isProblem, (res) =>
       makeResponse(res.status, detailOf(res), { 'content-type': 'application/json' }),

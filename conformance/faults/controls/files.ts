@@ -69,7 +69,6 @@ export const FILE_CONTROLS: Control[] = [
       'A non-empty DownloadURL is `Documents/Download/<id>?s=<opaque>` instead of `Download.aspx?FileID=...`.',
     allowedBy:
       'Section 4.3 rule 2: "`DownloadURL` is a web-application URL, relative to the base application URL." (its form is not shown)',
-    markers: ['components/schemas/FileRecord/properties/DownloadURL'],
     select: ['FILE-'],
     rewrite: fileColumn(['DownloadURL'], (v) => {
       if (typeof v !== 'string' || v === '') return v;

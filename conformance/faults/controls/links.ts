@@ -42,6 +42,8 @@ export const LINK_CONTROLS: Control[] = [
       'components/schemas/LinkIdentification',
       'components/schemas/LinkUpsertRequest',
       'components/schemas/LinkRemoveRequest',
+      'paths/~1api~1Link~1Upsert/post/requestBody',
+      'paths/~1api~1Link~1Remove/post/requestBody',
     ],
     select: ['LINK-', 'AUTH-', 'FILE-006', 'FILE-007'],
     config: { bindings: { link: Object.fromEntries(Object.keys(CAMEL).map((k) => [k, k])) } },

@@ -61,7 +61,6 @@ export const QUERY_CONTROLS: Control[] = [
     description: 'A query without `sort` lists records by their key, descending (newest first), instead of ascending.',
     allowedBy:
       'Section 4.2: "`sort` | string, optional, column names with a direction keyword" (no default order is documented)',
-    markers: ['components/parameters/Sort'],
     select: ['QRY-', 'FILE-', 'COL-', 'REC-'],
     rewrite: async (req, ctx, next) => {
       const m = /^\/api\/([^/]+)\/Query$/.exec(req.path);
