@@ -32,6 +32,16 @@ export const DOMAIN_CONTROLS: Control[] = [
     ),
   },
   {
+    name: 'domains-list-nested',
+    area: 'DOM',
+    description: 'GET /api/Domains answers `{"data": {"items": [...]}}`.',
+    allowedBy: ENVELOPE,
+    markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
+    select: ['DOM-', 'MEM-', 'LINK-', 'GEN-'],
+    config: { bindings: { domainsListField: 'data.items' } },
+    rewrite: onSuccess(['listDomains'], (res, body) => withResponseJson(res, { data: { items: entries(body) } })),
+  },
+  {
     name: 'domains-other-order',
     area: 'DOM',
     description: 'GET /api/Domains lists the domains by Name, descending, instead of by DomainID.',

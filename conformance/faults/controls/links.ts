@@ -10,6 +10,7 @@ import {
   parseColumns,
   problem,
   routeOf,
+  withRequestJson,
   withResponseJson,
 } from '../exchange.js';
 import { noContent, onSuccess, renameBodyKeys, renameQueryParams, chain } from './util.js';
@@ -31,6 +32,20 @@ const CAMEL: Record<string, string> = {
   newRelationship: 'NewRelationship',
 };
 
+/** Binding key → dotted body path of the nested link body. */
+const NESTED: Record<string, string> = {
+  parentDomain: 'Parent.Domain',
+  parentRecordId: 'Parent.RecordID',
+  parentRecordKey: 'Parent.RecordKey',
+  parentRecordMatchField: 'Parent.MatchField',
+  childDomain: 'Child.Domain',
+  childRecordId: 'Child.RecordID',
+  childRecordKey: 'Child.RecordKey',
+  childRecordMatchField: 'Child.MatchField',
+  relationship: 'Relationship',
+  newRelationship: 'NewRelationship',
+};
+
 export const LINK_CONTROLS: Control[] = [
   {
     name: 'link-body-camel-case',
@@ -48,6 +63,34 @@ export const LINK_CONTROLS: Control[] = [
     select: ['LINK-', 'AUTH-', 'FILE-006', 'FILE-007'],
     config: { bindings: { link: Object.fromEntries(Object.keys(CAMEL).map((k) => [k, k])) } },
     rewrite: renameBodyKeys(['upsertLink', 'removeLink'], CAMEL),
+  },
+  {
+    name: 'link-body-nested',
+    area: 'LINK',
+    description:
+      'Link/Upsert and Link/Remove take nested bodies: `{"Parent": {"Domain", "RecordID", "RecordKey", "MatchField"}, "Child": {...}, "Relationship"}`.',
+    allowedBy: `${UPSERT} ${REMOVE}`,
+    markers: [
+      'components/schemas/LinkIdentification',
+      'components/schemas/LinkUpsertRequest',
+      'components/schemas/LinkRemoveRequest',
+      'paths/~1api~1Link~1Upsert/post/requestBody',
+      'paths/~1api~1Link~1Remove/post/requestBody',
+    ],
+    select: ['LINK-', 'AUTH-', 'FILE-006', 'FILE-007'],
+    config: { bindings: { link: NESTED } },
+    rewrite: async (req, _ctx, next) => {
+      const op = routeOf(req).op;
+      const b = bodyJson(req);
+      if ((op !== 'upsertLink' && op !== 'removeLink') || !b || typeof b !== 'object' || Array.isArray(b))
+        return next(req);
+      const flat: Record<string, unknown> = {};
+      for (const [key, dotted] of Object.entries(NESTED)) {
+        const v = dotted.split('.').reduce<any>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), b);
+        if (v !== undefined) flat[CAMEL[key]!] = v;
+      }
+      return next(withRequestJson(req, flat));
+    },
   },
   {
     name: 'link-query-params-renamed',

@@ -56,6 +56,45 @@ export const QUERY_CONTROLS: Control[] = [
     }),
   },
   {
+    name: 'total-count-in-header',
+    area: 'QRY',
+    description: 'The total count is answered in an `X-Total-Count` header instead of a `TotalCount` body field.',
+    allowedBy: 'Section 4.2: "Place and name of the total count in the response: not shown."',
+    markers: [
+      'components/schemas/ListEnvelope/properties/TotalCount',
+      'components/schemas/FileList/properties/TotalCount',
+    ],
+    select: ['QRY-', 'FILE-'],
+    config: { bindings: { totalCountHeader: 'X-Total-Count' } },
+    rewrite: async (req, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !body || typeof body !== 'object' || !('TotalCount' in body)) return res;
+      const { TotalCount, ...rest } = body;
+      const out = withResponseJson(res, rest);
+      return { ...out, headers: { ...out.headers, 'x-total-count': String(TotalCount) } };
+    },
+  },
+  {
+    name: 'total-count-nested',
+    area: 'QRY',
+    description: 'The total count is answered at `Meta.Total` in the body instead of a top-level `TotalCount`.',
+    allowedBy: 'Section 4.2: "Place and name of the total count in the response: not shown."',
+    markers: [
+      'components/schemas/ListEnvelope/properties/TotalCount',
+      'components/schemas/FileList/properties/TotalCount',
+    ],
+    select: ['QRY-', 'FILE-'],
+    config: { bindings: { totalCountField: 'Meta.Total' } },
+    rewrite: async (req, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !body || typeof body !== 'object' || !('TotalCount' in body)) return res;
+      const { TotalCount, ...rest } = body;
+      return withResponseJson(res, { ...rest, Meta: { Total: TotalCount } });
+    },
+  },
+  {
     name: 'query-default-order-newest-first',
     area: 'QRY',
     description: 'A query without `sort` lists records by their key, descending (newest first), instead of ascending.',
