@@ -466,12 +466,15 @@ export function renderMarkdown(o: {
   wallMs: number;
   startedAt: string;
   concurrency?: number;
+  /** set while the run is not finished (the report is rewritten after every run) */
+  partial?: string;
 }): string {
   const controls = o.controls ?? [];
   const f = figures(o.outcomes, controls);
   const lines = [
     '# Mutation run: faults and controls through the fault-injecting proxy',
     '',
+    ...(o.partial ? [`**Partial report: ${o.partial}.**`, ''] : []),
     `Started ${o.startedAt}; wall time ${fmtMs(o.wallMs)}${o.concurrency ? ` (concurrency ${o.concurrency}, one reference server per fault and per control)` : ''}.`,
     '',
     `- Baseline (reference server, core profile, no proxy): ${
@@ -713,10 +716,63 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', () => void servers.close().then(() => process.exit(130)));
   process.once('SIGTERM', () => void servers.close().then(() => process.exit(143)));
 
-  let baseline: BaselineOutcome;
+  let baseline: BaselineOutcome = {
+    ok: false,
+    skipped: true,
+    exitCode: null,
+    durationMs: 0,
+    notPassing: {},
+    reportDir: '',
+  };
   let baselineResults: Map<string, RequirementResult> | undefined;
   const outcomes: FaultOutcome[] = [];
   const controlOutcomes: ControlOutcome[] = [];
+  let jobsPlanned = faults.length + controls.length;
+  /** reports/mutation.{json,md}; written after every run too, so an interrupted run leaves its figures (marked partial). */
+  const writeReports = (final: boolean) => {
+    const byCatalogue = <T extends { name: string }>(xs: T[], order: Array<{ name: string }>) =>
+      [...xs].sort((a, b) => order.findIndex((x) => x.name === a.name) - order.findIndex((x) => x.name === b.name));
+    const fo = byCatalogue(outcomes, faults);
+    const co = byCatalogue(controlOutcomes, controls);
+    const f = figures(fo, co);
+    const wallMs = Date.now() - t0;
+    const complete = fo.length + co.length === jobsPlanned;
+    const json = {
+      schema: 'rflps-mutation/2',
+      startedAt,
+      wallMs,
+      complete,
+      planned: { faults: faults.length, controls: controls.length },
+      concurrency,
+      cpus: os.cpus().length,
+      loadAverage: os.loadavg(),
+      baseline,
+      score: { caught: f.caught, total: f.faults },
+      falseAlarms: { failed: f.controlsFailed, total: f.controls },
+      failedPerFault: {
+        median: f.medianFailedPerFault ?? null,
+        max: f.maxFailedPerFault ?? null,
+        over: "every core requirement of the suite files that hold the fault's selected requirements; result `failed` only",
+      },
+      uncaught: fo.filter((o) => !o.caught).map((o) => o.name),
+      falseAlarmControls: co.filter((c) => c.status !== 'passed').map((c) => c.name),
+      faults: fo,
+      controls: co,
+    };
+    fs.writeFileSync(path.join(reportDir, 'mutation.json'), JSON.stringify(json, null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(reportDir, 'mutation.md'),
+      renderMarkdown({
+        baseline,
+        outcomes: fo,
+        controls: co,
+        wallMs,
+        startedAt,
+        concurrency,
+        partial: complete || final ? undefined : `${fo.length + co.length} of ${jobsPlanned} runs done`,
+      }),
+    );
+  };
   try {
     const baseDir = path.join(faultsDir, '_baseline');
     const suitePending = listSuite();
@@ -769,6 +825,7 @@ async function main(argv: string[]): Promise<number> {
       ...controls.map((control) => ({ kind: 'control' as const, control })),
     ];
     let done = 0;
+    jobsPlanned = jobs.length;
     await pool(jobs, concurrency, async (job) => {
       const name = job.kind === 'fault' ? job.fault.name : job.control.name;
       const dir = path.join(faultsDir, name);
@@ -828,6 +885,7 @@ async function main(argv: string[]): Promise<number> {
           }) ${fmtMs(o.durationMs)}`,
         );
       }
+      writeReports(false);
     });
   } finally {
     await servers.close();
@@ -886,30 +944,7 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stdout.write(`wall time: ${fmtMs(wallMs)}\n`);
 
-  const json = {
-    schema: 'rflps-mutation/2',
-    startedAt,
-    wallMs,
-    concurrency,
-    cpus: os.cpus().length,
-    baseline,
-    score: { caught: f.caught, total: f.faults },
-    falseAlarms: { failed: f.controlsFailed, total: f.controls },
-    failedPerFault: {
-      median: f.medianFailedPerFault ?? null,
-      max: f.maxFailedPerFault ?? null,
-      over: "every core requirement of the suite files that hold the fault's selected requirements; result `failed` only",
-    },
-    uncaught: uncaught.map((o) => o.name),
-    falseAlarmControls: alarms.map((c) => c.name),
-    faults: outcomes,
-    controls: controlOutcomes,
-  };
-  fs.writeFileSync(path.join(reportDir, 'mutation.json'), JSON.stringify(json, null, 2) + '\n');
-  fs.writeFileSync(
-    path.join(reportDir, 'mutation.md'),
-    renderMarkdown({ baseline, outcomes, controls: controlOutcomes, wallMs, startedAt, concurrency }),
-  );
+  writeReports(true);
   log(`wrote ${path.relative(ROOT, path.join(reportDir, 'mutation.json'))} and mutation.md`);
 
   const baselineOk = baseline.ok && !baseline.skipped;
