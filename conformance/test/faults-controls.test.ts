@@ -659,6 +659,8 @@ const CASES: Record<string, Case[]> = {
       upstream: ok(result(true, 7, null, 'Deleted.')),
       expect: (out) => expect(json(out).Warnings).toEqual([]),
     },
+    // section 7 documents Warnings null for the refused DELETE on a non-modifiable proposal
+    { req: del(`${SCHED}/7`), upstream: notModifiable, expect: (out) => expect(json(out).Warnings).toBeNull() },
   ],
   'bound-date-with-offset': [
     {

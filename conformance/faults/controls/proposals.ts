@@ -216,8 +216,10 @@ export const PROPOSAL_CONTROLS: Control[] = [
   {
     name: 'warnings-empty-list',
     area: 'SCHED',
-    description: 'Schedule operation results carry `Warnings: []` instead of null.',
-    allowedBy: 'Section 2.5: "Warnings | null or list | Warnings; only null is seen"',
+    description:
+      'Schedule operation results carry `Warnings: []` instead of null (except the refused DELETE on a non-modifiable proposal, where section 7 documents null).',
+    allowedBy:
+      'Section 2.5: "Warnings | null or list | Warnings; only null is seen" (section 7 documents `Warnings` null only for the schedule DELETE on a proposal that cannot be modified)',
     select: ['SCHED-', 'PROP-'],
     rewrite: async (req, _ctx, next) => {
       const op = routeOf(req).op;
@@ -226,7 +228,9 @@ export const PROPOSAL_CONTROLS: Control[] = [
       const body = bodyJson(res);
       const rs = results(body);
       if (rs.length === 0) return res;
-      for (const r of rs) if (r.Warnings === null) r.Warnings = [];
+      const documentedNull = (r: any) =>
+        op === 'deleteSchedule' && r.IsSuccessful === false && NOT_MODIFIABLE.test(String(r.Message));
+      for (const r of rs) if (r.Warnings === null && !documentedNull(r)) r.Warnings = [];
       return withResponseJson(res, body);
     },
   },
