@@ -341,8 +341,18 @@ export function judgeFault(
     notes.push(`conformance exited ${run.exitCode} (usage or harness error)`);
   if (proxyErrors > 0) notes.push(`${proxyErrors} proxy error(s)`);
   const failing = fault.requirements.filter((id) => results[id] === 'failed');
+  // One cause, one failure: a mapped requirement blocked by a root requirement that failed in the
+  // same run (e.g. QRY-001 blocked by the GEN-002 schema failure of the same answer) counts as caught
+  // at that root; the root is named in the notes.
+  const entries = new Map((run.results?.requirements ?? []).map((r) => [r.id, r]));
+  const caughtAtRoot = fault.requirements.filter(
+    (id) =>
+      results[id] === 'blocked' &&
+      (entries.get(id)?.blockedBy ?? []).some((root) => entries.get(root)?.result === 'failed'),
+  );
+  for (const id of caughtAtRoot) notes.push(`${id} blocked by failed ${entries.get(id)!.blockedBy!.join(', ')}`);
   // A failure proves nothing when the requirement does not pass against the reference itself.
-  const valid = failing.filter((id) => !baseline || baseline.get(id) === 'passed');
+  const valid = [...failing, ...caughtAtRoot].filter((id) => !baseline || baseline.get(id) === 'passed');
   for (const id of failing)
     if (baseline && baseline.get(id) !== 'passed')
       notes.push(`${id} is ${baseline.get(id) ?? 'missing'} in the baseline`);

@@ -264,3 +264,19 @@ describe('figures', () => {
     });
   });
 });
+
+describe('judgeFault with blocked requirements', () => {
+  it('counts a mapped requirement blocked by a root that failed in the same run as caught at that root', () => {
+    const r = run([
+      ['SCHED-003', 'blocked'],
+      ['GEN-002', 'failed'],
+    ]);
+    (r.results!.requirements[0] as any).blockedBy = ['GEN-002'];
+    const o = judgeFault(fault, r, passing as any, '/tmp/x', 0);
+    expect(o.caught).toBe(true);
+    expect(o.notes.join('; ')).toContain('SCHED-003 blocked by failed GEN-002');
+    const lone = run([['SCHED-003', 'blocked']]);
+    (lone.results!.requirements[0] as any).blockedBy = ['GEN-002'];
+    expect(judgeFault(fault, lone, passing as any, '/tmp/x', 0).caught).toBe(false);
+  });
+});
