@@ -62,3 +62,34 @@ export interface Fault {
   /** The imitation: rewrite the request, the response, or both (call `next` to reach the upstream). */
   rewrite(req: ProxyRequest, ctx: FaultContext, next: Next): Promise<ProxyResponse>;
 }
+
+/** Bindings a control needs the suite to be run with (the `bindings:` section of a config file). */
+export type ControlBindings = Record<string, unknown>;
+
+/**
+ * A control: a behaviour the specification allows but the reference server does not show. The
+ * suite must still pass every core requirement through it (a failure is a false alarm of the
+ * suite, to be fixed in the suite, the bindings or the generic checks, never in the control).
+ */
+export interface Control {
+  /** kebab-case, unique among faults and controls */
+  name: string;
+  area: Area;
+  /** One line: the allowed behaviour being imitated. */
+  description: string;
+  /** Why it is allowed: the sentence of spec/interface-spec.md (quoted, with its section). */
+  allowedBy: string;
+  /** The `x-implementation-defined` markers of spec/openapi.yaml the control exercises (names or pointers). */
+  markers?: string[];
+  /**
+   * Requirement IDs or prefixes whose suite files run through the control (default: every core file).
+   * Every core requirement of those files that passes on the plain reference must still pass.
+   */
+  select?: string[];
+  /** Bindings the suite is run with (written to a config file: `bindings: ...`). */
+  config?: { bindings: ControlBindings };
+  /** Extra command-line flags of the reference server behind the proxy (a setting a rewrite cannot imitate). */
+  serverFlags?: string[];
+  /** The imitation (default: none, the server flags alone make the difference). */
+  rewrite?(req: ProxyRequest, ctx: FaultContext, next: Next): Promise<ProxyResponse>;
+}

@@ -1,11 +1,18 @@
 // The mutation run (`npm run test:faults`): proves that the conformance suite fails for the right
-// reason. Starts ONE reference server (local child process, temp SQLite file, --provider-states),
-// runs the core suite against it directly (it must pass every core requirement), then, for each
-// fault of the catalogue, puts the fault-injecting proxy in front of it and runs the tests of the
-// fault's requirements through the proxy. A fault is caught when at least one of its mapped
-// requirements has the result `failed`. Writes reports/mutation.json and reports/mutation.md.
+// reason and never fails a correct implementation. Runs the core suite against a plain reference
+// server (the baseline: it must pass every core requirement), then, for each fault AND each control
+// of the catalogues, starts a reference server of its own (local child process, temp SQLite file,
+// --provider-states, the control's server flags), puts the proxy with the fault's or the control's
+// rewrite in front of it and runs the core tests of the suite files that hold the selected
+// requirements through the proxy. Nothing that carries state is shared between two runs.
+// - A fault is caught when at least one of its mapped requirements has the result `failed`; the
+//   number of requirements it fails (over the whole files run) is recorded.
+// - A control passes when every core requirement of its files that passed in the baseline passes
+//   again; any other result is a false alarm of the suite.
+// Writes reports/mutation.json and reports/mutation.md.
 //
-// Exit codes: 0 the reference passes core and every fault is caught; 1 otherwise; 2 usage error.
+// Exit codes: 0 the reference passes core, every fault is caught and every control passes;
+// 1 otherwise; 2 usage error.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -13,9 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { stringify as stringifyYaml } from 'yaml';
 import type { RequirementResult, RunResults } from '../src/results.js';
 import { FAULTS } from './catalogue/index.js';
-import type { Fault } from './fault.js';
+import { CONTROLS } from './controls/index.js';
+import type { Control, Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
 import { ROOT } from '../../spec/paths.js';
 
@@ -41,6 +50,28 @@ export interface FaultOutcome {
   reportDir: string;
   /** why a fault could not be judged (harness error, baseline not passing, proxy errors, ...) */
   notes: string[];
+  /**
+   * Every core requirement with the result `failed` in the run (over the whole suite files run,
+   * not only the mapped ones): how many requirements one bug fails. `blocked` is not counted.
+   */
+  failedRequirements: string[];
+}
+
+export interface ControlOutcome {
+  name: string;
+  area: string;
+  description: string;
+  allowedBy: string;
+  /** passed: every core requirement that passed in the baseline passed again; false-alarm otherwise; error: the run failed */
+  status: 'passed' | 'false-alarm' | 'error';
+  /** requirements that passed in the baseline and did not pass through the control (id → result) */
+  falseAlarms: Record<string, string>;
+  /** core requirements judged (passed in the baseline and run through the control) */
+  judged: number;
+  exitCode: number | null;
+  durationMs: number;
+  reportDir: string;
+  notes: string[];
 }
 
 export interface BaselineOutcome {
@@ -58,7 +89,6 @@ interface Options {
   only?: string;
   concurrency: string;
   reportDir: string;
-  upstream?: string;
   skipBaseline?: boolean;
   timeout: string;
 }
@@ -77,7 +107,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitHealthy(url: string, child: ChildProcess | undefined, timeoutMs: number): Promise<void> {
+async function waitHealthy(
+  url: string,
+  child: ChildProcess | undefined,
+  timeoutMs: number,
+  intervalMs = 200,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < until) {
@@ -90,7 +125,7 @@ async function waitHealthy(url: string, child: ChildProcess | undefined, timeout
     } catch (e) {
       last = (e as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`${url}/health did not answer 200 within ${timeoutMs} ms (${last})`);
 }
@@ -100,7 +135,7 @@ interface Reference {
   stop(): Promise<void>;
 }
 
-async function startReference(reportDir: string): Promise<Reference> {
+async function startReference(reportDir: string, flags: string[] = [], quiet = false): Promise<Reference> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-faults-'));
   const db = path.join(tmp, 'reference.db');
   const port = await freePort();
@@ -109,7 +144,19 @@ async function startReference(reportDir: string): Promise<Reference> {
   const out = fs.openSync(logFile, 'w');
   const child = spawn(
     process.execPath,
-    [SERVER_BIN, '--port', String(port), '--host', '127.0.0.1', '--provider-states', '--db', db],
+    [
+      SERVER_BIN,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--provider-states',
+      '--db',
+      db,
+      '--log-level',
+      'warn',
+      ...flags,
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', out, out],
@@ -129,12 +176,12 @@ async function startReference(reportDir: string): Promise<Reference> {
     fs.rmSync(tmp, { recursive: true, force: true });
   };
   try {
-    await waitHealthy(url, child, 60_000);
+    await waitHealthy(url, child, 60_000, 50);
   } catch (e) {
     await stop();
     throw new Error(`${(e as Error).message}; see ${path.relative(ROOT, logFile)}`, { cause: e });
   }
-  log(`reference server: ${url} (db ${db}, pid ${child.pid})`);
+  if (!quiet) log(`reference server: ${url} (db ${db}, pid ${child.pid})`);
   return { url, stop };
 }
 
@@ -152,9 +199,13 @@ async function runConformance(
   reportDir: string,
   timeoutMs: number,
   include?: string[],
+  config?: Control['config'],
 ): Promise<ConformanceRun> {
   fs.rmSync(reportDir, { recursive: true, force: true });
   fs.mkdirSync(reportDir, { recursive: true });
+  // A control's bindings reach the suite as a config file, as a vendor would give them.
+  const configFile = config ? path.join(reportDir, 'control-config.yaml') : undefined;
+  if (configFile) fs.writeFileSync(configFile, stringifyYaml(config));
   const args = [
     CONFORMANCE_BIN,
     'run',
@@ -169,6 +220,7 @@ async function runConformance(
   ];
   if (requirements?.length) args.push('--requirements', requirements.join(','));
   if (include?.length) args.push('--include', include.join(','));
+  if (configFile) args.push('--config', configFile);
   const started = Date.now();
   const out = fs.openSync(path.join(reportDir, 'run.log'), 'w');
   const child = spawn(process.execPath, args, {
@@ -289,8 +341,18 @@ export function judgeFault(
     notes.push(`conformance exited ${run.exitCode} (usage or harness error)`);
   if (proxyErrors > 0) notes.push(`${proxyErrors} proxy error(s)`);
   const failing = fault.requirements.filter((id) => results[id] === 'failed');
+  // One cause, one failure: a mapped requirement blocked by a root requirement that failed in the
+  // same run (e.g. QRY-001 blocked by the GEN-002 schema failure of the same answer) counts as caught
+  // at that root; the root is named in the notes.
+  const entries = new Map((run.results?.requirements ?? []).map((r) => [r.id, r]));
+  const caughtAtRoot = fault.requirements.filter(
+    (id) =>
+      results[id] === 'blocked' &&
+      (entries.get(id)?.blockedBy ?? []).some((root) => entries.get(root)?.result === 'failed'),
+  );
+  for (const id of caughtAtRoot) notes.push(`${id} blocked by failed ${entries.get(id)!.blockedBy!.join(', ')}`);
   // A failure proves nothing when the requirement does not pass against the reference itself.
-  const valid = failing.filter((id) => !baseline || baseline.get(id) === 'passed');
+  const valid = [...failing, ...caughtAtRoot].filter((id) => !baseline || baseline.get(id) === 'passed');
   for (const id of failing)
     if (baseline && baseline.get(id) !== 'passed')
       notes.push(`${id} is ${baseline.get(id) ?? 'missing'} in the baseline`);
@@ -310,7 +372,62 @@ export function judgeFault(
     durationMs: run.durationMs,
     reportDir: path.relative(ROOT, reportDir),
     notes,
+    failedRequirements: coreFailed(run.results),
   };
+}
+
+/** Core requirements with the result `failed` (blocked and other kinds are not counted). */
+export function coreFailed(results: RunResults | undefined): string[] {
+  return (results?.requirements ?? []).filter((r) => r.level === 'core' && r.result === 'failed').map((r) => r.id);
+}
+
+/**
+ * A control passes when every core requirement that passed in the baseline and was run through the
+ * control (its result is not `untested`) passed again.
+ */
+export function judgeControl(
+  control: Control,
+  run: ConformanceRun,
+  baseline: Map<string, RequirementResult> | undefined,
+  reportDir: string,
+  proxyErrors: number,
+): ControlOutcome {
+  const notes: string[] = [];
+  if (run.error) notes.push(run.error);
+  if (run.exitCode !== null && run.exitCode > 1)
+    notes.push(`conformance exited ${run.exitCode} (usage or harness error)`);
+  if (proxyErrors > 0) notes.push(`${proxyErrors} proxy error(s)`);
+  const falseAlarms: Record<string, string> = {};
+  let judged = 0;
+  for (const r of run.results?.requirements ?? []) {
+    if (r.level !== 'core' || r.result === 'untested' || r.result === 'not-testable') continue;
+    if (baseline && baseline.get(r.id) !== 'passed') continue;
+    judged++;
+    if (r.result !== 'passed') falseAlarms[r.id] = r.result;
+  }
+  const harnessFailed = !run.results || (run.exitCode !== null && run.exitCode > 1) || !!run.error;
+  const status = harnessFailed ? 'error' : Object.keys(falseAlarms).length ? 'false-alarm' : 'passed';
+  return {
+    name: control.name,
+    area: control.area,
+    description: control.description,
+    allowedBy: control.allowedBy,
+    status,
+    falseAlarms,
+    judged,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    reportDir: path.relative(ROOT, reportDir),
+    notes,
+  };
+}
+
+/** Median of a list of numbers (undefined when empty). */
+export function median(xs: number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1]! + s[m]!) / 2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -326,17 +443,57 @@ function fmtMs(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
+export interface Figures {
+  faults: number;
+  caught: number;
+  controls: number;
+  controlsFailed: number;
+  /** median of `failedRequirements.length` over the caught faults */
+  medianFailedPerFault?: number;
+  maxFailedPerFault?: number;
+}
+
+export function figures(outcomes: FaultOutcome[], controls: ControlOutcome[]): Figures {
+  const counts = outcomes.filter((o) => o.caught).map((o) => (o.failedRequirements ?? []).length);
+  return {
+    faults: outcomes.length,
+    caught: outcomes.filter((o) => o.caught).length,
+    controls: controls.length,
+    controlsFailed: controls.filter((c) => c.status !== 'passed').length,
+    medianFailedPerFault: median(counts),
+    maxFailedPerFault: counts.length ? Math.max(...counts) : undefined,
+  };
+}
+
+function pct(a: number, b: number): string {
+  return b ? ` (${Math.round((100 * a) / b)}%)` : '';
+}
+
+function failedOver(wholeFiles: boolean): string {
+  return wholeFiles
+    ? "every core requirement of the suite files that hold the fault's selected requirements (--whole-files); result `failed` only, `blocked` not counted"
+    : "the fault's selected requirements only (run with --whole-files to count over whole suite files); result `failed` only";
+}
+
 export function renderMarkdown(o: {
   baseline: BaselineOutcome;
   outcomes: FaultOutcome[];
+  controls?: ControlOutcome[];
   wallMs: number;
   startedAt: string;
+  concurrency?: number;
+  /** set while the run is not finished (the report is rewritten after every run) */
+  partial?: string;
+  /** whether fault runs ran whole suite files (--whole-files) */
+  wholeFiles?: boolean;
 }): string {
-  const caught = o.outcomes.filter((f) => f.caught).length;
+  const controls = o.controls ?? [];
+  const f = figures(o.outcomes, controls);
   const lines = [
-    '# Mutation run: fault-injecting proxy',
+    '# Mutation run: faults and controls through the fault-injecting proxy',
     '',
-    `Started ${o.startedAt}; wall time ${fmtMs(o.wallMs)}.`,
+    ...(o.partial ? [`**Partial report: ${o.partial}.**`, ''] : []),
+    `Started ${o.startedAt}; wall time ${fmtMs(o.wallMs)}${o.concurrency ? ` (concurrency ${o.concurrency}, one reference server per fault and per control)` : ''}.`,
     '',
     `- Baseline (reference server, core profile, no proxy): ${
       o.baseline.skipped
@@ -347,26 +504,66 @@ export function renderMarkdown(o: {
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')})`
     }`,
-    `- Mutation score: **${caught}/${o.outcomes.length}** faults caught${o.outcomes.length ? ` (${Math.round((100 * caught) / o.outcomes.length)}%)` : ''}`,
+    `- Mutation score: **${f.caught}/${f.faults}** faults caught${pct(f.caught, f.faults)}`,
   ];
-  const uncaught = o.outcomes.filter((f) => !f.caught);
-  if (uncaught.length) lines.push(`- Uncaught: ${uncaught.map((f) => `\`${f.name}\``).join(', ')}`);
-  lines.push(
-    '',
-    '| fault | area | requirements | caught | failing | other results | notes |',
-    '|---|---|---|---|---|---|---|',
-  );
-  for (const f of o.outcomes) {
-    const other = Object.entries(f.results)
-      .filter(([, r]) => r !== 'failed')
-      .map(([id, r]) => `${id} ${r}`)
-      .join(', ');
+  if (controls.length)
     lines.push(
-      `| \`${f.name}\` | ${f.area} | ${f.requirements.join(', ')} | ${f.caught ? 'yes' : f.status === 'error' ? '**no** (run error)' : '**no**'} | ${f.failing.join(', ') || '-'} | ${other || '-'} | ${f.notes.join('; ').replace(/\|/g, '\\|') || '-'} |`,
+      `- False-alarm rate: **${f.controlsFailed}/${f.controls}** controls failed${pct(f.controlsFailed, f.controls)} (target 0)`,
     );
+  if (f.medianFailedPerFault !== undefined)
+    lines.push(
+      `- Requirements failed per caught fault: median **${f.medianFailedPerFault}**, max ${f.maxFailedPerFault} (target median <= 3; counted over ${failedOver(!!o.wholeFiles)})`,
+    );
+  const uncaught = o.outcomes.filter((x) => !x.caught);
+  if (uncaught.length) lines.push(`- Uncaught: ${uncaught.map((x) => `\`${x.name}\``).join(', ')}`);
+  const alarms = controls.filter((c) => c.status !== 'passed');
+  if (alarms.length) lines.push(`- False alarms: ${alarms.map((c) => `\`${c.name}\``).join(', ')}`);
+  if (o.outcomes.length) {
+    lines.push(
+      '',
+      '## Faults',
+      '',
+      '| fault | area | requirements | caught | failing | failed in run | other results | notes |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const x of o.outcomes) {
+      const other = Object.entries(x.results)
+        .filter(([, r]) => r !== 'failed')
+        .map(([id, r]) => `${id} ${r}`)
+        .join(', ');
+      lines.push(
+        `| \`${x.name}\` | ${x.area} | ${x.requirements.join(', ')} | ${x.caught ? 'yes' : x.status === 'error' ? '**no** (run error)' : '**no**'} | ${x.failing.join(', ') || '-'} | ${(x.failedRequirements ?? []).length} | ${other || '-'} | ${x.notes.join('; ').replace(/\|/g, '\\|') || '-'} |`,
+      );
+    }
   }
-  lines.push('', '## Faults', '');
-  for (const f of o.outcomes) lines.push(`- \`${f.name}\` (${f.area}; ${f.requirements.join(', ')}): ${f.description}`);
+  if (controls.length) {
+    lines.push(
+      '',
+      '## Controls',
+      '',
+      'A control imitates a behaviour the specification allows but the reference does not show; the suite must pass it.',
+      '',
+      '| control | area | result | requirements judged | false alarms | notes |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const c of controls)
+      lines.push(
+        `| \`${c.name}\` | ${c.area} | ${c.status === 'passed' ? 'passed' : `**${c.status}**`} | ${c.judged} | ${
+          Object.entries(c.falseAlarms)
+            .map(([id, r]) => `${id} ${r}`)
+            .join(', ') || '-'
+        } | ${c.notes.join('; ').replace(/\|/g, '\\|') || '-'} |`,
+      );
+  }
+  if (o.outcomes.length) {
+    lines.push('', '## Fault descriptions', '');
+    for (const x of o.outcomes)
+      lines.push(`- \`${x.name}\` (${x.area}; ${x.requirements.join(', ')}): ${x.description}`);
+  }
+  if (controls.length) {
+    lines.push('', '## Control descriptions', '');
+    for (const c of controls) lines.push(`- \`${c.name}\` (${c.area}): ${c.description} Allowed by ${c.allowedBy}`);
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -386,51 +583,123 @@ async function pool<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Prom
   return out;
 }
 
-export function selectFaults(only: string | undefined): Fault[] {
-  if (!only) return [...FAULTS];
-  const names = only
+function names(only: string | undefined): string[] | undefined {
+  if (!only) return undefined;
+  return only
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = names.filter((n) => !FAULTS.some((f) => f.name === n));
+}
+
+export function selectFaults(only: string | undefined): Fault[] {
+  const wanted = names(only);
+  if (!wanted) return [...FAULTS];
+  const known = new Set([...FAULTS, ...CONTROLS].map((x) => x.name));
+  const unknown = wanted.filter((n) => !known.has(n));
   if (unknown.length)
     throw new CommanderError(
       2,
       'faults.unknown',
-      `unknown fault(s): ${unknown.join(', ')}; known: ${FAULTS.map((f) => f.name).join(', ')}`,
+      `unknown fault(s) or control(s): ${unknown.join(', ')}; known faults: ${FAULTS.map((f) => f.name).join(', ')}; known controls: ${CONTROLS.map((c) => c.name).join(', ')}`,
     );
-  return FAULTS.filter((f) => names.includes(f.name));
+  return FAULTS.filter((f) => wanted.includes(f.name));
+}
+
+export function selectControls(only: string | undefined): Control[] {
+  const wanted = names(only);
+  if (!wanted) return [...CONTROLS];
+  return CONTROLS.filter((c) => wanted.includes(c.name));
+}
+
+/** One run through the proxy: a fault or a control. */
+type Job = { kind: 'fault'; fault: Fault } | { kind: 'control'; control: Control };
+
+/**
+ * Reference servers started ahead of use (plain ones, no flags) so that a run rarely waits for one.
+ * Each server serves exactly one run and is stopped after it: nothing carries state between runs.
+ */
+class ServerPool {
+  private ready: Array<Promise<Reference>> = [];
+  private serial = 0;
+  private readonly live = new Set<Reference>();
+  constructor(
+    private readonly dir: string,
+    private warm: number,
+  ) {}
+  private start(flags: string[]): Promise<Reference> {
+    const p = startReference(path.join(this.dir, `server-${++this.serial}`), flags, true).then((r) => {
+      this.live.add(r);
+      return r;
+    });
+    p.catch(() => undefined);
+    return p;
+  }
+  fill(): void {
+    while (this.ready.length < this.warm) this.ready.push(this.start([]));
+  }
+  take(flags: string[]): Promise<Reference> {
+    if (flags.length) return this.start(flags);
+    const p = this.ready.shift() ?? this.start([]);
+    this.fill();
+    return p;
+  }
+  async release(ref: Reference): Promise<void> {
+    this.live.delete(ref);
+    await ref.stop();
+  }
+  async close(): Promise<void> {
+    this.warm = 0;
+    await Promise.all(this.ready.splice(0).map((p) => p.catch(() => undefined)));
+    await Promise.all([...this.live].map((r) => r.stop().catch(() => undefined)));
+    this.live.clear();
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name('run-faults')
     .description(
-      "Mutation run: start the reference server, check that it passes the core suite, then run the tests of each fault's " +
-        'requirements through the fault-injecting proxy and report which faults the suite catches. ' +
-        'Exit codes: 0 baseline passes and every fault is caught, 1 otherwise, 2 usage error.',
+      'Mutation run: check that the reference server passes the core suite, then run every fault and every control ' +
+        'through the fault-injecting proxy, each in front of a reference server of its own, and report which faults the ' +
+        'suite catches (mutation score), which controls it fails (false alarms) and how many requirements each fault fails. ' +
+        'Exit codes: 0 baseline passes, every fault is caught and every control passes; 1 otherwise; 2 usage error.',
     )
-    .option('--only <names>', 'comma list of fault names to run (default: all)')
-    .option('--concurrency <n>', 'faults run at the same time, each with its own proxy', '2')
-    .option('--report-dir <dir>', 'reports directory (mutation.json, mutation.md, faults/<name>/)', 'reports')
+    .option('--only <names>', 'comma list of fault and control names to run (default: all)')
+    .option('--faults-only', 'run the faults, not the controls')
+    .option('--controls-only', 'run the controls, not the faults')
     .option(
-      '--upstream <url>',
-      'use this running reference server (started with provider states) instead of starting one',
+      '--whole-files',
+      'run the whole suite files of each fault, not only its selected requirements: measures how many requirements one bug fails (slower)',
     )
+    .option('--concurrency <n>', 'runs at the same time, each with its own reference server and proxy', '3')
+    .option('--report-dir <dir>', 'reports directory (mutation.json, mutation.md, faults/<name>/)', 'reports')
     .option(
       '--skip-baseline',
       'do not run the suite against the reference first (development only; the run then cannot pass)',
     )
+    .option(
+      '--baseline-results <file>',
+      'use the results.json of an earlier baseline run instead of running the baseline (development: iterate on a few runs)',
+    )
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
-    .option('--list', 'print the fault catalogue and exit')
+    .option('--list', 'print the fault and control catalogues and exit')
     .exitOverride()
     .showHelpAfterError();
-  let opts: Options & { list?: boolean };
+  let opts: Options & {
+    list?: boolean;
+    faultsOnly?: boolean;
+    controlsOnly?: boolean;
+    baselineResults?: string;
+    wholeFiles?: boolean;
+  };
   let faults: Fault[];
+  let controls: Control[];
   try {
     program.parse(argv);
     opts = program.opts();
-    faults = selectFaults(opts.only);
+    faults = opts.controlsOnly ? [] : selectFaults(opts.only);
+    controls = opts.faultsOnly ? [] : selectControls(opts.only);
+    if (opts.controlsOnly && opts.only) selectFaults(opts.only); // still refuses unknown names
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
@@ -444,7 +713,18 @@ async function main(argv: string[]): Promise<number> {
       table([
         ['fault', 'area', 'requirements', 'description'],
         ...faults.map((f) => [f.name, f.area, f.requirements.join(','), f.description]),
-      ]) + '\n',
+      ]) +
+        '\n\n' +
+        table([
+          ['control', 'area', 'bindings/flags', 'description'],
+          ...controls.map((c) => [
+            c.name,
+            c.area,
+            [c.config ? 'bindings' : '', c.serverFlags?.join(' ') ?? ''].filter(Boolean).join(', ') || '-',
+            c.description,
+          ]),
+        ]) +
+        '\n',
     );
     return 0;
   }
@@ -460,29 +740,84 @@ async function main(argv: string[]): Promise<number> {
   const reportDir = path.resolve(ROOT, opts.reportDir);
   const faultsDir = path.join(reportDir, 'faults');
   fs.mkdirSync(faultsDir, { recursive: true });
+  const servers = new ServerPool(path.join(faultsDir, '_servers'), concurrency);
+  process.once('SIGINT', () => void servers.close().then(() => process.exit(130)));
+  process.once('SIGTERM', () => void servers.close().then(() => process.exit(143)));
 
-  let ref: Reference;
-  try {
-    ref = opts.upstream
-      ? { url: opts.upstream.replace(/\/+$/, ''), stop: async () => {} }
-      : await startReference(faultsDir);
-    if (opts.upstream) await waitHealthy(ref.url, undefined, 10_000);
-  } catch (e) {
-    log(`run-faults: cannot start the reference server: ${(e as Error).message}`);
-    return 1;
-  }
-  const stopAll = async () => {
-    await ref.stop();
+  let baseline: BaselineOutcome = {
+    ok: false,
+    skipped: true,
+    exitCode: null,
+    durationMs: 0,
+    notPassing: {},
+    reportDir: '',
   };
-  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
-  process.once('SIGTERM', () => void stopAll().then(() => process.exit(143)));
-
-  let baseline: BaselineOutcome;
   let baselineResults: Map<string, RequirementResult> | undefined;
   const outcomes: FaultOutcome[] = [];
+  const controlOutcomes: ControlOutcome[] = [];
+  let jobsPlanned = faults.length + controls.length;
+  /** reports/mutation.{json,md}; written after every run too, so an interrupted run leaves its figures (marked partial). */
+  const writeReports = (final: boolean) => {
+    const byCatalogue = <T extends { name: string }>(xs: T[], order: Array<{ name: string }>) =>
+      [...xs].sort((a, b) => order.findIndex((x) => x.name === a.name) - order.findIndex((x) => x.name === b.name));
+    const fo = byCatalogue(outcomes, faults);
+    const co = byCatalogue(controlOutcomes, controls);
+    const f = figures(fo, co);
+    const wallMs = Date.now() - t0;
+    const complete = fo.length + co.length === jobsPlanned;
+    const json = {
+      schema: 'rflps-mutation/2',
+      startedAt,
+      wallMs,
+      complete,
+      planned: { faults: faults.length, controls: controls.length },
+      concurrency,
+      cpus: os.cpus().length,
+      loadAverage: os.loadavg(),
+      baseline,
+      score: { caught: f.caught, total: f.faults },
+      falseAlarms: { failed: f.controlsFailed, total: f.controls },
+      failedPerFault: {
+        measured: !!opts.wholeFiles,
+        median: f.medianFailedPerFault ?? null,
+        max: f.maxFailedPerFault ?? null,
+        over: failedOver(!!opts.wholeFiles),
+      },
+      uncaught: fo.filter((o) => !o.caught).map((o) => o.name),
+      falseAlarmControls: co.filter((c) => c.status !== 'passed').map((c) => c.name),
+      faults: fo,
+      controls: co,
+    };
+    fs.writeFileSync(path.join(reportDir, 'mutation.json'), JSON.stringify(json, null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(reportDir, 'mutation.md'),
+      renderMarkdown({
+        baseline,
+        outcomes: fo,
+        controls: co,
+        wallMs,
+        startedAt,
+        concurrency,
+        partial: complete || final ? undefined : `${fo.length + co.length} of ${jobsPlanned} runs done`,
+        wholeFiles: !!opts.wholeFiles,
+      }),
+    );
+  };
   try {
     const baseDir = path.join(faultsDir, '_baseline');
-    if (opts.skipBaseline) {
+    const suitePending = listSuite();
+    if (opts.baselineResults) {
+      const file = path.resolve(opts.baselineResults);
+      const results = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResults;
+      baseline = judgeBaseline(
+        { exitCode: 0, durationMs: results.durationMs, results },
+        path.relative(ROOT, path.dirname(file)),
+      );
+      baselineResults = resultsById(results);
+      log(
+        `baseline: read from ${path.relative(ROOT, file)} (${baseline.ok ? 'passes every core requirement' : 'FAILS'})`,
+      );
+    } else if (opts.skipBaseline) {
       baseline = {
         ok: false,
         skipped: true,
@@ -493,8 +828,14 @@ async function main(argv: string[]): Promise<number> {
       };
       log('baseline: skipped (--skip-baseline)');
     } else {
-      log('baseline: core suite against the reference server (no proxy) ...');
-      const run = await runConformance(ref.url, undefined, baseDir, timeoutMs);
+      log('baseline: core suite against a plain reference server (no proxy) ...');
+      const ref = await servers.take([]);
+      let run: ConformanceRun;
+      try {
+        run = await runConformance(ref.url, undefined, baseDir, timeoutMs);
+      } finally {
+        await servers.release(ref);
+      }
       baseline = judgeBaseline(run, path.relative(ROOT, baseDir));
       baselineResults = resultsById(run.results);
       log(
@@ -507,48 +848,98 @@ async function main(argv: string[]): Promise<number> {
       );
     }
 
-    const suite = await listSuite();
-    if (!suite) log('conformance list --json failed: every fault run collects every suite file (slower)');
+    const suite = await suitePending;
+    if (!suite) log('conformance list --json failed: every run collects every suite file (slower)');
+    const jobs: Job[] = [
+      ...faults.map((fault) => ({ kind: 'fault' as const, fault })),
+      ...controls.map((control) => ({ kind: 'control' as const, control })),
+    ];
     let done = 0;
-    const results = await pool(faults, concurrency, async (fault) => {
-      const dir = path.join(faultsDir, fault.name);
-      const proxy = await startFaultProxy({ upstream: ref.url, fault, log: (l) => log(`[${fault.name}] ${l}`) });
+    jobsPlanned = jobs.length;
+    await pool(jobs, concurrency, async (job) => {
+      const name = job.kind === 'fault' ? job.fault.name : job.control.name;
+      const dir = path.join(faultsDir, name);
+      const flags = job.kind === 'control' ? (job.control.serverFlags ?? []) : [];
+      const ref = await servers.take(flags);
+      const proxy = await startFaultProxy({
+        upstream: ref.url,
+        fault:
+          job.kind === 'fault'
+            ? job.fault
+            : {
+                name,
+                area: job.control.area,
+                description: job.control.description,
+                requirements: [],
+                rewrite: job.control.rewrite ?? ((req, _ctx, next) => next(req)),
+              },
+        log: (l) => log(`[${name}] ${l}`),
+      });
       let run: ConformanceRun;
       try {
-        const select = fault.select ?? fault.requirements;
-        run = await runConformance(proxy.url, select, dir, timeoutMs, filesFor(suite, select));
+        if (job.kind === 'fault') {
+          // --whole-files: no --requirements filter, so the number of requirements one bug fails is measured too.
+          const select = job.fault.select ?? job.fault.requirements;
+          const files = filesFor(suite, select);
+          run = await runConformance(proxy.url, files && opts.wholeFiles ? undefined : select, dir, timeoutMs, files);
+        } else {
+          const files = job.control.select ? filesFor(suite, job.control.select) : undefined;
+          run = await runConformance(proxy.url, undefined, dir, timeoutMs, files, job.control.config);
+        }
       } finally {
         await proxy.close();
+        await servers.release(ref);
       }
-      const o = judgeFault(fault, run, baselineResults, dir, proxy.stats.errors);
       done++;
-      log(
-        `[${done}/${faults.length}] ${fault.name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
-          o.failing.join(', ') ||
-          Object.entries(o.results)
-            .map(([k, v]) => `${k} ${v}`)
-            .join(', ')
-        }) ${fmtMs(o.durationMs)}`,
-      );
-      return o;
+      if (job.kind === 'fault') {
+        const o = judgeFault(job.fault, run, baselineResults, dir, proxy.stats.errors);
+        outcomes.push(o);
+        log(
+          `[${done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
+            o.failing.join(', ') ||
+            Object.entries(o.results)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')
+          }; ${o.failedRequirements.length} failed in run) ${fmtMs(o.durationMs)}`,
+        );
+      } else {
+        const o = judgeControl(job.control, run, baselineResults, dir, proxy.stats.errors);
+        controlOutcomes.push(o);
+        log(
+          `[${done}/${jobs.length}] control ${name}: ${o.status === 'passed' ? 'passed' : o.status === 'error' ? 'RUN ERROR' : 'FALSE ALARM'} (${o.judged} judged${
+            Object.keys(o.falseAlarms).length
+              ? `; ${Object.entries(o.falseAlarms)
+                  .map(([k, v]) => `${k} ${v}`)
+                  .join(', ')}`
+              : ''
+          }) ${fmtMs(o.durationMs)}`,
+        );
+      }
+      writeReports(false);
     });
-    outcomes.push(...results);
   } finally {
-    await stopAll();
+    await servers.close();
   }
+  // Catalogue order in the reports, whatever order the runs finished in.
+  outcomes.sort((a, b) => faults.findIndex((f) => f.name === a.name) - faults.findIndex((f) => f.name === b.name));
+  controlOutcomes.sort(
+    (a, b) => controls.findIndex((c) => c.name === a.name) - controls.findIndex((c) => c.name === b.name),
+  );
 
   const wallMs = Date.now() - t0;
-  const caught = outcomes.filter((o) => o.caught).length;
+  const f = figures(outcomes, controlOutcomes);
   const uncaught = outcomes.filter((o) => !o.caught);
+  const alarms = controlOutcomes.filter((c) => c.status !== 'passed');
   process.stdout.write(
     '\n' +
       table([
-        ['fault', 'requirements', 'caught', 'failing'],
+        ['fault', 'requirements', 'caught', 'failing', 'failed in run'],
         ...outcomes.map((o) => [
           o.name,
           o.requirements.join(','),
           o.caught ? 'yes' : o.status === 'error' ? 'NO (run error)' : 'NO',
           o.failing.join(',') || '-',
+          String(o.failedRequirements.length),
         ]),
       ]) +
       '\n\n',
@@ -556,9 +947,13 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `baseline: ${baseline.skipped ? 'skipped' : baseline.ok ? 'reference passes every core requirement' : 'reference FAILS core'}\n`,
   );
-  process.stdout.write(
-    `mutation score: ${caught}/${outcomes.length}${outcomes.length ? ` (${Math.round((100 * caught) / outcomes.length)}%)` : ''}\n`,
-  );
+  if (outcomes.length) process.stdout.write(`mutation score: ${f.caught}/${f.faults}${pct(f.caught, f.faults)}\n`);
+  if (f.medianFailedPerFault !== undefined)
+    process.stdout.write(
+      `requirements failed per caught fault: median ${f.medianFailedPerFault}, max ${f.maxFailedPerFault}\n`,
+    );
+  if (controlOutcomes.length)
+    process.stdout.write(`false alarms: ${f.controlsFailed}/${f.controls}${pct(f.controlsFailed, f.controls)}\n`);
   if (uncaught.length) {
     process.stdout.write(`uncaught faults (${uncaught.length}):\n`);
     for (const o of uncaught)
@@ -568,24 +963,22 @@ async function main(argv: string[]): Promise<number> {
           .join(', ')}${o.notes.length ? `; ${o.notes.join('; ')}` : ''}\n`,
       );
   }
+  if (alarms.length) {
+    process.stdout.write(`controls the suite fails (false alarms, ${alarms.length}):\n`);
+    for (const c of alarms)
+      process.stdout.write(
+        `  - ${c.name}: ${Object.entries(c.falseAlarms)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}${c.notes.length ? `; ${c.notes.join('; ')}` : ''} (see ${c.reportDir})\n`,
+      );
+  }
   process.stdout.write(`wall time: ${fmtMs(wallMs)}\n`);
 
-  const json = {
-    schema: 'rflps-mutation/1',
-    startedAt,
-    wallMs,
-    concurrency,
-    baseline,
-    score: { caught, total: outcomes.length },
-    uncaught: uncaught.map((o) => o.name),
-    faults: outcomes,
-  };
-  fs.writeFileSync(path.join(reportDir, 'mutation.json'), JSON.stringify(json, null, 2) + '\n');
-  fs.writeFileSync(path.join(reportDir, 'mutation.md'), renderMarkdown({ baseline, outcomes, wallMs, startedAt }));
+  writeReports(true);
   log(`wrote ${path.relative(ROOT, path.join(reportDir, 'mutation.json'))} and mutation.md`);
 
   const baselineOk = baseline.ok && !baseline.skipped;
-  return baselineOk && uncaught.length === 0 ? 0 : 1;
+  return baselineOk && uncaught.length === 0 && alarms.length === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../src/results.js';
 import { faultByName } from '../faults/catalogue/index.js';
+import { controlByName } from '../faults/controls/index.js';
 import {
+  figures,
+  judgeControl,
+  median,
   filesFor,
   judgeBaseline,
   judgeFault,
@@ -176,5 +180,103 @@ describe('reports', () => {
     ]);
     expect(selectFaults(undefined).length).toBeGreaterThanOrEqual(30);
     expect(() => selectFaults('nope')).toThrow(/unknown fault/);
+  });
+});
+
+describe('judgeControl', () => {
+  const control = controlByName('unknown-domain-400')!;
+  const base = new Map([
+    ['DOM-001', 'passed'],
+    ['REC-001', 'passed'],
+    ['QRY-003', 'failed'],
+  ] as const);
+
+  it('passes when every requirement that passed in the baseline passes through the control', () => {
+    const o = judgeControl(
+      control,
+      run(
+        [
+          ['DOM-001', 'passed'],
+          ['REC-001', 'passed'],
+          ['QRY-003', 'failed'],
+          ['LINK-001', 'untested'],
+        ],
+        0,
+      ),
+      base as any,
+      '/tmp/c',
+      0,
+    );
+    expect(o).toMatchObject({ status: 'passed', falseAlarms: {}, judged: 2 });
+  });
+
+  it('names every requirement that no longer passes (failed, blocked, error) as a false alarm', () => {
+    const o = judgeControl(
+      control,
+      run([
+        ['DOM-001', 'failed'],
+        ['REC-001', 'blocked'],
+      ]),
+      base as any,
+      '/tmp/c',
+      0,
+    );
+    expect(o).toMatchObject({ status: 'false-alarm', falseAlarms: { 'DOM-001': 'failed', 'REC-001': 'blocked' } });
+  });
+
+  it('reports a run without results as an error', () => {
+    expect(judgeControl(control, { exitCode: 3, durationMs: 1, error: 'boom' }, base as any, '/tmp/c', 0).status).toBe(
+      'error',
+    );
+  });
+});
+
+describe('figures', () => {
+  it('gives the median of requirements failed per caught fault and the false-alarm count', () => {
+    expect(median([])).toBeUndefined();
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    const a = judgeFault(
+      fault,
+      run([
+        ['SCHED-003', 'failed'],
+        ['SCHED-004', 'failed'],
+        ['SCHED-005', 'blocked'],
+      ]),
+      passing as any,
+      '/tmp/x',
+      0,
+    );
+    expect(a.failedRequirements).toEqual(['SCHED-003', 'SCHED-004']);
+    const c = judgeControl(
+      controlByName('unknown-domain-400')!,
+      run([['DOM-001', 'failed']]),
+      new Map([['DOM-001', 'passed']]) as any,
+      '/tmp/c',
+      0,
+    );
+    expect(figures([a], [c])).toMatchObject({
+      faults: 1,
+      caught: 1,
+      controls: 1,
+      controlsFailed: 1,
+      medianFailedPerFault: 2,
+    });
+  });
+});
+
+describe('judgeFault with blocked requirements', () => {
+  it('counts a mapped requirement blocked by a root that failed in the same run as caught at that root', () => {
+    const r = run([
+      ['SCHED-003', 'blocked'],
+      ['GEN-002', 'failed'],
+    ]);
+    (r.results!.requirements[0] as any).blockedBy = ['GEN-002'];
+    const o = judgeFault(fault, r, passing as any, '/tmp/x', 0);
+    expect(o.caught).toBe(true);
+    expect(o.notes.join('; ')).toContain('SCHED-003 blocked by failed GEN-002');
+    const lone = run([['SCHED-003', 'blocked']]);
+    (lone.results!.requirements[0] as any).blockedBy = ['GEN-002'];
+    expect(judgeFault(fault, lone, passing as any, '/tmp/x', 0).caught).toBe(false);
   });
 });

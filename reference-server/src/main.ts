@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { seedDemo } from './seed.js';
+import { startIdsAt } from './settings.js';
 import { specVersion } from './areas/health.js';
 import { clientErrorHandler, MAX_HEADER_BYTES } from './limits.js';
 
@@ -62,6 +63,7 @@ export function buildProgram(): Command {
         .choices(['on', 'off'])
         .default('on'),
     )
+    .option('--id-start <n>', 'number new records, links, users and codes from n on (default: 1)')
     .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
     .allowExcessArguments(false)
     .showHelpAfterError('(run with --help for usage)');
@@ -92,8 +94,16 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     providerStates?: boolean | string;
     exclusiveDb?: boolean | string;
     enhancedSessionSecurity: 'on' | 'off';
+    idStart?: string;
     logLevel: LogLevel;
   }>();
+  if (o.idStart !== undefined && !/^[1-9]\d{0,14}$/.test(o.idStart)) {
+    process.stderr.write(
+      `error: --id-start must be a positive integer, got '${o.idStart}'\n(run with --help for usage)\n`,
+    );
+    process.exitCode = 2;
+    return undefined;
+  }
   let port: number;
   try {
     port = parsePort(String(o.port));
@@ -129,6 +139,7 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     process.exitCode = 3;
     return undefined;
   }
+  if (o.idStart !== undefined) startIdsAt(created.deps.db, Number(o.idStart));
   if (o.seed === 'demo') {
     const r = seedDemo(created.deps);
     log({

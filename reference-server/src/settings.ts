@@ -38,3 +38,24 @@ export function setSetting(db: Database.Database, settings: Settings, name: stri
   settings[field] = value as never;
   saveSetting(db, name, value);
 }
+
+/**
+ * Number new rows of every AUTOINCREMENT table from `first` on (`--id-start`): a vendor's IDs need
+ * not start at 1, and the conformance controls prove the suite does not assume they do. Rows that
+ * exist already (seeded domains and code lists) keep their IDs.
+ */
+export function startIdsAt(db: Database.Database, first: number): void {
+  const tables = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%AUTOINCREMENT%'`)
+    .all() as Array<{ name: string }>;
+  const seq = first - 1;
+  const bump = db.transaction(() => {
+    for (const { name } of tables) {
+      db.prepare('UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?').run(seq, name, seq);
+      db.prepare(
+        'INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)',
+      ).run(name, seq, name);
+    }
+  });
+  bump();
+}

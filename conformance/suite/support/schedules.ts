@@ -12,9 +12,13 @@ export type Batch = {
 
 /** The ProposalLocation fields the spec names (2.5). */
 export const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
-/** A "cannot be modified" message, in any wording. */
+/**
+ * A "cannot be modified" message, in any wording: a refusal to change (section 7 requires the
+ * meaning, not the words), e.g. "cannot be modified", "is locked and cannot be changed",
+ * "is read-only; no changes were made". The proposal ID is checked beside it.
+ */
 export const CANNOT_MODIFY =
-  /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}modif|not modifiable|non-?modifiable/i;
+  /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}(modif|chang|edit|updat)|not modifiable|non-?modifiable|read-?only|locked|no changes? (were|was|have been|has been) (made|applied)/i;
 
 export function expect2xx(status: number) {
   expect(status >= 200 && status < 300, `a successful call answers 2xx (got ${status})`).toBe(true);

@@ -1,0 +1,72 @@
+// Controls of GET /api/Domains: its envelope, order and entries are not shown beyond the four fields.
+import type { Control } from '../fault.js';
+import { withResponseJson } from '../exchange.js';
+import { onSuccess } from './util.js';
+
+const ENVELOPE = 'Section 4.4: "GET /api/Domains: ... Query parameters and response envelope: not shown."';
+
+/** The domain entries of the reference's answer. */
+function entries(body: any): any[] {
+  return Array.isArray(body) ? body : Array.isArray(body?.List) ? body.List : [];
+}
+
+export const DOMAIN_CONTROLS: Control[] = [
+  {
+    name: 'domains-bare-array',
+    area: 'DOM',
+    description: 'GET /api/Domains answers a bare JSON array of entries (no envelope).',
+    allowedBy: ENVELOPE,
+    markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
+    config: { bindings: { domainsListField: '' } },
+    rewrite: onSuccess(['listDomains'], (res, body) => withResponseJson(res, entries(body))),
+  },
+  {
+    name: 'domains-envelope-named',
+    area: 'DOM',
+    description: 'GET /api/Domains answers `{"Domains": [...], "Count": n}`.',
+    allowedBy: ENVELOPE,
+    markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
+    config: { bindings: { domainsListField: 'Domains' } },
+    rewrite: onSuccess(['listDomains'], (res, body) =>
+      withResponseJson(res, { Count: entries(body).length, Domains: entries(body) }),
+    ),
+  },
+  {
+    name: 'domains-list-nested',
+    area: 'DOM',
+    description: 'GET /api/Domains answers `{"data": {"items": [...]}}`.',
+    allowedBy: ENVELOPE,
+    markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
+    select: ['DOM-', 'MEM-', 'LINK-', 'GEN-'],
+    config: { bindings: { domainsListField: 'data.items' } },
+    rewrite: onSuccess(['listDomains'], (res, body) => withResponseJson(res, { data: { items: entries(body) } })),
+  },
+  {
+    name: 'domains-other-order',
+    area: 'DOM',
+    description: 'GET /api/Domains lists the domains by Name, descending, instead of by DomainID.',
+    allowedBy: `${ENVELOPE} No order of the list is documented.`,
+    select: ['DOM-', 'MEM-', 'LINK-', 'GEN-'],
+    rewrite: onSuccess(['listDomains'], (res, body) => {
+      const list = [...entries(body)].sort((a, b) => String(b.Name).localeCompare(String(a.Name)));
+      return withResponseJson(res, Array.isArray(body) ? list : { ...body, List: list });
+    }),
+  },
+  {
+    name: 'domains-extra-entry-keys',
+    area: 'DOM',
+    description:
+      'Each GET /api/Domains entry carries extra keys (`IsCustom`, `IsLinkable`) beside the four documented ones.',
+    allowedBy:
+      'Section 4.4: "Each entry has DomainID, Name, DisplayNameSingular, DisplayNamePlural." (further members are not excluded)',
+    select: ['DOM-', 'MEM-', 'GEN-'],
+    rewrite: onSuccess(['listDomains'], (res, body) => {
+      for (const e of entries(body))
+        Object.assign(e, {
+          IsCustom: String(e.Name).startsWith('Custom.'),
+          IsLinkable: ['Contact', 'File'].includes(e.Name),
+        });
+      return withResponseJson(res, body);
+    }),
+  },
+];
