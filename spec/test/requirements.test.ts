@@ -27,7 +27,18 @@ const ops = operations(doc);
 const opIds = new Set(ops.map((o) => o.op.operationId));
 
 const ID = /^(GEN|DOM|REC|COL|QRY|FILE|LINK|PROP|BIND|MEM|SCHED|AUTH|EVT|LIM|VER)-\d{3}$/;
-const KEYS = new Set(['id', 'section', 'quote', 'statement', 'level', 'testable', 'reason', 'operations', 'retired']);
+const KEYS = new Set([
+  'id',
+  'section',
+  'quote',
+  'statement',
+  'level',
+  'testable',
+  'reason',
+  'operations',
+  'retired',
+  'meaning',
+]);
 
 /** Text of a numbered section of the interface spec ("4" includes 4.1 to 4.5). */
 function sectionText(section: string): string | undefined {
