@@ -1,7 +1,7 @@
 // Each fault's rewrite on canned exchanges (table-driven): the request the upstream receives and the
 // answer the client gets are changed as the fault intends. No network: `next` and the side requests
 // of the fault context are stubs.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FAULTS, faultByName } from '../faults/catalogue/index.js';
 import type { FaultContext, SideResponse } from '../faults/fault.js';
 import {
@@ -21,6 +21,8 @@ import {
 type Upstream = ProxyResponse | ((req: ProxyRequest, n: number) => ProxyResponse);
 
 interface Step {
+  /** runs before the request (e.g. moves the fake clock) */
+  before?: () => void;
   req: ProxyRequest;
   upstream?: Upstream;
   expect(out: ProxyResponse, forwarded: ProxyRequest[], side: string[]): void;
@@ -78,6 +80,7 @@ async function runCase(c: Case): Promise<void> {
   for (const step of c.steps) {
     const forwarded: ProxyRequest[] = [];
     side.length = 0;
+    step.before?.();
     const next = async (req: ProxyRequest) => {
       forwarded.push(req);
       const u = step.upstream ?? makeResponse(200, {});
@@ -1526,11 +1529,148 @@ const CASES: Case[] = [
       },
     ],
   },
+  // Faults that only whole read-backs or waiting to the deadline catch
+  {
+    fault: 'rollback-keeps-valid-inserts',
+    title: 'after a rolled-back atomic batch its valid inserts are committed on their own',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }, { Fields: { LocationName: 'C' } }],
+          Updates: [{ ID: 7, Fields: { City: 'X' } }],
+          Deletes: [],
+        }),
+        upstream: (_req, n) => (n === 0 ? upserted({ Inserts: [result(false, 0, 1)] }) : upserted({})),
+        expect: (out, f) => {
+          expect(f).toHaveLength(2);
+          expect(f[1]!.query.get('isAtomic')).toBe('false');
+          expect(json(f[1]!)).toEqual({
+            Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: { LocationName: 'C' } }],
+            Updates: [],
+            Deletes: [],
+          });
+          expect(json(out).Inserts).toEqual([result(false, 0, 1)]);
+        },
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: {} }], Updates: [], Deletes: [] }),
+        upstream: upserted({ Inserts: [result(false, 0, 0)] }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+    ],
+  },
+  {
+    fault: 'atomic-never-commits',
+    title: 'a failing item is appended; the rollback is answered as success, real failures pass through',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }],
+          Updates: [{ ID: 7, Fields: { City: 'X' } }],
+          Deletes: [],
+        }),
+        upstream: upserted({ Inserts: [result(false, 0, 1)] }),
+        expect: (out, f) => {
+          expect(json(f[0]!).Inserts).toEqual([{ Fields: { LocationName: 'A' } }, { Fields: {} }]);
+          const b = json(out);
+          expect(b.Inserts.map((r: any) => [r.IsSuccessful, r.OrderNumber])).toEqual([[true, 0]]);
+          expect(b.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: 0 });
+        },
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, { Inserts: [{ Fields: {} }], Updates: [], Deletes: [] }),
+        upstream: upserted({ Inserts: [result(false, 0, 0), result(false, 0, 1)] }),
+        expect: (out) => expect(json(out).Inserts).toEqual([result(false, 0, 0)]),
+      },
+    ],
+  },
+  {
+    fault: 'failed-insert-leaves-record',
+    title: 'each failed non-atomic insert is stored again with a placeholder name',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: { City: 'X' } }],
+          Updates: [],
+          Deletes: [],
+        }),
+        upstream: (_req, n) =>
+          n === 0 ? upserted({ Inserts: [result(true, 3, 0), result(false, 0, 1)] }) : upserted({}),
+        expect: (out, f) => {
+          expect(json(f[1]!).Inserts).toEqual([{ Fields: { City: 'X', LocationName: 'Unnamed location' } }]);
+          expect(json(out).Inserts).toEqual([result(true, 3, 0), result(false, 0, 1)]);
+        },
+      },
+    ],
+  },
+  {
+    fault: 'insert-committed-twice',
+    title: 'the successful non-atomic inserts are sent once more',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=false`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }],
+          Updates: [],
+          Deletes: [],
+        }),
+        upstream: (_req, n) =>
+          n === 0 ? upserted({ Inserts: [result(true, 3, 0), result(false, 0, 1)] }) : upserted({}),
+        expect: (out, f) => {
+          expect(json(f[1]!).Inserts).toEqual([{ Fields: { LocationName: 'A' } }]);
+          expect(json(out).Inserts[0]).toEqual(result(true, 3, 0));
+        },
+      },
+    ],
+  },
+  {
+    fault: 'queue-bind-without-member-bound',
+    title: 'BindStatus of a proposal queued without a member turns Bound after three seconds',
+    side: { 'GET /api/Proposal/5?': proposal({ MemberID: null, ApplicantName: 'Acme' }) },
+    steps: [
+      {
+        before: () => (vi.useFakeTimers({ toFake: ['Date'] }), vi.setSystemTime(1_000_000)),
+        req: post('/api/Quotes/Proposals/5/QueueBindQuote'),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Error', ErrorMessage: 'No member.' }),
+        expect: (out) => expect(json(out).Status).toBe('Error'),
+      },
+      {
+        before: () => vi.setSystemTime(1_004_000),
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Error', ErrorMessage: 'No member.' }),
+        expect: (out) =>
+          expect(json(out)).toMatchObject({ ProposalID: 5, Status: 'Bound', ErrorMessage: null, MemberName: 'Acme' }),
+      },
+    ],
+  },
+  {
+    fault: 'create-member-body-sets-name',
+    title: "the name sent to CreateMember shows as the bound proposal's MemberName",
+    steps: [
+      {
+        req: post('/api/Quotes/Proposals/5/CreateMember', { Name: 'Injected' }),
+        upstream: ok({ IsSuccessful: true, RecordID: 9, Message: null }),
+        expect: (out) => expect(json(out).RecordID).toBe(9),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Bound', MemberID: 9, MemberName: 'Acme' }),
+        expect: (out) => expect(json(out)).toMatchObject({ MemberID: 9, MemberName: 'Injected' }),
+      },
+    ],
+  },
 ];
 
 // ------------------------------------------------------------------------------------ tests
 
 describe('fault rewrites on canned exchanges', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('every fault of the catalogue has a case', () => {
     const covered = new Set(CASES.map((c) => c.fault));
     expect(FAULTS.map((f) => f.name).filter((n) => !covered.has(n))).toEqual([]);

@@ -628,4 +628,200 @@ const SCHED: Fault[] = [
   },
 ];
 
-export const PROPOSAL_FAULTS: Fault[] = [...PROP, ...BIND, ...MEM, ...SCHED];
+// ---------------------------------------------------------------------------------------------
+// Faults that only fixtures reading the whole record set back, or waiting to the deadline, catch
+
+/** Forward `items` of `kind` as one non-atomic UpsertMulti to the same proposal and domain (answer discarded). */
+async function commitAgain(req: ProxyRequest, next: Next, kind: Kind, items: unknown[]): Promise<void> {
+  if (items.length === 0) return;
+  const b: UpsertBody = { Inserts: [], Updates: [], Deletes: [] };
+  (b[kind] as unknown[]).push(...items);
+  const r = withRequestJson(cloneRequest(req), b);
+  r.query.set('isAtomic', 'false');
+  await next(r);
+}
+
+/** The positions of `kind` that an answer reports as failed (by OrderNumber). */
+function failedPositions(body: any, kind: Kind): Set<number> {
+  const list: ScheduleResult[] = Array.isArray(body?.[kind]) ? body[kind] : [];
+  return new Set(list.filter((r) => r?.IsSuccessful === false).map((r) => Number(r.OrderNumber)));
+}
+
+const SCHED_READ_BACK: Fault[] = [
+  {
+    name: 'rollback-keeps-valid-inserts',
+    area: 'SCHED',
+    description:
+      'A failed atomic batch rolls back its updates and deletes but keeps its valid inserts (they were committed before the failure), while answering only the failed items.',
+    requirements: ['SCHED-014'],
+    rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (!atomic(req) || res.status !== 200 || !body || !input || !anyFailed(body)) return res;
+      const failed = failedPositions(body, 'Inserts');
+      await commitAgain(
+        req,
+        next,
+        'Inserts',
+        input.Inserts.filter((_, i) => !failed.has(i)),
+      );
+      return res;
+    }),
+  },
+  {
+    name: 'atomic-never-commits',
+    area: 'SCHED',
+    description:
+      'An atomic batch is always rolled back, even without a failing item, while its answer reports every item as successful.',
+    requirements: ['SCHED-029'],
+    rewrite: on(['upsertSchedules'], async (req, _route, ctx, next) => {
+      const input = upsertBody(req);
+      if (!atomic(req) || !input) return next(req);
+      // An item that always fails, appended so that the upstream rolls the whole batch back.
+      const poisoned = { ...input, Inserts: [...input.Inserts, { Fields: {} }] };
+      const res = await next(withRequestJson(req, poisoned));
+      const body = bodyJson(res);
+      if (res.status !== 200 || !body) return res;
+      const poison = input.Inserts.length;
+      const ownFailures = results(body).filter(
+        (r) => r?.IsSuccessful === false && !(body.Inserts?.includes(r) && r.OrderNumber === poison),
+      );
+      if (ownFailures.length > 0) {
+        body.Inserts = (body.Inserts ?? []).filter((r: ScheduleResult) => r.OrderNumber !== poison);
+        return withResponseJson(res, body);
+      }
+      return withResponseJson(res, allSuccessful(input, ctx));
+    }),
+  },
+  {
+    name: 'failed-insert-leaves-record',
+    area: 'SCHED',
+    description:
+      'A non-atomic insert that fails validation still leaves a row behind (stored before validation, with a placeholder name), though its result says it failed with RecordID 0.',
+    requirements: ['SCHED-011'],
+    rewrite: on(['upsertSchedules'], async (req, route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (atomic(req) || res.status !== 200 || !body || !input || route.domain !== 'ProposalLocation') return res;
+      const failed = failedPositions(body, 'Inserts');
+      await commitAgain(
+        req,
+        next,
+        'Inserts',
+        input.Inserts.filter((_, i) => failed.has(i)).map((it) => ({
+          Fields: { ...(it.Fields ?? {}), LocationName: 'Unnamed location' },
+        })),
+      );
+      return res;
+    }),
+  },
+  {
+    name: 'insert-committed-twice',
+    area: 'SCHED',
+    description:
+      'Successful inserts of a non-atomic batch are committed twice (a retry after a lost acknowledgement); the answer names only the first record of each.',
+    requirements: ['SCHED-007', 'SCHED-008', 'SCHED-011'],
+    rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (atomic(req) || res.status !== 200 || !body || !input) return res;
+      const failed = failedPositions(body, 'Inserts');
+      await commitAgain(
+        req,
+        next,
+        'Inserts',
+        input.Inserts.filter((_, i) => !failed.has(i)),
+      );
+      return res;
+    }),
+  },
+];
+
+/** Proposals queued for binding while they had no member: id → time of the queue call. */
+function queuedWithoutMember(ctx: FaultContext): Map<number, number> {
+  const m: Map<number, number> = ctx.memory.get('queuedWithoutMember') ?? new Map();
+  ctx.memory.set('queuedWithoutMember', m);
+  return m;
+}
+
+/** Member names a CreateMember body asked for: proposal id → name. */
+function injectedNames(ctx: FaultContext): Map<number, string> {
+  const m: Map<number, string> = ctx.memory.get('injectedNames') ?? new Map();
+  ctx.memory.set('injectedNames', m);
+  return m;
+}
+
+const BIND_LATE: Fault[] = [
+  {
+    name: 'queue-bind-without-member-bound',
+    area: 'BIND',
+    description:
+      'A queued binding of a proposal without a member is retried and ends Bound a few seconds later (with a placeholder member), after first reporting Error.',
+    requirements: ['BIND-014'],
+    rewrite: on(['queueBindQuote', 'getBindStatus'], async (req, route, ctx, next) => {
+      const pid = Number(route.proposalId);
+      const queued = queuedWithoutMember(ctx);
+      if (route.op === 'queueBindQuote') {
+        const p = await readProposal(ctx, pid);
+        if (p && (p.MemberID === null || p.MemberID === undefined)) queued.set(pid, Date.now());
+        return next(req);
+      }
+      const res = await next(req);
+      const since = queued.get(pid);
+      const body = bodyJson(res);
+      if (since === undefined || Date.now() - since < 3_000 || res.status !== 200 || body?.Status === 'Bound')
+        return res;
+      const p = await readProposal(ctx, pid);
+      return withResponseJson(res, {
+        ProposalID: pid,
+        Status: 'Bound',
+        ErrorMessage: null,
+        PolicyID: fakeId(ctx),
+        MemberID: fakeId(ctx),
+        PolicyNumber: `POL-${pid}`,
+        MemberName: p?.ApplicantName || 'Placeholder member',
+        BoundDateUTC: new Date().toISOString(),
+      });
+    }),
+  },
+];
+
+const MEM_BODY: Fault[] = [
+  {
+    name: 'create-member-body-sets-name',
+    area: 'MEM',
+    description:
+      "CreateMember takes the member's name from a request body when one is sent, overriding the applicant data.",
+    requirements: ['MEM-004'],
+    rewrite: on(['createMember', 'getBindStatus'], async (req, route, ctx, next) => {
+      const pid = Number(route.proposalId);
+      const names = injectedNames(ctx);
+      if (route.op === 'createMember') {
+        const sent = bodyJson(req);
+        const res = await next(req);
+        const name = sent && typeof sent === 'object' ? (sent.Name ?? sent.MemberName) : undefined;
+        if (typeof name === 'string' && res.status === 200 && bodyJson(res)?.IsSuccessful === true)
+          names.set(pid, name);
+        return res;
+      }
+      const res = await next(req);
+      const body = bodyJson(res);
+      const name = names.get(pid);
+      if (name === undefined || res.status !== 200 || body?.Status !== 'Bound') return res;
+      return withResponseJson(res, { ...body, MemberName: name });
+    }),
+  },
+];
+
+export const PROPOSAL_FAULTS: Fault[] = [
+  ...PROP,
+  ...BIND,
+  ...BIND_LATE,
+  ...MEM,
+  ...MEM_BODY,
+  ...SCHED,
+  ...SCHED_READ_BACK,
+];
