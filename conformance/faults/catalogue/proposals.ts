@@ -1,5 +1,6 @@
 // Faults of proposals and modifiability (PROP), binding (BIND), member creation (MEM) and
 // schedules (SCHED): spec 2.4-2.7, 3, 4.5, 7.
+// Bodies are `Json` (the exchange's parsed body, of no known shape until a fault looks at it).
 import type { Fault, FaultContext, Next } from '../fault.js';
 import {
   bodyJson,
@@ -13,6 +14,7 @@ import {
   replaceSegment,
   withRequestJson,
   withResponseJson,
+  type Json,
   type ProxyRequest,
   type ProxyResponse,
 } from '../exchange.js';
@@ -46,7 +48,7 @@ function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
   return (req, ctx, next) => hiddenAware(req, ctx, next, (r) => rewrite(r, ctx, next));
 }
 
-function results(body: any): ScheduleResult[] {
+function results(body: Json): ScheduleResult[] {
   if (!body || typeof body !== 'object') return [];
   if ('IsSuccessful' in body) return [body];
   return KINDS.flatMap((k) => (Array.isArray(body[k]) ? body[k] : []));
@@ -203,7 +205,7 @@ const PROP: Fault[] = [
 
 function bindStatusRewrite(
   fn: (
-    body: any,
+    body: Json,
     req: ProxyRequest,
     ctx: FaultContext,
     res: ProxyResponse,
@@ -342,7 +344,7 @@ const MEM: Fault[] = [
 ];
 
 /** Rewrite the results of successful UpsertMulti answers. */
-function upsertResults(fn: (body: any, req: ProxyRequest) => void): Fault['rewrite'] {
+function upsertResults(fn: (body: Json, req: ProxyRequest) => void): Fault['rewrite'] {
   return onJsonResponse(['upsertSchedules'], (body, req) => {
     if (body && typeof body === 'object' && KINDS.some((k) => Array.isArray(body[k]))) fn(body, req);
   });
@@ -352,11 +354,11 @@ function atomic(req: ProxyRequest): boolean {
   return isTrue(req.query.get('isAtomic'));
 }
 
-function anyFailed(body: any): boolean {
+function anyFailed(body: Json): boolean {
   return results(body).some((r) => r?.IsSuccessful === false);
 }
 
-function onlyFailed(body: any): void {
+function onlyFailed(body: Json): void {
   for (const k of KINDS)
     if (Array.isArray(body[k])) body[k] = body[k].filter((r: ScheduleResult) => r?.IsSuccessful === false);
 }
@@ -424,7 +426,7 @@ const SCHED: Fault[] = [
       if (!atomic(req) || res.status !== 200 || !body || !input || !anyFailed(body)) return res;
       for (const k of KINDS) {
         const failed: ScheduleResult[] = Array.isArray(body[k]) ? body[k] : [];
-        body[k] = input[k].map((item: any, i: number) => {
+        body[k] = (input[k] as Array<{ ID?: number }>).map((item, i: number) => {
           const f = failed.find((r) => r.OrderNumber === i);
           if (f) return f;
           if (k === 'Inserts') {
@@ -432,7 +434,7 @@ const SCHED: Fault[] = [
             return okResult(id, i, `Inserted schedule with id ${id} successfully.`);
           }
           return okResult(
-            item.ID,
+            Number(item.ID),
             i,
             `${k === 'Updates' ? 'Updated' : 'Deleted'} schedule with id ${item.ID} successfully.`,
           );
@@ -487,7 +489,7 @@ const SCHED: Fault[] = [
       const res = await next(req);
       const body = bodyJson(res);
       if (!body || typeof body !== 'object') return res;
-      const fix = (r: any) => {
+      const fix = (r: ScheduleResult | undefined) => {
         if (r?.IsSuccessful === false && r.RecordID === 0) r.RecordID = -1;
       };
       if (route.op === 'deleteSchedule') fix(body);
@@ -642,7 +644,7 @@ async function commitAgain(req: ProxyRequest, next: Next, kind: Kind, items: unk
 }
 
 /** The positions of `kind` that an answer reports as failed (by OrderNumber). */
-function failedPositions(body: any, kind: Kind): Set<number> {
+function failedPositions(body: Json, kind: Kind): Set<number> {
   const list: ScheduleResult[] = Array.isArray(body?.[kind]) ? body[kind] : [];
   return new Set(list.filter((r) => r?.IsSuccessful === false).map((r) => Number(r.OrderNumber)));
 }
