@@ -13,15 +13,13 @@ import { expectMentions } from '../src/meaning.js';
 import {
   bindQuote,
   neverBound,
+  ALREADY,
+  MEMBER,
   settled,
   type BindStatus,
   type MemberCreationResult,
 } from './support/binding.js';
 import { type Ctx } from './support/request.js';
-
-/** Meaning of the section 7 text (MEM-005 `meaning:`): a member, and that one is already there. */
-const MEMBER = /\bmember/i;
-const ALREADY = /\b(already|assigned|exists?|existing|has an?)\b/i;
 
 /** POST CreateMember without a body (the operation takes none). */
 async function createMember(t: Ctx, proposalId: number): Promise<RawResponse> {

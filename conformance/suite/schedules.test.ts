@@ -29,6 +29,7 @@ import {
   expect2xx,
   expectBatchShape,
   expectResultShape,
+  fieldPattern,
   idPattern,
   pick,
   readRecord,
@@ -306,7 +307,7 @@ conformance(
         // A failed insert: IsSuccessful false, RecordID 0, the message says the field is required.
         expect(res.IsSuccessful, `insert ${i} without ${required} fails`).toBe(false);
         expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0);
-        expectMentions(res.Message, required, REQUIRED);
+        expectMentions(res.Message, fieldPattern(required), REQUIRED);
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
         expect(pick(await readRecord(t, p.scheduleDomain, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
@@ -320,7 +321,7 @@ conformance(
         expect(res.RecordID, `update ${i}: the record's ID`).toBe(updates[i].ID);
     }
     const emptied = byOrder(body.Updates, 1, 'Updates');
-    expectMentions(emptied.Message, required, REQUIRED);
+    expectMentions(emptied.Message, fieldPattern(required), REQUIRED);
     for (let i = 0; i < deletes.length; i++) {
       const res = byOrder(body.Deletes, i, 'Deletes');
       expect(res.IsSuccessful, `delete ${i} (record ${deletes[i].ID}): ${res.Message}`).toBe(deletes[i].ok);
@@ -411,10 +412,10 @@ conformance(
     // Only the failed items, each with its own position.
     expect(body.Inserts, 'only the failed insert is answered').toHaveLength(1);
     expect(body.Inserts[0]).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: 1 });
-    expectMentions(body.Inserts[0].Message, required, REQUIRED);
+    expectMentions(body.Inserts[0].Message, fieldPattern(required), REQUIRED);
     expect(body.Updates, 'only the failed update is answered').toHaveLength(1);
     expect(body.Updates[0]).toMatchObject({ IsSuccessful: false, RecordID: l1, OrderNumber: 1 });
-    expectMentions(body.Updates[0].Message, required, REQUIRED);
+    expectMentions(body.Updates[0].Message, fieldPattern(required), REQUIRED);
     expect(body.Deletes, 'the delete would have succeeded, so it is left out').toEqual([]);
 
     // Rolled back: the whole set is as before, so neither the valid inserts nor the valid update

@@ -9,6 +9,10 @@ import { type Ctx } from './request.js';
 export type BindStatus = components['schemas']['BindStatus'];
 export type MemberCreationResult = components['schemas']['MemberCreationResult'];
 
+/** Meaning of the section 7 text (MEM-005 `meaning:`): a member, and that one is already there. */
+export const MEMBER = /\bmember/i;
+export const ALREADY = /\b(already|assigned|exists?|existing|has an?)\b/i;
+
 export const DETAIL_FIELDS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
 /** ISO 8601 date-time in UTC: `Z` or a zero offset. */
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;

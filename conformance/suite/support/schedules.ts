@@ -39,9 +39,15 @@ export const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'Zip
  */
 export const CANNOT_MODIFY =
   /\b(cannot|can ?not|can't|unable to|may not|must not|not (be )?(allowed|permitted)|not (be )?(modifiable|editable|changeable|updatable)|non-?modifiable|read[- ]?only|locked|frozen|immutable|no changes?)\b/i;
-/** "<field> is required", in any wording: required, mandatory, missing, empty, blank, must have a value ... */
+/** "<field> is required", in any wording: required, mandatory, missing, empty, blank, must have a value, provide ... */
 export const REQUIRED =
-  /\b(required|requires|mandatory|missing|empty|blank|must|needs?|no value|not (be )?(given|provided|supplied|set|null))\b/i;
+  /\b(required|requires|mandatory|missing|empty|blank|must|needs?|no value|provide|supply|specify|enter|not (be )?(given|provided|supplied|set|null))\b/i;
+
+/** A field name as a message may write it: `LocationName`, `Location name`, `location_name`. */
+export function fieldPattern(name: string): RegExp {
+  const words = name.split(/(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(words.join('[\\s_-]*'), 'i');
+}
 
 /** The ID as a number of its own in a text (12 is not found in 123). */
 export function idPattern(id: number): RegExp {
