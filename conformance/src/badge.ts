@@ -3,7 +3,7 @@
 //   orange  core requirements fail, but the gate excuses all of them (expected failures, baseline)
 //   red     a core requirement fails
 //   grey    the run ended with a usage or harness error
-// The score counts requirements with a verdict: passed / (passed + failed + error +
+// The score counts requirements with a verdict: passed / (passed + failed + blocked + error +
 // precondition-failed + untested); not-applicable and not-testable are left out. Without core
 // requirements in the run (--profile implementation-defined), the badge shows that profile instead.
 import { isGatingFailure, type RequirementReport, type RunResults } from './results.js';

@@ -98,7 +98,18 @@ export function buildProgram(onExit: (code: number) => void): Command {
     )
     .option('--read-only', 'leave out tests that change data [CONFORMANCE_READ_ONLY]')
     .option('--timeout <ms>', 'per-request timeout (default 10000) [CONFORMANCE_TIMEOUT]')
-    .option('--test-timeout <ms>', 'per-test timeout (default 60000) [CONFORMANCE_TEST_TIMEOUT]')
+    .option(
+      '--test-timeout <ms>',
+      'per-test timeout (default 60000; at least --async-timeout + 30000) [CONFORMANCE_TEST_TIMEOUT]',
+    )
+    .option(
+      '--async-timeout <ms>',
+      'deadline for asynchronous outcomes (binding), polled, never slept; also the longest wait before an effect is judged absent (default 60000) [CONFORMANCE_ASYNC_TIMEOUT]',
+    )
+    .option(
+      '--clock-tolerance <ms>',
+      "how far the target's clock may be from the runner's when a timestamp is checked against now (default 3000000 = 50 min) [CONFORMANCE_CLOCK_TOLERANCE]",
+    )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
       '--report-dir <dir>',
@@ -191,6 +202,11 @@ export function buildProgram(onExit: (code: number) => void): Command {
 
 // ------------------------------------------------------------------------- run
 
+/** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
+function effectiveTestTimeout(o: Pick<RunOptions, 'testTimeoutMs' | 'asyncTimeoutMs'>): number {
+  return Math.max(o.testTimeoutMs, o.asyncTimeoutMs + 30_000);
+}
+
 function makeTarget(o: RunOptions, reportDir: string): Target {
   const stateUrl = o.fixtures ? null : o.providerStatesUrl;
   const image = {
@@ -280,6 +296,8 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       requirements: o.requirements,
       readOnly: o.readOnly,
       timeoutMs: o.timeoutMs,
+      asyncTimeoutMs: o.asyncTimeoutMs,
+      clockToleranceMs: o.clockToleranceMs,
       bindings: o.bindings,
     };
     const info: RunInfo = {
@@ -303,6 +321,12 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       startedAt,
       targetLabel: o.targetLabel,
       auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
+      timing: {
+        requestTimeoutMs: o.timeoutMs,
+        testTimeoutMs: effectiveTestTimeout(o),
+        asyncTimeoutMs: o.asyncTimeoutMs,
+        clockToleranceMs: o.clockToleranceMs,
+      },
       gate: {
         baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,
         expectedFailures:
@@ -316,7 +340,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       await runSuite({
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
-        testTimeoutMs: o.testTimeoutMs,
+        testTimeoutMs: effectiveTestTimeout(o),
         shard: o.shard,
         bail: o.bail,
         include: o.include,

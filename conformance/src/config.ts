@@ -11,6 +11,14 @@ import { parseFixtures } from './states.js';
 import { loadBaseline, loadExpectedFailures } from './gate.js';
 import type { ExpectedFailure, RunResults } from './results.js';
 
+/** Default --async-timeout: generous, since the spec sets no deadline for asynchronous work. */
+export const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
+/**
+ * Default --clock-tolerance: 50 minutes, under the smallest whole-hour zone offset, so a local time
+ * written as UTC is still told apart from UTC while ordinary clock drift passes.
+ */
+export const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
+
 export interface RunOptions {
   target:
     | { kind: 'url'; baseUrl: string }
@@ -26,6 +34,10 @@ export interface RunOptions {
   readOnly: boolean;
   timeoutMs: number;
   testTimeoutMs: number;
+  /** Deadline of an asynchronous outcome (t.poll) and of the wait for an effect's absence. */
+  asyncTimeoutMs: number;
+  /** How far the target's clock may be from the runner's for timestamps checked against "now". */
+  clockToleranceMs: number;
   shard?: string;
   reportDir: string;
   requireContainer: boolean;
@@ -67,6 +79,8 @@ export const ENV_VARS: Record<string, string> = {
   readOnly: 'CONFORMANCE_READ_ONLY',
   timeout: 'CONFORMANCE_TIMEOUT',
   testTimeout: 'CONFORMANCE_TEST_TIMEOUT',
+  asyncTimeout: 'CONFORMANCE_ASYNC_TIMEOUT',
+  clockTolerance: 'CONFORMANCE_CLOCK_TOLERANCE',
   shard: 'CONFORMANCE_SHARD',
   reportDir: 'CONFORMANCE_REPORT_DIR',
   fixtures: 'CONFORMANCE_FIXTURES',
@@ -302,6 +316,8 @@ export function resolveRunOptions(
     readOnly: bool('readOnly'),
     timeoutMs: int('timeout', 10_000),
     testTimeoutMs: int('testTimeout', 60_000),
+    asyncTimeoutMs: int('asyncTimeout', DEFAULT_ASYNC_TIMEOUT_MS),
+    clockToleranceMs: int('clockTolerance', DEFAULT_CLOCK_TOLERANCE_MS),
     shard,
     reportDir,
     requireContainer: bool('requireContainer') || env.CI === 'true',

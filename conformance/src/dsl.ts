@@ -10,7 +10,7 @@ import { test, inject, afterAll, type TestContext as VitestTestContext } from 'v
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../spec/generated/provider-states.js';
-import type { Bindings } from './bindings.js';
+import { domainListOf, setAtPath, totalCountOf, type Bindings } from './bindings.js';
 import { loadCatalogue } from './catalogue.js';
 import {
   ExchangeLog,
@@ -21,7 +21,7 @@ import {
   type RawInit,
   type RawResponse,
 } from './client.js';
-import { GenericChecker, type Finding, type Violation } from './generic-checks.js';
+import { GenericChecker, type Finding, type SchemaView, type Violation } from './generic-checks.js';
 import { loadOpenApi } from './openapi.js';
 import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
 import {
@@ -31,12 +31,18 @@ import {
   type StateProvider,
   type StateValues,
 } from './states.js';
-import { GenericCheckError, NotApplicableError, PreconditionFailedError, SuiteDefinitionError } from './errors.js';
+import {
+  BlockedError,
+  GenericCheckError,
+  NotApplicableError,
+  PreconditionFailedError,
+  SuiteDefinitionError,
+} from './errors.js';
 import { classifyError, type TestOutcome } from './results.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
-export { PreconditionFailedError, NotApplicableError } from './errors.js';
+export { PreconditionFailedError, NotApplicableError, BlockedError } from './errors.js';
 
 export interface ConformanceRecord {
   /** 'area.kebab-name', unique in the suite. */
@@ -84,16 +90,43 @@ export interface TestContext {
    * Typed per state from spec/provider-states.yaml (`x-states`): the params it takes, the values it answers.
    */
   given<S extends StateName>(state: S, ...params: GivenParams<S>): Promise<ProviderStates[S]['values']>;
+  /**
+   * Runs a step the test needs but is not about (reading a record back, creating a fixture through
+   * the API) and that `requirement` documents. When the step fails (an assertion in `fn`, or any
+   * error but an unreachable target), the test ends `blocked` by `requirement` instead of failing
+   * its own requirements; a test is never blocked by one of its own requirements (it fails then).
+   */
+  needs<T>(requirement: string, step: string, fn: () => Promise<T>): Promise<T>;
   bindings: Bindings;
+  /** The total count of a query response, read where the bindings put it (body path or header). */
+  totalCount(res: { json: unknown; headers: Headers }): unknown;
+  /** The domain list of a GET /api/Domains body, where the bindings put it. */
+  domainList(body: unknown): unknown;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
     remove(a: LinkArgs, token?: string): Promise<RawResponse>;
   };
+  /**
+   * Calls `fn` until `done(value)` holds; fails after the run's --async-timeout (or `timeoutMs`).
+   * Never sleep for an asynchronous outcome: poll it.
+   */
   poll<T>(
     fn: () => Promise<T>,
     done: (v: T) => boolean,
     opts?: { timeoutMs?: number; intervalMs?: number },
   ): Promise<T>;
+  /**
+   * The absence of an asynchronous effect after a refused request, judged no sooner than the
+   * positive case needed to show it. Runs `positive` first when given (a control that makes the same
+   * kind of effect happen and waits for it with t.poll) and measures it; otherwise takes the longest
+   * successful t.poll of this test file so far (at least 1 s; at most --async-timeout). Then waits
+   * until that long has passed since `since` (when the refused request was sent; default: now) and
+   * runs `check`, the assertions that the effect did not happen. Returns the time waited for.
+   */
+  expectStaysAbsent(
+    check: () => Promise<void>,
+    opts?: { since?: number; positive?: () => Promise<unknown> },
+  ): Promise<number>;
   /** Ends the test as not-applicable. */
   notApplicable(reason: string): never;
   /** The run's admin token (provider state 'a user' without grants). */
@@ -116,6 +149,8 @@ export interface ConformanceMeta {
   skipReason?: string;
   outcome?: TestOutcome;
   outcomeReason?: string;
+  /** For outcome 'blocked': the requirement whose step failed, and the step. */
+  blockedBy?: { requirement: string; step: string };
   exchanges?: Exchange[];
   violations?: Violation[];
   findings?: Finding[];
@@ -144,6 +179,11 @@ function ctx(): RunContext {
   return runCtx;
 }
 
+/** The run's context (profile, timeouts, tolerances) for helpers outside a test body. */
+export function currentRun(): Readonly<RunContext> {
+  return ctx();
+}
+
 let provider: StateProvider | undefined;
 function stateProvider(): StateProvider {
   if (!provider) {
@@ -155,10 +195,16 @@ function stateProvider(): StateProvider {
   return provider;
 }
 
-let checker: GenericChecker | undefined;
-function genericChecker(): GenericChecker {
-  checker ??= new GenericChecker(loadOpenApi());
-  return checker;
+const checkers = new Map<SchemaView, GenericChecker>();
+/** A core test's exchanges are checked against the core view; an implementation-defined test's against the full document. */
+function genericChecker(profile: 'core' | 'implementation-defined'): GenericChecker {
+  const view: SchemaView = profile === 'core' ? 'core' : 'full';
+  let c = checkers.get(view);
+  if (!c) {
+    c = new GenericChecker(loadOpenApi(), view);
+    checkers.set(view, c);
+  }
+  return c;
 }
 
 let admin: { session: StateSession; token: Promise<string> } | undefined;
@@ -180,6 +226,11 @@ function adminToken(): Promise<string> {
 }
 
 const seenIds = new Set<string>();
+
+/** The longest time a successful t.poll of this file needed: how long an asynchronous effect takes here. */
+let longestPollMs = 0;
+/** The shortest wait before an effect is judged absent, when no positive case was measured. */
+const MIN_ABSENCE_WAIT_MS = 1000;
 
 // ------------------------------------------------------------------------- the DSL
 
@@ -213,7 +264,9 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
     meta.outcomeReason = sel.reason;
   }
   const name = `${record.title} [${record.requirements.join(' ')}]`;
-  test(name, { skip: !sel.run, timeout: record.timeoutMs, meta }, async (vctx) => {
+  // a test's own timeout never cuts a poll to the async deadline short
+  const timeout = record.timeoutMs === undefined ? undefined : Math.max(record.timeoutMs, c.asyncTimeoutMs + 30_000);
+  test(name, { skip: !sel.run, timeout, meta }, async (vctx) => {
     await runBody(record, body, vctx);
   });
 }
@@ -239,7 +292,7 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal);
+  const t = makeTestContext(c, log, session, vctx.signal, record);
   let thrown: unknown;
   try {
     await body(t);
@@ -258,33 +311,87 @@ async function runBody(
     meta.outcomeReason = thrown.message;
     vctx.skip(thrown.message);
   }
+  // Generic violations: those of the test's own concern fail it (a reference choice refused in an
+  // implementation-defined test, or GEN-00x named by the test); the others block it, since GEN-001/
+  // GEN-002 fail on their own (one synthetic result per file) with every message.
+  const own = log.violations.filter(
+    (v) => v.level === 'implementation-defined' || record.requirements.includes(v.code),
+  );
+  const blocking = log.violations.filter((v) => !own.includes(v));
+  const violationText = (list: Violation[]) => list.map((v) => v.message).join('\n');
+  const block = (e: BlockedError) => {
+    meta.outcome = 'blocked';
+    meta.blockedBy = { requirement: e.requirement, step: e.step };
+    meta.outcomeReason = e.message.split('\n')[0];
+  };
   if (thrown !== undefined) {
     const err = thrown as Error;
     meta.outcome = classifyError(err);
     if (meta.outcome === 'precondition-failed') meta.outcomeReason = err.message;
     if (log.violations.length > 0 && err && typeof err === 'object' && typeof err.message === 'string') {
       try {
-        err.message = `${err.message}\n${log.violations.map((v) => v.message).join('\n')}`;
+        err.message = `${err.message}\n${violationText(log.violations)}`;
       } catch {
         /* read-only message */
       }
     }
+    if (thrown instanceof BlockedError) block(thrown);
+    else if (meta.outcome === 'failed' && own.length === 0 && blocking.length > 0) {
+      // the failure follows a response the generic checks refused: that response is the cause
+      const b = blockedByViolation(blocking, err);
+      block(b);
+      throw b;
+    }
     throw thrown;
   }
-  if (log.violations.length > 0) {
+  if (own.length > 0) {
     meta.outcome = 'failed';
-    throw new GenericCheckError(log.violations.map((v) => v.message).join('\n'));
+    throw new GenericCheckError(violationText(own));
+  }
+  if (blocking.length > 0) {
+    const b = blockedByViolation(blocking);
+    block(b);
+    throw b;
   }
   meta.outcome = 'passed';
 }
 
-function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession, signal: AbortSignal): TestContext {
+/** The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002). */
+function blockedByViolation(violations: Violation[], after?: Error): BlockedError {
+  const code = violations[0].code;
+  const step = `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
+  const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
+  if (after) lines.push(`(then the test failed: ${after.message.split('\n')[0]})`);
+  const b = new BlockedError(code, step, lines.join('\n'));
+  if (after?.stack) b.stack = `BlockedError: ${lines[0]}\n${after.stack.split('\n').slice(1).join('\n')}`;
+  return b;
+}
+
+/** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */
+export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError {
+  const err = e as { message?: string; stack?: string; expected?: unknown; actual?: unknown; showDiff?: boolean };
+  const msg = err?.message ?? String(e);
+  const b = new BlockedError(requirement, step, `blocked by ${requirement}: step "${step}" failed: ${msg}`);
+  // keep the assertion's values and place for the report (vitest serialises these fields)
+  Object.assign(b, { expected: err?.expected, actual: err?.actual, showDiff: err?.showDiff });
+  if (err?.stack) b.stack = `BlockedError: ${b.message.split('\n')[0]}\n${err.stack.split('\n').slice(1).join('\n')}`;
+  return b;
+}
+
+function makeTestContext(
+  c: RunContext,
+  log: ExchangeLog,
+  session: StateSession,
+  signal: AbortSignal,
+  record: ConformanceRecord,
+): TestContext {
+  const profile = record.profile ?? 'core';
   const base = (token: ClientOptions['token']): ClientOptions => ({
     baseUrl: c.baseUrl,
     bindings: c.bindings,
     timeoutMs: c.timeoutMs,
     log,
-    checker: genericChecker(),
+    checker: genericChecker(profile),
     token,
     signal,
   });
@@ -308,9 +415,44 @@ function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession,
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
       }
     },
+    needs: async (requirement, step, fn) => {
+      if (!loadCatalogue().byId.has(requirement)) {
+        throw new SuiteDefinitionError(`t.needs: unknown requirement ID ${requirement} (step "${step}")`);
+      }
+      try {
+        return await fn();
+      } catch (e) {
+        // a test is never blocked by its own requirement; an unreachable target stays an error
+        const kind = classifyError(e as Error);
+        if (kind !== 'failed' || e instanceof GenericCheckError || record.requirements.includes(requirement)) throw e;
+        throw blockedByStep(requirement, step, e);
+      }
+    },
     bindings: c.bindings,
+    totalCount: (res) => totalCountOf(c.bindings, res),
+    domainList: (body) => domainListOf(c.bindings, body),
     links: { upsert: link('upsert'), remove: link('remove') },
-    poll,
+    poll: async (fn, done, opts = {}) => {
+      const t0 = Date.now();
+      const v = await poll(fn, done, { timeoutMs: c.asyncTimeoutMs, ...opts });
+      longestPollMs = Math.max(longestPollMs, Date.now() - t0);
+      return v;
+    },
+    expectStaysAbsent: async (check, opts = {}) => {
+      const since = opts.since ?? Date.now();
+      let needed = longestPollMs;
+      if (opts.positive) {
+        const t0 = Date.now();
+        await opts.positive();
+        needed = Date.now() - t0;
+        longestPollMs = Math.max(longestPollMs, needed);
+      }
+      const waitMs = Math.min(Math.max(needed, MIN_ABSENCE_WAIT_MS), c.asyncTimeoutMs);
+      const left = since + waitMs - Date.now();
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+      await check();
+      return waitMs;
+    },
     notApplicable: (reason: string): never => {
       throw new NotApplicableError(reason);
     },
@@ -319,33 +461,35 @@ function makeTestContext(c: RunContext, log: ExchangeLog, session: StateSession,
   };
 }
 
-/** The Link/Upsert or Link/Remove body, with the field names of the bindings. */
+/** The Link/Upsert or Link/Remove body, with the field names (dotted paths) of the bindings. */
 export function linkBody(a: LinkArgs, b: Bindings, which: 'upsert' | 'remove' = 'upsert'): Record<string, unknown> {
   const n = b.link;
-  const out: Record<string, unknown> = { [n.parentDomain]: a.parentDomain };
-  if (a.parentId !== undefined) out[n.parentRecordId] = a.parentId;
+  const out: Record<string, unknown> = {};
+  const set = (path: string, v: unknown) => setAtPath(out, path, v);
+  set(n.parentDomain, a.parentDomain);
+  if (a.parentId !== undefined) set(n.parentRecordId, a.parentId);
   if (a.parentMatch) {
-    out[n.parentRecordMatchField] = a.parentMatch.field;
-    out[n.parentRecordKey] = a.parentMatch.key;
+    set(n.parentRecordMatchField, a.parentMatch.field);
+    set(n.parentRecordKey, a.parentMatch.key);
   }
-  out[n.childDomain] = a.childDomain;
-  if (a.childId !== undefined) out[n.childRecordId] = a.childId;
+  set(n.childDomain, a.childDomain);
+  if (a.childId !== undefined) set(n.childRecordId, a.childId);
   if (a.childMatch) {
-    out[n.childRecordMatchField] = a.childMatch.field;
-    out[n.childRecordKey] = a.childMatch.key;
+    set(n.childRecordMatchField, a.childMatch.field);
+    set(n.childRecordKey, a.childMatch.key);
   }
-  if (a.relationship !== undefined) out[n.relationship] = a.relationship;
-  if (which === 'upsert' && a.newRelationship !== undefined) out[n.newRelationship] = a.newRelationship;
+  if (a.relationship !== undefined) set(n.relationship, a.relationship);
+  if (which === 'upsert' && a.newRelationship !== undefined) set(n.newRelationship, a.newRelationship);
   return out;
 }
 
-/** Calls `fn` until `done(value)` holds; throws after `timeoutMs` (default 15 s) with the last value. */
+/** Calls `fn` until `done(value)` holds; throws after `timeoutMs` (t.poll: the run's --async-timeout) with the last value. */
 export async function poll<T>(
   fn: () => Promise<T>,
   done: (v: T) => boolean,
   opts: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   const intervalMs = opts.intervalMs ?? 200;
   const deadline = Date.now() + timeoutMs;
   let last: T;
@@ -359,7 +503,9 @@ export async function poll<T>(
       } catch {
         shown = String(last);
       }
-      throw new Error(`poll: condition not met within ${timeoutMs} ms; last value: ${shown?.slice(0, 500)}`);
+      throw new Error(
+        `poll: condition not met within ${timeoutMs} ms (--async-timeout); last value: ${shown?.slice(0, 500)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }

@@ -5,6 +5,21 @@ export class PreconditionFailedError extends Error {
   override name = 'PreconditionFailedError';
 }
 
+/**
+ * A step the test needs failed (`t.needs(requirement, step, fn)`, or a response shape the generic
+ * checks refused): the test's requirements are `blocked` by `requirement`, not failed themselves.
+ */
+export class BlockedError extends Error {
+  override name = 'BlockedError';
+  constructor(
+    readonly requirement: string,
+    readonly step: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Thrown by `t.notApplicable(reason)`. */
 export class NotApplicableError extends Error {
   override name = 'NotApplicableError';

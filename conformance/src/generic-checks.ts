@@ -3,10 +3,15 @@
 //   GEN-002  a status the spec documents for the operation in CORE (a response not marked
 //            x-implementation-defined) carries a body valid against that response's schema
 // Undocumented statuses and implementation-defined responses are findings, not core failures.
+// The view decides which document a body is validated against: 'core' validates against the core
+// view (conformance/src/spec/core-view.ts: every x-implementation-defined schema relaxed) and reports
+// a body that only the full document refuses as a finding; 'full' (the implementation-defined
+// profile) validates against the full document, the reference's choices included.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiIndex, OperationMatch } from './openapi.js';
+import { coreView } from './spec/core-view.js';
 
 // ajv-formats is CommonJS; under some loaders the default export is the module object.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule;
@@ -16,11 +21,21 @@ export type GenericCode = 'GEN-001' | 'GEN-002';
 export interface Violation {
   code: GenericCode;
   message: string;
+  /**
+   * 'implementation-defined': the body is valid in the core view and only the full document (the
+   * reference's choices) refuses it; reported so by the 'full' view only. Such a violation fails
+   * the implementation-defined test it occurs in and never counts against GEN-002 itself.
+   */
+  level?: 'implementation-defined';
 }
 
 export interface Finding {
   kind:
-    'undocumented-status' | 'implementation-defined-schema' | 'implementation-defined-not-json' | 'unknown-operation';
+    | 'undocumented-status'
+    | 'implementation-defined-schema'
+    | 'implementation-defined-property'
+    | 'implementation-defined-not-json'
+    | 'unknown-operation';
   operationId?: string;
   method: string;
   url: string;
@@ -47,25 +62,35 @@ export interface CheckResult {
   findings: Finding[];
 }
 
+/** Which document bodies are validated against: the core view (core profile) or the full document. */
+export type SchemaView = 'core' | 'full';
+
+const FULL_ID = 'openapi.json';
+const CORE_ID = 'openapi.core.json';
+
 export class GenericChecker {
   private readonly ajv: Ajv2020;
   private readonly validators = new Map<string, ValidateFunction>();
-  private readonly docId = 'openapi.json';
 
-  constructor(readonly index: OpenApiIndex) {
+  constructor(
+    readonly index: OpenApiIndex,
+    readonly view: SchemaView = 'core',
+  ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
     addFormats(this.ajv);
     for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) {
       this.ajv.addFormat(f, true);
     }
-    this.ajv.addSchema(stripForAjv(index.doc), this.docId);
+    this.ajv.addSchema(stripForAjv(index.doc), FULL_ID);
+    this.ajv.addSchema(stripForAjv(coreView(index.doc)), CORE_ID);
   }
 
-  private validator(pointer: string): ValidateFunction {
-    let v = this.validators.get(pointer);
+  private validator(docId: string, pointer: string): ValidateFunction {
+    const key = `${docId}#${pointer}`;
+    let v = this.validators.get(key);
     if (!v) {
-      v = this.ajv.compile({ $ref: `${this.docId}#${pointer}` });
-      this.validators.set(pointer, v);
+      v = this.ajv.compile({ $ref: key });
+      this.validators.set(key, v);
     }
     return v;
   }
@@ -146,7 +171,9 @@ export class GenericChecker {
         });
       return res;
     }
-    const validate = this.validator(schema);
+    // a marked response is checked against the full document (a finding either way); a core
+    // response first against the core view, then (for the difference) against the full document
+    const validate = this.validator(core ? CORE_ID : FULL_ID, schema);
     if (!validate(parsed)) {
       const msg = `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(validate.errors)}`;
       if (core) res.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
@@ -159,14 +186,37 @@ export class GenericChecker {
           status: x.status,
           message: msg,
         });
+      return res;
+    }
+    if (core) {
+      const full = this.validator(FULL_ID, schema);
+      if (!full(parsed)) {
+        const msg = `${where}: body differs from the reference's choice in implementation-defined parts of response ${spec.key}: ${formatErrors(full.errors)}`;
+        if (this.view === 'full')
+          res.violations.push({
+            code: 'GEN-002',
+            level: 'implementation-defined',
+            message: `[GEN-002, implementation-defined] ${msg}`,
+          });
+        else
+          res.findings.push({
+            kind: 'implementation-defined-property',
+            operationId: op.operationId,
+            method: x.method,
+            url: x.url,
+            status: x.status,
+            message: `${msg} (a finding, not a core failure)`,
+          });
+      }
     }
     return res;
   }
 }
 
-export function formatErrors(errors: ErrorObject[] | null | undefined, max = 5): string {
+/** Every schema error, one after another (never truncated: a vendor needs all of them). */
+export function formatErrors(errors: ErrorObject[] | null | undefined): string {
   if (!errors || errors.length === 0) return 'invalid';
-  const parts = errors.slice(0, max).map((e) => {
+  const parts = errors.map((e) => {
     const at = e.instancePath || '(root)';
     const extra =
       e.keyword === 'additionalProperties'
@@ -176,7 +226,7 @@ export function formatErrors(errors: ErrorObject[] | null | undefined, max = 5):
           : '';
     return `${at} ${e.message ?? e.keyword}${extra}`;
   });
-  return parts.join('; ') + (errors.length > max ? `; … ${errors.length - max} more` : '');
+  return parts.join('; ');
 }
 
 /** The document without keys that ajv would mistake for schema ids. */

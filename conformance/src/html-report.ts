@@ -9,6 +9,7 @@ import { curlCommand, TOKEN_VAR } from './curl.js';
 import { compareSections, specSectionTitles } from './spec-sections.js';
 import {
   isGatingFailure,
+  rootCauses,
   type RequirementReport,
   type RequirementResult,
   type RunResults,
@@ -27,6 +28,7 @@ const MAX_EARLIER_BODY = 1500;
 
 const RESULT_ORDER: RequirementResult[] = [
   'failed',
+  'blocked',
   'error',
   'precondition-failed',
   'untested',
@@ -37,6 +39,7 @@ const RESULT_ORDER: RequirementResult[] = [
 const RESULT_LABEL: Record<RequirementResult, string> = {
   passed: 'passed',
   failed: 'failed',
+  blocked: 'blocked',
   error: 'error',
   'precondition-failed': 'precondition failed',
   untested: 'untested',
@@ -46,6 +49,8 @@ const RESULT_LABEL: Record<RequirementResult, string> = {
 const RESULT_HELP: Record<RequirementResult, string> = {
   passed: 'every test of the requirement passed',
   failed: 'a test found the implementation breaking the requirement',
+  blocked:
+    'a step the tests need failed (a requirement they rely on, or a response shape): fix the requirement named as the cause first',
   error: 'the target did not answer (timeout, connection refused) or the harness failed',
   'precondition-failed': 'a provider state or fixture the test needs could not be set up',
   untested: 'no test in this run verifies the requirement',
@@ -191,6 +196,11 @@ function metaBlock(r: RunResults): string {
     'Versions',
     `suite ${esc(r.suiteVersion)} · spec ${esc(r.specVersion)} · catalogue ${esc(r.catalogueVersion)}`,
   ]);
+  if (r.timing)
+    rows.push([
+      'Timing',
+      `request timeout ${esc(r.timing.requestTimeoutMs)} ms · test timeout ${esc(r.timing.testTimeoutMs)} ms · async timeout <b>${esc(r.timing.asyncTimeoutMs)} ms</b> · clock tolerance ${esc(r.timing.clockToleranceMs)} ms`,
+    ]);
   rows.push(['Started', esc(fmtTime(r.startedAt))]);
   rows.push(['Finished', `${esc(fmtTime(r.finishedAt))} (${esc(fmtDuration(r.durationMs))})`]);
   return `<table class="meta">${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>`;
@@ -199,24 +209,43 @@ function metaBlock(r: RunResults): string {
 function failureIndex(r: RunResults): string {
   const failing = r.requirements.filter((q) => isGatingFailure(q.result));
   if (!failing.length) return '';
+  // root failures first (failed on their own), then the blocked ones under the root they depend on
+  const { roots, blocked } = rootCauses(r.requirements);
   const item = (q: RequirementReport) => {
     const why = firstProblem(q);
     return `<li><a href="#req-${esc(slug(q.id))}"><code>${esc(q.id)}</code></a> ${pill(q.result)}${markChips(q)} <span class="muted">${esc(clipText(q.statement, 140))}</span>${
       why ? `<br><span class="why">${esc(clipText(why, 200))}</span>` : ''
     }</li>`;
   };
-  const first = failing.slice(0, INDEX_OPEN);
-  const rest = failing.slice(INDEX_OPEN, MAX_LIST);
-  return `<section class="panel fail-index"><h2>Not passing (${failing.length})</h2><ul class="plain">${first.map(item).join('')}</ul>${
+  const first = roots.slice(0, INDEX_OPEN);
+  const rest = roots.slice(INDEX_OPEN, MAX_LIST);
+  const groups = [...blocked].map(([root, list]) => {
+    const inRun = r.requirements.some((q) => q.id === root);
+    const head = inRun
+      ? `<a href="#req-${esc(slug(root))}"><code>${esc(root)}</code></a>`
+      : `<code>${esc(root)}</code>`;
+    return `<details class="blocked-group"><summary>blocked by ${head}: ${esc(plural(list.length, 'requirement'))}</summary><ul class="plain">${list
+      .slice(0, MAX_LIST)
+      .map(item)
+      .join('')}</ul></details>`;
+  });
+  return `<section class="panel fail-index"><h2>Not passing (${failing.length})</h2>${
+    roots.length ? `<h3>Root failures (${roots.length})</h3><ul class="plain">${first.map(item).join('')}</ul>` : ''
+  }${
     rest.length
       ? `<details><summary>${rest.length} more</summary><ul class="plain">${rest.map(item).join('')}</ul></details>`
       : ''
-  }${failing.length > MAX_LIST ? `<p class="muted">… ${failing.length - MAX_LIST} more below</p>` : ''}</section>`;
+  }${roots.length > MAX_LIST ? `<p class="muted">… ${roots.length - MAX_LIST} more below</p>` : ''}${
+    groups.length ? `<h3>Blocked, by the requirement whose failure they depend on</h3>${groups.join('')}` : ''
+  }</section>`;
 }
 
 /** The first line of the first problem of a requirement (for the index of failures). */
 function firstProblem(q: RequirementReport): string | undefined {
-  const t = q.tests.find((x) => x.result === 'failed' || x.result === 'error' || x.result === 'precondition-failed');
+  const t = q.tests.find(
+    (x) =>
+      x.result === 'failed' || x.result === 'blocked' || x.result === 'error' || x.result === 'precondition-failed',
+  );
   if (!t) return q.result === 'untested' ? 'no test in this run verifies this requirement' : undefined;
   const msg = t.error?.expectation?.message ?? (t.error?.message ?? t.reason ?? '').split('\n')[0];
   return msg ? `${t.title}: ${msg}` : t.title;
@@ -379,7 +408,7 @@ function testFailure(t: TestResult, r: RunResults): string {
       `<p class="loc">at <code>${esc(x.location)}</code>${x.source ? `: <code class="src">${esc(x.source)}</code>` : ''}</p>`,
     );
   parts.push(
-    `<div class="expectation"><h5>${t.result === 'failed' ? 'Expectation that failed' : t.result === 'precondition-failed' ? 'Precondition that failed' : 'Error'}</h5>${exp.join('')}</div>`,
+    `<div class="expectation"><h5>${t.result === 'failed' ? 'Expectation that failed' : t.result === 'blocked' ? `Blocked by ${esc(t.blockedBy?.requirement ?? '?')}: the step that failed` : t.result === 'precondition-failed' ? 'Precondition that failed' : 'Error'}</h5>${exp.join('')}</div>`,
   );
   const exchanges = e?.exchanges ?? [];
   if (exchanges.length) {
@@ -434,10 +463,15 @@ function requirementBlock(q: RequirementReport, r: RunResults): string {
     body.push(
       `<p class="note">Expected-failures entry: ${esc(q.expectedFailure.reason)} (expires ${esc(q.expectedFailure.expires)}, ${esc(q.expectedFailure.status)})</p>`,
     );
+  if (q.blockedBy?.length)
+    body.push(
+      `<p class="note">Blocked by ${q.blockedBy.map((id) => `<a href="#req-${esc(slug(id))}"><code>${esc(id)}</code></a>`).join(', ')}: a step its tests need failed there. This requirement itself was not judged; fix the cause first.</p>`,
+    );
   if (q.result === 'not-testable') body.push(`<p class="muted">Not testable: ${esc(q.reason ?? '')}</p>`);
   if (q.result === 'untested') body.push('<p class="muted">No test in this run verifies this requirement.</p>');
   const bad = q.tests.filter(
-    (t) => t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed',
+    (t) =>
+      t.result === 'failed' || t.result === 'blocked' || t.result === 'error' || t.result === 'precondition-failed',
   );
   const other = q.tests.filter((t) => !bad.includes(t));
   for (const t of bad) body.push(testFailure(t, r));
@@ -485,7 +519,7 @@ ${reqs.map((q) => requirementBlock(q, r)).join('\n')}
 }
 
 const CSS = `
-:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--soft:#f6f8fa;--line:#d1d9e0;--pass:#1a7f37;--fail:#cf222e;--err:#8250df;--pre:#9a6700;--na:#6e7781;--nt:#57606a;--warn:#bc4c00}
+:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--soft:#f6f8fa;--line:#d1d9e0;--pass:#1a7f37;--fail:#cf222e;--err:#8250df;--pre:#9a6700;--blk:#bc4c00;--na:#6e7781;--nt:#57606a;--warn:#bc4c00}
 *{box-sizing:border-box}
 html{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
 body{margin:0}
@@ -510,7 +544,7 @@ main{max-width:1200px;margin:0 auto;padding:1rem 2rem 4rem}
 .count{border:1px solid var(--line);border-left:6px solid var(--na);border-radius:8px;padding:.4rem .9rem;min-width:7.5rem;background:var(--soft)}
 .count .n{display:block;font-size:1.7rem;font-weight:700;line-height:1.1}.count .k{font-size:.85rem;color:var(--muted)}
 .count.zero{opacity:.55}
-.c-passed{border-left-color:var(--pass)}.c-failed{border-left-color:var(--fail)}.c-error{border-left-color:var(--err)}.c-precondition-failed{border-left-color:var(--pre)}.c-untested{border-left-color:var(--fail)}.c-not-testable{border-left-color:var(--nt)}
+.c-passed{border-left-color:var(--pass)}.c-failed{border-left-color:var(--fail)}.c-blocked{border-left-color:var(--blk)}.c-error{border-left-color:var(--err)}.c-precondition-failed{border-left-color:var(--pre)}.c-untested{border-left-color:var(--fail)}.c-not-testable{border-left-color:var(--nt)}
 .count.c-failed:not(.zero) .n,.count.c-untested:not(.zero) .n{color:var(--fail)}.count.c-passed .n{color:var(--pass)}
 .cols{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.2rem;align-items:start}
 @media (max-width:900px){.cols{grid-template-columns:1fr}.top{flex-wrap:wrap}}
@@ -526,7 +560,7 @@ ul.plain,ol.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.15rem 
 .toc .dot{display:inline-block;background:var(--fail);color:#fff;border-radius:9px;padding:0 .45rem;font-size:.75rem;font-weight:700}
 .secno{color:var(--muted);font-variant-numeric:tabular-nums}
 .pill{display:inline-block;border-radius:10px;padding:0 .55rem;font-size:.78rem;font-weight:600;color:#fff;background:var(--na);white-space:nowrap;vertical-align:1px}
-.p-passed{background:var(--pass)}.p-failed{background:var(--fail)}.p-error{background:var(--err)}.p-precondition-failed{background:var(--pre)}.p-untested{background:var(--fail)}.p-not-applicable{background:var(--na)}.p-not-testable{background:var(--nt)}
+.p-passed{background:var(--pass)}.p-failed{background:var(--fail)}.p-blocked{background:var(--blk)}.p-error{background:var(--err)}.p-precondition-failed{background:var(--pre)}.p-untested{background:var(--fail)}.p-not-applicable{background:var(--na)}.p-not-testable{background:var(--nt)}
 .chip{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.76rem;font-weight:600;border:1px solid;white-space:nowrap}
 .chip-bad{color:var(--fail);border-color:var(--fail);background:#fff}.chip-good{color:var(--pass);border-color:var(--pass)}.chip-expected{color:var(--pre);border-color:var(--pre)}.chip-info{color:#0969da;border-color:#0969da}
 .toolbar{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.5rem 0;background:rgba(255,255,255,.96);border-bottom:1px solid var(--line)}
@@ -545,7 +579,7 @@ details.req>summary::-webkit-details-marker{display:none}
 details.req>summary::before{content:"\\25B8";position:absolute;left:.65rem;top:.35rem;color:var(--muted)}
 details.req[open]>summary::before{content:"\\25BE"}
 details.req.failing{border-color:#ff8182;border-left:5px solid var(--fail)}
-details.req.r-error{border-left-color:var(--err)}details.req.r-precondition-failed{border-left-color:var(--pre)}
+details.req.r-error{border-left-color:var(--err)}details.req.r-blocked{border-left-color:var(--blk)}details.req.r-precondition-failed{border-left-color:var(--pre)}
 details.req[open]>summary{border-bottom:1px solid var(--line);background:var(--soft)}
 .rid{font-weight:700;font-size:.9rem}
 .lvl{font-size:.72rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 .3rem}

@@ -12,6 +12,7 @@ import { ROOT } from './paths.js';
 import { specSectionTitles } from './spec-sections.js';
 import {
   buildRequirementReports,
+  rootCauses,
   classifyError,
   countResults,
   emptyCounts,
@@ -22,6 +23,7 @@ import {
   type Expectation,
   type RequirementReport,
   type RunResults,
+  type RunTiming,
   type TargetInfo,
   type TestOutcome,
   type TestResult,
@@ -69,7 +71,7 @@ export function toTestResult(t: ReportedTest): TestResult {
   } else if (t.state === 'failed') {
     const fromMeta = m.outcome && m.outcome !== 'passed' && m.outcome !== 'not-applicable' ? m.outcome : undefined;
     result = fromMeta ?? classifyError(t.errors?.[0]);
-    if (result === 'precondition-failed') reason = m.outcomeReason ?? t.errors?.[0]?.message;
+    if (result === 'precondition-failed' || result === 'blocked') reason = m.outcomeReason ?? t.errors?.[0]?.message;
   } else {
     result = 'error';
     reason = 'the test did not finish';
@@ -85,7 +87,8 @@ export function toTestResult(t: ReportedTest): TestResult {
     durationMs: Math.round(t.durationMs ?? 0),
   };
   if (reason) out.reason = reason;
-  if (result === 'failed' || result === 'error' || result === 'precondition-failed') {
+  if (result === 'blocked' && m.blockedBy) out.blockedBy = m.blockedBy;
+  if (result === 'failed' || result === 'blocked' || result === 'error' || result === 'precondition-failed') {
     out.error = {
       message: (t.errors ?? []).map((e) => stripAnsi(e.message ?? String(e))).join('\n') || reason || result,
       exchanges: m.exchanges ?? [],
@@ -141,7 +144,7 @@ export function expectationOf(e: ReportedError, testFile?: string): Expectation 
     .split('\n')[0]
     .trim();
   if (!message) return undefined;
-  const out: Expectation = { message: clip(message, 1000) };
+  const out: Expectation = { message };
   if (e.name) out.errorName = e.name;
   const expected = asText(e.expected);
   const actual = asText(e.actual);
@@ -169,7 +172,9 @@ export function idsFromName(name: string): string[] {
 
 /**
  * GEN-001 / GEN-002 are verified by the generic checks on every exchange: one synthetic test per
- * suite file and requirement (failed when any response of the file violated it).
+ * suite file and requirement (failed when any response of the file violated it). Violations of
+ * the reference's choices (level 'implementation-defined', seen by implementation-defined tests
+ * only) fail those tests, not GEN-002.
  */
 export function genericResults(tests: ReportedTest[]): TestResult[] {
   const byFile = new Map<string, ReportedTest[]>();
@@ -182,7 +187,9 @@ export function genericResults(tests: ReportedTest[]): TestResult[] {
     for (const code of ['GEN-001', 'GEN-002'] as const) {
       const checked = list.reduce((n, t) => n + (t.meta?.checked?.[code] ?? 0), 0);
       const violations = list.flatMap((t) =>
-        (t.meta?.violations ?? []).filter((v) => v.code === code).map((v) => ({ v, t })),
+        (t.meta?.violations ?? [])
+          .filter((v) => v.code === code && v.level !== 'implementation-defined')
+          .map((v) => ({ v, t })),
       );
       if (checked === 0 && violations.length === 0) continue;
       const base = path.basename(file).replace(/\.test\.ts$/, '');
@@ -225,6 +232,8 @@ export interface RunInfo {
   auth?: AuthInfo;
   /** Baseline and expected failures the exit code is judged against. */
   gate?: GateInput;
+  /** Timeouts and tolerances of the run (shown in the report header). */
+  timing?: RunTiming;
 }
 
 export function buildRunResults(
@@ -261,6 +270,7 @@ export function buildRunResults(
     ...(info.targetLabel ? { targetLabel: info.targetLabel } : {}),
     profile: info.profile,
     ...(info.auth ? { auth: info.auth } : {}),
+    ...(info.timing ? { timing: info.timing } : {}),
     selection: { requirements: info.requirements, readOnly: info.readOnly, shard: info.shard, fixtures: info.fixtures },
     startedAt: info.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -374,7 +384,8 @@ export function toJUnit(r: RunResults): string {
         ? `\n\nat ${t.error.expectation.location}${t.error.expectation.source ? `: ${t.error.expectation.source}` : ''}`
         : '';
       const detail = `${exchanges ? `${msg}${where}\n\nexchanges:\n${exchanges}` : `${msg}${where}`}${expiredNote}`;
-      const failing = t.result === 'failed' || t.result === 'error' || t.result === 'precondition-failed';
+      const failing =
+        t.result === 'failed' || t.result === 'blocked' || t.result === 'error' || t.result === 'precondition-failed';
       if (failing && excuse) {
         add(
           area,
@@ -392,6 +403,14 @@ export function toJUnit(r: RunResults): string {
           add(
             area,
             `${head}<failure type="failed" message="${xml(first)}">${xml(detail)}</failure></testcase>`,
+            'failure',
+            t.durationMs,
+          );
+          break;
+        case 'blocked':
+          add(
+            area,
+            `${head}<failure type="blocked" message="${xml(`blocked by ${t.blockedBy?.requirement ?? '?'}: ${first}`)}">${xml(detail)}</failure></testcase>`,
             'failure',
             t.durationMs,
           );
@@ -452,29 +471,47 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     `Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${r.targetLabel ? `${r.targetLabel}: ` : ''}${describeTarget(r.target)}`,
   );
   lines.push(`Suite ${r.suiteVersion}, spec ${r.specVersion || '?'}, catalogue ${r.catalogueVersion || '?'}`);
+  if (r.timing)
+    lines.push(
+      `Timing: request timeout ${r.timing.requestTimeoutMs} ms, test timeout ${r.timing.testTimeoutMs} ms, async timeout ${r.timing.asyncTimeoutMs} ms, clock tolerance ${r.timing.clockToleranceMs} ms`,
+    );
   lines.push(
-    `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
+    `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
-  const bad = r.requirements.filter((q) => ['failed', 'error', 'precondition-failed', 'untested'].includes(q.result));
-  if (bad.length) {
+  // Root failures first (requirements that failed on their own), then the blocked ones under their root.
+  const { roots, blocked } = rootCauses(r.requirements);
+  const limit = opts.verbose ? Infinity : 40;
+  const requirementLine = (q: RequirementReport, indent: string) => {
+    const marks = [
+      q.baseline?.change === 'regression' ? 'REGRESSION' : '',
+      q.baseline?.change === 'still-failing' ? 'known: failing in the baseline' : '',
+      q.expectedFailure?.status === 'expected-failure' ? 'expected failure' : '',
+      q.expectedFailure?.status === 'expired' ? 'expected failure EXPIRED' : '',
+    ].filter(Boolean);
+    const mark = marks.length ? ` [${marks.join(', ')}]` : '';
+    return `${indent}${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level})${mark} ${q.statement.slice(0, 100)}`;
+  };
+  if (roots.length) {
     lines.push('');
-    lines.push('Not passed:');
-    const limit = opts.verbose ? bad.length : 40;
-    for (const q of bad.slice(0, limit)) {
-      const marks = [
-        q.baseline?.change === 'regression' ? 'REGRESSION' : '',
-        q.baseline?.change === 'still-failing' ? 'known: failing in the baseline' : '',
-        q.expectedFailure?.status === 'expected-failure' ? 'expected failure' : '',
-        q.expectedFailure?.status === 'expired' ? 'expected failure EXPIRED' : '',
-      ].filter(Boolean);
-      const mark = marks.length ? ` [${marks.join(', ')}]` : '';
-      lines.push(`  ${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level})${mark} ${q.statement.slice(0, 100)}`);
+    lines.push(`Root failures (${roots.length}):`);
+    for (const q of roots.slice(0, limit)) {
+      lines.push(requirementLine(q, '  '));
       for (const t of q.tests.filter((x) => x.result !== 'passed' && x.result !== 'not-applicable')) {
         const msg = (t.error?.message ?? t.reason ?? '').split('\n')[0].slice(0, 200);
         lines.push(`             - ${t.id}: ${t.result}${msg ? `: ${msg}` : ''}`);
       }
     }
-    if (bad.length > limit) lines.push(`  … ${bad.length - limit} more (see results.json, or --reporter-verbose)`);
+    if (roots.length > limit) lines.push(`  … ${roots.length - limit} more (see results.json, or --reporter-verbose)`);
+  }
+  if (blocked.size) {
+    const n = new Set([...blocked.values()].flat().map((q) => q.id)).size;
+    lines.push('');
+    lines.push(`Blocked (${n}), by the requirement whose failure they depend on:`);
+    for (const [root, list] of blocked) {
+      lines.push(`  by ${root}: ${list.length} requirement(s)`);
+      for (const q of list.slice(0, limit)) lines.push(requirementLine(q, '    '));
+      if (list.length > limit) lines.push(`    … ${list.length - limit} more`);
+    }
   }
   if (opts.verbose) {
     lines.push('');

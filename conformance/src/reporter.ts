@@ -43,20 +43,22 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestModuleEnd(m: TestModule): void {
-    const c = { passed: 0, failed: 0, na: 0, pre: 0, err: 0 };
+    const c = { passed: 0, failed: 0, blocked: 0, na: 0, pre: 0, err: 0 };
     for (const t of m.children.allTests()) {
       const r = toReported(t);
       const meta = r.meta;
       if (r.state === 'passed') c.passed++;
       else if (r.state === 'skipped') c.na++;
       else if (meta.outcome === 'precondition-failed') c.pre++;
+      else if (meta.outcome === 'blocked') c.blocked++;
       else if (meta.outcome === 'error') c.err++;
       else c.failed++;
     }
     const errs = m.errors();
-    const mark = errs.length || c.failed || c.err ? '✗' : c.pre ? '!' : '✓';
+    const mark = errs.length || c.failed || c.err ? '✗' : c.pre || c.blocked ? '!' : '✓';
     const parts = [`${c.passed} passed`];
     if (c.failed) parts.push(`${c.failed} failed`);
+    if (c.blocked) parts.push(`${c.blocked} blocked`);
     if (c.err) parts.push(`${c.err} error`);
     if (c.pre) parts.push(`${c.pre} precondition-failed`);
     if (c.na) parts.push(`${c.na} not-applicable`);

@@ -8,8 +8,20 @@ import { areaOf } from './catalogue.js';
 import type { Profile, TargetKind } from './run-context.js';
 import { matchesSelection, profileLevels } from './run-context.js';
 
-/** The result of one test. */
-export type TestOutcome = 'passed' | 'failed' | 'not-applicable' | 'precondition-failed' | 'error';
+/**
+ * The result of one test.
+ *   passed               every assertion held
+ *   failed               an assertion of the test itself failed (a root failure)
+ *   blocked              a step the test needs failed: a `t.needs(REQ, ...)` step, or a response the
+ *                        generic checks refused (GEN-001/GEN-002); `blockedBy` names the requirement
+ *                        that failed. Non-passing (exit code 1 like failed), but not counted as a
+ *                        failure of the test's own requirements.
+ *   precondition-failed  a provider state (the vendor's test adapter, no requirement of the spec)
+ *                        could not be set up
+ *   error                the target could not be reached or the test did not finish
+ *   not-applicable       left out (profile, selection, --read-only, t.notApplicable)
+ */
+export type TestOutcome = 'passed' | 'failed' | 'blocked' | 'not-applicable' | 'precondition-failed' | 'error';
 /** The result of one requirement: a test outcome, or why no test result exists. */
 export type RequirementResult = TestOutcome | 'untested' | 'not-testable';
 
@@ -45,6 +57,11 @@ export interface TestError {
   expectation?: Expectation;
 }
 
+export interface BlockedBy {
+  requirement: string;
+  step: string;
+}
+
 export interface TestResult {
   id: string;
   title: string;
@@ -54,8 +71,10 @@ export interface TestResult {
   requirements: string[];
   result: TestOutcome;
   durationMs: number;
-  /** Why the test did not run or stopped (not-applicable, precondition-failed). */
+  /** Why the test did not run or stopped (not-applicable, precondition-failed, blocked). */
   reason?: string;
+  /** For `blocked`: the requirement whose step failed, and the step. */
+  blockedBy?: BlockedBy;
   error?: TestError;
   /** Teardown failures and other non-fatal problems. */
   warnings?: string[];
@@ -63,6 +82,8 @@ export interface TestResult {
   findings?: Finding[];
   /** Synthetic entry: the generic checks (GEN-001/GEN-002) over a file's exchanges. */
   generic?: boolean;
+  /** Synthetic entry: a step of another test (`t.needs`) that failed, as evidence for this requirement. */
+  step?: boolean;
 }
 
 export interface RequirementReport {
@@ -78,6 +99,8 @@ export interface RequirementReport {
   result: RequirementResult;
   /** For not-testable: why. */
   reason?: string;
+  /** For blocked: the requirements whose failure blocked this one (the root failures). */
+  blockedBy?: string[];
   tests: TestResult[];
   /** Set when an expected-failures file lists this requirement. */
   expectedFailure?: ExpectedFailureMark;
@@ -118,7 +141,7 @@ export interface ExpectedFailuresReport {
 
 /**
  * How a requirement's result changed since the baseline. "failing" means a gating failure
- * (failed, error, precondition-failed, untested).
+ * (failed, blocked, error, precondition-failed, untested).
  *   regression     failing now, not failing in the baseline (or not in the baseline at all)
  *   fixed          failing in the baseline, passed now
  *   still-failing  failing in both
@@ -180,6 +203,18 @@ export interface AuthInfo {
   prefix: string;
 }
 
+/** Timeouts and tolerances of a run. */
+export interface RunTiming {
+  /** --timeout: one request. */
+  requestTimeoutMs: number;
+  /** --test-timeout as applied (never shorter than the async timeout + 30 s). */
+  testTimeoutMs: number;
+  /** --async-timeout: deadline of asynchronous outcomes; longest wait before an effect is judged absent. */
+  asyncTimeoutMs: number;
+  /** --clock-tolerance: how far the target's clock may be from the runner's. */
+  clockToleranceMs: number;
+}
+
 export interface RunResults {
   schema: 'rflps-conformance-results/1';
   suiteVersion: string;
@@ -190,6 +225,7 @@ export interface RunResults {
   targetLabel?: string;
   profile: Profile;
   auth?: AuthInfo;
+  timing?: RunTiming;
   selection: { requirements: string[]; readOnly: boolean; shard?: string; fixtures?: string };
   startedAt: string;
   finishedAt: string;
@@ -214,6 +250,7 @@ export function emptyCounts(): Counts {
   return {
     passed: 0,
     failed: 0,
+    blocked: 0,
     'not-applicable': 0,
     'precondition-failed': 0,
     error: 0,
@@ -228,6 +265,7 @@ export function classifyError(err: { name?: string; message?: string } | undefin
   const name = err.name ?? '';
   const msg = err.message ?? '';
   if (name === 'PreconditionFailedError') return 'precondition-failed';
+  if (name === 'BlockedError') return 'blocked';
   if (name === 'NotApplicableError') return 'not-applicable';
   if (name === 'TargetError' || name === 'TimeoutError' || name === 'AbortError') return 'error';
   if (name === 'TypeError' && /fetch failed/i.test(msg)) return 'error';
@@ -243,6 +281,7 @@ export function classifyError(err: { name?: string; message?: string } | undefin
 export function aggregate(outcomes: TestOutcome[]): TestOutcome {
   if (outcomes.includes('failed')) return 'failed';
   if (outcomes.includes('error')) return 'error';
+  if (outcomes.includes('blocked')) return 'blocked';
   if (outcomes.includes('precondition-failed')) return 'precondition-failed';
   if (outcomes.includes('passed')) return 'passed';
   return 'not-applicable';
@@ -262,9 +301,33 @@ export function selectedRequirements(cat: Catalogue, profile: Profile, patterns:
   return cat.requirements.filter((r) => !r.retired && levels.includes(r.level) && matchesSelection(r.id, patterns));
 }
 
+/**
+ * A blocked test is evidence against the requirement that blocked it: a synthetic failed entry for
+ * that requirement, so the root failure shows even when the requirement's own tests passed (the
+ * step failed in another context). Generic roots (GEN-001/GEN-002) have their own synthetic entries.
+ */
+export function stepFailures(tests: TestResult[]): TestResult[] {
+  const out: TestResult[] = [];
+  for (const t of tests) {
+    if (t.result !== 'blocked' || !t.blockedBy || /^GEN-/.test(t.blockedBy.requirement)) continue;
+    out.push({
+      id: `step.${t.id}`,
+      title: `step "${t.blockedBy.step}" of test ${t.id}`,
+      file: t.file,
+      profile: t.profile,
+      requirements: [t.blockedBy.requirement],
+      result: 'failed',
+      durationMs: 0,
+      step: true,
+      ...(t.error ? { error: t.error } : {}),
+    });
+  }
+  return out;
+}
+
 export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
   const byReq = new Map<string, TestResult[]>();
-  for (const t of o.tests)
+  for (const t of [...o.tests, ...stepFailures(o.tests)])
     for (const id of t.requirements) {
       const list = byReq.get(id) ?? [];
       list.push(t);
@@ -276,6 +339,10 @@ export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
     if (!r.testable) result = 'not-testable';
     else if (tests.length === 0) result = 'untested';
     else result = aggregate(tests.map((t) => t.result));
+    const blockedBy =
+      result === 'blocked'
+        ? [...new Set(tests.flatMap((t) => (t.result === 'blocked' && t.blockedBy ? [t.blockedBy.requirement] : [])))]
+        : [];
     return {
       id: r.id,
       level: r.level,
@@ -285,9 +352,30 @@ export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
       quote: r.quote,
       result,
       reason: r.testable ? undefined : r.reason,
+      ...(blockedBy.length ? { blockedBy } : {}),
       tests,
     };
   });
+}
+
+/**
+ * The root failures first, then each root's blocked requirements: `roots` are the requirements
+ * that failed (or errored, or have no test) on their own; `blocked` maps a root to the requirements
+ * it blocked. A blocked requirement whose root is not in the run is listed under that root's ID.
+ */
+export function rootCauses(reqs: RequirementReport[]): {
+  roots: RequirementReport[];
+  blocked: Map<string, RequirementReport[]>;
+} {
+  const roots = reqs.filter((q) => isGatingFailure(q.result) && q.result !== 'blocked');
+  const blocked = new Map<string, RequirementReport[]>();
+  for (const q of reqs) {
+    if (q.result !== 'blocked') continue;
+    for (const root of q.blockedBy?.length ? q.blockedBy : ['(unknown)']) {
+      blocked.set(root, [...(blocked.get(root) ?? []), q]);
+    }
+  }
+  return { roots, blocked };
 }
 
 export function countResults(reqs: RequirementReport[]): Counts {
@@ -298,14 +386,20 @@ export function countResults(reqs: RequirementReport[]): Counts {
 
 /** Whether a requirement result lets the run pass. */
 export function isGatingFailure(result: RequirementResult): boolean {
-  return result === 'failed' || result === 'error' || result === 'precondition-failed' || result === 'untested';
+  return (
+    result === 'failed' ||
+    result === 'blocked' ||
+    result === 'error' ||
+    result === 'precondition-failed' ||
+    result === 'untested'
+  );
 }
 
 /**
  * The exit code of a run:
  *   3 harness/target failure (given), 2 suite definition problems (unknown IDs ...),
- *   1 a gating requirement (a level of the selected profile) failed, errored, had a failed
- *     precondition or has no test, 0 otherwise (not-applicable and not-testable do not count).
+ *   1 a gating requirement (a level of the selected profile) failed, was blocked, errored, had a
+ *     failed precondition or has no test, 0 otherwise (not-applicable and not-testable do not count).
  */
 export function exitCodeFor(
   reqs: RequirementReport[],

@@ -25,6 +25,10 @@ export interface RunContext {
   readOnly: boolean;
   /** Per-request timeout in ms. */
   timeoutMs: number;
+  /** --async-timeout: deadline of t.poll and of t.expectStaysAbsent's longest wait (ms). */
+  asyncTimeoutMs: number;
+  /** --clock-tolerance: how far the target's clock may be from the runner's (ms). */
+  clockToleranceMs: number;
   bindings: Bindings;
   /**
    * Collection only (coverage, list): unknown requirement IDs are recorded in task meta instead
@@ -49,6 +53,8 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
     requirements: env.CONFORMANCE_REQUIREMENTS ? splitList(env.CONFORMANCE_REQUIREMENTS) : [],
     readOnly: env.CONFORMANCE_READ_ONLY === '1' || env.CONFORMANCE_READ_ONLY === 'true',
     timeoutMs: Number(env.CONFORMANCE_TIMEOUT ?? 10_000),
+    asyncTimeoutMs: Number(env.CONFORMANCE_ASYNC_TIMEOUT ?? 60_000),
+    clockToleranceMs: Number(env.CONFORMANCE_CLOCK_TOLERANCE ?? 50 * 60_000),
     bindings: defaultBindings,
   };
 }

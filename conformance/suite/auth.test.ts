@@ -11,7 +11,6 @@ type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
 const is2xx = (s: number) => s >= 200 && s < 300;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every permission except the download-related ones. */
 const ALL: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
@@ -170,13 +169,27 @@ async function expectNothingChanged(t: Ctx, f: Fixture) {
     const loc = await get(t, `/api/${enc(q.scheduleDomain)}/${id}`, { columns: q.requiredField });
     expect(loc.status, `schedule record ${id} was deleted`).toBe(200);
   }
-  // the bind attempts did nothing (give an asynchronous binding a moment to show)
-  await sleep(1500);
-  for (const p of [f.bindable, f.bindable2]) {
-    const bs = await get(t, `/api/Quotes/Proposals/${p.proposalId}/BindStatus`);
-    expect(bs.status).toBe(200);
-    expect((bs.json as any).Status).toBe('NotBound');
-  }
+  // the bind attempts did nothing, judged after as long as an accepted binding takes to show
+  await t.expectStaysAbsent(
+    async () => {
+      for (const p of [f.bindable, f.bindable2]) {
+        const bs = await get(t, `/api/Quotes/Proposals/${p.proposalId}/BindStatus`);
+        expect(bs.status).toBe(200);
+        expect((bs.json as any).Status).toBe('NotBound');
+      }
+    },
+    {
+      positive: async () => {
+        const control = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
+        const q = await t.raw(`/api/Quotes/Proposals/${control.proposalId}/QueueBindQuote`, { method: 'POST' });
+        expect(isRefusal(q), `control: QueueBindQuote ${q.status}`).toBe(false);
+        await t.poll(
+          () => get(t, `/api/Quotes/Proposals/${control.proposalId}/BindStatus`),
+          (r) => (r.json as any)?.Status !== 'NotBound',
+        );
+      },
+    },
+  );
   // the proposal still has no member: creating one now succeeds
   const cm = await t.raw(`/api/Quotes/Proposals/${q.proposalId}/CreateMember`, { method: 'POST' });
   expect(cm.status).toBe(200);

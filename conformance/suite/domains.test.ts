@@ -23,8 +23,7 @@ async function listDomains(t: Ctx, token?: string): Promise<any[]> {
   expect(res.status, 'GET /api/Domains').toBeGreaterThanOrEqual(200);
   expect(res.status, 'GET /api/Domains').toBeLessThan(300);
   const body = res.json as any;
-  const field = t.bindings.domainsListField;
-  const list = field ? body?.[field] : body;
+  const list = t.domainList(body);
   expect(Array.isArray(list), 'the domain list is an array').toBe(true);
   return list as any[];
 }

@@ -80,7 +80,7 @@ async function customDomain(t: Ctx): Promise<string | undefined> {
   const res = await t.raw('/api/Domains');
   expect(res.status).toBe(200);
   const body = res.json as any;
-  const list: any[] = Array.isArray(body) ? body : (body?.[t.bindings.domainsListField] ?? []);
+  const list: any[] = Array.isArray(body) ? body : ((t.domainList(body) as any[]) ?? []);
   return list.map((d) => d?.Name).find((n) => typeof n === 'string' && n.startsWith('Custom.'));
 }
 

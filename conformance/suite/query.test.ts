@@ -19,6 +19,14 @@ async function query(t: Ctx, domain: string, q: Q): Promise<any> {
   return body;
 }
 
+/** A successful query and its total count, read where the bindings put it (body path or header). */
+async function queryWithCount(t: Ctx, domain: string, q: Q): Promise<{ body: any; count: unknown }> {
+  const res = await get(t, `/api/${enc(domain)}/Query`, q);
+  expect(res.status, `GET /api/${domain}/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  expect(Array.isArray((res.json as any)?.List), 'List is an array').toBe(true);
+  return { body: res.json, count: t.totalCount(res) };
+}
+
 async function fileQuery(t: Ctx, q: Q): Promise<any> {
   return query(t, 'File', q);
 }
@@ -351,7 +359,7 @@ conformance(
   async (t) => {
     const recs = await t.given('records', { count: 35 });
     for (const skip of [0, 10]) {
-      const body = await query(t, recs.domain, {
+      const { body, count } = await queryWithCount(t, recs.domain, {
         ...only(t, recs),
         columns: recs.sortField,
         take: 5,
@@ -359,7 +367,7 @@ conformance(
         [t.bindings.query.includeTotalCount]: true,
       });
       expect(body.List).toHaveLength(5);
-      expect(body[t.bindings.totalCountField], 'total count').toBe(35);
+      expect(count, 'total count').toBe(35);
     }
   },
 );
@@ -374,22 +382,27 @@ conformance(
   async (t) => {
     const recs = await t.given('records', { count: 35 });
     for (const extra of [{}, { [t.bindings.query.includeTotalCount]: false }]) {
-      const body = await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, take: 5, ...extra });
+      const { body, count } = await queryWithCount(t, recs.domain, {
+        ...only(t, recs),
+        columns: recs.sortField,
+        take: 5,
+        ...extra,
+      });
       expect(body.List).toHaveLength(5);
-      expect(body[t.bindings.totalCountField]).toBeUndefined();
+      expect(count).toBeUndefined();
       // no count under another name either
       for (const [k, v] of Object.entries(body)) {
         if (k !== 'List') expect(v, `top-level ${k}`).not.toBe(35);
       }
     }
     // control: asked for, it is there
-    const on = await query(t, recs.domain, {
+    const on = await queryWithCount(t, recs.domain, {
       ...only(t, recs),
       columns: recs.sortField,
       take: 5,
       [t.bindings.query.includeTotalCount]: true,
     });
-    expect(on[t.bindings.totalCountField]).toBe(35);
+    expect(on.count).toBe(35);
   },
 );
 

@@ -112,7 +112,7 @@ describe('a run against a fake implementation', () => {
       '--include',
       'conformance/test/fixtures/suite/*.suite.ts',
       '--requirements',
-      'DOM-003,DOM-004,DOM-005,DOM-006,DOM-007,DOM-008,BIND-001,GEN-002',
+      'DOM-003,DOM-004,DOM-005,DOM-006,DOM-007,DOM-008,BIND-001,BIND-002,REC-001,GEN-002',
       '--read-only',
       '--timeout',
       '1500',
@@ -130,11 +130,34 @@ describe('a run against a fake implementation', () => {
     expect(by['DOM-007'].result).toBe('error');
     expect(by['DOM-008'].result).toBe('not-applicable');
     expect(by['DOM-008'].tests[0].reason).toMatch(/read-only/);
-    expect(by['BIND-001'].result).toBe('failed');
+    // one cause, one failure: a response shape the generic checks refuse blocks the test (root GEN-002)
+    expect(by['BIND-001'].result).toBe('blocked');
+    expect(by['BIND-001'].blockedBy).toEqual(['GEN-002']);
     expect(by['BIND-001'].tests[0].error!.message).toMatch(/\[GEN-002\]/);
     expect(by['GEN-002'].result).toBe('failed');
+    // a failed t.needs step blocks the test's requirements and fails the step's requirement
+    expect(by['BIND-002'].result).toBe('blocked');
+    expect(by['BIND-002'].blockedBy).toEqual(['REC-001']);
+    expect(by['BIND-002'].tests[0].blockedBy).toEqual({ requirement: 'REC-001', step: 'read the record back' });
+    expect(by['BIND-002'].tests[0].error!.message).toMatch(/blocked by REC-001: step "read the record back" failed/);
+    expect(by['REC-001'].result).toBe('failed');
+    expect(by['REC-001'].tests.map((t) => [t.id, t.step])).toEqual([['step.fx.needs', true]]);
     expect(res.target).toMatchObject({ kind: 'url', baseUrl: base });
-    expect(res.counts).toMatchObject({ passed: 1, failed: 3, error: 1, 'precondition-failed': 1, 'not-applicable': 2 });
+    expect(res.counts).toMatchObject({
+      passed: 1,
+      failed: 3,
+      blocked: 2,
+      error: 1,
+      'precondition-failed': 1,
+      'not-applicable': 2,
+    });
+    // the summary lists the root failures first, then the blocked ones under their root
+    const roots = r.stdout.indexOf('Root failures (');
+    const blockedAt = r.stdout.indexOf('Blocked (2)');
+    expect(roots).toBeGreaterThan(-1);
+    expect(blockedAt).toBeGreaterThan(roots);
+    expect(r.stdout).toMatch(/by GEN-002: 1 requirement\(s\)\n\s+BIND-001/);
+    expect(r.stdout).toMatch(/by REC-001: 1 requirement\(s\)\n\s+BIND-002/);
     // the failed test carries its exchanges, token redacted
     const ex = by['DOM-004'].tests[0].error!.exchanges;
     expect(ex[0]).toMatchObject({

@@ -27,6 +27,22 @@ describe('run options', () => {
     expect(o.bindings.tokenHeader).toBe('Token');
   });
 
+  it('async timeout and clock tolerance: generous defaults, from flag, env or config file', () => {
+    const d = resolveRunOptions({}, {}, { catalogue, cwd: tmp });
+    expect([d.asyncTimeoutMs, d.clockToleranceMs]).toEqual([60_000, 50 * 60_000]);
+    const file = path.join(tmp, 'async.yaml');
+    fs.writeFileSync(file, 'async-timeout: 120000\nclock-tolerance: 600000\n');
+    const f = resolveRunOptions({ config: file }, {}, { catalogue, cwd: tmp });
+    expect([f.asyncTimeoutMs, f.clockToleranceMs]).toEqual([120_000, 600_000]);
+    const e = resolveRunOptions(
+      { asyncTimeout: '90000' },
+      { CONFORMANCE_ASYNC_TIMEOUT: '5000' },
+      { catalogue, cwd: tmp },
+    );
+    expect(e.asyncTimeoutMs).toBe(90_000);
+    expect(() => resolveRunOptions({ asyncTimeout: 'soon' }, {}, { catalogue, cwd: tmp })).toThrow(UsageError);
+  });
+
   it('command line beats environment beats config file', () => {
     const file = path.join(tmp, 'c.yaml');
     fs.writeFileSync(

@@ -133,3 +133,69 @@ describe('generic checks', () => {
     expect(r.operation?.operationId).toBe('getBindStatus');
   });
 });
+
+describe('the core view (x-implementation-defined properties relaxed in core)', () => {
+  const fullChecker = new GenericChecker(index, 'full');
+  const file = {
+    FileID: 12,
+    FileName: 'a.pdf',
+    EntryDate: '2024-03-01T09:15:22.123',
+    EntryUserID: 'u-17', // a string user ID: the spec says "identifier of a user", type not shown
+    ModifiedDate: '2024-03-01T09:15:22.123Z', // a zone designator: the format is not shown
+    DocumentStatusID: 'draft',
+    UnlinkedAccessMode: 'private',
+  };
+  const fileReq = (body: unknown) =>
+    req({ path: '/api/File/12', url: 'http://x/api/File/12', bodyText: JSON.stringify(body) });
+
+  it('core: other types and formats of marked columns are findings, never violations', () => {
+    const r = checker.check(fileReq({ Record: file, Domain: 'File', Id: 12 }));
+    expect(r.violations).toEqual([]);
+    expect(r.checked).toContain('GEN-002');
+    expect(r.findings.map((f) => f.kind)).toEqual(['implementation-defined-property']);
+    for (const col of ['EntryUserID', 'ModifiedDate', 'DocumentStatusID', 'UnlinkedAccessMode']) {
+      expect(r.findings[0].message).toContain(`/Record/${col}`);
+    }
+  });
+
+  it('full (implementation-defined profile): the same body is an implementation-defined GEN-002 violation', () => {
+    const r = fullChecker.check(fileReq({ Record: file, Domain: 'File', Id: 12 }));
+    expect(r.violations.map((v) => [v.code, v.level])).toEqual([['GEN-002', 'implementation-defined']]);
+    // a body the core view refuses is a core violation in either view
+    const bad = fullChecker.check(fileReq({ Record: file, Id: 12 }));
+    expect(bad.violations.map((v) => [v.code, v.level])).toEqual([['GEN-002', undefined]]);
+  });
+
+  it('core still checks what the spec documents (EntryDate without a zone, an integer FileID)', () => {
+    const r = checker.check(
+      fileReq({ Record: { ...file, EntryDate: '2024-03-01T09:15:22Z', FileID: 'x' }, Domain: 'File', Id: 12 }),
+    );
+    expect(r.violations.map((v) => v.code)).toEqual(['GEN-002']);
+    expect(r.violations[0].message).toContain('/Record/EntryDate');
+    expect(r.violations[0].message).toContain('/Record/FileID');
+  });
+
+  it('a string LinkID, a string relationship column and a missing TotalCount pass core', () => {
+    const links = checker.check(
+      req({
+        path: '/api/Link/Query',
+        url: 'http://x/api/Link/Query?parentDomain=Claim',
+        bodyText: JSON.stringify({ List: [{ ParentID: 1, ChildID: 2, LinkID: 'L-9', ContactTypeID: 'Broker' }] }),
+      }),
+    );
+    expect(links.violations).toEqual([]);
+    const list = checker.check(
+      req({ path: '/api/Claim/Query', url: 'http://x/api/Claim/Query', bodyText: '{"List":[],"TotalCount":"7"}' }),
+    );
+    expect(list.violations).toEqual([]);
+    expect(list.findings.map((f) => f.kind)).toEqual(['implementation-defined-property']);
+  });
+
+  it('schema violation messages list every error, none truncated', () => {
+    const bad = Object.fromEntries(Object.keys(bindStatus).map((k) => [k, { nested: true }]));
+    const r = checker.check(req({ bodyText: JSON.stringify(bad) }));
+    const msg = r.violations[0].message;
+    for (const k of Object.keys(bindStatus)) expect(msg).toContain(`/${k}`);
+    expect(msg).not.toMatch(/more$/);
+  });
+});

@@ -742,9 +742,9 @@ const SCHED_READ_BACK: Fault[] = [
   },
 ];
 
-/** Proposals queued for binding while they had no member: id → time of the queue call. */
-function queuedWithoutMember(ctx: FaultContext): Map<number, number> {
-  const m: Map<number, number> = ctx.memory.get('queuedWithoutMember') ?? new Map();
+/** Proposals queued for binding while they had no member. */
+function queuedWithoutMember(ctx: FaultContext): Set<number> {
+  const m: Set<number> = ctx.memory.get('queuedWithoutMember') ?? new Set();
   ctx.memory.set('queuedWithoutMember', m);
   return m;
 }
@@ -761,21 +761,19 @@ const BIND_LATE: Fault[] = [
     name: 'queue-bind-without-member-bound',
     area: 'BIND',
     description:
-      'A queued binding of a proposal without a member is retried and ends Bound a few seconds later (with a placeholder member), after first reporting Error.',
+      'The binding queue does not check for a member: a queued proposal without one ends Bound (with a placeholder member) where the service would report Error.',
     requirements: ['BIND-014'],
     rewrite: on(['queueBindQuote', 'getBindStatus'], async (req, route, ctx, next) => {
       const pid = Number(route.proposalId);
       const queued = queuedWithoutMember(ctx);
       if (route.op === 'queueBindQuote') {
         const p = await readProposal(ctx, pid);
-        if (p && (p.MemberID === null || p.MemberID === undefined)) queued.set(pid, Date.now());
+        if (p && (p.MemberID === null || p.MemberID === undefined)) queued.add(pid);
         return next(req);
       }
       const res = await next(req);
-      const since = queued.get(pid);
       const body = bodyJson(res);
-      if (since === undefined || Date.now() - since < 3_000 || res.status !== 200 || body?.Status === 'Bound')
-        return res;
+      if (!queued.has(pid) || res.status !== 200 || body?.Status !== 'Error') return res;
       const p = await readProposal(ctx, pid);
       return withResponseJson(res, {
         ProposalID: pid,

@@ -1,9 +1,10 @@
 // Helpers shared by the binding and member suite files: BindStatus read and checked against the
 // generated type, binding calls, and the two ways of waiting for asynchronous work (spec 3: "binding
-// runs asynchronously"): until an outcome shows, or, for an outcome that must never show, to the
-// same deadline. Both use `t.poll` without a timeout of their own, so the run's deadline applies.
+// runs asynchronously"): until an outcome shows (`t.poll`, to the run's --async-timeout), or, for an
+// outcome that must not show, for as long as the positive case needed (`t.expectStaysAbsent`).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
+import { currentRun } from '../../src/dsl.js';
 import { type Ctx } from './request.js';
 
 export type BindStatus = components['schemas']['BindStatus'];
@@ -68,36 +69,25 @@ export async function settled(t: Ctx, proposalId: number): Promise<BindStatus> {
   );
 }
 
-/** The message `t.poll` throws when its deadline passes (conformance/src/dsl.ts). */
-const POLL_TIMEOUT = /^poll: condition not met/;
-
 /**
- * Reads `read` until the run's deadline for asynchronous work and fails as soon as `bad` holds: an
- * effect that must never happen is looked for as long as a positive outcome is waited for.
- * Returns the last value read.
+ * A proposal that must not be bound is not, judged after as long as a binding needs to show here
+ * (t.expectStaysAbsent: the `positive` control's time when given, else the longest poll of this
+ * file, never more than --async-timeout), counted from `since`, when the binding was asked for.
+ * Returns the status then read.
  */
-export async function neverWithin<T>(t: Ctx, read: () => Promise<T>, bad: (v: T) => boolean, what: string) {
-  let last: T | undefined;
-  try {
-    const seen = await t.poll(
-      async () => (last = await read()),
-      (v) => bad(v),
-    );
-    expect.fail(`${what}: ${JSON.stringify(seen)}`);
-  } catch (e) {
-    if (!(e instanceof Error) || !POLL_TIMEOUT.test(e.message)) throw e;
-  }
-  return last as T;
-}
-
-/** A proposal without a member is never bound: BindStatus never says Bound until the deadline. */
-export async function neverBound(t: Ctx, proposalId: number, why: string): Promise<BindStatus> {
-  return neverWithin(
-    t,
-    () => bindStatus(t, proposalId),
-    (s) => s.Status === 'Bound' || s.PolicyID !== null,
-    `${why}: BindStatus must not report a binding`,
-  );
+export async function expectNeverBound(
+  t: Ctx,
+  proposalId: number,
+  why: string,
+  opts: { since: number; positive?: () => Promise<unknown> },
+): Promise<BindStatus> {
+  let last: BindStatus | undefined;
+  await t.expectStaysAbsent(async () => {
+    last = await bindStatus(t, proposalId);
+    expect(last.Status, `${why}: BindStatus must not report a binding (${JSON.stringify(last)})`).not.toBe('Bound');
+    expect(last.PolicyID, `${why}: no policy`).toBeNull();
+  }, opts);
+  return last as BindStatus;
 }
 
 export function expectNotBound(s: BindStatus) {
@@ -124,13 +114,18 @@ export function expectBound(s: BindStatus, memberId: number | null) {
 }
 
 /**
- * BoundDateUTC is an ISO 8601 timestamp in UTC (BIND-005). It is not compared with the runner's
- * clock: the spec promises no agreement between the two clocks.
+ * BoundDateUTC is an ISO 8601 timestamp in UTC (BIND-005), the time of binding: a local time written
+ * with a UTC designator would be hours off. The two clocks are compared only within the run's
+ * --clock-tolerance (configurable, shown in the report).
  */
 export function expectUtcTimestamp(v: unknown) {
   expect(typeof v, 'BoundDateUTC is a string').toBe('string');
   expect(v as string, 'BoundDateUTC is ISO 8601 in UTC').toMatch(ISO_UTC);
-  expect(Number.isNaN(Date.parse(v as string)), `BoundDateUTC parses: ${String(v)}`).toBe(false);
+  const ms = Date.parse(v as string);
+  expect(Number.isNaN(ms), `BoundDateUTC parses: ${String(v)}`).toBe(false);
+  expect(Math.abs(ms - Date.now()), `BoundDateUTC ${String(v)} is the time of binding (UTC)`).toBeLessThan(
+    currentRun().clockToleranceMs,
+  );
 }
 
 export function expectErrorStatus(s: BindStatus) {

@@ -183,23 +183,27 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     columns,
     take: 100,
   });
-  const res = await t.raw(path);
-  expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
-  const list: unknown = isObject(res.json) ? res.json.List : undefined;
-  expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);
-  const rows = (list as unknown[]).filter(isObject);
-  // A proposal of the suite has far fewer records than one page.
-  expect(rows.length, `the records of proposal ${p.proposalId} fit in one page`).toBeLessThan(100);
-  const out = new Map<number, Row>();
-  for (const row of rows) {
-    const id = row[p.scheduleKey];
-    expect(Number.isInteger(id), `${p.scheduleKey} of a listed record is an integer: ${JSON.stringify(row)}`).toBe(
-      true,
-    );
-    expect(out.has(id as number), `record ${String(id)} is listed once`).toBe(false);
-    out.set(id as number, pick(row) as Row);
-  }
-  return out;
+  // Listing is a step the tests need, documented by the domain query (QRY-001): when it fails, a
+  // test is blocked by it; what the listing holds is judged by the test.
+  return t.needs('QRY-001', `list the ${p.scheduleDomain} records of proposal ${p.proposalId}`, async () => {
+    const res = await t.raw(path);
+    expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
+    const list: unknown = isObject(res.json) ? res.json.List : undefined;
+    expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);
+    const rows = (list as unknown[]).filter(isObject);
+    // A proposal of the suite has far fewer records than one page.
+    expect(rows.length, `the records of proposal ${p.proposalId} fit in one page`).toBeLessThan(100);
+    const out = new Map<number, Row>();
+    for (const row of rows) {
+      const id = row[p.scheduleKey];
+      expect(Number.isInteger(id), `${p.scheduleKey} of a listed record is an integer: ${JSON.stringify(row)}`).toBe(
+        true,
+      );
+      expect(out.has(id as number), `record ${String(id)} is listed once`).toBe(false);
+      out.set(id as number, pick(row) as Row);
+    }
+    return out;
+  });
 }
 
 /** A record set as a sorted plain object, for readable comparisons. */

@@ -1,0 +1,81 @@
+// Bindings: every key documented (README section 4 is generated from bindings.ts and must not
+// drift), dotted paths reach nested bodies, the total count can live in a header.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  BINDING_DOCS,
+  atPath,
+  bindingKeys,
+  domainListOf,
+  resolveBindings,
+  setAtPath,
+  totalCountOf,
+} from '../src/bindings.js';
+import { linkBody } from '../src/dsl.js';
+import { README, withBindingsTable } from '../src/readme-bindings.js';
+
+describe('binding documentation', () => {
+  it('documents every binding key, and nothing else', () => {
+    expect(Object.keys(BINDING_DOCS).sort()).toEqual(bindingKeys().sort());
+  });
+
+  it('README section 4 holds the generated table (run `npx tsx conformance/src/readme-bindings.ts`)', () => {
+    const readme = fs.readFileSync(README, 'utf8');
+    expect(readme).toBe(withBindingsTable(readme));
+  });
+});
+
+describe('paths and places', () => {
+  it('atPath and setAtPath follow dotted paths; the empty path is the value itself', () => {
+    expect(atPath({ meta: { total: 7 } }, 'meta.total')).toBe(7);
+    expect(atPath([1, 2], '')).toEqual([1, 2]);
+    expect(atPath({ a: 1 }, 'a.b')).toBeUndefined();
+    const o: Record<string, unknown> = {};
+    setAtPath(o, 'parent.domain', 'Claim');
+    setAtPath(o, 'parent.id', 3);
+    expect(o).toEqual({ parent: { domain: 'Claim', id: 3 } });
+  });
+
+  it('the total count is read from a body path or from a header', () => {
+    const headers = new Headers({ 'X-Total-Count': '35' });
+    expect(totalCountOf(resolveBindings(), { json: { List: [], TotalCount: 35 }, headers: new Headers() })).toBe(35);
+    expect(
+      totalCountOf(resolveBindings({ totalCountField: 'meta.total' }), { json: { meta: { total: 35 } }, headers }),
+    ).toBe(35);
+    const byHeader = resolveBindings({ totalCountHeader: 'X-Total-Count' });
+    expect(totalCountOf(byHeader, { json: { List: [], TotalCount: 1 }, headers })).toBe(35);
+    expect(totalCountOf(byHeader, { json: { List: [] }, headers: new Headers() })).toBeUndefined();
+  });
+
+  it('the domain list is read from a path, or is the body itself', () => {
+    expect(domainListOf(resolveBindings(), { List: [1] })).toEqual([1]);
+    expect(domainListOf(resolveBindings({ domainsListField: '' }), [1])).toEqual([1]);
+    expect(domainListOf(resolveBindings({ domainsListField: 'data.domains' }), { data: { domains: [1] } })).toEqual([
+      1,
+    ]);
+  });
+
+  it('link bodies follow the bindings, nested paths included; the values are the same', () => {
+    const nested = resolveBindings({
+      link: {
+        parentDomain: 'parent.domain',
+        parentRecordId: 'parent.id',
+        childDomain: 'child.domain',
+        childRecordId: 'child.id',
+        relationship: 'child.role',
+      },
+    });
+    const args = { parentDomain: 'Claim', parentId: 4, childDomain: 'Contact', childId: 9, relationship: 'ADJ' };
+    expect(linkBody(args, nested)).toEqual({
+      parent: { domain: 'Claim', id: 4 },
+      child: { domain: 'Contact', id: 9, role: 'ADJ' },
+    });
+    expect(linkBody(args, resolveBindings())).toEqual({
+      ParentDomain: 'Claim',
+      ParentRecordID: 4,
+      ChildDomain: 'Contact',
+      ChildRecordID: 9,
+      Relationship: 'ADJ',
+    });
+  });
+});
