@@ -248,7 +248,9 @@ const BIND: Fault[] = [
     name: 'bound-date-without-zone',
     area: 'BIND',
     description: 'BoundDateUTC is serialised without a zone designator (a local-looking timestamp).',
-    requirements: ['BIND-005'],
+    // The documented format is also the schema's: the generic check (GEN-002) is the root failure,
+    // and the tests of BIND-005 are blocked by it (one cause, one failure).
+    requirements: ['BIND-005', 'GEN-002'],
     rewrite: bindStatusRewrite((body) => {
       if (typeof body.BoundDateUTC === 'string')
         body.BoundDateUTC = body.BoundDateUTC.replace(/(Z|[+-]\d\d:?\d\d)$/i, '');
@@ -614,7 +616,8 @@ const SCHED: Fault[] = [
     name: 'single-delete-order-number-zero',
     area: 'SCHED',
     description: 'The single DELETE answers OrderNumber 0 instead of null.',
-    requirements: ['SCHED-004'],
+    // OrderNumber null is also the schema's: GEN-002 is the root failure, SCHED-004 blocked by it.
+    requirements: ['SCHED-004', 'GEN-002'],
     rewrite: onJsonResponse(['deleteSchedule'], (body) => {
       if (body && typeof body === 'object' && body.OrderNumber === null) body.OrderNumber = 0;
     }),
