@@ -12,9 +12,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../spec/paths.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'reports', 'reference');
 const PORT = Number(process.env.REPORT_REFERENCE_PORT ?? 18080);
 const FILES = ['report.html', 'results.json', 'junit.xml', 'badge.svg'];

@@ -1,13 +1,13 @@
 // A small dependency-free SVG chart: panels of grouped horizontal bars, stacked vertically.
 
-export interface Bar {
+interface Bar {
   name: string;
   value: number;
   /** text after the value, e.g. "62% of ceiling" */
   note?: string;
 }
 
-export interface Group {
+interface Group {
   label: string;
   bars: Bar[];
 }

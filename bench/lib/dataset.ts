@@ -6,9 +6,11 @@ import Database from 'better-sqlite3';
 import { createApp } from '../../reference-server/src/app.js';
 import { createUser, issueToken } from '../../reference-server/src/auth.js';
 import { insertFile } from '../../reference-server/src/areas/files.js';
-import { insertProposal } from '../../reference-server/src/areas/proposals.js';
+import { insertProposal } from '../../reference-server/src/proposals/create.js';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
-export const STATUSES = ['Open', 'Closed', 'Pending', 'Reopened', 'Denied'] as const;
+const STATUSES = ['Open', 'Closed', 'Pending', 'Reopened', 'Denied'] as const;
 
 export interface Dataset {
   file: string;
@@ -26,16 +28,10 @@ export interface Dataset {
   dbBytes: number;
 }
 
-/** Small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A seeded random number in [0, 1): pure-rand's xoroshiro128+, so runs replay from their seed. */
+function prng(seed: number): () => number {
+  const rng = xoroshiro128plus(seed);
+  return () => uniformFloat64(rng);
 }
 
 const FIRST = ['Jane', 'John', 'Maria', 'Sam', 'Ana', 'Li', 'Omar', 'Eva', 'Raj', 'Kim', 'Tom', 'Zoe'];

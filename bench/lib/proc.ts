@@ -3,9 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { ROOT } from '../../spec/paths.js';
 
 export function hasTaskset(): boolean {
   return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -24,7 +22,7 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   name: string;
   args: string[];
   /** CPU to pin the child to, or undefined */
@@ -34,7 +32,7 @@ export interface SpawnOptions {
   timeoutMs?: number;
 }
 
-export function spawnChild(o: SpawnOptions): Promise<Child> {
+function spawnChild(o: SpawnOptions): Promise<Child> {
   const useTaskset = o.cpu !== undefined;
   const cmd = useTaskset ? 'taskset' : process.execPath;
   const args = useTaskset ? ['-c', String(o.cpu), process.execPath, ...o.args] : o.args;

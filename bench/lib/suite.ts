@@ -6,9 +6,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { memoryOf, processTree, ROOT } from './proc.js';
+import { memoryOf, processTree } from './proc.js';
+import { ROOT } from '../../spec/paths.js';
 
-export interface SuiteTest {
+interface SuiteTest {
   id: string;
   file: string;
   title: string;

@@ -226,13 +226,6 @@ export function isFileRead(r: Route): boolean {
   return ((r.op === 'getRecord' || r.op === 'queryRecords') && r.domain === 'File') || r.op === 'listAttachedFiles';
 }
 
-/** Reads through the column language on a domain (records and files, single and lists). */
-export function isRecordRead(
-  r: Route,
-): r is Extract<Route, { op: 'getRecord' | 'queryRecords' | 'listAttachedFiles' }> {
-  return r.op === 'getRecord' || r.op === 'queryRecords' || r.op === 'listAttachedFiles';
-}
-
 /** Replace path segment `index` (0-based after the leading slash) with `value` (encoded). */
 export function replaceSegment(path: string, index: number, value: string): string {
   const parts = path.split('/');
@@ -270,25 +263,6 @@ export function keysOf(req: ProxyRequest, field: string): string[] {
   const cols = parseColumns(req.query.get('columns'));
   if (!cols) return [field];
   return cols.filter((c) => c.field === field).map((c) => c.key);
-}
-
-/** The records of a body: the `Record` of an envelope, the `List` of a list, or a bare array. */
-export function recordsOf(body: Json): Array<Record<string, any>> {
-  if (Array.isArray(body)) return body.filter((r) => r && typeof r === 'object');
-  if (body && typeof body === 'object') {
-    if (body.Record && typeof body.Record === 'object') return [body.Record];
-    if (Array.isArray(body.List)) return body.List.filter((r: unknown) => r && typeof r === 'object');
-  }
-  return [];
-}
-
-/** Rewrite every record of a JSON response in place (successful responses only). */
-export function mapRecords(res: ProxyResponse, fn: (rec: Record<string, any>, index: number) => void): ProxyResponse {
-  if (!isOk(res)) return res;
-  const body = bodyJson(res);
-  if (body === undefined) return res;
-  recordsOf(body).forEach(fn);
-  return withResponseJson(res, body);
 }
 
 export interface Hidden {

@@ -62,7 +62,7 @@ const HOP_BY_HOP = new Set([
   'content-encoding',
 ]);
 
-export function resolveFault(f: Fault | string | null | undefined): Fault | undefined {
+function resolveFault(f: Fault | string | null | undefined): Fault | undefined {
   if (f === null || f === undefined) return undefined;
   if (typeof f !== 'string') return f;
   const hit = FAULTS.find((x) => x.name === f);
@@ -71,7 +71,7 @@ export function resolveFault(f: Fault | string | null | undefined): Fault | unde
 }
 
 /** Send `req` to `upstream` as is; the answer as a ProxyResponse. */
-export async function forward(upstream: string, req: ProxyRequest, timeoutMs = 30_000): Promise<ProxyResponse> {
+async function forward(upstream: string, req: ProxyRequest, timeoutMs = 30_000): Promise<ProxyResponse> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
   const hasBody = !['GET', 'HEAD'].includes(req.method) && req.body.length > 0;

@@ -17,8 +17,8 @@ import type { RequirementResult, RunResults } from '../src/results.js';
 import { FAULTS } from './catalogue/index.js';
 import type { Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 const CONFORMANCE_BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 

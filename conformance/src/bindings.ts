@@ -274,8 +274,6 @@ export function domainListOf(b: Bindings, body: unknown): unknown {
   return atPath(body, b.domainsListField);
 }
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
-
 /**
  * Default bindings overlaid with `overrides` (from the config file). Unknown keys are a
  * configuration error, so a typo does not silently keep the default.
@@ -305,6 +303,6 @@ function merge(target: Record<string, unknown>, src: unknown, where: string): vo
   }
 }
 
-export class BindingsError extends Error {
+class BindingsError extends Error {
   override name = 'BindingsError';
 }

@@ -358,6 +358,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       return EXIT.harness;
     }
     if (interrupted) return 130;
+    reporter.finish();
     if (!reporter.results) {
       log('conformance: error: the run ended without results');
       return EXIT.harness;

@@ -22,12 +22,12 @@ export interface Exchange {
 }
 
 /** Longest body text kept in a recorded exchange (the checks see the whole body). */
-export const MAX_RECORDED_BODY = 16_384;
+const MAX_RECORDED_BODY = 16_384;
 
 /** Largest response body the client reads (bytes after content decoding). A larger one, or a
  * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
  * env CONFORMANCE_MAX_RESPONSE_BYTES. */
-export const MAX_RESPONSE_BYTES = (() => {
+const MAX_RESPONSE_BYTES = (() => {
   const v = Number(process.env.CONFORMANCE_MAX_RESPONSE_BYTES);
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : 32 * 1024 * 1024;
 })();
@@ -99,7 +99,7 @@ export interface ClientOptions {
 
 const REDACTED = '<redacted>';
 
-export function conformanceMiddleware(opts: ClientOptions): Middleware {
+function conformanceMiddleware(opts: ClientOptions): Middleware {
   const pending = new Map<string, { t0: number; exchange: Exchange }>();
   const basePath = new URL(opts.baseUrl).pathname.replace(/\/+$/, '');
   const tokenHeader = opts.bindings.tokenHeader.toLowerCase();

@@ -12,12 +12,12 @@ import { loadBaseline, loadExpectedFailures } from './gate.js';
 import type { ExpectedFailure, RunResults } from './results.js';
 
 /** Default --async-timeout: generous, since the spec sets no deadline for asynchronous work. */
-export const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
+const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
 /**
  * Default --clock-tolerance: 50 minutes, under the smallest whole-hour zone offset, so a local time
  * written as UTC is still told apart from UTC while ordinary clock drift passes.
  */
-export const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
+const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
 
 export interface RunOptions {
   target:
@@ -105,7 +105,7 @@ function kebabToCamel(s: string): string {
   return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-export function readConfigFile(file: string): Record<string, unknown> {
+function readConfigFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -351,7 +351,7 @@ function kebab(k: string): string {
   return k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-export function loadFixturesFile(file: string): FixtureEntry[] {
+function loadFixturesFile(file: string): FixtureEntry[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

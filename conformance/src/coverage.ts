@@ -13,9 +13,9 @@ export interface CollectedTest {
   mutates: boolean;
 }
 
-export type CoverageStatus = 'covered' | 'generic-checks' | 'untested' | 'not-testable';
+type CoverageStatus = 'covered' | 'generic-checks' | 'untested' | 'not-testable';
 
-export interface CoverageRow {
+interface CoverageRow {
   id: string;
   area: string;
   section: string;
@@ -51,7 +51,7 @@ export interface CoverageReport {
 }
 
 /** Requirements verified by the generic checks on every exchange, not by named tests. */
-export const GENERIC_REQUIREMENTS = new Set(['GEN-001', 'GEN-002']);
+const GENERIC_REQUIREMENTS = new Set(['GEN-001', 'GEN-002']);
 
 export function buildCoverage(
   cat: Catalogue,

@@ -5,7 +5,7 @@ import type { Exchange } from './client.js';
 import type { AuthInfo } from './results.js';
 
 export const TOKEN_VAR = 'TOKEN';
-export const REDACTED = '<redacted>';
+const REDACTED = '<redacted>';
 
 /** Quotes one word for a POSIX shell: `it's` → `'it'\''s'`. */
 export function shQuote(s: string): string {

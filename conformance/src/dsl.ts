@@ -27,6 +27,7 @@ import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
 import {
   FixtureStateProvider,
   HttpStateProvider,
+  ServiceWideStateError,
   StateSession,
   type StateProvider,
   type StateValues,
@@ -56,6 +57,11 @@ export interface ConformanceRecord {
   mutates?: boolean;
   /** vitest timeout of the test (default: the run's --test-timeout). */
   timeoutMs?: number;
+  /**
+   * The test changes a setting of the whole service (provider state 'a setting'): it runs in the
+   * service-wide phase, after every other test, alone (docs: conformance/README.md).
+   */
+  serviceWide?: boolean;
 }
 
 export interface LinkArgs {
@@ -143,6 +149,9 @@ export interface ConformanceMeta {
   requirements?: string[];
   profile?: 'core' | 'implementation-defined';
   mutates?: boolean;
+  serviceWide?: boolean;
+  /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
+  otherPhase?: boolean;
   /** Collection only: requirement IDs that are not in the catalogue (or retired). */
   unknownRequirements?: string[];
   /** Set when the test is left out at collection. */
@@ -256,8 +265,12 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
     requirements: [...record.requirements],
     profile,
     mutates: record.mutates ?? false,
+    ...(record.serviceWide ? { serviceWide: true } : {}),
   };
   if (c.collectOnly) meta.unknownRequirements = unknownIds(record.requirements);
+  // two phases: everything else first (files in parallel), then the service-wide tests alone
+  const otherPhase = c.phase !== undefined && (c.phase === 'service-wide') !== (record.serviceWide === true);
+  if (otherPhase) meta.otherPhase = true;
   if (!sel.run) {
     meta.skipReason = sel.reason;
     meta.outcome = 'not-applicable';
@@ -266,7 +279,7 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   const name = `${record.title} [${record.requirements.join(' ')}]`;
   // a test's own timeout never cuts a poll to the async deadline short
   const timeout = record.timeoutMs === undefined ? undefined : Math.max(record.timeoutMs, c.asyncTimeoutMs + 30_000);
-  test(name, { skip: !sel.run, timeout, meta }, async (vctx) => {
+  test(name, { skip: !sel.run || otherPhase, timeout, meta }, async (vctx) => {
     await runBody(record, body, vctx);
   });
 }
@@ -279,7 +292,7 @@ async function runBody(
   const c = ctx();
   const meta = vctx.task.meta as ConformanceMeta;
   const log = new ExchangeLog();
-  const session = new StateSession(stateProvider(), record.id);
+  const session = new StateSession(stateProvider(), record.id, record.serviceWide === true);
   let tornDown = false;
   const teardown = async () => {
     if (tornDown) return [];
@@ -411,7 +424,8 @@ function makeTestContext(
       try {
         return (await session.given(state, (params ?? {}) as Record<string, unknown>)) as ProviderStates[S]['values'];
       } catch (e) {
-        if (e instanceof PreconditionFailedError) throw e;
+        // a suite mistake (a service-wide state in a test not marked serviceWide) is not the target's
+        if (e instanceof PreconditionFailedError || e instanceof ServiceWideStateError) throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
       }
     },

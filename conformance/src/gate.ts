@@ -34,7 +34,7 @@ import {
   type RunResults,
 } from './results.js';
 
-export const RESULTS_SCHEMA_ID = 'rflps-conformance-results/1';
+const RESULTS_SCHEMA_ID = 'rflps-conformance-results/1';
 
 function displayPath(file: string): string {
   const rel = path.relative(ROOT, file);
@@ -42,7 +42,7 @@ function displayPath(file: string): string {
 }
 
 /** YYYY-MM-DD of a date in UTC. */
-export function isoDay(d: Date): string {
+function isoDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
@@ -107,7 +107,7 @@ export function loadExpectedFailures(file: string, catalogue?: Catalogue): Expec
 // ------------------------------------------------------------------------- baseline
 
 /** Checks that a parsed document is a results.json of this suite (enough to compare with). */
-export function parseBaseline(doc: unknown, label: string): RunResults {
+function parseBaseline(doc: unknown, label: string): RunResults {
   const o = doc as Partial<RunResults> | null;
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw new UsageError(`${label}: not a results.json object`);
   if (o.schema !== RESULTS_SCHEMA_ID)

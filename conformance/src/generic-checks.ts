@@ -214,7 +214,7 @@ export class GenericChecker {
 }
 
 /** Every schema error, one after another (never truncated: a vendor needs all of them). */
-export function formatErrors(errors: ErrorObject[] | null | undefined): string {
+function formatErrors(errors: ErrorObject[] | null | undefined): string {
   if (!errors || errors.length === 0) return 'invalid';
   const parts = errors.map((e) => {
     const at = e.instancePath || '(root)';

@@ -1,7 +1,7 @@
 // Assert meaning, not wording.
 import type { RawResponse } from './client.js';
 
-export class MeaningAssertionError extends Error {
+class MeaningAssertionError extends Error {
   override name = 'AssertionError';
 }
 

@@ -145,11 +145,11 @@ function safeDecode(s: string): string {
 }
 
 /** JSON-pointer escaping of one token. */
-export function esc(token: string): string {
+function esc(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-export const OPENAPI_JSON = path.join(SPEC_DIR, 'generated', 'openapi.json');
+const OPENAPI_JSON = path.join(SPEC_DIR, 'generated', 'openapi.json');
 
 let cached: OpenApiIndex | undefined;
 /** Loads spec/generated/openapi.json once per process. */

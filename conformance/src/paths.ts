@@ -1,8 +1,3 @@
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
-
-/** Repository root (the directory holding package.json). */
-export const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-export const SUITE_DIR = path.join(ROOT, 'conformance', 'suite');
+// Paths of the suite. Where the repository is comes from spec/paths.ts, the one place that knows.
+export { ROOT, SPEC_DIR } from '../../spec/paths.js';
 export const SUITE_GLOB = 'conformance/suite/**/*.test.ts';
-export const SPEC_DIR = path.join(ROOT, 'spec');

@@ -103,7 +103,7 @@ export function toTestResult(t: ReportedTest): TestResult {
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-export function stripAnsi(s: string): string {
+function stripAnsi(s: string): string {
   return s.replace(ANSI, '');
 }
 
@@ -139,7 +139,7 @@ function sourceLine(file: string, line: number): string | undefined {
  * The expectation that failed, from vitest's error: message, expected/actual/diff (assertions),
  * and the first stack frame outside the harness and node_modules (the suite's line).
  */
-export function expectationOf(e: ReportedError, testFile?: string): Expectation | undefined {
+function expectationOf(e: ReportedError, testFile?: string): Expectation | undefined {
   const message = stripAnsi(e.message ?? '')
     .split('\n')[0]
     .trim();
@@ -165,7 +165,7 @@ export function expectationOf(e: ReportedError, testFile?: string): Expectation 
 }
 
 /** `title [A-001 B-002]` → ['A-001', 'B-002'] (for tests without meta). */
-export function idsFromName(name: string): string[] {
+function idsFromName(name: string): string[] {
   const m = /\[([A-Z]+-\d+(?:\s+[A-Z]+-\d+)*)\]\s*$/.exec(name);
   return m ? m[1].split(/\s+/) : [];
 }
@@ -453,7 +453,7 @@ export function toJUnit(r: RunResults): string {
 
 // ------------------------------------------------------------------------- summary
 
-export function describeTarget(t: TargetInfo): string {
+function describeTarget(t: TargetInfo): string {
   const what =
     t.kind === 'container'
       ? `container ${t.image ?? ''}${t.digest ? ` (${t.digest.slice(0, 19)})` : ''}`

@@ -29,24 +29,35 @@ export class ConformanceReporter implements Reporter {
   suiteInvalid = false;
   private out: (s: string) => void;
   private started = Date.now();
+  private phase: string | undefined;
+  /** Tests, run errors and problems gathered over the runs (phases) until finish(). */
+  private gathered = { tests: [] as ReportedTest[], runErrors: [] as string[], harnessFailed: false };
 
   constructor(readonly opts: ConformanceReporterOptions) {
     this.out = opts.out ?? ((s) => process.stdout.write(s));
   }
 
-  onInit(_vitest: Vitest): void {
+  onInit(vitest: Vitest): void {
     this.started = Date.now();
+    this.phase = (vitest.config?.provide as { conformance?: { phase?: string } } | undefined)?.conformance?.phase;
   }
 
   onTestRunStart(specs: ReadonlyArray<unknown>): void {
-    this.out(`conformance: running ${specs.length} suite file(s)\n`);
+    if (this.phase === 'service-wide')
+      this.out(
+        `conformance: service-wide phase: ${specs.length} suite file(s) with tests that change a setting of the whole service, alone\n`,
+      );
+    else this.out(`conformance: running ${specs.length} suite file(s)\n`);
   }
 
   onTestModuleEnd(m: TestModule): void {
     const c = { passed: 0, failed: 0, blocked: 0, na: 0, pre: 0, err: 0 };
+    let counted = 0;
     for (const t of m.children.allTests()) {
       const r = toReported(t);
       const meta = r.meta;
+      if (meta.otherPhase) continue;
+      counted++;
       if (r.state === 'passed') c.passed++;
       else if (r.state === 'skipped') c.na++;
       else if (meta.outcome === 'precondition-failed') c.pre++;
@@ -55,6 +66,7 @@ export class ConformanceReporter implements Reporter {
       else c.failed++;
     }
     const errs = m.errors();
+    if (counted === 0 && errs.length === 0) return; // every test of the file runs in the other phase
     const mark = errs.length || c.failed || c.err ? '✗' : c.pre || c.blocked ? '!' : '✓';
     const parts = [`${c.passed} passed`];
     if (c.failed) parts.push(`${c.failed} failed`);
@@ -73,11 +85,13 @@ export class ConformanceReporter implements Reporter {
     unhandled: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): void {
-    const tests: ReportedTest[] = [];
-    const runErrors: string[] = [];
+    const { tests, runErrors } = this.gathered;
     let harnessFailed = false;
     for (const m of modules) {
-      for (const t of m.children.allTests()) tests.push(toReported(t));
+      for (const t of m.children.allTests()) {
+        const r = toReported(t);
+        if (!r.meta?.otherPhase) tests.push(r); // reported by the phase it belongs to
+      }
       for (const e of m.errors()) {
         runErrors.push(`${relFile(m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}`);
         if (e.name === 'SuiteDefinitionError') this.suiteInvalid = true;
@@ -92,10 +106,17 @@ export class ConformanceReporter implements Reporter {
       runErrors.push('the run was interrupted');
       harnessFailed = true;
     }
+    if (harnessFailed) this.gathered.harnessFailed = true;
+  }
+
+  /** Ends the run after its phases: builds the results, writes the reports, prints the summary. */
+  finish(): RunResults {
+    const { tests, runErrors, harnessFailed } = this.gathered;
     const info: RunInfo = { ...this.opts.info };
     this.results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
     writeReports(this.results, this.opts.reportDir);
     this.out(`${summaryText(this.results, { verbose: this.opts.verbose, reportDir: this.opts.reportDir })}\n`);
+    return this.results;
   }
 }
 

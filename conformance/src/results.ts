@@ -49,7 +49,7 @@ export interface Expectation {
   source?: string;
 }
 
-export interface TestError {
+interface TestError {
   message: string;
   /** The recorded exchanges of the test (requests and responses, token values redacted). */
   exchanges: Exchange[];
@@ -57,7 +57,7 @@ export interface TestError {
   expectation?: Expectation;
 }
 
-export interface BlockedBy {
+interface BlockedBy {
   requirement: string;
   step: string;
 }
@@ -125,7 +125,7 @@ export interface ExpectedFailure {
  * not-failing: listed, neither failing nor passing (not-applicable, not-testable);
  * not-run: listed but not selected in this run.
  */
-export type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
+type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
 
 export interface ExpectedFailureMark extends ExpectedFailure {
   status: ExpectedFailureStatus;
@@ -147,7 +147,7 @@ export interface ExpectedFailuresReport {
  *   still-failing  failing in both
  *   unchanged      anything else
  */
-export type BaselineChange = 'regression' | 'fixed' | 'still-failing' | 'unchanged';
+type BaselineChange = 'regression' | 'fixed' | 'still-failing' | 'unchanged';
 
 export interface BaselineMark {
   /** The baseline's result; `absent` when the baseline did not hold the requirement. */
@@ -296,7 +296,7 @@ export interface BuildOptions {
 }
 
 /** The selected requirements (profile levels, selection patterns, not retired), in catalogue order. */
-export function selectedRequirements(cat: Catalogue, profile: Profile, patterns: string[]): Requirement[] {
+function selectedRequirements(cat: Catalogue, profile: Profile, patterns: string[]): Requirement[] {
   const levels = profileLevels(profile);
   return cat.requirements.filter((r) => !r.retired && levels.includes(r.level) && matchesSelection(r.id, patterns));
 }
@@ -306,7 +306,7 @@ export function selectedRequirements(cat: Catalogue, profile: Profile, patterns:
  * that requirement, so the root failure shows even when the requirement's own tests passed (the
  * step failed in another context). Generic roots (GEN-001/GEN-002) have their own synthetic entries.
  */
-export function stepFailures(tests: TestResult[]): TestResult[] {
+function stepFailures(tests: TestResult[]): TestResult[] {
   const out: TestResult[] = [];
   for (const t of tests) {
     if (t.result !== 'blocked' || !t.blockedBy || /^GEN-/.test(t.blockedBy.requirement)) continue;

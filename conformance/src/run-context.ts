@@ -31,6 +31,11 @@ export interface RunContext {
   clockToleranceMs: number;
   bindings: Bindings;
   /**
+   * The phase of a phased run: 'main' runs every test but the service-wide ones, files in parallel;
+   * 'service-wide' runs only those, one at a time. Absent: every test (plain vitest, collection).
+   */
+  phase?: 'main' | 'service-wide';
+  /**
    * Collection only (coverage, list): unknown requirement IDs are recorded in task meta instead
    * of failing the collection.
    */

@@ -138,14 +138,31 @@ export interface StateSetup {
 }
 
 /** One test's states: `given()` sets up with a fresh setupId; `teardownAll()` undoes in reverse order. */
+/**
+ * Provider states that change a setting of the whole service (every other test would see it): a
+ * test that sets one up must be marked `serviceWide: true`, and runs in a phase of its own.
+ */
+const SERVICE_WIDE_STATES: ReadonlySet<string> = new Set(['a setting']);
+
+export class ServiceWideStateError extends Error {
+  override name = 'SuiteDefinitionError';
+}
+
 export class StateSession {
   readonly setups: StateSetup[] = [];
   constructor(
     readonly provider: StateProvider,
     readonly prefix: string,
+    /** Whether this session may set up SERVICE_WIDE_STATES (the test is marked serviceWide). */
+    readonly serviceWide = false,
   ) {}
 
   async given(state: string, params: Record<string, unknown> = {}): Promise<StateValues> {
+    if (SERVICE_WIDE_STATES.has(state) && !this.serviceWide) {
+      throw new ServiceWideStateError(
+        `provider state '${state}' changes the whole service: the test '${this.prefix}' must be marked serviceWide: true (it then runs alone, after the other tests)`,
+      );
+    }
     const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
     const values = await this.provider.setup(state, full);
     this.setups.push({ state, params: full, values });

@@ -2,6 +2,7 @@
 // the suite runs only through the CLI, after a target was started) and runs or collects the suite.
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
+import path from 'node:path';
 import { ROOT, SUITE_GLOB } from './paths.js';
 import type { RunContext } from './run-context.js';
 
@@ -19,7 +20,7 @@ export interface SuiteRunOptions {
   onVitest?: (v: Vitest) => void;
 }
 
-export function suiteConfig(o: SuiteRunOptions) {
+function suiteConfig(o: SuiteRunOptions) {
   return {
     config: false as const,
     root: ROOT,
@@ -52,8 +53,8 @@ export interface SuiteRunResult {
   unhandledErrors: ReadonlyArray<unknown>;
 }
 
-/** Runs the suite; the reporters receive everything. */
-export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
+/** One vitest run of the suite; the reporters receive everything. */
+async function runOnce(o: SuiteRunOptions): Promise<SuiteRunResult> {
   const vitest = await createVitest('test', suiteConfig(o) as any);
   o.onVitest?.(vitest);
   try {
@@ -62,6 +63,42 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
   } finally {
     await vitest.close();
   }
+}
+
+/**
+ * Runs the suite in two phases (docs/architecture.md, isolation): 'main' runs every test except the
+ * service-wide ones (those that change a setting of the whole service), files in parallel; then
+ * 'service-wide' runs only those, one file and one test at a time, so no other test ever sees a
+ * setting they changed. The reporters see two runs (ConformanceReporter.finish() ends them).
+ */
+export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
+  const main = await runOnce({ ...o, ctx: { ...o.ctx, phase: 'main' } });
+  const files = serviceWideFiles(main.testModules);
+  if (files.length === 0) return main;
+  const settings = await runOnce({
+    ...o,
+    ctx: { ...o.ctx, phase: 'service-wide' },
+    include: files,
+    filters: undefined,
+    shard: undefined, // the main phase already kept only this shard's files
+    maxWorkers: 1,
+  });
+  return {
+    testModules: [...main.testModules, ...settings.testModules],
+    unhandledErrors: [...main.unhandledErrors, ...settings.unhandledErrors],
+  };
+}
+
+/** The suite files (relative to the root) holding a service-wide test that the main phase deferred. */
+function serviceWideFiles(modules: ReadonlyArray<TestModule>): string[] {
+  const out = new Set<string>();
+  for (const m of modules) {
+    for (const t of m.children.allTests()) {
+      const meta = t.meta() as { serviceWide?: boolean; otherPhase?: boolean; skipReason?: string };
+      if (meta.serviceWide && meta.otherPhase && !meta.skipReason) out.add(path.relative(ROOT, m.moduleId));
+    }
+  }
+  return [...out].sort();
 }
 
 /** Collects the suite (runs the files' top level, not the tests): tests with their task meta. */

@@ -282,7 +282,8 @@ conformance(
       fileName: 'token.bin',
       contentsBase64: bytes.toString('base64'),
     });
-    const u = await t.given('a user', { grants: { File: ['View'] } });
+    // every granting permission on File: which one allows reading is not shown (the reference: View)
+    const u = await t.given('a user', { grants: { File: [...ALL, 'Full'] } });
     const res = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, u.token);
     expect(res.status).toBe(200);
     const c = (res.json as any).Record.Contents;

@@ -18,6 +18,13 @@ const CORE_IDS: Record<string, number> = {
 const MAX_CORE_ID = Math.max(...Object.values(CORE_IDS));
 
 /** The entries of GET /api/Domains (envelope through the bindings: the spec does not show it). */
+/**
+ * Every permission that grants something (RestrictDownload restricts): a user holding all of them on
+ * a domain can access it in any sense of "access", and one holding none cannot. Which permission
+ * makes a domain accessible is not shown (the reference: View), so core never relies on View alone.
+ */
+const ACCESS: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles', 'Full'];
+
 async function listDomains(t: Ctx, token?: string): Promise<any[]> {
   const res = await get(t, '/api/Domains', undefined, token);
   expect(res.status, 'GET /api/Domains').toBeGreaterThanOrEqual(200);
@@ -160,7 +167,7 @@ conformance(
     const list = await listDomains(t);
     expect(names(list)).toContain('Member');
     expect(names(list)).toContain('Proposal');
-    const u = await t.given('a user', { grants: { Member: ['View'], Proposal: ['View'] } });
+    const u = await t.given('a user', { grants: { Member: ACCESS, Proposal: ACCESS } });
     const limited = names(await listDomains(t, u.token));
     expect(limited).toContain('Member');
     expect(limited).toContain('Proposal');
@@ -174,11 +181,11 @@ conformance(
     requirements: ['DOM-007'],
   },
   async (t) => {
-    const u1 = await t.given('a user', { grants: { Claim: ['View'], Note: ['View'] } });
+    const u1 = await t.given('a user', { grants: { Claim: ACCESS, Note: ACCESS } });
     const l1 = names(await listDomains(t, u1.token));
     for (const n of l1) expect(['Claim', 'Note'], `domain ${n} listed without access`).toContain(n);
 
-    const u2 = await t.given('a user', { grants: { Contact: ['View'] } });
+    const u2 = await t.given('a user', { grants: { Contact: ACCESS } });
     const l2 = names(await listDomains(t, u2.token));
     for (const n of l2) expect(['Contact'], `domain ${n} listed without access`).toContain(n);
 
@@ -200,7 +207,7 @@ conformance(
     const custom = all.find((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
     const wanted = ['Claim', 'Note', 'Member', ...(custom ? [custom.Name as string] : [])];
     const grants: Grants = {};
-    for (const n of wanted) grants[n] = ['View'];
+    for (const n of wanted) grants[n] = ACCESS;
     const u = await t.given('a user', { grants });
     const l = names(await listDomains(t, u.token));
     for (const n of wanted) expect(l, `accessible domain ${n}`).toContain(n);

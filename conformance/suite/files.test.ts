@@ -1,6 +1,7 @@
 // FILE-*: files (spec 2.2, 4.3). Every test that requests DownloadURL lives in the sequential block
 // at the end of this file, because the provider state 'a setting' toggles a global setting that
-// changes what DownloadURL does; no other suite file requests DownloadURL.
+// changes what DownloadURL does; those tests are serviceWide: they run in a phase of their own,
+// after every other test, one at a time. No other suite file requests DownloadURL.
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
@@ -359,6 +360,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.every-column-requestable',
       title: 'every file column of section 2.2 can be requested and comes back under its name',
       requirements: ['FILE-001', 'COL-011'],
+      serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
@@ -393,6 +395,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       title:
         'DownloadURL of a downloadable file is a non-empty web-application URL relative to the application, not an /api path',
       requirements: ['FILE-013'],
+      serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
@@ -407,6 +410,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-empty-for-external',
       title: 'DownloadURL is the empty string for external files',
       requirements: ['FILE-015'],
+      serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
@@ -426,6 +430,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-restricted-user',
       title: 'DownloadURL is empty for a user holding RestrictDownload without Full, and filled with Full as well',
       requirements: ['FILE-016'],
+      serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
@@ -452,6 +457,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-server-error-when-setting-off',
       title: 'with Service.EnableEnhancedSessionIDSecurity disabled, requesting DownloadURL fails with a server error',
       requirements: ['FILE-017'],
+      serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
       const p = await t.given('a record with files', { files: [{ fileName: 'off.txt', contentsBase64: b64('off') }] });
@@ -481,6 +487,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       title:
         'the reference answers DownloadURL with the setting off with HTTP 500 and a JSON string about an object reference',
       requirements: ['FILE-020'],
+      serviceWide: true, // provider state 'a setting': runs alone, after the other tests
       profile: 'implementation-defined',
     },
     async (t) => {

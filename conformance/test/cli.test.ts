@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunResults } from '../src/results.js';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 const env = { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' };
 

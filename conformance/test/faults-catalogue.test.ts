@@ -2,13 +2,12 @@
 // that exist in spec/requirements.yaml and are core and testable.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FAULTS, faultByName, faultsByArea } from '../faults/catalogue/index.js';
 import { AREAS } from '../faults/fault.js';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const catalogue = parse(fs.readFileSync(path.join(ROOT, 'spec/requirements.yaml'), 'utf8')) as {
   requirements: Array<{ id: string; level: string; testable: boolean; retired?: boolean }>;
 };

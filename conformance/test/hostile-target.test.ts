@@ -11,10 +11,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import type { RunResults, TestResult } from '../src/results.js';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 const MB = 1024 * 1024;
 const REQUEST_TIMEOUT = 1_500;

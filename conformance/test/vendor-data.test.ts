@@ -8,11 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { RunResults, TestResult } from '../src/results.js';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 const SERVER = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 

@@ -15,7 +15,7 @@ import * as links from './areas/links.js';
 import * as files from './areas/files.js';
 import * as query from './areas/query.js';
 import * as records from './areas/records.js';
-import * as proposals from './areas/proposals.js';
+import { migrate as migrateProposalTables } from './proposals/tables.js';
 import * as binding from './areas/binding.js';
 import * as members from './areas/members.js';
 import * as schedules from './areas/schedules.js';
@@ -79,10 +79,6 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   }
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
-  app.use('*', (c, next) => {
-    c.set('deps', deps);
-    return next();
-  });
 
   // Routes without a token.
   health.register(app, deps);
@@ -93,7 +89,7 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   app.use('/api/*', authMiddleware(deps));
   domains.register(app, deps);
   links.register(app, deps);
-  proposals.register(app, deps);
+  migrateProposalTables(deps.db); // the proposal area's tables that are not domains
   binding.register(app, deps);
   members.register(app, deps);
   schedules.register(app, deps);

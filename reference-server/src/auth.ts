@@ -10,9 +10,9 @@ import { ADMIN_PERMISSIONS, PERMISSIONS, type Permission, type User } from './pe
 // REQ: AUTH-010
 export const TOKEN_HEADER = 'Token';
 /** Token lifetime: 30 minutes. */
-export const TOKEN_LIFETIME_MS = 30 * 60 * 1000;
+const TOKEN_LIFETIME_MS = 30 * 60 * 1000;
 /** The wildcard domain in the grants table: the permission holds on every domain. */
-export const ALL_DOMAINS = '*';
+const ALL_DOMAINS = '*';
 
 export function isPermission(x: unknown): x is Permission {
   return typeof x === 'string' && (PERMISSIONS as readonly string[]).includes(x);
@@ -32,13 +32,13 @@ export function requirePermission(user: User, domain: string, perm: Permission):
 
 // ---- passwords -------------------------------------------------------------------------------
 
-export function hashPassword(password: string): string {
+function hashPassword(password: string): string {
   const salt = randomBytes(16);
   const hash = scryptSync(password, salt, 32);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-export function verifyPassword(password: string, stored: string | null | undefined): boolean {
+function verifyPassword(password: string, stored: string | null | undefined): boolean {
   if (!stored) return false;
   const [scheme, saltB64, hashB64] = stored.split('$');
   if (scheme !== 'scrypt' || !saltB64 || !hashB64) return false;
@@ -72,7 +72,7 @@ export function createUser(db: Database.Database, u: NewUser): number {
   })();
 }
 
-export function loadUser(deps: Deps, userId: number): User | undefined {
+function loadUser(deps: Deps, userId: number): User | undefined {
   const row = deps.db.prepare('SELECT UserID, Name FROM users WHERE UserID = ?').get(userId) as
     { UserID: number; Name: string } | undefined;
   if (!row) return undefined;
@@ -137,7 +137,7 @@ function lookupToken(deps: Deps, token: string): { user: User; expiresMs: number
 // ---- the token cache -------------------------------------------------------------------------
 
 /** Most tokens the cache holds (least recently added out first). */
-export const AUTH_CACHE_SIZE = 10_000;
+const AUTH_CACHE_SIZE = 10_000;
 
 /**
  * Token → user cache of one database connection. Looking a token up costs three queries and a

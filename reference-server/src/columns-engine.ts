@@ -21,8 +21,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** At most this many items in `columns` and in `sort` (SQLite refuses more than 2000 result
  * columns or ORDER BY terms; without a cap a long URL of short names answered 500). More → 400. */
-export const MAX_COLUMN_ITEMS = 500;
-export const MAX_SORT_ITEMS = 100;
+const MAX_COLUMN_ITEMS = 500;
+const MAX_SORT_ITEMS = 100;
 
 /** Parse `columns`: comma-separated `<field>` or `<field> as <Alias>`. Undefined / empty → undefined
  * (all columns). */
@@ -57,7 +57,7 @@ export function parseColumnList(raw: string | undefined): ColumnSpec[] | undefin
  * (association and coded fields through their reference column), plus cheap computed metadata. */
 // REQ: COL-002
 // REQ: COL-013
-export function defaultColumns(def: DomainDef): ColumnSpec[] {
+function defaultColumns(def: DomainDef): ColumnSpec[] {
   const out: ColumnSpec[] = [{ field: def.key, key: def.key }];
   for (const f of def.fields) {
     if (f.computed?.onDemand) continue;
@@ -211,7 +211,7 @@ function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-export const OBJECT_REFERENCE_NOT_SET = 'Object reference not set to an instance of an object.';
+const OBJECT_REFERENCE_NOT_SET = 'Object reference not set to an instance of an object.';
 
 interface OutputColumn {
   key: string;

@@ -38,7 +38,7 @@ export function openDatabase(path = ':memory:', domains: DomainDef[] = DOMAINS):
  * transaction that reads first and writes later fails at once with SQLITE_BUSY ("database is
  * locked") when another connection holds the write lock: the busy timeout does not apply to that
  * upgrade. An immediate one waits for the lock (busy_timeout) before it reads anything. */
-export function immediateTransactions(db: Database.Database): void {
+function immediateTransactions(db: Database.Database): void {
   const transaction = db.transaction.bind(db);
   db.transaction = ((fn: (...args: any[]) => unknown) => {
     const t = transaction(fn);
@@ -53,7 +53,7 @@ export function immediateTransactions(db: Database.Database): void {
 }
 
 /** How many prepared statements `cacheStatements` keeps. */
-export const STATEMENT_CACHE_SIZE = 500;
+const STATEMENT_CACHE_SIZE = 500;
 
 /** Makes `db.prepare` return a cached statement per distinct SQL text (least recently used out
  * past `max`). The column engine and the areas build the same few SQL texts again and again, and
@@ -102,7 +102,7 @@ function domainTableSql(def: DomainDef): string[] {
   return stmts;
 }
 
-export function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): void {
+function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): void {
   const stmts: string[] = [];
   for (const def of domains) stmts.push(...domainTableSql(def));
   stmts.push(

@@ -16,7 +16,9 @@ export interface Deps {
   clock: () => Date;
 }
 
-export type AppEnv = { Variables: { user: User; deps: Deps } };
+/** Hono's context variables: the authenticated user (set by the auth middleware). Areas get their
+ * dependencies through `register(app, deps)`, not through the context. */
+export type AppEnv = { Variables: { user: User } };
 
 /** Timestamp in the service's format: ISO 8601, UTC, milliseconds, no zone designator
  * (`2026-11-21T05:40:12.345`). */

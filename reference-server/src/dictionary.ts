@@ -276,10 +276,6 @@ export function createDictionary(domains: DomainDef[] = DOMAINS): Dictionary {
   };
 }
 
-export function domainById(dict: Dictionary, id: number): DomainDef | undefined {
-  return dict.all().find((x) => x.id === id);
-}
-
 /** The stored column of a field: X for plain fields, XID for association and coded fields,
  * undefined for computed ones. */
 export function storageColumn(f: FieldDef): string | undefined {

@@ -33,7 +33,7 @@ export const REASONS: Record<number, string> = {
 };
 
 /** Problem type: `about:blank` (RFC 9457 section 4.2.1); the stable machine name is in `code`. */
-export const PROBLEM_TYPE = 'about:blank';
+const PROBLEM_TYPE = 'about:blank';
 
 export interface Problem {
   type: string;
@@ -62,7 +62,7 @@ export function problemBody(status: number, code: ProblemCode, detail: string): 
 
 /** A problem+json response (a JSON body, like every other answer). */
 // REQ: GEN-001
-export function problem(c: Context, status: number, code: ProblemCode, detail: string): Response {
+function problem(c: Context, status: number, code: ProblemCode, detail: string): Response {
   return c.body(JSON.stringify(problemBody(status, code, detail)), status as ContentfulStatusCode, {
     'Content-Type': 'application/problem+json',
   });

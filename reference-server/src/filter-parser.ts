@@ -20,8 +20,8 @@ function invalid(detail: string): never {
 /** At most this many conditions in one `filter` or `linqFilter`, and parentheses nested at most
  * this deep: bounded parser recursion and SQL expression depth (SQLite refuses trees deeper than
  * 1000; a deeper LINQ nesting overflowed the parser's stack). More → 400 InvalidFilter. */
-export const MAX_FILTER_CONDITIONS = 100;
-export const MAX_FILTER_NESTING = 32;
+const MAX_FILTER_CONDITIONS = 100;
+const MAX_FILTER_NESTING = 32;
 
 const BOOL_TRUE = new Set(['true', 'yes', 'y', '1']);
 const BOOL_FALSE = new Set(['false', 'no', 'n', '0']);

@@ -5,7 +5,7 @@ import { insertRow, findCode } from './db.js';
 import { createUser } from './auth.js';
 import { type Permission } from './permissions.js';
 import { insertFile, insertLink } from './areas/files.js';
-import * as proposals from './areas/proposals.js';
+import { seedProposals } from './proposals/seed.js';
 
 export interface SeedResult {
   seeded: boolean;
@@ -164,9 +164,7 @@ export function seedDemo(deps: Deps): SeedResult {
     insertLink(deps, claimDom, claims[2]!, contactDom, contacts[3]!, code('ContactType', 'DEF'));
   })();
 
-  const seedProposals = (proposals as Record<string, unknown>).seedProposals;
-  if (typeof seedProposals === 'function') (seedProposals as (d: Deps) => unknown)(deps);
-  else result.todo.push('proposals: areas/proposals.ts exports no seedProposals(deps)');
+  seedProposals(deps);
 
   db.prepare(`INSERT INTO settings (Name, Value) VALUES ('Seed.demo', ?)`).run(JSON.stringify(now));
   result.seeded = true;

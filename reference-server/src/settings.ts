@@ -25,7 +25,7 @@ export function loadSettings(db: Database.Database, overrides: Partial<Settings>
   return settings;
 }
 
-export function saveSetting(db: Database.Database, name: string, value: unknown): void {
+function saveSetting(db: Database.Database, name: string, value: unknown): void {
   db.prepare(
     'INSERT INTO settings (Name, Value) VALUES (?, ?) ON CONFLICT (Name) DO UPDATE SET Value = excluded.Value',
   ).run(name, JSON.stringify(value));

@@ -1,7 +1,7 @@
 // Proposals: modifiability, missing proposals, permissions, the provider state and the demo seed
 // (spec 2.7, 3, 4.5, 7; architecture section 5).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seedProposals } from '../src/areas/proposals.js';
+import { seedProposals } from '../src/proposals/seed.js';
 import { harness, type H } from './support/proposal-harness.js';
 
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;

@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { ROOT } from '../../spec/paths.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const catalogue = YAML.parse(readFileSync(join(ROOT, 'spec', 'requirements.yaml'), 'utf8')) as {
   requirements: Array<{ id: string; level: string; testable: boolean; retired?: boolean }>;
 };

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateAll } from '../../scripts/generate.js';
-import { ROOT } from './support.js';
+import { ROOT } from '../paths.js';
 
 describe('spec/generated', async () => {
   const files = await generateAll();

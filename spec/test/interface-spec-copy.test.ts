@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './support.js';
+import { ROOT } from '../paths.js';
 
 const shared = resolve(ROOT, '..', 'shared', 'interface-spec.md');
 const present = existsSync(shared);

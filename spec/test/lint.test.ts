@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './support.js';
+import { ROOT } from '../paths.js';
 
 describe('redocly lint', () => {
   it('reports zero errors for spec/openapi.yaml and spec/provider-states.yaml', () => {

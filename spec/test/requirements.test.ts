@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadYaml, operations, ROOT } from './support.js';
+import { loadYaml, operations } from './support.js';
+import { ROOT } from '../paths.js';
 
 interface Requirement {
   id: string;

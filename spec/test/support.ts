@@ -1,14 +1,12 @@
 // Shared helpers of the spec tests (not a test file itself).
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import YAML from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { ROOT } from '../paths.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SPEC_DIR = join(ROOT, 'spec');
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
 export function loadYaml<T = any>(rel: string): T {
   return YAML.parse(readFileSync(join(ROOT, rel), 'utf8')) as T;

@@ -42,7 +42,7 @@ function mapFileField(field: string, fn: (v: unknown) => unknown): Fault['rewrit
 }
 
 /** The reference's download link form (docs/architecture.md 2), as a server would build it. */
-export function downloadUrl(fileId: unknown, token: string | undefined): string {
+function downloadUrl(fileId: unknown, token: string | undefined): string {
   const session = createHash('sha256')
     .update(String(token ?? ''))
     .digest('hex')

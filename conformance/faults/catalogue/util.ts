@@ -202,7 +202,7 @@ export function hideRecord(ctx: FaultContext, domain: string, id: number): void 
   ctx.memory.set('hidden', set);
 }
 
-export function isHidden(ctx: FaultContext, domain: string, id: number | string): boolean {
+function isHidden(ctx: FaultContext, domain: string, id: number | string): boolean {
   const set: Set<string> | undefined = ctx.memory.get('hidden');
   return !!set && set.has(`${domain}/${Number(id)}`);
 }

@@ -57,7 +57,7 @@ const isMarked = (v: unknown): boolean => isObject(v) && v[MARKER] === true;
 const tok = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The annotations of a schema without any constraint: a schema every JSON value satisfies. */
-export function relaxSchema(schema: Record<string, any>): Record<string, any> {
+function relaxSchema(schema: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (ANNOTATIONS.has(k) || k.startsWith('x-')) out[k] = structuredClone(v);

@@ -17,7 +17,7 @@ export interface ImageTargetOptions {
 }
 
 /** Testcontainers settings for this machine; must run before testcontainers is imported. */
-export function prepareTestcontainersEnv(env: NodeJS.ProcessEnv = process.env): void {
+function prepareTestcontainersEnv(env: NodeJS.ProcessEnv = process.env): void {
   // Ryuk would need an image from a registry; containers are stopped explicitly instead.
   env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
   // Mapped ports are published on all host addresses; without this, testcontainers may believe it

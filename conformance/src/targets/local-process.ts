@@ -20,7 +20,7 @@ export interface LocalProcessOptions {
   log?: Log;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();

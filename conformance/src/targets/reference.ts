@@ -9,7 +9,7 @@ import { ImageTarget, containerRuntimeAvailable, type ImageTargetOptions } from 
 import { LocalProcessTarget, type LocalProcessOptions } from './local-process.js';
 import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';
 
-export const REFERENCE_IMAGE = 'rflps-reference:local';
+const REFERENCE_IMAGE = 'rflps-reference:local';
 
 export interface ReferenceTargetOptions {
   requireContainer?: boolean;
@@ -93,7 +93,7 @@ export class ReferenceTarget implements Target {
 }
 
 /** `docker info` answers within `timeoutMs`. */
-export function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | { ok: false; problem: string }> {
+function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | { ok: false; problem: string }> {
   return new Promise((resolve) => {
     execFile('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: timeoutMs }, (err, _stdout, stderr) => {
       if (!err) return resolve({ ok: true });

@@ -7,8 +7,8 @@ import http from 'node:http';
 import { LocalProcessTarget } from '../../src/targets/local-process.js';
 import type { StartedTarget } from '../../src/targets/target.js';
 
-export const EVIL_NAME = `<script>window.__xss=1</script><img src="http://evil.invalid/x.png" onerror="window.__xss=2">`;
-export const EVIL_PLURAL = `'; touch /tmp/pwned; echo '$(id)\`id\``;
+const EVIL_NAME = `<script>window.__xss=1</script><img src="http://evil.invalid/x.png" onerror="window.__xss=2">`;
+const EVIL_PLURAL = `'; touch /tmp/pwned; echo '$(id)\`id\``;
 
 export interface Running {
   baseUrl: string;
@@ -22,7 +22,7 @@ function listen(server: http.Server): Promise<number> {
 }
 
 /** A proxy in front of `upstream` that applies `rewrite` to GET /api/Domains. */
-export async function startBreakingProxy(upstream: string): Promise<Running> {
+async function startBreakingProxy(upstream: string): Promise<Running> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -72,7 +72,7 @@ export async function startBreakingProxy(upstream: string): Promise<Running> {
 }
 
 /** The reference server as a local process (with provider states). */
-export async function startReference(): Promise<Running & { started: StartedTarget }> {
+async function startReference(): Promise<Running & { started: StartedTarget }> {
   const target = new LocalProcessTarget({ log: () => {} });
   const started = await target.start();
   return { baseUrl: started.baseUrl, started, stop: () => target.stop() };

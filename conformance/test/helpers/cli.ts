@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
 
-export const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
+const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 
 export function runCli(
   args: string[],

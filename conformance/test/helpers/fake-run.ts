@@ -10,7 +10,7 @@ import type { Profile } from '../../src/run-context.js';
 import type { RunResults } from '../../src/results.js';
 
 /** Characters XML 1.0 does not allow (control characters, U+FFFF, a lone surrogate). */
-export const NASTY = 'nul\u0000 bell\u0007 ffff\uFFFF lone\uD800 end';
+const NASTY = 'nul\u0000 bell\u0007 ffff\uFFFF lone\uD800 end';
 export const XSS = `<script>window.__xss=1</script><img src="http://evil.invalid/x.png" onerror="window.__xss=2">`;
 
 export interface FakeRunOptions {

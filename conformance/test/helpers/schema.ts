@@ -7,7 +7,7 @@ import { ROOT } from '../../src/paths.js';
 
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule;
 
-export const SCHEMA_FILE = path.join(ROOT, 'conformance/schema/results.schema.json');
+const SCHEMA_FILE = path.join(ROOT, 'conformance/schema/results.schema.json');
 
 export function resultsValidator() {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });

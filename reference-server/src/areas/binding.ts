@@ -10,23 +10,17 @@ import type Database from 'better-sqlite3';
 import type { AppEnv, Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../../../spec/generated/openapi.js';
-import {
-  BOUND_STATUS,
-  currentUser,
-  findProposal,
-  isoDate,
-  loadProposal,
-  migrate,
-  modifiability,
-  parseId,
-  requireProposalPermission,
-  utcTimestamp,
-} from './proposals.js';
+import { findProposal, loadProposal, requireProposalPermission } from '../proposals/lookup.js';
+import { BOUND_STATUS } from '../proposals/model.js';
+import { modifiability } from '../proposals/modifiability.js';
+import { migrate } from '../proposals/tables.js';
+import { isoDate, utcTimestamp } from '../time.js';
+import { parseIntParam } from '../validation.js';
 
-export type BindStatusValue = components['schemas']['BindStatus']['Status'];
+type BindStatusValue = components['schemas']['BindStatus']['Status'];
 
-export type BindStatusBody = components['schemas']['BindStatus'];
-export type BindQuoteResult = components['schemas']['BindQuoteResult'];
+type BindStatusBody = components['schemas']['BindStatus'];
+type BindQuoteResult = components['schemas']['BindQuoteResult'];
 
 interface BindStatusRow {
   ProposalID: number;
@@ -39,9 +33,9 @@ interface BindStatusRow {
   BoundDateUTC: string | null;
 }
 
-export const MSG_NO_MEMBER = 'MemberID is null on Proposal record';
-export const MSG_UNRATED = 'Rating must be completed before binding.';
-export const MSG_CANNOT_BIND = 'Cannot bind or issue this proposal record.';
+const MSG_NO_MEMBER = 'MemberID is null on Proposal record';
+const MSG_UNRATED = 'Rating must be completed before binding.';
+const MSG_CANNOT_BIND = 'Cannot bind or issue this proposal record.';
 
 /** Billing status codes accepted on QueueBindQuote (implementation-defined notes). */
 const BILLING_STATUSES = new Set(['B', 'W', 'N', 'S', 'E']);
@@ -49,7 +43,7 @@ const BILLING_STATUSES = new Set(['B', 'W', 'N', 'S', 'E']);
 // ---------------------------------------------------------------------------------------------
 // Status
 
-export function readBindStatus(db: Database.Database, proposalId: number): BindStatusBody {
+function readBindStatus(db: Database.Database, proposalId: number): BindStatusBody {
   migrate(db);
   const row = db.prepare(`SELECT * FROM bind_status WHERE ProposalID = ?`).get(proposalId) as BindStatusRow | undefined;
   if (!row || row.Status === 'NotBound') {
@@ -110,14 +104,14 @@ function isBound(db: Database.Database, proposalId: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // Binding
 
-export type BindOutcome = { ok: true; result: BindQuoteResult } | { ok: false; reason: string };
+type BindOutcome = { ok: true; result: BindQuoteResult } | { ok: false; reason: string };
 
 /**
  * Binds one proposal in one transaction and records the outcome in bind_status. The same rules
  * serve BindQuote and the queued binding.
  */
 // REQ: BIND-013
-export function bindProposal(deps: Deps, proposalId: number): BindOutcome {
+function bindProposal(deps: Deps, proposalId: number): BindOutcome {
   const db = deps.db;
   migrate(db);
   const tx = db.transaction((): BindOutcome => {
@@ -292,16 +286,16 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: BIND-001
   // REQ: BIND-006
   app.get('/api/Quotes/Proposals/:proposalId/BindStatus', (c) => {
-    requireProposalPermission(currentUser(c), 'View');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'View');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     loadProposal(deps.db, id);
     return c.json(readBindStatus(deps.db, id), 200);
   });
 
   // REQ: BIND-011
   app.post('/api/Quotes/Proposals/:proposalId/QueueBindQuote', (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     const frequency = c.req.query('billingFrequencyCode');
     const status = c.req.query('billingStatus');
     if (status !== undefined && !BILLING_STATUSES.has(status)) {
@@ -315,8 +309,8 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: BIND-010
   // REQ: BIND-012
   app.post('/api/Quotes/Proposals/:proposalId/BindQuote', (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     loadProposal(deps.db, id);
     const r = bindProposal(deps, id);
     if (!r.ok) throw new ApiError(409, 'Conflict', r.reason);

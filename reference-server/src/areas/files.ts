@@ -10,7 +10,7 @@ import { parseId, validateQuery } from '../validation.js';
 import { listQuery } from './query.js';
 import { requireDomain } from './records.js';
 
-export const FILE_DOMAIN_ID = 4;
+const FILE_DOMAIN_ID = 4;
 
 // GET /api/File/Query and GET /api/File/{id} are the generic routes on domain File:
 // REQ: FILE-008

@@ -2,7 +2,7 @@
 // POST /api/Link/Remove.
 import type { Context, Hono } from 'hono';
 import type { AppEnv, Deps } from '../deps.js';
-import { type DomainDef, domainById, LINKABLE_CHILD_DOMAINS, q } from '../dictionary.js';
+import { type DomainDef, LINKABLE_CHILD_DOMAINS, q } from '../dictionary.js';
 import { findCode } from '../db.js';
 import { ApiError } from '../errors.js';
 import { can, requirePermission } from '../auth.js';
@@ -19,7 +19,7 @@ type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
 /** The links table seen through the column language (LinkID and ContactTypeID are the reference's). */
 // REQ: LINK-001
 // REQ: LINK-007
-export const LINK_DEF: DomainDef = {
+const LINK_DEF: DomainDef = {
   id: 0,
   name: 'Link',
   singular: 'Link',
@@ -41,7 +41,7 @@ const CONTACT_TYPE_LIST = 'ContactType';
 // REQ: AUTH-006
 // REQ: AUTH-007
 // REQ: AUTH-008
-export function linkPermission(childDomain: string, action: 'upsert' | 'remove'): Permission {
+function linkPermission(childDomain: string, action: 'upsert' | 'remove'): Permission {
   if (childDomain === 'Contact') return action === 'upsert' ? 'AttachContacts' : 'DetachContacts';
   if (childDomain === 'File') return action === 'upsert' ? 'AttachFiles' : 'ModifyFiles';
   return 'Edit';
@@ -301,5 +301,3 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
     return c.json(result);
   });
 }
-
-export { domainById };

@@ -4,21 +4,17 @@ import type Database from 'better-sqlite3';
 import type { AppEnv, Deps } from '../deps.js';
 import { jsonString } from '../errors.js';
 import type { components } from '../../../spec/generated/openapi.js';
-import {
-  currentUser,
-  insertMember,
-  loadProposal,
-  parseId,
-  requireProposalPermission,
-  type ProposalRow,
-} from './proposals.js';
+import { insertMember } from '../proposals/create.js';
+import { loadProposal, requireProposalPermission } from '../proposals/lookup.js';
+import { type ProposalRow } from '../proposals/model.js';
+import { parseIntParam } from '../validation.js';
 
-export type MemberCreationResultBody = components['schemas']['MemberCreationResult'];
+type MemberCreationResultBody = components['schemas']['MemberCreationResult'];
 
-export const MSG_MEMBER_ASSIGNED = 'MemberID is already assigned to Proposal record.';
+const MSG_MEMBER_ASSIGNED = 'MemberID is already assigned to Proposal record.';
 
 /** Validation of the applicant data a member is built from; returns the failures. */
-export function validateApplicant(p: ProposalRow): string[] {
+function validateApplicant(p: ProposalRow): string[] {
   const errors: string[] = [];
   const name = typeof p.ApplicantName === 'string' ? p.ApplicantName.trim() : '';
   if (!name) errors.push('ApplicantName is required to create a Member.');
@@ -29,14 +25,14 @@ export function validateApplicant(p: ProposalRow): string[] {
   return errors;
 }
 
-export type CreateMemberOutcome =
+type CreateMemberOutcome =
   { kind: 'assigned' } | { kind: 'invalid'; message: string } | { kind: 'created'; memberId: number };
 
 /** Creates the member from the proposal's applicant data only and assigns it, in one transaction. */
 // REQ: MEM-002
 // REQ: MEM-004
 // REQ: MEM-010
-export function createMemberForProposal(db: Database.Database, proposalId: number): CreateMemberOutcome {
+function createMemberForProposal(db: Database.Database, proposalId: number): CreateMemberOutcome {
   const tx = db.transaction((): CreateMemberOutcome => {
     const p = loadProposal(db, proposalId);
     // REQ: MEM-003
@@ -63,8 +59,8 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: MEM-008
   // The request body is never read: the member is built wholly from the applicant data.
   app.post('/api/Quotes/Proposals/:proposalId/CreateMember', (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const id = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
     const r = createMemberForProposal(deps.db, id);
     if (r.kind === 'assigned') {
       // REQ: MEM-005 (spec 7: HTTP 500 with a bare JSON string body; nothing created)

@@ -11,15 +11,15 @@ import type { SqlFragment } from '../filter-parser.js';
 import { parseBoolParam, parseIntParam, validateQuery } from '../validation.js';
 import { activeCondition, requestContext, requireDomain } from './records.js';
 
-export const DEFAULT_TAKE = 30;
-export const MAX_TAKE = 100;
+const DEFAULT_TAKE = 30;
+const MAX_TAKE = 100;
 
 /** `take`: default 30, above 100 clamped to 100, below 1 refused. */
 // REQ: QRY-003
 // REQ: QRY-004
 // REQ: QRY-005
 // REQ: QRY-022
-export function parseTake(raw: string | undefined): number {
+function parseTake(raw: string | undefined): number {
   const take = parseIntParam(raw, 'take', DEFAULT_TAKE);
   if (take < 1) throw new ApiError(400, 'MalformedRequest', `'take' must be at least 1, got ${take}.`);
   return Math.min(take, MAX_TAKE);
@@ -28,7 +28,7 @@ export function parseTake(raw: string | undefined): number {
 /** `skip`: default 0, never negative. */
 // REQ: QRY-006
 // REQ: QRY-007
-export function parseSkip(raw: string | undefined): number {
+function parseSkip(raw: string | undefined): number {
   const skip = parseIntParam(raw, 'skip', 0);
   if (skip < 0) throw new ApiError(400, 'MalformedRequest', `'skip' must be 0 or more, got ${skip}.`);
   return skip;

@@ -34,13 +34,13 @@ export function requestContext(c: Context<AppEnv>, deps: Deps): RequestContext {
 }
 
 /** How many compiled record reads `getOne` keeps (per server; least recently added out first). */
-export const RECORD_READ_CACHE_SIZE = 500;
+const RECORD_READ_CACHE_SIZE = 500;
 const recordReads = new WeakMap<Deps, Map<string, RecordRead>>();
 
 /** Read one record (Record/Domain/Id envelope) or 404 RecordNotFound. The read of a (domain,
  * columns, resolveAssociationNames) is compiled once (column engine, SQL text, statement) and the
  * record is read with one query: its key and the active condition, as the existence check was. */
-export function getOne(c: Context<AppEnv>, deps: Deps, def: DomainDef, id: number) {
+function getOne(c: Context<AppEnv>, deps: Deps, def: DomainDef, id: number) {
   const rawColumns = c.req.query('columns');
   const rawResolve = c.req.query('resolveAssociationNames');
   let reads = recordReads.get(deps);

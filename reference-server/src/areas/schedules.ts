@@ -19,35 +19,26 @@
 //   DataEntryEvent (SCHED-026).
 import type { Hono } from 'hono';
 import type Database from 'better-sqlite3';
-import type { AppEnv, Deps } from '../deps.js';
+import { timestamp, type AppEnv, type Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { FieldDef } from '../dictionary.js';
 import type { components } from '../../../spec/generated/openapi.js';
-import {
-  ENDORSEMENT,
-  SCHEDULE_DOMAINS,
-  cannotModifyMessage,
-  currentUser,
-  loadProposal,
-  localTimestamp,
-  migrate,
-  modifiability,
-  parseBool,
-  parseId,
-  requireProposalPermission,
-  type ProposalRow,
-} from './proposals.js';
+import { loadProposal, requireProposalPermission } from '../proposals/lookup.js';
+import { ENDORSEMENT, SCHEDULE_DOMAINS, type ProposalRow } from '../proposals/model.js';
+import { cannotModifyMessage, modifiability } from '../proposals/modifiability.js';
+import { migrate } from '../proposals/tables.js';
+import { parseBoolParam, parseIntParam } from '../validation.js';
 
 /** Schedule operation result (spec 2.5); Warnings is always null in the reference. */
 // REQ: SCHED-001
-export type ScheduleResult = components['schemas']['ScheduleOperationResult'] & { Warnings: null };
-export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'] & {
+type ScheduleResult = components['schemas']['ScheduleOperationResult'] & { Warnings: null };
+type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'] & {
   Inserts: ScheduleResult[];
   Updates: ScheduleResult[];
   Deletes: ScheduleResult[];
 };
 
-export const MAX_ITEMS_PER_UPSERT = 100;
+const MAX_ITEMS_PER_UPSERT = 100;
 
 /** Columns of a schedule domain that the caller cannot set. */
 const SYSTEM_FIELDS = new Set(['ProposalID', 'Proposal', 'IsDeleted']);
@@ -238,7 +229,7 @@ function doDelete(ctx: Ctx, id: number): 'soft' | 'permanent' {
   // REQ: SCHED-010
   // REQ: SCHED-002 (RecordID 0 for a failed delete)
   if (!activeRecord(ctx, id)) throw new ItemFailure(notFoundMessage(ctx, id), 0);
-  const now = localTimestamp(ctx.deps.clock());
+  const now = timestamp(ctx.deps.clock());
   const pid = ctx.proposal.ProposalID;
   if (ctx.proposal.ProposalType === ENDORSEMENT) {
     // REQ: SCHED-019
@@ -353,7 +344,7 @@ function parseUpsertBody(text: string): UpsertBody {
 
 const ROLLBACK = Symbol('rollback');
 
-export function upsertMulti(
+function upsertMulti(
   deps: Deps,
   proposal: ProposalRow,
   sd: ScheduleDomain,
@@ -436,10 +427,10 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   migrate(deps.db);
 
   app.post(`${BASE}/UpsertMulti`, async (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const pid = parseId(c.req.param('proposalId'), 'proposalId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const pid = parseIntParam(c.req.param('proposalId'), 'proposalId');
     // REQ: SCHED-013 (default false)
-    const isAtomic = parseBool(c.req.query('isAtomic'), 'isAtomic', false);
+    const isAtomic = parseBoolParam(c.req.query('isAtomic'), 'isAtomic', false);
     const proposal = loadProposal(deps.db, pid);
     const sd = scheduleDomain(deps, pid, c.req.param('domain'));
     const body = parseUpsertBody(await c.req.text());
@@ -460,9 +451,9 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: SCHED-004
   // REQ: SCHED-005
   app.delete(`${BASE}/:scheduleId`, (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const pid = parseId(c.req.param('proposalId'), 'proposalId');
-    const sid = parseId(c.req.param('scheduleId'), 'scheduleId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const pid = parseIntParam(c.req.param('proposalId'), 'proposalId');
+    const sid = parseIntParam(c.req.param('scheduleId'), 'scheduleId');
     const proposal = loadProposal(deps.db, pid);
     const sd = scheduleDomain(deps, pid, c.req.param('domain'));
     const m = modifiability(deps.db, proposal);
@@ -487,9 +478,9 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: SCHED-021
   // REQ: SCHED-024
   app.post(`${BASE}/:scheduleId/Reinstate`, (c) => {
-    requireProposalPermission(currentUser(c), 'Edit');
-    const pid = parseId(c.req.param('proposalId'), 'proposalId');
-    const sid = parseId(c.req.param('scheduleId'), 'scheduleId');
+    requireProposalPermission(c.get('user'), 'Edit');
+    const pid = parseIntParam(c.req.param('proposalId'), 'proposalId');
+    const sid = parseIntParam(c.req.param('scheduleId'), 'scheduleId');
     const proposal = loadProposal(deps.db, pid);
     const sd = scheduleDomain(deps, pid, c.req.param('domain'));
     const m = modifiability(deps.db, proposal);
@@ -520,7 +511,7 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
       db.prepare(`UPDATE "${sd.name}" SET "IsDeleted" = 0 WHERE "${sd.key}" = ?`).run(sid);
       db.prepare(
         `INSERT INTO "PolicyChange" ("ProposalID", "ScheduleDomain", "ScheduleID", "ChangeType", "EntryDate") VALUES (?, ?, ?, 'Reinstate', ?)`,
-      ).run(pid, sd.name, sid, localTimestamp(deps.clock()));
+      ).run(pid, sd.name, sid, timestamp(deps.clock()));
       return { status: 200, result: ok(sid, null, `Reinstated schedule with id ${sid} successfully.`) };
     })();
     return c.json(outcome.result, outcome.status);

@@ -2,7 +2,7 @@
 import { fileExtension } from '../db.js';
 import { ApiError } from '../errors.js';
 import { insertFile, insertLink } from '../areas/files.js';
-import { states } from './registry.js';
+import type { StateDef } from './registry.js';
 import { createRecord, domainParam, marker, storedFields } from './records.js';
 
 function decode(b64: unknown, name: string): Buffer {
@@ -12,7 +12,7 @@ function decode(b64: unknown, name: string): Buffer {
   return Buffer.from(b64, 'base64');
 }
 
-states.set('a file', {
+const aFile: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const kind = params.kind ?? 'internal';
@@ -50,9 +50,9 @@ states.set('a file', {
     }
     return values;
   },
-});
+};
 
-states.set('a record with files', {
+const aRecordWithFiles: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
@@ -76,4 +76,10 @@ states.set('a record with files', {
     }
     return { domain: def.name, id, fileIds };
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const FILE_STATES: Record<string, StateDef> = {
+  'a file': aFile,
+  'a record with files': aRecordWithFiles,
+};

@@ -4,15 +4,25 @@ import type { Hono } from 'hono';
 import type { AppEnv, Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { readJsonBody, validateStateParams } from '../validation.js';
-import { defaultTeardown, makeContext, states } from './registry.js';
-import './users.js';
-import './records.js';
-import './files.js';
-import './links.js';
-import './settings.js';
-import './proposals.js';
+import { FILE_STATES } from './files.js';
+import { LINK_STATES } from './links.js';
+import { PROPOSAL_STATES } from './proposals.js';
+import { RECORD_STATES } from './records.js';
+import { defaultTeardown, makeContext, type StateDef } from './registry.js';
+import { SETTING_STATES } from './settings.js';
+import { USER_STATES } from './users.js';
 
-export { states };
+/** Every state of spec/provider-states.yaml, by name: registered here, explicitly. */
+export const PROVIDER_STATES = new Map<string, StateDef>(
+  Object.entries({
+    ...USER_STATES,
+    ...RECORD_STATES,
+    ...FILE_STATES,
+    ...LINK_STATES,
+    ...SETTING_STATES,
+    ...PROPOSAL_STATES,
+  }),
+);
 
 export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
   app.post('/_provider-states', async (c) => {
@@ -32,7 +42,7 @@ export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
     }
     const params = { ...((rawParams as Record<string, unknown> | null | undefined) ?? {}) };
     if (params.setupId === undefined) params.setupId = '';
-    const def = states.get(state);
+    const def = PROVIDER_STATES.get(state);
     if (!def) throw new ApiError(400, 'MalformedRequest', `Unknown provider state '${state}'.`);
     const ctx = makeContext(deps, state, params);
     if (action === 'teardown') {

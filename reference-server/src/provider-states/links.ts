@@ -1,9 +1,9 @@
 // Provider states of the links area: 'a contact', 'a link parent', 'contact relationships'.
 import { CODE_LISTS } from '../dictionary.js';
-import { states } from './registry.js';
+import type { StateDef } from './registry.js';
 import { createRecord, domainParam, marker, storedFields } from './records.js';
 
-states.set('a contact', {
+const aContact: StateDef = {
   setup(_params, ctx) {
     const { deps } = ctx;
     const mark = marker(ctx);
@@ -28,9 +28,9 @@ states.set('a contact', {
       nonMatchableField: 'Name',
     };
   },
-});
+};
 
-states.set('a link parent', {
+const aLinkParent: StateDef = {
   setup(params, ctx) {
     const def = domainParam(ctx, params.domain, 'Claim');
     const mark = marker(ctx);
@@ -50,10 +50,17 @@ states.set('a link parent', {
     if (nonMatchable) values.nonMatchableField = nonMatchable.name;
     return values;
   },
-});
+};
 
-states.set('contact relationships', {
+const contactRelationships: StateDef = {
   setup() {
     return { relationships: CODE_LISTS.ContactType!.map(([code]) => code) };
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const LINK_STATES: Record<string, StateDef> = {
+  'a contact': aContact,
+  'a link parent': aLinkParent,
+  'contact relationships': contactRelationships,
+};

@@ -11,18 +11,11 @@
 // operations on it (member from CreateMember, policy from binding, schedule records inserted by the
 // suite, bind jobs and status, policy change entries, Data Entry Events).
 import { ApiError } from '../errors.js';
-import { states, type StateContext } from './registry.js';
-import {
-  OPEN_STATUS,
-  PROPOSAL_TYPES,
-  deleteProposalCascade,
-  insertLocation,
-  insertMember,
-  insertProposal,
-  insertProposalSet,
-  migrate,
-  type ProposalTypeName,
-} from '../areas/proposals.js';
+import type { StateContext, StateDef } from './registry.js';
+import { deleteProposalCascade } from '../proposals/cascade.js';
+import { insertLocation, insertMember, insertProposal, insertProposalSet } from '../proposals/create.js';
+import { OPEN_STATUS, PROPOSAL_TYPES, type ProposalTypeName } from '../proposals/model.js';
+import { migrate } from '../proposals/tables.js';
 
 const STATUS_PARAM: Record<string, string> = { open: OPEN_STATUS, Q: OPEN_STATUS, B: 'B', R: 'R', '0': '0' };
 
@@ -35,7 +28,7 @@ function bool(params: Record<string, unknown>, name: string, dflt: boolean): boo
   throw new ApiError(400, 'MalformedRequest', `Provider state 'a proposal': ${name} must be a boolean.`);
 }
 
-export function setupProposal(params: Record<string, unknown>, ctx: StateContext): Record<string, unknown> {
+function setupProposal(params: Record<string, unknown>, ctx: StateContext): Record<string, unknown> {
   const db = ctx.deps.db;
   migrate(db);
   const typeName = (params.type ?? 'Quote') as string;
@@ -122,10 +115,15 @@ export function setupProposal(params: Record<string, unknown>, ctx: StateContext
 }
 
 /** Runs before the default teardown (which then deletes the tracked rows that are left). */
-export function teardownProposal(_params: Record<string, unknown>, ctx: StateContext): void {
+function teardownProposal(_params: Record<string, unknown>, ctx: StateContext): void {
   const db = ctx.deps.db;
   migrate(db);
   for (const r of ctx.tracked('Proposal')) deleteProposalCascade(db, r.id);
 }
 
-states.set('a proposal', { setup: setupProposal, teardown: teardownProposal });
+const aProposal: StateDef = { setup: setupProposal, teardown: teardownProposal };
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const PROPOSAL_STATES: Record<string, StateDef> = {
+  'a proposal': aProposal,
+};

@@ -8,7 +8,7 @@ import { findCode, insertRow } from '../db.js';
 import { ApiError } from '../errors.js';
 import { SelectBuilder } from '../columns-engine.js';
 import { insertFile } from '../areas/files.js';
-import { states, type StateContext } from './registry.js';
+import type { StateContext, StateDef } from './registry.js';
 
 /** A marker unique to this setup (letters and digits only), used in text values. */
 export function marker(ctx: StateContext): string {
@@ -63,7 +63,7 @@ export function createRecord(ctx: StateContext, def: DomainDef, values: Record<s
 }
 
 /** A sample value of a field's type. */
-export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
+function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
   switch (f.type) {
     case 'text':
       return `${f.name}-${mark}`;
@@ -83,7 +83,7 @@ export function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
 }
 
 /** The display string of a record (its domain's displayField, computed ones included). */
-export function displayOf(deps: Deps, def: DomainDef, id: number): string {
+function displayOf(deps: Deps, def: DomainDef, id: number): string {
   if (!def.displayField) return String(id);
   const b = new SelectBuilder(deps, def);
   const r = b.resolve(def.displayField, 'select');
@@ -109,7 +109,7 @@ function createTarget(ctx: StateContext, target: DomainDef, mark: string): numbe
   return createRecord(ctx, target, values);
 }
 
-states.set('a record with associations', {
+const aRecordWithAssociations: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
@@ -179,9 +179,9 @@ states.set('a record with associations', {
       codedDescription: description,
     };
   },
-});
+};
 
-states.set('a record with a missing association', {
+const aRecordWithAMissingAssociation: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
@@ -199,7 +199,7 @@ states.set('a record with a missing association', {
     deps.db.prepare(`DELETE FROM ${q(target.table)} WHERE ${q(target.key)} = ?`).run(targetId);
     return { domain: def.name, id, associationField: assoc.name, associationKeyField: assoc.name + 'ID' };
   },
-});
+};
 
 /** File columns that are never null (the File record schema types them as non-null). */
 const NON_NULL_FILE_FIELDS = new Set([
@@ -217,7 +217,7 @@ const NULL_PATTERN_FIELDS: Record<string, { sometimes: string; allNull: string }
   File: { sometimes: 'DocumentStatusID', allNull: 'DownloadedDate' },
 };
 
-states.set('records', {
+const records: StateDef = {
   setup(params, ctx) {
     const def = domainParam(ctx, params.domain, 'Claim');
     const count = params.count;
@@ -273,4 +273,11 @@ states.set('records', {
       sometimesNullField: sometimes.name,
     };
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const RECORD_STATES: Record<string, StateDef> = {
+  'a record with associations': aRecordWithAssociations,
+  'a record with a missing association': aRecordWithAMissingAssociation,
+  records: records,
+};

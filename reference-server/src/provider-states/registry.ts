@@ -1,8 +1,8 @@
-// Provider-state registry (architecture section 5): each provider-states/<area>.ts adds its states to
-// `states`; the endpoint (provider-states/index.ts) runs setup and teardown with tracking.
+// Provider-state tracking (architecture section 5): the shape of a state, and the context a setup
+// gets to track what it creates so that the teardown removes exactly that.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { domainById, q } from '../dictionary.js';
+import { q } from '../dictionary.js';
 
 export interface StateContext {
   deps: Deps;
@@ -22,8 +22,6 @@ export interface StateDef {
   teardown?(params: Record<string, unknown>, ctx: StateContext): void;
 }
 
-export const states = new Map<string, StateDef>();
-
 /** Canonical JSON (sorted keys) so that the same params give the same tracking key. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';
@@ -40,7 +38,7 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function trackKey(state: string, params: Record<string, unknown>): string {
+function trackKey(state: string, params: Record<string, unknown>): string {
   return createHash('sha256')
     .update(state + '\u0000' + canonical(params))
     .digest('hex');
@@ -77,7 +75,7 @@ function primaryKeyOf(deps: Deps, table: string): string | undefined {
 
 /** Delete one tracked row. A domain record also takes its links along (both sides), so that no link
  * points at a record that no longer exists. */
-export function deleteTracked(deps: Deps, table: string, id: number): void {
+function deleteTracked(deps: Deps, table: string, id: number): void {
   const key = primaryKeyOf(deps, table);
   if (!key) return; // not a table (e.g. a pure data entry)
   deps.db.prepare(`DELETE FROM ${q(table)} WHERE ${q(key)} = ?`).run(id);
@@ -99,5 +97,3 @@ export function defaultTeardown(ctx: StateContext, state: string, params: Record
     db.prepare('DELETE FROM state_objects WHERE TrackKey = ?').run(key);
   })();
 }
-
-export { domainById };

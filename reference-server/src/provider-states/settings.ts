@@ -1,11 +1,11 @@
 // Provider state 'a setting': set a service setting; teardown restores the previous value.
 import { ApiError } from '../errors.js';
 import { SETTING_NAMES, setSetting } from '../settings.js';
-import { states } from './registry.js';
+import type { StateDef } from './registry.js';
 
 const RESTORE = '$setting';
 
-states.set('a setting', {
+const aSetting: StateDef = {
   setup(params, ctx) {
     const name = params.name;
     if (typeof name !== 'string' || !SETTING_NAMES[name]) {
@@ -28,4 +28,9 @@ states.set('a setting', {
       setSetting(ctx.deps.db, ctx.deps.settings, name, previous);
     }
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const SETTING_STATES: Record<string, StateDef> = {
+  'a setting': aSetting,
+};

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createUser, isPermission, issueToken } from '../auth.js';
 import { type Permission } from '../permissions.js';
 import { ApiError } from '../errors.js';
-import { states } from './registry.js';
+import type { StateDef } from './registry.js';
 
 function parseGrants(raw: unknown): Record<string, Permission[]> | undefined {
   if (raw === undefined || raw === null) return undefined;
@@ -19,7 +19,7 @@ function parseGrants(raw: unknown): Record<string, Permission[]> | undefined {
   return out;
 }
 
-states.set('a user', {
+const aUser: StateDef = {
   setup(params, ctx) {
     const grants = parseGrants(params.grants);
     // Credentials are returned too, so a suite can exercise token issuance (AUTH-010).
@@ -31,9 +31,9 @@ states.set('a user', {
     const { token } = issueToken(ctx.deps, userId, { clientName: 'provider-states' });
     return { token, userId, account, user, password };
   },
-});
+};
 
-states.set('an expired token', {
+const anExpiredToken: StateDef = {
   setup(_params, ctx) {
     const userId = createUser(ctx.deps.db, {
       account: 'provider-states',
@@ -44,4 +44,10 @@ states.set('an expired token', {
     const { token } = issueToken(ctx.deps, userId, { clientName: 'provider-states', expires });
     return { token };
   },
-});
+};
+
+/** The states of this file, registered by provider-states/index.ts. */
+export const USER_STATES: Record<string, StateDef> = {
+  'a user': aUser,
+  'an expired token': anExpiredToken,
+};

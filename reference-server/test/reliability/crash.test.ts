@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { createApp } from '../../src/app.js';
 import { createUser, issueToken } from '../../src/auth.js';
-import { insertProposal, PROPOSAL_TYPES } from '../../src/areas/proposals.js';
+import { insertProposal } from '../../src/proposals/create.js';
+import { PROPOSAL_TYPES } from '../../src/proposals/model.js';
 import { integrity, LONG, report, startServer, prng } from './support.js';
 
 const KILLS = Number(process.env.RELIABILITY_KILLS ?? (LONG ? 100 : 20));

@@ -17,14 +17,14 @@ import { DOMAINS } from '../../src/dictionary.js';
 
 type Kind = 'integer' | 'number' | 'boolean' | 'string' | 'object' | 'array' | 'null';
 
-export interface ParamInfo {
+interface ParamInfo {
   name: string;
   in: 'path' | 'query';
   kind: Kind;
   enum?: string[];
 }
 
-export interface SchemaInfo {
+interface SchemaInfo {
   kinds: Kind[];
   properties: Record<string, SchemaInfo>;
   required: string[];

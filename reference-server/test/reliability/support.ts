@@ -4,13 +4,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { GenericChecker } from '../../../conformance/src/generic-checks.js';
 import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
+import { ROOT } from '../../../spec/paths.js';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { readResponse } from '../support/response.js';
 
-export const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-export const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
+const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 
 /** `npm run test:reliability:long` sets RELIABILITY_LONG=1: many more requests, kills and rounds. */
 export const LONG = process.env.RELIABILITY_LONG === '1';
@@ -34,16 +36,16 @@ export function report(name: string, summary: Record<string, unknown>): void {
 
 /** Operations whose documented responses include a 500 (CreateMember with a member; DownloadURL
  * with the enhanced session security off). Their 500 body is a bare JSON string, never a problem. */
-export const DOCUMENTED_500 = new Set(['createMember', 'getFile', 'queryFiles', 'listAttachedFiles']);
+const DOCUMENTED_500 = new Set(['createMember', 'getFile', 'queryFiles', 'listAttachedFiles']);
 
 /**
  * Known gaps of spec/openapi.yaml, reported instead of failed: `operationId status`. None today:
  * the spec documents the URL limit (414) and the body limit (413) on every operation.
  */
-export const KNOWN_SPEC_GAPS = new Set<string>();
+const KNOWN_SPEC_GAPS = new Set<string>();
 
 /** Statuses a request that addresses no operation of the spec may get (wrong method or path). */
-export const UNMATCHED_OK = new Set([401, 404, 413, 414]);
+const UNMATCHED_OK = new Set([401, 404, 413, 414]);
 
 /** Server-internal text that must never reach a client (unless the client sent it itself):
  * stack frames and SQLite's own error texts, in any body. */
@@ -78,7 +80,7 @@ export interface Expectation {
 }
 
 /** Percent-decoding that decodes what it can (one bad escape does not spoil the rest). */
-export function lenientDecode(s: string): string {
+function lenientDecode(s: string): string {
   return s.replace(/(?:%[0-9A-Fa-f]{2})+/g, (m) => {
     try {
       return decodeURIComponent(m);
@@ -192,7 +194,7 @@ export class Auditor {
 
 /** Leak check: stack traces, SQL text or SQLite error text in a body (an echo of the request's own
  * text is not a leak: the server quotes bad input back in its problem details). */
-export function leaks(x: Pick<AuditInput, 'url' | 'requestText' | 'bodyText' | 'status'>): string[] {
+function leaks(x: Pick<AuditInput, 'url' | 'requestText' | 'bodyText' | 'status'>): string[] {
   if (!x.bodyText) return [];
   let text = x.bodyText;
   try {
@@ -371,14 +373,8 @@ export async function http(
     headers,
     signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
   });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, contentType: res.headers.get('content-type'), text, json };
+  const r = await readResponse(res);
+  return { status: r.status, contentType: r.headers.get('content-type'), text: r.text, json: r.json };
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -401,14 +397,8 @@ export async function providerState(
   return r.json as Record<string, any>;
 }
 
-/** mulberry32: a small seeded PRNG, so random moments and choices replay from RELIABILITY_SEED. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A seeded random number in [0, 1): pure-rand's xoroshiro128+, so runs replay from their seed. */
+export function prng(seed: number): () => number {
+  const rng = xoroshiro128plus(seed);
+  return () => uniformFloat64(rng);
 }
