@@ -21,6 +21,9 @@ import { ReferenceTarget } from './targets/reference.js';
 import type { StartedTarget, Target } from './targets/target.js';
 import { UrlTarget } from './targets/url.js';
 import { collectSuite, runSuite } from './vitest-run.js';
+import { registerMerge } from './cli/merge.js';
+import { registerInit } from './cli/init.js';
+import { registerStates } from './cli/states.js';
 import type { Vitest } from 'vitest/node';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -121,7 +124,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
     )
     .option('--container-port <port>', 'port the image serves on (default 8080) [CONFORMANCE_CONTAINER_PORT]')
     .option('--container-env <K=V>', 'extra container environment (repeatable)', collectKV)
-    .option('--health-path <path>', 'health endpoint waited for (default /health) [CONFORMANCE_HEALTH_PATH]')
+    .option(
+      '--health-path <path>',
+      'health endpoint waited for until it answers 200 (image and reference default /health; a --base-url target is waited for only when this is given, else GET / must answer anything) [CONFORMANCE_HEALTH_PATH]',
+    )
     .option(
       '--start-timeout <ms>',
       'how long the target may take to become healthy (default 60000) [CONFORMANCE_START_TIMEOUT]',
@@ -197,6 +203,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
       onExit(await coverageCommand(opts));
     });
 
+  registerMerge(program, onExit);
+  registerInit(program, onExit);
+  registerStates(program, onExit);
+
   return program;
 }
 
@@ -219,7 +229,12 @@ function makeTarget(o: RunOptions, reportDir: string): Target {
   };
   switch (o.target.kind) {
     case 'url':
-      return new UrlTarget({ baseUrl: o.target.baseUrl, stateUrl, log });
+      return new UrlTarget({
+        baseUrl: o.target.baseUrl,
+        stateUrl,
+        log,
+        ...(o.healthPathGiven ? { healthPath: o.healthPath, startTimeoutMs: o.startTimeoutMs } : {}),
+      });
     case 'image':
       return new ImageTarget({ image: o.target.image, ...image });
     case 'local-process':

@@ -12,12 +12,12 @@ import { loadBaseline, loadExpectedFailures } from './gate.js';
 import type { ExpectedFailure, RunResults } from './results.js';
 
 /** Default --async-timeout: generous, since the spec sets no deadline for asynchronous work. */
-const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
+export const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
 /**
  * Default --clock-tolerance: 50 minutes, under the smallest whole-hour zone offset, so a local time
  * written as UTC is still told apart from UTC while ordinary clock drift passes.
  */
-const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
+export const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
 
 export interface RunOptions {
   target:
@@ -44,6 +44,8 @@ export interface RunOptions {
   containerPort: number;
   containerEnv: Record<string, string>;
   healthPath: string;
+  /** --health-path was given (a URL target then waits for it instead of probing `/` once). */
+  healthPathGiven: boolean;
   startTimeoutMs: number;
   bail?: number;
   verbose: boolean;
@@ -324,6 +326,7 @@ export function resolveRunOptions(
     containerPort: int('containerPort', 8080),
     containerEnv,
     healthPath,
+    healthPathGiven: str('healthPath') !== undefined,
     startTimeoutMs: int('startTimeout', 60_000),
     bail,
     verbose: bool('reporterVerbose'),

@@ -495,3 +495,41 @@ conformance(
     for (const n of names) expect(String(n)).not.toMatch(/Malformed/);
   },
 );
+
+conformance(
+  {
+    id: 'generic.reference-method-not-allowed',
+    title:
+      'the reference answers a method not declared on a declared path with 405, an Allow header and a problem body, resolving the literal path first',
+    requirements: ['GEN-005'],
+    profile: 'implementation-defined',
+    mutates: true,
+  },
+  async (t) => {
+    const r = await t.given('a record with associations');
+    const read = () => t.raw(`/api/${enc(r.domain)}/${r.id}`);
+    const before = await read();
+    expect(before.status).toBe(200);
+    const cases: Array<[string, Promise<Raw>, string]> = [
+      // a literal path, never read as the record `Upsert` of a domain `Link`
+      ['GET on the link upsert path', t.raw(t.bindings.paths.linkUpsert), 'POST'],
+      ['GET on the link remove path', t.raw(t.bindings.paths.linkRemove), 'POST'],
+      ['DELETE on a record', t.raw(`/api/${enc(r.domain)}/${r.id}`, { method: 'DELETE' }), 'GET, HEAD'],
+      [
+        'PUT on a record',
+        t.raw(`/api/${enc(r.domain)}/${r.id}`, { method: 'PUT', body: JSON.stringify({ Record: {} }) }),
+        'GET, HEAD',
+      ],
+      ['POST on the domain list', t.raw('/api/Domains', { method: 'POST', body: '{}' }), 'GET, HEAD'],
+    ];
+    for (const [what, pending, allow] of cases) {
+      const res = await pending;
+      expectProblem(res, 405, 'MethodNotAllowed', what);
+      expect(res.headers.get('allow'), what).toBe(allow);
+    }
+    // nothing changed
+    const after = await read();
+    expect(after.status).toBe(200);
+    expect(after.json).toEqual(before.json);
+  },
+);

@@ -38,19 +38,23 @@ command -v ldd >/dev/null || die "ldd not found"
 [[ -f "$ENTRY" ]] || die "server entry '$ENTRY' does not exist (set ENTRY=/path/to/main.ts to override)"
 NODE_REAL="$(readlink -f "$NODE_BIN")" || die "cannot resolve $NODE_BIN"
 [[ -x "$NODE_REAL" ]] || die "node binary '$NODE_BIN' not found or not executable"
+# The node_modules holding the runtime modules: the repository's, or (when this recipe runs from
+# the installed npm package) the one the package was installed into. NMP is its parent directory.
+NMP="$(node -e 'const p=require("path");try{console.log(p.dirname(p.dirname(p.dirname(require.resolve("better-sqlite3/package.json")))))}catch{console.log(process.cwd())}')"
 for m in "${NATIVE_MODULES[@]}"; do
-  [[ -f "node_modules/$m/package.json" ]] || die "node_modules/$m missing: run 'npm ci' first"
+  [[ -f "$NMP/node_modules/$m/package.json" ]] || die "node_modules/$m missing: run 'npm ci' first"
 done
 ADDON="node_modules/better-sqlite3/build/Release/better_sqlite3.node"
-[[ -f "$ADDON" ]] || die "$ADDON missing: better-sqlite3 native build absent (npm ci / npm rebuild better-sqlite3)"
+[[ -f "$NMP/$ADDON" ]] || die "$ADDON missing: better-sqlite3 native build absent (npm ci / npm rebuild better-sqlite3)"
 
 MANIFEST="$(mktemp)"
 STAGE=""
 BUNDLE_TMP=""
 cleanup() { rm -f "$MANIFEST"; [[ -n "$STAGE" ]] && rm -rf "$STAGE"; [[ -n "$BUNDLE_TMP" ]] && rm -rf "$BUNDLE_TMP"; return 0; }
 trap cleanup EXIT
-if [[ "$ENTRY" != "$DEFAULT_ENTRY" ]]; then
-  # a test entry must not overwrite the real dist/ bundle that bin/reference-server.mjs may run
+if [[ "$ENTRY" != "$DEFAULT_ENTRY" || "$ROOT" == */node_modules/* ]]; then
+  # a test entry must not overwrite the real dist/ bundle that bin/reference-server.mjs may run,
+  # and the installed package must not write into node_modules
   BUNDLE_TMP="$(mktemp -d)"
   OUT="$BUNDLE_TMP/reference-server.mjs"
 fi
@@ -61,7 +65,7 @@ mkdir -p "$(dirname "$OUT")"
 # The banner gives the ESM bundle a real `require`, so bundled CJS deps (and the external
 # better-sqlite3) can be required.
 ESBUILD=(npx --no-install esbuild)
-[[ -x node_modules/.bin/esbuild ]] && ESBUILD=(node_modules/.bin/esbuild)   # same thing, without npm's chatter
+[[ -x "$NMP/node_modules/.bin/esbuild" ]] && ESBUILD=("$NMP/node_modules/.bin/esbuild")   # same thing, without npm's chatter
 "${ESBUILD[@]}" "$ENTRY" --bundle --platform=node --format=esm --target=node20 \
   --external:better-sqlite3 --outfile="$OUT" --log-level=warning \
   "--banner:js=import { createRequire as __rflpsCreateRequire } from 'node:module'; const require = __rflpsCreateRequire(import.meta.url);" \
@@ -73,7 +77,7 @@ add() { printf '%s\t%s\n' "$1" "$2" >>"$MANIFEST"; }
 add "$NODE_REAL" /usr/local/bin/node
 # Shared libraries (and the dynamic loader) of node and of the native addon, placed at the path
 # ldd reports, with the content of the resolved file.
-libs="$( { ldd "$NODE_REAL"; ldd "$ADDON"; } | awk '
+libs="$( { ldd "$NODE_REAL"; ldd "$NMP/$ADDON"; } | awk '
   /=> not found/ { print "MISSING " $1; next }
   $2 == "=>" && $3 ~ /^\// { print $3; next }
   $1 ~ /^\// { print $1 }' | sort -u)"
@@ -85,7 +89,7 @@ while read -r lib; do
 done <<<"$libs"
 add "$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")" /app/dist/reference-server.mjs
 # Native runtime modules, pruned to what is loaded at run time (package.json, lib/, the addon).
-while IFS= read -r f; do add "$ROOT/$f" "/app/$f"; done < <(
+while IFS= read -r f; do add "$NMP/$f" "/app/$f"; done < <(cd "$NMP" &&
   { find node_modules/better-sqlite3 -maxdepth 1 -type f \( -name package.json -o -name LICENSE \)
     find node_modules/better-sqlite3/lib -type f
     echo "$ADDON"

@@ -7,6 +7,7 @@ import { authMiddleware, installAuthCache } from './auth.js';
 import { makeErrorHandler, notFoundHandler, type ErrorLogger } from './errors.js';
 import { bodySizeLimit, urlLengthLimit } from './limits.js';
 import { loadSettings } from './settings.js';
+import { MethodRouter } from './routing.js';
 import { registerProviderStates } from './provider-states/index.js';
 import * as health from './areas/health.js';
 import * as authRoutes from './areas/auth-routes.js';
@@ -80,6 +81,11 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   app.use('*', urlLengthLimit());
   app.use('*', bodySizeLimit());
 
+  // An undeclared method on a declared path: 405 + Allow, before authentication (it reveals
+  // nothing but the interface's own routes). The route table is read once everything is registered.
+  const methods = new MethodRouter();
+  app.use('*', methods.middleware());
+
   // Routes without a token.
   health.register(app, deps);
   authRoutes.register(app, deps);
@@ -97,6 +103,7 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   files.register(app, deps);
   query.register(app, deps);
   records.register(app, deps);
+  methods.seal(app);
 
   const stopWorker = opts.bindWorker === false ? () => {} : binding.startBindWorker(deps);
   let closed = false;

@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'PayloadTooLarge'
   | 'UriTooLong'
   | 'NotFound'
+  | 'MethodNotAllowed'
   | 'Conflict'
   | 'InternalError';
 
@@ -24,6 +25,7 @@ export const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
@@ -62,7 +64,7 @@ export function problemBody(status: number, code: ProblemCode, detail: string): 
 
 /** A problem+json response (a JSON body, like every other answer). */
 // REQ: GEN-001
-function problem(c: Context, status: number, code: ProblemCode, detail: string): Response {
+export function problem(c: Context, status: number, code: ProblemCode, detail: string): Response {
   return c.body(JSON.stringify(problemBody(status, code, detail)), status as ContentfulStatusCode, {
     'Content-Type': 'application/problem+json',
   });

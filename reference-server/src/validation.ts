@@ -46,12 +46,24 @@ export function parseIntParam(raw: string | undefined, name: string, dflt?: numb
     if (dflt !== undefined) return dflt;
     throw new ApiError(400, 'MalformedRequest', `'${name}' is required and must be an integer.`);
   }
-  if (!/^[-+]?\d{1,15}$/.test(raw))
+  if (!/^[-+]?\d+$/.test(raw))
     throw new ApiError(400, 'MalformedRequest', `'${name}' must be an integer, got '${raw}'.`);
-  return Number(raw);
+  const n = Number(raw);
+  // Beyond 2^53 - 1 a number no longer names one integer (JSON and JavaScript round it): the
+  // documented bound of every integer parameter (README, table of choices).
+  if (!Number.isSafeInteger(n))
+    throw new ApiError(
+      400,
+      'MalformedRequest',
+      `'${name}' must be an integer from -${MAX_ID} to ${MAX_ID}, got '${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}'.`,
+    );
+  return n;
 }
 
-/** The record ID path parameter. */
+/** The largest integer the server accepts anywhere (2^53 - 1): IDs are at most this. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** The record ID path parameter (an integer up to MAX_ID; beyond it 400 naming the bound). */
 // REQ: GEN-004
 export function parseId(raw: string | undefined, name = 'id'): number {
   return parseIntParam(raw, name);
@@ -110,7 +122,8 @@ export class SpecValidator {
     private doc: Json,
     private docId = 'openapi.json',
   ) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
+    // verbose: an error carries its schema, so a failed `anyOf` can name its alternatives
+    this.ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, verbose: true });
     addFormats.default(this.ajv);
     this.ajv.addFormat('password', true);
     this.ajv.addSchema({ ...doc, $id: docId } as Json, docId);
@@ -232,6 +245,16 @@ function rebase(v: unknown, docId: string): any {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string {
+  // A failed anyOf (the link body: each side by ID, or by match field and key) names its
+  // alternatives instead of the first branch's missing property.
+  const any = errors?.find((x) => x.keyword === 'anyOf' && Array.isArray(x.schema));
+  if (any) {
+    const ways = (any.schema as Json[]).map((b) => {
+      const req = Array.isArray(b.required) ? ` (${(b.required as string[]).join(' with ')})` : '';
+      return `${typeof b.title === 'string' ? b.title : 'an alternative'}${req}`;
+    });
+    return `${any.instancePath ? `${any.instancePath} ` : ''}must give one of: ${ways.join('; or ')}`;
+  }
   const e = errors?.[0];
   if (!e) return 'is invalid';
   const where = e.instancePath ? `${e.instancePath} ` : '';

@@ -627,7 +627,9 @@ export interface components {
          * @description Identifies the parent and the child record of a link (the reference's fields). Each side
          *     gives its domain and either the primary key (`...RecordID`, preferred) or a match field
          *     with a key (`...RecordMatchField` + `...RecordKey`; only text or numeric fields). When
-         *     both are given for a side, the primary key wins.
+         *     both are given for a side, the primary key wins. The schema states this: `allOf` holds,
+         *     per side, an `anyOf` of "by ID" and "by match field and key"; the child domain is
+         *     `Contact` or `File`.
          */
         LinkIdentification: {
             /** @description Domain name of the parent (any standard or custom domain). */
@@ -638,15 +640,18 @@ export interface components {
             ParentRecordMatchField?: string;
             /** @description Value to match in ParentRecordMatchField. */
             ParentRecordKey?: string | number;
-            /** @description Domain name of the child; `Contact` or `File`. */
-            ChildDomain: string;
+            /**
+             * @description Domain name of the child; `Contact` or `File`.
+             * @enum {string}
+             */
+            ChildDomain: "Contact" | "File";
             /** @description Primary key of the child record. */
             ChildRecordID?: number;
             /** @description Text or numeric field of the child domain to match. */
             ChildRecordMatchField?: string;
             /** @description Value to match in ChildRecordMatchField. */
             ChildRecordKey?: string | number;
-        };
+        } & ((unknown | unknown) & (unknown | unknown));
         /** @description The reference's Link/Upsert body. */
         LinkUpsertRequest: components["schemas"]["LinkIdentification"] & {
             /** @description Contact Type code or description (Contact children only; ignored for File children). Unknown values are refused with 400. */
@@ -802,7 +807,7 @@ export interface components {
              * @description Stable machine name of the problem.
              * @enum {string}
              */
-            code: "UnknownDomain" | "RecordNotFound" | "InvalidScheduleDomain" | "Forbidden" | "Unauthenticated" | "MalformedRequest" | "UnknownColumn" | "InvalidFilter" | "PayloadTooLarge" | "UriTooLong" | "NotFound" | "Conflict" | "InternalError";
+            code: "UnknownDomain" | "RecordNotFound" | "InvalidScheduleDomain" | "Forbidden" | "Unauthenticated" | "MalformedRequest" | "UnknownColumn" | "InvalidFilter" | "PayloadTooLarge" | "UriTooLong" | "NotFound" | "MethodNotAllowed" | "Conflict" | "InternalError";
         };
         /** @description A bare JSON string body, as documented for some server errors (for example `"MemberID is already assigned to Proposal record."`). */
         JsonStringError: string;
@@ -1102,6 +1107,11 @@ export interface components {
          */
         Filter: string;
         /**
+         * @description The filter (see `Filter`, the same grammar) of the file query, over the file columns.
+         * @example MimeType:eq:image/png&&FileSize:gt:1000
+         */
+        FileFilter: string;
+        /**
          * @description Column names with a direction keyword, as in views: `<column> desc` orders descending,
          *     `<column>` alone ascending.
          * @example ClaimNumber desc
@@ -1145,6 +1155,11 @@ export interface components {
          * @example ClaimNumber.StartsWith("CLM-") || ReserveAmount > 1000
          */
         LinqFilter: string;
+        /**
+         * @description The LINQ filter (see `LinqFilter`) of the file query, over the file columns.
+         * @example FileName.StartsWith("photo") || FileSize > 1000
+         */
+        FileLinqFilter: string;
         /**
          * @description Empty-column suppression, default false. When true, a column is omitted if every record in
          *     the result has null for it; if at least one record has a value, the column is kept for all
@@ -1497,15 +1512,10 @@ export interface operations {
                  */
                 columns?: components["parameters"]["FileColumnsQuery"];
                 /**
-                 * @description Filter in the service's Advanced Search syntax. The parameter name and grammar are not
-                 *     shown in the specification (implementation-defined). The reference's grammar:
-                 *     `condition ( "&&" condition )*` with `condition = Field:op:value`, ops `eq ne lt le gt ge
-                 *     contains startswith isnull notnull` (`isnull`/`notnull` take an empty value:
-                 *     `Field:isnull:`). Dotted names reach one level of association or code. An unknown field or
-                 *     op is refused with 400 `InvalidFilter`.
-                 * @example Status:eq:Open&&ReserveAmount:gt:1000
+                 * @description The filter (see `Filter`, the same grammar) of the file query, over the file columns.
+                 * @example MimeType:eq:image/png&&FileSize:gt:1000
                  */
-                filter?: components["parameters"]["Filter"];
+                filter?: components["parameters"]["FileFilter"];
                 /**
                  * @description Column with a direction keyword, typically `EntryDate desc`.
                  * @example EntryDate desc
@@ -1525,15 +1535,10 @@ export interface operations {
                  */
                 take?: components["parameters"]["Take"];
                 /**
-                 * @description Filter in C# LINQ syntax, only for cases the filter syntax cannot express. The parameter
-                 *     name and the accepted subset are not shown in the specification (implementation-defined).
-                 *     The reference accepts `Field == "text"`, `Field != 5`, `<`, `<=`, `>`, `>=`,
-                 *     `Field.Contains("x")`, `Field.StartsWith("x")`, the `null` literal with `==`/`!=`,
-                 *     combined with `&&`, `||` and parentheses; anything else is refused with 400
-                 *     `InvalidFilter`.
-                 * @example ClaimNumber.StartsWith("CLM-") || ReserveAmount > 1000
+                 * @description The LINQ filter (see `LinqFilter`) of the file query, over the file columns.
+                 * @example FileName.StartsWith("photo") || FileSize > 1000
                  */
-                linqFilter?: components["parameters"]["LinqFilter"];
+                linqFilter?: components["parameters"]["FileLinqFilter"];
                 /**
                  * @description Empty-column suppression, default false. When true, a column is omitted if every record in
                  *     the result has null for it; if at least one record has a value, the column is kept for all

@@ -183,6 +183,7 @@ describe('spec/openapi.yaml structure', () => {
       'InvalidFilter',
       'InvalidScheduleDomain',
       'MalformedRequest',
+      'MethodNotAllowed',
       'NotFound',
       'PayloadTooLarge',
       'RecordNotFound',

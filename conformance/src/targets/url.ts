@@ -1,6 +1,6 @@
 // An implementation that is already running (`--base-url`).
 import { HarnessError } from '../errors.js';
-import { defaultLog, joinUrl, type Log, type StartedTarget, type Target } from './target.js';
+import { defaultLog, joinUrl, waitForHealth, type Log, type StartedTarget, type Target } from './target.js';
 
 export interface UrlTargetOptions {
   baseUrl: string;
@@ -9,6 +9,9 @@ export interface UrlTargetOptions {
   /** Path probed once to see that something answers (any HTTP status will do). */
   probePath?: string;
   probeTimeoutMs?: number;
+  /** When given: wait until GET <healthPath> answers 200 (up to startTimeoutMs) instead of the probe. */
+  healthPath?: string;
+  startTimeoutMs?: number;
   log?: Log;
 }
 
@@ -22,6 +25,28 @@ export class UrlTarget implements Target {
 
   async start(): Promise<StartedTarget> {
     const baseUrl = this.opts.baseUrl.replace(/\/+$/, '');
+    if (this.opts.healthPath !== undefined) await this.waitHealthy(baseUrl, this.opts.healthPath);
+    else await this.probe(baseUrl);
+    const stateUrl =
+      this.opts.stateUrl === null ? undefined : (this.opts.stateUrl ?? joinUrl(baseUrl, '/_provider-states'));
+    return { kind: 'url', baseUrl, stateUrl };
+  }
+
+  private async waitHealthy(baseUrl: string, healthPath: string): Promise<void> {
+    const url = joinUrl(baseUrl, healthPath);
+    const timeout = this.opts.startTimeoutMs ?? 60_000;
+    const log = this.opts.log ?? defaultLog;
+    log(`conformance: waiting for GET ${url} → 200 (timeout ${timeout} ms)`);
+    const t0 = Date.now();
+    const health = await waitForHealth(url, timeout);
+    if (!health.ok)
+      throw new HarnessError(
+        `the target at ${baseUrl} did not become healthy: GET ${url} ${health.problem} (waited ${timeout} ms)`,
+      );
+    log(`conformance: target ${baseUrl} healthy after ${Date.now() - t0} ms`);
+  }
+
+  private async probe(baseUrl: string): Promise<void> {
     const probe = joinUrl(baseUrl, this.opts.probePath ?? '/');
     try {
       const res = await fetch(probe, { signal: AbortSignal.timeout(this.opts.probeTimeoutMs ?? 10_000) });
@@ -33,9 +58,6 @@ export class UrlTarget implements Target {
         `the target at ${baseUrl} does not answer: GET ${probe} failed (${err.cause?.code ?? err.message})`,
       );
     }
-    const stateUrl =
-      this.opts.stateUrl === null ? undefined : (this.opts.stateUrl ?? joinUrl(baseUrl, '/_provider-states'));
-    return { kind: 'url', baseUrl, stateUrl };
   }
 
   async stop(): Promise<void> {}

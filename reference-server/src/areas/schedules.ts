@@ -21,6 +21,7 @@ import type { Hono } from 'hono';
 import type Database from 'better-sqlite3';
 import { timestamp, type AppEnv, type Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { MAX_ID } from '../validation.js';
 import type { FieldDef } from '../dictionary.js';
 import type { components } from '../../../spec/generated/openapi.js';
 import { loadProposal, requireProposalPermission } from '../proposals/lookup.js';
@@ -321,7 +322,9 @@ function parseUpsertBody(text: string): UpsertBody {
   };
   const idOf = (item: Record<string, unknown>, where: string): number => {
     const id = item.ID;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw malformed(`${where}.ID must be an integer.`);
+    if (typeof id !== 'number' || !Number.isInteger(id)) throw malformed(`${where}.ID must be an integer.`);
+    // beyond 2^53 - 1 JSON numbers are rounded: the documented bound of IDs (validation.ts MAX_ID)
+    if (!Number.isSafeInteger(id)) throw malformed(`${where}.ID must be an integer from 1 to ${MAX_ID}, got ${id}.`);
     return id;
   };
   const Inserts = arr('Inserts').map((it, i) => {

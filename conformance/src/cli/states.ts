@@ -1,0 +1,222 @@
+// `conformance states [--profile core]`: for each provider state, the params the selected tests
+// send and the values they need back, so a vendor implements its state endpoint (or writes a
+// fixtures file) before the first run instead of learning it from precondition failures.
+//
+// How: a recording run. The selected tests run against the reference server (a local process)
+// with their provider-state endpoint pointed at a recorder that forwards every call to the
+// reference's endpoint and notes the state and params. A static scan of the suite files for
+// `given('state', {...})` would miss params built at run time (`{ grants }`, values of an earlier
+// state, loops over proposal types) and the selection (profile, requirements, read-only, the tests a
+// failed precondition skips); the recording sees exactly what the selected tests send. The values
+// come from the state's values schema in spec/provider-states.yaml (what every implementation must
+// answer), with the keys the reference answered beside them.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Option, type Command } from 'commander';
+import { resolveBindings } from '../bindings.js';
+import { DEFAULT_ASYNC_TIMEOUT_MS, DEFAULT_CLOCK_TOLERANCE_MS } from '../config.js';
+import { HarnessError } from '../errors.js';
+import { EXIT } from '../results.js';
+import type { Profile, RunContext } from '../run-context.js';
+import { splitList } from '../run-context.js';
+import { LocalProcessTarget } from '../targets/local-process.js';
+import { runSuite } from '../vitest-run.js';
+import { loadStateDocs, type StateField } from './state-catalogue.js';
+
+interface StatesOptions {
+  profile?: Profile;
+  requirements?: string;
+  readOnly?: boolean;
+  json?: boolean;
+}
+
+export interface StateUse {
+  state: string;
+  description: string;
+  /** Setup calls of the run. */
+  calls: number;
+  /** Distinct params the tests sent (setupId left out), most frequent first, with their counts. */
+  params: { params: Record<string, unknown>; count: number }[];
+  /** The params schema: what may be sent. */
+  paramFields: StateField[];
+  /** The values schema: what the state must answer. */
+  values: StateField[];
+  /** Keys the reference answered. */
+  referenceKeys: string[];
+}
+
+interface Recorded {
+  state: string;
+  params: Record<string, unknown>;
+  keys: string[];
+}
+
+/** An HTTP server forwarding provider-state calls to `upstream`, recording the setups. */
+async function startRecorder(upstream: string, recorded: Recorded[]): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const up = await fetch(upstream, {
+          method: req.method,
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: req.method === 'POST' ? body : undefined,
+        });
+        const text = await up.text();
+        try {
+          const call = JSON.parse(body) as { state?: string; params?: Record<string, unknown>; action?: string };
+          if (call.action === 'setup' && typeof call.state === 'string') {
+            const { setupId: _s, ...params } = call.params ?? {};
+            let keys: string[] = [];
+            try {
+              const v = JSON.parse(text);
+              if (v && typeof v === 'object' && !Array.isArray(v)) keys = Object.keys(v);
+            } catch {
+              /* not JSON: no keys */
+            }
+            recorded.push({ state: call.state, params, keys });
+          }
+        } catch {
+          /* not a protocol call: forwarded, not recorded */
+        }
+        res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+        res.end(text);
+      } catch (e) {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ title: 'recorder could not reach the reference', detail: (e as Error).message }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/_provider-states`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Groups the recorded setups by state, in the order of the spec. */
+export function summarize(recorded: Recorded[]): StateUse[] {
+  return loadStateDocs().map((doc) => {
+    const mine = recorded.filter((r) => r.state === doc.name);
+    const counts = new Map<string, number>();
+    for (const r of mine) {
+      const key = JSON.stringify(sortKeys(r.params));
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return {
+      state: doc.name,
+      description: doc.description,
+      calls: mine.length,
+      params: [...counts]
+        .map(([k, count]) => ({ params: JSON.parse(k) as Record<string, unknown>, count }))
+        .sort((a, b) => b.count - a.count || JSON.stringify(a.params).localeCompare(JSON.stringify(b.params))),
+      paramFields: doc.params.filter((p) => p.name !== 'setupId'),
+      values: doc.values,
+      referenceKeys: [...new Set(mine.flatMap((r) => r.keys))].sort(),
+    };
+  });
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  return v;
+}
+
+export function formatStates(uses: StateUse[], profile: Profile): string {
+  const out: string[] = [];
+  const used = uses.filter((u) => u.calls > 0);
+  out.push(
+    `Provider states used by the ${profile} profile: ${used.length} of ${uses.length} (${used.reduce((n, u) => n + u.calls, 0)} setups)`,
+    '',
+  );
+  for (const u of uses) {
+    out.push(
+      `${u.state}${u.calls ? `  (${u.calls} setup${u.calls === 1 ? '' : 's'})` : '  (not used by the selected tests)'}`,
+    );
+    out.push(`  ${u.description}`);
+    if (u.calls) {
+      out.push('  params the tests send (besides setupId):');
+      for (const p of u.params)
+        out.push(
+          `    ${Object.keys(p.params).length ? JSON.stringify(p.params) : '{}'}${p.count > 1 ? `  ×${p.count}` : ''}`,
+        );
+    }
+    const optional = u.paramFields.map(
+      (f) => `${f.name}${f.default !== undefined ? `=${JSON.stringify(f.default)}` : ''}`,
+    );
+    if (optional.length) out.push(`  params the spec defines: ${optional.join(', ')}`);
+    out.push('  values to answer (spec/provider-states.yaml):');
+    for (const v of u.values)
+      out.push(`    ${v.required ? '*' : ' '} ${v.name}: ${v.type}${v.description ? `  ${v.description}` : ''}`);
+    const extra = u.referenceKeys.filter((k) => !u.values.some((v) => v.name === k));
+    if (extra.length) out.push(`    (the reference also answers: ${extra.join(', ')})`);
+    out.push('');
+  }
+  out.push('* = required: the tests read it.');
+  return `${out.join('\n')}\n`;
+}
+
+async function statesCommand(opts: StatesOptions): Promise<number> {
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  const profile = opts.profile ?? 'core';
+  const recorded: Recorded[] = [];
+  const target = new LocalProcessTarget({ log });
+  let recorder: Awaited<ReturnType<typeof startRecorder>> | undefined;
+  try {
+    log('conformance: recording the provider-state calls of the selected tests against the reference server');
+    const started = await target.start();
+    if (!started.stateUrl) throw new HarnessError('the reference server has no provider-state endpoint');
+    recorder = await startRecorder(started.stateUrl, recorded);
+    const ctx: RunContext = {
+      baseUrl: started.baseUrl,
+      stateUrl: recorder.url,
+      profile,
+      requirements: opts.requirements ? splitList(opts.requirements) : [],
+      readOnly: !!opts.readOnly,
+      timeoutMs: 10_000,
+      asyncTimeoutMs: DEFAULT_ASYNC_TIMEOUT_MS,
+      clockToleranceMs: DEFAULT_CLOCK_TOLERANCE_MS,
+      bindings: resolveBindings(),
+    };
+    await runSuite({ ctx, reporters: [{}] });
+  } catch (e) {
+    log(`conformance: error: ${(e as Error).message}`);
+    return EXIT.harness;
+  } finally {
+    await recorder?.close();
+    await target.stop();
+  }
+  const uses = summarize(recorded);
+  process.stdout.write(opts.json ? `${JSON.stringify(uses, null, 2)}\n` : formatStates(uses, profile));
+  return EXIT.ok;
+}
+
+export function registerStates(program: Command, onExit: (code: number) => void): void {
+  program
+    .command('states')
+    .description(
+      'list the provider states the selected tests use: the params they send and the values they need back (records a run of the selected tests against the reference server, a local process)',
+    )
+    .addOption(
+      new Option('--profile <profile>', 'core | implementation-defined | all (default core)').choices([
+        'core',
+        'implementation-defined',
+        'all',
+      ]),
+    )
+    .option('--requirements <ids>', 'comma list of requirement IDs or prefixes')
+    .option('--read-only', 'only the tests that change no data')
+    .option('--json', 'print JSON')
+    .action(async (opts: StatesOptions) => {
+      onExit(await statesCommand(opts));
+    });
+}

@@ -1,0 +1,164 @@
+// The suite as vendors get it: `npm pack`, installed into an empty directory with no repository
+// around it (offline, from the npm cache), then `conformance run --config ...` from there against
+// the reference server. The reports must land in the working directory and nothing may be written
+// into node_modules during the run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installOffline, packTarball, packedFiles } from '../image/pack-install.js';
+import { LocalProcessTarget } from '../src/targets/local-process.js';
+import type { StartedTarget } from '../src/targets/target.js';
+
+const PKG = 'rflps-conformance';
+
+/** path → size:mtime of every file under `dir` (to see that a run wrote nothing there). */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const p = path.join(e.parentPath, e.name);
+    const st = fs.lstatSync(p);
+    out.set(path.relative(dir, p), e.isFile() ? `${st.size}:${st.mtimeMs}` : e.isDirectory() ? 'dir' : 'link');
+  }
+  return out;
+}
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '', ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+describe('the packed package', () => {
+  it('ships the suite, spec, catalogue and image recipes, and no tests, reports or benchmarks', () => {
+    const files = packedFiles();
+    for (const f of [
+      'conformance/bin/conformance.mjs',
+      'conformance/src/cli.ts',
+      'conformance/suite/generic.test.ts',
+      'conformance/client/index.mjs',
+      'conformance/client/index.d.ts',
+      'conformance/image/build.sh',
+      'conformance/schema/results.schema.json',
+      'conformance/README.md',
+      'spec/openapi.yaml',
+      'spec/requirements.yaml',
+      'spec/provider-states.yaml',
+      'spec/generated/openapi.json',
+      'spec/generated/openapi.ts',
+      'reference-server/image/build.sh',
+      'reference-server/src/main.ts',
+      'reference-server/bin/reference-server.mjs',
+    ]) {
+      expect(files, f).toContain(f);
+    }
+    const unwanted = files.filter((f) =>
+      /^(conformance\/test|conformance\/faults|reference-server\/test|spec\/test|bench|reports|scripts|docs)\//.test(f),
+    );
+    expect(unwanted).toEqual([]);
+  }, 60_000);
+
+  describe('installed into an empty directory', () => {
+    let tmp: string;
+    let project: string;
+    let target: LocalProcessTarget;
+    let started: StartedTarget;
+
+    beforeAll(async () => {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-package-test-'));
+      project = path.join(tmp, 'vendor');
+      fs.mkdirSync(project);
+      const tarball = packTarball(tmp);
+      installOffline(project, tarball);
+      target = new LocalProcessTarget({ log: () => undefined });
+      started = await target.start();
+    }, 180_000);
+
+    afterAll(async () => {
+      await target?.stop();
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    });
+
+    it('runs the core suite with --config from the working directory, writing only there', async () => {
+      const work = path.join(tmp, 'work');
+      fs.mkdirSync(work);
+      fs.writeFileSync(
+        path.join(work, 'conformance.yaml'),
+        `base-url: ${started.baseUrl}\nprofile: core\nreport-dir: out\ntarget-label: packed package\n`,
+      );
+      const modules = path.join(project, 'node_modules');
+      const before = snapshot(modules);
+      const bin = path.join(modules, '.bin', 'conformance');
+      const r = await run(bin, ['run', '--config', 'conformance.yaml'], work);
+      expect(r.out).toMatch(/Verdict: PASS \(exit 0\)/);
+      expect(r.code).toBe(0);
+      expect(fs.readdirSync(path.join(work, 'out')).sort()).toEqual(
+        ['badge.svg', 'junit.xml', 'report.html', 'results.json'].sort(),
+      );
+      const results = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8'));
+      expect(results.profile).toBe('core');
+      expect(results.verdict).toBe('pass');
+      expect(results.counts.passed).toBeGreaterThan(100);
+      expect(results.counts.failed).toBe(0);
+
+      const after = snapshot(modules);
+      const changed = [...after].filter(([p, v]) => before.get(p) !== v).map(([p]) => p);
+      const removed = [...before.keys()].filter((p) => !after.has(p));
+      expect({ changed, removed }).toEqual({ changed: [], removed: [] });
+    }, 240_000);
+
+    it('exports the typed client: a vendor script reaches the server with it', async () => {
+      const script = path.join(project, 'use-client.mjs');
+      fs.writeFileSync(
+        script,
+        [
+          `import { createServiceClient } from '${PKG}/client';`,
+          `const anonymous = createServiceClient({ baseUrl: process.argv[2] });`,
+          `console.log('anonymous', (await anonymous.GET('/api/Domains')).response.status);`,
+          `const client = createServiceClient({ baseUrl: process.argv[2], token: process.argv[3] });`,
+          `const { data, response } = await client.GET('/api/Domains');`,
+          `console.log('with token', response.status, data.List.some((d) => d.Name === 'Claim'));`,
+        ].join('\n'),
+      );
+      const state = await fetch(started.stateUrl!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'a user', params: { setupId: 'package-test' }, action: 'setup' }),
+      });
+      const { token } = (await state.json()) as { token: string };
+      const r = await run(process.execPath, [script, started.baseUrl, token], project);
+      expect(r.out).toContain('anonymous 401');
+      expect(r.out).toContain('with token 200 true');
+      expect(r.code).toBe(0);
+      const pkg = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', PKG, 'package.json'), 'utf8'));
+      expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining(['./client', './types']));
+      expect(fs.existsSync(path.join(project, 'node_modules', PKG, pkg.exports['./types'].types))).toBe(true);
+    }, 60_000);
+
+    it('answers --help and --version through npx without a repository', async () => {
+      const env = { npm_config_update_notifier: 'false' };
+      const version = JSON.parse(
+        fs.readFileSync(path.join(project, 'node_modules', PKG, 'package.json'), 'utf8'),
+      ).version;
+      const v = await run('npx', ['--no-install', 'conformance', '--version'], project, env);
+      expect(v.code).toBe(0);
+      expect(v.out).toContain(version);
+      const help = await run('npx', ['--no-install', 'conformance', '--help'], project, env);
+      expect(help.code).toBe(0);
+      for (const cmd of ['run', 'merge', 'init', 'states']) expect(help.out).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    }, 60_000);
+  });
+});

@@ -1,0 +1,82 @@
+// Method-aware route resolution (spec/openapi.yaml, "Route resolution"): a request resolves to the
+// most specific declared path template first (literal segments win over parameters), and only
+// then is its method looked at. A method that template does not declare is answered 405 with an
+// `Allow` header, never handed to a less specific template: GET /api/Link/Upsert is the link
+// upsert path asked with the wrong method, not the record `Upsert` of a domain `Link`.
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from './deps.js';
+import { problem } from './errors.js';
+
+interface Template {
+  segments: string[];
+  methods: Set<string>;
+}
+
+function segmentsOf(p: string): string[] {
+  return p.split('/').filter(Boolean);
+}
+
+const isParam = (s: string) => s.startsWith(':');
+
+/** Literal segments win over parameters, position by position from the left. */
+function moreSpecific(a: string[], b: string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const la = !isParam(a[i]);
+    const lb = !isParam(b[i]);
+    if (la !== lb) return la ? 1 : -1;
+  }
+  return 0;
+}
+
+export class MethodRouter {
+  private templates: Template[] = [];
+
+  /** Reads the declared routes of `app` (call after every route is registered). */
+  seal(app: Hono<AppEnv>): void {
+    const byPath = new Map<string, Set<string>>();
+    for (const r of app.routes) {
+      if (r.method === 'ALL' || r.path.includes('*')) continue; // middleware
+      const set = byPath.get(r.path) ?? new Set<string>();
+      set.add(r.method.toUpperCase());
+      byPath.set(r.path, set);
+    }
+    this.templates = [...byPath].map(([p, methods]) => ({ segments: segmentsOf(p), methods }));
+  }
+
+  /** The methods of the most specific templates matching `path`, or undefined when none matches. */
+  allowed(path: string): Set<string> | undefined {
+    const segs = segmentsOf(path);
+    const matching = this.templates.filter(
+      (t) => t.segments.length === segs.length && t.segments.every((s, i) => isParam(s) || s === segs[i]),
+    );
+    if (matching.length === 0) return undefined;
+    let best = [matching[0]];
+    for (const t of matching.slice(1)) {
+      const cmp = moreSpecific(t.segments, best[0].segments);
+      if (cmp > 0) best = [t];
+      else if (cmp === 0) best.push(t);
+    }
+    const out = new Set<string>();
+    for (const t of best) for (const m of t.methods) out.add(m);
+    if (out.has('GET')) out.add('HEAD');
+    return out;
+  }
+
+  /** 405 + Allow for a method the resolved template does not declare; everything else passes. */
+  // REQ: GEN-005
+  middleware(): MiddlewareHandler<AppEnv> {
+    return async (c: Context<AppEnv>, next) => {
+      const allowed = this.allowed(c.req.path);
+      if (!allowed || allowed.has(c.req.method.toUpperCase())) return next();
+      const allow = [...allowed].sort().join(', ');
+      const res = problem(
+        c,
+        405,
+        'MethodNotAllowed',
+        `${c.req.method} is not declared for ${c.req.path}; it allows ${allow}.`,
+      );
+      res.headers.set('Allow', allow);
+      return res;
+    };
+  }
+}
