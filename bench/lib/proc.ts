@@ -92,10 +92,10 @@ function jsonUrl(line: string): string | undefined {
 
 /** The reference server's own command line on a database file (log level warn: no per-request
  * log lines, as a production deployment would run it). */
-export function startReference(db: string, cpu?: number): Promise<Child> {
+export function startReference(db: string, cpu?: number, extraArgs: string[] = []): Promise<Child> {
   return spawnChild({
     name: 'reference-server',
-    args: ['reference-server/bin/reference-server.mjs', '--port', '0', '--db', db, '--log-level', 'warn'],
+    args: ['reference-server/bin/reference-server.mjs', '--port', '0', '--db', db, '--log-level', 'warn', ...extraArgs],
     cpu,
     urlFrom: jsonUrl,
   });

@@ -42,7 +42,7 @@ export interface SuiteBench {
 }
 
 const MARKS: Array<[string, RegExp]> = [
-  ['build', /conformance: bash .*build\.sh/],
+  ['build', /conformance: bash .*build\.sh|conformance: image \S+ is up to date/],
   ['container', /conformance: starting container/],
   ['healthy', /conformance: container \S+ healthy|reference server \(pid \d+\) healthy/],
   ['suite', /conformance: running \d+ suite file/],

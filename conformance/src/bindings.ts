@@ -1,8 +1,8 @@
 // Names the spec leaves open (docs/architecture.md section 4). The defaults are the reference
 // server's names; a vendor maps its own names in the config file (`bindings:`). A binding only
 // renames (or moves: a dotted path reaches into a nested body, a header name moves a value out of
-// the body): it never changes what a test asserts. BINDING_DOCS below is the one source of the
-// table in conformance/README.md section 4 (checked by conformance/test/bindings.test.ts).
+// the body): it never changes what a test asserts. conformance/src/cli/binding-docs.ts says what each
+// key names (the table in conformance/README.md section 4 and `conformance init`).
 
 export interface Bindings {
   /** Header that carries the API token. */
@@ -101,143 +101,6 @@ export const defaultBindings: Bindings = {
     linkRemove: '/api/Link/Remove',
   },
 };
-
-/** What each binding names, and the words of the spec that leave it open (README section 4). */
-export const BINDING_DOCS: Record<string, { meaning: string; spec: string }> = {
-  tokenHeader: {
-    meaning: 'header that carries the API token',
-    spec: '5: "the header that carries the token: not shown"',
-  },
-  tokenPrefix: {
-    meaning: 'text put before the token in that header (e.g. `"Bearer "`)',
-    spec: '5: "the header that carries the token: not shown"',
-  },
-  'query.skip': { meaning: 'query parameter of the start offset', spec: '4.2: names of the parameters "not shown"' },
-  'query.filter': { meaning: 'query parameter of the filter', spec: '4.2: names of the parameters "not shown"' },
-  'query.linqFilter': {
-    meaning: 'query parameter of the LINQ filter',
-    spec: '4.2: names of the parameters "not shown"',
-  },
-  'query.excludeEmptyColumns': {
-    meaning: 'query parameter of empty-column suppression',
-    spec: '4.2: names of the parameters "not shown"',
-  },
-  'query.includeTotalCount': {
-    meaning: 'query parameter that asks for the total count',
-    spec: '4.2: names of the parameters "not shown"',
-  },
-  totalCountField: {
-    meaning: 'dotted path of the body field with the total count (e.g. `meta.total`)',
-    spec: '4.2: "Place and name of the total count in the response: not shown"',
-  },
-  totalCountHeader: {
-    meaning: 'response header with the total count (e.g. `X-Total-Count`); when set, the body field is not read',
-    spec: '4.2: "Place and name of the total count in the response: not shown"',
-  },
-  domainsListField: {
-    meaning: 'dotted path of the domain list in the body of `GET /api/Domains`; empty: the body is the array',
-    spec: '4.4: "response envelope: not shown"',
-  },
-  'linkQuery.parentRecordId': {
-    meaning: 'Link/Query parameter of the parent record ID',
-    spec: '4.4: parameter names beyond `childDomain`, `childRecordID`, `parentDomain` not shown',
-  },
-  'linkQuery.parentRecordKey': {
-    meaning: 'Link/Query parameter of the parent match key',
-    spec: '4.4: parameter names beyond `childDomain`, `childRecordID`, `parentDomain` not shown',
-  },
-  'linkQuery.parentRecordMatchField': {
-    meaning: 'Link/Query parameter of the parent match field',
-    spec: '4.4: parameter names beyond `childDomain`, `childRecordID`, `parentDomain` not shown',
-  },
-  'linkQuery.childRecordKey': {
-    meaning: 'Link/Query parameter of the child match key',
-    spec: '4.4: "Child-side names for these parameters: not shown"',
-  },
-  'linkQuery.childRecordMatchField': {
-    meaning: 'Link/Query parameter of the child match field',
-    spec: '4.4: "Child-side names for these parameters: not shown"',
-  },
-  'linkQuery.relationship': {
-    meaning: 'Link/Query parameter of the relationship',
-    spec: '2.3: the relationship column "not shown"',
-  },
-  'link.parentDomain': {
-    meaning: 'Link/Upsert and Link/Remove body path of the parent domain',
-    spec: '4.4: Upsert body fields / Remove "Body and response: not shown"',
-  },
-  'link.parentRecordId': {
-    meaning: 'body path of the parent record ID',
-    spec: '4.4: Upsert body fields / Remove "Body and response: not shown"',
-  },
-  'link.parentRecordKey': {
-    meaning: 'body path of the parent match key',
-    spec: '4.4: Upsert body fields / Remove "Body and response: not shown"',
-  },
-  'link.parentRecordMatchField': {
-    meaning: 'body path of the parent match field',
-    spec: '4.4: Upsert body fields / Remove "Body and response: not shown"',
-  },
-  'link.childDomain': {
-    meaning: 'body path of the child domain',
-    spec: '4.4: "Body fields for the relationship and the child side: not shown"',
-  },
-  'link.childRecordId': {
-    meaning: 'body path of the child record ID',
-    spec: '4.4: "Body fields for the relationship and the child side: not shown"',
-  },
-  'link.childRecordKey': {
-    meaning: 'body path of the child match key',
-    spec: '4.4: "Body fields for the relationship and the child side: not shown"',
-  },
-  'link.childRecordMatchField': {
-    meaning: 'body path of the child match field',
-    spec: '4.4: "Body fields for the relationship and the child side: not shown"',
-  },
-  'link.relationship': {
-    meaning: 'body path of the relationship',
-    spec: '4.4: "Body fields for the relationship ...: not shown"',
-  },
-  'link.newRelationship': {
-    meaning: 'Upsert body path of the new relationship of an existing link (implementation-defined tests only)',
-    spec: '4.4: "Body fields for the relationship ...: not shown"',
-  },
-  'linkColumns.linkId': {
-    meaning: 'link column with the link ID (implementation-defined tests only)',
-    spec: '2.3: columns beyond the four documented are not shown',
-  },
-  'linkColumns.relationship': {
-    meaning: 'link column with the relationship (requested in `columns`, read from the rows)',
-    spec: '2.3: "Name and type of the relationship column in the Link record: not shown"',
-  },
-  'paths.health': {
-    meaning: 'path the harness polls until the target answers',
-    spec: 'not part of the interface',
-  },
-  'paths.linkUpsert': { meaning: 'path of Link/Upsert', spec: '4.4 (documented; a base path goes in --base-url)' },
-  'paths.linkRemove': { meaning: 'path of Link/Remove', spec: '4.4 (documented; a base path goes in --base-url)' },
-};
-
-/** Every binding key as written in the config file (`query.skip`), in declaration order. */
-export function bindingKeys(b: object = defaultBindings, prefix = ''): string[] {
-  return Object.entries(b).flatMap(([k, v]) =>
-    typeof v === 'object' && v !== null ? bindingKeys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
-  );
-}
-
-/** The markdown table of README section 4, generated from defaultBindings and BINDING_DOCS. */
-export function bindingsTable(): string {
-  const rows = bindingKeys().map((key) => {
-    const def = key.split('.').reduce<any>((o, k) => o?.[k], defaultBindings);
-    const doc = BINDING_DOCS[key];
-    return `| \`${key}\` | \`${JSON.stringify(def)}\` | ${doc?.meaning ?? '?'} | ${doc?.spec ?? '?'} |`;
-  });
-  return [
-    '| YAML key under `bindings:` | default | what it names | open in the spec |',
-    '|---|---|---|---|',
-    ...rows,
-  ].join('\n');
-}
 
 /** The value at a dotted `path` of `obj` (`''`: obj itself). */
 export function atPath(obj: unknown, path: string): unknown {

@@ -113,6 +113,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
       '--clock-tolerance <ms>',
       "how far the target's clock may be from the runner's when a timestamp is checked against now (default 3000000 = 50 min) [CONFORMANCE_CLOCK_TOLERANCE]",
     )
+    .option(
+      '--concurrency <n>',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+    )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
       '--report-dir <dir>',
@@ -356,6 +360,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: effectiveTestTimeout(o),
+        concurrency: o.concurrency,
         shard: o.shard,
         bail: o.bail,
         include: o.include,

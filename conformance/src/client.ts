@@ -16,6 +16,8 @@ export interface Exchange {
   responseHeaders?: Record<string, string>;
   responseBody?: string;
   ms: number;
+  /** When the request started (ms since the epoch, fractional): orders concurrent exchanges. */
+  at?: number;
   operationId?: string;
   /** Network error or timeout (no response). */
   error?: string;
@@ -116,7 +118,14 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
       });
       let requestBody: string | undefined;
       if (request.body !== null) requestBody = truncate(await request.clone().text());
-      const exchange: Exchange = { method: request.method, url: request.url, requestHeaders, requestBody, ms: 0 };
+      const exchange: Exchange = {
+        method: request.method,
+        url: request.url,
+        requestHeaders,
+        requestBody,
+        ms: 0,
+        at: performance.timeOrigin + performance.now(),
+      };
       opts.log.exchanges.push(exchange);
       pending.set(id, { t0: performance.now(), exchange });
       // The timeout covers the whole exchange, body included. Redirects are not followed: a

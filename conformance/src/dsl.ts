@@ -7,6 +7,7 @@
 // leave it out, checks the requirement IDs against the catalogue at load time, sets up and tears
 // down provider states, records every exchange and fails the test on generic check violations.
 import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../spec/generated/provider-states.js';
@@ -40,6 +41,7 @@ import {
   SuiteDefinitionError,
 } from './errors.js';
 import { classifyError, type TestOutcome } from './results.js';
+import { writeTrace } from './trace.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
@@ -217,7 +219,9 @@ function genericChecker(profile: 'core' | 'implementation-defined'): GenericChec
 }
 
 let admin: { session: StateSession; token: Promise<string> } | undefined;
-let adminTeardownRegistered = false;
+/** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
+ * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
+let adminTeardownFile: string | undefined;
 
 function adminToken(): Promise<string> {
   if (!admin) {
@@ -246,8 +250,9 @@ const MIN_ABSENCE_WAIT_MS = 1000;
 export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
   const c = ctx();
   validateRecord(record, c);
-  if (!adminTeardownRegistered) {
-    adminTeardownRegistered = true;
+  const file = getCurrentSuite()?.file?.filepath ?? '';
+  if (adminTeardownFile !== file) {
+    adminTeardownFile = file;
     afterAll(async () => {
       if (!admin) return;
       const a = admin;
@@ -318,6 +323,7 @@ async function runBody(
   meta.findings = log.findings;
   meta.checked = { ...log.checked };
   if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
+  writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
 
   if (thrown instanceof NotApplicableError) {
     meta.outcome = 'not-applicable';
@@ -348,13 +354,9 @@ async function runBody(
         /* read-only message */
       }
     }
+    // an assertion of the test itself fails it, refused responses or not: it may be the very shape
+    // the test is about (a failure inside t.needs arrives here as a BlockedError)
     if (thrown instanceof BlockedError) block(thrown);
-    else if (meta.outcome === 'failed' && own.length === 0 && blocking.length > 0) {
-      // the failure follows a response the generic checks refused: that response is the cause
-      const b = blockedByViolation(blocking, err);
-      block(b);
-      throw b;
-    }
     throw thrown;
   }
   if (own.length > 0) {
@@ -370,14 +372,11 @@ async function runBody(
 }
 
 /** The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002). */
-function blockedByViolation(violations: Violation[], after?: Error): BlockedError {
+function blockedByViolation(violations: Violation[]): BlockedError {
   const code = violations[0].code;
   const step = `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
   const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
-  if (after) lines.push(`(then the test failed: ${after.message.split('\n')[0]})`);
-  const b = new BlockedError(code, step, lines.join('\n'));
-  if (after?.stack) b.stack = `BlockedError: ${lines[0]}\n${after.stack.split('\n').slice(1).join('\n')}`;
-  return b;
+  return new BlockedError(code, step, lines.join('\n'));
 }
 
 /** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */

@@ -137,6 +137,17 @@ export interface StateSetup {
   values: StateValues;
 }
 
+/** One provider-state call of a session, timed (the benchmark's critical path reads these). */
+export interface StateCall {
+  action: 'setup' | 'teardown';
+  state: string;
+  /** start, ms since the epoch (fractional) */
+  at: number;
+  ms: number;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
 /** One test's states: `given()` sets up with a fresh setupId; `teardownAll()` undoes in reverse order. */
 /**
  * Provider states that change a setting of the whole service (every other test would see it): a
@@ -150,6 +161,7 @@ export class ServiceWideStateError extends Error {
 
 export class StateSession {
   readonly setups: StateSetup[] = [];
+  readonly calls: StateCall[] = [];
   constructor(
     readonly provider: StateProvider,
     readonly prefix: string,
@@ -164,7 +176,13 @@ export class StateSession {
       );
     }
     const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
-    const values = await this.provider.setup(state, full);
+    const at = now();
+    let values: StateValues;
+    try {
+      values = await this.provider.setup(state, full);
+    } finally {
+      this.calls.push({ action: 'setup', state, at, ms: now() - at });
+    }
     this.setups.push({ state, params: full, values });
     return values;
   }
@@ -175,12 +193,15 @@ export class StateSession {
     if (!this.provider.tearsDown) return warnings;
     while (this.setups.length > 0) {
       const s = this.setups.pop()!;
+      const at = now();
       try {
         await this.provider.teardown(s.state, s.params);
       } catch (e) {
         warnings.push(
           `teardown of state '${s.state}' (setupId ${String(s.params.setupId)}) failed: ${(e as Error).message}`,
         );
+      } finally {
+        this.calls.push({ action: 'teardown', state: s.state, at, ms: now() - at });
       }
     }
     return warnings;

@@ -5,6 +5,7 @@ import type { SerializedError } from 'vitest';
 import path from 'node:path';
 import { ROOT, SUITE_GLOB } from './paths.js';
 import type { RunContext } from './run-context.js';
+import { DEFAULT_CONCURRENCY } from './config.js';
 
 export interface SuiteRunOptions {
   ctx: RunContext;
@@ -16,11 +17,29 @@ export interface SuiteRunOptions {
   filters?: string[];
   include?: string[];
   maxWorkers?: number;
+  /** Most tests in flight at once in the whole run (--concurrency; default DEFAULT_CONCURRENCY).
+   * 1 runs every test on its own, one file per worker at a time, as before. */
+  concurrency?: number;
   /** Called with the vitest instance as soon as it exists (to cancel it on SIGINT). */
   onVitest?: (v: Vitest) => void;
 }
 
+/** Most tests of one file in flight at once. */
+const TESTS_PER_FILE = 8;
+
+/** Workers (vitest worker threads, one suite file each at a time) and tests in flight per file:
+ * up to TESTS_PER_FILE tests per file, and as many workers as it takes to reach `concurrency`
+ * (the default 16: 2 workers, one per core of a small CI machine). More workers only pay off when
+ * the target is far away: each costs a thread and its own module graph. */
+function concurrencyPlan(concurrency: number, maxWorkers?: number) {
+  const n = Math.max(1, Math.floor(concurrency));
+  const perFile = Math.min(n, TESTS_PER_FILE);
+  const workers = Math.max(1, maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || Math.ceil(n / perFile)));
+  return { workers, perFile: Math.max(1, Math.ceil(n / workers)) };
+}
+
 function suiteConfig(o: SuiteRunOptions) {
+  const plan = concurrencyPlan(o.concurrency ?? DEFAULT_CONCURRENCY, o.maxWorkers);
   return {
     config: false as const,
     root: ROOT,
@@ -28,12 +47,18 @@ function suiteConfig(o: SuiteRunOptions) {
     watch: false,
     reporters: o.reporters,
     provide: { conformance: o.ctx },
-    // Worker threads start faster than forked processes, and each file still runs isolated in a
-    // fresh worker (the suite's per-file module state needs that). `npm run bench` on 2 cores: the
-    // full core run took 13-17 s with forks, 10-12 s with threads; 2 workers beat 3 or 4 there.
-    // CONFORMANCE_POOL=forks and CONFORMANCE_MAX_WORKERS=<n> override both (for such measurements).
+    // Worker threads start faster than forked processes. `npm run bench` on 2 cores: the full core
+    // run took 13-17 s with forks, 10-12 s with threads (one test at a time per file then). The
+    // workers follow --concurrency (concurrencyPlan). CONFORMANCE_POOL=forks and
+    // CONFORMANCE_MAX_WORKERS=<n> override both (for such measurements).
     pool: (process.env.CONFORMANCE_POOL === 'forks' ? 'forks' : 'threads') as 'threads',
-    maxWorkers: o.maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || 2),
+    // One module instance per worker for all the files it runs: the OpenAPI document and the
+    // compiled response validators are built once per worker instead of once per file (the full
+    // run: ~18 s of CPU with isolation, ~14 s without). The harness keeps no file state that
+    // another file could see (dsl.ts tears the admin user down per file). CONFORMANCE_ISOLATE=1
+    // restores a fresh module graph per file.
+    isolate: process.env.CONFORMANCE_ISOLATE === '1',
+    maxWorkers: plan.workers,
     fileParallelism: true,
     testTimeout: o.testTimeoutMs ?? 60_000,
     hookTimeout: Math.max(o.testTimeoutMs ?? 60_000, 30_000),
@@ -41,7 +66,12 @@ function suiteConfig(o: SuiteRunOptions) {
     shard: o.shard,
     bail: o.bail,
     passWithNoTests: false,
-    sequence: { concurrent: false },
+    // The tests of a file run concurrently (each sets up its own provider states, so they are
+    // independent), at most plan.perFile at a time. A `describe.sequential` block (the tests that
+    // flip a service-wide setting) still runs alone: vitest runs it after the concurrent tests
+    // before it have finished and before any after it start.
+    sequence: { concurrent: plan.perFile > 1 },
+    maxConcurrency: plan.perFile,
     // the suite prints nothing worth keeping in CI logs; failures are in the reports
     silent: 'passed-only' as const,
     cache: false as const,
@@ -82,6 +112,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
     filters: undefined,
     shard: undefined, // the main phase already kept only this shard's files
     maxWorkers: 1,
+    concurrency: 1, // one test at a time: no other test sees the setting a test changed
   });
   return {
     testModules: [...main.testModules, ...settings.testModules],
@@ -108,6 +139,7 @@ export async function collectSuite(o: Omit<SuiteRunOptions, 'reporters'>): Promi
   const vitest = await createVitest('test', {
     ...suiteConfig({ ...o, ctx: { ...o.ctx, collectOnly: true }, reporters: [] }),
     pool: 'forks',
+    isolate: true,
     silent: true,
   } as any);
   o.onVitest?.(vitest);

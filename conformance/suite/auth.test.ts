@@ -1,6 +1,8 @@
 // AUTH-*: token authentication and link permissions (spec 5, 7).
 // Link bodies are built by t.links (names through the bindings); the effect of a link operation
 // is verified through GET /api/Link/Query with its documented parameters.
+import type { components } from '../../spec/generated/openapi.js';
+import type { ProviderStates } from '../../spec/generated/provider-states.js';
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
@@ -13,6 +15,14 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** Every permission except the download-related ones. */
+type LinkList = components['schemas']['LinkList'];
+type ListEnvelope = components['schemas']['ListEnvelope'];
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type FileEnvelope = components['schemas']['FileEnvelope'];
+type BindStatus = components['schemas']['BindStatus'];
+type MemberCreationResult = components['schemas']['MemberCreationResult'];
+type AuthenticateResponse = components['schemas']['AuthenticateResponse'];
+
 const ALL: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
 const without = (p: Permission) => ALL.filter((x) => x !== p);
 
@@ -31,22 +41,23 @@ async function linkExists(
     columns: 'ParentID,ChildID',
   });
   expect(res.status, `GET /api/Link/Query: ${res.text.slice(0, 300)}`).toBe(200);
-  const list = (res.json as any).List as any[];
+  const list = (res.json as LinkList).List;
   expect(Array.isArray(list)).toBe(true);
   return list.some((x) => x.ParentID === parentId && x.ChildID === childId);
 }
 
 // ---------------------------------------------------------------- operation sweep (AUTH-001/002/011)
 
+type Values<S extends keyof ProviderStates> = ProviderStates[S]['values'];
 interface Fixture {
-  rec: Record<string, any>;
-  files: Record<string, any>;
-  contact: Record<string, any>;
-  linkedContact: Record<string, any>;
-  quote: Record<string, any>;
-  bindable: Record<string, any>;
-  bindable2: Record<string, any>;
-  endorsement: Record<string, any>;
+  rec: Values<'a record with associations'>;
+  files: Values<'a record with files'>;
+  contact: Values<'a contact'>;
+  linkedContact: Values<'a contact'>;
+  quote: Values<'a proposal'>;
+  bindable: Values<'a proposal'>;
+  bindable2: Values<'a proposal'>;
+  endorsement: Values<'a proposal'>;
 }
 
 interface Op {
@@ -164,7 +175,7 @@ async function expectNothingChanged(t: Ctx, f: Fixture) {
   );
   const loc0 = await get(t, `/api/${enc(q.scheduleDomain)}/${q.locationIds[0]}`, { columns: q.requiredField });
   expect(loc0.status).toBe(200);
-  expect((loc0.json as any).Record[q.requiredField]).not.toBe('Intruder Update');
+  expect((loc0.json as RecordEnvelope).Record[q.requiredField]).not.toBe('Intruder Update');
   for (const id of [q.locationIds[1], q.locationIds[2]]) {
     const loc = await get(t, `/api/${enc(q.scheduleDomain)}/${id}`, { columns: q.requiredField });
     expect(loc.status, `schedule record ${id} was deleted`).toBe(200);
@@ -175,7 +186,7 @@ async function expectNothingChanged(t: Ctx, f: Fixture) {
       for (const p of [f.bindable, f.bindable2]) {
         const bs = await get(t, `/api/Quotes/Proposals/${p.proposalId}/BindStatus`);
         expect(bs.status).toBe(200);
-        expect((bs.json as any).Status).toBe('NotBound');
+        expect((bs.json as BindStatus).Status).toBe('NotBound');
       }
     },
     {
@@ -193,7 +204,7 @@ async function expectNothingChanged(t: Ctx, f: Fixture) {
   // the proposal still has no member: creating one now succeeds
   const cm = await t.raw(`/api/Quotes/Proposals/${q.proposalId}/CreateMember`, { method: 'POST' });
   expect(cm.status).toBe(200);
-  expect((cm.json as any).IsSuccessful).toBe(true);
+  expect((cm.json as MemberCreationResult).IsSuccessful).toBe(true);
 }
 
 conformance(
@@ -251,7 +262,7 @@ conformance(
         const what = `${o.op} ${token === null ? 'without a token' : 'with a forged token'}: ${res.status} ${res.text.slice(0, 200)}`;
         expect(isRefusal(res), what).toBe(true);
         expect(
-          is2xx(res.status) && Array.isArray((res.json as any)?.List) && (res.json as any).List.length > 0,
+          is2xx(res.status) && ((res.json as Partial<ListEnvelope> | undefined)?.List?.length ?? 0) > 0,
           what,
         ).toBe(false);
         if (o.secret) expect(res.text, what).not.toContain(o.secret);
@@ -282,15 +293,15 @@ conformance(
       fileName: 'token.bin',
       contentsBase64: bytes.toString('base64'),
     });
-    // every granting permission on File: which one allows reading is not shown (the reference: View)
+    // which permission lets a user read a file is not shown (View is the reference's, AUTH-012): all of them
     const u = await t.given('a user', { grants: { File: [...ALL, 'Full'] } });
     const res = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, u.token);
     expect(res.status).toBe(200);
-    const c = (res.json as any).Record.Contents;
+    const c = (res.json as FileEnvelope).Record.Contents;
     expect(typeof c).toBe('string');
-    expect(Buffer.from(c, 'base64').equals(bytes)).toBe(true);
+    expect(Buffer.from(String(c), 'base64').equals(bytes)).toBe(true);
     const admin = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, await t.adminToken());
-    expect(Buffer.from((admin.json as any).Record.Contents, 'base64').equals(bytes)).toBe(true);
+    expect(Buffer.from(String((admin.json as FileEnvelope).Record.Contents), 'base64').equals(bytes)).toBe(true);
   },
 );
 
@@ -479,9 +490,7 @@ conformance(
         columns: `ParentID,ChildID,${rel}`,
       });
       expect(res.status, res.text.slice(0, 200)).toBe(200);
-      return ((res.json as any).List as any[]).filter(
-        (l) => l.ParentID === parent.id && l.ChildID === contact.contactId,
-      );
+      return (res.json as LinkList).List.filter((l) => l.ParentID === parent.id && l.ChildID === contact.contactId);
     };
     const before = await read();
     expect(before, 'one link before').toHaveLength(1);
@@ -551,7 +560,7 @@ conformance(
         ClientName: 'conformance-suite',
       });
       expect(res.status, res.text).toBe(200);
-      const body = res.json as any;
+      const body = res.json as AuthenticateResponse;
       expect(typeof body.Token).toBe('string');
       const expires = Date.parse(body.Expires);
       expect(Math.abs(expires - t0 - 30 * 60_000)).toBeLessThan(2 * 60_000);

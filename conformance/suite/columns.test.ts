@@ -3,12 +3,18 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get, keysOf, findInQuery } from './support/request.js';
+import type { components } from '../../spec/generated/openapi.js';
+
+type Row = components['schemas']['Record'];
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type ListEnvelope = components['schemas']['ListEnvelope'];
+type Problem = components['schemas']['Problem'];
 
 /** GET /api/{domain}/{id}, expecting success; returns Record. */
 async function getRecord(t: Ctx, domain: string, id: number, q: Q = {}): Promise<Record<string, unknown>> {
   const res = await get(t, `/api/${enc(domain)}/${id}`, q);
   expect(res.status, `GET /api/${domain}/${id} ${JSON.stringify(q)}`).toBe(200);
-  const rec = (res.json as any)?.Record;
+  const rec = (res.json as RecordEnvelope | undefined)?.Record as Row;
   expect(rec).toBeTypeOf('object');
   return rec;
 }
@@ -45,7 +51,7 @@ conformance(
     // every row of a query holds exactly the requested columns
     const q = await get(t, `/api/${enc(r.domain)}/Query`, { columns: `${r.keyField},${r.numberField}`, take: 20 });
     expect(q.status).toBe(200);
-    for (const x of (q.json as any).List as any[]) expect(keysOf(x)).toEqual([r.keyField, r.numberField].sort());
+    for (const x of (q.json as ListEnvelope).List) expect(keysOf(x)).toEqual([r.keyField, r.numberField].sort());
   },
 );
 
@@ -107,7 +113,7 @@ conformance(
     });
     const fres = await get(t, `/api/File/${f.fileId}`, { columns: 'FileName as Name1,FileSize as Bytes' });
     expect(fres.status).toBe(200);
-    const frec = (fres.json as any).Record;
+    const frec = (fres.json as RecordEnvelope).Record;
     expect(keysOf(frec)).toEqual(['Bytes', 'Name1']);
     expect(frec.Name1).toBe('alias-me.txt');
     expect(frec.Bytes).toBe(5);
@@ -298,14 +304,14 @@ conformance(
 
     const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,FileName' });
     expect(att.status).toBe(200);
-    const al = (att.json as any).List as any[];
+    const al = (att.json as ListEnvelope).List;
     expect(al).toHaveLength(2);
     for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
     expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
 
     const att2 = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileSize as Size' });
     expect(att2.status).toBe(200);
-    const sizes = ((att2.json as any).List as any[]).map((x) => {
+    const sizes = (att2.json as ListEnvelope).List.map((x) => {
       expect(keysOf(x)).toEqual(['Size']);
       return x.Size;
     });
@@ -313,11 +319,11 @@ conformance(
 
     const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
     expect(fq.status).toBe(200);
-    for (const x of (fq.json as any).List as any[]) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+    for (const x of (fq.json as ListEnvelope).List) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
 
     const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
     expect(one.status).toBe(200);
-    expect(keysOf((one.json as any).Record)).toEqual(['FileName', 'FileSize']);
+    expect(keysOf((one.json as RecordEnvelope).Record)).toEqual(['FileName', 'FileSize']);
 
     const lq = await get(t, '/api/Link/Query', {
       childDomain: 'File',
@@ -325,7 +331,7 @@ conformance(
       columns: 'ParentID,ChildID',
     });
     expect(lq.status).toBe(200);
-    const ll = (lq.json as any).List as any[];
+    const ll = (lq.json as ListEnvelope).List;
     expect(ll.length).toBeGreaterThan(0);
     for (const x of ll) {
       expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
@@ -340,7 +346,7 @@ conformance(
       columns: 'ParentID',
     });
     expect(lq2.status).toBe(200);
-    const ll2 = (lq2.json as any).List as any[];
+    const ll2 = (lq2.json as ListEnvelope).List;
     for (const x of ll2) expect(keysOf(x)).toEqual(['ParentID']);
     expect(ll2.map((x) => x.ParentID)).toContain(p.id);
   },
@@ -374,7 +380,7 @@ conformance(
       expect(res.status, what).toBe(400);
       expect(res.headers.get('content-type') ?? '', what).toMatch(/application\/problem\+json/);
       expect(res.json, what).toMatchObject({ status: 400, code: 'UnknownColumn' });
-      expectMentions((res.json as any).detail, 'NoSuch');
+      expectMentions((res.json as Problem).detail, 'NoSuch');
     }
   },
 );

@@ -6,7 +6,26 @@ import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get, findInQuery } from './support/request.js';
-import type { FileParams } from './support/states.js';
+import type { components } from '../../spec/generated/openapi.js';
+import type { FileParams, Permission } from './support/states.js';
+
+type FileRecord = components['schemas']['FileRecord'];
+type FileEnvelope = components['schemas']['FileEnvelope'];
+type FileList = components['schemas']['FileList'];
+import {
+  type Row,
+  expectAdversarialOrder,
+  expectPages,
+  expectSuppressionDropsEmpty,
+  expectSuppressionKeepsSparse,
+  expectTotalCount,
+  listBody,
+  only,
+  ordered,
+  queryPath,
+  rowsOf,
+  sortParam,
+} from './support/records-query.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);
@@ -32,29 +51,37 @@ const ALL_COLUMNS = [
   'DownloadURL',
 ];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+$/;
+/** Any ISO 8601 date and time: seconds, fraction and zone designator optional (FILE-025: format open). */
+const ANY_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
+
+function expectTimestamp(v: unknown, what: string) {
+  expect(typeof v, `${what}: a string (got ${JSON.stringify(v)})`).toBe('string');
+  expect(v, what).toMatch(ANY_TIMESTAMP);
+  expect(Number.isNaN(Date.parse(String(v).replace(' ', 'T'))), `${what} parses`).toBe(false);
+}
 const SETTING = 'Service.EnableEnhancedSessionIDSecurity';
 
 async function newFile(t: Ctx, p: Omit<FileParams, 'kind' | 'linked'> & Partial<FileParams>) {
   return t.given('a file', { kind: 'internal', linked: false, ...p });
 }
 
-async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
+async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
   const res = await get(t, `/api/File/${id}`, columns === undefined ? {} : { columns }, token);
   expect(res.status, `GET /api/File/${id}?columns=${columns}: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.json as any).Record;
+  return (res.json as FileEnvelope).Record;
 }
 
 /** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
-async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<Record<string, any>> {
+async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
   const cols =
     columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
   return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', id, { columns: cols }, token);
 }
 
-async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<any[]> {
+async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<FileRecord[]> {
   const res = await get(t, `/api/${enc(domain)}/${id}/Files`, q);
   expect(res.status, `GET /api/${domain}/${id}/Files ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
-  const list = (res.json as any).List;
+  const list = (res.json as FileList).List;
   expect(Array.isArray(list)).toBe(true);
   return list;
 }
@@ -190,25 +217,46 @@ conformance(
 conformance(
   {
     id: 'files.attached-listing-exact',
-    title: 'GET /api/{domain}/{id}/Files lists exactly the files linked to that parent record',
-    requirements: ['FILE-007'],
+    title:
+      'GET /api/{domain}/{id}/Files lists exactly the files linked to that parent record, not those of a parent with the same ID in another domain',
+    requirements: ['FILE-007', 'LINK-021'],
   },
   async (t) => {
+    // More files than the default query page, and a parent in another domain with the same ID.
+    const names = Array.from({ length: 35 }, (_, i) => `p1-${String(i).padStart(2, '0')}.txt`);
     const p1 = await t.given('a record with files', {
-      files: [
-        { fileName: 'p1-a.txt', contentsBase64: b64('p1a') },
-        { fileName: 'p1-b.txt', contentsBase64: b64('p1b') },
-        { fileName: 'p1-c.txt', contentsBase64: b64('p1c') },
+      files: names.map((n) => ({ fileName: n, contentsBase64: b64(n) })),
+      twinDomain: 'Incident',
+      twinFiles: [
+        { fileName: 'twin-a.txt', contentsBase64: b64('twin a') },
+        { fileName: 'twin-b.txt', contentsBase64: b64('twin b') },
       ],
     });
     const p2 = await t.given('a record with files', { files: [{ fileName: 'p2-a.txt', contentsBase64: b64('p2a') }] });
     const orphan = await newFile(t, { fileName: 'nobody.txt', contentsBase64: b64('nobody') });
-    const l1 = await attached(t, p1.domain, p1.id, { columns: 'FileID,FileName' });
-    expect(l1.map((x) => x.FileID).sort()).toEqual([...p1.fileIds].sort());
-    expect(l1.map((x) => x.FileName).sort()).toEqual(['p1-a.txt', 'p1-b.txt', 'p1-c.txt']);
+    const sorted = (ids: unknown[]) => [...ids].sort();
+
+    const l1 = await attached(t, p1.domain, p1.id, { columns: 'FileID,FileName', take: names.length });
+    expect(sorted(l1.map((x) => x.FileID)), `the ${names.length} files of ${p1.domain} ${p1.id}`).toEqual(
+      sorted(p1.fileIds),
+    );
+    expect(sorted(l1.map((x) => x.FileName))).toEqual(names);
+    // without take: a page of the same files (its size is not documented), none twice
+    const page = (await attached(t, p1.domain, p1.id, { columns: 'FileID' })).map((x) => x.FileID);
+    expect(page.length, 'without take').toBeGreaterThan(0);
+    expect(new Set(page).size, 'no file twice').toBe(page.length);
+    for (const id of page) expect(p1.fileIds, `file ${String(id)} without take`).toContain(id);
+
+    // the parent with the same ID in the other domain has its own files only
+    expect(p1.twinDomain, "state 'a record with files' made the twin parent").toBe('Incident');
+    const twin = await attached(t, p1.twinDomain!, p1.id, { columns: 'FileID', take: 50 });
+    expect(sorted(twin.map((x) => x.FileID)), `files of ${p1.twinDomain} ${p1.id}`).toEqual(
+      sorted(p1.twinFileIds ?? []),
+    );
+
     const l2 = await attached(t, p2.domain, p2.id, { columns: 'FileID' });
     expect(l2.map((x) => x.FileID)).toEqual(p2.fileIds);
-    expect([...l1, ...l2].map((x) => x.FileID)).not.toContain(orphan.fileId);
+    expect([...l1, ...l2, ...twin].map((x) => x.FileID)).not.toContain(orphan.fileId);
 
     // a record without files lists none
     const bare = await t.given('a record with associations', { domain: p1.domain });
@@ -249,7 +297,7 @@ conformance(
     for (const q of [{ columns: 'FileName' }, {}]) {
       const res = await get(t, `/api/File/${f.fileId}`, q);
       expect(res.status).toBe(200);
-      const body = res.json as any;
+      const body = res.json as FileEnvelope;
       expect(body.Domain).toBe('File');
       expect(body.Id).toBe(f.fileId);
       expect(typeof body.Record).toBe('object');
@@ -298,7 +346,99 @@ conformance(
     for (const f of files) {
       const row = list.find((x) => x.FileName === f.fileName);
       expect(row, f.fileName).toBeDefined();
-      expect(bytesOf(row.Contents).equals(Buffer.from(f.contentsBase64, 'base64')), f.fileName).toBe(true);
+      expect(bytesOf(row?.Contents).equals(Buffer.from(f.contentsBase64, 'base64')), f.fileName).toBe(true);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.query-metadata-only',
+    title: 'GET /api/File/Query answers metadata only: without a column list no row carries the file bytes',
+    requirements: ['FILE-021'],
+  },
+  async (t) => {
+    const bytes = 'the bytes of a file that the file query must not carry';
+    const f = await newFile(t, { fileName: 'metadata-only.txt', contentsBase64: b64(bytes) });
+    const row = await fileRow(t, f.fileId);
+    expect(row.FileName, 'the row is the file').toBe('metadata-only.txt');
+    expect(row.Contents ?? null, 'Contents on a File/Query row without columns').toBeNull();
+    expect(Object.values(row), 'the bytes under another key').not.toContain(b64(bytes));
+  },
+);
+
+conformance(
+  {
+    id: 'files.query-start-offset-and-sort',
+    title: 'File/Query takes the start offset and sort: pages, ascending and descending, join into the ordered set',
+    requirements: ['FILE-022'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { domain: 'File', count: 12 });
+    await expectAdversarialOrder(t, recs);
+    const rows = await rowsOf(t, recs, [recs.sortField]);
+    const pick = (r: Row) => r[recs.sortField];
+    for (const dir of ['asc', 'desc'] as const) {
+      const keys = [{ field: recs.sortField, dir }];
+      const expected = ordered(rows, keys).map(pick);
+      const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys, false) };
+      await expectPages(t, queryPath(recs), q, expected, pick, 5, `File/Query sort ${dir}`);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.query-empty-column-suppression',
+    title: 'File/Query takes empty-column suppression: all-null columns dropped, a column with one value kept',
+    requirements: ['FILE-023'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { domain: 'File', count: 5 });
+    await expectSuppressionDropsEmpty(t, recs);
+    await expectSuppressionKeepsSparse(t, recs);
+  },
+);
+
+conformance(
+  {
+    id: 'files.query-total-count',
+    title: 'File/Query takes the total count: all matching files when asked, not the page; off by default',
+    requirements: ['FILE-024'],
+    timeoutMs: 60_000,
+  },
+  async (t) => {
+    const recs = await t.given('records', { domain: 'File', count: 35 });
+    await expectTotalCount(t, recs, 10);
+    const off = await listBody(t, queryPath(recs), { ...only(t, recs), columns: recs.sortField, take: 10 });
+    expect(off[t.bindings.totalCountField], 'no total count unless asked').toBeUndefined();
+  },
+);
+
+conformance(
+  {
+    id: 'files.modified-downloaded-timestamps',
+    title: 'ModifiedDate and DownloadedDate of a modified and downloaded file are timestamps',
+    requirements: ['FILE-025'],
+  },
+  async (t) => {
+    const f = await newFile(t, {
+      fileName: 'touched.txt',
+      linked: true,
+      touched: true,
+      contentsBase64: b64('touched'),
+    });
+    const cols = 'FileID,ModifiedDate,DownloadedDate';
+    const reads: Array<[string, Record<string, unknown>]> = [
+      ['getFile', await fileRecord(t, f.fileId, cols)],
+      ['queryFiles', await fileRow(t, f.fileId, cols)],
+    ];
+    if (f.parentDomain !== undefined && f.parentId !== undefined) {
+      const rows = await attached(t, f.parentDomain, f.parentId, { columns: cols });
+      reads.push(['listAttachedFiles', rows.find((r) => r.FileID === f.fileId) ?? {}]);
+    }
+    for (const [op, rec] of reads) {
+      for (const k of ['ModifiedDate', 'DownloadedDate']) expectTimestamp(rec[k], `${op} ${k}`);
     }
   },
 );
@@ -435,9 +575,11 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
     async (t) => {
       await t.given('a setting', { name: SETTING, value: true });
       const f = await newFile(t, { fileName: 'restricted.pdf', linked: true, contentsBase64: b64('%PDF restricted') });
-      const restricted = await t.given('a user', { grants: { File: ['View', 'RestrictDownload'] } });
-      const full = await t.given('a user', { grants: { File: ['View', 'RestrictDownload', 'Full'] } });
-      const plain = await t.given('a user', { grants: { File: ['View'] } });
+      // every opening permission (which one lets a user read files is not shown), then RestrictDownload and Full
+      const open: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
+      const restricted = await t.given('a user', { grants: { File: [...open, 'RestrictDownload'] } });
+      const full = await t.given('a user', { grants: { File: [...open, 'RestrictDownload', 'Full'] } });
+      const plain = await t.given('a user', { grants: { File: open } });
 
       expect((await fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token)).DownloadURL).toBe('');
       expect((await fileRow(t, f.fileId, 'DownloadURL', restricted.token)).DownloadURL).toBe('');

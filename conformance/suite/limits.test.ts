@@ -4,6 +4,13 @@ import { expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { type Ctx, enc } from './support/request.js';
 import { expectProblem } from './support/problem.js';
+import type { components } from '../../spec/generated/openapi.js';
+import type { ProviderStates } from '../../spec/generated/provider-states.js';
+
+type Proposal = ProviderStates['a proposal']['values'];
+type ListEnvelope = components['schemas']['ListEnvelope'];
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
 
 const MB = 1024 * 1024;
 
@@ -13,10 +20,10 @@ async function scheduleCount(t: Ctx, domain: string, proposalId: number): Promis
     `/api/${enc(domain)}/Query?filter=${enc(`ProposalID:eq:${proposalId}`)}&includeTotalCount=true&take=1`,
   );
   expect(res.status, res.text.slice(0, 200)).toBe(200);
-  return (res.json as any).TotalCount;
+  return (res.json as ListEnvelope).TotalCount ?? Number.NaN;
 }
 
-function upsertMulti(t: Ctx, p: Record<string, any>, body: unknown | string) {
+function upsertMulti(t: Ctx, p: Pick<Proposal, 'proposalId' | 'scheduleDomain'>, body: unknown) {
   return t.raw(`/api/Quotes/Proposals/${p.proposalId}/Schedules/${enc(p.scheduleDomain)}/UpsertMulti`, {
     method: 'POST',
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -127,7 +134,7 @@ conformance(
     expect(await scheduleCount(t, p.scheduleDomain, p.proposalId)).toBe(2);
     const kept = await t.raw(`/api/${enc(p.scheduleDomain)}/${p.locationIds[0]}?columns=${enc(f)}`);
     expect(kept.status).toBe(200);
-    expect((kept.json as any).Record[f]).not.toBe('Changed by an oversized batch');
+    expect((kept.json as RecordEnvelope).Record[f]).not.toBe('Changed by an oversized batch');
     expect((await t.raw(`/api/${enc(p.scheduleDomain)}/${p.locationIds[1]}`)).status).toBe(200);
 
     // exactly 100 is accepted
@@ -137,7 +144,7 @@ conformance(
       Deletes: [{ ID: p.locationIds[1] }],
     });
     expect(r3.status, r3.text.slice(0, 300)).toBe(200);
-    const body = r3.json as any;
+    const body = r3.json as UpsertMultiResponse;
     expect(body.Inserts).toHaveLength(98);
     expect(body.Updates).toHaveLength(1);
     expect(body.Deletes).toHaveLength(1);

@@ -6,9 +6,20 @@
 // `linkColumns.relationship` (the spec does not show its name). Record IDs, match fields and
 // relationship codes come from the provider states.
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
+import type { components, paths } from '../../spec/generated/openapi.js';
+import { conformance, PreconditionFailedError } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx } from './support/request.js';
+import { type Ctx, type Q, findInQuery, get } from './support/request.js';
+
+type LinkList = components['schemas']['LinkList'];
+type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
+type Domain = components['schemas']['Domain'];
+type DomainList = components['schemas']['DomainList'];
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type LinkUpsertResult = components['schemas']['LinkUpsertResult'];
+type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
+type Problem = components['schemas']['Problem'];
+type FileEnvelope = components['schemas']['FileEnvelope'];
 
 type Row = Record<string, unknown>;
 
@@ -22,9 +33,9 @@ async function queryLinks(
   t: Ctx,
   q: { childDomain?: string; childRecordID?: number; parentDomain?: string; columns?: string },
 ): Promise<Row[]> {
-  const res = await t.api.GET('/api/Link/Query', { params: { query: q as any } });
+  const res = await t.api.GET('/api/Link/Query', { params: { query: q as LinkQuery } });
   expect(res.response.status, `Link/Query ${JSON.stringify(q)}`).toBe(200);
-  const list = (res.data as any)?.List;
+  const list = (res.data as LinkList | undefined)?.List;
   expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
   return list as Row[];
 }
@@ -69,9 +80,9 @@ function expectAccepted(res: Parameters<typeof isRefusal>[0], what: string) {
 function expectRefused(res: Parameters<typeof isRefusal>[0], what: string) {
   expect(isRefusal(res), `${what} is refused (answer: ${describe(res)})`).toBe(true);
 }
-function describe(res: any): string {
-  const status = res?.status ?? res?.response?.status;
-  const body = res?.text ?? JSON.stringify(res?.data ?? res?.error);
+function describe(res: Parameters<typeof isRefusal>[0]): string {
+  const status = 'response' in res ? res.response.status : res.status;
+  const body = 'response' in res ? JSON.stringify(res.data ?? res.error) : res.text;
   return `${status} ${String(body).slice(0, 300)}`;
 }
 
@@ -79,8 +90,10 @@ function describe(res: any): string {
 async function customDomain(t: Ctx): Promise<string | undefined> {
   const res = await t.raw('/api/Domains');
   expect(res.status).toBe(200);
-  const body = res.json as any;
-  const list: any[] = Array.isArray(body) ? body : ((t.domainList(body) as any[]) ?? []);
+  const body = res.json as DomainList | Domain[] | Record<string, Domain[] | undefined>;
+  const list: Domain[] = Array.isArray(body)
+    ? body
+    : ((body as Record<string, Domain[] | undefined>)[t.bindings.domainsListField] ?? []);
   return list.map((d) => d?.Name).find((n) => typeof n === 'string' && n.startsWith('Custom.'));
 }
 
@@ -233,10 +246,10 @@ conformance(
 
       // No such link: asked by child where the service answers that query, else by parent domain.
       const byChild = await t.api.GET('/api/Link/Query', {
-        params: { query: { childDomain: child.domain, childRecordID: childId, columns: LINK_COLUMNS } as any },
+        params: { query: { childDomain: child.domain, childRecordID: childId, columns: LINK_COLUMNS } as LinkQuery },
       });
       let rows: Row[];
-      if (byChild.response.status === 200) rows = ((byChild.data as any)?.List ?? []) as Row[];
+      if (byChild.response.status === 200) rows = (byChild.data as LinkList | undefined)?.List ?? [];
       else rows = await queryLinks(t, { parentDomain: p.domain, columns: LINK_COLUMNS });
       const made = rows.filter(
         (r) =>
@@ -383,7 +396,7 @@ conformance(
  * when it is readable as a scalar (so only the field type can be the reason for a refusal). */
 async function nonMatchableKey(t: Ctx, domain: string, id: number, field: string): Promise<string | number> {
   const res = await t.raw(`/api/${encodeURIComponent(domain)}/${id}?columns=${encodeURIComponent(field)}`);
-  const v = (res.json as any)?.Record?.[field];
+  const v = (res.json as RecordEnvelope | undefined)?.Record?.[field];
   if (typeof v === 'string' || typeof v === 'number') return v;
   if (typeof v === 'boolean') return String(v);
   return id;
@@ -673,6 +686,299 @@ conformance(
   },
 );
 
+/** Link/Query with any parameters (names of the undocumented ones through the bindings). */
+async function queryLinksBy(t: Ctx, q: Q): Promise<Row[]> {
+  const res = await get(t, '/api/Link/Query', q);
+  expect(res.status, `Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  const list = (res.json as LinkList | undefined)?.List;
+  expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
+  return list as Row[];
+}
+
+/** A link operation a test needs as a step (not what it checks): a refusal blocks the test. */
+async function step(res: Promise<Parameters<typeof isRefusal>[0]>, what: string): Promise<void> {
+  const r = await res;
+  if (isRefusal(r)) throw new PreconditionFailedError(`${what} was refused (answer: ${describe(r)})`);
+}
+
+/** `rows` as sorted "ParentDomainID/ParentID>ChildDomainID/ChildID" texts (plus `extra` columns). */
+function linkSet(rows: Row[], extra: string[] = []): string[] {
+  return rows
+    .map((r) =>
+      [`${String(r.ParentDomainID)}/${String(r.ParentID)}>${String(r.ChildDomainID)}/${String(r.ChildID)}`]
+        .concat(extra.map((k) => `${k}=${JSON.stringify(r[k] ?? null)}`))
+        .join(' '),
+    )
+    .sort();
+}
+
+conformance(
+  {
+    id: 'links.query-identifies-by-key-or-match-field',
+    title:
+      'Link/Query names the parent by primary key or match field and the child by match field; the primary key wins',
+    requirements: ['LINK-020'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t);
+    const c1 = await contact(t);
+    const c2 = await contact(t);
+    for (const [p, c] of [
+      [p1, c1],
+      [p1, c2],
+      [p2, c1],
+    ] as const) {
+      await step(
+        t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        `Upsert ${p.domain} ${p.id} -> Contact ${c.contactId}`,
+      );
+    }
+    const lq = t.bindings.linkQuery;
+    const cols = { columns: LINK_COLUMNS };
+    const pairs = (rows: Row[]) => rows.map((r) => `${String(r.ParentID)}>${String(r.ChildID)}`).sort();
+    const expectPairs = (rows: Row[], want: Array<[{ id: number }, { contactId: number }]>, what: string) =>
+      expect(pairs(rows), what).toEqual(want.map(([p, c]) => `${p.id}>${c.contactId}`).sort());
+
+    // parent by primary key
+    const byParentId = await queryLinksBy(t, {
+      parentDomain: p1.domain,
+      [lq.parentRecordId]: p1.id,
+      childDomain: 'Contact',
+      ...cols,
+    });
+    expectPairs(
+      byParentId,
+      [
+        [p1, c1],
+        [p1, c2],
+      ],
+      'parent by primary key',
+    );
+    // parent by match field
+    const byParentMatch = await queryLinksBy(t, {
+      parentDomain: p2.domain,
+      [lq.parentRecordMatchField]: p2.textMatchField,
+      [lq.parentRecordKey]: p2.textMatchKey,
+      childDomain: 'Contact',
+      ...cols,
+    });
+    expectPairs(byParentMatch, [[p2, c1]], 'parent by text match field');
+    // child by match field, text and numeric
+    const byChildText = await queryLinksBy(t, {
+      childDomain: 'Contact',
+      [lq.childRecordMatchField]: c2.textMatchField,
+      [lq.childRecordKey]: c2.textMatchKey,
+      ...cols,
+    });
+    expectPairs(byChildText, [[p1, c2]], 'child by text match field');
+    const byChildNumber = await queryLinksBy(t, {
+      childDomain: 'Contact',
+      [lq.childRecordMatchField]: c1.numericMatchField,
+      [lq.childRecordKey]: c1.numericMatchKey,
+      ...cols,
+    });
+    expectPairs(
+      byChildNumber,
+      [
+        [p1, c1],
+        [p2, c1],
+      ],
+      'child by numeric match field',
+    );
+    // both on the parent side: the primary key wins
+    const both = await queryLinksBy(t, {
+      parentDomain: p1.domain,
+      [lq.parentRecordId]: p1.id,
+      [lq.parentRecordMatchField]: p2.textMatchField,
+      [lq.parentRecordKey]: p2.textMatchKey,
+      childDomain: 'Contact',
+      ...cols,
+    });
+    expectPairs(
+      both,
+      [
+        [p1, c1],
+        [p1, c2],
+      ],
+      'parent by primary key and match field',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'links.query-by-child-lists-every-link',
+    title: 'Link/Query by child lists every link of the child, more than any query page (no paging is documented)',
+    requirements: ['LINK-011'],
+    mutates: true,
+    timeoutMs: 120_000,
+  },
+  async (t) => {
+    const c = await contact(t);
+    const parents: number[] = [];
+    for (let i = 0; i < 105; i++) {
+      const p = await linkParent(t);
+      await step(
+        t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        `Upsert of link ${i + 1}`,
+      );
+      parents.push(p.id);
+    }
+    const rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(rows.map((r) => r.ParentID).sort(), 'all 105 links of the contact, each once').toEqual([...parents].sort());
+  },
+);
+
+conformance(
+  {
+    id: 'links.is-unlinked-follows-links',
+    title: 'IsUnlinked, re-read after each link added and removed, says whether the file has a parent link now',
+    requirements: ['FILE-006'],
+    mutates: true,
+  },
+  async (t) => {
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t, 'Incident');
+    const f = await unlinkedFile(t, 'is-unlinked.txt');
+    const isUnlinked = async (when: string): Promise<unknown> => {
+      const res = await get(t, `/api/File/${f.fileId}`, { columns: 'IsUnlinked' });
+      expect(res.status, `GET /api/File/${f.fileId} ${when}`).toBe(200);
+      const one = (res.json as FileEnvelope).Record.IsUnlinked;
+      const row = await findInQuery(t, '/api/File/Query', 'FileID', 'FileID', f.fileId, {
+        columns: 'FileID,IsUnlinked',
+      });
+      expect(row.IsUnlinked, `File/Query agrees with GET /api/File/{id} ${when}`).toBe(one);
+      return one;
+    };
+    const link = (p: { domain: string; id: number }) => ({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'File',
+      childId: f.fileId,
+    });
+    expect(await isUnlinked('before any link')).toBe(true);
+    await step(t.links.upsert(link(p1)), 'Upsert of the first File link');
+    expect(await isUnlinked('after the first link was added')).toBe(false);
+    await step(t.links.upsert(link(p2)), 'Upsert of the second File link');
+    expect(await isUnlinked('with two links')).toBe(false);
+    await step(t.links.remove(link(p1)), 'Remove of the first File link');
+    expect(await isUnlinked('after one of two links was removed')).toBe(false);
+    await step(t.links.remove(link(p2)), 'Remove of the last File link');
+    expect(await isUnlinked('after the last link was removed')).toBe(true);
+  },
+);
+
+conformance(
+  {
+    id: 'links.writes-leave-other-links-alone',
+    title:
+      'Upsert and Remove change the named link only: the other links of the same contact and parent, read back, are unchanged',
+    requirements: ['LINK-013', 'LINK-015'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1, r2] = await relationships(t);
+    const rel = t.bindings.linkColumns.relationship;
+    const p1 = await linkParent(t);
+    const p2 = await linkParent(t, 'Incident');
+    const p3 = await linkParent(t);
+    const c = await contact(t);
+    const other = await contact(t);
+    const f = await unlinkedFile(t, 'neighbour.txt');
+    const contactLink = (p: { domain: string; id: number }, who: { contactId: number }, relationship?: string) => ({
+      parentDomain: p.domain,
+      parentId: p.id,
+      childDomain: 'Contact',
+      childId: who.contactId,
+      ...(relationship === undefined ? {} : { relationship }),
+    });
+    await step(t.links.upsert(contactLink(p1, c, r1)), 'Upsert p1 -> contact');
+    await step(t.links.upsert(contactLink(p2, c, r2)), 'Upsert p2 -> contact');
+    await step(t.links.upsert(contactLink(p1, other, r2)), 'Upsert p1 -> other contact');
+    await step(
+      t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
+      'Upsert p1 -> file',
+    );
+    const snapshot = async () => ({
+      c: linkSet(await linksOfChild(t, 'Contact', c.contactId, [rel]), [rel]),
+      other: linkSet(await linksOfChild(t, 'Contact', other.contactId, [rel]), [rel]),
+      f: linkSet(await linksOfChild(t, 'File', f.fileId)),
+    });
+    const before = await snapshot();
+    expect(before.c, 'two links of the contact').toHaveLength(2);
+
+    // Upsert of a new link: the contact gains exactly that link; everything else as before
+    expectAccepted(await t.links.upsert(contactLink(p3, c, r1)), 'Upsert p3 -> contact');
+    const afterUpsert = await snapshot();
+    const added = afterUpsert.c.filter((x) => !before.c.includes(x));
+    expect(added, 'exactly one new link of the contact').toHaveLength(1);
+    expect(added[0], 'the new link is p3 -> contact').toContain(`/${p3.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`);
+    expect(
+      afterUpsert.c.filter((x) => before.c.includes(x)),
+      "the contact's other links, relationships included",
+    ).toEqual(before.c);
+    expect(afterUpsert.other, "another contact's link to the same parent").toEqual(before.other);
+    expect(afterUpsert.f, "the parent's File link").toEqual(before.f);
+
+    // Remove of one link: only that link goes
+    expectAccepted(await t.links.remove(contactLink(p1, c)), 'Remove p1 -> contact');
+    const afterRemove = await snapshot();
+    const removed = `${p1.domainId}/${p1.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`;
+    expect(afterRemove.c, 'the contact keeps its other links unchanged').toEqual(
+      afterUpsert.c.filter((x) => x.split(' ')[0] !== removed),
+    );
+    expect(afterRemove.c, 'the removed link is gone').toHaveLength(2);
+    expect(afterRemove.other, "another contact's link to the same parent stays").toEqual(before.other);
+    expect(afterRemove.f, "the parent's File link stays").toEqual(before.f);
+  },
+);
+
+conformance(
+  {
+    id: 'links.parents-with-equal-ids',
+    title: 'parents in two domains with the same ID: Upsert, Link/Query and Remove on one never touch the other',
+    requirements: ['LINK-021'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await t.given('a link parent', { twinDomain: 'Incident' });
+    if (p.twinDomain === undefined || p.twinDomainId === undefined)
+      throw new PreconditionFailedError("state 'a link parent' made no twin parent");
+    const twin = { domain: p.twinDomain, domainId: p.twinDomainId, id: p.id };
+    const c = await contact(t);
+    const link = (x: { domain: string; id: number }) => ({
+      parentDomain: x.domain,
+      parentId: x.id,
+      childDomain: 'Contact',
+      childId: c.contactId,
+    });
+    expectAccepted(await t.links.upsert(link(p)), `Upsert ${p.domain} ${p.id} -> contact`);
+    expectAccepted(await t.links.upsert(link(twin)), `Upsert ${twin.domain} ${twin.id} -> contact`);
+    const rows = await linksOfChild(t, 'Contact', c.contactId);
+    expect(linkSet(rows), 'two links, one per parent domain').toEqual(
+      [
+        `${p.domainId}/${p.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+        `${twin.domainId}/${twin.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+      ].sort(),
+    );
+    const ofTwin = await queryLinksBy(t, {
+      parentDomain: twin.domain,
+      [t.bindings.linkQuery.parentRecordId]: twin.id,
+      childDomain: 'Contact',
+      columns: LINK_COLUMNS,
+    });
+    expect(linkSet(ofTwin), `Link/Query of ${twin.domain} ${twin.id}`).toEqual([
+      `${twin.domainId}/${twin.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+    ]);
+    expectAccepted(await t.links.remove(link(p)), `Remove ${p.domain} ${p.id} -> contact`);
+    expect(linkSet(await linksOfChild(t, 'Contact', c.contactId)), 'the twin parent keeps its link').toEqual([
+      `${twin.domainId}/${twin.id}>${CONTACT_DOMAIN_ID}/${c.contactId}`,
+    ]);
+  },
+);
+
 // ---------------------------------------------------------------------------------------------
 // Implementation-defined (the reference's names and answers)
 
@@ -754,7 +1060,7 @@ conformance(
       Relationship: r1,
     });
     expect(res.status).toBe(200);
-    const body = res.json as any;
+    const body = res.json as LinkUpsertResult;
     expect(body).toMatchObject({ IsSuccessful: true, ParentRecordID: p.id, ChildRecordID: c.contactId, Message: null });
     expect(Number.isInteger(body.LinkID)).toBe(true);
     const [row] = await refLinkRows(t, 'Contact', c.contactId);
@@ -799,7 +1105,7 @@ conformance(
       ChildRecordID: note.id,
     });
     expect(r1.status).toBe(400);
-    expect((r1.json as any)?.code).toBe('MalformedRequest');
+    expect((r1.json as Problem | undefined)?.code).toBe('MalformedRequest');
     const r2 = await rawLink(t, 'Upsert', {
       ParentDomain: p.domain,
       ParentRecordKey: String(p.id),
@@ -808,7 +1114,7 @@ conformance(
       ChildRecordID: c.contactId,
     });
     expect(r2.status).toBe(400);
-    expect((r2.json as any)?.code).toBe('MalformedRequest');
+    expect((r2.json as Problem | undefined)?.code).toBe('MalformedRequest');
     expect(await refLinkRows(t, 'Contact', c.contactId)).toHaveLength(0);
   },
 );
@@ -835,13 +1141,13 @@ conformance(
       ChildRecordMatchField: c.textMatchField,
     });
     expect(res.status).toBe(200);
-    expect((res.json as any)?.IsSuccessful).toBe(true);
+    expect((res.json as LinkRemoveResult | undefined)?.IsSuccessful).toBe(true);
     expect(res.json).toHaveProperty('Message');
     expect(await refLinkRows(t, 'Contact', c.contactId)).toHaveLength(0);
 
     const again = await rawLink(t, 'Remove', ids);
     expect(again.status).toBe(200);
-    const body = again.json as any;
+    const body = again.json as LinkRemoveResult;
     expect(body?.IsSuccessful).toBe(false);
     expect(typeof body?.Message).toBe('string');
     expect(body.Message).toMatch(/nothing|no link|not found|does not exist|no .*removed/i);
@@ -884,7 +1190,7 @@ conformance(
       const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
       const r = await t.raw(`/api/Link/Query?${qs}`);
       expect(r.status, `Link/Query ${qs}`).toBe(200);
-      return ((r.json as any)?.List ?? []) as Row[];
+      return (r.json as LinkList | undefined)?.List ?? [];
     };
     const byKey = await q({
       childDomain: 'Contact',
@@ -964,6 +1270,6 @@ conformance(
       `/api/Link/Query?childDomain=Contact&childRecordID=${c.contactId}&relationship=ADJ&columns=ParentID,ContactTypeID`,
     );
     expect(r.status).toBe(200);
-    expect(((r.json as any).List as Row[]).length).toBe(2);
+    expect((r.json as LinkList).List.length).toBe(2);
   },
 );

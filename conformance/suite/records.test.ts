@@ -1,8 +1,13 @@
 // REC-*: generic record access by ID (spec 1, 4.2, 7).
 import { expect } from 'vitest';
+import type { components } from '../../spec/generated/openapi.js';
 import { conformance } from '../src/dsl.js';
+import { isRefusal } from '../src/meaning.js';
 import { enc, get } from './support/request.js';
 import { expectProblem } from './support/problem.js';
+
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type Row = components['schemas']['Record'];
 
 const MISSING_ID = 987654321;
 
@@ -17,7 +22,7 @@ conformance(
     for (const q of [{ columns: `${r.textField},${r.numberField}` }, {}]) {
       const res = await get(t, `/api/${enc(r.domain)}/${r.id}`, q);
       expect(res.status).toBe(200);
-      const body = res.json as any;
+      const body = res.json as RecordEnvelope;
       expect(body).toBeTypeOf('object');
       expect(body.Record).toBeTypeOf('object');
       expect(body.Record).not.toBeNull();
@@ -41,7 +46,7 @@ conformance(
       columns: `${r.keyField},${r.textField},${r.numberField}`,
     });
     expect(res.status).toBe(200);
-    const rec = (res.json as any).Record;
+    const rec = (res.json as RecordEnvelope).Record;
     expect(rec[r.keyField]).toBe(r.id);
     expect(rec[r.textField]).toEqual(r.textValue);
     expect(Number(rec[r.numberField])).toBe(Number(r.numberValue));
@@ -49,11 +54,12 @@ conformance(
     // several records of one domain: each ID reads its own record
     const recs = await t.given('records', { count: 3 });
     const values: unknown[] = [];
-    for (const id of recs.ids as number[]) {
+    for (const id of recs.ids) {
       const one = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
       expect(one.status).toBe(200);
-      expect((one.json as any).Id).toBe(id);
-      values.push((one.json as any).Record[recs.sortField]);
+      const env = one.json as RecordEnvelope;
+      expect(env.Id).toBe(id);
+      values.push(env.Record[recs.sortField]);
     }
     for (const v of values) expect(v).not.toBeNull();
     expect(new Set(values.map((v) => JSON.stringify(v))).size, 'distinct records have distinct sort values').toBe(3);
@@ -64,8 +70,49 @@ conformance(
       take: 10,
     });
     expect(q.status).toBe(200);
-    const listed = ((q.json as any).List as any[]).map((x) => JSON.stringify(x[recs.sortField])).sort();
+    const listed = (q.json as { List: Row[] }).List.map((x) => JSON.stringify(x[recs.sortField])).sort();
     expect(listed).toEqual(values.map((v) => JSON.stringify(v)).sort());
+  },
+);
+
+conformance(
+  {
+    id: 'records.missing-record-is-a-failure',
+    title:
+      'reading a record ID that does not exist (never issued, or deleted) fails: it is not a success carrying data',
+    requirements: ['REC-004'],
+  },
+  async (t) => {
+    // A record that existed: the referenced record of 'a record with a missing association' was deleted.
+    const m = await t.given('a record with a missing association');
+    const ref = await get(t, `/api/${enc(m.domain)}/${m.id}`, { columns: m.associationKeyField });
+    expect(ref.status, `GET /api/${m.domain}/${m.id}`).toBe(200);
+    const deletedId = (ref.json as RecordEnvelope).Record[m.associationKeyField];
+    expect(Number.isInteger(deletedId), `${m.associationKeyField} holds the deleted record's ID`).toBe(true);
+    const assoc = await t.given('a record with associations', { domain: m.domain });
+    const f = await t.given('a file', {
+      kind: 'internal',
+      linked: false,
+      fileName: 'exists.txt',
+      contentsBase64: Buffer.from('exists').toString('base64'),
+    });
+    const reads = [
+      `/api/${enc(assoc.associatedDomain)}/${String(deletedId)}`,
+      `/api/${enc(m.domain)}/${MISSING_ID}`,
+      `/api/File/${MISSING_ID}`,
+    ];
+    for (const path of reads) {
+      const res = await get(t, path);
+      expect(isRefusal(res), `${path} must fail (answer: ${res.status} ${res.text.slice(0, 200)})`).toBe(true);
+    }
+    // controls: existing records of the same domains are served
+    for (const path of [
+      `/api/${enc(assoc.associatedDomain)}/${assoc.associatedId}`,
+      `/api/${enc(m.domain)}/${m.id}`,
+      `/api/File/${f.fileId}`,
+    ]) {
+      expect(isRefusal(await get(t, path)), `${path} is served`).toBe(false);
+    }
   },
 );
 

@@ -1,29 +1,8 @@
-// Bindings: every key documented (README section 4 is generated from bindings.ts and must not
-// drift), dotted paths reach nested bodies, the total count can live in a header.
-import fs from 'node:fs';
+// Bindings: dotted paths reach nested bodies, the total count can live in a header (the README
+// table's drift test is conformance/test/init.test.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  BINDING_DOCS,
-  atPath,
-  bindingKeys,
-  domainListOf,
-  resolveBindings,
-  setAtPath,
-  totalCountOf,
-} from '../src/bindings.js';
+import { atPath, domainListOf, resolveBindings, setAtPath, totalCountOf } from '../src/bindings.js';
 import { linkBody } from '../src/dsl.js';
-import { README, withBindingsTable } from '../src/readme-bindings.js';
-
-describe('binding documentation', () => {
-  it('documents every binding key, and nothing else', () => {
-    expect(Object.keys(BINDING_DOCS).sort()).toEqual(bindingKeys().sort());
-  });
-
-  it('README section 4 holds the generated table (run `npx tsx conformance/src/readme-bindings.ts`)', () => {
-    const readme = fs.readFileSync(README, 'utf8');
-    expect(readme).toBe(withBindingsTable(readme));
-  });
-});
 
 describe('paths and places', () => {
   it('atPath and setAtPath follow dotted paths; the empty path is the value itself', () => {

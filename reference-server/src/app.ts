@@ -24,6 +24,8 @@ import * as schedules from './areas/schedules.js';
 export interface CreateAppOptions {
   /** SQLite file; ':memory:' (default) for a throwaway database. */
   dbPath?: string;
+  /** Hold the database file exclusively (db.ts, OpenOptions.exclusive; `--exclusive-db`). */
+  exclusiveDb?: boolean;
   /** Initial settings; they override what the database holds. */
   settings?: Partial<Settings>;
   /** Serve POST /_provider-states. */
@@ -49,7 +51,7 @@ const defaultLog: ErrorLogger = (entry) => {
 };
 
 export function createApp(opts: CreateAppOptions = {}): CreatedApp {
-  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS);
+  const db = openDatabase(opts.dbPath ?? ':memory:', DOMAINS, { exclusive: opts.exclusiveDb });
   // token → user cache, invalidated by TEMP triggers on users/grants/tokens (auth.ts, AuthCache)
   installAuthCache(db);
   const dict = createDictionary(DOMAINS);

@@ -142,7 +142,7 @@ const AUTH_CACHE_SIZE = 10_000;
 /**
  * Token → user cache of one database connection. Looking a token up costs three queries and a
  * grant map over every domain, per request: about a quarter of the server CPU of a record read
- * (bench/README-section.md). An entry is only ever a copy of what `lookupToken` would read now:
+ * (docs/benchmarks.md). An entry is only ever a copy of what `lookupToken` would read now:
  *
  * - expiry: every hit compares the token's Expires with `deps.clock()` exactly as the lookup does,
  *   so a token stops working at the same millisecond with or without the cache;
@@ -187,8 +187,11 @@ export class AuthCache {
       }
     }
     db.exec(triggers.join(';\n'));
-    // A private in-memory database has no other connection; a file may have (data_version).
-    this.dataVersion = db.memory ? undefined : db.prepare('PRAGMA data_version');
+    // A private in-memory database has no other connection, nor has a file held in exclusive
+    // locking mode (db.ts, --exclusive-db: nobody else can commit); any other file may have one,
+    // whose commits show in data_version.
+    const exclusive = String(db.pragma('locking_mode', { simple: true })).toLowerCase() === 'exclusive';
+    this.dataVersion = db.memory || exclusive ? undefined : db.prepare('PRAGMA data_version');
   }
 
   userFor(deps: Deps, token: string): User | undefined {

@@ -21,9 +21,27 @@ export function fileExtension(name: unknown): string {
   return dot > 0 && dot < base.length - 1 ? base.slice(dot) : '';
 }
 
-export function openDatabase(path = ':memory:', domains: DomainDef[] = DOMAINS): Database.Database {
+export interface OpenOptions {
+  /**
+   * SQLite's exclusive locking mode (`--exclusive-db`): the server holds the file's lock for as long
+   * as it runs, so no other connection (another process, the sqlite3 shell, a backup tool) can
+   * read or write the file meanwhile. In exchange WAL needs no shared-memory index (no lock and
+   * unlock system calls on the -shm file per transaction) and nothing can change the file behind
+   * the server's back. For a server that is the database's only user; off by default.
+   */
+  exclusive?: boolean;
+}
+
+export function openDatabase(
+  path = ':memory:',
+  domains: DomainDef[] = DOMAINS,
+  opts: OpenOptions = {},
+): Database.Database {
   const db = new Database(path);
-  if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+  const file = path !== ':memory:' && path !== '';
+  // before journal_mode: WAL then keeps its index in heap memory instead of the -shm file
+  if (file && opts.exclusive) db.pragma('locking_mode = EXCLUSIVE');
+  if (file) db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
@@ -59,7 +77,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * past `max`). The column engine and the areas build the same few SQL texts again and again, and
  * preparing one cost more than running it (about a fifth of the CPU of a record read). A statement
  * keeps no state between runs as long as nobody calls pluck/raw/expand/safeIntegers/bind on it:
- * the server does not (bench/README-section.md has the measured effect). */
+ * the server does not (docs/benchmarks.md has the measured effect). */
 export function cacheStatements(db: Database.Database, max = STATEMENT_CACHE_SIZE): void {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
@@ -95,9 +113,11 @@ function domainTableSql(def: DomainDef): string[] {
     if (col) stmts.push(`CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${col}`)} ON ${q(def.table)} (${q(col)})`);
   }
   for (const cols of def.indexes ?? []) {
-    stmts.push(
-      `CREATE INDEX IF NOT EXISTS ${q(`ix_${def.table}_${cols.join('_')}`)} ON ${q(def.table)} (${cols.map(q).join(', ')})`,
-    );
+    // 'Name DESC' → "Name" DESC; the index name spells the direction as _desc
+    const terms = cols.map((c) => /^(.*?)(?:\s+(DESC|ASC))?$/i.exec(c.trim())!);
+    const name = `ix_${def.table}_${terms.map((m) => m[1] + (m[2]?.toUpperCase() === 'DESC' ? '_desc' : '')).join('_')}`;
+    const list = terms.map((m) => q(m[1]!) + (m[2]?.toUpperCase() === 'DESC' ? ' DESC' : '')).join(', ');
+    stmts.push(`CREATE INDEX IF NOT EXISTS ${q(name)} ON ${q(def.table)} (${list})`);
   }
   return stmts;
 }

@@ -45,6 +45,12 @@ export function buildProgram(): Command {
     )
     .option('--host <host>', 'interface to listen on (the container uses 0.0.0.0)', '127.0.0.1')
     .option('--db <file>', "SQLite database file (WAL mode), or ':memory:'", './reference.db')
+    .addOption(
+      new Option(
+        '--exclusive-db',
+        "hold the database file exclusively while running (SQLite's exclusive locking mode: faster reads; no other process may open the file meanwhile)",
+      ).env('REFERENCE_EXCLUSIVE_DB'),
+    )
     .addOption(new Option('--seed <dataset>', 'load a dataset on start (idempotent)').choices(['demo']))
     .addOption(
       new Option('--provider-states', 'serve POST /_provider-states for the conformance suite').env(
@@ -84,6 +90,7 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     db: string;
     seed?: 'demo';
     providerStates?: boolean | string;
+    exclusiveDb?: boolean | string;
     enhancedSessionSecurity: 'on' | 'off';
     logLevel: LogLevel;
   }>();
@@ -98,6 +105,8 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
   const providerStates =
     o.providerStates === true ||
     (typeof o.providerStates === 'string' && !['0', 'false', ''].includes(o.providerStates));
+  const exclusiveDb =
+    o.exclusiveDb === true || (typeof o.exclusiveDb === 'string' && !['0', 'false', ''].includes(o.exclusiveDb));
   const log = makeLogger(o.logLevel);
   const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db);
 
@@ -105,6 +114,7 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
   try {
     created = createApp({
       dbPath,
+      exclusiveDb,
       providerStates,
       settings: { enhancedSessionIDSecurity: o.enhancedSessionSecurity === 'on' },
       log,

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheStatements } from '../src/db.js';
+import { seekCounts } from '../src/page-seek.js';
 import { harness, type Harness } from './app-core.harness.js';
 
 describe('statement cache', () => {
@@ -51,23 +52,33 @@ describe('query path', () => {
   });
   afterEach(() => h.close());
 
-  it('the Claim table has the dictionary indexes for Status + LossDate and LossDate', () => {
+  it('the Claim table has the dictionary indexes for Status + LossDate and LossDate, in both directions', () => {
     const names = (
       h.deps.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Claim'`).all() as Array<{
         name: string;
       }>
     ).map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['ix_Claim_Status_LossDate', 'ix_Claim_LossDate']));
-    const plan = (
-      h.deps.db
-        .prepare(
-          `EXPLAIN QUERY PLAN SELECT "ClaimID" FROM "Claim" t WHERE t."Status" IS ? ORDER BY t."LossDate" DESC LIMIT 10`,
-        )
-        .all('Open') as Array<{ detail: string }>
-    )
-      .map((r) => r.detail)
-      .join('\n');
-    expect(plan).toMatch(/ix_Claim_Status_LossDate/);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'ix_Claim_Status_LossDate',
+        'ix_Claim_Status_LossDate_desc',
+        'ix_Claim_LossDate',
+        'ix_Claim_LossDate_desc',
+      ]),
+    );
+    const plan = (sql: string) =>
+      (h.deps.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('Open') as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('\n');
+    // both directions with the documented tie-break (the key ascending) read one index in order:
+    // no sort step (USE TEMP B-TREE) however deep the page
+    for (const dir of ['ASC', 'DESC']) {
+      const p = plan(
+        `SELECT "ClaimID" FROM "Claim" t WHERE t."Status" = ? ORDER BY t."LossDate" ${dir}, t."ClaimID" ASC LIMIT 10 OFFSET 100`,
+      );
+      expect(p).toMatch(/COVERING INDEX ix_Claim_Status_LossDate/);
+      expect(p).not.toMatch(/TEMP B-TREE/);
+    }
   });
 
   it('pages (keys first, then columns) equal slices of the whole ordered result, ties and joins included', async () => {
@@ -107,5 +118,64 @@ describe('query path', () => {
       expect(whole).toEqual(expected);
     }
     expect((await h.get(`${base}&sort=LossDate&take=10&skip=57`)).json.List).toEqual([]);
+  });
+
+  it('deep pages from a remembered page end (page-seek.ts) equal the offset pages, NULLs, ties and writes included', async () => {
+    const s = await h.state('records', { count: 60, domain: 'Claim' });
+    // NULL dates and amounts, few distinct values: the seek predicate must place NULLs as ORDER BY does
+    h.deps.db
+      .prepare(
+        `UPDATE "Claim" SET "LossDate" = CASE WHEN "ClaimID" % 5 = 0 THEN NULL ELSE '2020-01-0' || ("ClaimID" % 3 + 1) END, "ReserveAmount" = CASE WHEN "ClaimID" % 4 = 0 THEN NULL ELSE "ClaimID" % 2 END`,
+      )
+      .run();
+    const base = `/api/Claim/Query?filter=${encodeURIComponent(s.filter)}&columns=ClaimID,LossDate,ReserveAmount`;
+    const list = async (q: string) => (await h.get(`${base}&${q}`)).json.List as Array<Record<string, unknown>>;
+    const seeks = seekCounts.fromEnd;
+    for (const sort of ['LossDate desc', 'LossDate', 'ReserveAmount desc,LossDate', 'ReserveAmount,LossDate desc']) {
+      const sq = `sort=${encodeURIComponent(sort)}`;
+      const whole = await list(`${sq}&take=100`);
+      expect(whole).toHaveLength(60);
+      // walk forward (each page starts from the previous end), then jump around (nearest end before)
+      for (const skip of [7, 14, 21, 28, 35, 42, 49, 56, 59, 60, 3, 44, 44, 13, 58, 1])
+        expect(await list(`${sq}&take=7&skip=${skip}`), `${sort}, skip ${skip}`).toEqual(whole.slice(skip, skip + 7));
+      // a write forgets every remembered end: the pages follow the new data
+      h.deps.db.prepare(`UPDATE "Claim" SET "LossDate" = '2019-12-31' WHERE "ClaimID" % 7 = 0`).run();
+      const after = await list(`${sq}&take=100`);
+      for (const skip of [14, 28, 42])
+        expect(await list(`${sq}&take=7&skip=${skip}`), `${sort} after a write, skip ${skip}`).toEqual(
+          after.slice(skip, skip + 7),
+        );
+    }
+    // the remembered ends were used (all but the first page of each walk and after each write)
+    expect(seekCounts.fromEnd - seeks).toBeGreaterThan(40);
+  });
+});
+
+describe('--exclusive-db', () => {
+  it('holds the file exclusively, and a revoked token stops working at once', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createApp } = await import('../src/app.js');
+    const { createUser, issueToken, userForToken } = await import('../src/auth.js');
+    const dir = mkdtempSync(join(tmpdir(), 'rflps-exclusive-'));
+    const created = createApp({ dbPath: join(dir, 'x.db'), exclusiveDb: true, bindWorker: false, log: () => {} });
+    try {
+      const { deps } = created;
+      expect(String(deps.db.pragma('locking_mode', { simple: true })).toLowerCase()).toBe('exclusive');
+      const userId = createUser(deps.db, { name: 'x' });
+      const { token } = issueToken(deps, userId);
+      expect(userForToken(deps, token)?.userId).toBe(userId);
+      expect(userForToken(deps, token)?.userId).toBe(userId); // cached
+      deps.db.prepare('DELETE FROM tokens WHERE Token = ?').run(token);
+      expect(userForToken(deps, token)).toBeUndefined();
+      // another connection cannot read the file while the server holds it
+      const other = new Database(join(dir, 'x.db'), { timeout: 50 });
+      expect(() => other.prepare('SELECT COUNT(*) FROM users').get()).toThrow(/locked|busy/i);
+      other.close();
+    } finally {
+      created.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -36,7 +36,7 @@ export interface components {
         /** @description Chosen by the suite, unique per setup; everything the state creates is tagged with it. */
         SetupId: string;
         /**
-         * @description A per-domain permission. A domain is accessible when the user holds View on it.
+         * @description A per-domain permission, named as in spec section 5. In the reference a domain is accessible when the user holds View on it (implementation-defined); core tests that need access grant every permission but RestrictDownload.
          * @enum {string}
          */
         Permission: "View" | "Edit" | "AttachContacts" | "DetachContacts" | "AttachFiles" | "ModifyFiles" | "RestrictDownload" | "Full";
@@ -192,11 +192,13 @@ export interface components {
             ids: number[];
             /** @description A filter, in the implementation's own syntax, that selects exactly these records. */
             filter: string;
-            /** @description A field whose values are distinct and increase with creation order. */
+            /** @description A text field whose values are distinct, made of one common prefix and digits of one length (so every collation orders them alike), and whose order is unlike creation order: from three records on, neither creation order nor its reverse. */
             sortField: string;
+            /** @description Optional (absent where the domain has no spare text field): a text field holding one of three values (one common prefix and a digit), several records per value, whose order is unlike the order of sortField; for sorts on two columns. */
+            groupField?: string;
             /** @description A field that is null on every one of these records. */
             allNullField: string;
-            /** @description A field with a value on the first record only. */
+            /** @description A field with a value on exactly one record; from four records on, that record is neither the first nor the last in creation order nor in sortField order (three records: the middle one created). */
             sometimesNullField: string;
         };
         AFileRequest: {
@@ -222,6 +224,11 @@ export interface components {
             contentsBase64: string;
             /** @default U */
             sourceType?: string;
+            /**
+             * @description true = the file was modified and downloaded after its upload (as through the web application), so ModifiedDate, ModifiedUserID, DownloadedDate and DownloadedUserID hold values.
+             * @default false
+             */
+            touched?: boolean;
         };
         AFileValues: {
             fileId: number;
@@ -252,12 +259,22 @@ export interface components {
                 fileName: string;
                 contentsBase64: string;
             }[];
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs), with `twinFiles` attached to it. */
+            twinDomain?: string;
+            twinFiles?: {
+                fileName: string;
+                contentsBase64: string;
+            }[];
         };
         ARecordWithFilesValues: {
             domain: string;
             id: number;
             /** @description In the order of `files`. */
             fileIds: number[];
+            /** @description Present with the param twinDomain; its record's ID is `id`. */
+            twinDomain?: string;
+            /** @description Present with the param twinDomain; in the order of `twinFiles`. */
+            twinFileIds?: number[];
         };
         AContactRequest: {
             /**
@@ -298,6 +315,8 @@ export interface components {
              * @default Claim
              */
             domain?: string;
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs). */
+            twinDomain?: string;
         };
         ALinkParentValues: {
             domain: string;
@@ -307,6 +326,10 @@ export interface components {
             textMatchKey: string;
             /** @description A field that is neither text nor numeric. */
             nonMatchableField: string;
+            /** @description Present with the param twinDomain; its record's ID is `id`. */
+            twinDomain?: string;
+            /** @description Present with the param twinDomain. */
+            twinDomainId?: number;
         };
         ContactRelationshipsRequest: {
             /**

@@ -17,7 +17,8 @@ import {
   type ProxyRequest,
   type ProxyResponse,
 } from '../exchange.js';
-import { tokenOf } from './util.js';
+import { ignoreQueryParam, on, onJsonResponse, tokenOf } from './util.js';
+import { sortWithinPage } from './records.js';
 
 const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
 
@@ -234,6 +235,123 @@ export const FILE_FAULTS: Fault[] = [
         return withResponseJson(res, body);
       })();
     },
+  },
+  {
+    name: 'file-query-desc-per-page',
+    area: 'FILE',
+    description:
+      'File/Query cuts each page in upload order and sorts only the page: a descending file query is in order within a page, not across pages.',
+    requirements: ['FILE-022'],
+    rewrite: sortWithinPage((req, domain) => domain === 'File' && /\sdesc\b/i.test(req.query.get('sort') ?? '')),
+  },
+  {
+    name: 'file-query-ignores-start-offset',
+    area: 'FILE',
+    description: 'File/Query ignores the start offset of the domain query: every page starts at the first file.',
+    requirements: ['FILE-022'],
+    rewrite: on(['queryRecords'], async (req, route, ctx, next) =>
+      route.domain === 'File' ? ignoreQueryParam(['queryRecords'], 'skip')(req, ctx, next) : next(req),
+    ),
+  },
+  {
+    name: 'file-query-ignores-suppression-and-count',
+    area: 'FILE',
+    description:
+      'File/Query ignores empty-column suppression and the total count (only the record query implements them).',
+    requirements: ['FILE-023', 'FILE-024'],
+    rewrite: on(['queryRecords'], async (req, route, _ctx, next) => {
+      if (route.domain !== 'File') return next(req);
+      const r = cloneRequest(req);
+      r.query.delete('excludeEmptyColumns');
+      r.query.delete('includeTotalCount');
+      return next(r);
+    }),
+  },
+  {
+    name: 'file-query-carries-contents',
+    area: 'FILE',
+    description: 'File/Query without a column list returns every column, the file bytes (Contents) included.',
+    requirements: ['FILE-021'],
+    rewrite: on(['queryRecords'], async (req, route, _ctx, next) => {
+      if (route.domain !== 'File' || req.query.has('columns')) return next(req);
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
+      const r = cloneRequest(req);
+      r.query.set('columns', [...Object.keys(body.List[0]), 'Contents'].join(','));
+      return next(r);
+    }),
+  },
+  {
+    name: 'modified-downloaded-dates-as-epoch',
+    area: 'FILE',
+    description: 'ModifiedDate and DownloadedDate are answered as epoch milliseconds (numbers), not timestamps.',
+    requirements: ['FILE-025'],
+    rewrite: onFileRead(async (req, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || body === undefined) return res;
+      const keys = [...keysOf(req, 'ModifiedDate'), ...keysOf(req, 'DownloadedDate')];
+      for (const rec of recordsIn(body))
+        for (const k of keys) if (typeof rec[k] === 'string') rec[k] = Date.parse(`${rec[k]}Z`);
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'attached-files-ignore-parent-domain',
+    area: 'FILE',
+    description:
+      'The attached-files listing matches links on the parent ID alone: a parent lists the files of every record with its ID (here: Claim and Incident).',
+    requirements: ['FILE-007', 'LINK-021'],
+    rewrite: on(['listAttachedFiles'], async (req, route, ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List)) return res;
+      for (const other of ['Claim', 'Incident']) {
+        if (other === route.domain) continue;
+        const side = await ctx.call('GET', `/api/${other}/${route.id}/Files?${req.query}`, {
+          token: tokenOf(req, ctx) ?? null,
+        });
+        if (side.status === 200 && Array.isArray(side.json?.List)) body.List.push(...side.json.List);
+      }
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'attached-files-capped-at-30',
+    area: 'FILE',
+    description: 'The attached-files listing never returns more than 30 files, whatever take asks for.',
+    requirements: ['FILE-007'],
+    rewrite: onJsonResponse(['listAttachedFiles'], (body) => {
+      if (Array.isArray(body?.List) && body.List.length > 30) body.List = body.List.slice(0, 30);
+    }),
+  },
+  {
+    name: 'isunlinked-stale-after-link',
+    area: 'FILE',
+    description:
+      'IsUnlinked is computed once (at upload, or on first read) and stored: it does not follow links added or removed later.',
+    requirements: ['FILE-006'],
+    rewrite: onFileRead(async (req, ctx, next) => {
+      const keys = keysOf(req, 'IsUnlinked');
+      if (req.query.has('columns') && keys.length === 0) return next(req);
+      const { req: r, hidden } = withHiddenColumns(req, ['FileID']);
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (!isOk(res) || body === undefined) return res;
+      const seen: Map<unknown, unknown> = (ctx.memory.get('isUnlinked') as Map<unknown, unknown>) ?? new Map();
+      ctx.memory.set('isUnlinked', seen);
+      for (const rec of recordsIn(body)) {
+        const id = rec[hidden.keys.get('FileID')!];
+        for (const k of keys.length ? keys : ['IsUnlinked']) {
+          if (!(k in rec)) continue;
+          if (seen.has(id)) rec[k] = seen.get(id);
+          else seen.set(id, rec[k]);
+        }
+        stripHidden(rec, hidden);
+      }
+      return withResponseJson(res, body);
+    }),
   },
   {
     name: 'contents-refused-with-token',

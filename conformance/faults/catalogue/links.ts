@@ -2,6 +2,7 @@
 import type { Fault, FaultContext } from '../fault.js';
 import {
   bodyJson,
+  cloneRequest,
   holds,
   isOk,
   keysOf,
@@ -67,6 +68,43 @@ function project(req: ProxyRequest, rows: Array<Record<string, unknown>>): Array
 function contactTypeId(rel: string): number {
   const i = CONTACT_TYPES.findIndex(([code, desc]) => code === rel || desc === rel);
   return i < 0 ? 1 : i + 1;
+}
+
+interface ChildLink {
+  ParentDomain: string | undefined;
+  ParentID: number;
+  ChildDomain: string;
+  ChildID: number;
+}
+
+/** The links of the child named in a link body (by ID, or `knownChildId` from the answer), as the administrator. */
+async function linksOfChild(ctx: FaultContext, b: LinkBody, knownChildId: unknown): Promise<ChildLink[]> {
+  const childId = typeof b.ChildRecordID === 'number' ? b.ChildRecordID : knownChildId;
+  if (typeof childId !== 'number' || typeof b.ChildDomain !== 'string') return [];
+  const r = await ctx.call(
+    'GET',
+    `/api/Link/Query?childDomain=${encodeURIComponent(b.ChildDomain)}&childRecordID=${childId}&columns=ParentDomainID,ParentID`,
+  );
+  if (r.status !== 200 || !Array.isArray(r.json?.List)) return [];
+  const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
+  return (r.json.List as Array<{ ParentDomainID: number; ParentID: number }>).map((l) => ({
+    ParentDomain: names.get(l.ParentDomainID),
+    ParentID: l.ParentID,
+    ChildDomain: b.ChildDomain!,
+    ChildID: childId,
+  }));
+}
+
+/** Delete one link (reference body names), as the administrator. */
+async function removeLinkRow(ctx: FaultContext, l: ChildLink): Promise<void> {
+  await ctx.call('POST', '/api/Link/Remove', {
+    body: {
+      ParentDomain: l.ParentDomain,
+      ParentRecordID: l.ParentID,
+      ChildDomain: l.ChildDomain,
+      ChildRecordID: l.ChildID,
+    },
+  });
 }
 
 const LINK: Fault[] = [
@@ -291,6 +329,65 @@ const LINK: Fault[] = [
         }
       }
       return withResponseJson(res, { ...out, List: [...out.List, ...extra] });
+    }),
+  },
+  {
+    name: 'link-query-ignores-match-field',
+    area: 'LINK',
+    description:
+      'Link/Query ignores the match-field identification (field and key) on both sides; only primary keys narrow the answer.',
+    requirements: ['LINK-020'],
+    rewrite: onRequest(['queryLinks'], (req) => {
+      const names = ['parentRecordMatchField', 'parentRecordKey', 'childRecordMatchField', 'childRecordKey'];
+      if (!names.some((n) => req.query.has(n))) return req;
+      const r = cloneRequest(req);
+      for (const n of names) r.query.delete(n);
+      return r;
+    }),
+  },
+  {
+    name: 'link-query-capped-at-100',
+    area: 'LINK',
+    description: 'Link/Query pages silently: it never answers more than 100 links, though no paging is documented.',
+    requirements: ['LINK-011'],
+    rewrite: onJsonResponse(['queryLinks'], (body) => {
+      if (Array.isArray(body?.List) && body.List.length > 100) body.List = body.List.slice(0, 100);
+    }),
+  },
+  {
+    name: 'link-upsert-replaces-child-links',
+    area: 'LINK',
+    description:
+      "Link/Upsert replaces the child's links: before the new link is written, every other link of the same child is deleted.",
+    requirements: ['LINK-013'],
+    rewrite: on(['upsertLink'], async (req, _route, ctx, next) => {
+      const res = await next(req);
+      const b = linkBody(req);
+      const out = bodyJson(res);
+      if (!isOk(res) || !b || out?.IsSuccessful === false) return res;
+      const parentId = out?.ParentRecordID ?? b.ParentRecordID;
+      for (const l of await linksOfChild(ctx, b, out?.ChildRecordID)) {
+        if (l.ParentDomain === b.ParentDomain && l.ParentID === parentId) continue;
+        await removeLinkRow(ctx, l);
+      }
+      return res;
+    }),
+  },
+  {
+    name: 'link-remove-ignores-parent-domain',
+    area: 'LINK',
+    description:
+      'Link/Remove matches the parent on its ID alone: it deletes the links of the child to every parent with that ID, whatever its domain.',
+    requirements: ['LINK-021'],
+    rewrite: on(['removeLink'], async (req, _route, ctx, next) => {
+      const b = linkBody(req);
+      const before = b && typeof b.ParentRecordID === 'number' ? await linksOfChild(ctx, b, undefined) : [];
+      const res = await next(req);
+      const out = bodyJson(res);
+      if (!isOk(res) || !b || out?.IsSuccessful === false) return res;
+      for (const l of before)
+        if (l.ParentID === b.ParentRecordID && l.ParentDomain !== b.ParentDomain) await removeLinkRow(ctx, l);
+      return res;
     }),
   },
   {

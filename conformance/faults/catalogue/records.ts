@@ -341,6 +341,62 @@ function intParam(req: ProxyRequest, name: string): number | undefined {
   return Number(v);
 }
 
+interface SortItem {
+  field: string;
+  desc: boolean;
+}
+
+function parseSort(raw: string | null): SortItem[] {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => {
+      const m = /^(\S+)(?:\s+(asc|desc))?$/i.exec(x);
+      return { field: m?.[1] ?? x, desc: (m?.[2] ?? '').toLowerCase() === 'desc' };
+    });
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/**
+ * The bug "LIMIT/OFFSET before ORDER BY": the page is cut in storage order (the request is sent
+ * without `sort`) and only the page's rows are then sorted, when `applies` to the request.
+ */
+export function sortWithinPage(applies: (req: ProxyRequest, domain: string) => boolean): Fault['rewrite'] {
+  return on(QUERIES, async (req, route, _ctx, next) => {
+    const items = parseSort(req.query.get('sort'));
+    if (items.length === 0 || !applies(req, route.domain)) return next(req);
+    const unsorted = cloneRequest(req);
+    unsorted.query.delete('sort');
+    const { req: r, hidden } = withHiddenColumns(
+      unsorted,
+      items.map((i) => i.field),
+    );
+    const res = await next(r);
+    const body = bodyJson(res);
+    if (!isOk(res) || !Array.isArray(body?.List)) return res;
+    const rows: Array<Record<string, unknown>> = body.List;
+    rows.sort((a, b) => {
+      for (const i of items) {
+        const key = hidden.keys.get(i.field) ?? i.field;
+        const c = compareValues(a[key], b[key]);
+        if (c !== 0) return i.desc ? -c : c;
+      }
+      return 0;
+    });
+    for (const row of rows) stripHidden(row, hidden);
+    return withResponseJson(res, body);
+  });
+}
+
 const QRY: Fault[] = [
   {
     name: 'take-above-100-honoured',
@@ -418,6 +474,66 @@ const QRY: Fault[] = [
       const r = cloneRequest(req);
       r.query.set('sort', sort.replace(/\s+desc\b/gi, ''));
       return r;
+    }),
+  },
+  {
+    name: 'filter-ignored',
+    area: 'QRY',
+    description: 'The filter parameter is ignored: a query lists every record of the domain.',
+    requirements: ['QRY-009'],
+    rewrite: ignoreQueryParam(QUERIES, 'filter'),
+  },
+  {
+    name: 'sort-within-page-only',
+    area: 'QRY',
+    description:
+      'The page is cut in storage order and then sorted (LIMIT/OFFSET applied before ORDER BY): each page is in order, the pages together are not.',
+    requirements: ['QRY-006', 'QRY-007', 'QRY-008', 'QRY-023', 'QRY-024'],
+    rewrite: sortWithinPage((_req, domain) => domain !== 'File'),
+  },
+  {
+    name: 'sort-asc-keyword-read-as-desc',
+    area: 'QRY',
+    description:
+      'Any direction keyword is read as descending: `<column> asc` sorts descending, `<column>` alone ascending.',
+    requirements: ['QRY-023'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const sort = req.query.get('sort');
+      if (!sort || !/\sasc\b/i.test(sort)) return req;
+      const r = cloneRequest(req);
+      r.query.set('sort', sort.replace(/\s+asc\b/gi, ' desc'));
+      return r;
+    }),
+  },
+  {
+    name: 'sort-first-column-only',
+    area: 'QRY',
+    description: 'Only the first sort column is used; ties keep storage order instead of following the next column.',
+    requirements: ['QRY-024'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const sort = req.query.get('sort');
+      if (!sort || !sort.includes(',')) return req;
+      const r = cloneRequest(req);
+      r.query.set('sort', sort.split(',')[0]!);
+      return r;
+    }),
+  },
+  {
+    name: 'empty-column-suppression-checks-first-row-only',
+    area: 'QRY',
+    description:
+      'Empty-column suppression decides from the first record alone: a column null there is dropped, even when a later record has a value.',
+    requirements: ['QRY-012'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      if (!isTrue(req.query.get('excludeEmptyColumns'))) return next(req);
+      const r = cloneRequest(req);
+      r.query.delete('excludeEmptyColumns');
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
+      const rows: Array<Record<string, unknown>> = body.List;
+      for (const k of Object.keys(rows[0]!)) if (rows[0]![k] === null) for (const row of rows) delete row[k];
+      return withResponseJson(res, body);
     }),
   },
   {

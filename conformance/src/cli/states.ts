@@ -14,7 +14,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Option, type Command } from 'commander';
 import { resolveBindings } from '../bindings.js';
-import { DEFAULT_ASYNC_TIMEOUT_MS, DEFAULT_CLOCK_TOLERANCE_MS } from '../config.js';
 import { HarnessError } from '../errors.js';
 import { EXIT } from '../results.js';
 import type { Profile, RunContext } from '../run-context.js';
@@ -183,8 +182,8 @@ async function statesCommand(opts: StatesOptions): Promise<number> {
       requirements: opts.requirements ? splitList(opts.requirements) : [],
       readOnly: !!opts.readOnly,
       timeoutMs: 10_000,
-      asyncTimeoutMs: DEFAULT_ASYNC_TIMEOUT_MS,
-      clockToleranceMs: DEFAULT_CLOCK_TOLERANCE_MS,
+      asyncTimeoutMs: 60_000,
+      clockToleranceMs: 50 * 60_000,
       bindings: resolveBindings(),
     };
     await runSuite({ ctx, reporters: [{}] });

@@ -13,6 +13,8 @@ import { requireDomain } from './records.js';
 const FILE_DOMAIN_ID = 4;
 
 // GET /api/File/Query and GET /api/File/{id} are the generic routes on domain File:
+// REQ: FILE-022 FILE-023 FILE-024 — the file query is the domain query on File: offset, sort, suppression, total count.
+// REQ: FILE-021 — metadata only: Contents is not among the default columns (columns-engine.ts).
 // REQ: FILE-008
 // REQ: FILE-009
 export function register(app: Hono<AppEnv>, deps: Deps): void {

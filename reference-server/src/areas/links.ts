@@ -72,6 +72,7 @@ interface SideSpec {
 }
 
 /** Read one side's identification (by ID, or match field + key; the ID wins). */
+// REQ: LINK-020 — the same identification serves Link/Query (resolveSide there).
 // REQ: LINK-008
 // REQ: LINK-010
 // REQ: LINK-018
@@ -177,6 +178,7 @@ interface LinkRow {
 function findLink(deps: Deps, pd: number, pid: number, cd: number, cid: number): LinkRow | undefined {
   return deps.db
     .prepare(
+      // REQ: LINK-021 — a parent is its domain and ID together.
       'SELECT LinkID, ContactTypeID FROM links WHERE ParentDomainID = ? AND ParentID = ? AND ChildDomainID = ? AND ChildID = ?',
     )
     .get(pd, pid, cd, cid) as LinkRow | undefined;

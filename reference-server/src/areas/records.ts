@@ -11,6 +11,7 @@ import { parseBoolParam, parseId, validateQuery } from '../validation.js';
 /** The domain of a path, matched case-sensitively; 404 UnknownDomain otherwise. */
 // REQ: DOM-001
 // REQ: DOM-002
+// REQ: DOM-011 — an unknown domain fails (404 UnknownDomain), never a success with data.
 // REQ: DOM-010
 export function requireDomain(deps: Deps, name: string): DomainDef {
   const def = deps.dict.get(name);
@@ -93,6 +94,7 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
     requirePermission(c.get('user'), def.name, 'View');
     // REQ: GEN-004
     const id = parseId(c.req.param('id'));
+    // REQ: REC-004 — a missing record fails, never a success with data.
     // REQ: REC-003
     return c.json(getOne(c, deps, def, id));
   });

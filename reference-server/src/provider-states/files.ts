@@ -3,7 +3,7 @@ import { fileExtension } from '../db.js';
 import { ApiError } from '../errors.js';
 import { insertFile, insertLink } from '../areas/files.js';
 import type { StateDef } from './registry.js';
-import { createRecord, domainParam, marker, storedFields } from './records.js';
+import { createRecord, createTwins, domainParam, marker, storedFields } from './records.js';
 
 function decode(b64: unknown, name: string): Buffer {
   if (typeof b64 !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64.replace(/\s/g, ''))) {
@@ -35,6 +35,15 @@ const aFile: StateDef = {
       externalFileRepositoryId: kind === 'externalRepository' ? 1 : null,
     });
     ctx.track('File', fileId);
+    if (params.touched === true) {
+      // Modified a minute and downloaded two minutes after the upload, by the uploader.
+      const at = (ms: number) => new Date(deps.clock().getTime() + ms).toISOString().slice(0, 23);
+      deps.db
+        .prepare(
+          'UPDATE "File" SET ModifiedDate = ?, ModifiedUserID = 1, DownloadedDate = ?, DownloadedUserID = 1 WHERE FileID = ?',
+        )
+        .run(at(60_000), at(120_000), fileId);
+    }
     const values: Record<string, unknown> = {
       fileId,
       fileName: params.fileName,
@@ -56,25 +65,37 @@ const aRecordWithFiles: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
     const def = domainParam(ctx, params.domain, 'Claim');
-    if (!Array.isArray(params.files))
-      throw new ApiError(400, 'MalformedRequest', "'files' must be a list of {fileName, contentsBase64}.");
     const mark = marker(ctx);
-    const text = storedFields(def).find((f) => f.type === 'text');
-    const id = createRecord(ctx, def, text ? { [text.name]: `WITH-FILES-${mark}` } : {});
-    const fileIds: number[] = [];
-    for (const [i, f] of (params.files as unknown[]).entries()) {
-      const file = f as { fileName?: unknown; contentsBase64?: unknown };
-      if (!file || typeof file.fileName !== 'string')
-        throw new ApiError(400, 'MalformedRequest', `files[${i}].fileName is required.`);
-      const fileId = insertFile(deps, {
-        fileName: file.fileName,
-        contents: decode(file.contentsBase64 ?? '', `files[${i}].contentsBase64`),
-      });
-      ctx.track('File', fileId);
-      ctx.track('links', insertLink(deps, def.id, id, 4, fileId));
-      fileIds.push(fileId);
+    const textOf = (d: typeof def) => {
+      const text = storedFields(d).find((f) => f.type === 'text');
+      return text ? { [text.name]: `WITH-FILES-${mark}` } : {};
+    };
+    const twin = params.twinDomain === undefined ? undefined : domainParam(ctx, params.twinDomain, 'Claim');
+    const id = twin ? createTwins(ctx, def, twin, textOf(def), textOf(twin)) : createRecord(ctx, def, textOf(def));
+    const attach = (d: typeof def, files: unknown, name: string): number[] => {
+      if (!Array.isArray(files))
+        throw new ApiError(400, 'MalformedRequest', `'${name}' must be a list of {fileName, contentsBase64}.`);
+      const fileIds: number[] = [];
+      for (const [i, f] of (files as unknown[]).entries()) {
+        const file = f as { fileName?: unknown; contentsBase64?: unknown };
+        if (!file || typeof file.fileName !== 'string')
+          throw new ApiError(400, 'MalformedRequest', `${name}[${i}].fileName is required.`);
+        const fileId = insertFile(deps, {
+          fileName: file.fileName,
+          contents: decode(file.contentsBase64 ?? '', `${name}[${i}].contentsBase64`),
+        });
+        ctx.track('File', fileId);
+        ctx.track('links', insertLink(deps, d.id, id, 4, fileId));
+        fileIds.push(fileId);
+      }
+      return fileIds;
+    };
+    const values: Record<string, unknown> = { domain: def.name, id, fileIds: attach(def, params.files, 'files') };
+    if (twin) {
+      values.twinDomain = twin.name;
+      values.twinFileIds = attach(twin, params.twinFiles ?? [], 'twinFiles');
     }
-    return { domain: def.name, id, fileIds };
+    return values;
   },
 };
 

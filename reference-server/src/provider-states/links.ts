@@ -1,7 +1,7 @@
 // Provider states of the links area: 'a contact', 'a link parent', 'contact relationships'.
 import { CODE_LISTS } from '../dictionary.js';
 import type { StateDef } from './registry.js';
-import { createRecord, domainParam, marker, storedFields } from './records.js';
+import { createRecord, createTwins, domainParam, marker, storedFields } from './records.js';
 
 const aContact: StateDef = {
   setup(_params, ctx) {
@@ -36,7 +36,12 @@ const aLinkParent: StateDef = {
     const mark = marker(ctx);
     const text = storedFields(def).find((f) => f.type === 'text');
     const key = `LP-${mark}`;
-    const id = createRecord(ctx, def, text ? { [text.name]: key } : {});
+    const twin = params.twinDomain === undefined ? undefined : domainParam(ctx, params.twinDomain, 'Claim');
+    const twinText = twin ? storedFields(twin).find((f) => f.type === 'text') : undefined;
+    const own = text ? { [text.name]: key } : {};
+    const id = twin
+      ? createTwins(ctx, def, twin, own, twinText ? { [twinText.name]: `LP-TWIN-${mark}` } : {})
+      : createRecord(ctx, def, own);
     const nonMatchable =
       def.fields.find((f) => !f.computed && !['text', 'number', 'integer'].includes(f.type)) ??
       def.fields.find((f) => f.computed);
@@ -48,6 +53,10 @@ const aLinkParent: StateDef = {
       textMatchKey: text ? key : undefined,
     };
     if (nonMatchable) values.nonMatchableField = nonMatchable.name;
+    if (twin) {
+      values.twinDomain = twin.name;
+      values.twinDomainId = twin.id;
+    }
     return values;
   },
 };

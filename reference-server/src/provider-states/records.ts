@@ -62,6 +62,29 @@ export function createRecord(ctx: StateContext, def: DomainDef, values: Record<s
   return id;
 }
 
+/**
+ * Two records with one ID, in `def` and in `twin` (parents in different domains with equal IDs): the
+ * ID is above every key of both tables, so it is free in both. Both tracked for teardown.
+ */
+export function createTwins(
+  ctx: StateContext,
+  def: DomainDef,
+  twin: DomainDef,
+  values: Record<string, unknown>,
+  twinValues: Record<string, unknown>,
+): number {
+  if (def.name === twin.name || def.name === 'File' || twin.name === 'File')
+    throw new ApiError(400, 'MalformedRequest', "'twinDomain' must be another domain than the parent's, not File.");
+  const maxKey = (d: DomainDef) =>
+    (ctx.deps.db.prepare(`SELECT coalesce(max(${q(d.key)}), 0) AS m FROM ${q(d.table)}`).get() as { m: number }).m;
+  return ctx.deps.db.transaction(() => {
+    const id = Math.max(maxKey(def), maxKey(twin)) + 1;
+    createRecord(ctx, def, { ...values, [def.key]: id });
+    createRecord(ctx, twin, { ...twinValues, [twin.key]: id });
+    return id;
+  })();
+}
+
 /** A sample value of a field's type. */
 function sampleValue(f: FieldDef, mark: string, i = 0): unknown {
   switch (f.type) {
@@ -250,17 +273,33 @@ const records: StateDef = {
       : texts.length >= 2
         ? texts[texts.length - 1]!
         : (ordered[1] ?? refColumns[0]!);
+    // A third spare text field carries the groups of a two-column sort (Claim: Status).
+    // Not on File, whose spare text (ExternalDirectURL) would make the files external.
+    const group =
+      def.name === 'File' ? undefined : texts.find((f) => f.name !== sometimes.name && f.name !== allNull.name);
     const mark = marker(ctx);
+    // Adversarial order: the sort key of the i-th record is (i * 97 + 31) mod 151 (distinct for
+    // i < 151), so sorted order is neither creation order nor its reverse (from 3 records on), and a
+    // page cut in creation order and then sorted differs from the page of the sorted set.
+    const sortKeys = Array.from({ length: count }, (_, i) => (i * 97 + 31) % 151);
+    const rankOf = ranks(sortKeys);
+    // The one value of sometimesNullField sits on a record that is neither first nor last, in
+    // creation order and in sort order alike (from 4 records on; 3 records: the middle one created).
+    const inner = sortKeys.findIndex((_, i) => i > 0 && i < count - 1 && rankOf[i]! > 0 && rankOf[i]! < count - 1);
+    const valued = inner >= 0 ? inner : count >= 3 ? 1 : 0;
     const ids: number[] = [];
     const extra =
-      def.name === 'File' ? (i: number) => ({ FileName: `${mark}-${String(i).padStart(4, '0')}.txt` }) : () => ({});
+      def.name === 'File'
+        ? (i: number) => ({ FileName: `${mark}-${String(sortKeys[i]).padStart(4, '0')}.txt` })
+        : () => ({});
     ctx.deps.db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const values: Record<string, unknown> = {
-          [sortField.name]: `${mark}-${String(i).padStart(4, '0')}`,
+          [sortField.name]: `${mark}-${String(sortKeys[i]).padStart(4, '0')}`,
           ...extra(i),
         };
-        if (i === 0) values[sometimes.name] = sampleValue(sometimes, mark);
+        if (group) values[group.name] = `${mark}-g${rankOf[i]! % 3}`;
+        if (i === valued) values[sometimes.name] = sampleValue(sometimes, mark);
         ids.push(createRecord(ctx, def, values));
       }
     })();
@@ -269,6 +308,7 @@ const records: StateDef = {
       ids,
       filter: `${sortField.name}:startswith:${mark}-`,
       sortField: sortField.name,
+      ...(group ? { groupField: group.name } : {}),
       allNullField: allNull.name,
       sometimesNullField: sometimes.name,
     };
@@ -281,3 +321,9 @@ export const RECORD_STATES: Record<string, StateDef> = {
   'a record with a missing association': aRecordWithAMissingAssociation,
   records: records,
 };
+
+/** The rank (0 = smallest) of each of the distinct numbers `keys`. */
+function ranks(keys: number[]): number[] {
+  const sorted = [...keys].sort((a, b) => a - b);
+  return keys.map((k) => sorted.indexOf(k));
+}

@@ -1,0 +1,195 @@
+// Query checks on the records of the provider state 'records' (spec 4.2, 4.3): sort, paging, empty-column suppression, total count.
+//
+// The fixtures are adversarial (issue 12): the state's sortField order is unlike creation order, in
+// both directions, so an implementation that cuts a page in storage order and then sorts the page
+// answers differently from one that sorts first. Every check therefore compares SEVERAL pages
+// against the whole ordered set, computed here from the values the service itself returned.
+import { expect } from 'vitest';
+import type { components } from '../../../spec/generated/openapi.js';
+import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import { PreconditionFailedError } from '../../src/dsl.js';
+import { type Ctx, type Q, enc, get } from './request.js';
+
+export type Records = ProviderStates['records']['values'];
+export type Row = components['schemas']['Record'];
+export type ListBody = components['schemas']['ListEnvelope'] & Record<string, unknown>;
+export type Direction = 'asc' | 'desc';
+export interface SortKey {
+  field: string;
+  dir: Direction;
+}
+
+/** GET /api/{domain}/Query of a 'records' state's domain (File: the file query). */
+export const queryPath = (recs: Records): string => `/api/${enc(recs.domain)}/Query`;
+
+/** The query parameter selecting exactly the records of a 'records' state. */
+export function only(t: Ctx, recs: Records): Q {
+  return { [t.bindings.query.filter]: recs.filter };
+}
+
+/** A successful List read (200 with a List array); the whole body. */
+/** The total count of each listing body, read where the bindings put it (body path or header). */
+const totalCounts = new WeakMap<object, unknown>();
+
+/** The total count that came with `body` (a listBody result); undefined when there was none. */
+export function totalCountOf(body: ListBody): unknown {
+  return totalCounts.get(body);
+}
+
+export async function listBody(t: Ctx, path: string, q: Q): Promise<ListBody> {
+  const res = await get(t, path, q);
+  expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  const body = res.json as ListBody;
+  expect(Array.isArray(body?.List), `GET ${path}: List is an array`).toBe(true);
+  totalCounts.set(body, t.totalCount(res));
+  return body;
+}
+
+export async function list(t: Ctx, path: string, q: Q): Promise<Row[]> {
+  return (await listBody(t, path, q)).List;
+}
+
+/**
+ * The state's values are one common prefix plus digits (state contract), so plain code-unit order
+ * is the order of every collation.
+ */
+function compare(a: unknown, b: unknown): number {
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** `rows` ordered by `keys` (the first decides, ties go to the next); a stable sort. */
+export function ordered(rows: Row[], keys: SortKey[]): Row[] {
+  return [...rows].sort((a, b) => {
+    for (const k of keys) {
+      const c = compare(a[k.field], b[k.field]);
+      if (c !== 0) return k.dir === 'asc' ? c : -c;
+    }
+    return 0;
+  });
+}
+
+/** The `sort` parameter for `keys`: `<column> <direction>` items joined by commas. */
+export function sortParam(keys: SortKey[], explicitAsc = true): string {
+  return keys.map((k) => (k.dir === 'desc' ? `${k.field} desc` : explicitAsc ? `${k.field} asc` : k.field)).join(',');
+}
+
+/** Every record of the state once, with `columns`, in one unsorted read (count at most 100). */
+export async function rowsOf(t: Ctx, recs: Records, columns: string[]): Promise<Row[]> {
+  const rows = await list(t, queryPath(recs), { ...only(t, recs), columns: columns.join(','), take: 100 });
+  expect(rows, "the state's filter selects exactly its records").toHaveLength(recs.ids.length);
+  return rows;
+}
+
+/**
+ * The state keeps its promise (else the test could not tell a wrong order from a right one): the
+ * sortField order, read record by record, is neither creation order nor its reverse.
+ */
+export async function expectAdversarialOrder(t: Ctx, recs: Records): Promise<void> {
+  if (recs.ids.length < 3) return;
+  const created: unknown[] = [];
+  for (const id of recs.ids) {
+    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
+    expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
+    created.push((res.json as components['schemas']['RecordEnvelope']).Record[recs.sortField]);
+  }
+  const asc = [...created].sort(compare);
+  const same = (a: unknown[], b: unknown[]) => JSON.stringify(a) === JSON.stringify(b);
+  if (same(asc, created) || same(asc, [...created].reverse())) {
+    throw new PreconditionFailedError(
+      `provider state 'records': the ${recs.sortField} order equals creation order or its reverse, so a wrong sort could not be told apart`,
+    );
+  }
+}
+
+/**
+ * The pages of `size` records at offsets 0, size, 2*size ... of query `q` (with `take` and the
+ * start offset added) are the slices of `expected` (what `pick` takes from each row), and the
+ * offset just past the end gives an empty page.
+ */
+export async function expectPages(
+  t: Ctx,
+  path: string,
+  q: Q,
+  expected: unknown[],
+  pick: (r: Row) => unknown,
+  size: number,
+  what: string,
+): Promise<void> {
+  for (let k = 0; k < expected.length; k += size) {
+    const page = (await list(t, path, { ...q, take: size, [t.bindings.query.skip]: k })).map(pick);
+    expect(page, `${what}: page at offset ${k} (take ${size}) against the whole ordered set`).toEqual(
+      expected.slice(k, k + size),
+    );
+  }
+  const beyond = await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length });
+  expect(beyond, `${what}: offset ${expected.length} is past the end`).toEqual([]);
+}
+
+/**
+ * Empty-column suppression keeps a column with a value in one record for every record, and drops a
+ * column null in every record. The one value of sometimesNullField sits on a record that is neither
+ * first nor last (state contract), checked unsorted and sorted both ways, so an implementation that
+ * decides from the first (or last) row alone answers differently.
+ */
+export async function expectSuppressionKeepsSparse(t: Ctx, recs: Records): Promise<void> {
+  const n = recs.ids.length;
+  const values = await rowsOf(t, recs, [recs.sortField, recs.sometimesNullField]);
+  const valued = values.filter((r) => r[recs.sometimesNullField] !== null);
+  expect(valued, `exactly one record has a ${recs.sometimesNullField}`).toHaveLength(1);
+  const rank = ordered(values, [{ field: recs.sortField, dir: 'asc' }]).indexOf(valued[0]!);
+  if (n >= 4 && (rank === 0 || rank === n - 1)) {
+    throw new PreconditionFailedError(
+      `provider state 'records': the one ${recs.sometimesNullField} value is on the first or last record in ${recs.sortField} order`,
+    );
+  }
+  for (const sort of [undefined, recs.sortField, `${recs.sortField} desc`]) {
+    const rows = await list(t, queryPath(recs), {
+      ...only(t, recs),
+      columns: `${recs.sortField},${recs.sometimesNullField},${recs.allNullField}`,
+      sort,
+      [t.bindings.query.excludeEmptyColumns]: true,
+    });
+    const what = `suppression on, sort ${sort ?? '(none)'}`;
+    expect(rows, what).toHaveLength(n);
+    for (const row of rows) {
+      expect(row, `${what}: the partly filled column is kept on every record`).toHaveProperty(recs.sometimesNullField);
+      expect(row, `${what}: the all-null column is dropped`).not.toHaveProperty(recs.allNullField);
+    }
+    expect(
+      rows.filter((r) => r[recs.sometimesNullField] !== null),
+      `${what}: its one value`,
+    ).toHaveLength(1);
+  }
+}
+
+/** Empty-column suppression on: a column null in every record is omitted from every record. */
+export async function expectSuppressionDropsEmpty(t: Ctx, recs: Records): Promise<void> {
+  const rows = await list(t, queryPath(recs), {
+    ...only(t, recs),
+    columns: `${recs.sortField},${recs.allNullField}`,
+    [t.bindings.query.excludeEmptyColumns]: true,
+  });
+  expect(rows).toHaveLength(recs.ids.length);
+  for (const row of rows) {
+    expect(row).not.toHaveProperty(recs.allNullField);
+    expect(row).toHaveProperty(recs.sortField);
+  }
+}
+
+/** With total count on, the count of all matching records is there on every page; off by default. */
+export async function expectTotalCount(t: Ctx, recs: Records, pageSize: number): Promise<void> {
+  const n = recs.ids.length;
+  for (const skip of [0, pageSize]) {
+    const body = await listBody(t, queryPath(recs), {
+      ...only(t, recs),
+      columns: recs.sortField,
+      take: pageSize,
+      [t.bindings.query.skip]: skip,
+      [t.bindings.query.includeTotalCount]: true,
+    });
+    expect(body.List, `page at ${skip}`).toHaveLength(Math.min(pageSize, n - skip));
+    expect(totalCountOf(body), `total count (page at ${skip})`).toBe(n);
+  }
+}
