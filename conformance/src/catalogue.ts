@@ -15,6 +15,8 @@ export interface Requirement {
   reason?: string;
   retired?: boolean;
   operations?: string[];
+  /** Operations of `operations` no test exercises for this requirement, each with the reason why. */
+  untestedOperations?: Record<string, string>;
   quote?: string;
 }
 
@@ -68,6 +70,10 @@ export function catalogueFrom(doc: unknown): Catalogue {
       reason: r.reason,
       retired: r.retired === true,
       operations: Array.isArray(r.operations) ? r.operations : undefined,
+      untestedOperations:
+        r.untestedOperations && typeof r.untestedOperations === 'object' && !Array.isArray(r.untestedOperations)
+          ? Object.fromEntries(Object.entries(r.untestedOperations).map(([k, v]) => [k, String(v)]))
+          : undefined,
       quote: r.quote,
     };
   });

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadCatalogue, type Catalogue } from './catalogue.js';
-import { resolveRunOptions, ENV_VARS, type RawOptions, type RunOptions } from './config.js';
+import { randomSeed, resolveRunOptions, ENV_VARS, type RawOptions, type RunOptions } from './config.js';
 import { buildCoverage, coverageProblems, writeCoverage, type CollectedTest } from './coverage.js';
+import { loadOperationsData, OPERATIONS_FILE, suiteFileHashes } from './coverage-operations.js';
 import type { ConformanceMeta } from './dsl.js';
 import { CatalogueError } from './catalogue.js';
 import { HarnessError, UsageError } from './errors.js';
@@ -158,6 +159,10 @@ export function buildProgram(onExit: (code: number) => void): Command {
       'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]',
     )
     .option(
+      '--seed <n>',
+      'seed of the generated (model-based) tests; default random, printed and kept in results.json [CONFORMANCE_SEED]',
+    )
+    .option(
       '--config <file>',
       'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]',
     )
@@ -200,8 +205,13 @@ export function buildProgram(onExit: (code: number) => void): Command {
 
   program
     .command('coverage')
-    .description('write the requirements → tests table (reports/coverage.md, reports/coverage.json)')
-    .option('--check', 'exit 1 when a testable core requirement has no test or a test names an unknown requirement')
+    .description(
+      'write the requirements → tests and requirement x operation tables (reports/coverage.md, reports/coverage.json)',
+    )
+    .option(
+      '--check',
+      'exit 1 when a testable core requirement has no test, a testable (requirement, operation) pair is not exercised in the recorded run (reports/coverage-operations.json, refreshed by npm run coverage:update) nor exempted, or a test names an unknown requirement',
+    )
     .option('--out <dir>', 'output directory (default reports)')
     .action(async (opts) => {
       onExit(await coverageCommand(opts));
@@ -295,6 +305,8 @@ export async function runCommand(raw: RawOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  const seed = o.seed ?? randomSeed();
+  log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
   const startedAt = new Date();
   let started: StartedTarget;
   try {
@@ -318,6 +330,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       asyncTimeoutMs: o.asyncTimeoutMs,
       clockToleranceMs: o.clockToleranceMs,
       bindings: o.bindings,
+      seed,
     };
     const info: RunInfo = {
       catalogue: cat,
@@ -339,6 +352,7 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       fixtures: o.fixturesFile ? relFile(o.fixturesFile) : undefined,
       startedAt,
       targetLabel: o.targetLabel,
+      seed,
       auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
       timing: {
         requestTimeoutMs: o.timeoutMs,
@@ -531,11 +545,25 @@ export async function coverageCommand(opts: { check?: boolean; out?: string }): 
     log(`conformance: error: ${(e as Error).message}`);
     return e instanceof CatalogueError ? EXIT.usage : EXIT.harness;
   }
-  const report = buildCoverage(cat, res.tests, res.errors);
+  let operationsData;
+  try {
+    operationsData = loadOperationsData();
+  } catch (e) {
+    log(`conformance: error: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+  const report = buildCoverage(cat, res.tests, res.errors, new Date(), {
+    data: operationsData,
+    suiteFiles: suiteFileHashes(),
+    file: relFile(OPERATIONS_FILE),
+  });
   const files = writeCoverage(report, path.resolve(opts.out ?? path.join(ROOT, 'reports')));
   const c = report.counts;
   process.stdout.write(
     `coverage: ${report.testCount} tests; testable requirements covered ${c.covered}/${c.testable} (core ${c.coreCovered}/${c.coreTestable}); ${c.notTestable} not testable\n` +
+      (report.pairCounts
+        ? `coverage: requirement x operation pairs ${report.pairCounts.pairs}: exercised ${report.pairCounts.exercised}, exempt ${report.pairCounts.exempt}, not testable ${report.pairCounts.notTestable}, gaps ${report.pairCounts.gaps}\n`
+        : '') +
       `coverage: wrote ${relFile(files.md)} and ${relFile(files.json)}\n`,
   );
   const problems = coverageProblems(report);

@@ -67,6 +67,8 @@ export interface RunOptions {
   expectedFailures?: ExpectedFailure[];
   /** --target-label: a name for the target in the reports. */
   targetLabel?: string;
+  /** --seed: the seed of the generated (model-based) tests; absent = chosen at random by the run. */
+  seed?: number;
 }
 
 /** Raw option values as commander gives them (strings, booleans, arrays). */
@@ -106,6 +108,7 @@ export const ENV_VARS: Record<string, string> = {
   baseline: 'CONFORMANCE_BASELINE',
   expectedFailures: 'CONFORMANCE_EXPECTED_FAILURES',
   targetLabel: 'CONFORMANCE_TARGET_LABEL',
+  seed: 'CONFORMANCE_SEED',
 };
 
 const CONFIG_KEYS = new Set([...Object.keys(ENV_VARS).filter((k) => k !== 'config'), 'bindings']);
@@ -314,6 +317,7 @@ export function resolveRunOptions(
     ? loadExpectedFailures(expectedFailuresFile, opts.catalogue)
     : undefined;
   const targetLabel = str('targetLabel')?.trim() || undefined;
+  const seed = parseSeed(str('seed'));
 
   return {
     target,
@@ -346,7 +350,22 @@ export function resolveRunOptions(
     expectedFailuresFile,
     expectedFailures,
     targetLabel,
+    seed,
   };
+}
+
+/** A seed is a 32-bit signed integer (what fast-check takes). */
+export function parseSeed(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s.trim());
+  if (!/^-?\d+$/.test(s.trim()) || n < -(2 ** 31) || n > 2 ** 31 - 1)
+    throw new UsageError(`--seed must be an integer from -2147483648 to 2147483647 (got '${s}')`);
+  return n;
+}
+
+/** A random seed, for a run that was given none (printed and reported, so the run can be repeated). */
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 31);
 }
 
 function pickList(p: { v: string | boolean | string[] } | undefined): string[] {

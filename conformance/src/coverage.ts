@@ -1,8 +1,9 @@
 // The coverage gate: which tests verify which requirement (from a real collection of the suite).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Catalogue, RequirementLevel } from './catalogue.js';
+import type { Catalogue, Requirement, RequirementLevel } from './catalogue.js';
 import { areaOf } from './catalogue.js';
+import { staleSuiteFiles, type OperationsData } from './coverage-operations.js';
 
 export interface CollectedTest {
   id: string;
@@ -27,6 +28,37 @@ interface CoverageRow {
   tests: Array<{ id: string; file: string; profile: string }>;
 }
 
+/**
+ * One (requirement, operation) pair of the catalogue (`operations:` of the requirement):
+ * - exercised: a test naming the requirement called the operation in the recorded reference run;
+ * - generic-checks: GEN-001/GEN-002, checked on every exchange: some test called the operation;
+ * - exempt: the catalogue says why no test exercises it (`untestedOperations:`);
+ * - not-testable: the requirement as a whole is not testable;
+ * - gap: none of these (a gate problem).
+ */
+type PairStatus = 'exercised' | 'generic-checks' | 'exempt' | 'not-testable' | 'gap';
+
+interface PairRow {
+  requirement: string;
+  operation: string;
+  level: RequirementLevel;
+  status: PairStatus;
+  reason?: string;
+  /** Tests naming the requirement that called the operation (for generic-checks: how many tests called it). */
+  tests: string[];
+  genericTestCount?: number;
+}
+
+/** What the pair coverage is judged from: the recorded run and the suite as it is now. */
+export interface OperationsInput {
+  /** reports/coverage-operations.json, or undefined when it is missing. */
+  data: OperationsData | undefined;
+  /** SHA-256 of the files under conformance/suite now (suiteFileHashes()). */
+  suiteFiles: Record<string, string>;
+  /** How the data file is named in messages. */
+  file?: string;
+}
+
 export interface CoverageReport {
   schema: 'rflps-conformance-coverage/1';
   generatedAt: string;
@@ -48,6 +80,13 @@ export interface CoverageReport {
   duplicateTestIds: Array<{ id: string; files: string[] }>;
   /** Suite files that failed to collect. */
   collectionErrors: string[];
+  /** Requirement x operation pairs (absent when no operations input was given). */
+  pairs?: PairRow[];
+  pairCounts?: { pairs: number; exercised: number; exempt: number; notTestable: number; gaps: number };
+  /** Problems of the recorded run data and the exemptions (stale data, unknown exemptions ...). */
+  pairProblems?: string[];
+  /** Where the recorded operations come from (shown in the table). */
+  operationsSource?: { file: string; target: string; profile: string; seed?: number };
 }
 
 /** Requirements verified by the generic checks on every exchange, not by named tests. */
@@ -58,6 +97,7 @@ export function buildCoverage(
   collected: CollectedTest[],
   collectionErrors: string[] = [],
   now = new Date(),
+  operations?: OperationsInput,
 ): CoverageReport {
   // Collection order depends on the pool; sort so the table is the same from run to run.
   const tests = [...collected].sort((a, b) => a.file.localeCompare(b.file) || a.id.localeCompare(b.id));
@@ -102,6 +142,7 @@ export function buildCoverage(
   const testable = rows.filter((r) => r.testable);
   const core = testable.filter((r) => r.level === 'core');
   const isCovered = (r: CoverageRow) => r.status === 'covered' || r.status === 'generic-checks';
+  const pairPart = operations ? buildPairs(cat, tests, operations) : {};
   return {
     schema: 'rflps-conformance-coverage/1',
     generatedAt: now.toISOString(),
@@ -121,6 +162,88 @@ export function buildCoverage(
     unknownReferences,
     duplicateTestIds,
     collectionErrors,
+    ...pairPart,
+  };
+}
+
+/** The pairs of one requirement that are in scope: testable or not, every listed operation. */
+function pairOf(r: Requirement, op: string, callers: Map<string, string[]>, opCallers: Map<string, string[]>): PairRow {
+  const base = { requirement: r.id, operation: op, level: r.level };
+  if (!r.testable) return { ...base, status: 'not-testable', reason: r.reason, tests: [] };
+  const tests = callers.get(`${r.id} ${op}`) ?? [];
+  if (tests.length) return { ...base, status: 'exercised', tests };
+  if (GENERIC_REQUIREMENTS.has(r.id) && (opCallers.get(op) ?? []).length)
+    return { ...base, status: 'generic-checks', tests: [], genericTestCount: opCallers.get(op)!.length };
+  const exemption = r.untestedOperations?.[op];
+  if (exemption !== undefined) return { ...base, status: 'exempt', reason: exemption, tests: [] };
+  return { ...base, status: 'gap', tests: [] };
+}
+
+function buildPairs(
+  cat: Catalogue,
+  tests: CollectedTest[],
+  input: OperationsInput,
+): Pick<CoverageReport, 'pairs' | 'pairCounts' | 'pairProblems' | 'operationsSource'> {
+  const file = input.file ?? 'reports/coverage-operations.json';
+  const problems: string[] = [];
+  const data = input.data;
+  if (!data) {
+    problems.push(`${file} is missing: run \`npm run coverage:update\` (records which operations each test calls)`);
+  } else {
+    const stale = staleSuiteFiles(data.suiteFiles, input.suiteFiles);
+    if (stale.length)
+      problems.push(
+        `${file} is stale: ${stale.join(', ')} changed since the recorded run; run \`npm run coverage:update\``,
+      );
+    const missing = tests.filter((t) => !data.tests[t.id]).map((t) => t.id);
+    if (missing.length)
+      problems.push(`${file} has no recorded run of test(s) ${missing.join(', ')}; run \`npm run coverage:update\``);
+    const notPassed = Object.entries(data.tests)
+      .filter(([, t]) => t.result !== 'passed')
+      .map(([id, t]) => `${id} (${t.result})`);
+    if (notPassed.length)
+      problems.push(`${file}: test(s) did not pass in the recorded reference run: ${notPassed.join(', ')}`);
+  }
+  // who calls what: by (requirement, operation) over the tests that name the requirement
+  const callers = new Map<string, string[]>();
+  const opCallers = new Map<string, string[]>();
+  for (const t of tests) {
+    const ops = data?.tests[t.id]?.operations ?? [];
+    for (const op of ops) opCallers.set(op, [...(opCallers.get(op) ?? []), t.id]);
+    for (const id of t.requirements)
+      for (const op of ops) callers.set(`${id} ${op}`, [...(callers.get(`${id} ${op}`) ?? []), t.id]);
+  }
+  const pairs: PairRow[] = [];
+  for (const r of cat.requirements) {
+    if (r.retired) continue;
+    const ops = r.operations ?? [];
+    for (const op of Object.keys(r.untestedOperations ?? {})) {
+      if (!ops.includes(op)) problems.push(`${r.id}: untestedOperations names ${op}, which is not in its operations`);
+      else if (!r.testable)
+        problems.push(
+          `${r.id}: untestedOperations.${op} on a not-testable requirement (its reason covers every operation)`,
+        );
+      else if ((callers.get(`${r.id} ${op}`) ?? []).length)
+        problems.push(
+          `${r.id} x ${op} is exercised (${callers.get(`${r.id} ${op}`)!.join(', ')}): remove untestedOperations.${op} from the catalogue`,
+        );
+    }
+    for (const op of ops) pairs.push(pairOf(r, op, callers, opCallers));
+  }
+  const n = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
+  return {
+    pairs,
+    pairCounts: {
+      pairs: pairs.length,
+      exercised: n('exercised') + n('generic-checks'),
+      exempt: n('exempt'),
+      notTestable: n('not-testable'),
+      gaps: n('gap'),
+    },
+    pairProblems: problems,
+    operationsSource: data
+      ? { file, target: data.run.target, profile: data.run.profile, seed: data.run.seed }
+      : undefined,
   };
 }
 
@@ -135,6 +258,12 @@ export function coverageProblems(r: CoverageReport): string[] {
     p.push(`test ${u.test} (${u.file}) names unknown requirement ID(s) ${u.ids.join(', ')}`);
   for (const d of r.duplicateTestIds) p.push(`test id ${d.id} is used more than once (${d.files.join(', ')})`);
   for (const e of r.collectionErrors) p.push(`collection error: ${e}`);
+  p.push(...(r.pairProblems ?? []));
+  for (const x of r.pairs ?? [])
+    if (x.status === 'gap')
+      p.push(
+        `${x.requirement} x ${x.operation}: no test naming ${x.requirement} calls ${x.operation} (test it, or say why not in untestedOperations)`,
+      );
   return p;
 }
 
@@ -154,6 +283,12 @@ export function coverageMarkdown(r: CoverageReport): string {
   out.push(`- requirements: ${c.requirements} (${c.testable} testable, ${c.notTestable} not testable)`);
   out.push(`- testable and covered: ${c.covered} of ${c.testable}; untested: ${c.untested}`);
   out.push(`- core testable covered: ${c.coreCovered} of ${c.coreTestable}; core untested: ${c.coreUntested}`);
+  if (r.pairCounts) {
+    const pc = r.pairCounts;
+    out.push(
+      `- requirement x operation pairs: ${pc.pairs}; exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
+    );
+  }
   const problems = coverageProblems(r);
   out.push(`- gate: ${problems.length === 0 ? 'PASS' : `FAIL (${problems.length} problem(s))`}`);
   if (problems.length) {
@@ -176,8 +311,36 @@ export function coverageMarkdown(r: CoverageReport): string {
           : row.tests.map((t) => `\`${t.id}\``).join(', ');
     out.push(`| ${row.id} | ${row.level} | ${row.section} | ${row.status} | ${tests} |`);
   }
+  if (r.pairs) out.push(...pairsMarkdown(r));
   out.push('');
   return out.join('\n');
+}
+
+function pairsMarkdown(r: CoverageReport): string[] {
+  const out: string[] = [''];
+  out.push('## Requirement x operation pairs');
+  out.push('');
+  const src = r.operationsSource;
+  out.push(
+    src
+      ? `Each requirement against each operation it governs (\`operations:\` in spec/requirements.yaml). "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
+      : 'No recorded run: run `npm run coverage:update`.',
+  );
+  out.push('');
+  out.push('| requirement | operation | status | tests or reason |');
+  out.push('|---|---|---|---|');
+  for (const p of r.pairs ?? []) {
+    const detail =
+      p.status === 'exercised'
+        ? p.tests.map((t) => `\`${t}\``).join(', ')
+        : p.status === 'generic-checks'
+          ? `generic checks on the exchanges of ${p.genericTestCount} test(s)`
+          : p.status === 'gap'
+            ? '**no test**'
+            : md(p.reason ?? '');
+    out.push(`| ${p.requirement} | ${p.operation} | ${p.status} | ${detail} |`);
+  }
+  return out;
 }
 
 /** Writes both files; `stale` says the table (coverage.md, which has no timestamp) was there and differed. */

@@ -86,6 +86,8 @@ export function toTestResult(t: ReportedTest): TestResult {
     result,
     durationMs: Math.round(t.durationMs ?? 0),
   };
+  const operations = [...new Set((m.exchanges ?? []).flatMap((e) => (e.operationId ? [e.operationId] : [])))].sort();
+  if (operations.length) out.operations = operations;
   if (reason) out.reason = reason;
   if (result === 'blocked' && m.blockedBy) out.blockedBy = m.blockedBy;
   if (result === 'failed' || result === 'blocked' || result === 'error' || result === 'precondition-failed') {
@@ -234,6 +236,8 @@ export interface RunInfo {
   gate?: GateInput;
   /** Timeouts and tolerances of the run (shown in the report header). */
   timing?: RunTiming;
+  /** The seed of the generated (model-based) tests. */
+  seed?: number;
 }
 
 export function buildRunResults(
@@ -268,6 +272,7 @@ export function buildRunResults(
     catalogueVersion: info.catalogue.version,
     target: info.target,
     ...(info.targetLabel ? { targetLabel: info.targetLabel } : {}),
+    ...(info.seed !== undefined ? { seed: info.seed } : {}),
     profile: info.profile,
     ...(info.auth ? { auth: info.auth } : {}),
     ...(info.timing ? { timing: info.timing } : {}),

@@ -71,6 +71,9 @@ export interface TestResult {
   requirements: string[];
   result: TestOutcome;
   durationMs: number;
+  /** The operationIds (spec/openapi.yaml) the test's recorded exchanges addressed, sorted; read by
+   * the requirement x operation coverage (scripts/coverage-operations.ts). */
+  operations?: string[];
   /** Why the test did not run or stopped (not-applicable, precondition-failed, blocked). */
   reason?: string;
   /** For `blocked`: the requirement whose step failed, and the step. */
@@ -223,6 +226,8 @@ export interface RunResults {
   target: TargetInfo;
   /** A name for the target given by the user (`--target-label`). */
   targetLabel?: string;
+  /** The seed of the generated (model-based) tests (`--seed`): give it again to repeat them. */
+  seed?: number;
   profile: Profile;
   auth?: AuthInfo;
   timing?: RunTiming;

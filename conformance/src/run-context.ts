@@ -40,6 +40,8 @@ export interface RunContext {
    * of failing the collection.
    */
   collectOnly?: boolean;
+  /** The seed of the generated (model-based) tests (--seed; the CLI always sets one). */
+  seed?: number;
 }
 
 declare module 'vitest' {
@@ -61,6 +63,10 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
     asyncTimeoutMs: Number(env.CONFORMANCE_ASYNC_TIMEOUT ?? 60_000),
     clockToleranceMs: Number(env.CONFORMANCE_CLOCK_TOLERANCE ?? 50 * 60_000),
     bindings: defaultBindings,
+    seed:
+      env.CONFORMANCE_SEED !== undefined && /^-?\d+$/.test(env.CONFORMANCE_SEED)
+        ? Number(env.CONFORMANCE_SEED)
+        : undefined,
   };
 }
 

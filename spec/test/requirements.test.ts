@@ -15,6 +15,7 @@ interface Requirement {
   testable: boolean;
   reason?: string;
   operations: string[];
+  untestedOperations?: Record<string, string>;
   retired?: boolean;
 }
 
@@ -37,6 +38,7 @@ const KEYS = new Set([
   'testable',
   'reason',
   'operations',
+  'untestedOperations',
   'retired',
   'meaning',
 ]);
@@ -88,6 +90,15 @@ describe('requirement catalogue', () => {
     expect(Array.isArray(r.operations)).toBe(true);
     expect(new Set(r.operations).size, 'duplicate operations').toBe(r.operations.length);
     if (r.retired !== undefined) expect(typeof r.retired).toBe('boolean');
+    if (r.untestedOperations !== undefined) {
+      // {operationId: reason}, only for operations the requirement lists, only on a testable one
+      expect(typeof r.untestedOperations === 'object' && !Array.isArray(r.untestedOperations)).toBe(true);
+      expect(r.testable, 'untestedOperations on a not-testable requirement').toBe(true);
+      for (const [op, why] of Object.entries(r.untestedOperations)) {
+        expect(r.operations, `untestedOperations.${op} is not in operations`).toContain(op);
+        expect(typeof why === 'string' && why.trim().length > 0, `untestedOperations.${op} needs a reason`).toBe(true);
+      }
+    }
     // The prefix names the area; GEN/VER aside, it must match the section's subject loosely only,
     // so it is not checked further here.
   });

@@ -1,0 +1,389 @@
+// The steps of the model-based tests as fast-check commands: each runs one operation against the
+// service, checks the answer against the oracle (oracle.ts), applies the step to the model, and
+// then compares what the interface shows with the model (read back every record and every link).
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { expectMentions, isRefusal } from '../../../src/meaning.js';
+import type { Ctx } from '../request.js';
+import { deleteSchedule, readRecord, reinstate, upsertMulti } from '../schedules.js';
+import {
+  LOC_FIELD_NAMES,
+  activeRecords,
+  applyBatch,
+  applyDelete,
+  applyLinkRemove,
+  applyLinkUpsert,
+  applyReinstate,
+  expectBatch,
+  expectedRead,
+  linkedParents,
+  reinstateCandidates,
+  reinstateOutcome,
+  relationshipIndex,
+  resolveBatch,
+  slotKey,
+  takenIds,
+  type BatchSpec,
+  type Expected,
+  type LinkSlot,
+  type Model,
+} from './oracle.js';
+
+/** DomainID of Contact (spec 2.1). */
+const CONTACT_DOMAIN_ID = 2;
+const LINK_COLUMNS = 'ParentDomainID,ParentID,ChildDomainID,ChildID';
+
+/** The real system of one run: the records the provider states made, and a log of the steps. */
+export interface Real {
+  t: Ctx;
+  proposalId: number;
+  scheduleDomain: string;
+  parents: Array<{ domain: string; domainId: number; id: number }>;
+  contacts: number[];
+  relationships: string[];
+  /** The concrete steps of this run (IDs and values), for the report of a failing run. */
+  log: string[];
+}
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+// ------------------------------------------------------------------------- read-back checks
+
+/** Every record of the model read back by ID (GET /api/{domain}/{id}) and compared. */
+async function checkSchedules(m: Model, r: Real): Promise<void> {
+  for (const rec of m.records) {
+    const want = expectedRead(m, rec);
+    if (want === undefined) continue;
+    const got = await readRecord(r.t, r.scheduleDomain, rec.id, LOC_FIELD_NAMES);
+    if (want === 'absent') expect(got, `record ${rec.id} (${rec.state}) cannot be read`).toBeNull();
+    else expect(got, `record ${rec.id} (${rec.state}) reads back with the model's values`).toEqual(want);
+  }
+  if (m.flavour === 'reference') await checkScheduleSet(m, r);
+}
+
+/**
+ * Reference flavour: the active records of the proposal, listed by the domain query with the
+ * reference's filter syntax (QRY-020) on ProposalID, are exactly the model's active records: no
+ * rolled-back insert kept, no deleted record shown, nothing else.
+ */
+async function checkScheduleSet(m: Model, r: Real): Promise<void> {
+  const key = `${r.scheduleDomain}ID`;
+  const qs = new URLSearchParams({
+    [r.t.bindings.query.filter]: `ProposalID:eq:${r.proposalId}`,
+    columns: [key, ...LOC_FIELD_NAMES].join(','),
+    take: '100',
+  });
+  const res = await r.t.raw(`/api/${encodeURIComponent(r.scheduleDomain)}/Query?${qs}`);
+  expect(res.status, "query of the proposal's schedule records").toBe(200);
+  const rows = ((res.json as any)?.List ?? []) as Array<Record<string, unknown>>;
+  expect(m.untracked, 'the reference answers every insert of a successful atomic batch').toBe(0);
+  const got = rows.map(({ [key]: id, ...fields }) => ({ id, fields })).sort((a, b) => Number(a.id) - Number(b.id));
+  const want = activeRecords(m)
+    .map((x) => ({ id: x.id, fields: x.fields }))
+    .sort((a, b) => a.id - b.id);
+  expect(got, "the proposal's active schedule records are exactly the model's").toEqual(want);
+}
+
+/** The links of every contact (Link/Query by child), compared with the model. */
+async function checkLinks(m: Model, r: Real): Promise<void> {
+  const relCol = r.t.bindings.linkColumns.relationship;
+  for (let c = 0; c < r.contacts.length; c++) {
+    const cid = r.contacts[c];
+    const columns = m.flavour === 'reference' ? `${LINK_COLUMNS},${relCol}` : LINK_COLUMNS;
+    const res = await r.t.api.GET('/api/Link/Query', {
+      params: { query: { childDomain: 'Contact', childRecordID: cid, columns } as any },
+    });
+    expect(res.response.status, `Link/Query of contact ${cid}`).toBe(200);
+    const rows = ((res.data as any)?.List ?? []) as Array<Record<string, unknown>>;
+    const parents = linkedParents(m, c);
+    for (const row of rows)
+      expect(row, `a link row of contact ${cid} names it as the child`).toMatchObject({
+        ChildDomainID: CONTACT_DOMAIN_ID,
+        ChildID: cid,
+      });
+    const shown = rows.map((x) => `${x.ParentDomainID}/${x.ParentID}`).sort();
+    const want = parents.map((p) => `${r.parents[p].domainId}/${r.parents[p].id}`).sort();
+    expect(
+      shown,
+      `contact ${cid} is linked exactly once to each parent the model links it to, and nothing else`,
+    ).toEqual(want);
+    if (m.flavour === 'reference') {
+      for (const p of parents) {
+        const row = rows.find((x) => x.ParentDomainID === r.parents[p].domainId && x.ParentID === r.parents[p].id)!;
+        const rel = relationshipIndex({ parent: p, contact: c });
+        if (rel === undefined) expect(row[relCol], `link ${p}:${c} has no relationship`).toBeNull();
+        else expect(Number.isInteger(row[relCol]), `link ${p}:${c} stores its relationship`).toBe(true);
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------- schedule commands
+
+function byOrder(items: unknown, what: string): Map<number, any> {
+  expect(Array.isArray(items), `${what} is an array of results`).toBe(true);
+  const map = new Map<number, any>();
+  for (const it of items as any[]) {
+    expect(map.has(it?.OrderNumber), `${what}: OrderNumber ${it?.OrderNumber} answered once`).toBe(false);
+    map.set(it?.OrderNumber, it);
+  }
+  return map;
+}
+
+/** Checks one array of results against the expectation; returns the RecordIDs of new inserts. */
+function checkResults(
+  what: string,
+  items: unknown,
+  expected: Expected[],
+  answered: 'all' | 'failed-only' | 'successful-subset',
+  knownIds: Set<number>,
+): Map<number, number> {
+  const got = byOrder(items, what);
+  const listed =
+    answered === 'all'
+      ? expected
+      : answered === 'failed-only'
+        ? expected.filter((e) => !e.ok)
+        : expected.filter((e) => got.has(e.order));
+  expect(
+    [...got.keys()].sort((a, b) => a - b),
+    `${what}: the answered items (by OrderNumber; ${answered})`,
+  ).toEqual(listed.map((e) => e.order));
+  const newIds = new Map<number, number>();
+  for (const e of listed) {
+    const it = got.get(e.order);
+    expect(it.IsSuccessful, `${what}[${e.order}].IsSuccessful`).toBe(e.ok);
+    expect(typeof it.Message === 'string' && it.Message.length > 0, `${what}[${e.order}] has a Message`).toBe(true);
+    if (e.recordId === 'new') {
+      expect(Number.isInteger(it.RecordID) && it.RecordID > 0, `${what}[${e.order}].RecordID is the new ID`).toBe(true);
+      expect(knownIds.has(it.RecordID), `${what}[${e.order}].RecordID ${it.RecordID} is a new ID`).toBe(false);
+      knownIds.add(it.RecordID);
+      newIds.set(e.order, it.RecordID);
+    } else {
+      expect(it.RecordID, `${what}[${e.order}].RecordID`).toBe(e.recordId);
+    }
+    if (!e.ok) expectMentions(it.Message, 'LocationName', /requir/);
+  }
+  return newIds;
+}
+
+class BatchCommand implements Cmd {
+  constructor(readonly spec: BatchSpec) {}
+  check() {
+    return true;
+  }
+  async run(m: Model, r: Real) {
+    const b = resolveBatch(m, this.spec);
+    const e = expectBatch(m, b);
+    r.log.push(
+      `UpsertMulti isAtomic=${b.atomic ?? '(absent)'} ${JSON.stringify({
+        Inserts: b.inserts.map((x) => x.fields),
+        Updates: b.updates.map((x) => ({ ID: x.id, Fields: x.fields })),
+        Deletes: b.deletes.map((x) => ({ ID: x.id })),
+      })}`,
+    );
+    const res = await upsertMulti(
+      r.t,
+      r.proposalId,
+      r.scheduleDomain,
+      {
+        Inserts: b.inserts.map((x) => ({ Fields: x.fields })),
+        Updates: b.updates.map((x) => ({ ID: x.id, Fields: x.fields })),
+        Deletes: b.deletes.map((x) => ({ ID: x.id })),
+      },
+      b.atomic,
+    );
+    r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
+    // The HTTP status of a batch with failed items is not shown (spec 7): judged by its items only.
+    if (!e.anyFails)
+      expect(res.status >= 200 && res.status < 300, `UpsertMulti answers 2xx (got ${res.status})`).toBe(true);
+    const known = takenIds(m);
+    // the answer's arrays as sent (checkResults judges each one's shape)
+    const answer = (res.body ?? {}) as Partial<Record<'Inserts' | 'Updates' | 'Deletes', unknown>>;
+    const ins = checkResults('Inserts', answer.Inserts, e.inserts, e.answered, known);
+    checkResults('Updates', answer.Updates, e.updates, e.answered, known);
+    checkResults('Deletes', answer.Deletes, e.deletes, e.answered, known);
+    applyBatch(
+      m,
+      b,
+      e,
+      b.inserts.map((_, i) => ins.get(i)),
+    );
+    await checkSchedules(m, r);
+  }
+  toString() {
+    const s = this.spec;
+    return `UpsertMulti(atomic=${s.atomic}, inserts=[${s.inserts.join(',')}], updates=[${s.updates
+      .map((u) => `#${u.pick}:${u.kind}`)
+      .join(',')}], deletes=[${s.deletes.map((d) => `#${d}`).join(',')}])`;
+  }
+}
+
+class DeleteCommand implements Cmd {
+  constructor(readonly pick: number) {}
+  check(m: Readonly<Model>) {
+    return activeRecords(m as Model).length > 0;
+  }
+  async run(m: Model, r: Real) {
+    const active = activeRecords(m);
+    const rec = active[this.pick % active.length];
+    r.log.push(`DELETE ${r.scheduleDomain}/${rec.id}`);
+    const res = await deleteSchedule(r.t, r.proposalId, r.scheduleDomain, rec.id);
+    r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
+    expect(res.status >= 200 && res.status < 300, `DELETE answers 2xx (got ${res.status})`).toBe(true);
+    expect(res.body, 'DELETE result').toMatchObject({ IsSuccessful: true, RecordID: rec.id, OrderNumber: null });
+    applyDelete(m, rec.id);
+    await checkSchedules(m, r);
+  }
+  toString() {
+    return `Delete(#${this.pick})`;
+  }
+}
+
+class ReinstateCommand implements Cmd {
+  constructor(readonly pick: number) {}
+  check(m: Readonly<Model>) {
+    return reinstateCandidates(m as Model).length > 0;
+  }
+  async run(m: Model, r: Real) {
+    const cands = reinstateCandidates(m);
+    const rec = cands[this.pick % cands.length];
+    const outcome = reinstateOutcome(rec);
+    r.log.push(`Reinstate ${r.scheduleDomain}/${rec.id} (${rec.state})`);
+    const res = await reinstate(r.t, r.proposalId, r.scheduleDomain, rec.id);
+    r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
+    if (outcome === 'restored')
+      expect(isRefusal(res.res as any), `Reinstate of soft-deleted record ${rec.id} is accepted`).toBe(false);
+    if (outcome === 'refused') {
+      expect(isRefusal(res.res as any), `Reinstate of ${rec.state} record ${rec.id} is refused`).toBe(true);
+      if (m.flavour === 'reference') {
+        expect(res.status, 'the reference refuses a Reinstate of a record that is not soft-deleted with 409').toBe(409);
+        expect(res.body).toMatchObject({ IsSuccessful: false, OrderNumber: null });
+      }
+    }
+    applyReinstate(rec);
+    await checkSchedules(m, r);
+  }
+  toString() {
+    return `Reinstate(#${this.pick})`;
+  }
+}
+
+// ------------------------------------------------------------------------- link commands
+
+function linkArgs(r: Real, s: LinkSlot) {
+  const p = r.parents[s.parent];
+  const rel = relationshipIndex(s);
+  return {
+    parentDomain: p.domain,
+    parentId: p.id,
+    childDomain: 'Contact',
+    childId: r.contacts[s.contact],
+    ...(rel === undefined ? {} : { relationship: r.relationships[rel] }),
+  };
+}
+
+/** The link of an existing (parent, contact) pair, by `pick`, when `existing` and there is one; else `slot`. */
+function targetSlot(m: Model, slot: LinkSlot, existing: boolean, pick: number): LinkSlot {
+  const linked = [...m.links].sort();
+  if (!existing || linked.length === 0) return slot;
+  const [parent, contact] = linked[pick % linked.length].split(':').map(Number);
+  return { parent, contact };
+}
+
+/** Upserts the link of `slot`, or again an existing one (LINK-014: updated, not added twice). */
+class LinkUpsertCommand implements Cmd {
+  constructor(
+    readonly slot: LinkSlot,
+    readonly existing: boolean,
+    readonly pick: number,
+  ) {}
+  check() {
+    return true;
+  }
+  async run(m: Model, r: Real) {
+    const slot = targetSlot(m, this.slot, this.existing, this.pick);
+    const a = linkArgs(r, slot);
+    r.log.push(`Link/Upsert ${JSON.stringify(a)}`);
+    const res = await r.t.links.upsert(a);
+    r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
+    expect(isRefusal(res), `Link/Upsert ${slotKey(slot)} is accepted (${res.status} ${res.text})`).toBe(false);
+    applyLinkUpsert(m, slot);
+    await checkLinks(m, r);
+  }
+  toString() {
+    return this.existing
+      ? `LinkUpsert(existing #${this.pick} else ${slotKey(this.slot)})`
+      : `LinkUpsert(${slotKey(this.slot)})`;
+  }
+}
+
+/** Removes an existing link (by `pick`, when `existing` and there is one) or the link of `slot`. */
+class LinkRemoveCommand implements Cmd {
+  constructor(
+    readonly slot: LinkSlot,
+    readonly existing: boolean,
+    readonly pick: number,
+  ) {}
+  check() {
+    return true;
+  }
+  async run(m: Model, r: Real) {
+    const slot = targetSlot(m, this.slot, this.existing, this.pick);
+    const a = linkArgs(r, slot);
+    r.log.push(`Link/Remove ${JSON.stringify(a)}`);
+    const res = await r.t.links.remove(a);
+    r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
+    const existed = applyLinkRemove(m, slot);
+    // Removing a link that is not there: the answer is not documented (core checks only that
+    // nothing changed); the reference answers IsSuccessful false (LINK-017).
+    if (existed) expect(isRefusal(res), `Link/Remove of link ${slotKey(slot)} is accepted`).toBe(false);
+    else if (m.flavour === 'reference')
+      expect((res.json as any)?.IsSuccessful, 'the reference answers a Remove of no link IsSuccessful false').toBe(
+        false,
+      );
+    await checkLinks(m, r);
+  }
+  toString() {
+    return this.existing
+      ? `LinkRemove(existing #${this.pick} else ${slotKey(this.slot)})`
+      : `LinkRemove(${slotKey(this.slot)})`;
+  }
+}
+
+// ------------------------------------------------------------------------- arbitraries
+
+/**
+ * The step generators. Weighted so that a short run still meets the interesting cases: atomic
+ * batches that mix failing and succeeding items, removals of links that exist.
+ */
+export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
+  const pick = fc.nat({ max: 7 });
+  const slot = fc.record({ parent: fc.nat({ max: 1 }), contact: fc.nat({ max: 2 }) });
+  const batch = fc.record({
+    atomic: fc.constantFrom(true, true, false, undefined),
+    inserts: fc.array(fc.constantFrom('valid' as const, 'valid' as const, 'missing-name' as const), { maxLength: 3 }),
+    updates: fc.array(
+      fc.record({ pick, kind: fc.constantFrom('valid' as const, 'valid' as const, 'empty-name' as const) }),
+      { maxLength: 2 },
+    ),
+    deletes: fc.array(pick, { maxLength: 1 }),
+  });
+  const upsert = fc
+    .tuple(slot, fc.constantFrom(true, false, false), pick)
+    .map(([s, existing, p]) => new LinkUpsertCommand(s, existing, p));
+  const remove = fc
+    .tuple(slot, fc.constantFrom(true, true, true, false), pick)
+    .map(([s, existing, p]) => new LinkRemoveCommand(s, existing, p));
+  // fc.commands picks each entry equally often: half schedule steps, half link steps
+  return [
+    batch.map((s) => new BatchCommand(s)),
+    batch.map((s) => new BatchCommand(s)),
+    pick.map((p) => new DeleteCommand(p)),
+    pick.map((p) => new ReinstateCommand(p)),
+    upsert,
+    upsert,
+    remove,
+    remove,
+  ];
+}
