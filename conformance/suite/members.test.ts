@@ -2,51 +2,60 @@
 //
 // CreateMember builds the proposal's member from its applicant data. The association of the new
 // member with the proposal is observed through binding: BindStatus of a bound proposal names its
-// member (2.4). Member fields are not shown in the spec, so only the reference's are compared, in
-// the implementation-defined profile.
+// member (2.4), MemberID and MemberName. The state 'a proposal' gives the applicant's name
+// (`applicantName`), which a member built from the applicant data carries, so MemberName shows
+// that no request body set the member's fields (MEM-004). Other member fields are not shown, so
+// only the reference's are compared, in the implementation-defined profile.
 import { expect } from 'vitest';
+import type { RawResponse } from '../src/client.js';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
+import {
+  bindQuote,
+  expectNeverBound,
+  ALREADY,
+  MEMBER,
+  settled,
+  type BindStatus,
+  type MemberCreationResult,
+} from './support/binding.js';
 import { type Ctx } from './support/request.js';
 
-const ALREADY = /already|assigned|exists/i;
-
 /** POST CreateMember without a body (the operation takes none). */
-async function createMember(t: Ctx, proposalId: number) {
-  const res = await t.raw(`/api/Quotes/Proposals/${proposalId}/CreateMember`, { method: 'POST' });
-  return res;
+async function createMember(t: Ctx, proposalId: number): Promise<RawResponse> {
+  return t.raw(`/api/Quotes/Proposals/${proposalId}/CreateMember`, { method: 'POST' });
 }
 
-function expectCreationResult(body: any) {
-  expect(body, 'member creation result').toBeTypeOf('object');
-  expect(typeof body.IsSuccessful, 'IsSuccessful is a boolean').toBe('boolean');
-  expect(Number.isInteger(body.RecordID), `RecordID is an integer (${JSON.stringify(body.RecordID)})`).toBe(true);
-  expect(body.Message === null || typeof body.Message === 'string', 'Message is a string or null').toBe(true);
-  expect(body).toHaveProperty('Message');
+function expectCreationResult(body: unknown): asserts body is MemberCreationResult {
+  expect(typeof body === 'object' && body !== null, `member creation result: ${JSON.stringify(body)}`).toBe(true);
+  const o = body as Record<string, unknown>;
+  expect(typeof o.IsSuccessful, 'IsSuccessful is a boolean').toBe('boolean');
+  expect(Number.isInteger(o.RecordID), `RecordID is an integer (${JSON.stringify(o.RecordID)})`).toBe(true);
+  expect(o, 'Message is present').toHaveProperty('Message');
+  expect(o.Message === null || typeof o.Message === 'string', 'Message is a string or null').toBe(true);
+}
+
+/** A successful CreateMember: the new member's ID. */
+async function createdMember(t: Ctx, proposalId: number): Promise<number> {
+  const res = await createMember(t, proposalId);
+  expect(res.status, `CreateMember: ${res.text}`).toBe(200);
+  const body = res.json;
+  expectCreationResult(body);
+  expect(body.IsSuccessful, `CreateMember succeeds: ${body.Message}`).toBe(true);
+  return body.RecordID;
 }
 
 /** Binds the proposal (BindQuote) and reads BindStatus until it settles. */
-async function bindAndRead(t: Ctx, proposalId: number) {
-  await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId } } } as any);
-  return t.poll(
-    async () => {
-      const r = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
-        params: { path: { proposalId } },
-      } as any);
-      expect(r.response.status).toBe(200);
-      return r.data as any;
-    },
-    (s) => s?.Status !== 'NotBound',
-    { intervalMs: 100 }, // deadline: the run's --async-timeout
-  );
+async function bindAndRead(t: Ctx, proposalId: number): Promise<BindStatus> {
+  await bindQuote(t, proposalId);
+  return settled(t, proposalId);
 }
 
-async function readBindStatus(t: Ctx, proposalId: number) {
-  const r = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
-    params: { path: { proposalId } },
-  } as any);
-  expect(r.response.status).toBe(200);
-  return r.data as any;
+/** The refusal of section 7: HTTP 500 whose body is a JSON string saying a MemberID is assigned. */
+function expectAlreadyAssigned(res: RawResponse) {
+  expect(res.status, `CreateMember on a proposal with a member: ${res.text}`).toBe(500);
+  expect(typeof res.json, `the body is a JSON string: ${res.text}`).toBe('string');
+  expectMentions(res.json, MEMBER, ALREADY);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -58,13 +67,12 @@ conformance(
     title: 'CreateMember without a body on a proposal without a member creates a Member record and assigns it',
     requirements: ['MEM-001', 'MEM-002', 'MEM-003', 'MEM-008'],
     mutates: true,
-    timeoutMs: 30_000,
   },
   async (t) => {
     const p = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
     const res = await createMember(t, p.proposalId);
     expect(res.status, `CreateMember: ${res.text}`).toBe(200);
-    const body = res.json as any;
+    const body = res.json;
     expectCreationResult(body);
     expect(body.IsSuccessful).toBe(true);
     expect(body.RecordID, "the new member's ID").toBeGreaterThan(0);
@@ -73,7 +81,7 @@ conformance(
     // The member is a Member record.
     const m = await t.api.GET('/api/{domain}/{id}', {
       params: { path: { domain: 'Member', id: body.RecordID } },
-    } as any);
+    });
     expect(m.response.status, `GET /api/Member/${body.RecordID}`).toBe(200);
     expect(m.data).toMatchObject({ Domain: 'Member', Id: body.RecordID });
 
@@ -86,28 +94,74 @@ conformance(
 
 conformance(
   {
+    id: 'members.built-from-applicant-only',
+    title:
+      'CreateMember builds the member from the applicant data alone: a body trying to set member fields changes nothing (MemberName is the applicant name)',
+    requirements: ['MEM-004', 'MEM-003'],
+    mutates: true,
+  },
+  async (t) => {
+    // Two proposals alike but for their applicants: each member carries its own applicant's name.
+    const p = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
+    const twin = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
+    expect(p.applicantName, 'the two applicants differ').not.toBe(twin.applicantName);
+    const injected = `Injected ${p.proposalId}`;
+    const res = await t.raw(`/api/Quotes/Proposals/${p.proposalId}/CreateMember`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        Name: injected,
+        MemberName: injected,
+        FirstName: injected,
+        LastName: injected,
+        City: injected,
+        MemberID: twin.proposalId,
+        Extra: injected,
+      }),
+    });
+    // The body cannot set fields: the service ignores it or refuses the call. When refused, the
+    // member is created the documented way, without a body.
+    let memberId: number;
+    const body = res.json;
+    if (res.status === 200 && typeof body === 'object' && body !== null && 'IsSuccessful' in body) {
+      expectCreationResult(body);
+      expect(body.IsSuccessful, `CreateMember with a body: ${body.Message}`).toBe(true);
+      memberId = body.RecordID;
+    } else {
+      memberId = await createdMember(t, p.proposalId);
+    }
+    const twinMember = await createdMember(t, twin.proposalId);
+    expect(twinMember, 'each proposal gets its own member').not.toBe(memberId);
+
+    const s = await bindAndRead(t, p.proposalId);
+    expect(s.Status, `bound after CreateMember (${s.ErrorMessage})`).toBe('Bound');
+    expect(s.MemberID).toBe(memberId);
+    expect(s.MemberName, 'the member is named from the applicant data, not from the request body').toBe(
+      p.applicantName,
+    );
+    const st = await bindAndRead(t, twin.proposalId);
+    expect(st.MemberID).toBe(twinMember);
+    expect(st.MemberName).toBe(twin.applicantName);
+  },
+);
+
+conformance(
+  {
     id: 'members.second-create-refused',
     title:
       'a second CreateMember answers HTTP 500 with a JSON string saying a MemberID is already assigned; the member stays',
     requirements: ['MEM-003', 'MEM-005'],
     mutates: true,
-    timeoutMs: 30_000,
   },
   async (t) => {
     const p = await t.given('a proposal', { type: 'Application', hasMember: false, rated: true });
-    const first = await createMember(t, p.proposalId);
-    expect(first.status).toBe(200);
-    const memberId = (first.json as any).RecordID as number;
-    expect((first.json as any).IsSuccessful).toBe(true);
-
-    const second = await createMember(t, p.proposalId);
-    expect(second.status).toBe(500);
-    expect(typeof second.json, `the body is a JSON string: ${second.text}`).toBe('string');
-    expectMentions(second.json, /member/i, ALREADY);
+    const memberId = await createdMember(t, p.proposalId);
+    expectAlreadyAssigned(await createMember(t, p.proposalId));
 
     const s = await bindAndRead(t, p.proposalId);
     expect(s.Status).toBe('Bound');
     expect(s.MemberID, 'the proposal keeps its first member').toBe(memberId);
+    expect(s.MemberName, 'the member is the one built from the applicant data').toBe(p.applicantName);
   },
 );
 
@@ -118,15 +172,11 @@ conformance(
       'CreateMember on a proposal that already has a MemberID answers HTTP 500 with a JSON string, creating nothing',
     requirements: ['MEM-005'],
     mutates: true,
-    timeoutMs: 30_000,
   },
   async (t) => {
     const p = await t.given('a proposal', { type: 'Renewal', hasMember: true, rated: true });
     expect(Number.isInteger(p.memberId)).toBe(true);
-    const res = await createMember(t, p.proposalId);
-    expect(res.status).toBe(500);
-    expect(typeof res.json, `the body is a JSON string: ${res.text}`).toBe('string');
-    expectMentions(res.json, /member/i, ALREADY);
+    expectAlreadyAssigned(await createMember(t, p.proposalId));
 
     const s = await bindAndRead(t, p.proposalId);
     expect(s.Status).toBe('Bound');
@@ -138,7 +188,7 @@ conformance(
   {
     id: 'members.validation-failure',
     title:
-      'CreateMember whose applicant data fails validation answers 200 with IsSuccessful false and the detail in Message',
+      'CreateMember whose applicant data fails validation answers 200 with IsSuccessful false and the detail in Message; no member is assigned',
     requirements: ['MEM-006', 'MEM-001'],
     mutates: true,
   },
@@ -146,7 +196,7 @@ conformance(
     const p = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true, applicantValid: false });
     const res = await createMember(t, p.proposalId);
     expect(res.status).toBe(200);
-    const body = res.json as any;
+    const body = res.json;
     expectCreationResult(body);
     expect(body.IsSuccessful).toBe(false);
     expect(
@@ -154,18 +204,25 @@ conformance(
       `Message holds the detail: ${JSON.stringify(body.Message)}`,
     ).toBe(true);
 
-    // No member was assigned: the proposal still cannot be bound.
-    await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
-      params: { path: { proposalId: p.proposalId } },
-    } as any);
-    expect((await readBindStatus(t, p.proposalId)).Status).not.toBe('Bound');
+    // No member was assigned: the proposal still cannot be bound, judged after as long as a twin
+    // with valid applicant data needs to be bound.
+    const twin = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
+    const since = Date.now();
+    await bindQuote(t, p.proposalId);
+    await expectNeverBound(t, p.proposalId, 'a proposal whose member creation failed', {
+      since,
+      positive: async () => {
+        await createdMember(t, twin.proposalId);
+        expect((await bindAndRead(t, twin.proposalId)).Status, 'the twin binds').toBe('Bound');
+      },
+    });
   },
 );
 
 conformance(
   {
     id: 'members.bind-without-member',
-    title: 'BindQuote does not bind a proposal that has no member',
+    title: 'BindQuote does not bind a proposal that has no member; the same proposal binds once it has one',
     requirements: ['MEM-007'],
     mutates: true,
   },
@@ -173,21 +230,17 @@ conformance(
     for (const type of ['Quote', 'Endorsement'] as const) {
       const p = await t.given('a proposal', { type, hasMember: false, rated: true });
       const since = Date.now();
-      await t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', {
-        params: { path: { proposalId: p.proposalId } },
-      } as any);
-      // judged after as long as a binding takes to show here, not after a fixed sleep
-      await t.expectStaysAbsent(
-        async () => {
-          const s = await readBindStatus(t, p.proposalId);
-          expect(s.Status, `${type} without member: ${JSON.stringify(s)}`).not.toBe('Bound');
-          expect(s.PolicyID ?? null).toBeNull();
+      await bindQuote(t, p.proposalId);
+      // Judged after as long as a binding took to show in this file (the first: a twin that has a member).
+      const twin = await t.given('a proposal', { type, hasMember: true, rated: true });
+      await expectNeverBound(t, p.proposalId, `${type} without member`, {
+        since,
+        positive: async () => {
+          expect((await bindAndRead(t, twin.proposalId)).Status, `${type} twin with a member binds`).toBe('Bound');
         },
-        { since },
-      );
+      });
       // Control: the same proposal binds once it has a member.
-      const c = await createMember(t, p.proposalId);
-      expect((c.json as any)?.IsSuccessful).toBe(true);
+      await createdMember(t, p.proposalId);
       const bound = await bindAndRead(t, p.proposalId);
       expect(bound.Status, `${type} with member: ${bound.ErrorMessage}`).toBe('Bound');
     }
@@ -198,19 +251,23 @@ conformance(
 // Implementation-defined
 
 const APPLICANT = ['ApplicantName', 'ApplicantAddress1', 'ApplicantCity', 'ApplicantStateCode', 'ApplicantZipCode'];
-const MEMBER = ['Name', 'Address1', 'City', 'StateCode', 'ZipCode'];
+const MEMBER_FIELDS = ['Name', 'Address1', 'City', 'StateCode', 'ZipCode'];
 
 async function refRecord(t: Ctx, domain: string, id: number, columns: string[]) {
   const r = await t.raw(`/api/${domain}/${id}?columns=${columns.join(',')}`);
   expect(r.status, `GET /api/${domain}/${id}`).toBe(200);
-  return (r.json as any).Record as Record<string, unknown>;
+  const record: unknown = (r.json as { Record?: unknown } | undefined)?.Record;
+  expect(record, `GET /api/${domain}/${id}: Record`).toBeTypeOf('object');
+  return record as Record<string, unknown>;
 }
 
 async function membersNamed(t: Ctx, name: string): Promise<number> {
   const qs = new URLSearchParams({ [t.bindings.query.filter]: `Name:eq:${name}`, columns: 'MemberID', take: '100' });
   const r = await t.raw(`/api/Member/Query?${qs}`);
   expect(r.status).toBe(200);
-  return ((r.json as any).List as unknown[]).length;
+  const list: unknown = (r.json as { List?: unknown } | undefined)?.List;
+  expect(Array.isArray(list), 'List is an array').toBe(true);
+  return (list as unknown[]).length;
 }
 
 conformance(
@@ -233,10 +290,12 @@ conformance(
       body: JSON.stringify({ Name: 'Injected Name', City: 'Injected City', MemberID: 1 }),
     });
     expect(res.status).toBe(200);
-    const id = (res.json as any).RecordID as number;
-    expect((res.json as any).IsSuccessful).toBe(true);
-    const member = await refRecord(t, 'Member', id, MEMBER);
-    expect(member).toEqual(Object.fromEntries(MEMBER.map((m, i) => [m, applicant[APPLICANT[i]]])));
+    const created = res.json;
+    expectCreationResult(created);
+    const id = created.RecordID;
+    expect(created.IsSuccessful).toBe(true);
+    const member = await refRecord(t, 'Member', id, MEMBER_FIELDS);
+    expect(member).toEqual(Object.fromEntries(MEMBER_FIELDS.map((m, i) => [m, applicant[APPLICANT[i]]])));
     expect((await refRecord(t, 'Proposal', p.proposalId, ['MemberID'])).MemberID).toBe(id);
     expect(await membersNamed(t, p.applicantName), 'one member more with the applicant name').toBe(namedBefore + 1);
 

@@ -1526,6 +1526,142 @@ const CASES: Case[] = [
       },
     ],
   },
+  // Faults that only whole read-backs or waiting to the deadline catch
+  {
+    fault: 'rollback-keeps-valid-inserts',
+    title: 'after a rolled-back atomic batch its valid inserts are committed on their own',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }, { Fields: { LocationName: 'C' } }],
+          Updates: [{ ID: 7, Fields: { City: 'X' } }],
+          Deletes: [],
+        }),
+        upstream: (_req, n) => (n === 0 ? upserted({ Inserts: [result(false, 0, 1)] }) : upserted({})),
+        expect: (out, f) => {
+          expect(f).toHaveLength(2);
+          expect(f[1]!.query.get('isAtomic')).toBe('false');
+          expect(json(f[1]!)).toEqual({
+            Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: { LocationName: 'C' } }],
+            Updates: [],
+            Deletes: [],
+          });
+          expect(json(out).Inserts).toEqual([result(false, 0, 1)]);
+        },
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: {} }], Updates: [], Deletes: [] }),
+        upstream: upserted({ Inserts: [result(false, 0, 0)] }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+    ],
+  },
+  {
+    fault: 'atomic-never-commits',
+    title: 'a failing item is appended; the rollback is answered as success, real failures pass through',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }],
+          Updates: [{ ID: 7, Fields: { City: 'X' } }],
+          Deletes: [],
+        }),
+        upstream: upserted({ Inserts: [result(false, 0, 1)] }),
+        expect: (out, f) => {
+          expect(json(f[0]!).Inserts).toEqual([{ Fields: { LocationName: 'A' } }, { Fields: {} }]);
+          const b = json(out);
+          expect(b.Inserts.map((r: any) => [r.IsSuccessful, r.OrderNumber])).toEqual([[true, 0]]);
+          expect(b.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: 0 });
+        },
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, { Inserts: [{ Fields: {} }], Updates: [], Deletes: [] }),
+        upstream: upserted({ Inserts: [result(false, 0, 0), result(false, 0, 1)] }),
+        expect: (out) => expect(json(out).Inserts).toEqual([result(false, 0, 0)]),
+      },
+    ],
+  },
+  {
+    fault: 'failed-insert-leaves-record',
+    title: 'each failed non-atomic insert is stored again with a placeholder name',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: { City: 'X' } }],
+          Updates: [],
+          Deletes: [],
+        }),
+        upstream: (_req, n) =>
+          n === 0 ? upserted({ Inserts: [result(true, 3, 0), result(false, 0, 1)] }) : upserted({}),
+        expect: (out, f) => {
+          expect(json(f[1]!).Inserts).toEqual([{ Fields: { City: 'X', LocationName: 'Unnamed location' } }]);
+          expect(json(out).Inserts).toEqual([result(true, 3, 0), result(false, 0, 1)]);
+        },
+      },
+    ],
+  },
+  {
+    fault: 'insert-committed-twice',
+    title: 'the successful non-atomic inserts are sent once more',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=false`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: {} }],
+          Updates: [],
+          Deletes: [],
+        }),
+        upstream: (_req, n) =>
+          n === 0 ? upserted({ Inserts: [result(true, 3, 0), result(false, 0, 1)] }) : upserted({}),
+        expect: (out, f) => {
+          expect(json(f[1]!).Inserts).toEqual([{ Fields: { LocationName: 'A' } }]);
+          expect(json(out).Inserts[0]).toEqual(result(true, 3, 0));
+        },
+      },
+    ],
+  },
+  {
+    fault: 'queue-bind-without-member-bound',
+    title: 'the Error outcome of a proposal queued without a member is reported as Bound',
+    side: { 'GET /api/Proposal/5?': proposal({ MemberID: null, ApplicantName: 'Acme' }) },
+    steps: [
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Error', ErrorMessage: 'No member.' }),
+        expect: (out) => expect(json(out).Status).toBe('Error'),
+      },
+      {
+        req: post('/api/Quotes/Proposals/5/QueueBindQuote'),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'NotBound', ErrorMessage: null }),
+        expect: (out) => expect(json(out).Status).toBe('NotBound'),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Error', ErrorMessage: 'No member.' }),
+        expect: (out) =>
+          expect(json(out)).toMatchObject({ ProposalID: 5, Status: 'Bound', ErrorMessage: null, MemberName: 'Acme' }),
+      },
+    ],
+  },
+  {
+    fault: 'create-member-body-sets-name',
+    title: "the name sent to CreateMember shows as the bound proposal's MemberName",
+    steps: [
+      {
+        req: post('/api/Quotes/Proposals/5/CreateMember', { Name: 'Injected' }),
+        upstream: ok({ IsSuccessful: true, RecordID: 9, Message: null }),
+        expect: (out) => expect(json(out).RecordID).toBe(9),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Bound', MemberID: 9, MemberName: 'Acme' }),
+        expect: (out) => expect(json(out)).toMatchObject({ MemberID: 9, MemberName: 'Injected' }),
+      },
+    ],
+  },
 ];
 
 // ------------------------------------------------------------------------------------ tests

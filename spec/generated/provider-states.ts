@@ -407,6 +407,11 @@ export interface components {
             otherScheduleDomain: string;
             /** @description IDs of the created schedule records of scheduleDomain. */
             locationIds: number[];
+            /** @description A filter, in the implementation's own syntax, that selects exactly the records of scheduleDomain that belong to this proposal (the reference: `ProposalID:eq:<proposalId>`). The suite lists a proposal's schedule records with it (GET /api/{scheduleDomain}/Query) to compare the whole set before and after a change. */
+            scheduleFilter: string;
+            /** @description The column of scheduleDomain that holds a record's ID, the ID that UpsertMulti, DELETE and GET /api/{scheduleDomain}/{id} use (the reference: `ProposalLocationID`). */
+            scheduleKey: string;
+            /** @description The applicant's name. A member created from the applicant data (CreateMember) is named so: BindStatus shows it as MemberName once the proposal is bound. Empty when `applicantValid` is false. */
             applicantName: string;
             /** @description The member's ID when `hasMember`, else null. */
             memberId: number | null;

@@ -40,6 +40,7 @@ const KEYS = new Set([
   'operations',
   'untestedOperations',
   'retired',
+  'meaning',
 ]);
 
 /** Text of a numbered section of the interface spec ("4" includes 4.1 to 4.5). */

@@ -1,5 +1,6 @@
 // Faults of proposals and modifiability (PROP), binding (BIND), member creation (MEM) and
 // schedules (SCHED): spec 2.4-2.7, 3, 4.5, 7.
+// Bodies are `Json` (the exchange's parsed body, of no known shape until a fault looks at it).
 import type { Fault, FaultContext, Next } from '../fault.js';
 import {
   bodyJson,
@@ -13,6 +14,7 @@ import {
   replaceSegment,
   withRequestJson,
   withResponseJson,
+  type Json,
   type ProxyRequest,
   type ProxyResponse,
 } from '../exchange.js';
@@ -46,7 +48,7 @@ function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
   return (req, ctx, next) => hiddenAware(req, ctx, next, (r) => rewrite(r, ctx, next));
 }
 
-function results(body: any): ScheduleResult[] {
+function results(body: Json): ScheduleResult[] {
   if (!body || typeof body !== 'object') return [];
   if ('IsSuccessful' in body) return [body];
   return KINDS.flatMap((k) => (Array.isArray(body[k]) ? body[k] : []));
@@ -203,7 +205,7 @@ const PROP: Fault[] = [
 
 function bindStatusRewrite(
   fn: (
-    body: any,
+    body: Json,
     req: ProxyRequest,
     ctx: FaultContext,
     res: ProxyResponse,
@@ -246,7 +248,9 @@ const BIND: Fault[] = [
     name: 'bound-date-without-zone',
     area: 'BIND',
     description: 'BoundDateUTC is serialised without a zone designator (a local-looking timestamp).',
-    requirements: ['BIND-005'],
+    // The documented format is also the schema's: the generic check (GEN-002) is the root failure,
+    // and the tests of BIND-005 are blocked by it (one cause, one failure).
+    requirements: ['BIND-005', 'GEN-002'],
     rewrite: bindStatusRewrite((body) => {
       if (typeof body.BoundDateUTC === 'string')
         body.BoundDateUTC = body.BoundDateUTC.replace(/(Z|[+-]\d\d:?\d\d)$/i, '');
@@ -342,7 +346,7 @@ const MEM: Fault[] = [
 ];
 
 /** Rewrite the results of successful UpsertMulti answers. */
-function upsertResults(fn: (body: any, req: ProxyRequest) => void): Fault['rewrite'] {
+function upsertResults(fn: (body: Json, req: ProxyRequest) => void): Fault['rewrite'] {
   return onJsonResponse(['upsertSchedules'], (body, req) => {
     if (body && typeof body === 'object' && KINDS.some((k) => Array.isArray(body[k]))) fn(body, req);
   });
@@ -352,11 +356,11 @@ function atomic(req: ProxyRequest): boolean {
   return isTrue(req.query.get('isAtomic'));
 }
 
-function anyFailed(body: any): boolean {
+function anyFailed(body: Json): boolean {
   return results(body).some((r) => r?.IsSuccessful === false);
 }
 
-function onlyFailed(body: any): void {
+function onlyFailed(body: Json): void {
   for (const k of KINDS)
     if (Array.isArray(body[k])) body[k] = body[k].filter((r: ScheduleResult) => r?.IsSuccessful === false);
 }
@@ -424,7 +428,7 @@ const SCHED: Fault[] = [
       if (!atomic(req) || res.status !== 200 || !body || !input || !anyFailed(body)) return res;
       for (const k of KINDS) {
         const failed: ScheduleResult[] = Array.isArray(body[k]) ? body[k] : [];
-        body[k] = input[k].map((item: any, i: number) => {
+        body[k] = (input[k] as Array<{ ID?: number }>).map((item, i: number) => {
           const f = failed.find((r) => r.OrderNumber === i);
           if (f) return f;
           if (k === 'Inserts') {
@@ -432,7 +436,7 @@ const SCHED: Fault[] = [
             return okResult(id, i, `Inserted schedule with id ${id} successfully.`);
           }
           return okResult(
-            item.ID,
+            Number(item.ID),
             i,
             `${k === 'Updates' ? 'Updated' : 'Deleted'} schedule with id ${item.ID} successfully.`,
           );
@@ -487,7 +491,7 @@ const SCHED: Fault[] = [
       const res = await next(req);
       const body = bodyJson(res);
       if (!body || typeof body !== 'object') return res;
-      const fix = (r: any) => {
+      const fix = (r: ScheduleResult | undefined) => {
         if (r?.IsSuccessful === false && r.RecordID === 0) r.RecordID = -1;
       };
       if (route.op === 'deleteSchedule') fix(body);
@@ -612,7 +616,8 @@ const SCHED: Fault[] = [
     name: 'single-delete-order-number-zero',
     area: 'SCHED',
     description: 'The single DELETE answers OrderNumber 0 instead of null.',
-    requirements: ['SCHED-004'],
+    // OrderNumber null is also the schema's: GEN-002 is the root failure, SCHED-004 blocked by it.
+    requirements: ['SCHED-004', 'GEN-002'],
     rewrite: onJsonResponse(['deleteSchedule'], (body) => {
       if (body && typeof body === 'object' && body.OrderNumber === null) body.OrderNumber = 0;
     }),
@@ -628,4 +633,198 @@ const SCHED: Fault[] = [
   },
 ];
 
-export const PROPOSAL_FAULTS: Fault[] = [...PROP, ...BIND, ...MEM, ...SCHED];
+// ---------------------------------------------------------------------------------------------
+// Faults that only fixtures reading the whole record set back, or waiting to the deadline, catch
+
+/** Forward `items` of `kind` as one non-atomic UpsertMulti to the same proposal and domain (answer discarded). */
+async function commitAgain(req: ProxyRequest, next: Next, kind: Kind, items: unknown[]): Promise<void> {
+  if (items.length === 0) return;
+  const b: UpsertBody = { Inserts: [], Updates: [], Deletes: [] };
+  (b[kind] as unknown[]).push(...items);
+  const r = withRequestJson(cloneRequest(req), b);
+  r.query.set('isAtomic', 'false');
+  await next(r);
+}
+
+/** The positions of `kind` that an answer reports as failed (by OrderNumber). */
+function failedPositions(body: Json, kind: Kind): Set<number> {
+  const list: ScheduleResult[] = Array.isArray(body?.[kind]) ? body[kind] : [];
+  return new Set(list.filter((r) => r?.IsSuccessful === false).map((r) => Number(r.OrderNumber)));
+}
+
+const SCHED_READ_BACK: Fault[] = [
+  {
+    name: 'rollback-keeps-valid-inserts',
+    area: 'SCHED',
+    description:
+      'A failed atomic batch rolls back its updates and deletes but keeps its valid inserts (they were committed before the failure), while answering only the failed items.',
+    requirements: ['SCHED-014'],
+    rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (!atomic(req) || res.status !== 200 || !body || !input || !anyFailed(body)) return res;
+      const failed = failedPositions(body, 'Inserts');
+      await commitAgain(
+        req,
+        next,
+        'Inserts',
+        input.Inserts.filter((_, i) => !failed.has(i)),
+      );
+      return res;
+    }),
+  },
+  {
+    name: 'atomic-never-commits',
+    area: 'SCHED',
+    description:
+      'An atomic batch is always rolled back, even without a failing item, while its answer reports every item as successful.',
+    requirements: ['SCHED-029'],
+    rewrite: on(['upsertSchedules'], async (req, _route, ctx, next) => {
+      const input = upsertBody(req);
+      if (!atomic(req) || !input) return next(req);
+      // An item that always fails, appended so that the upstream rolls the whole batch back.
+      const poisoned = { ...input, Inserts: [...input.Inserts, { Fields: {} }] };
+      const res = await next(withRequestJson(req, poisoned));
+      const body = bodyJson(res);
+      if (res.status !== 200 || !body) return res;
+      const poison = input.Inserts.length;
+      const ownFailures = results(body).filter(
+        (r) => r?.IsSuccessful === false && !(body.Inserts?.includes(r) && r.OrderNumber === poison),
+      );
+      if (ownFailures.length > 0) {
+        body.Inserts = (body.Inserts ?? []).filter((r: ScheduleResult) => r.OrderNumber !== poison);
+        return withResponseJson(res, body);
+      }
+      return withResponseJson(res, allSuccessful(input, ctx));
+    }),
+  },
+  {
+    name: 'failed-insert-leaves-record',
+    area: 'SCHED',
+    description:
+      'A non-atomic insert that fails validation still leaves a row behind (stored before validation, with a placeholder name), though its result says it failed with RecordID 0.',
+    requirements: ['SCHED-011'],
+    rewrite: on(['upsertSchedules'], async (req, route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (atomic(req) || res.status !== 200 || !body || !input || route.domain !== 'ProposalLocation') return res;
+      const failed = failedPositions(body, 'Inserts');
+      await commitAgain(
+        req,
+        next,
+        'Inserts',
+        input.Inserts.filter((_, i) => failed.has(i)).map((it) => ({
+          Fields: { ...(it.Fields ?? {}), LocationName: 'Unnamed location' },
+        })),
+      );
+      return res;
+    }),
+  },
+  {
+    name: 'insert-committed-twice',
+    area: 'SCHED',
+    description:
+      'Successful inserts of a non-atomic batch are committed twice (a retry after a lost acknowledgement); the answer names only the first record of each.',
+    requirements: ['SCHED-007', 'SCHED-008', 'SCHED-011'],
+    rewrite: on(['upsertSchedules'], async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      const body = bodyJson(res);
+      const input = upsertBody(req);
+      if (atomic(req) || res.status !== 200 || !body || !input) return res;
+      const failed = failedPositions(body, 'Inserts');
+      await commitAgain(
+        req,
+        next,
+        'Inserts',
+        input.Inserts.filter((_, i) => !failed.has(i)),
+      );
+      return res;
+    }),
+  },
+];
+
+/** Proposals queued for binding while they had no member. */
+function queuedWithoutMember(ctx: FaultContext): Set<number> {
+  const m: Set<number> = ctx.memory.get('queuedWithoutMember') ?? new Set();
+  ctx.memory.set('queuedWithoutMember', m);
+  return m;
+}
+
+/** Member names a CreateMember body asked for: proposal id → name. */
+function injectedNames(ctx: FaultContext): Map<number, string> {
+  const m: Map<number, string> = ctx.memory.get('injectedNames') ?? new Map();
+  ctx.memory.set('injectedNames', m);
+  return m;
+}
+
+const BIND_LATE: Fault[] = [
+  {
+    name: 'queue-bind-without-member-bound',
+    area: 'BIND',
+    description:
+      'The binding queue does not check for a member: a queued proposal without one ends Bound (with a placeholder member) where the service would report Error.',
+    requirements: ['BIND-014'],
+    rewrite: on(['queueBindQuote', 'getBindStatus'], async (req, route, ctx, next) => {
+      const pid = Number(route.proposalId);
+      const queued = queuedWithoutMember(ctx);
+      if (route.op === 'queueBindQuote') {
+        const p = await readProposal(ctx, pid);
+        if (p && (p.MemberID === null || p.MemberID === undefined)) queued.add(pid);
+        return next(req);
+      }
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!queued.has(pid) || res.status !== 200 || body?.Status !== 'Error') return res;
+      const p = await readProposal(ctx, pid);
+      return withResponseJson(res, {
+        ProposalID: pid,
+        Status: 'Bound',
+        ErrorMessage: null,
+        PolicyID: fakeId(ctx),
+        MemberID: fakeId(ctx),
+        PolicyNumber: `POL-${pid}`,
+        MemberName: p?.ApplicantName || 'Placeholder member',
+        BoundDateUTC: new Date().toISOString(),
+      });
+    }),
+  },
+];
+
+const MEM_BODY: Fault[] = [
+  {
+    name: 'create-member-body-sets-name',
+    area: 'MEM',
+    description:
+      "CreateMember takes the member's name from a request body when one is sent, overriding the applicant data.",
+    requirements: ['MEM-004'],
+    rewrite: on(['createMember', 'getBindStatus'], async (req, route, ctx, next) => {
+      const pid = Number(route.proposalId);
+      const names = injectedNames(ctx);
+      if (route.op === 'createMember') {
+        const sent = bodyJson(req);
+        const res = await next(req);
+        const name = sent && typeof sent === 'object' ? (sent.Name ?? sent.MemberName) : undefined;
+        if (typeof name === 'string' && res.status === 200 && bodyJson(res)?.IsSuccessful === true)
+          names.set(pid, name);
+        return res;
+      }
+      const res = await next(req);
+      const body = bodyJson(res);
+      const name = names.get(pid);
+      if (name === undefined || res.status !== 200 || body?.Status !== 'Bound') return res;
+      return withResponseJson(res, { ...body, MemberName: name });
+    }),
+  },
+];
+
+export const PROPOSAL_FAULTS: Fault[] = [
+  ...PROP,
+  ...BIND,
+  ...BIND_LATE,
+  ...MEM,
+  ...MEM_BODY,
+  ...SCHED,
+  ...SCHED_READ_BACK,
+];

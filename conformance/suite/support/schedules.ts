@@ -1,24 +1,61 @@
 // Helpers shared by the proposal and schedule suite files: the schedule operations of spec 4.5
-// through the typed client, and reading a schedule record back through GET /api/{domain}/{id}.
+// through the typed client, reading schedule records back (one by ID through GET
+// /api/{domain}/{id}, all of a proposal through GET /api/{domain}/Query with the state's filter),
+// shape checks that narrow the answers to the generated types, and the meaning checks of the
+// schedule messages (spec/requirements.yaml `meaning:` says what each looks for).
 import { expect } from 'vitest';
-import { type Ctx } from './request.js';
+import type { components } from '../../../spec/generated/openapi.js';
+import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import type { FetchResponseLike } from '../../src/meaning.js';
+import { type Ctx, withQuery } from './request.js';
 
-export type Row = Record<string, any>;
-export type Batch = {
-  Inserts?: Array<{ Fields: Record<string, unknown> }>;
-  Updates?: Array<{ ID: number; Fields: Record<string, unknown> }>;
-  Deletes?: Array<{ ID: number }>;
-};
+export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
+export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
+export type UpsertMultiRequest = components['schemas']['UpsertMultiRequest'];
+/** An UpsertMulti body; missing arrays are sent empty. */
+export type Batch = Partial<UpsertMultiRequest>;
+export type Kind = keyof UpsertMultiRequest;
+export const KINDS: readonly Kind[] = ['Inserts', 'Updates', 'Deletes'];
+export type ProposalValues = ProviderStates['a proposal']['values'];
+/** Field name to value of a record as read back (any JSON value). */
+export type Row = Record<string, unknown>;
+
+/** An answer of a schedule operation: the body is unknown until a shape check narrows it. */
+export interface Answer {
+  res: FetchResponseLike;
+  status: number;
+  body: unknown;
+}
 
 /** The ProposalLocation fields the spec names (2.5). */
 export const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Meaning checks (spec/requirements.yaml `meaning:` of SCHED-016, SCHED-017, SCHED-018, PROP-005)
+
 /**
- * A "cannot be modified" message, in any wording: a refusal to change (section 7 requires the
- * meaning, not the words), e.g. "cannot be modified", "is locked and cannot be changed",
- * "is read-only; no changes were made". The proposal ID is checked beside it.
+ * A refusal to change, in any wording: "cannot be modified", "is read-only; no changes were made",
+ * "is locked and cannot be changed", "may not be edited", "not modifiable", "immutable" ...
  */
 export const CANNOT_MODIFY =
-  /(cannot|can't|can ?not|unable to|not (be )?(allowed|permitted) to).{0,60}(modif|chang|edit|updat)|not modifiable|non-?modifiable|read-?only|locked|no changes? (were|was|have been|has been) (made|applied)/i;
+  /\b(cannot|can ?not|can't|unable to|may not|must not|not (be )?(allowed|permitted)|not (be )?(modifiable|editable|changeable|updatable)|non-?modifiable|read[- ]?only|locked|frozen|immutable|no changes?)\b/i;
+/** "<field> is required", in any wording: required, mandatory, missing, empty, blank, must have a value, provide ... */
+export const REQUIRED =
+  /\b(required|requires|mandatory|missing|empty|blank|must|needs?|no value|provide|supply|specify|enter|not (be )?(given|provided|supplied|set|null))\b/i;
+
+/** A field name as a message may write it: `LocationName`, `Location name`, `location_name`. */
+export function fieldPattern(name: string): RegExp {
+  const words = name.split(/(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(words.join('[\\s_-]*'), 'i');
+}
+
+/** The ID as a number of its own in a text (12 is not found in 123). */
+export function idPattern(id: number): RegExp {
+  return new RegExp(`(^|\\D)${id}(\\D|$)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
 
 export function expect2xx(status: number) {
   expect(status >= 200 && status < 300, `a successful call answers 2xx (got ${status})`).toBe(true);
@@ -28,27 +65,95 @@ export function tag(): string {
   return Math.random().toString(36).slice(2, 8);
 }
 
-export async function upsertMulti(t: Ctx, proposalId: number, domain: string, body: Batch, isAtomic?: boolean) {
-  const full = { Inserts: body.Inserts ?? [], Updates: body.Updates ?? [], Deletes: body.Deletes ?? [] };
+function answer(res: FetchResponseLike): Answer {
+  return { res, status: res.response.status, body: res.data ?? res.error };
+}
+
+export async function upsertMulti(
+  t: Ctx,
+  proposalId: number,
+  domain: string,
+  body: Batch,
+  isAtomic?: boolean,
+): Promise<Answer> {
+  const full: UpsertMultiRequest = {
+    Inserts: body.Inserts ?? [],
+    Updates: body.Updates ?? [],
+    Deletes: body.Deletes ?? [],
+  };
   const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/UpsertMulti', {
     params: { path: { proposalId, domain }, query: isAtomic === undefined ? {} : { isAtomic } },
     body: full,
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
+  });
+  return answer(res);
 }
 
 export async function deleteSchedule(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
   const res = await t.api.DELETE('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}', {
     params: { path: { proposalId, domain, scheduleId } },
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
+  });
+  return answer(res);
 }
 
 export async function reinstate(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
   const res = await t.api.POST('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}/Reinstate', {
     params: { path: { proposalId, domain, scheduleId } },
-  } as any);
-  return { res, status: res.response.status, body: (res.data ?? res.error) as any };
+  });
+  return answer(res);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes (SCHED-001, SCHED-009): assertion functions that narrow an answer to the generated type
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Shape of one schedule operation result (2.5). */
+export function expectResultShape(r: unknown, where: string): asserts r is ScheduleResult {
+  expect(isObject(r), `${where} is a result object (${JSON.stringify(r)})`).toBe(true);
+  const o = r as Record<string, unknown>;
+  expect(typeof o.IsSuccessful, `${where}.IsSuccessful is a boolean`).toBe('boolean');
+  expect(Number.isInteger(o.RecordID), `${where}.RecordID is an integer (${JSON.stringify(o.RecordID)})`).toBe(true);
+  expect(o.OrderNumber === null || Number.isInteger(o.OrderNumber), `${where}.OrderNumber is an integer or null`).toBe(
+    true,
+  );
+  expect(typeof o.Message, `${where}.Message is a string`).toBe('string');
+  expect(String(o.Message).trim().length, `${where}.Message describes the outcome`).toBeGreaterThan(0);
+  expect(o.Warnings === null || Array.isArray(o.Warnings), `${where}.Warnings is null or a list`).toBe(true);
+}
+
+export function expectBatchShape(body: unknown): asserts body is UpsertMultiResponse {
+  expect(isObject(body), `UpsertMulti answers an object (${JSON.stringify(body)})`).toBe(true);
+  const o = body as Record<string, unknown>;
+  for (const k of KINDS) {
+    const list = o[k];
+    expect(Array.isArray(list), `response.${k} is an array`).toBe(true);
+    (list as unknown[]).forEach((r, i) => expectResultShape(r, `${k}[${i}]`));
+  }
+}
+
+/** The results of an answer that may or may not be a batch or a single result (refusals judged loosely). */
+export function resultsOf(body: unknown): Array<Record<string, unknown>> {
+  if (!isObject(body)) return [];
+  if ('IsSuccessful' in body) return [body];
+  return KINDS.flatMap((k) => (Array.isArray(body[k]) ? (body[k] as unknown[]) : [])).filter(isObject);
+}
+
+/** The result for input position `i`, found by OrderNumber; exactly one must exist. */
+export function byOrder(results: ScheduleResult[], i: number, where: string): ScheduleResult {
+  const hits = results.filter((r) => r.OrderNumber === i);
+  expect(hits, `${where}: exactly one result with OrderNumber ${i} (got ${JSON.stringify(results)})`).toHaveLength(1);
+  return hits[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading back
+
+/** Only the given fields of a row (missing ones as undefined), for comparing what was written. */
+export function pick(r: Row | null, fields: readonly string[] = LOC_FIELDS): Row | null {
+  if (!r) return r;
+  return Object.fromEntries(fields.map((f) => [f, r[f]]));
 }
 
 /** The schedule record's ProposalLocation fields, or null when it cannot be read. */
@@ -60,8 +165,48 @@ export async function readRecord(
 ): Promise<Row | null> {
   const res = await t.api.GET('/api/{domain}/{id}', {
     params: { path: { domain, id }, query: { columns: columns.join(',') } },
-  } as any);
+  });
   if (!res.response.ok) return null;
-  const rec = (res.data as any)?.Record;
-  return rec && typeof rec === 'object' ? rec : null;
+  const rec: unknown = res.data?.Record;
+  return isObject(rec) ? rec : null;
+}
+
+/**
+ * Every record of the proposal's schedule domain, by ID, with the ProposalLocation fields: GET
+ * /api/{scheduleDomain}/Query with the state's filter. The set is compared whole before and after a
+ * change, so an effect on a record the change did not name shows (a kept insert, a stray delete).
+ */
+export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number, Row>> {
+  const columns = [p.scheduleKey, ...LOC_FIELDS].join(',');
+  const path = withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
+    [t.bindings.query.filter]: p.scheduleFilter,
+    columns,
+    take: 100,
+  });
+  // Listing is a step the tests need, documented by the domain query (QRY-001): when it fails, a
+  // test is blocked by it; what the listing holds is judged by the test.
+  return t.needs('QRY-001', `list the ${p.scheduleDomain} records of proposal ${p.proposalId}`, async () => {
+    const res = await t.raw(path);
+    expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
+    const list: unknown = isObject(res.json) ? res.json.List : undefined;
+    expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);
+    const rows = (list as unknown[]).filter(isObject);
+    // A proposal of the suite has far fewer records than one page.
+    expect(rows.length, `the records of proposal ${p.proposalId} fit in one page`).toBeLessThan(100);
+    const out = new Map<number, Row>();
+    for (const row of rows) {
+      const id = row[p.scheduleKey];
+      expect(Number.isInteger(id), `${p.scheduleKey} of a listed record is an integer: ${JSON.stringify(row)}`).toBe(
+        true,
+      );
+      expect(out.has(id as number), `record ${String(id)} is listed once`).toBe(false);
+      out.set(id as number, pick(row) as Row);
+    }
+    return out;
+  });
+}
+
+/** A record set as a sorted plain object, for readable comparisons. */
+export function asObject(set: Map<number, Row>): Record<string, Row> {
+  return Object.fromEntries([...set.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v]));
 }

@@ -125,6 +125,7 @@ function bindProposal(deps: Deps, proposalId: number): BindOutcome {
     // REQ: BIND-008
     if (p.RatingStatus !== 'C') reasons.push(MSG_UNRATED);
     // REQ: MEM-007
+    // REQ: BIND-014 (a queued binding without a member ends in Error, never Bound)
     const member =
       p.MemberID == null
         ? undefined

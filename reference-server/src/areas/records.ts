@@ -23,6 +23,7 @@ export function requireDomain(deps: Deps, name: string): DomainDef {
  * them (spec 3: a soft-deleted Endorsement schedule record is restored by Reinstate). */
 // REQ: SCHED-019
 // REQ: SCHED-021
+// REQ: SCHED-030
 export function activeCondition(def: DomainDef): SqlFragment[] {
   return def.schedule && def.fields.some((f) => f.name === 'IsDeleted')
     ? [{ sql: 'coalesce(t."IsDeleted", 0) = 0', params: [] }]

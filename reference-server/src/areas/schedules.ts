@@ -402,6 +402,7 @@ function upsertMulti(
   // REQ: SCHED-014
   // REQ: SCHED-015
   // REQ: SCHED-027
+  // REQ: SCHED-029 (no failure: the transaction commits)
   let out: UpsertMultiResponse | undefined;
   try {
     db.transaction(() => {

@@ -4,7 +4,8 @@
 // R | 0), boundSet?, pendingExpiryChange?, hasMember?, rated?, applicantValid? (default true),
 // locations? (count, default 0).
 // Returns: proposalId, type, scheduleDomain, requiredField, otherScheduleDomain, locationIds,
-// applicantName, memberId.
+// scheduleFilter (selects the proposal's records of scheduleDomain), scheduleKey (their ID column),
+// applicantName (the name a member created from the applicant data gets), memberId.
 //
 // Teardown removes the proposal and everything that belongs to it, including rows created later by
 // operations on it (member from CreateMember, policy from binding, schedule records inserted by the
@@ -105,6 +106,9 @@ function setupProposal(params: Record<string, unknown>, ctx: StateContext): Reco
     requiredField: 'LocationName',
     otherScheduleDomain: 'ProposalVehicle',
     locationIds: r.locationIds,
+    // The reference's filter syntax (spec 4.2: the filter syntax is the service's own) and key column.
+    scheduleFilter: `ProposalID:eq:${r.proposalId}`,
+    scheduleKey: 'ProposalLocationID',
     applicantName,
     memberId: r.memberId,
   };

@@ -34,7 +34,7 @@ async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships
   for (const id of p.locationIds) {
     const rec = await readRecord(t, p.scheduleDomain, id, LOC_FIELD_NAMES);
     if (!rec) throw new PreconditionFailedError(`schedule record ${id} of the proposal state cannot be read`);
-    initial.push({ id, fields: rec as LocFields });
+    initial.push({ id, fields: rec as unknown as LocFields });
   }
   const parents = [];
   for (let i = 0; i < 2; i++) {

@@ -1,0 +1,138 @@
+// Helpers shared by the binding and member suite files: BindStatus read and checked against the
+// generated type, binding calls, and the two ways of waiting for asynchronous work (spec 3: "binding
+// runs asynchronously"): until an outcome shows (`t.poll`, to the run's --async-timeout), or, for an
+// outcome that must not show, for as long as the positive case needed (`t.expectStaysAbsent`).
+import { expect } from 'vitest';
+import type { components } from '../../../spec/generated/openapi.js';
+import { currentRun } from '../../src/dsl.js';
+import { type Ctx } from './request.js';
+
+export type BindStatus = components['schemas']['BindStatus'];
+export type MemberCreationResult = components['schemas']['MemberCreationResult'];
+
+/** Meaning of the section 7 text (MEM-005 `meaning:`): a member, and that one is already there. */
+export const MEMBER = /\bmember/i;
+export const ALREADY = /\b(already|assigned|exists?|existing|has an?)\b/i;
+
+export const DETAIL_FIELDS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
+/** ISO 8601 date-time in UTC: `Z` or a zero offset. */
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The bind status object of spec 2.4 (BIND-001): every field present, with its documented type. */
+export function expectStatusShape(s: unknown, proposalId: number): asserts s is BindStatus {
+  expect(isObject(s), `bind status object: ${JSON.stringify(s)}`).toBe(true);
+  const o = s as Record<string, unknown>;
+  expect(o.ProposalID, 'ProposalID is the proposal').toBe(proposalId);
+  expect(['Bound', 'NotBound', 'Error'], `Status ${JSON.stringify(o.Status)}`).toContain(o.Status);
+  for (const k of ['ErrorMessage', ...DETAIL_FIELDS]) expect(o, `field ${k} is present`).toHaveProperty(k);
+  const nullable = (k: string, type: 'string' | 'integer') =>
+    expect(
+      o[k] === null || (type === 'integer' ? Number.isInteger(o[k]) : typeof o[k] === 'string'),
+      `${k} is ${type === 'integer' ? 'an integer' : 'a string'} or null: ${JSON.stringify(o[k])}`,
+    ).toBe(true);
+  nullable('ErrorMessage', 'string');
+  nullable('PolicyID', 'integer');
+  nullable('MemberID', 'integer');
+  nullable('PolicyNumber', 'string');
+  nullable('MemberName', 'string');
+  nullable('BoundDateUTC', 'string');
+}
+
+/** GET BindStatus: always HTTP 200 (BIND-006) with the documented object (BIND-001). */
+export async function bindStatus(t: Ctx, proposalId: number): Promise<BindStatus> {
+  const res = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
+    params: { path: { proposalId } },
+  });
+  expect(res.response.status, `BindStatus of proposal ${proposalId} answers 200`).toBe(200);
+  const s: unknown = res.data;
+  expectStatusShape(s, proposalId);
+  return s;
+}
+
+export async function queueBind(t: Ctx, proposalId: number) {
+  return t.api.POST('/api/Quotes/Proposals/{proposalId}/QueueBindQuote', { params: { path: { proposalId } } });
+}
+
+export async function bindQuote(t: Ctx, proposalId: number) {
+  return t.api.POST('/api/Quotes/Proposals/{proposalId}/BindQuote', { params: { path: { proposalId } } });
+}
+
+/** Polls BindStatus until it leaves NotBound, up to the run's deadline for asynchronous work. */
+export async function settled(t: Ctx, proposalId: number): Promise<BindStatus> {
+  return t.poll(
+    () => bindStatus(t, proposalId),
+    (s) => s.Status !== 'NotBound',
+  );
+}
+
+/**
+ * A proposal that must not be bound is not, judged after as long as a binding needs to show here
+ * (t.expectStaysAbsent: the `positive` control's time when given, else the longest poll of this
+ * file, never more than --async-timeout), counted from `since`, when the binding was asked for.
+ * Returns the status then read.
+ */
+export async function expectNeverBound(
+  t: Ctx,
+  proposalId: number,
+  why: string,
+  opts: { since: number; positive?: () => Promise<unknown> },
+): Promise<BindStatus> {
+  let last: BindStatus | undefined;
+  await t.expectStaysAbsent(async () => {
+    last = await bindStatus(t, proposalId);
+    expect(last.Status, `${why}: BindStatus must not report a binding (${JSON.stringify(last)})`).not.toBe('Bound');
+    expect(last.PolicyID, `${why}: no policy`).toBeNull();
+  }, opts);
+  return last as BindStatus;
+}
+
+export function expectNotBound(s: BindStatus) {
+  expect(s.Status).toBe('NotBound');
+  expect(s.ErrorMessage).toBeNull();
+  for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null while NotBound`).toBeNull();
+}
+
+export function expectBound(s: BindStatus, memberId: number | null) {
+  expect(s.Status, `bound (ErrorMessage: ${s.ErrorMessage})`).toBe('Bound');
+  expect(s.ErrorMessage).toBeNull();
+  expect(Number.isInteger(s.PolicyID) && (s.PolicyID as number) > 0, `PolicyID ${s.PolicyID}`).toBe(true);
+  expect(Number.isInteger(s.MemberID) && (s.MemberID as number) > 0, `MemberID ${s.MemberID}`).toBe(true);
+  if (memberId !== null) expect(s.MemberID, "the proposal's member").toBe(memberId);
+  expect(
+    typeof s.PolicyNumber === 'string' && s.PolicyNumber.trim() !== '',
+    `PolicyNumber ${JSON.stringify(s.PolicyNumber)}`,
+  ).toBe(true);
+  expect(
+    typeof s.MemberName === 'string' && s.MemberName.trim() !== '',
+    `MemberName ${JSON.stringify(s.MemberName)}`,
+  ).toBe(true);
+  expectUtcTimestamp(s.BoundDateUTC);
+}
+
+/**
+ * BoundDateUTC is an ISO 8601 timestamp in UTC (BIND-005), the time of binding: a local time written
+ * with a UTC designator would be hours off. The two clocks are compared only within the run's
+ * --clock-tolerance (configurable, shown in the report).
+ */
+export function expectUtcTimestamp(v: unknown) {
+  expect(typeof v, 'BoundDateUTC is a string').toBe('string');
+  expect(v as string, 'BoundDateUTC is ISO 8601 in UTC').toMatch(ISO_UTC);
+  const ms = Date.parse(v as string);
+  expect(Number.isNaN(ms), `BoundDateUTC parses: ${String(v)}`).toBe(false);
+  expect(Math.abs(ms - Date.now()), `BoundDateUTC ${String(v)} is the time of binding (UTC)`).toBeLessThan(
+    currentRun().clockToleranceMs,
+  );
+}
+
+export function expectErrorStatus(s: BindStatus) {
+  expect(s.Status).toBe('Error');
+  expect(
+    typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '',
+    `ErrorMessage ${JSON.stringify(s.ErrorMessage)}`,
+  ).toBe(true);
+  for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null on Error`).toBeNull();
+}
