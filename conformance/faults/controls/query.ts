@@ -32,6 +32,9 @@ export const QUERY_CONTROLS: Control[] = [
       'components/parameters/Skip',
       'components/parameters/FilesSkip',
       'components/parameters/LinqFilter',
+      // the file query's own filter examples; the proxy routes /api/File/Query as queryRecords
+      'components/parameters/FileFilter',
+      'components/parameters/FileLinqFilter',
       'components/parameters/ExcludeEmptyColumns',
       'components/parameters/IncludeTotalCount',
     ],
