@@ -2,7 +2,7 @@
 //   tests: N passed, N failed
 // from the project's vitest run (reports/tmp/vitest-results.json), the conformance run against the
 // reference container (reports/ci/results.json: one check per testable requirement) and the
-// mutation run (reports/mutation.json: one check per fault). A missing file is an error.
+// mutation run (reports/mutation.json: one check per fault and one per control). A missing file is an error.
 import { readFileSync } from 'node:fs';
 
 const read = (file) => {
@@ -28,13 +28,24 @@ const parts = [
   {
     name: 'conformance requirements (reference container)',
     passed: conf.counts.passed,
-    failed: conf.counts.failed + conf.counts.error + conf.counts['precondition-failed'] + conf.counts.untested,
+    failed:
+      conf.counts.failed +
+      (conf.counts.blocked ?? 0) +
+      conf.counts.error +
+      conf.counts['precondition-failed'] +
+      conf.counts.untested,
     skipped: conf.counts['not-applicable'] + conf.counts['not-testable'],
   },
   {
     name: 'injected faults caught',
     passed: mutation.score.caught,
     failed: mutation.score.total - mutation.score.caught,
+    skipped: 0,
+  },
+  {
+    name: 'controls passed (allowed behaviours core must not fail)',
+    passed: mutation.falseAlarms.total - mutation.falseAlarms.failed,
+    failed: mutation.falseAlarms.failed,
     skipped: 0,
   },
 ];
