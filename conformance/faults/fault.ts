@@ -64,7 +64,7 @@ export interface Fault {
 }
 
 /** Bindings a control needs the suite to be run with (the `bindings:` section of a config file). */
-export type ControlBindings = Record<string, unknown>;
+type ControlBindings = Record<string, unknown>;
 
 /**
  * A control: a behaviour the specification allows but the reference server does not show. The

@@ -1,6 +1,6 @@
 // The control catalogue: behaviours the specification allows but the reference server does not
 // show. The suite must pass every core requirement through each of them (a failure is a false alarm).
-import type { Area, Control } from '../fault.js';
+import type { Control } from '../fault.js';
 import { AUTH_CONTROLS } from './auth.js';
 import { DOMAIN_CONTROLS } from './domains.js';
 import { ERROR_CONTROLS } from './errors.js';
@@ -23,10 +23,4 @@ export const CONTROLS: readonly Control[] = [
 
 export function controlByName(name: string): Control | undefined {
   return CONTROLS.find((c) => c.name === name);
-}
-
-export function controlsByArea(): Map<Area, Control[]> {
-  const out = new Map<Area, Control[]>();
-  for (const c of CONTROLS) out.set(c.area, [...(out.get(c.area) ?? []), c]);
-  return out;
 }

@@ -4,7 +4,7 @@ import { bodyJson, isOk, routeOf, withResponseJson, type Json } from '../exchang
 import { everyJsonBody } from './util.js';
 
 /** The same value with the keys of every object in reverse order. */
-export function reverseKeys(v: Json): Json {
+function reverseKeys(v: Json): Json {
   if (Array.isArray(v)) return v.map(reverseKeys);
   if (v && typeof v === 'object')
     return Object.fromEntries(

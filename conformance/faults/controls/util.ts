@@ -55,15 +55,6 @@ export function recode(codes: string[], status: number, ops?: Op[]): Rewrite {
   );
 }
 
-/** Every object of a JSON value, depth first (the value itself included). */
-export function eachObject(v: Json, fn: (o: Record<string, any>) => void): void {
-  if (Array.isArray(v)) v.forEach((x) => eachObject(x, fn));
-  else if (v && typeof v === 'object') {
-    fn(v);
-    for (const x of Object.values(v)) eachObject(x, fn);
-  }
-}
-
 /** Every JSON answer's body rewritten by `fn` (successful or not). */
 export function everyJsonBody(fn: (body: Json, req: ProxyRequest, res: ProxyResponse) => Json): Rewrite {
   return async (req, _ctx, next) => {
@@ -75,7 +66,7 @@ export function everyJsonBody(fn: (body: Json, req: ProxyRequest, res: ProxyResp
 }
 
 /** The records of a successful read (`Record` or each `List` row) rewritten in place. */
-export function eachReadRecord(
+function eachReadRecord(
   ops: readonly Op[],
   fn: (rec: Record<string, any>, req: ProxyRequest, route: Route) => void,
 ): Rewrite {
@@ -92,7 +83,7 @@ export function eachReadRecord(
   };
 }
 
-export const FILE_READS: Op[] = ['getRecord', 'queryRecords', 'listAttachedFiles'];
+const FILE_READS: Op[] = ['getRecord', 'queryRecords', 'listAttachedFiles'];
 
 /** A file column's value rewritten on every file read (alias-aware; nulls stay null). */
 export function fileColumn(fields: string[], fn: (v: unknown, field: string) => unknown): Rewrite {
@@ -141,11 +132,6 @@ export function chain(...rewrites: Rewrite[]): Rewrite {
         i >= rewrites.length ? next(r) : rewrites[i]!(r, ctx, step(i + 1));
     return step(0)(req);
   };
-}
-
-/** A rewrite limited to the listed operations. */
-export function only(ops: readonly Op[], rw: Rewrite): Rewrite {
-  return (req, ctx, next) => (ops.includes(routeOf(req).op) ? rw(req, ctx, next) : next(req));
 }
 
 /** Successful answers of `ops` rewritten (`fn` gets the parsed body, undefined when empty). */
