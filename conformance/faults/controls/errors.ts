@@ -60,10 +60,7 @@ export const ERROR_CONTROLS: Control[] = [
     allowedBy: NOT_SHOWN,
     markers: ['components/responses/Forbidden'],
     select: ['AUTH-', 'DOM-', 'FILE-', 'LINK-'],
-    rewrite: onError(
-      (res) => problemCode(res) === 'Forbidden',
-      (res) => restatus(res, 404),
-    ),
+    rewrite: recode(['Forbidden'], 404),
   },
   {
     name: 'permission-denied-401',
