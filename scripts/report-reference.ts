@@ -7,11 +7,11 @@
 //   REPORT_REFERENCE_PORT  port of the reference server (default 18080)
 //
 // Exits with the conformance run's exit code.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { startReferenceProcess, type ReferenceProcess } from '../conformance/src/targets/reference-process.js';
 import { ROOT } from '../spec/paths.js';
 
 const OUT = path.join(ROOT, 'reports', 'reference');
@@ -26,58 +26,16 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-async function waitHealthy(url: string, child: ChildProcess, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the reference server exited with code ${child.exitCode}`);
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (r.ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the reference server did not become healthy at ${url} within ${ms} ms`);
-}
-
 async function main(): Promise<number> {
   if (!(await portFree(PORT))) {
     process.stderr.write(`report:reference: port ${PORT} is in use; set REPORT_REFERENCE_PORT to a free port\n`);
     return 3;
   }
   const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-report-reference-'));
-  const logFile = path.join(tmp, 'server.log');
-  const log = fs.openSync(logFile, 'w');
-  const server = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'reference-server/bin/reference-server.mjs'),
-      '--port',
-      String(PORT),
-      '--host',
-      '127.0.0.1',
-      '--db',
-      path.join(tmp, 'reference.db'),
-      '--provider-states',
-    ],
-    { cwd: ROOT, stdio: ['ignore', log, log], env: { ...process.env, REFERENCE_PROVIDER_STATES: '1' } },
-  );
-  fs.closeSync(log);
-  const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      const gone = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      const t = setTimeout(() => server.kill('SIGKILL'), 5000);
-      await gone;
-      clearTimeout(t);
-    }
-    fs.rmSync(tmp, { recursive: true, force: true });
-  };
+  let server: ReferenceProcess | undefined;
   try {
-    const base = `http://127.0.0.1:${PORT}`;
-    await waitHealthy(`${base}/health`, server);
+    server = await startReferenceProcess({ port: PORT, providerStates: true });
+    const base = server.url;
     fs.mkdirSync(OUT, { recursive: true });
     for (const f of FILES) fs.rmSync(path.join(OUT, f), { force: true });
     const run = spawn(
@@ -107,12 +65,10 @@ async function main(): Promise<number> {
     );
     return code;
   } catch (e) {
-    process.stderr.write(
-      `report:reference: ${(e as Error).message}\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : ''}\n`,
-    );
+    process.stderr.write(`report:reference: ${(e as Error).message}\n`);
     return 3;
   } finally {
-    await stop();
+    await server?.stop();
   }
 }
 

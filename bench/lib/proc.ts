@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ROOT } from '../../spec/paths.js';
+import { listeningUrl, startReferenceProcess } from '../../conformance/src/targets/reference-process.js';
 
 export function hasTaskset(): boolean {
   return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -81,28 +82,34 @@ function spawnChild(o: SpawnOptions): Promise<Child> {
   });
 }
 
-function jsonUrl(line: string): string | undefined {
-  try {
-    const o = JSON.parse(line) as { url?: unknown };
-    return typeof o.url === 'string' ? o.url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The reference server's own command line on a database file (log level warn: no per-request
  * log lines, as a production deployment would run it). */
-export function startReference(db: string, cpu?: number, extraArgs: string[] = []): Promise<Child> {
-  return spawnChild({
-    name: 'reference-server',
-    args: ['reference-server/bin/reference-server.mjs', '--port', '0', '--db', db, '--log-level', 'warn', ...extraArgs],
+export async function startReference(db: string, cpu?: number, extraArgs: string[] = []): Promise<Child> {
+  const ref = await startReferenceProcess({
+    db,
     cpu,
-    urlFrom: jsonUrl,
+    args: ['--log-level', 'warn', ...extraArgs],
+    env: { NODE_ENV: 'production' },
+    startTimeoutMs: 30_000,
   });
+  return {
+    name: 'reference-server',
+    url: ref.url,
+    pid: ref.pid,
+    proc: ref.child,
+    stop: async () => {
+      await ref.stop();
+    },
+  };
 }
 
 export function startBare(cpu?: number): Promise<Child> {
-  return spawnChild({ name: 'bare-hono', args: ['--import', 'tsx', 'bench/bare-server.ts'], cpu, urlFrom: jsonUrl });
+  return spawnChild({
+    name: 'bare-hono',
+    args: ['--import', 'tsx', 'bench/bare-server.ts'],
+    cpu,
+    urlFrom: listeningUrl,
+  });
 }
 
 export interface Memory {

@@ -13,9 +13,8 @@
 //
 // Exit codes: 0 the reference passes core, every fault is caught and every control passes;
 // 1 otherwise; 2 usage error.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,9 +25,9 @@ import { FAULTS } from './catalogue/index.js';
 import { CONTROLS } from './controls/index.js';
 import type { Control, Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
+import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { ROOT } from '../../spec/paths.js';
 
-const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 const CONFORMANCE_BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -96,93 +95,28 @@ interface Options {
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitHealthy(
-  url: string,
-  child: ChildProcess | undefined,
-  timeoutMs: number,
-  intervalMs = 200,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < until) {
-    if (child && child.exitCode !== null)
-      throw new Error(`the reference server exited with code ${child.exitCode} before it was healthy`);
-    try {
-      const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
-      if (r.status === 200) return;
-      last = `status ${r.status}`;
-    } catch (e) {
-      last = (e as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`${url}/health did not answer 200 within ${timeoutMs} ms (${last})`);
-}
-
 interface Reference {
   url: string;
   stop(): Promise<void>;
 }
 
 async function startReference(reportDir: string, flags: string[] = [], quiet = false): Promise<Reference> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-faults-'));
-  const db = path.join(tmp, 'reference.db');
-  const port = await freePort();
-  const logFile = path.join(reportDir, 'reference-server.log');
   fs.mkdirSync(reportDir, { recursive: true });
-  const out = fs.openSync(logFile, 'w');
-  const child = spawn(
-    process.execPath,
-    [
-      SERVER_BIN,
-      '--port',
-      String(port),
-      '--host',
-      '127.0.0.1',
-      '--provider-states',
-      '--db',
-      db,
-      '--log-level',
-      'warn',
-      ...flags,
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', out, out],
-      env: { ...process.env, REFERENCE_PROVIDER_STATES: '1' },
+  const logFile = path.join(reportDir, 'reference-server.log');
+  const ref = await startReferenceProcess({
+    providerStates: true,
+    args: ['--log-level', 'warn', ...flags],
+    logFile,
+  }).catch((e: Error) => {
+    throw new Error(`${e.message}\nsee ${path.relative(ROOT, logFile)}`, { cause: e });
+  });
+  if (!quiet) log(`reference server: ${ref.url} (db ${ref.db}, pid ${ref.pid})`);
+  return {
+    url: ref.url,
+    stop: async () => {
+      await ref.stop();
     },
-  );
-  fs.closeSync(out);
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await gone;
-      clearTimeout(timer);
-    }
-    fs.rmSync(tmp, { recursive: true, force: true });
   };
-  try {
-    await waitHealthy(url, child, 60_000, 50);
-  } catch (e) {
-    await stop();
-    throw new Error(`${(e as Error).message}; see ${path.relative(ROOT, logFile)}`, { cause: e });
-  }
-  if (!quiet) log(`reference server: ${url} (db ${db}, pid ${child.pid})`);
-  return { url, stop };
 }
 
 export interface ConformanceRun {

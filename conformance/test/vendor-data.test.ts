@@ -4,20 +4,20 @@
 // provider states created, and their teardown removes it. Then a --read-only run: only
 // non-mutating tests run, no request that changes data reaches the API, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { RunResults, TestResult } from '../src/results.js';
 import { ROOT } from '../../spec/paths.js';
+import { startReferenceProcess, type ReferenceProcess } from '../src/targets/reference-process.js';
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
-const SERVER = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 
 let tmp: string;
 let dbFile: string;
-let server: ChildProcess;
+let server: ReferenceProcess | undefined;
 let base = '';
 let serverOut = '';
 
@@ -108,30 +108,17 @@ function requestsSince(from: number): Array<{ method: string; path: string; stat
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-vendor-'));
   dbFile = path.join(tmp, 'vendor.db');
-  server = spawn(
-    process.execPath,
-    [SERVER, '--port', '0', '--db', dbFile, '--seed', 'demo', '--provider-states', '--log-level', 'info'],
-    { cwd: ROOT },
-  );
-  server.stderr!.on('data', (d) => (serverOut += d));
-  base = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`reference server did not start: ${serverOut}`)), 20_000);
-    server.stdout!.on('data', (d) => {
-      serverOut += d;
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(serverOut);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    });
+  server = await startReferenceProcess({
+    db: dbFile,
+    args: ['--seed', 'demo', '--provider-states', '--log-level', 'info'],
+    onOutput: (text) => (serverOut += text),
+    startTimeoutMs: 20_000,
   });
+  base = server.url;
 }, 30_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  }
+  await server?.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -39,7 +39,7 @@ let initial: number[];
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-conc-'));
   dbFile = path.join(dir, 'conc.db');
-  server = await startServer(['--db', dbFile, '--provider-states', '--log-level', 'warn']);
+  server = await startServer(dbFile, ['--provider-states', '--log-level', 'warn']);
   token = (await providerState(server.url, 'a user')).token;
   const p = await providerState(server.url, 'a proposal', { type: 'Quote', locations: 3 + 12 });
   P = p.proposalId;

@@ -81,7 +81,7 @@ describe('crash safety (SIGKILL during atomic UpsertMulti batches)', () => {
       let killedBusy = 0;
       const problems: string[] = [];
       for (let round = 0; round < KILLS; round++) {
-        const server = await startServer(['--db', dbFile, '--log-level', 'error']);
+        const server = await startServer(dbFile, ['--log-level', 'error']);
         restarts++;
         const url = `${server.url}/api/Quotes/Proposals/${proposalId}/Schedules/ProposalLocation/UpsertMulti?isAtomic=true`;
         let stop = false;
@@ -161,7 +161,7 @@ describe('crash safety (SIGKILL during atomic UpsertMulti batches)', () => {
         if (problems.length) break;
       }
       // a last clean start on the file: it opens, answers, and shuts down cleanly
-      const last = await startServer(['--db', dbFile, '--log-level', 'error']);
+      const last = await startServer(dbFile, ['--log-level', 'error']);
       const health = await fetch(`${last.url}/health`);
       expect(health.status).toBe(200);
       expect((await last.stop('SIGTERM')).code).toBe(0);

@@ -1,18 +1,15 @@
 // Shared support of the reliability tests (reference-server/test/reliability/*.test.ts): the
 // response audit (documented statuses, generic checks, no stack traces or SQL in bodies), table
 // snapshots, and a spawned reference-server process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { GenericChecker } from '../../../conformance/src/generic-checks.js';
 import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
-import { ROOT } from '../../../spec/paths.js';
+import { startReferenceProcess, type ReferenceProcess } from '../../../conformance/src/targets/reference-process.js';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { readResponse } from '../support/response.js';
-
-const SERVER_BIN = path.join(ROOT, 'reference-server/bin/reference-server.mjs');
 
 /** `npm run test:reliability:long` sets RELIABILITY_LONG=1: many more requests, kills and rounds. */
 export const LONG = process.env.RELIABILITY_LONG === '1';
@@ -297,73 +294,11 @@ export function integrity(db: Database.Database): { integrity: string; foreignKe
 // ---------------------------------------------------------------------------------------------
 // A spawned reference server
 
-export interface SpawnedServer {
-  url: string;
-  port: number;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
-  /** SIGTERM (default) or SIGKILL; resolves when the process has exited. */
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+export type SpawnedServer = ReferenceProcess;
 
-/** Starts `reference-server --port 0 --host 127.0.0.1 ...args` and waits for its listening line. */
-export async function startServer(
-  args: string[],
-  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
-): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [SERVER_BIN, '--port', '0', '--host', '127.0.0.1', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (d: Buffer) => {
-    out += d.toString();
-    if (out.length > 200_000) out = out.slice(-100_000);
-  };
-  child.stderr!.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`the reference server did not start within ${opts.timeoutMs ?? 20_000} ms:\n${out.slice(-2000)}`),
-      );
-    }, opts.timeoutMs ?? 20_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      keep(d);
-      if (buf === null) return;
-      buf += d.toString();
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        buf = '';
-        resolve(m[1]!);
-      }
-    });
-    void exited.then((e) => {
-      clearTimeout(timer);
-      reject(new Error(`the reference server exited (${e.code ?? e.signal}) before listening:\n${out.slice(-2000)}`));
-    });
-  });
-  return {
-    url,
-    port: Number(new URL(url).port),
-    child,
-    exited,
-    output: () => out,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const e = await exited;
-      clearTimeout(t);
-      return e;
-    },
-  };
+/** The reference server on `db` (`--port 0 --host 127.0.0.1 --db <db> ...args`), listening and healthy. */
+export function startServer(db: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<SpawnedServer> {
+  return startReferenceProcess({ db, args, startTimeoutMs: opts.timeoutMs ?? 20_000 });
 }
 
 export interface HttpResult {

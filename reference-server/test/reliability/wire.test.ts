@@ -161,7 +161,7 @@ let allowed: Record<string, string>;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-wire-'));
   dbFile = path.join(dir, 'wire.db');
-  server = await startServer(['--db', dbFile, '--seed', 'demo', '--provider-states', '--log-level', 'warn']);
+  server = await startServer(dbFile, ['--seed', 'demo', '--provider-states', '--log-level', 'warn']);
   const base = server.url;
   const admin = await providerState(base, 'a user');
   const states = await fixtureStates((name, params) => providerState(base, name, params), 'wire');
