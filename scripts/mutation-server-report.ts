@@ -186,6 +186,13 @@ export function writeReports(out: string, areaOrder: string[], targets: Set<stri
       }
     }
   }
+  // Verdicts that name no survivor of the kept runs (the code or the sample changed): to be pruned.
+  const survivorKeys = new Set(
+    reports.flatMap((r) => r.mutants.filter((m) => m.status === 'survived').map((m) => m.key)),
+  );
+  for (const key of Object.keys(triage)) {
+    if (!survivorKeys.has(key)) console.warn(`warning: triage.yaml names no survivor of the kept runs: ${key}`);
+  }
   const rows: AreaFigures[] = reports.map((r) => ({
     area: r.area,
     title: r.title,
@@ -247,7 +254,8 @@ export function writeReports(out: string, areaOrder: string[], targets: Set<stri
   );
   for (const r of reports) {
     for (const f of r.files) {
-      const ms = r.mutants.filter((m) => m.file === f);
+      // a file may carry a Stryker line range (file.ts:52-66)
+      const ms = r.mutants.filter((m) => m.file === f.replace(/:[\d:-]+$/, ''));
       const det = ms.filter((m) => m.status !== 'survived').length;
       const kind = (k: string) => ms.filter((m) => m.status === 'survived' && triage[m.key]?.kind === k).length;
       md.push(
