@@ -25,6 +25,10 @@ export interface MutantRecord {
   durationMs?: number;
   /** For a killed mutant: the first requirement the suite failed and why (from the run's output). */
   killedBy?: string;
+  /** For a kill: what it rests on (see killEvidence in mutation-server.ts). */
+  killEvidence?: 'test' | 'server' | 'precondition' | 'none';
+  /** Run again by --recheck (its first kill rested on no failed test). */
+  rechecked?: boolean;
   /** For a survivor: whether the area's implementation-defined tests kill it (pass 4). */
   implDefinedKills?: boolean;
   implDefinedKilledBy?: string;
@@ -100,6 +104,10 @@ interface Counts {
   untriaged: number;
   /** Non-equivalent survivors of core that the area's implementation-defined tests kill (pass 4). */
   killedByImplDefined: number;
+  /** Kills that rest only on a failed provider state (the mutant broke a fixture, no test failed). */
+  killedViaPreconditionOnly: number;
+  /** Kills that rest on no failed test, precondition or server start (see --recheck). */
+  killedWithoutEvidence: number;
 }
 
 interface Figures extends Counts {
@@ -137,10 +145,13 @@ function count(r: AreaReport, triage: Record<string, TriageEntry>): Counts {
     weakTest: kind('weak-test'),
     untriaged: survivors.filter((m) => !triage[m.key]).length,
     killedByImplDefined: survivors.filter((m) => m.implDefinedKills && triage[m.key]?.kind !== 'equivalent').length,
+    killedViaPreconditionOnly: c((m) => m.status === 'killed' && m.killEvidence === 'precondition'),
+    killedWithoutEvidence: c((m) => m.status === 'killed' && m.killEvidence === 'none'),
   };
 }
 
 function figures(c: Counts): Figures {
+  // a kill that rests on no failed test is counted as detected; summary.md shows how many there are
   const detected = c.killedByArea + c.killedByCore + c.timeout + c.error;
   const nonEquivalent = c.sampled - c.equivalent;
   return {
@@ -223,11 +234,11 @@ export function writeReports(out: string, areaOrder: string[], targets: Set<stri
     '',
     '## Counts',
     '',
-    '| Area | Server of commit | Mutants | Sampled | Killed (area tests) | Killed (rest of core) | Timeout | Error | Survived | Equivalent | Undocumented | Weak test | Untriaged | Survivors killed by the impl.-defined tests |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Area | Server of commit | Mutants | Sampled | Killed (area tests) | Killed (rest of core) | Timeout | Error | Survived | Equivalent | Undocumented | Weak test | Untriaged | Survivors killed by the impl.-defined tests | Kills through a failed provider state only | Kills with no failed test |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const countRow = (title: string, commit: string, c: Counts) =>
-    `| ${title} | ${commit} | ${c.population} | ${c.sampled} | ${c.killedByArea} | ${c.killedByCore} | ${c.timeout} | ${c.error} | ${c.survived} | ${c.equivalent} | ${c.undocumented} | ${c.weakTest} | ${c.untriaged} | ${c.killedByImplDefined} |`;
+    `| ${title} | ${commit} | ${c.population} | ${c.sampled} | ${c.killedByArea} | ${c.killedByCore} | ${c.timeout} | ${c.error} | ${c.survived} | ${c.equivalent} | ${c.undocumented} | ${c.weakTest} | ${c.untriaged} | ${c.killedByImplDefined} | ${c.killedViaPreconditionOnly} | ${c.killedWithoutEvidence} |`;
   for (const r of rows) md.push(countRow(`${r.title}${r.target ? ' (target)' : ''}`, r.commit ?? '?', r));
   if (together) md.push(countRow('**Target areas together**', '', together));
   md.push(
