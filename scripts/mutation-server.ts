@@ -250,9 +250,13 @@ function killedBy(outFile: string): string | undefined {
 function killEvidence(outFile: string): MutantRecord['killEvidence'] {
   if (!fs.existsSync(outFile)) return undefined;
   const text = fs.readFileSync(outFile, 'utf8');
-  if (/^\s+[A-Z]+-\d{3}\s+failed\b/m.test(text)) return 'test';
+  // the counts line ("Requirements: N selected: ... F failed, ... P precondition-failed") and the
+  // per-file lines ("✗ file  3 passed, 1 failed"); the list of root failures may be cut short
+  const count = (what: string) =>
+    [...text.matchAll(new RegExp(`(\\d+) ${what}\\b`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
+  if (count('failed') > 0) return 'test';
   if (/did not become healthy|before listening|exited with code/.test(text)) return 'server';
-  if (/^\s+[A-Z]+-\d{3}\s+precondition-failed\b/m.test(text)) return 'precondition';
+  if (count('precondition-failed') > 0) return 'precondition';
   return 'none';
 }
 
@@ -417,7 +421,7 @@ async function runArea(
     // --recheck: a kill whose run shows no failed test, no failed precondition and no server failure
     // (only tests cut off or timed out) is run again against the whole core suite.
     for (const r of records.values()) {
-      if (r.status === 'killed' && r.killEvidence === undefined) {
+      if (r.status === 'killed' && !r.rechecked) {
         r.killEvidence = killEvidence(path.join(work, `${name}-${r.decidedBy}`, `${r.id}.out`));
       }
     }
