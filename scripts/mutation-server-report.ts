@@ -163,9 +163,25 @@ function figures(c: Counts): Figures {
   };
 }
 
+const COUNT_KEYS: Array<keyof Counts> = [
+  'population',
+  'sampled',
+  'killedByArea',
+  'killedByCore',
+  'timeout',
+  'error',
+  'survived',
+  'equivalent',
+  'undocumented',
+  'weakTest',
+  'untriaged',
+  'killedByImplDefined',
+  'killedViaPreconditionOnly',
+  'killedWithoutEvidence',
+];
+
 function addCounts(rows: Counts[]): Counts {
-  const keys = Object.keys(rows[0] ?? {}) as Array<keyof Counts>;
-  return Object.fromEntries(keys.map((k) => [k, rows.reduce((s, r) => s + r[k], 0)])) as unknown as Counts;
+  return Object.fromEntries(COUNT_KEYS.map((k) => [k, rows.reduce((s, r) => s + r[k], 0)])) as unknown as Counts;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
