@@ -108,6 +108,8 @@ interface Counts {
   killedViaPreconditionOnly: number;
   /** Kills that rest on no failed test, precondition or server start (see --recheck). */
   killedWithoutEvidence: number;
+  /** Kills whose evidence was not recorded (runs made before it was). */
+  killedEvidenceUnknown: number;
 }
 
 interface Figures extends Counts {
@@ -147,6 +149,7 @@ function count(r: AreaReport, triage: Record<string, TriageEntry>): Counts {
     killedByImplDefined: survivors.filter((m) => m.implDefinedKills && triage[m.key]?.kind !== 'equivalent').length,
     killedViaPreconditionOnly: c((m) => m.status === 'killed' && m.killEvidence === 'precondition'),
     killedWithoutEvidence: c((m) => m.status === 'killed' && m.killEvidence === 'none'),
+    killedEvidenceUnknown: c((m) => m.status === 'killed' && m.killEvidence === undefined),
   };
 }
 
@@ -178,6 +181,7 @@ const COUNT_KEYS: Array<keyof Counts> = [
   'killedByImplDefined',
   'killedViaPreconditionOnly',
   'killedWithoutEvidence',
+  'killedEvidenceUnknown',
 ];
 
 function addCounts(rows: Counts[]): Counts {
@@ -254,7 +258,10 @@ export function writeReports(out: string, areaOrder: string[], targets: Set<stri
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const countRow = (title: string, commit: string, c: Counts) =>
-    `| ${title} | ${commit} | ${c.population} | ${c.sampled} | ${c.killedByArea} | ${c.killedByCore} | ${c.timeout} | ${c.error} | ${c.survived} | ${c.equivalent} | ${c.undocumented} | ${c.weakTest} | ${c.untriaged} | ${c.killedByImplDefined} | ${c.killedViaPreconditionOnly} | ${c.killedWithoutEvidence} |`;
+    `| ${title} | ${commit} | ${c.population} | ${c.sampled} | ${c.killedByArea} | ${c.killedByCore} | ${c.timeout} | ${c.error} | ${c.survived} | ${c.equivalent} | ${c.undocumented} | ${c.weakTest} | ${c.untriaged} | ${c.killedByImplDefined} | ${evidence(c, c.killedViaPreconditionOnly)} | ${evidence(c, c.killedWithoutEvidence)} |`;
+  // runs made before the evidence was recorded: how many of their kills are not known
+  const evidence = (c: Counts, n: number) =>
+    c.killedEvidenceUnknown ? `${n} (${c.killedEvidenceUnknown} kills not recorded)` : `${n}`;
   for (const r of rows) md.push(countRow(`${r.title}${r.target ? ' (target)' : ''}`, r.commit ?? '?', r));
   if (together) md.push(countRow('**Target areas together**', '', together));
   md.push(

@@ -455,7 +455,8 @@ async function runArea(
     confirmed: previous?.confirmed ?? confirm,
     startedAt: previous?.startedAt ?? startedAt,
     finishedAt: new Date().toISOString(),
-    durationS: Math.round((Date.now() - t0) / 1000),
+    // wall clock: with --impl-only or --recheck, from the first pass of the run to the last recheck
+    durationS: Math.round((Date.now() - (previous ? Date.parse(previous.startedAt) : t0)) / 1000),
     mutants: [...records.values()].sort((a, b) => Number(a.id) - Number(b.id)),
   };
   fs.writeFileSync(path.join(out, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
