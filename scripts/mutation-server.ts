@@ -494,8 +494,12 @@ async function main(): Promise<number> {
   if (values.help) {
     const head = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
     console.log(
+      // the file's opening comment only
       head
-        .filter((l) => l.startsWith('//'))
+        .slice(
+          0,
+          head.findIndex((l) => !l.startsWith('//')),
+        )
         .map((l) => l.replace(/^\/\/ ?/, ''))
         .join('\n'),
     );
