@@ -2,7 +2,7 @@
 // (reference-server/src), with the black-box conformance core suite as the test.
 //
 // A full run (every mutant x the whole core suite, ~15 s each) takes many hours on two cores, so this
-// script runs a seeded random sample of mutants per area, in three Stryker passes per area:
+// script runs a seeded random sample of mutants per area, in up to four Stryker passes per area:
 //   1. enumerate: Stryker instruments the area's files and runs `exit 0` for every mutant (seconds):
 //      the result is the full list of the area's mutants with Stryker's ids;
 //   2. area pass: a seeded sample of those ids is run with the conformance core profile restricted to
