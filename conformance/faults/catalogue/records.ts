@@ -484,6 +484,14 @@ const QRY: Fault[] = [
     rewrite: ignoreQueryParam(QUERIES, 'filter'),
   },
   {
+    name: 'linq-filter-ignored',
+    area: 'QRY',
+    description:
+      'The LINQ filter parameter is ignored (record and file queries): every record of the domain is listed.',
+    requirements: ['QRY-010'],
+    rewrite: ignoreQueryParam(QUERIES, 'linqFilter'),
+  },
+  {
     name: 'sort-within-page-only',
     area: 'QRY',
     description:
