@@ -541,6 +541,40 @@ const CASES: Case[] = [
     ],
   },
   {
+    fault: 'linq-filter-after-paging',
+    title: 'the page is cut from the unfiltered query, then only its rows that match the LINQ filter are kept',
+    steps: [
+      {
+        req: get('/api/Claim/Query?linqFilter=X&columns=ClaimNumber&sort=ClaimNumber&take=3&skip=3'),
+        upstream: (req) =>
+          req.query.has('linqFilter')
+            ? ok({ List: [{ ClaimID: 5 }, { ClaimID: 7 }, { ClaimID: 9 }] })
+            : ok({
+                List: [
+                  { ClaimNumber: 'd', __fp0: 4 },
+                  { ClaimNumber: 'e', __fp0: 5 },
+                  { ClaimNumber: 'f', __fp0: 6 },
+                ],
+              }),
+        expect: (out, f) => {
+          expect(f.map((r) => r.query.toString())).toEqual([
+            'linqFilter=X&columns=ClaimID&take=100',
+            'columns=ClaimNumber%2CClaimID+as+__fp0&sort=ClaimNumber&take=3&skip=3',
+          ]);
+          expect(json(out).List).toEqual([{ ClaimNumber: 'e' }]);
+        },
+      },
+      {
+        // the key column cannot be read: the request passes untouched
+        req: get('/api/Custom.Inspection/Query?linqFilter=X&take=3'),
+        upstream: (req) =>
+          req.query.get('columns') === 'Custom.InspectionID' ? problem(400, 'UnknownColumn', 'no') : ok({ List: [] }),
+        expect: (_o, f) => expect(f[f.length - 1]!.query.toString()).toBe('linqFilter=X&take=3'),
+      },
+      { req: get('/api/Claim/Query?take=3'), expect: (_o, f) => expect(f).toHaveLength(1) },
+    ],
+  },
+  {
     fault: 'sort-within-page-only',
     title: 'the page is fetched unsorted (the sort column read alongside) and only its rows are sorted',
     steps: [
