@@ -559,10 +559,13 @@ conformance(
     mutates: true,
   },
   async (t) => {
-    const contact = await t.given('a contact');
-    const before = await t.given('a link parent', { domain: 'Policy' });
-    const hidden = await t.given('a link parent', { domain: 'Claim' });
-    const after = await t.given('a link parent', { domain: 'Policy' });
+    // independent states at once; the links below are made one after another, in this order
+    const [contact, before, hidden, after] = await Promise.all([
+      t.given('a contact'),
+      t.given('a link parent', { domain: 'Policy' }),
+      t.given('a link parent', { domain: 'Claim' }),
+      t.given('a link parent', { domain: 'Policy' }),
+    ]);
     for (const p of [before, hidden, after]) {
       const made = await t.links.upsert({
         parentDomain: p.domain,
@@ -593,10 +596,12 @@ conformance(
     mutates: true,
   },
   async (t) => {
-    const parent = await t.given('a link parent', { domain: 'Claim' });
-    const fileBefore = await child(t, 'File');
-    const contact = await child(t, 'Contact');
-    const fileAfter = await child(t, 'File');
+    const [parent, fileBefore, contact, fileAfter] = await Promise.all([
+      t.given('a link parent', { domain: 'Claim' }),
+      child(t, 'File'),
+      child(t, 'Contact'),
+      child(t, 'File'),
+    ]);
     const children: Array<[Child, number]> = [
       ['File', fileBefore],
       ['Contact', contact],
