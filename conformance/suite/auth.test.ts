@@ -4,8 +4,8 @@
 import type { components } from '../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../spec/generated/provider-states.js';
 import { expect } from 'vitest';
-import { conformance, linkBody } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance, linkBody } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 

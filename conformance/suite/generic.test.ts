@@ -2,8 +2,8 @@
 // of every test; these tests make sure every operation is exercised, successes and failures),
 // and the reference's one error shape for undocumented failures.
 import { expect } from 'vitest';
-import { conformance, linkBody } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance, linkBody } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, enc, withQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 

@@ -7,8 +7,8 @@
 // relationship codes come from the provider states.
 import { expect } from 'vitest';
 import type { components, paths } from '../../spec/generated/openapi.js';
-import { conformance, PreconditionFailedError } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, findInQuery, get } from './support/request.js';
 
 type LinkList = components['schemas']['LinkList'];

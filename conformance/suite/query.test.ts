@@ -3,8 +3,8 @@
 // from t.bindings in core tests; the provider state 'records' gives a filter, in the
 // implementation's own syntax, that selects exactly the records it created.
 import { expect } from 'vitest';
-import { conformance, PreconditionFailedError } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get, keysOf, findInQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 import {

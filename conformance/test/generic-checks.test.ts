@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadOpenApi, OpenApiIndex } from '../src/openapi.js';
-import { GenericChecker } from '../src/generic-checks.js';
+import { loadOpenApi, OpenApiIndex } from '../src/spec/openapi.js';
+import { GenericChecker } from '../src/suite-api/generic-checks/checker.js';
 
 const index = loadOpenApi(); // the real spec/generated/openapi.json
 const checker = new GenericChecker(index);

@@ -47,7 +47,7 @@ describe('the packed package', () => {
     const files = packedFiles();
     for (const f of [
       'conformance/bin/conformance.mjs',
-      'conformance/src/cli.ts',
+      'conformance/src/cli/main.ts',
       'conformance/suite/generic.test.ts',
       'conformance/client/index.mjs',
       'conformance/client/index.d.ts',

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveRunOptions } from '../src/config.js';
+import { resolveRunOptions } from '../src/run/config.js';
 import { UrlTarget } from '../src/targets/url.js';
 
 describe('URL target health', () => {

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadCatalogue, CatalogueError, type Catalogue } from '../catalogue.js';
+import { loadCatalogue, CatalogueError, type Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
-import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../gate.js';
-import { summaryText, writeReports } from '../report-model.js';
+import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../report/gate.js';
+import { summaryText, writeReports } from '../report/report-model.js';
 import {
   buildRequirementReports,
   countResults,
@@ -20,8 +20,8 @@ import {
   verdictFor,
   type RunResults,
   type TestResult,
-} from '../results.js';
-import { specSectionTitles } from '../spec-sections.js';
+} from '../report/results.js';
+import { specSectionTitles } from '../spec/sections.js';
 
 interface MergeOptions {
   reportDir?: string;

@@ -13,13 +13,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Option, type Command } from 'commander';
-import { resolveBindings } from '../bindings.js';
+import { resolveBindings } from '../suite-api/bindings.js';
 import { HarnessError } from '../errors.js';
-import { EXIT } from '../results.js';
-import type { Profile, RunContext } from '../run-context.js';
-import { splitList } from '../run-context.js';
+import { EXIT } from '../report/results.js';
+import type { Profile, RunContext } from '../run/context.js';
+import { splitList } from '../run/context.js';
 import { LocalProcessTarget } from '../targets/local-process.js';
-import { runSuite } from '../vitest-run.js';
+import { runSuite } from '../run/vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
 
 interface StatesOptions {

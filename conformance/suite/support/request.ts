@@ -3,7 +3,7 @@
 // run as `t.needs(<requirement of the read>, ...)` steps: when the read itself fails, the test is
 // blocked by that requirement instead of failing its own (one cause, one failure).
 import { expect } from 'vitest';
-import type { conformance } from '../../src/dsl.js';
+import type { conformance } from '../../src/suite-api/dsl.js';
 
 export type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 export type Q = Record<string, string | number | boolean | undefined>;

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { GenericChecker } from '../../../conformance/src/generic-checks.js';
-import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
+import { GenericChecker } from '../../../conformance/src/suite-api/generic-checks/checker.js';
+import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/spec/openapi.js';
 import { startReferenceProcess, type ReferenceProcess } from '../../../conformance/src/targets/reference-process.js';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';

@@ -3,7 +3,7 @@
 // then compares what the interface shows with the model (read back every record and every link).
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { expectMentions, isRefusal } from '../../../src/meaning.js';
+import { expectMentions, isRefusal } from '../../../src/suite-api/meaning.js';
 import type { Ctx } from '../request.js';
 import { deleteSchedule, fieldPattern, readRecord, REQUIRED, reinstate, upsertMulti } from '../schedules.js';
 import {

@@ -1,8 +1,8 @@
 // Provider states (docs/architecture.md section 5): the Pact v3 state endpoint, or a fixtures file.
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import type { FixtureEntry } from './run-context.js';
-import { describeError, PreconditionFailedError, TargetError } from './errors.js';
+import type { FixtureEntry } from '../run/context.js';
+import { describeError, PreconditionFailedError, TargetError } from '../errors.js';
 import { readBodyCapped } from './client.js';
 
 export type StateValues = Record<string, any>;

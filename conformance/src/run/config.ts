@@ -3,13 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { resolveBindings, type Bindings } from './bindings.js';
-import type { Catalogue } from './catalogue.js';
-import { UsageError } from './errors.js';
-import { splitList, type FixtureEntry, type Profile } from './run-context.js';
-import { parseFixtures } from './states.js';
-import { loadBaseline, loadExpectedFailures } from './gate.js';
-import type { ExpectedFailure, RunResults } from './results.js';
+import { resolveBindings, type Bindings } from '../suite-api/bindings.js';
+import type { Catalogue } from '../spec/catalogue.js';
+import { UsageError } from '../errors.js';
+import { splitList, type FixtureEntry, type Profile } from './context.js';
+import { parseFixtures } from '../suite-api/states.js';
+import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
+import type { ExpectedFailure, RunResults } from '../report/results.js';
 
 /** Default --async-timeout: generous, since the spec sets no deadline for asynchronous work. */
 const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;

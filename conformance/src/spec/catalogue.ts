@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { SPEC_DIR } from './paths.js';
+import { SPEC_DIR } from '../paths.js';
 
 export type RequirementLevel = 'core' | 'implementation-defined';
 

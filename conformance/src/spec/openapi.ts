@@ -1,7 +1,7 @@
 // The OpenAPI document (spec/generated/openapi.json): operation matching and response lookup.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SPEC_DIR } from './paths.js';
+import { SPEC_DIR } from '../paths.js';
 
 export interface OperationMatch {
   operationId: string;

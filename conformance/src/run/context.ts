@@ -1,8 +1,8 @@
 // What the CLI hands to the test workers (vitest `provide` / `inject('conformance')`).
 import type {} from 'vitest';
-import type { Bindings } from './bindings.js';
-import { defaultBindings } from './bindings.js';
-import type { RequirementLevel } from './catalogue.js';
+import type { Bindings } from '../suite-api/bindings.js';
+import { defaultBindings } from '../suite-api/bindings.js';
+import type { RequirementLevel } from '../spec/catalogue.js';
 
 export type Profile = 'core' | 'implementation-defined' | 'all';
 export type TargetKind = 'container' | 'local-process' | 'url';

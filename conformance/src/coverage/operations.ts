@@ -11,8 +11,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './paths.js';
-import type { RunResults, TestResult } from './results.js';
+import { ROOT } from '../paths.js';
+import type { RunResults, TestResult } from '../report/results.js';
 
 export const OPERATIONS_SCHEMA = 'rflps-conformance-coverage-operations/1';
 export const OPERATIONS_FILE = path.join(ROOT, 'reports', 'coverage-operations.json');

@@ -3,10 +3,10 @@
 // Every text that comes from the run (bodies, headers, messages: vendor-controlled) is escaped.
 // Readable without JS: the filters are added by the script, everything else is plain HTML.
 import crypto from 'node:crypto';
-import type { Exchange } from './client.js';
+import type { Exchange } from '../suite-api/client.js';
 import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
 import { curlCommand, TOKEN_VAR } from './curl.js';
-import { compareSections, specSectionTitles } from './spec-sections.js';
+import { compareSections, specSectionTitles } from '../spec/sections.js';
 import {
   isGatingFailure,
   rootCauses,

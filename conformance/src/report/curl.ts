@@ -1,7 +1,7 @@
 // A `curl` command that reproduces a recorded request. The token is never in a report: the
 // command reads it from the shell variable $TOKEN. Every other word is single-quoted for a POSIX
 // shell, so vendor-controlled text (URLs, headers, bodies) cannot run anything.
-import type { Exchange } from './client.js';
+import type { Exchange } from '../suite-api/client.js';
 import type { AuthInfo } from './results.js';
 
 export const TOKEN_VAR = 'TOKEN';

@@ -10,8 +10,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { OpenApiIndex, OperationMatch } from './openapi.js';
-import { coreView } from './spec/core-view.js';
+import type { OpenApiIndex, OperationMatch } from '../../spec/openapi.js';
+import { coreView } from '../../spec/core-view.js';
 
 // ajv-formats is CommonJS; under some loaders the default export is the module object.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule;

@@ -1,9 +1,9 @@
 // The coverage gate: which tests verify which requirement (from a real collection of the suite).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Catalogue, Requirement, RequirementLevel } from './catalogue.js';
-import { areaOf } from './catalogue.js';
-import { staleSuiteFiles, type OperationsData } from './coverage-operations.js';
+import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
+import { areaOf } from '../spec/catalogue.js';
+import { staleSuiteFiles, type OperationsData } from './operations.js';
 
 export interface CollectedTest {
   id: string;

@@ -3,8 +3,8 @@
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import path from 'node:path';
-import { ROOT, SUITE_GLOB } from './paths.js';
-import type { RunContext } from './run-context.js';
+import { ROOT, SUITE_GLOB } from '../paths.js';
+import type { RunContext } from './context.js';
 import { DEFAULT_CONCURRENCY } from './config.js';
 
 export interface SuiteRunOptions {

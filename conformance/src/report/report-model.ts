@@ -1,15 +1,15 @@
 // From vitest's view of the run to the result model (results.ts), and the files written from it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConformanceMeta } from './dsl.js';
-import type { Catalogue } from './catalogue.js';
-import { areaOf } from './catalogue.js';
-import type { Finding } from './generic-checks.js';
+import type { ConformanceMeta } from '../suite-api/dsl.js';
+import type { Catalogue } from '../spec/catalogue.js';
+import { areaOf } from '../spec/catalogue.js';
+import type { Finding } from '../suite-api/generic-checks/checker.js';
 import { applyGate, type GateInput } from './gate.js';
 import { renderBadge } from './badge.js';
-import { renderHtml } from './html-report.js';
-import { ROOT } from './paths.js';
-import { specSectionTitles } from './spec-sections.js';
+import { renderHtml } from './html.js';
+import { ROOT } from '../paths.js';
+import { specSectionTitles } from '../spec/sections.js';
 import {
   buildRequirementReports,
   rootCauses,
@@ -28,7 +28,7 @@ import {
   type TestOutcome,
   type TestResult,
 } from './results.js';
-import type { Profile } from './run-context.js';
+import type { Profile } from '../run/context.js';
 
 /** An error as vitest reports it (TestError), reduced to what the model needs. */
 export interface ReportedError {

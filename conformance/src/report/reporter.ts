@@ -2,7 +2,7 @@
 // requirement (results.json, junit.xml, report.html, badge.svg) and a plain-text summary on stdout.
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import type { ConformanceMeta } from './dsl.js';
+import type { ConformanceMeta } from '../suite-api/dsl.js';
 import {
   buildRunResults,
   relFile,

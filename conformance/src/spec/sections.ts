@@ -2,7 +2,7 @@
 // used to group requirements by section in the reports.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SPEC_DIR } from './paths.js';
+import { SPEC_DIR } from '../paths.js';
 
 /** Section number → title, from the markdown headings `## 4. Title` and `### 4.2 Title`. */
 export function parseSectionTitles(markdown: string): Map<string, string> {

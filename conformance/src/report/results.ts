@@ -1,12 +1,12 @@
 // The result model (results.json) and its logic: classification of a test's outcome, aggregation
 // per requirement, the verdict and the exit code. Types here are reused by later reports
 // (report.html, badge.svg): keep them free of vitest types.
-import type { Exchange } from './client.js';
-import type { Finding } from './generic-checks.js';
-import type { Catalogue, Requirement, RequirementLevel } from './catalogue.js';
-import { areaOf } from './catalogue.js';
-import type { Profile, TargetKind } from './run-context.js';
-import { matchesSelection, profileLevels } from './run-context.js';
+import type { Exchange } from '../suite-api/client.js';
+import type { Finding } from '../suite-api/generic-checks/checker.js';
+import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
+import { areaOf } from '../spec/catalogue.js';
+import type { Profile, TargetKind } from '../run/context.js';
+import { matchesSelection, profileLevels } from '../run/context.js';
 
 /**
  * The result of one test.

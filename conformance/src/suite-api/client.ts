@@ -3,8 +3,8 @@
 // the generic checks (generic-checks.ts) on every response.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { Bindings } from './bindings.js';
-import type { GenericChecker, Violation, Finding, GenericCode } from './generic-checks.js';
-import { describeError, TargetError } from './errors.js';
+import type { GenericChecker, Violation, Finding, GenericCode } from './generic-checks/checker.js';
+import { describeError, TargetError } from '../errors.js';
 
 /** One recorded request/response pair. */
 export interface Exchange {

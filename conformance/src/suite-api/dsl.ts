@@ -9,10 +9,10 @@
 import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
 import { getCurrentSuite } from 'vitest/suite';
 import type { Client } from 'openapi-fetch';
-import type { paths } from '../../spec/generated/openapi.js';
-import type { ProviderStates, StateName } from '../../spec/generated/provider-states.js';
+import type { paths } from '../../../spec/generated/openapi.js';
+import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
 import { domainListOf, setAtPath, totalCountOf, type Bindings } from './bindings.js';
-import { loadCatalogue } from './catalogue.js';
+import { loadCatalogue } from '../spec/catalogue.js';
 import {
   ExchangeLog,
   makeClient,
@@ -22,9 +22,9 @@ import {
   type RawInit,
   type RawResponse,
 } from './client.js';
-import { GenericChecker, type Finding, type SchemaView, type Violation } from './generic-checks.js';
-import { loadOpenApi } from './openapi.js';
-import { contextFromEnv, selectTest, type RunContext } from './run-context.js';
+import { GenericChecker, type Finding, type SchemaView, type Violation } from './generic-checks/checker.js';
+import { loadOpenApi } from '../spec/openapi.js';
+import { contextFromEnv, selectTest, type RunContext } from '../run/context.js';
 import {
   FixtureStateProvider,
   HttpStateProvider,
@@ -39,13 +39,13 @@ import {
   NotApplicableError,
   PreconditionFailedError,
   SuiteDefinitionError,
-} from './errors.js';
-import { classifyError, type TestOutcome } from './results.js';
+} from '../errors.js';
+import { classifyError, type TestOutcome } from '../report/results.js';
 import { writeTrace } from './trace.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
-export { PreconditionFailedError, NotApplicableError, BlockedError } from './errors.js';
+export { PreconditionFailedError, NotApplicableError, BlockedError } from '../errors.js';
 
 export interface ConformanceRecord {
   /** 'area.kebab-name', unique in the suite. */
