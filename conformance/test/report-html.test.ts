@@ -7,7 +7,7 @@ import { badgeInfo, renderBadge } from '../src/report/badge.js';
 import { curlCommand, shQuote } from '../src/report/curl.js';
 import { esc, renderHtml, showBody, MAX_SHOWN_BODY } from '../src/report/html.js';
 import { compareSections, parseSectionTitles, specSectionTitles } from '../src/spec/sections.js';
-import { toJUnit } from '../src/report/report-model.js';
+import { toJUnit } from '../src/report/junit.js';
 import { fakeRun, XSS } from './helpers/fake-run.js';
 import { resultsValidator } from './helpers/schema.js';
 

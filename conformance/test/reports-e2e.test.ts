@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_FILES } from '../src/report/report-model.js';
+import { REPORT_FILES } from '../src/report/write-reports.js';
 import type { RunResults } from '../src/report/results.js';
 import { startBrokenReference, type Running } from './helpers/broken-reference.js';
 import { runCli } from './helpers/cli.js';

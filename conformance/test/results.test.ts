@@ -7,7 +7,10 @@ import {
   exitCodeFor,
   type TestResult,
 } from '../src/report/results.js';
-import { buildRunResults, genericResults, toJUnit, toTestResult, type RunInfo } from '../src/report/report-model.js';
+import { genericResults } from '../src/report/generic-results.js';
+import { toJUnit } from '../src/report/junit.js';
+import { buildRunResults, type RunInfo } from '../src/report/run-results.js';
+import { toTestResult } from '../src/report/test-result.js';
 
 const cat = catalogueFrom({
   version: '9.9.9',

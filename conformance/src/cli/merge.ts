@@ -10,7 +10,8 @@ import type { Command } from 'commander';
 import { loadCatalogue, CatalogueError, type Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
 import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../report/gate.js';
-import { summaryText, writeReports } from '../report/report-model.js';
+import { summaryText } from '../report/summary.js';
+import { writeReports } from '../report/write-reports.js';
 import {
   buildRequirementReports,
   countResults,

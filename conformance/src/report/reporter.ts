@@ -3,15 +3,12 @@
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { ConformanceMeta } from '../suite-api/dsl.js';
-import {
-  buildRunResults,
-  relFile,
-  summaryText,
-  writeReports,
-  type ReportedError,
-  type ReportedTest,
-  type RunInfo,
-} from './report-model.js';
+import { relFile } from '../paths.js';
+import { buildRunResults, type RunInfo } from './run-results.js';
+import { summaryText } from './summary.js';
+import type { ReportedError } from './expectation.js';
+import type { ReportedTest } from './test-result.js';
+import { writeReports } from './write-reports.js';
 import type { RunResults } from './results.js';
 
 export interface ConformanceReporterOptions {

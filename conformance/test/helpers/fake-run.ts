@@ -5,7 +5,8 @@ import { loadCatalogue } from '../../src/spec/catalogue.js';
 import type { ConformanceMeta } from '../../src/suite-api/dsl.js';
 import type { GateInput } from '../../src/report/gate.js';
 import { ROOT } from '../../src/paths.js';
-import { buildRunResults, type ReportedTest, type RunInfo } from '../../src/report/report-model.js';
+import { buildRunResults, type RunInfo } from '../../src/report/run-results.js';
+import type { ReportedTest } from '../../src/report/test-result.js';
 import type { Profile } from '../../src/run/context.js';
 import type { RunResults } from '../../src/report/results.js';
 
