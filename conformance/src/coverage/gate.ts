@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
+import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
 import { staleSuiteFiles, type OperationsData } from './operations.js';
 
 export interface CollectedTest {
@@ -90,7 +91,7 @@ export interface CoverageReport {
 }
 
 /** Requirements verified by the generic checks on every exchange, not by named tests. */
-const GENERIC_REQUIREMENTS = new Set(['GEN-001', 'GEN-002']);
+const GENERIC_CHECKED = new Set<string>(GENERIC_REQUIREMENTS);
 
 export function buildCoverage(
   cat: Catalogue,
@@ -124,7 +125,7 @@ export function buildCoverage(
         ? 'not-testable'
         : ts.length > 0
           ? 'covered'
-          : GENERIC_REQUIREMENTS.has(r.id)
+          : GENERIC_CHECKED.has(r.id)
             ? 'generic-checks'
             : 'untested';
       return {
@@ -172,7 +173,7 @@ function pairOf(r: Requirement, op: string, callers: Map<string, string[]>, opCa
   if (!r.testable) return { ...base, status: 'not-testable', reason: r.reason, tests: [] };
   const tests = callers.get(`${r.id} ${op}`) ?? [];
   if (tests.length) return { ...base, status: 'exercised', tests };
-  if (GENERIC_REQUIREMENTS.has(r.id) && (opCallers.get(op) ?? []).length)
+  if (GENERIC_CHECKED.has(r.id) && (opCallers.get(op) ?? []).length)
     return { ...base, status: 'generic-checks', tests: [], genericTestCount: opCallers.get(op)!.length };
   const exemption = r.untestedOperations?.[op];
   if (exemption !== undefined) return { ...base, status: 'exempt', reason: exemption, tests: [] };

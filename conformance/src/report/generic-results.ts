@@ -1,6 +1,7 @@
 // The results of the generic checks: one synthetic test per suite file and generic requirement.
 import path from 'node:path';
 import { relFile } from '../paths.js';
+import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
 import type { TestResult } from './results.js';
 import type { ReportedTest } from './test-result.js';
 
@@ -18,7 +19,7 @@ export function genericResults(tests: ReportedTest[]): TestResult[] {
   }
   const out: TestResult[] = [];
   for (const [file, list] of byFile) {
-    for (const code of ['GEN-001', 'GEN-002'] as const) {
+    for (const code of GENERIC_REQUIREMENTS) {
       const checked = list.reduce((n, t) => n + (t.meta?.checked?.[code] ?? 0), 0);
       const violations = list.flatMap((t) =>
         (t.meta?.violations ?? [])

@@ -2,7 +2,7 @@
 // per requirement, the verdict and the exit code. Types here are reused by later reports
 // (report.html, badge.svg): keep them free of vitest types.
 import type { Exchange } from '../suite-api/client.js';
-import type { Finding } from '../suite-api/generic-checks/checker.js';
+import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
 import type { Profile, TargetKind } from '../run/context.js';

@@ -2,7 +2,7 @@
 import type { Catalogue } from '../spec/catalogue.js';
 import { specSectionTitles } from '../spec/sections.js';
 import type { Profile } from '../run/context.js';
-import type { Finding } from '../suite-api/generic-checks/checker.js';
+import type { Finding } from '../suite-api/generic-checks/types.js';
 import { applyGate, type GateInput } from './gate.js';
 import { genericResults } from './generic-results.js';
 import {

@@ -3,7 +3,9 @@
 // the generic checks (generic-checks.ts) on every response.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { Bindings } from './bindings.js';
-import type { GenericChecker, Violation, Finding, GenericCode } from './generic-checks/checker.js';
+import type { GenericChecker } from './generic-checks/checker.js';
+import { GENERIC_REQUIREMENTS } from './generic-checks/checks.js';
+import type { Finding, GenericCode, Violation } from './generic-checks/types.js';
 import { describeError, TargetError } from '../errors.js';
 
 /** One recorded request/response pair. */
@@ -74,7 +76,7 @@ export class ExchangeLog {
   readonly exchanges: Exchange[] = [];
   readonly violations: Violation[] = [];
   readonly findings: Finding[] = [];
-  readonly checked: Record<GenericCode, number> = { 'GEN-001': 0, 'GEN-002': 0 };
+  readonly checked = Object.fromEntries(GENERIC_REQUIREMENTS.map((code) => [code, 0])) as Record<GenericCode, number>;
 }
 
 export interface RawResponse {

@@ -22,7 +22,8 @@ import {
   type RawInit,
   type RawResponse,
 } from './client.js';
-import { GenericChecker, type Finding, type SchemaView, type Violation } from './generic-checks/checker.js';
+import { GenericChecker } from './generic-checks/checker.js';
+import type { Finding, GenericCode, SchemaView, Violation } from './generic-checks/types.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { contextFromEnv, selectTest, type RunContext } from '../run/context.js';
 import {
@@ -166,7 +167,7 @@ export interface ConformanceMeta {
   violations?: Violation[];
   findings?: Finding[];
   warnings?: string[];
-  checked?: { 'GEN-001': number; 'GEN-002': number };
+  checked?: Record<GenericCode, number>;
 }
 
 declare module '@vitest/runner' {

@@ -121,8 +121,8 @@ export class Auditor {
     const opId = op?.operationId ?? '(none)';
     // A method the spec does not declare on a path it declares (or on /health): the reference
     // resolves the path literal-first and answers 405 with Allow before it looks at the token
-    // (GEN-005, implementation-defined). The suite's matcher is not literal-first, so a path such as
-    // DELETE .../UpsertMulti may still match another operation here.
+    // (GEN-005, implementation-defined). The suite's matcher takes the most literal path that
+    // declares the method, so a path such as DELETE .../UpsertMulti may still match another operation here.
     // the router folds repeated slashes and ignores a trailing one before it resolves the path
     const declaredPath = u.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
     const otherMethodDeclared =
