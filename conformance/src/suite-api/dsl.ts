@@ -11,6 +11,7 @@ import { getCurrentSuite } from 'vitest/suite';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
+import { poll } from './poll.js';
 import { domainListOf, setAtPath, totalCountOf, type Bindings } from './bindings.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import {
@@ -495,34 +496,6 @@ export function linkBody(a: LinkArgs, b: Bindings, which: 'upsert' | 'remove' = 
   if (a.relationship !== undefined) set(n.relationship, a.relationship);
   if (which === 'upsert' && a.newRelationship !== undefined) set(n.newRelationship, a.newRelationship);
   return out;
-}
-
-/** Calls `fn` until `done(value)` holds; throws after `timeoutMs` (t.poll: the run's --async-timeout) with the last value. */
-export async function poll<T>(
-  fn: () => Promise<T>,
-  done: (v: T) => boolean,
-  opts: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const timeoutMs = opts.timeoutMs ?? 60_000;
-  const intervalMs = opts.intervalMs ?? 200;
-  const deadline = Date.now() + timeoutMs;
-  let last: T;
-  for (;;) {
-    last = await fn();
-    if (done(last)) return last;
-    if (Date.now() >= deadline) {
-      let shown: string;
-      try {
-        shown = JSON.stringify(last);
-      } catch {
-        shown = String(last);
-      }
-      throw new Error(
-        `poll: condition not met within ${timeoutMs} ms (--async-timeout); last value: ${shown?.slice(0, 500)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 // ------------------------------------------------------------------------- load-time checks
