@@ -23,6 +23,7 @@ import {
   type TestResult,
 } from '../report/results.js';
 import { specSectionTitles } from '../spec/sections.js';
+import { log } from './log.js';
 
 interface MergeOptions {
   reportDir?: string;
@@ -162,7 +163,6 @@ function mergeResults(
 }
 
 async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number> {
-  const log = (s: string) => process.stderr.write(`${s}\n`);
   let merged: RunResults;
   let dir: string;
   try {
