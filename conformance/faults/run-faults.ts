@@ -29,6 +29,7 @@ import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { ROOT } from '../../spec/paths.js';
 
 const CONFORMANCE_BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
+const REQUEST_TIMEOUT_MS = 30_000;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -151,6 +152,11 @@ async function runConformance(
     'core',
     '--report-dir',
     reportDir,
+    // No fault or control makes the service slow or silent: a request that takes long here is the
+    // machine's load (three runs and their servers at once), and must not read as a caught fault or
+    // a false alarm. 30 s instead of the default 10 s per request.
+    '--timeout',
+    String(REQUEST_TIMEOUT_MS),
   ];
   if (requirements?.length) args.push('--requirements', requirements.join(','));
   if (include?.length) args.push('--include', include.join(','));
