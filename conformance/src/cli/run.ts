@@ -4,7 +4,14 @@ import { type Command, Option } from 'commander';
 import type { Vitest } from 'vitest/node';
 import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
-import { randomSeed, resolveRunOptions, ENV_VARS, type RawOptions, type RunOptions } from '../run/config.js';
+import {
+  concurrencyFor,
+  randomSeed,
+  resolveRunOptions,
+  ENV_VARS,
+  type RawOptions,
+  type RunOptions,
+} from '../run/config.js';
 import type { RunContext } from '../run/context.js';
 import { runSuite } from '../run/vitest-run.js';
 import { UsageError } from '../errors.js';
@@ -76,7 +83,7 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
     )
     .option(
       '--concurrency <n>',
-      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default: 64 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
     )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
@@ -236,12 +243,17 @@ async function runCommand(raw: RawOptions): Promise<number> {
       },
     };
     const reporter = new ConformanceReporter({ info, reportDir: o.reportDir, verbose: o.verbose });
+    const concurrency = concurrencyFor(o, started.roundTripMs);
+    if (concurrency !== o.concurrency)
+      log(
+        `conformance: the target answers in ${Math.round(started.roundTripMs!)} ms: ${concurrency} tests in flight (--concurrency to choose)`,
+      );
     try {
       await runSuite({
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: effectiveTestTimeout(o),
-        concurrency: o.concurrency,
+        concurrency,
         shard: o.shard,
         bail: o.bail,
         include: o.include,
