@@ -25,8 +25,8 @@ export const DEFAULT_CONCURRENCY = 16;
 /** Tests in flight by default against a target at least REMOTE_ROUND_TRIP_MS away: there every
  * test waits on the network, and more of them at once buy wall time for little CPU (at 200 ms per
  * request under load ~20: 102 s with 16, 67 s with 64, for 2.6 s more suite CPU; docs/benchmarks.md). */
-export const REMOTE_CONCURRENCY = 64;
-export const REMOTE_ROUND_TRIP_MS = 20;
+const REMOTE_CONCURRENCY = 64;
+const REMOTE_ROUND_TRIP_MS = 20;
 
 /** --concurrency when given, else by the target's distance (REMOTE_CONCURRENCY or DEFAULT_CONCURRENCY). */
 export function concurrencyFor(o: { concurrency: number; concurrencyGiven: boolean }, roundTripMs?: number): number {
