@@ -90,10 +90,11 @@ describe('the packed package', () => {
       started = await target.start();
     }, 180_000);
 
+    // removing the installed package tree took 15 s on a loaded machine (the default hook limit is 10 s)
     afterAll(async () => {
       await target?.stop();
       if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    });
+    }, 60_000);
 
     it('runs the core suite with --config from the working directory, writing only there', async () => {
       const work = path.join(tmp, 'work');
