@@ -55,8 +55,9 @@ SHIP="$STAGE/node-and-libraries.tsv"   # "source<TAB>destination" lines, kept ou
 } >"$SHIP"
 rootfs_copy "$R" <"$SHIP"
 rootfs_etc "$R" /tmp
-# the lock npm wrote records where the tarball came from (a temp path): not part of the content
-rm -f "$R/app/package-lock.json" "$R/app/node_modules/.package-lock.json"
+# the vendor project's package.json and the locks npm wrote record where the tarball came from (a
+# temp path, new on every build): not part of the content, and kept they made every build's hash new
+rm -f "$R/app/package.json" "$R/app/package-lock.json" "$R/app/node_modules/.package-lock.json"
 
 # The reports go to /reports (mount a host directory there); the run needs no repository.
 # Root by default so that a host directory docker creates for the mount is writable; pass
