@@ -26,9 +26,14 @@ import { CONTROLS } from './controls/index.js';
 import type { Control, Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
 import { startReferenceProcess } from '../src/targets/reference-process.js';
+import { buildRunBundles } from './bundles.js';
 import { ROOT } from '../../spec/paths.js';
 
-const CONFORMANCE_BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
+/** The commands each run starts: the sources through tsx, or the bundles main() builds (bundles.ts). */
+const bins: { conformance: string; reference?: string } = {
+  conformance: path.join(ROOT, 'conformance/bin/conformance.mjs'),
+};
+const REQUEST_TIMEOUT_MS = 30_000;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -104,6 +109,7 @@ async function startReference(reportDir: string, flags: string[] = [], quiet = f
   fs.mkdirSync(reportDir, { recursive: true });
   const logFile = path.join(reportDir, 'reference-server.log');
   const ref = await startReferenceProcess({
+    bin: bins.reference,
     providerStates: true,
     args: ['--log-level', 'warn', ...flags],
     logFile,
@@ -141,7 +147,7 @@ async function runConformance(
   const configFile = config ? path.join(reportDir, 'control-config.yaml') : undefined;
   if (configFile) fs.writeFileSync(configFile, stringifyYaml(config));
   const args = [
-    CONFORMANCE_BIN,
+    bins.conformance,
     'run',
     '--base-url',
     baseUrl,
@@ -151,6 +157,11 @@ async function runConformance(
     'core',
     '--report-dir',
     reportDir,
+    // No fault or control makes the service slow or silent: a request that takes long here is the
+    // machine's load (three runs and their servers at once), and must not read as a caught fault or
+    // a false alarm. 30 s instead of the default 10 s per request.
+    '--timeout',
+    String(REQUEST_TIMEOUT_MS),
   ];
   if (requirements?.length) args.push('--requirements', requirements.join(','));
   if (include?.length) args.push('--include', include.join(','));
@@ -206,7 +217,7 @@ export interface ListedTest {
 
 /** The suite's tests and the requirements they verify (`conformance list --json`, one collection). */
 async function listSuite(): Promise<ListedTest[] | undefined> {
-  const child = spawn(process.execPath, [CONFORMANCE_BIN, 'list', '--json'], {
+  const child = spawn(process.execPath, [bins.conformance, 'list', '--json'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -354,6 +365,20 @@ export function judgeControl(
     reportDir: path.relative(ROOT, reportDir),
     notes,
   };
+}
+
+/** A control outcome whose non-passing requirements are all errors or unmet preconditions. */
+export function onlyLoadSymptoms(o: ControlOutcome): boolean {
+  const results = Object.values(o.falseAlarms);
+  return (
+    o.status === 'error' || (results.length > 0 && results.every((r) => r === 'error' || r === 'precondition-failed'))
+  );
+}
+
+function describeAlarms(o: ControlOutcome): string {
+  return Object.entries(o.falseAlarms)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 }
 
 /** Median of a list of numbers (undefined when empty). */
@@ -616,10 +641,15 @@ async function main(argv: string[]): Promise<number> {
       'use the results.json of an earlier baseline run instead of running the baseline (development: iterate on a few runs)',
     )
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
+    .option(
+      '--no-bundle',
+      'run the conformance CLI and the reference server from their sources through tsx (default: esbuild bundles of both, built at the start: ~40% less CPU per run)',
+    )
     .option('--list', 'print the fault and control catalogues and exit')
     .exitOverride()
     .showHelpAfterError();
   let opts: Options & {
+    bundle: boolean;
     list?: boolean;
     faultsOnly?: boolean;
     controlsOnly?: boolean;
@@ -671,6 +701,12 @@ async function main(argv: string[]): Promise<number> {
 
   const t0 = Date.now();
   const startedAt = new Date(t0).toISOString();
+  if (opts.bundle) {
+    Object.assign(bins, await buildRunBundles());
+    log(
+      `bundles: ${path.relative(ROOT, bins.conformance)}, ${path.relative(ROOT, bins.reference!)} (${Date.now() - t0} ms)`,
+    );
+  }
   const reportDir = path.resolve(ROOT, opts.reportDir);
   const faultsDir = path.join(reportDir, 'faults');
   fs.mkdirSync(faultsDir, { recursive: true });
@@ -790,9 +826,9 @@ async function main(argv: string[]): Promise<number> {
     ];
     let done = 0;
     jobsPlanned = jobs.length;
-    await pool(jobs, concurrency, async (job) => {
-      const name = job.kind === 'fault' ? job.fault.name : job.control.name;
-      const dir = path.join(faultsDir, name);
+    const retried = new Map<string, string>();
+    /** One run of a job: a fresh reference server, the proxy with the job's rewrite, the suite through it. */
+    const runJob = async (job: Job, name: string, dir: string) => {
       const flags = job.kind === 'control' ? (job.control.serverFlags ?? []) : [];
       const ref = await servers.take(flags);
       const proxy = await startFaultProxy({
@@ -824,9 +860,26 @@ async function main(argv: string[]): Promise<number> {
         await proxy.close();
         await servers.release(ref);
       }
+      return { run, proxyErrors: proxy.stats.errors };
+    };
+    await pool(jobs, concurrency, async (job) => {
+      const name = job.kind === 'fault' ? job.fault.name : job.control.name;
+      const dir = path.join(faultsDir, name);
+      let { run, proxyErrors } = await runJob(job, name, dir);
+      // A control whose only complaints are errors and unmet preconditions (requests that timed out,
+      // states that could not be set up) met the machine's load, not a wrong judgement of the suite:
+      // it runs once more, and the second run decides. The report says so.
+      if (job.kind === 'control') {
+        const first = judgeControl(job.control, run, baselineResults, dir, proxyErrors);
+        if (first.status !== 'passed' && onlyLoadSymptoms(first)) {
+          log(`[${name}] only errors and unmet preconditions (${describeAlarms(first)}): running it once more`);
+          ({ run, proxyErrors } = await runJob(job, name, dir));
+          retried.set(name, `first run: ${describeAlarms(first) || first.status}; ran once more`);
+        }
+      }
       done++;
       if (job.kind === 'fault') {
-        const o = judgeFault(job.fault, run, baselineResults, dir, proxy.stats.errors);
+        const o = judgeFault(job.fault, run, baselineResults, dir, proxyErrors);
         outcomes.push(o);
         log(
           `[${done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
@@ -837,7 +890,9 @@ async function main(argv: string[]): Promise<number> {
           }; ${o.failedRequirements.length} failed in run) ${fmtMs(o.durationMs)}`,
         );
       } else {
-        const o = judgeControl(job.control, run, baselineResults, dir, proxy.stats.errors);
+        const o = judgeControl(job.control, run, baselineResults, dir, proxyErrors);
+        const again = retried.get(name);
+        if (again) o.notes.push(again);
         controlOutcomes.push(o);
         log(
           `[${done}/${jobs.length}] control ${name}: ${o.status === 'passed' ? 'passed' : o.status === 'error' ? 'RUN ERROR' : 'FALSE ALARM'} (${o.judged} judged${

@@ -26,14 +26,18 @@ export class HttpStateProvider implements StateProvider {
 
   private async post(state: string, params: Record<string, unknown>, action: 'setup' | 'teardown'): Promise<unknown> {
     let res: Response;
-    try {
-      res = await fetch(this.stateUrl, {
+    const send = () =>
+      fetch(this.stateUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ state, params, action }),
         redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+    try {
+      // Once more on a connection the server closed as the request went out (a kept-alive socket
+      // the server had just timed out): the request never reached it. Anything else is reported.
+      res = await send().catch((e: unknown) => (isStaleConnection(e) ? send() : Promise.reject(e)));
     } catch (e) {
       throw new PreconditionFailedError(
         `provider state '${state}' ${action}: POST ${this.stateUrl} failed: ${describeError(e)}`,
@@ -135,7 +139,12 @@ export interface StateSetup {
   state: string;
   params: Record<string, unknown>;
   values: StateValues;
+  /** Setups of one wave were in flight together (see StateSession.given). */
+  wave: number;
 }
+
+/** Most teardowns of one wave in flight at once. */
+const TEARDOWNS_AT_ONCE = 16;
 
 /** One provider-state call of a session, timed (the benchmark's critical path reads these). */
 export interface StateCall {
@@ -147,6 +156,12 @@ export interface StateCall {
 }
 
 const now = () => performance.timeOrigin + performance.now();
+
+/** A request that failed because the kept-alive connection it went out on was already closed. */
+function isStaleConnection(e: unknown): boolean {
+  const code = (e as { cause?: { code?: string } })?.cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
+}
 
 /** One test's states: `given()` sets up with a fresh setupId; `teardownAll()` undoes in reverse order. */
 /**
@@ -161,6 +176,8 @@ export class ServiceWideStateError extends Error {
 
 export class StateSession {
   readonly setups: StateSetup[] = [];
+  private wave = 0;
+  private inFlight = 0;
   readonly calls: StateCall[] = [];
   constructor(
     readonly provider: StateProvider,
@@ -176,14 +193,20 @@ export class StateSession {
       );
     }
     const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
+    // A setup that starts while others are in flight joins their wave: none of them can depend on
+    // another (their values were not known when it started), so their teardowns may run at once.
+    if (this.inFlight === 0) this.wave++;
+    const wave = this.wave;
+    this.inFlight++;
     const at = now();
     let values: StateValues;
     try {
       values = await this.provider.setup(state, full);
     } finally {
+      this.inFlight--;
       this.calls.push({ action: 'setup', state, at, ms: now() - at });
     }
-    this.setups.push({ state, params: full, values });
+    this.setups.push({ state, params: full, values, wave });
     return values;
   }
 
@@ -191,18 +214,27 @@ export class StateSession {
   async teardownAll(): Promise<string[]> {
     const warnings: string[] = [];
     if (!this.provider.tearsDown) return warnings;
+    // Waves in reverse order of setup; the states of one wave at once (see given()).
     while (this.setups.length > 0) {
-      const s = this.setups.pop()!;
-      const at = now();
-      try {
-        await this.provider.teardown(s.state, s.params);
-      } catch (e) {
-        warnings.push(
-          `teardown of state '${s.state}' (setupId ${String(s.params.setupId)}) failed: ${(e as Error).message}`,
+      const last = this.setups[this.setups.length - 1]!.wave;
+      const wave: StateSetup[] = [];
+      while (this.setups.length > 0 && this.setups[this.setups.length - 1]!.wave === last)
+        wave.push(this.setups.pop()!);
+      for (let i = 0; i < wave.length; i += TEARDOWNS_AT_ONCE)
+        await Promise.all(
+          wave.slice(i, i + TEARDOWNS_AT_ONCE).map(async (s) => {
+            const at = now();
+            try {
+              await this.provider.teardown(s.state, s.params);
+            } catch (e) {
+              warnings.push(
+                `teardown of state '${s.state}' (setupId ${String(s.params.setupId)}) failed: ${(e as Error).message}`,
+              );
+            } finally {
+              this.calls.push({ action: 'teardown', state: s.state, at, ms: now() - at });
+            }
+          }),
         );
-      } finally {
-        this.calls.push({ action: 'teardown', state: s.state, at, ms: now() - at });
-      }
     }
     return warnings;
   }

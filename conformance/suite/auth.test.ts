@@ -8,6 +8,7 @@ import { conformance, linkBody } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
 import { type Ctx, type Q, enc, get } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
+import { inParallel } from './support/parallel.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 
@@ -71,12 +72,19 @@ interface Op {
 }
 
 async function fixture(t: Ctx): Promise<Fixture> {
-  const rec = await t.given('a record with associations');
-  const files = await t.given('a record with files', {
-    files: [{ fileName: 'secret-file.txt', contentsBase64: b64('top secret bytes') }],
-  });
-  const contact = await t.given('a contact');
-  const linkedContact = await t.given('a contact');
+  // independent states at once (one round trip instead of eight in a row)
+  const [rec, files, contact, linkedContact, quote, bindable, bindable2, endorsement] = await Promise.all([
+    t.given('a record with associations'),
+    t.given('a record with files', {
+      files: [{ fileName: 'secret-file.txt', contentsBase64: b64('top secret bytes') }],
+    }),
+    t.given('a contact'),
+    t.given('a contact'),
+    t.given('a proposal', { type: 'Quote', locations: 3, hasMember: false }),
+    t.given('a proposal', { type: 'Quote', hasMember: true, rated: true }),
+    t.given('a proposal', { type: 'Quote', hasMember: true, rated: true }),
+    t.given('a proposal', { type: 'Endorsement', locations: 1 }),
+  ]);
   const ok = await t.links.upsert({
     parentDomain: rec.domain,
     parentId: rec.id,
@@ -84,10 +92,6 @@ async function fixture(t: Ctx): Promise<Fixture> {
     childId: linkedContact.contactId,
   });
   expect(isRefusal(ok), `setup link: ${ok.text.slice(0, 200)}`).toBe(false);
-  const quote = await t.given('a proposal', { type: 'Quote', locations: 3, hasMember: false });
-  const bindable = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
-  const bindable2 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
-  const endorsement = await t.given('a proposal', { type: 'Endorsement', locations: 1 });
   return { rec, files, contact, linkedContact, quote, bindable, bindable2, endorsement };
 }
 
@@ -256,18 +260,18 @@ conformance(
     );
     expect(isRefusal(del)).toBe(false);
     const forged = `forged-${Math.random().toString(36).slice(2)}-token`;
-    for (const token of [null, forged]) {
-      for (const o of sweep(f)) {
-        const res = await call(t, f, o, token);
-        const what = `${o.op} ${token === null ? 'without a token' : 'with a forged token'}: ${res.status} ${res.text.slice(0, 200)}`;
-        expect(isRefusal(res), what).toBe(true);
-        expect(
-          is2xx(res.status) && ((res.json as Partial<ListEnvelope> | undefined)?.List?.length ?? 0) > 0,
-          what,
-        ).toBe(false);
-        if (o.secret) expect(res.text, what).not.toContain(o.secret);
-        expect(res.text, what).not.toContain(b64('top secret bytes'));
-      }
+    // the refused calls a few at a time: a refusal changes nothing, so their order cannot matter
+    const attempts = [null, forged].flatMap((token) => sweep(f).map((o) => ({ token, o })));
+    const answers = await inParallel(attempts, ({ token, o }) => call(t, f, o, token));
+    for (const [i, { token, o }] of attempts.entries()) {
+      const res = answers[i]!;
+      const what = `${o.op} ${token === null ? 'without a token' : 'with a forged token'}: ${res.status} ${res.text.slice(0, 200)}`;
+      expect(isRefusal(res), what).toBe(true);
+      expect(is2xx(res.status) && ((res.json as Partial<ListEnvelope> | undefined)?.List?.length ?? 0) > 0, what).toBe(
+        false,
+      );
+      if (o.secret) expect(res.text, what).not.toContain(o.secret);
+      expect(res.text, what).not.toContain(b64('top secret bytes'));
     }
     await expectNothingChanged(t, f);
     // the soft-deleted record is still soft-deleted: reinstating it now works

@@ -5,7 +5,8 @@
 // (support/model/oracle.ts) judges the answer and what the interface shows: every schedule record
 // read back by ID, every contact's links read back through Link/Query.
 //
-// Bounded and reproducible: a few runs of a few steps each, generated from the run's seed
+// Bounded and reproducible: a few runs of a few steps each (in checks that run at once, check i
+// seeded with the run's seed + i), generated from the run's seed
 // (`conformance run --seed N`; the run prints the seed it used and keeps it in results.json). A
 // failure reports the seed, the shrunk counterexample and its steps as sent.
 import { conformance } from '../src/dsl.js';
@@ -44,7 +45,7 @@ conformance(
     timeoutMs: 120_000,
   },
   async (t) => {
-    await runModel(t, { flavour: 'core', numRuns: 8, maxCommands: 16, timeLimitMs: 60_000 });
+    await runModel(t, { flavour: 'core', numRuns: 8, shards: 4, maxCommands: 16, timeLimitMs: 60_000 });
   },
 );
 
@@ -59,6 +60,6 @@ conformance(
     timeoutMs: 120_000,
   },
   async (t) => {
-    await runModel(t, { flavour: 'reference', numRuns: 4, maxCommands: 14, timeLimitMs: 60_000 });
+    await runModel(t, { flavour: 'reference', numRuns: 4, shards: 2, maxCommands: 14, timeLimitMs: 60_000 });
   },
 );

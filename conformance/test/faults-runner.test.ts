@@ -11,6 +11,7 @@ import {
   filesFor,
   judgeBaseline,
   judgeFault,
+  onlyLoadSymptoms,
   renderMarkdown,
   selectFaults,
   type ConformanceRun,
@@ -228,6 +229,28 @@ describe('judgeControl', () => {
     expect(judgeControl(control, { exitCode: 3, durationMs: 1, error: 'boom' }, base as any, '/tmp/c', 0).status).toBe(
       'error',
     );
+  });
+
+  it('runs a control once more only when all it met were errors and unmet preconditions (the machine, not the suite)', () => {
+    const judge = (results: Array<[string, string]>) => judgeControl(control, run(results), base as any, '/tmp/c', 0);
+    const load = judge([
+      ['DOM-001', 'error'],
+      ['REC-001', 'precondition-failed'],
+    ]);
+    expect(load.status).toBe('false-alarm');
+    expect(onlyLoadSymptoms(load)).toBe(true);
+    expect(
+      onlyLoadSymptoms(
+        judge([
+          ['DOM-001', 'error'],
+          ['REC-001', 'failed'],
+        ]),
+      ),
+    ).toBe(false);
+    expect(onlyLoadSymptoms(judge([['DOM-001', 'blocked']]))).toBe(false);
+    expect(
+      onlyLoadSymptoms(judgeControl(control, { exitCode: 3, durationMs: 1, error: 'boom' }, base as any, '/tmp/c', 0)),
+    ).toBe(true);
   });
 });
 

@@ -94,3 +94,69 @@ describe('HTTP provider states (Pact v3)', () => {
     await expect(p.setup('a user', { setupId: 'x' })).rejects.toBeInstanceOf(PreconditionFailedError);
   });
 });
+
+describe('teardown waves and stale connections', () => {
+  /** A provider that records when each setup and teardown ran (setups resolve when told to). */
+  function recordingProvider() {
+    const events: string[] = [];
+    let inTeardown = 0;
+    let maxTeardownsAtOnce = 0;
+    const provider = {
+      kind: 'url' as const,
+      tearsDown: true,
+      async setup(state: string) {
+        await new Promise((r) => setTimeout(r, 5));
+        return { state };
+      },
+      async teardown(state: string) {
+        inTeardown++;
+        maxTeardownsAtOnce = Math.max(maxTeardownsAtOnce, inTeardown);
+        events.push(`start ${state}`);
+        await new Promise((r) => setTimeout(r, 10));
+        events.push(`end ${state}`);
+        inTeardown--;
+      },
+    };
+    return { provider, events, maxAtOnce: () => maxTeardownsAtOnce };
+  }
+
+  it('states set up together are torn down together, after every later state, in reverse order of waves', async () => {
+    const { provider, events, maxAtOnce } = recordingProvider();
+    const s = new StateSession(provider as never, 'waves');
+    await s.given('first');
+    await Promise.all([s.given('a'), s.given('b'), s.given('c')]);
+    await s.given('last');
+    expect(await s.teardownAll()).toEqual([]);
+    // 'last' alone, then a, b and c at once, then 'first' alone
+    expect(events[0]).toBe('start last');
+    expect(events[1]).toBe('end last');
+    expect(events.slice(2, 5).sort()).toEqual(['start a', 'start b', 'start c']);
+    expect(events.slice(-2)).toEqual(['start first', 'end first']);
+    expect(maxAtOnce()).toBe(3);
+  });
+
+  it('a state request on a connection the server had closed is sent once more; other failures are not', async () => {
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      // the first request: the connection dies before any answer, as a timed-out keep-alive socket does
+      if (requests === 1) return req.socket.destroy();
+      if (requests === 3) {
+        res.writeHead(500).end('{}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const p = new HttpStateProvider(`http://127.0.0.1:${port}/_provider-states`);
+      expect(await p.setup('x', { setupId: '1' })).toEqual({ ok: true });
+      expect(requests).toBe(2);
+      await expect(p.setup('x', { setupId: '2' })).rejects.toThrow(/answered 500/);
+      expect(requests).toBe(3);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -40,7 +40,7 @@ export interface ReferenceProcessOptions {
   healthPath?: string | null;
 }
 
-export interface ExitStatus {
+interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

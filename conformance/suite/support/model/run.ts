@@ -17,6 +17,13 @@ export interface ModelRunOptions {
   maxCommands: number;
   /** Stop generating (and shrinking) after this long; what was found so far is reported. */
   timeLimitMs: number;
+  /**
+   * Independent checks run at once, each of numRuns / shards runs on states of its own, check i
+   * seeded with seed + i. The steps of one sequence depend on each other (the model judges each
+   * after the one before), so a sequence is a chain of requests; running several at once keeps the
+   * chain of the whole test to one check's (the run's critical path over a slow network).
+   */
+  shards?: number;
 }
 
 const OTHER_KINDS: ProposalKind[] = ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'];
@@ -30,19 +37,20 @@ class ModelCheckError extends Error {
 
 async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships: string[]) {
   const p = await t.given('a proposal', { type: kind, locations: 3 });
-  const initial: Array<{ id: number; fields: LocFields }> = [];
-  for (const id of p.locationIds) {
-    const rec = await readRecord(t, p.scheduleDomain, id, LOC_FIELD_NAMES);
-    if (!rec) throw new PreconditionFailedError(`schedule record ${id} of the proposal state cannot be read`);
-    initial.push({ id, fields: rec as unknown as LocFields });
-  }
-  const parents = [];
-  for (let i = 0; i < 2; i++) {
-    const lp = await t.given('a link parent');
-    parents.push({ domain: lp.domain, domainId: lp.domainId, id: lp.id });
-  }
-  const contacts = [];
-  for (let i = 0; i < 3; i++) contacts.push((await t.given('a contact')).contactId);
+  // independent reads and states at once: one round trip each instead of one after the other
+  const [initial, linkParents, contactStates] = await Promise.all([
+    Promise.all(
+      p.locationIds.map(async (id) => {
+        const rec = await readRecord(t, p.scheduleDomain, id, LOC_FIELD_NAMES);
+        if (!rec) throw new PreconditionFailedError(`schedule record ${id} of the proposal state cannot be read`);
+        return { id, fields: rec as unknown as LocFields };
+      }),
+    ),
+    Promise.all([0, 1].map(() => t.given('a link parent'))),
+    Promise.all([0, 1, 2].map(() => t.given('a contact'))),
+  ]);
+  const parents = linkParents.map((lp) => ({ domain: lp.domain, domainId: lp.domainId, id: lp.id }));
+  const contacts = contactStates.map((c) => c.contactId);
   const model: Model = newModel(flavour, kind, initial);
   const real: Real = {
     t,
@@ -63,6 +71,36 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
   const rels = (await t.given('contact relationships')).relationships;
   if (!Array.isArray(rels) || rels.length < 2)
     throw new PreconditionFailedError('state "contact relationships" gives fewer than two codes');
+  const shards = Math.max(1, Math.min(o.shards ?? 1, o.numRuns));
+  const checks = await Promise.all(
+    Array.from({ length: shards }, (_, i) =>
+      check(t, o, {
+        runSeed: seed,
+        seed: seed + i,
+        numRuns: Math.ceil(o.numRuns / shards),
+        rels,
+        which: shards > 1 ? ` (check ${i + 1} of ${shards}, seeded ${seed} + ${i})` : '',
+      }),
+    ),
+  );
+  // the first failing check decides; the others passed or failed on their own sequences
+  const failed = checks.find((c) => c.failed);
+  if (failed) throw failed.error;
+  return { seed, runs: checks.reduce((n, c) => n + c.runs, 0) };
+}
+
+/** One fast-check run of `numRuns` sequences from `seed`. */
+async function check(
+  t: Ctx,
+  o: ModelRunOptions,
+  {
+    runSeed,
+    seed,
+    numRuns,
+    rels,
+    which,
+  }: { runSeed: number; seed: number; numRuns: number; rels: string[]; which: string },
+): Promise<{ failed: false; runs: number } | { failed: true; runs: number; error: Error }> {
   let failingLog: string[] = [];
   const kind = fc.oneof(
     { weight: 3, arbitrary: fc.constant<ProposalKind>('Endorsement') },
@@ -84,14 +122,14 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
   );
   const out = await fc.check(property, {
     seed,
-    numRuns: o.numRuns,
+    numRuns,
     interruptAfterTimeLimit: o.timeLimitMs,
   });
-  if (!out.failed) return { seed, runs: out.numRuns };
+  if (!out.failed) return { failed: false, runs: out.numRuns };
   const cause = out.errorInstance as Error | undefined;
   const [k, cmds] = out.counterexample ?? [];
   const message = [
-    `model-based run failed (seed ${seed}: repeat with --seed ${seed}; ${out.numRuns} run(s), ${out.numShrinks} shrink(s))`,
+    `model-based run failed${which} (seed ${runSeed}: repeat with --seed ${runSeed}; ${out.numRuns} run(s), ${out.numShrinks} shrink(s))`,
     `cause: ${cause?.message ?? String(cause)}`,
     `shrunk counterexample: proposal type ${String(k)}; steps ${String(cmds)}`,
     'steps of the counterexample as sent:',
@@ -103,7 +141,7 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
     } catch {
       /* read-only */
     }
-    throw cause;
+    return { failed: true, runs: out.numRuns, error: cause };
   }
-  throw new ModelCheckError(message);
+  return { failed: true, runs: out.numRuns, error: new ModelCheckError(message) };
 }
