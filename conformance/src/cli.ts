@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadCatalogue, type Catalogue } from './catalogue.js';
-import { randomSeed, resolveRunOptions, ENV_VARS, type RawOptions, type RunOptions } from './config.js';
+import { concurrencyFor, randomSeed, resolveRunOptions, ENV_VARS, type RawOptions, type RunOptions } from './config.js';
 import { buildCoverage, coverageProblems, writeCoverage, type CollectedTest } from './coverage.js';
 import { loadOperationsData, OPERATIONS_FILE, suiteFileHashes } from './coverage-operations.js';
 import type { ConformanceMeta } from './dsl.js';
@@ -116,7 +116,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
     )
     .option(
       '--concurrency <n>',
-      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default: 64 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
     )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
@@ -369,12 +369,17 @@ export async function runCommand(raw: RawOptions): Promise<number> {
       },
     };
     const reporter = new ConformanceReporter({ info, reportDir: o.reportDir, verbose: o.verbose });
+    const concurrency = concurrencyFor(o, started.roundTripMs);
+    if (concurrency !== o.concurrency)
+      log(
+        `conformance: the target answers in ${Math.round(started.roundTripMs!)} ms: ${concurrency} tests in flight (--concurrency to choose)`,
+      );
     try {
       await runSuite({
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: effectiveTestTimeout(o),
-        concurrency: o.concurrency,
+        concurrency,
         shard: o.shard,
         bail: o.bail,
         include: o.include,

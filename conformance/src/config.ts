@@ -22,6 +22,17 @@ const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
  * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
  * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
 export const DEFAULT_CONCURRENCY = 16;
+/** Tests in flight by default against a target at least REMOTE_ROUND_TRIP_MS away: there every
+ * test waits on the network, and more of them at once buy wall time for little CPU (at 200 ms per
+ * request under load ~20: 102 s with 16, 67 s with 64, for 2.6 s more suite CPU; docs/benchmarks.md). */
+export const REMOTE_CONCURRENCY = 64;
+export const REMOTE_ROUND_TRIP_MS = 20;
+
+/** --concurrency when given, else by the target's distance (REMOTE_CONCURRENCY or DEFAULT_CONCURRENCY). */
+export function concurrencyFor(o: { concurrency: number; concurrencyGiven: boolean }, roundTripMs?: number): number {
+  if (o.concurrencyGiven || roundTripMs === undefined) return o.concurrency;
+  return roundTripMs >= REMOTE_ROUND_TRIP_MS ? REMOTE_CONCURRENCY : o.concurrency;
+}
 
 export interface RunOptions {
   target:
@@ -44,6 +55,8 @@ export interface RunOptions {
   clockToleranceMs: number;
   /** Most tests in flight at once (--concurrency). */
   concurrency: number;
+  /** Whether --concurrency (or its variable or config key) was given; if not, the target's distance decides. */
+  concurrencyGiven: boolean;
   shard?: string;
   reportDir: string;
   requireContainer: boolean;
@@ -332,6 +345,7 @@ export function resolveRunOptions(
     asyncTimeoutMs: int('asyncTimeout', DEFAULT_ASYNC_TIMEOUT_MS),
     clockToleranceMs: int('clockTolerance', DEFAULT_CLOCK_TOLERANCE_MS),
     concurrency: int('concurrency', DEFAULT_CONCURRENCY),
+    concurrencyGiven: str('concurrency') !== undefined,
     shard,
     reportDir,
     requireContainer: bool('requireContainer') || env.CI === 'true',

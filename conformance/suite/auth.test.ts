@@ -510,6 +510,129 @@ conformance(
   },
 );
 
+// ---------------------------------------------------------------- Link/Query with partial permissions (AUTH-004/005)
+//
+// Spec 5 rule 4: "Link operations check the user's permissions on the parent domain. The user must
+// also hold View permission on the child domain." Link/Query is one of the three link endpoints
+// (4.4). Which parent permission a query needs, and whether a failed check refuses the whole query
+// or leaves the links out, is not shown; so the users below hold NO permission on the parent
+// domain (whatever the query needs, they lack it) or no permission on the child domain, and either
+// answer is accepted: a refusal, or a list without those links. The forbidden link sits between two
+// allowed ones in creation order, so "drop the first or last row" does not pass by luck.
+
+type LinkRow = components['schemas']['LinkRecord'];
+
+/** Link/Query as the administrator: the fixture's links are there (else the test is blocked, not failed). */
+async function adminLinks(t: Ctx, q: Q): Promise<LinkRow[]> {
+  return t.needs('LINK-011', 'read the links back as the administrator', async () => {
+    const res = await get(t, '/api/Link/Query', q);
+    expect(res.status, `GET /api/Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+    const list = (res.json as LinkList).List;
+    expect(Array.isArray(list), 'List is an array').toBe(true);
+    return list;
+  });
+}
+
+/** Link/Query as `token`: a refusal (undefined), or the rows of a successful answer. */
+async function linksAs(t: Ctx, q: Q, token: string): Promise<LinkRow[] | undefined> {
+  const res = await get(t, '/api/Link/Query', q, token);
+  const what = `GET /api/Link/Query ${JSON.stringify(q)} as a user with partial permissions: ${res.status} ${res.text.slice(0, 300)}`;
+  expect(res.status, `${what} (a refusal is not a server error)`).toBeLessThan(500);
+  if (isRefusal(res)) return undefined;
+  const list = (res.json as LinkList).List;
+  expect(Array.isArray(list), `${what}: List is an array`).toBe(true);
+  return list;
+}
+
+/** Spec 2.1: "Core DomainIDs are fixed in every environment." */
+const CORE_DOMAIN_IDS: Record<Child, number> = { Contact: 2, File: 4 };
+
+const hasLink = (rows: LinkRow[], k: Record<string, unknown>) =>
+  rows.some((r) => Object.entries(k).every(([f, v]) => r[f] === v));
+
+conformance(
+  {
+    id: 'auth.link-query-hides-links-of-parent-domain-without-permission',
+    title:
+      'Link/Query does not show a user the links whose parent is in a domain the user holds no permission on (refused or left out)',
+    requirements: ['AUTH-004'],
+    mutates: true,
+  },
+  async (t) => {
+    // independent states at once; the links below are made one after another, in this order
+    const [contact, before, hidden, after] = await Promise.all([
+      t.given('a contact'),
+      t.given('a link parent', { domain: 'Policy' }),
+      t.given('a link parent', { domain: 'Claim' }),
+      t.given('a link parent', { domain: 'Policy' }),
+    ]);
+    for (const p of [before, hidden, after]) {
+      const made = await t.links.upsert({
+        parentDomain: p.domain,
+        parentId: p.id,
+        childDomain: 'Contact',
+        childId: contact.contactId,
+      });
+      expect(isRefusal(made), `setup link ${p.domain} ${p.id}: ${made.status} ${made.text.slice(0, 200)}`).toBe(false);
+    }
+    const q = { childDomain: 'Contact', childRecordID: contact.contactId, columns: 'ParentDomainID,ParentID' };
+    const key = (p: typeof hidden) => ({ ParentDomainID: p.domainId, ParentID: p.id });
+    const all = await adminLinks(t, q);
+    for (const p of [before, hidden, after]) expect(hasLink(all, key(p)), `admin sees ${p.domain} ${p.id}`).toBe(true);
+
+    // View on the child and on Policy; nothing at all on Claim
+    const u = await t.given('a user', { grants: { Contact: ['View'], Policy: ['View'] } });
+    const rows = await linksAs(t, q, u.token);
+    if (rows !== undefined) expect(hasLink(rows, key(hidden)), 'the link to the Claim parent is not shown').toBe(false);
+  },
+);
+
+conformance(
+  {
+    id: 'auth.link-query-hides-links-to-child-domain-without-view',
+    title:
+      'Link/Query does not show a user the links whose child is in a domain the user may not view, even with every parent permission (refused or left out)',
+    requirements: ['AUTH-005'],
+    mutates: true,
+  },
+  async (t) => {
+    const [parent, fileBefore, contact, fileAfter] = await Promise.all([
+      t.given('a link parent', { domain: 'Claim' }),
+      child(t, 'File'),
+      child(t, 'Contact'),
+      child(t, 'File'),
+    ]);
+    const children: Array<[Child, number]> = [
+      ['File', fileBefore],
+      ['Contact', contact],
+      ['File', fileAfter],
+    ];
+    for (const [kind, id] of children) {
+      const made = await t.links.upsert({
+        parentDomain: parent.domain,
+        parentId: parent.id,
+        childDomain: kind,
+        childId: id,
+      });
+      expect(isRefusal(made), `setup link to ${kind} ${id}: ${made.status} ${made.text.slice(0, 200)}`).toBe(false);
+    }
+    const key = (kind: Child, id: number) => ({ ChildDomainID: CORE_DOMAIN_IDS[kind], ChildID: id });
+    const q = {
+      parentDomain: parent.domain,
+      [t.bindings.linkQuery.parentRecordId]: parent.id,
+      columns: 'ChildDomainID,ChildID',
+    };
+    const all = await adminLinks(t, q);
+    for (const [kind, id] of children) expect(hasLink(all, key(kind, id)), `admin sees ${kind} ${id}`).toBe(true);
+
+    // every permission on the parent domain and View on File; nothing at all on Contact
+    const u = await t.given('a user', { grants: { [parent.domain]: ALL, File: ['View'] } });
+    const rows = await linksAs(t, q, u.token);
+    if (rows !== undefined)
+      expect(hasLink(rows, key('Contact', contact)), 'the link to the Contact child is not shown').toBe(false);
+  },
+);
+
 // ---------------------------------------------------------------- implementation-defined
 
 conformance(

@@ -5,7 +5,7 @@
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/dsl.js';
 import { expectMentions } from '../src/meaning.js';
-import { type Ctx, type Q, enc, get, findInQuery } from './support/request.js';
+import { type Ctx, type Q, enc, get } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
 import type { FileParams, Permission } from './support/states.js';
 
@@ -13,18 +13,15 @@ type FileRecord = components['schemas']['FileRecord'];
 type FileEnvelope = components['schemas']['FileEnvelope'];
 type FileList = components['schemas']['FileList'];
 import {
-  type Row,
-  expectAdversarialOrder,
-  expectPages,
+  expectOffsetPagesJoin,
   expectSuppressionDropsEmpty,
   expectSuppressionKeepsSparse,
   expectTotalCount,
+  fileRow,
   listBody,
   only,
-  ordered,
   queryPath,
-  rowsOf,
-  sortParam,
+  totalCountOf,
 } from './support/records-query.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
@@ -69,13 +66,6 @@ async function fileRecord(t: Ctx, id: number, columns?: string, token?: string):
   const res = await get(t, `/api/File/${id}`, columns === undefined ? {} : { columns }, token);
   expect(res.status, `GET /api/File/${id}?columns=${columns}: ${res.text.slice(0, 300)}`).toBe(200);
   return (res.json as FileEnvelope).Record;
-}
-
-/** A file's row in GET /api/File/Query (newest first, paged with the start offset). */
-async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
-  const cols =
-    columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
-  return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', id, { columns: cols }, token);
 }
 
 async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<FileRecord[]> {
@@ -374,16 +364,7 @@ conformance(
     requirements: ['FILE-022'],
   },
   async (t) => {
-    const recs = await t.given('records', { domain: 'File', count: 12 });
-    await expectAdversarialOrder(t, recs);
-    const rows = await rowsOf(t, recs, [recs.sortField]);
-    const pick = (r: Row) => r[recs.sortField];
-    for (const dir of ['asc', 'desc'] as const) {
-      const keys = [{ field: recs.sortField, dir }];
-      const expected = ordered(rows, keys).map(pick);
-      const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys, false) };
-      await expectPages(t, queryPath(recs), q, expected, pick, 5, `File/Query sort ${dir}`);
-    }
+    await expectOffsetPagesJoin(t, await t.given('records', { domain: 'File', count: 12 }), 5, 'File/Query');
   },
 );
 
@@ -411,7 +392,7 @@ conformance(
     const recs = await t.given('records', { domain: 'File', count: 35 });
     await expectTotalCount(t, recs, 10);
     const off = await listBody(t, queryPath(recs), { ...only(t, recs), columns: recs.sortField, take: 10 });
-    expect(off[t.bindings.totalCountField], 'no total count unless asked').toBeUndefined();
+    expect(totalCountOf(off), 'no total count unless asked').toBeUndefined();
   },
 );
 

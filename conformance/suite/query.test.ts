@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { conformance, PreconditionFailedError } from '../src/dsl.js';
 import { isRefusal } from '../src/meaning.js';
-import { type Ctx, type Q, enc, get, keysOf, findInQuery } from './support/request.js';
+import { type Ctx, type Q, enc, get, keysOf } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 import {
   type ListBody,
@@ -15,9 +15,11 @@ import {
   expectAdversarialOrder,
   expectSuppressionDropsEmpty,
   expectSuppressionKeepsSparse,
+  expectOffsetPagesJoin,
   expectTotalCount,
   totalCountOf,
   expectPages,
+  fileRow,
   list,
   listBody,
   only,
@@ -25,6 +27,7 @@ import {
   queryPath,
   rowsOf,
   sortParam,
+  valuesInCreationOrder,
 } from './support/records-query.js';
 
 const is2xx = (s: number) => s >= 200 && s < 300;
@@ -38,17 +41,6 @@ async function fileQuery(t: Ctx, q: Q): Promise<ListBody> {
   return query(t, 'File', q);
 }
 
-/** The sortField values of the records of a 'records' state, in creation order, read by ID. */
-async function valuesInCreationOrder(t: Ctx, recs: Records): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (const id of recs.ids) {
-    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
-    expect(res.status).toBe(200);
-    out.push((res.json as { Record: Row }).Record[recs.sortField]);
-  }
-  return out;
-}
-
 /** The sortField values of a 'records' state in increasing order (prefix + digits: plain order is every collation's). */
 async function sortedValues(t: Ctx, recs: Records): Promise<unknown[]> {
   return (await valuesInCreationOrder(t, recs)).map(String).sort();
@@ -59,11 +51,6 @@ function tinyFiles(n: number, prefix: string) {
     fileName: `${prefix}-${i}.txt`,
     contentsBase64: Buffer.from(`${prefix} ${i}`).toString('base64'),
   }));
-}
-
-/** A file's row in GET /api/File/Query. */
-function findFile(t: Ctx, fileId: number, q: Q): Promise<Row> {
-  return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', fileId, q);
 }
 
 // ------------------------------------------------------------------------------------------ core
@@ -122,7 +109,7 @@ conformance(
       description: 'all file columns',
       contentsBase64: Buffer.from('%PDF-1.4').toString('base64'),
     });
-    const row = await findFile(t, f.fileId, {});
+    const row = await fileRow(t, f.fileId);
     expect(row.FileName).toBe('qry002-all.pdf');
     expect(row.Description).toBe('all file columns');
     expect(row.MimeType).toBe('.pdf');
@@ -210,16 +197,7 @@ conformance(
     requirements: ['QRY-006'],
   },
   async (t) => {
-    const recs = await t.given('records', { count: 12 });
-    await expectAdversarialOrder(t, recs);
-    const rows = await rowsOf(t, recs, [recs.sortField]);
-    const pick = (r: Row) => r[recs.sortField];
-    for (const dir of ['asc', 'desc'] as const) {
-      const keys = [{ field: recs.sortField, dir }];
-      const expected = ordered(rows, keys).map(pick);
-      const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys, false) };
-      await expectPages(t, queryPath(recs), q, expected, pick, 5, `sort ${dir}`);
-    }
+    await expectOffsetPagesJoin(t, await t.given('records', { count: 12 }), 5, 'Query');
   },
 );
 
@@ -354,6 +332,47 @@ conformance(
       // control: without the filter the query is not restricted to one set
       const all = await list(t, queryPath(a), { columns: a.sortField, take: 100 });
       expect(all.length, `${a.domain} without filter`).toBeGreaterThan(a.ids.length);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.linq-filter-restricts-to-matching-records',
+    title:
+      "a LINQ filter (the state's, in the implementation's own form) restricts the result to its records, page by page",
+    requirements: ['QRY-010'],
+  },
+  async (t) => {
+    for (const domain of [undefined, 'File']) {
+      const params = (count: number) => (domain === undefined ? { count } : { domain, count });
+      // A decoy set of the same domain first, then 15 records: the LINQ filter selects the 2nd, 4th,
+      // ... 14th created (state contract): 7 records, never the first or the last created, more than
+      // one page of 3, in a sortField order unlike creation order.
+      const decoy = await t.given('records', params(5));
+      const recs = await t.given('records', params(15));
+      const linq =
+        recs.linqFilter ??
+        t.notApplicable(`the 'records' state of ${recs.domain} gives no linqFilter (no LINQ filter offered)`);
+      await expectAdversarialOrder(t, recs);
+      const created = await valuesInCreationOrder(t, recs);
+      const selected = created.filter((_, i) => i % 2 === 1 && i < created.length - 1);
+      const others = [...created.filter((v) => !selected.includes(v)), ...(await valuesInCreationOrder(t, decoy))];
+      const q = { [t.bindings.query.linqFilter]: linq, columns: recs.sortField };
+
+      const all = (await list(t, queryPath(recs), { ...q, take: 100 })).map((r) => r[recs.sortField]);
+      expect([...all].sort(), `${recs.domain}: the LINQ filter selects exactly its ${selected.length} records`).toEqual(
+        [...selected].sort(),
+      );
+      for (const v of others) expect(all, `${recs.domain}: ${String(v)} is not selected`).not.toContain(v);
+
+      const pick = (r: Row) => r[recs.sortField];
+      const rows = selected.map((v) => ({ [recs.sortField]: v }) as Row);
+      for (const dir of ['asc', 'desc'] as const) {
+        const keys = [{ field: recs.sortField, dir }];
+        const sorted = { ...q, sort: sortParam(keys, false) };
+        await expectPages(t, queryPath(recs), sorted, ordered(rows, keys).map(pick), pick, 3, `LINQ, sort ${dir}`);
+      }
     }
   },
 );

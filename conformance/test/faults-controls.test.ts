@@ -15,6 +15,7 @@ import {
   makeRequest,
   makeResponse,
   problem,
+  type Grants,
   type ProxyRequest,
   type ProxyResponse,
 } from '../faults/exchange.js';
@@ -33,6 +34,8 @@ interface Case {
   upstream?: Upstream;
   /** side requests (`METHOD path` prefix → JSON answer) */
   side?: Record<string, unknown>;
+  /** grants of token → as noted by the proxy (default: every token is an administrator's) */
+  grants?: Record<string, Grants | 'admin'>;
   expect(out: ProxyResponse, forwarded: ProxyRequest[]): void;
 }
 
@@ -43,7 +46,7 @@ function context(c: Case, memory = new Map()): FaultContext {
     publicUrl: 'http://proxy.test',
     adminToken: async () => 'ADMIN',
     domainIds: async () => new Map(),
-    grantsOf: () => 'admin',
+    grantsOf: (t) => (c.grants && t !== undefined ? c.grants[t] : 'admin'),
     async call(method, pathAndQuery) {
       const line = `${method} ${pathAndQuery}`;
       const hit = Object.keys(c.side ?? {}).find((k) => line.startsWith(k));
@@ -190,6 +193,38 @@ const CASES: Record<string, Case[]> = {
       req: get('/api/Claim/9'),
       upstream: problem(404, 'RecordNotFound', 'x'),
       expect: codeAndStatus(410, 'RecordNotFound'),
+    },
+  ],
+  'link-query-refuses-partial-view': [
+    {
+      // the administrator sees a link the caller does not: the caller's answer becomes a 403
+      req: get('/api/Link/Query?childDomain=Contact&childRecordID=3'),
+      grants: { T: { Contact: ['View'] } },
+      upstream: (req) =>
+        ok({ List: req.headers.token === 'ADMIN' ? [{ ParentID: 1 }, { ParentID: 2 }] : [{ ParentID: 2 }] }),
+      expect: (out, f) => {
+        expect(f.map((r) => r.headers.token)).toEqual(['T', 'ADMIN']);
+        expect(out.status).toBe(403);
+      },
+    },
+    {
+      // the same links for both: the caller's answer stays
+      req: get('/api/Link/Query?childDomain=Contact&childRecordID=3'),
+      grants: { T: { Contact: ['View'] } },
+      upstream: ok({ List: [{ ParentID: 2 }] }),
+      expect: (out) => expect(json(out)).toEqual({ List: [{ ParentID: 2 }] }),
+    },
+    {
+      // an administrator's token, and other operations, are passed through untouched
+      req: get('/api/Link/Query?childDomain=Contact&childRecordID=3'),
+      upstream: ok({ List: [{ ParentID: 2 }] }),
+      expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(200)),
+    },
+    {
+      req: get('/api/Claim/1'),
+      grants: { T: { Claim: ['View'] } },
+      upstream: ok({ Record: {}, Domain: 'Claim', Id: 1 }),
+      expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(200)),
     },
   ],
   'permission-denied-404': [

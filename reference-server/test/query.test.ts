@@ -198,6 +198,24 @@ describe('QRY-020 filter grammar', () => {
 });
 
 describe('QRY-021 LINQ subset', () => {
+  it("'records' returns a LINQ filter that alone selects its odd positions short of the last", async () => {
+    await records(3);
+    for (const count of [3, 8, 9, 150]) {
+      const { s } = await records(count);
+      const r = await h.get(`/api/Claim/Query?columns=ClaimID&take=100&linqFilter=${enc(s.linqFilter)}`);
+      expect(r.status, r.text).toBe(200);
+      const want = s.ids.filter((_: number, i: number) => i % 2 === 1 && i < count - 1).slice(0, 100);
+      expect(
+        [...ids(r)].sort((a, b) => a - b),
+        `count ${count}`,
+      ).toEqual(want);
+    }
+    expect((await records(2)).s.linqFilter, 'no record fits with two').toBeUndefined();
+    const { s: f } = await records(7, 'File');
+    const r = await h.get(`/api/File/Query?columns=FileID&sort=FileID&linqFilter=${enc(f.linqFilter)}`);
+    expect(ids(r, 'FileID'), 'File').toEqual([f.ids[1], f.ids[3], f.ids[5]]);
+  });
+
   it('comparisons, Contains, StartsWith, &&, || and parentheses', async () => {
     const { s } = await records(5);
     const mark = s.filter.split(':').slice(2).join(':'); // the marker prefix, ending in '-'

@@ -192,6 +192,8 @@ export interface components {
             ids: number[];
             /** @description A filter, in the implementation's own syntax, that selects exactly these records. */
             filter: string;
+            /** @description Optional (left out where the implementation has no LINQ filter, and with fewer than three records: the LINQ filter test is then not applicable, never failed): a LINQ filter, in the form the implementation accepts, that on its own (without `filter`) selects exactly the records at the odd positions of `ids` short of the last one (the 2nd, 4th, ... created, never the first or the last created) and no other record of the domain. */
+            linqFilter?: string;
             /** @description A text field whose values are distinct, made of one common prefix and digits of one length (so every collation orders them alike), and whose order is unlike creation order: from three records on, neither creation order nor its reverse. */
             sortField: string;
             /** @description Optional (absent where the domain has no spare text field): a text field holding one of three values (one common prefix and a digit), several records per value, whose order is unlike the order of sortField; for sorts on two columns. */

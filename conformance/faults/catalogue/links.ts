@@ -10,6 +10,8 @@ import {
   makeResponse,
   parseColumns,
   problem,
+  stripHidden,
+  withHiddenColumns,
   withRequestJson,
   withResponseJson,
   type LinkBody,
@@ -410,6 +412,33 @@ function knownGrants(req: ProxyRequest, ctx: FaultContext) {
   return g && g !== 'admin' ? g : undefined;
 }
 
+/**
+ * Link/Query that checks View on one `side` only (as the reference checks both): the request is
+ * answered from the administrator's view, and only the rows whose `side` domain the caller may view
+ * are kept (ParentDomainID / ChildDomainID read alongside as hidden columns). A domain the caller
+ * may not view, named for that side, is still refused by the upstream.
+ */
+function linkQueryChecksOnly(side: 'parent' | 'child'): Fault['rewrite'] {
+  return on(['queryLinks'], async (req, _route, ctx, next) => {
+    const g = knownGrants(req, ctx);
+    const named = req.query.get(`${side}Domain`);
+    if (!g || (named && !holds(g, named, 'View'))) return next(req);
+    const field = side === 'parent' ? 'ParentDomainID' : 'ChildDomainID';
+    const { req: r, hidden } = withHiddenColumns(req, [field]);
+    const res = await next(withToken(r, ctx, await ctx.adminToken()));
+    const body = bodyJson(res);
+    if (!isOk(res) || !Array.isArray(body?.List)) return next(req);
+    const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
+    const key = hidden.keys.get(field)!;
+    body.List = (body.List as Array<Record<string, unknown>>).filter((row) => {
+      const domain = names.get(row[key] as number);
+      stripHidden(row, hidden);
+      return domain !== undefined && holds(g, domain, 'View');
+    });
+    return withResponseJson(res, body);
+  });
+}
+
 const AUTH: Fault[] = [
   {
     name: 'unauthenticated-served',
@@ -463,6 +492,22 @@ const AUTH: Fault[] = [
       }
       return next(req);
     }),
+  },
+  {
+    name: 'link-query-parent-permission-not-checked',
+    area: 'AUTH',
+    description:
+      'Link/Query checks only View on the child domain: a user sees the links of parents in domains the user holds no permission on.',
+    requirements: ['AUTH-004'],
+    rewrite: linkQueryChecksOnly('child'),
+  },
+  {
+    name: 'link-query-child-view-not-checked',
+    area: 'AUTH',
+    description:
+      'Link/Query checks only the parent domain: a user sees the links to children in domains the user may not view.',
+    requirements: ['AUTH-005'],
+    rewrite: linkQueryChecksOnly('parent'),
   },
   {
     name: 'link-remove-checks-upsert-permission',

@@ -397,6 +397,39 @@ export function sortWithinPage(applies: (req: ProxyRequest, domain: string) => b
   });
 }
 
+/**
+ * The bug "LINQ filter evaluated in memory on the fetched page": the page is cut (take, start
+ * offset, sort) from the unfiltered query, and only then are its rows matched against the LINQ
+ * filter. The matching rows are learnt from the upstream's own answer to the filter (by the key
+ * column `<Domain>ID`, read alongside); when that cannot be read the request passes untouched.
+ */
+const linqFilterAfterPaging: Fault['rewrite'] = on(QUERIES, async (req, route, _ctx, next) => {
+  const linq = req.query.get('linqFilter');
+  if (!linq) return next(req);
+  const key = `${route.domain}ID`;
+  const m = cloneRequest(req);
+  m.query.set('columns', key);
+  m.query.set('take', '100');
+  m.query.delete('skip');
+  m.query.delete('sort');
+  const matching = bodyJson(await next(m))?.List;
+  if (!Array.isArray(matching) || !matching.every((r) => r && key in r)) return next(req);
+  const keys = new Set(matching.map((r) => r[key]));
+  const unfiltered = cloneRequest(req);
+  unfiltered.query.delete('linqFilter');
+  const { req: r, hidden } = withHiddenColumns(unfiltered, [key]);
+  const res = await next(r);
+  const body = bodyJson(res);
+  if (!isOk(res) || !Array.isArray(body?.List)) return res;
+  const k = hidden.keys.get(key)!;
+  body.List = (body.List as Array<Record<string, unknown>>).filter((row) => {
+    const keep = keys.has(row[k]);
+    stripHidden(row, hidden);
+    return keep;
+  });
+  return withResponseJson(res, body);
+});
+
 const QRY: Fault[] = [
   {
     name: 'take-above-100-honoured',
@@ -482,6 +515,22 @@ const QRY: Fault[] = [
     description: 'The filter parameter is ignored: a query lists every record of the domain.',
     requirements: ['QRY-009'],
     rewrite: ignoreQueryParam(QUERIES, 'filter'),
+  },
+  {
+    name: 'linq-filter-ignored',
+    area: 'QRY',
+    description:
+      'The LINQ filter parameter is ignored (record and file queries): every record of the domain is listed.',
+    requirements: ['QRY-010'],
+    rewrite: ignoreQueryParam(QUERIES, 'linqFilter'),
+  },
+  {
+    name: 'linq-filter-after-paging',
+    area: 'QRY',
+    description:
+      'The LINQ filter is evaluated in memory on the fetched page: take and the start offset cut the unfiltered result, then the page is filtered.',
+    requirements: ['QRY-010'],
+    rewrite: linqFilterAfterPaging,
   },
   {
     name: 'sort-within-page-only',

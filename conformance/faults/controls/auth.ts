@@ -1,6 +1,7 @@
-// Controls of authentication: the header that carries the token and the token issuance endpoint.
+// Controls of authentication: the header that carries the token, the token issuance endpoint, and
+// how Link/Query answers a caller who may not see every link it selects.
 import type { Control } from '../fault.js';
-import { bodyJson, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
+import { bodyJson, isOk, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
 import { problem } from '../exchange.js';
 import type { Rewrite } from './util.js';
 
@@ -65,6 +66,28 @@ export const AUTH_CONTROLS: Control[] = [
       const out = bodyJson(res);
       if (res.status !== 200 || typeof out?.Token !== 'string') return res;
       return withResponseJson(res, { access_token: out.Token, token_type: 'Bearer', expires_in: 3600 });
+    },
+  },
+  {
+    name: 'link-query-refuses-partial-view',
+    area: 'AUTH',
+    description:
+      'Link/Query refuses (403) a query that selects a link the caller may not see, instead of leaving that link out.',
+    allowedBy:
+      'Section 5: "Link operations check the user\'s permissions on the parent domain. The user must also hold View permission on the child domain." with section 7: "Error format and status codes for all other failures (... permission denied ...): not shown." (whether a failed check refuses the query or leaves the link out is not shown)',
+    select: ['AUTH-', 'LINK-'],
+    rewrite: async (req, ctx, next) => {
+      const own = await next(req);
+      const token = req.headers[ctx.tokenHeader];
+      const grants = token ? ctx.grantsOf(token) : undefined;
+      if (routeOf(req).op !== 'queryLinks' || !grants || grants === 'admin' || !isOk(own)) return own;
+      // the links the administrator sees for the same query: more than the caller's means some were left out
+      const all = await next({ ...req, headers: { ...req.headers, [ctx.tokenHeader]: await ctx.adminToken() } });
+      const mine = bodyJson(own)?.List;
+      const every = bodyJson(all)?.List;
+      if (isOk(all) && Array.isArray(mine) && Array.isArray(every) && every.length > mine.length)
+        return problem(403, 'Forbidden', 'You may not view every link this query selects.');
+      return own;
     },
   },
 ];

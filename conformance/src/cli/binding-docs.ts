@@ -9,7 +9,7 @@ const MEANINGS: Record<string, string> = {
   tokenPrefix: 'text sent before the token in that header (e.g. "Bearer "); empty for none',
   'query.skip': 'query parameter of the record and file queries: rows to skip (start offset)',
   'query.filter': 'query parameter of the record and file queries: the filter',
-  'query.linqFilter': 'query parameter of the record query: the LINQ-style filter',
+  'query.linqFilter': 'query parameter of the record and file queries: the LINQ filter',
   'query.excludeEmptyColumns': 'query parameter of the record query: leave out columns empty on every row',
   'query.includeTotalCount': 'query parameter of the record and file queries: ask for the total count',
   totalCountField: 'dotted path of the response body field with the total count (e.g. meta.total)',

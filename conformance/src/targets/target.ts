@@ -9,6 +9,8 @@ export interface StartedTarget {
   imageDigest?: string;
   /** What really runs (a `reference` target may end as `local-process`). */
   kind: TargetKind;
+  /** A request's round trip on an open connection, measured at start (url targets). */
+  roundTripMs?: number;
 }
 
 export interface Target {

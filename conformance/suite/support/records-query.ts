@@ -8,11 +8,12 @@ import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { PreconditionFailedError } from '../../src/dsl.js';
-import { type Ctx, type Q, enc, get } from './request.js';
+import { type Ctx, type Q, enc, findInQuery, get } from './request.js';
 
 export type Records = ProviderStates['records']['values'];
 export type Row = components['schemas']['Record'];
 export type ListBody = components['schemas']['ListEnvelope'] & Record<string, unknown>;
+type FileRecord = components['schemas']['FileRecord'];
 export type Direction = 'asc' | 'desc';
 export interface SortKey {
   field: string;
@@ -27,7 +28,6 @@ export function only(t: Ctx, recs: Records): Q {
   return { [t.bindings.query.filter]: recs.filter };
 }
 
-/** A successful List read (200 with a List array); the whole body. */
 /** The total count of each listing body, read where the bindings put it (body path or header). */
 const totalCounts = new WeakMap<object, unknown>();
 
@@ -36,6 +36,7 @@ export function totalCountOf(body: ListBody): unknown {
   return totalCounts.get(body);
 }
 
+/** A successful List read (200 with a List array); the whole body, its total count noted. */
 export async function listBody(t: Ctx, path: string, q: Q): Promise<ListBody> {
   const res = await get(t, path, q);
   expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
@@ -82,18 +83,24 @@ export async function rowsOf(t: Ctx, recs: Records, columns: string[]): Promise<
   return rows;
 }
 
+/** The sortField values of the records of a 'records' state, in creation order, read by ID. */
+export async function valuesInCreationOrder(t: Ctx, recs: Records): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const id of recs.ids) {
+    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
+    expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
+    out.push((res.json as components['schemas']['RecordEnvelope']).Record[recs.sortField]);
+  }
+  return out;
+}
+
 /**
  * The state keeps its promise (else the test could not tell a wrong order from a right one): the
  * sortField order, read record by record, is neither creation order nor its reverse.
  */
 export async function expectAdversarialOrder(t: Ctx, recs: Records): Promise<void> {
   if (recs.ids.length < 3) return;
-  const created: unknown[] = [];
-  for (const id of recs.ids) {
-    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
-    expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
-    created.push((res.json as components['schemas']['RecordEnvelope']).Record[recs.sortField]);
-  }
+  const created = await valuesInCreationOrder(t, recs);
   const asc = [...created].sort(compare);
   const same = (a: unknown[], b: unknown[]) => JSON.stringify(a) === JSON.stringify(b);
   if (same(asc, created) || same(asc, [...created].reverse())) {
@@ -125,6 +132,29 @@ export async function expectPages(
   }
   const beyond = await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length });
   expect(beyond, `${what}: offset ${expected.length} is past the end`).toEqual([]);
+}
+
+/**
+ * The start offset and sort of a 'records' state's query (record or file query): pages of `size`,
+ * ascending and descending, join into the whole ordered set. The order is checked adversarial first.
+ */
+export async function expectOffsetPagesJoin(t: Ctx, recs: Records, size: number, what: string): Promise<void> {
+  await expectAdversarialOrder(t, recs);
+  const rows = await rowsOf(t, recs, [recs.sortField]);
+  const pick = (r: Row) => r[recs.sortField];
+  for (const dir of ['asc', 'desc'] as const) {
+    const keys = [{ field: recs.sortField, dir }];
+    const expected = ordered(rows, keys).map(pick);
+    const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys, false) };
+    await expectPages(t, queryPath(recs), q, expected, pick, size, `${what} sort ${dir}`);
+  }
+}
+
+/** A file's row in GET /api/File/Query (newest first, paged with the start offset); FileID is always asked for. */
+export async function fileRow(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
+  const cols =
+    columns === undefined ? undefined : columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
+  return findInQuery(t, '/api/File/Query', 'FileID', 'FileID', id, { columns: cols }, token);
 }
 
 /**

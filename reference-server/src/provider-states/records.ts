@@ -288,6 +288,7 @@ const records: StateDef = {
     const inner = sortKeys.findIndex((_, i) => i > 0 && i < count - 1 && rankOf[i]! > 0 && rankOf[i]! < count - 1);
     const valued = inner >= 0 ? inner : count >= 3 ? 1 : 0;
     const ids: number[] = [];
+    const sortValues: unknown[] = [];
     const extra =
       def.name === 'File'
         ? (i: number) => ({ FileName: `${mark}-${String(sortKeys[i]).padStart(4, '0')}.txt` })
@@ -300,13 +301,18 @@ const records: StateDef = {
         };
         if (group) values[group.name] = `${mark}-g${rankOf[i]! % 3}`;
         if (i === valued) values[sometimes.name] = sampleValue(sometimes, mark);
+        sortValues.push(values[sortField.name]);
         ids.push(createRecord(ctx, def, values));
       }
     })();
+    // The LINQ filter's records: odd positions short of the last (state contract), named by their
+    // sortField values, which are unique to this setup.
+    const linqSubset = sortValues.filter((_, i) => i % 2 === 1 && i < count - 1).map(String);
     return {
       domain: def.name,
       ids,
       filter: `${sortField.name}:startswith:${mark}-`,
+      ...(linqSubset.length ? { linqFilter: linqFilterFor(sortField.name, linqSubset) } : {}),
       sortField: sortField.name,
       ...(group ? { groupField: group.name } : {}),
       allNullField: allNull.name,
@@ -314,6 +320,15 @@ const records: StateDef = {
     };
   },
 };
+
+/**
+ * A LINQ filter (the reference's subset, architecture 2.2) selecting the records whose `field` is one
+ * of `values`: `F == "a" || F == "b" ...`. At most 74 values (count 150), under the parser's limit
+ * of 100 conditions.
+ */
+function linqFilterFor(field: string, values: string[]): string {
+  return values.map((v) => `${field} == ${JSON.stringify(v)}`).join(' || ');
+}
 
 /** The states of this file, registered by provider-states/index.ts. */
 export const RECORD_STATES: Record<string, StateDef> = {
