@@ -200,7 +200,7 @@ async function expectNothingChanged(t: Ctx, f: Fixture) {
         expect(isRefusal(q), `control: QueueBindQuote ${q.status}`).toBe(false);
         await t.poll(
           () => get(t, `/api/Quotes/Proposals/${control.proposalId}/BindStatus`),
-          (r) => (r.json as any)?.Status !== 'NotBound',
+          (r) => (r.json as BindStatus | undefined)?.Status !== 'NotBound',
         );
       },
     },
