@@ -813,7 +813,7 @@ function markdown(r: Results): string {
     L.push('## Conformance suite', '');
     L.push(
       `\`node ${su.args.join(' ').replace(/--report-dir \S+/, '--report-dir <tmp>')}\`: exit ${su.exitCode}, ${su.verdict ?? 'no verdict'}; ${su.containersStarted} container(s) started; ` +
-        `vitest runs the files in parallel (pool and workers: conformance/src/vitest-run.ts).`,
+        `vitest runs the files in parallel (pool and workers: conformance/src/run/vitest-run.ts).`,
       '',
     );
     L.push(

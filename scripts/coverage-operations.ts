@@ -15,9 +15,9 @@ import {
   operationsFromRun,
   suiteFileHashes,
   writeOperationsData,
-} from '../conformance/src/coverage-operations.js';
+} from '../conformance/src/coverage/operations.js';
 import { ROOT } from '../conformance/src/paths.js';
-import type { RunResults } from '../conformance/src/results.js';
+import type { RunResults } from '../conformance/src/report/results.js';
 
 const HELP = `usage: npm run coverage:update [-- --from <results.json>]
 

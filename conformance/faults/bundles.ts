@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { ROOT } from '../../spec/paths.js';
 
 /** What the bundles run: the same entry points as conformance/bin and reference-server/bin. */
-const CLI_ENTRY = 'conformance/src/cli.ts';
+const CLI_ENTRY = 'conformance/src/cli/main.ts';
 const SERVER_ENTRY = 'reference-server/src/main.ts';
 
 export interface RunBundles {

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { stringify as stringifyYaml } from 'yaml';
-import type { RequirementResult, RunResults } from '../src/results.js';
+import type { RequirementResult, RunResults } from '../src/report/results.js';
 import { FAULTS } from './catalogue/index.js';
 import { CONTROLS } from './controls/index.js';
 import type { Control, Fault } from './fault.js';

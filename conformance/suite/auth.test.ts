@@ -4,8 +4,8 @@
 import type { components } from '../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../spec/generated/provider-states.js';
 import { expect } from 'vitest';
-import { conformance, linkBody } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance, linkBody } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import { inParallel } from './support/parallel.js';
@@ -200,7 +200,7 @@ async function expectNothingChanged(t: Ctx, f: Fixture) {
         expect(isRefusal(q), `control: QueueBindQuote ${q.status}`).toBe(false);
         await t.poll(
           () => get(t, `/api/Quotes/Proposals/${control.proposalId}/BindStatus`),
-          (r) => (r.json as any)?.Status !== 'NotBound',
+          (r) => (r.json as BindStatus | undefined)?.Status !== 'NotBound',
         );
       },
     },

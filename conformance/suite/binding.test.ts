@@ -6,8 +6,8 @@
 // Asynchronous outcomes are polled to the run's deadline (no timeout of the tests' own); an outcome
 // that must never happen is looked for until that same deadline.
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
-import { expectMentions } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { expectMentions } from '../src/suite-api/meaning.js';
 import {
   bindQuote,
   bindStatus,

@@ -1,7 +1,7 @@
 // COL-*: the column language (spec 4.1), on every operation that has a `columns` parameter.
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
-import { expectMentions } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { expectMentions } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get, keysOf, findInQuery } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
 

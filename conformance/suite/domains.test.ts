@@ -1,7 +1,7 @@
 // DOM-*: domains, their names and the domain list (spec 1, 2.1, 4.4, 5).
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, enc, get } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import type { components } from '../../spec/generated/openapi.js';

@@ -3,8 +3,8 @@
 // changes what DownloadURL does; those tests are serviceWide: they run in a phase of their own,
 // after every other test, one at a time. No other suite file requests DownloadURL.
 import { describe, expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
-import { expectMentions } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { expectMentions } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
 import type { FileParams, Permission } from './support/states.js';

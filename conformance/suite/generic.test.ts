@@ -2,12 +2,14 @@
 // of every test; these tests make sure every operation is exercised, successes and failures),
 // and the reference's one error shape for undocumented failures.
 import { expect } from 'vitest';
-import { conformance, linkBody } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import type { components } from '../../spec/generated/openapi.js';
+import { conformance, linkBody } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, enc, withQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
+type Schemas = components['schemas'];
 
 const is2xx = (s: number) => s >= 200 && s < 300;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -27,16 +29,20 @@ function expectJson(res: Raw, what: string) {
   expect(ok, `${what}: body parses as JSON: ${res.text.slice(0, 120)}`).toBe(true);
 }
 
-function expectOk(res: Raw, what: string): any {
+/**
+ * A 2xx JSON answer; its body as the documented shape `T` the caller then checks field by field
+ * (a body of another shape fails those checks, not the cast).
+ */
+function expectOk<T = unknown>(res: Raw, what: string): T {
   expect(is2xx(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
   expectJson(res, what);
-  return res.json;
+  return res.json as T;
 }
 
 const isInt = (v: unknown) => Number.isInteger(v);
 const strOrNull = (v: unknown) => v === null || typeof v === 'string';
 
-function expectScheduleResult(r: any, what: string, single: boolean) {
+function expectScheduleResult(r: Schemas['ScheduleOperationResult'], what: string, single: boolean) {
   expect(typeof r.IsSuccessful, `${what}.IsSuccessful`).toBe('boolean');
   expect(isInt(r.RecordID), `${what}.RecordID`).toBe(true);
   if (single) expect(r.OrderNumber, `${what}.OrderNumber`).toBeNull();
@@ -63,21 +69,25 @@ conformance(
 
     // listDomains
     const d = expectOk(await t.raw('/api/Domains'), 'listDomains');
-    const domains = t.domainList(d) as any[];
+    const domains = t.domainList(d) as Schemas['Domain'][];
     expect(Array.isArray(domains)).toBe(true);
     for (const x of domains) {
       expect(isInt(x.DomainID)).toBe(true);
-      for (const k of ['Name', 'DisplayNameSingular', 'DisplayNamePlural']) expect(typeof x[k], k).toBe('string');
+      for (const k of ['Name', 'DisplayNameSingular', 'DisplayNamePlural'] as const)
+        expect(typeof x[k], k).toBe('string');
     }
 
     // getRecord
-    const g = expectOk(await t.raw(withQuery(`/api/${enc(r.domain)}/${r.id}`, { columns: r.textField })), 'getRecord');
+    const g = expectOk<Schemas['RecordEnvelope']>(
+      await t.raw(withQuery(`/api/${enc(r.domain)}/${r.id}`, { columns: r.textField })),
+      'getRecord',
+    );
     expect(typeof g.Record).toBe('object');
     expect(g.Domain).toBe(r.domain);
     expect(g.Id).toBe(r.id);
 
     // queryRecords
-    const q = expectOk(
+    const q = expectOk<Schemas['ListEnvelope']>(
       await t.raw(withQuery(`/api/${enc(r.domain)}/Query`, { columns: r.keyField, take: 3 })),
       'queryRecords',
     );
@@ -86,7 +96,7 @@ conformance(
 
     // listAttachedFiles, queryFiles, getFile: documented column types
     const fileCols = 'FileID,FileName,Description,MimeType,FileSize,EntryDate,SourceType,IsUnlinked';
-    const checkFile = (x: any, what: string) => {
+    const checkFile = (x: Schemas['FileRecord'], what: string) => {
       expect(isInt(x.FileID), `${what} FileID`).toBe(true);
       expect(typeof x.FileName, `${what} FileName`).toBe('string');
       expect(strOrNull(x.Description), `${what} Description`).toBe(true);
@@ -96,23 +106,29 @@ conformance(
       expect(typeof x.SourceType, `${what} SourceType`).toBe('string');
       expect(typeof x.IsUnlinked, `${what} IsUnlinked`).toBe('boolean');
     };
-    const a = expectOk(
+    const a = expectOk<Schemas['FileList']>(
       await t.raw(withQuery(`/api/${enc(p.domain)}/${p.id}/Files`, { columns: fileCols })),
       'listAttachedFiles',
     );
     expect(a.List).toHaveLength(1);
     checkFile(a.List[0], 'listAttachedFiles');
-    const fq = expectOk(await t.raw(withQuery('/api/File/Query', { columns: fileCols, take: 5 })), 'queryFiles');
+    const fq = expectOk<Schemas['FileList']>(
+      await t.raw(withQuery('/api/File/Query', { columns: fileCols, take: 5 })),
+      'queryFiles',
+    );
     expect(fq.List.length).toBeGreaterThan(0);
     for (const x of fq.List) checkFile(x, 'queryFiles');
-    const gf = expectOk(await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` })), 'getFile');
+    const gf = expectOk<Schemas['FileEnvelope']>(
+      await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` })),
+      'getFile',
+    );
     expect(gf.Domain).toBe('File');
     expect(gf.Id).toBe(fileId);
     checkFile(gf.Record, 'getFile');
     expect(typeof gf.Record.Contents).toBe('string');
 
     // queryLinks: the four documented columns are integers
-    const l = expectOk(
+    const l = expectOk<Schemas['LinkList']>(
       await t.raw(
         withQuery('/api/Link/Query', {
           childDomain: 'File',
@@ -124,7 +140,8 @@ conformance(
     );
     expect(l.List.length).toBeGreaterThan(0);
     for (const x of l.List) {
-      for (const k of ['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID']) expect(isInt(x[k]), k).toBe(true);
+      for (const k of ['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID'] as const)
+        expect(isInt(x[k]), k).toBe(true);
       expect(x.ChildDomainID).toBe(4);
       expect(x.ChildID).toBe(fileId);
     }
@@ -132,11 +149,11 @@ conformance(
     // getBindStatus of a fresh proposal: NotBound, every detail null
     const bs = await t.raw(`/api/Quotes/Proposals/${prop.proposalId}/BindStatus`);
     expect(bs.status).toBe(200);
-    const s = expectOk(bs, 'getBindStatus');
+    const s = expectOk<Schemas['BindStatus']>(bs, 'getBindStatus');
     expect(s.ProposalID).toBe(prop.proposalId);
     expect(['Bound', 'NotBound', 'Error']).toContain(s.Status);
     expect(s.Status).toBe('NotBound');
-    for (const k of ['ErrorMessage', 'PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC']) {
+    for (const k of ['ErrorMessage', 'PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const) {
       expect(s, k).toHaveProperty(k);
       expect(s[k], k).toBeNull();
     }
@@ -165,7 +182,7 @@ conformance(
 
     // createMember: member creation result (2.6)
     const noMember = await t.given('a proposal', { type: 'Quote', hasMember: false });
-    const cm = expectOk(
+    const cm = expectOk<Schemas['MemberCreationResult']>(
       await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/CreateMember`, { method: 'POST' }),
       'createMember',
     );
@@ -177,7 +194,7 @@ conformance(
     // upsertSchedules: arrays of schedule operation results (2.5)
     const q = await t.given('a proposal', { type: 'Quote', locations: 3 });
     const base = `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
-    const um = expectOk(
+    const um = expectOk<Schemas['UpsertMultiResponse']>(
       await t.raw(`${base}/UpsertMulti`, {
         method: 'POST',
         body: JSON.stringify({
@@ -188,15 +205,18 @@ conformance(
       }),
       'upsertSchedules',
     );
-    for (const k of ['Inserts', 'Updates', 'Deletes']) expect(Array.isArray(um[k]), k).toBe(true);
+    const kinds = ['Inserts', 'Updates', 'Deletes'] as const;
+    for (const k of kinds) expect(Array.isArray(um[k]), k).toBe(true);
     expect(um.Inserts).toHaveLength(2);
     expect(um.Updates).toHaveLength(1);
     expect(um.Deletes).toHaveLength(1);
-    for (const k of ['Inserts', 'Updates', 'Deletes'])
-      um[k].forEach((r: any, i: number) => expectScheduleResult(r, `${k}[${i}]`, false));
+    for (const k of kinds) um[k].forEach((r, i) => expectScheduleResult(r, `${k}[${i}]`, false));
 
     // deleteSchedule: one result with OrderNumber null
-    const del = expectOk(await t.raw(`${base}/${q.locationIds[2]}`, { method: 'DELETE' }), 'deleteSchedule');
+    const del = expectOk<Schemas['SingleScheduleOperationResult']>(
+      await t.raw(`${base}/${q.locationIds[2]}`, { method: 'DELETE' }),
+      'deleteSchedule',
+    );
     expectScheduleResult(del, 'deleteSchedule', true);
     expect(del.IsSuccessful).toBe(true);
 
@@ -369,8 +389,8 @@ conformance(
     // the refused bind bound nothing
     const bs = await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/BindStatus`);
     expect(bs.status).toBe(200);
-    expect((bs.json as any).Status).not.toBe('Bound');
-    expect((bs.json as any).PolicyID).toBeNull();
+    expect((bs.json as Schemas['BindStatus']).Status).not.toBe('Bound');
+    expect((bs.json as Schemas['BindStatus']).PolicyID).toBeNull();
   },
 );
 
@@ -472,7 +492,7 @@ conformance(
         columns: 'ParentID',
       }),
     );
-    expect((links.json as any).List).toEqual([]);
+    expect((links.json as Schemas['LinkList']).List).toEqual([]);
     const still = await t.raw(
       withQuery('/api/Link/Query', {
         childDomain: 'Contact',
@@ -481,7 +501,7 @@ conformance(
         columns: 'ParentID',
       }),
     );
-    expect((still.json as any).List).toEqual([{ ParentID: parent.id }]);
+    expect((still.json as Schemas['LinkList']).List).toEqual([{ ParentID: parent.id }]);
     const count = await t.raw(
       withQuery(`/api/${enc(q.scheduleDomain)}/Query`, {
         filter: `ProposalID:eq:${q.proposalId}`,
@@ -490,7 +510,7 @@ conformance(
       }),
     );
     expect(count.status).toBe(200);
-    const names = ((count.json as any).List as any[]).map((x) => x[f]);
+    const names = (count.json as Schemas['ListEnvelope']).List.map((x) => x[f]);
     expect(names).toHaveLength(2);
     for (const n of names) expect(String(n)).not.toMatch(/Malformed/);
   },

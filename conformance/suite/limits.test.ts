@@ -1,7 +1,7 @@
 // LIM-*: limits the spec leaves open ("Rate limits and maximum body sizes: not shown"), so every
 // test here is implementation-defined and asserts the reference's choices (architecture section 2).
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
+import { conformance } from '../src/suite-api/dsl.js';
 import { type Ctx, enc } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 import type { components } from '../../spec/generated/openapi.js';

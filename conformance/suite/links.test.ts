@@ -7,8 +7,8 @@
 // relationship codes come from the provider states.
 import { expect } from 'vitest';
 import type { components, paths } from '../../spec/generated/openapi.js';
-import { conformance, PreconditionFailedError } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, findInQuery, get } from './support/request.js';
 import { inParallel } from './support/parallel.js';
 
@@ -23,11 +23,24 @@ type Problem = components['schemas']['Problem'];
 type FileEnvelope = components['schemas']['FileEnvelope'];
 
 type Row = Record<string, unknown>;
+type LinkArgs = Parameters<Ctx['links']['upsert']>[0];
+/** A link parent as the provider state 'a link parent' answers it. */
+type Parent = { domain: string; domainId: number; id: number };
+type ChildDomain = 'Contact' | 'File';
 
 /** DomainIDs the spec fixes (2.1). */
 const CONTACT_DOMAIN_ID = 2;
 const FILE_DOMAIN_ID = 4;
+const CHILD_DOMAIN_IDS: Record<ChildDomain, number> = { Contact: CONTACT_DOMAIN_ID, File: FILE_DOMAIN_ID };
 const LINK_COLUMNS = 'ParentDomainID,ParentID,ChildDomainID,ChildID';
+
+/** The rows of a Link/Query answer, which must be a 200 with a List array. */
+function linkRows(status: number, body: unknown, what: string): Row[] {
+  expect(status, what).toBe(200);
+  const list = (body as LinkList | undefined)?.List;
+  expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
+  return list as Row[];
+}
 
 /** Link/Query with documented parameters; returns the rows (asserting a 200 with a List). */
 async function queryLinks(
@@ -35,10 +48,7 @@ async function queryLinks(
   q: { childDomain?: string; childRecordID?: number; parentDomain?: string; columns?: string },
 ): Promise<Row[]> {
   const res = await t.api.GET('/api/Link/Query', { params: { query: q as LinkQuery } });
-  expect(res.response.status, `Link/Query ${JSON.stringify(q)}`).toBe(200);
-  const list = (res.data as LinkList | undefined)?.List;
-  expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
-  return list as Row[];
+  return linkRows(res.response.status, res.data, `Link/Query ${JSON.stringify(q)}`);
 }
 
 /** Links of one child record (Contact or File), with the four documented columns (+ extra). */
@@ -52,6 +62,49 @@ async function linksOfChild(t: Ctx, childDomain: string, childId: number, extraC
 
 function linksTo(rows: Row[], parentDomainId: number, parentId: number): Row[] {
   return rows.filter((r) => r.ParentDomainID === parentDomainId && r.ParentID === parentId);
+}
+
+/** The links of one child under parent `p`, read back through Link/Query (plus `extraColumns`). */
+async function linksUnder(
+  t: Ctx,
+  childDomain: ChildDomain,
+  childId: number,
+  p: Parent,
+  extraColumns: string[] = [],
+): Promise<Row[]> {
+  return linksTo(await linksOfChild(t, childDomain, childId, extraColumns), p.domainId, p.id);
+}
+
+/**
+ * Reads the links of one child back and expects exactly one, joining parent `p` to the child with
+ * the four documented columns (ChildDomainID the spec's DomainID of the child's domain). Returns it.
+ */
+async function expectOnlyLink(t: Ctx, childDomain: ChildDomain, childId: number, p: Parent, what: string) {
+  const rows = await linksOfChild(t, childDomain, childId);
+  expect(rows, `${what}: exactly one link of ${childDomain} ${childId}`).toHaveLength(1);
+  expect(rows[0], `${what}: the link joins ${p.domainId}/${p.id} to ${childDomain} ${childId}`).toMatchObject({
+    ParentDomainID: p.domainId,
+    ParentID: p.id,
+    ChildDomainID: CHILD_DOMAIN_IDS[childDomain],
+    ChildID: childId,
+  });
+  return rows[0];
+}
+
+/** Link/Upsert or Link/Remove arguments by primary keys, with a relationship when given. */
+function linkArgs(
+  p: { domain: string; id: number },
+  childDomain: ChildDomain,
+  childId: number,
+  relationship?: string,
+): LinkArgs {
+  return {
+    parentDomain: p.domain,
+    parentId: p.id,
+    childDomain,
+    childId,
+    ...(relationship === undefined ? {} : { relationship }),
+  };
 }
 
 async function contact(t: Ctx) {
@@ -114,26 +167,12 @@ conformance(
     const before = await linksOfChild(t, 'Contact', c.contactId);
     expect(linksTo(before, p.domainId, p.id)).toHaveLength(0);
 
-    const res = await t.links.upsert({
-      parentDomain: p.domain,
-      parentId: p.id,
-      childDomain: 'Contact',
-      childId: c.contactId,
-    });
-    expectAccepted(res, 'Upsert of a new Contact link');
+    expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), 'Upsert of a new Contact link');
 
-    const rows = await linksOfChild(t, 'Contact', c.contactId);
-    expect(rows, 'exactly the new link').toHaveLength(1);
-    const row = rows[0];
+    const row = await expectOnlyLink(t, 'Contact', c.contactId, p, 'the new link');
     for (const col of ['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID']) {
       expect(Number.isInteger(row[col]), `${col} is an integer (got ${JSON.stringify(row[col])})`).toBe(true);
     }
-    expect(row).toMatchObject({
-      ParentDomainID: p.domainId,
-      ParentID: p.id,
-      ChildDomainID: CONTACT_DOMAIN_ID,
-      ChildID: c.contactId,
-    });
   },
 );
 
@@ -149,22 +188,9 @@ conformance(
     const f = await unlinkedFile(t);
     expect(await linksOfChild(t, 'File', f.fileId)).toHaveLength(0);
 
-    const res = await t.links.upsert({
-      parentDomain: p.domain,
-      parentId: p.id,
-      childDomain: 'File',
-      childId: f.fileId,
-    });
-    expectAccepted(res, 'Upsert of a new File link');
+    expectAccepted(await t.links.upsert(linkArgs(p, 'File', f.fileId)), 'Upsert of a new File link');
 
-    const rows = await linksOfChild(t, 'File', f.fileId);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
-      ParentDomainID: p.domainId,
-      ParentID: p.id,
-      ChildDomainID: FILE_DOMAIN_ID,
-      ChildID: f.fileId,
-    });
+    await expectOnlyLink(t, 'File', f.fileId, p, 'the new link');
   },
 );
 
@@ -182,15 +208,13 @@ for (const domain of ['Claim', 'Location', 'Note', 'Policy', 'Task', 'Incident',
       const p = await linkParent(t, domain);
       expect(p.domain).toBe(domain);
       const c = await contact(t);
-      const res = await t.links.upsert({
-        parentDomain: domain,
-        parentId: p.id,
-        childDomain: 'Contact',
-        childId: c.contactId,
-      });
-      expectAccepted(res, `Upsert of a Contact link under ${domain}`);
-      const rows = await linksOfChild(t, 'Contact', c.contactId);
-      expect(linksTo(rows, p.domainId, p.id), `the link under ${domain} ${p.id} is listed`).toHaveLength(1);
+      expectAccepted(
+        await t.links.upsert(linkArgs({ domain, id: p.id }, 'Contact', c.contactId)),
+        `Upsert of a Contact link under ${domain}`,
+      );
+      expect(await linksUnder(t, 'Contact', c.contactId, p), `the link under ${domain} ${p.id} is listed`).toHaveLength(
+        1,
+      );
     },
   );
 }
@@ -208,16 +232,14 @@ conformance(
     const p = await linkParent(t, domain);
     const c = await contact(t);
     const f = await unlinkedFile(t);
+    const parent = { domain: domain!, id: p.id };
     expectAccepted(
-      await t.links.upsert({ parentDomain: domain!, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+      await t.links.upsert(linkArgs(parent, 'Contact', c.contactId)),
       `Upsert of a Contact link under ${domain}`,
     );
-    expectAccepted(
-      await t.links.upsert({ parentDomain: domain!, parentId: p.id, childDomain: 'File', childId: f.fileId }),
-      `Upsert of a File link under ${domain}`,
-    );
-    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id)).toHaveLength(1);
-    expect(linksTo(await linksOfChild(t, 'File', f.fileId), p.domainId, p.id)).toHaveLength(1);
+    expectAccepted(await t.links.upsert(linkArgs(parent, 'File', f.fileId)), `Upsert of a File link under ${domain}`);
+    expect(await linksUnder(t, 'Contact', c.contactId, p)).toHaveLength(1);
+    expect(await linksUnder(t, 'File', f.fileId, p)).toHaveLength(1);
     expect(p.domainId, 'custom DomainIDs are above the core ones').toBeGreaterThan(11);
   },
 );
@@ -278,34 +300,10 @@ conformance(
     const c = await contact(t);
     const rel = t.bindings.linkColumns.relationship;
 
+    expectAccepted(await t.links.upsert(linkArgs(p1, 'Contact', c.contactId, r1)), `Upsert with relationship ${r1}`);
+    expectAccepted(await t.links.upsert(linkArgs(p2, 'Contact', c.contactId, r2)), `Upsert with relationship ${r2}`);
     expectAccepted(
-      await t.links.upsert({
-        parentDomain: p1.domain,
-        parentId: p1.id,
-        childDomain: 'Contact',
-        childId: c.contactId,
-        relationship: r1,
-      }),
-      `Upsert with relationship ${r1}`,
-    );
-    expectAccepted(
-      await t.links.upsert({
-        parentDomain: p2.domain,
-        parentId: p2.id,
-        childDomain: 'Contact',
-        childId: c.contactId,
-        relationship: r2,
-      }),
-      `Upsert with relationship ${r2}`,
-    );
-    expectAccepted(
-      await t.links.upsert({
-        parentDomain: p3.domain,
-        parentId: p3.id,
-        childDomain: 'Contact',
-        childId: c.contactId,
-        relationship: r1,
-      }),
+      await t.links.upsert(linkArgs(p3, 'Contact', c.contactId, r1)),
       `Upsert with relationship ${r1} under a third parent`,
     );
 
@@ -336,14 +334,8 @@ conformance(
     const p = await linkParent(t);
     const f = await unlinkedFile(t);
     const rel = t.bindings.linkColumns.relationship;
-    const res = await t.links.upsert({
-      parentDomain: p.domain,
-      parentId: p.id,
-      childDomain: 'File',
-      childId: f.fileId,
-      relationship: r1,
-    });
-    const rows = linksTo(await linksOfChild(t, 'File', f.fileId, [rel]), p.domainId, p.id);
+    const res = await t.links.upsert(linkArgs(p, 'File', f.fileId, r1));
+    const rows = await linksUnder(t, 'File', f.fileId, p, [rel]);
     if (isRefusal(res)) {
       // Refusing the relationship outright also keeps it off the link.
       expect(rows, 'a refused upsert creates no link').toHaveLength(0);
@@ -374,9 +366,7 @@ conformance(
       }),
       'Upsert by match fields',
     );
-    let rows = await linksOfChild(t, 'Contact', c.contactId);
-    expect(rows, 'the link joins the two matched records').toHaveLength(1);
-    expect(rows[0]).toMatchObject({ ParentDomainID: p.domainId, ParentID: p.id, ChildID: c.contactId });
+    await expectOnlyLink(t, 'Contact', c.contactId, p, 'the link joins the two matched records');
 
     // Remove: parent by text, child by text.
     expectAccepted(
@@ -388,8 +378,7 @@ conformance(
       }),
       'Remove by match fields',
     );
-    rows = await linksOfChild(t, 'Contact', c.contactId);
-    expect(rows, 'the link is gone').toHaveLength(0);
+    expect(await linksOfChild(t, 'Contact', c.contactId), 'the link is gone').toHaveLength(0);
   },
 );
 
@@ -437,10 +426,7 @@ conformance(
     expect(await linksOfChild(t, 'Contact', c.contactId), 'no link was created').toHaveLength(0);
 
     // Remove: an existing link survives a Remove that names it by a non-matchable field.
-    expectAccepted(
-      await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
-      'Upsert by primary keys',
-    );
+    expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), 'Upsert by primary keys');
     expectRefused(
       await t.links.remove({
         parentDomain: p.domain,
@@ -450,10 +436,7 @@ conformance(
       }),
       `Remove with parent match field ${p.nonMatchableField}`,
     );
-    expect(
-      linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id),
-      'the link is still there',
-    ).toHaveLength(1);
+    expect(await linksUnder(t, 'Contact', c.contactId, p), 'the link is still there').toHaveLength(1);
   },
 );
 
@@ -482,16 +465,11 @@ conformance(
       }),
       'Upsert with both key and match field',
     );
-    const rows1 = await linksOfChild(t, 'Contact', c1.contactId);
-    expect(rows1, 'the link joins the records named by the primary keys').toHaveLength(1);
-    expect(rows1[0]).toMatchObject({ ParentID: p1.id, ChildID: c1.contactId });
+    await expectOnlyLink(t, 'Contact', c1.contactId, p1, 'the link joins the records named by the primary keys');
     expect(await linksOfChild(t, 'Contact', c2.contactId), 'the match-field contact got no link').toHaveLength(0);
 
     // Remove: link c1 to p2 as well, then remove naming p1 by ID and p2 by match field.
-    expectAccepted(
-      await t.links.upsert({ parentDomain: p2.domain, parentId: p2.id, childDomain: 'Contact', childId: c1.contactId }),
-      'second link',
-    );
+    expectAccepted(await t.links.upsert(linkArgs(p2, 'Contact', c1.contactId)), 'second link');
     expectAccepted(
       await t.links.remove({
         parentDomain: p1.domain,
@@ -528,7 +506,7 @@ conformance(
       [p1, 'File', f.fileId],
     ] as const) {
       expectAccepted(
-        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain, childId }),
+        await t.links.upsert(linkArgs(p, childDomain, childId)),
         `Upsert ${p.domain} ${p.id} -> ${childDomain} ${childId}`,
       );
     }
@@ -538,14 +516,7 @@ conformance(
     expect(linksTo(rows, p1.domainId, p1.id)).toHaveLength(1);
     expect(linksTo(rows, p2.domainId, p2.id)).toHaveLength(1);
 
-    const fileRows = await linksOfChild(t, 'File', f.fileId);
-    expect(fileRows).toHaveLength(1);
-    expect(fileRows[0]).toMatchObject({
-      ParentDomainID: p1.domainId,
-      ParentID: p1.id,
-      ChildDomainID: FILE_DOMAIN_ID,
-      ChildID: f.fileId,
-    });
+    await expectOnlyLink(t, 'File', f.fileId, p1, 'the link of the file');
   },
 );
 
@@ -561,10 +532,7 @@ conformance(
     const incident = await linkParent(t, 'Incident');
     const c = await contact(t);
     for (const p of [claim, incident]) {
-      expectAccepted(
-        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
-        `Upsert under ${p.domain}`,
-      );
+      expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), `Upsert under ${p.domain}`);
     }
     expect(await linksOfChild(t, 'Contact', c.contactId), 'both links without parentDomain').toHaveLength(2);
 
@@ -602,19 +570,11 @@ conformance(
     const c = await contact(t);
     const f = await unlinkedFile(t);
     for (let i = 0; i < 3; i++) {
-      expectAccepted(
-        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
-        `Contact upsert #${i + 1}`,
-      );
-      expectAccepted(
-        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: f.fileId }),
-        `File upsert #${i + 1}`,
-      );
+      expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), `Contact upsert #${i + 1}`);
+      expectAccepted(await t.links.upsert(linkArgs(p, 'File', f.fileId)), `File upsert #${i + 1}`);
     }
-    expect(linksTo(await linksOfChild(t, 'Contact', c.contactId), p.domainId, p.id), 'one Contact link').toHaveLength(
-      1,
-    );
-    expect(linksTo(await linksOfChild(t, 'File', f.fileId), p.domainId, p.id), 'one File link').toHaveLength(1);
+    expect(await linksUnder(t, 'Contact', c.contactId, p), 'one Contact link').toHaveLength(1);
+    expect(await linksUnder(t, 'File', f.fileId, p), 'one File link').toHaveLength(1);
   },
 );
 
@@ -630,18 +590,12 @@ conformance(
     const p = await linkParent(t);
     const c = await contact(t);
     const rel = t.bindings.linkColumns.relationship;
-    const args = {
-      parentDomain: p.domain,
-      parentId: p.id,
-      childDomain: 'Contact',
-      childId: c.contactId,
-      relationship: r1,
-    };
+    const args = linkArgs(p, 'Contact', c.contactId, r1);
     expectAccepted(await t.links.upsert(args), 'first upsert');
-    const first = linksTo(await linksOfChild(t, 'Contact', c.contactId, [rel]), p.domainId, p.id);
+    const first = await linksUnder(t, 'Contact', c.contactId, p, [rel]);
     expect(first).toHaveLength(1);
     expectAccepted(await t.links.upsert(args), 'second upsert');
-    const second = linksTo(await linksOfChild(t, 'Contact', c.contactId, [rel]), p.domainId, p.id);
+    const second = await linksUnder(t, 'Contact', c.contactId, p, [rel]);
     expect(second, 'still one link').toHaveLength(1);
     expect(second[0][rel]).toEqual(first[0][rel]);
   },
@@ -660,29 +614,17 @@ conformance(
     const c = await contact(t);
     const f = await unlinkedFile(t);
     for (const p of [p1, p2]) {
-      expectAccepted(
-        await t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
-        'contact link',
-      );
+      expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), 'contact link');
     }
-    expectAccepted(
-      await t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
-      'file link',
-    );
+    expectAccepted(await t.links.upsert(linkArgs(p1, 'File', f.fileId)), 'file link');
 
-    expectAccepted(
-      await t.links.remove({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'Contact', childId: c.contactId }),
-      'Remove of the Contact link',
-    );
+    expectAccepted(await t.links.remove(linkArgs(p1, 'Contact', c.contactId)), 'Remove of the Contact link');
     const rows = await linksOfChild(t, 'Contact', c.contactId);
     expect(linksTo(rows, p1.domainId, p1.id), 'removed link is gone').toHaveLength(0);
     expect(linksTo(rows, p2.domainId, p2.id), 'the other link of the contact stays').toHaveLength(1);
     expect(await linksOfChild(t, 'File', f.fileId), 'the File link of the same parent stays').toHaveLength(1);
 
-    expectAccepted(
-      await t.links.remove({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
-      'Remove of the File link',
-    );
+    expectAccepted(await t.links.remove(linkArgs(p1, 'File', f.fileId)), 'Remove of the File link');
     expect(await linksOfChild(t, 'File', f.fileId), 'the File link is gone').toHaveLength(0);
   },
 );
@@ -690,10 +632,7 @@ conformance(
 /** Link/Query with any parameters (names of the undocumented ones through the bindings). */
 async function queryLinksBy(t: Ctx, q: Q): Promise<Row[]> {
   const res = await get(t, '/api/Link/Query', q);
-  expect(res.status, `Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
-  const list = (res.json as LinkList | undefined)?.List;
-  expect(Array.isArray(list), 'Link/Query answers a List array').toBe(true);
-  return list as Row[];
+  return linkRows(res.status, res.json, `Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`);
 }
 
 /** A link operation a test needs as a step (not what it checks): a refusal blocks the test. */
@@ -732,7 +671,7 @@ conformance(
       [p2, c1],
     ] as const) {
       await step(
-        t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
+        t.links.upsert(linkArgs(p, 'Contact', c.contactId)),
         `Upsert ${p.domain} ${p.id} -> Contact ${c.contactId}`,
       );
     }
@@ -821,10 +760,7 @@ conformance(
     // 105 independent parents and links, a few at a time (not one chain of 315 round trips)
     const parents = await inParallel(Array.from({ length: 105 }), async (_, i) => {
       const p = await linkParent(t);
-      await step(
-        t.links.upsert({ parentDomain: p.domain, parentId: p.id, childDomain: 'Contact', childId: c.contactId }),
-        `Upsert of link ${i + 1}`,
-      );
+      await step(t.links.upsert(linkArgs(p, 'Contact', c.contactId)), `Upsert of link ${i + 1}`);
       return p.id;
     });
     const rows = await linksOfChild(t, 'Contact', c.contactId);
@@ -853,12 +789,7 @@ conformance(
       expect(row.IsUnlinked, `File/Query agrees with GET /api/File/{id} ${when}`).toBe(one);
       return one;
     };
-    const link = (p: { domain: string; id: number }) => ({
-      parentDomain: p.domain,
-      parentId: p.id,
-      childDomain: 'File',
-      childId: f.fileId,
-    });
+    const link = (p: { domain: string; id: number }) => linkArgs(p, 'File', f.fileId);
     expect(await isUnlinked('before any link')).toBe(true);
     await step(t.links.upsert(link(p1)), 'Upsert of the first File link');
     expect(await isUnlinked('after the first link was added')).toBe(false);
@@ -888,20 +819,12 @@ conformance(
     const c = await contact(t);
     const other = await contact(t);
     const f = await unlinkedFile(t, 'neighbour.txt');
-    const contactLink = (p: { domain: string; id: number }, who: { contactId: number }, relationship?: string) => ({
-      parentDomain: p.domain,
-      parentId: p.id,
-      childDomain: 'Contact',
-      childId: who.contactId,
-      ...(relationship === undefined ? {} : { relationship }),
-    });
+    const contactLink = (p: { domain: string; id: number }, who: { contactId: number }, relationship?: string) =>
+      linkArgs(p, 'Contact', who.contactId, relationship);
     await step(t.links.upsert(contactLink(p1, c, r1)), 'Upsert p1 -> contact');
     await step(t.links.upsert(contactLink(p2, c, r2)), 'Upsert p2 -> contact');
     await step(t.links.upsert(contactLink(p1, other, r2)), 'Upsert p1 -> other contact');
-    await step(
-      t.links.upsert({ parentDomain: p1.domain, parentId: p1.id, childDomain: 'File', childId: f.fileId }),
-      'Upsert p1 -> file',
-    );
+    await step(t.links.upsert(linkArgs(p1, 'File', f.fileId)), 'Upsert p1 -> file');
     const snapshot = async () => ({
       c: linkSet(await linksOfChild(t, 'Contact', c.contactId, [rel]), [rel]),
       other: linkSet(await linksOfChild(t, 'Contact', other.contactId, [rel]), [rel]),
@@ -949,12 +872,7 @@ conformance(
       throw new PreconditionFailedError("state 'a link parent' made no twin parent");
     const twin = { domain: p.twinDomain, domainId: p.twinDomainId, id: p.id };
     const c = await contact(t);
-    const link = (x: { domain: string; id: number }) => ({
-      parentDomain: x.domain,
-      parentId: x.id,
-      childDomain: 'Contact',
-      childId: c.contactId,
-    });
+    const link = (x: { domain: string; id: number }) => linkArgs(x, 'Contact', c.contactId);
     expectAccepted(await t.links.upsert(link(p)), `Upsert ${p.domain} ${p.id} -> contact`);
     expectAccepted(await t.links.upsert(link(twin)), `Upsert ${twin.domain} ${twin.id} -> contact`);
     const rows = await linksOfChild(t, 'Contact', c.contactId);
@@ -1187,12 +1105,7 @@ conformance(
       ).status,
     ).toBe(200);
 
-    const q = async (params: Record<string, string | number>) => {
-      const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-      const r = await t.raw(`/api/Link/Query?${qs}`);
-      expect(r.status, `Link/Query ${qs}`).toBe(200);
-      return (r.json as LinkList | undefined)?.List ?? [];
-    };
+    const q = (params: Q) => queryLinksBy(t, params);
     const byKey = await q({
       childDomain: 'Contact',
       childRecordKey: c.textMatchKey,

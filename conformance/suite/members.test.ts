@@ -7,9 +7,9 @@
 // that no request body set the member's fields (MEM-004). Other member fields are not shown, so
 // only the reference's are compared, in the implementation-defined profile.
 import { expect } from 'vitest';
-import type { RawResponse } from '../src/client.js';
-import { conformance } from '../src/dsl.js';
-import { expectMentions } from '../src/meaning.js';
+import type { RawResponse } from '../src/suite-api/client.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { expectMentions } from '../src/suite-api/meaning.js';
 import {
   bindQuote,
   expectNeverBound,

@@ -9,7 +9,7 @@
 // seeded with the run's seed + i), generated from the run's seed
 // (`conformance run --seed N`; the run prints the seed it used and keeps it in results.json). A
 // failure reports the seed, the shrunk counterexample and its steps as sent.
-import { conformance } from '../src/dsl.js';
+import { conformance } from '../src/suite-api/dsl.js';
 import { runModel } from './support/model/run.js';
 
 conformance(

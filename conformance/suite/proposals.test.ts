@@ -6,8 +6,8 @@
 // body and the records afterwards (the whole set of the proposal's records, read through the
 // state's filter); the reference's 409 is checked in the implementation-defined profile.
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
-import { expectMentions, isRefusal } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
 import {
   CANNOT_MODIFY,
   KINDS,

@@ -1,8 +1,8 @@
 // REC-*: generic record access by ID (spec 1, 4.2, 7).
 import { expect } from 'vitest';
 import type { components } from '../../spec/generated/openapi.js';
-import { conformance } from '../src/dsl.js';
-import { isRefusal } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import { enc, get } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 

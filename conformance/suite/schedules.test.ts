@@ -16,8 +16,8 @@
 // DELETE's result and that Reinstate gives the record back, readable with its values; the
 // reference's hiding of soft-deleted records is checked in the implementation-defined profile.
 import { expect } from 'vitest';
-import { conformance } from '../src/dsl.js';
-import { expectMentions, isRefusal } from '../src/meaning.js';
+import { conformance } from '../src/suite-api/dsl.js';
+import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx } from './support/request.js';
 import {
   CANNOT_MODIFY,

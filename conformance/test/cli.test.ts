@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunResults } from '../src/results.js';
+import type { RunResults } from '../src/report/results.js';
 import { ROOT } from '../../spec/paths.js';
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');

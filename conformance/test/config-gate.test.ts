@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../src/catalogue.js';
-import { resolveRunOptions } from '../src/config.js';
+import { loadCatalogue } from '../src/spec/catalogue.js';
+import { resolveRunOptions } from '../src/run/config.js';
 import { UsageError } from '../src/errors.js';
 import { fakeRun } from './helpers/fake-run.js';
 

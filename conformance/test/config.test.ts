@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveRunOptions } from '../src/config.js';
-import { loadCatalogue } from '../src/catalogue.js';
+import { resolveRunOptions } from '../src/run/config.js';
+import { loadCatalogue } from '../src/spec/catalogue.js';
 import { UsageError } from '../src/errors.js';
-import { selectTest, matchesSelection } from '../src/run-context.js';
-import { resolveBindings } from '../src/bindings.js';
+import { selectTest, matchesSelection } from '../src/run/context.js';
+import { resolveBindings } from '../src/suite-api/bindings.js';
 
 const catalogue = loadCatalogue();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-config-'));

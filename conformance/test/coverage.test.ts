@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueFrom } from '../src/catalogue.js';
-import { buildCoverage, coverageMarkdown, coverageProblems, type CollectedTest } from '../src/coverage.js';
+import { catalogueFrom } from '../src/spec/catalogue.js';
+import { buildCoverage, coverageMarkdown, coverageProblems, type CollectedTest } from '../src/coverage/gate.js';
 import {
   OPERATIONS_SCHEMA,
   operationsFromRun,
   staleSuiteFiles,
   type OperationsData,
-} from '../src/coverage-operations.js';
-import type { RunResults } from '../src/results.js';
+} from '../src/coverage/operations.js';
+import type { RunResults } from '../src/report/results.js';
 
 const cat = catalogueFrom({
   version: '1',

@@ -19,7 +19,7 @@ import {
   type ProxyRequest,
   type ProxyResponse,
 } from '../faults/exchange.js';
-import { resolveBindings } from '../src/bindings.js';
+import { resolveBindings } from '../src/suite-api/bindings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

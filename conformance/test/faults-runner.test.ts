@@ -1,7 +1,7 @@
 // The mutation runner's judgement: when a fault counts as caught, how the baseline is checked,
 // which suite files a fault's run needs, and that uncaught faults are listed, never hidden.
 import { describe, expect, it } from 'vitest';
-import type { RunResults } from '../src/results.js';
+import type { RunResults } from '../src/report/results.js';
 import { faultByName } from '../faults/catalogue/index.js';
 import { controlByName } from '../faults/controls/index.js';
 import {

@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogueFrom } from '../src/catalogue.js';
-import { applyGate, loadBaseline, loadExpectedFailures, parseExpectedFailures } from '../src/gate.js';
+import { catalogueFrom } from '../src/spec/catalogue.js';
+import { applyGate, loadBaseline, loadExpectedFailures, parseExpectedFailures } from '../src/report/gate.js';
 import { UsageError } from '../src/errors.js';
-import { buildRunResults, summaryText, toJUnit, type ReportedTest, type RunInfo } from '../src/report-model.js';
-import { renderBadge } from '../src/badge.js';
-import { renderHtml } from '../src/html-report.js';
-import type { RunResults } from '../src/results.js';
+import { toJUnit } from '../src/report/junit.js';
+import { buildRunResults, type RunInfo } from '../src/report/run-results.js';
+import { summaryText } from '../src/report/summary.js';
+import type { ReportedTest } from '../src/report/test-result.js';
+import { renderBadge } from '../src/report/badge.js';
+import { renderHtml } from '../src/report/html.js';
+import type { RunResults } from '../src/report/results.js';
 import { resultsValidator } from './helpers/schema.js';
 
 const cat = catalogueFrom({

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadOpenApi, OpenApiIndex } from '../src/openapi.js';
-import { GenericChecker } from '../src/generic-checks.js';
+import { loadOpenApi, OpenApiIndex } from '../src/spec/openapi.js';
+import { GenericChecker } from '../src/suite-api/generic-checks/checker.js';
+import { GENERIC_CHECKS } from '../src/suite-api/generic-checks/checks.js';
+import { parseBody, type Exchange } from '../src/suite-api/generic-checks/exchange.js';
+import { SchemaValidators } from '../src/suite-api/generic-checks/schema-validators.js';
+import type { CheckResult } from '../src/suite-api/generic-checks/types.js';
+import { loadCatalogue } from '../src/spec/catalogue.js';
 
 const index = loadOpenApi(); // the real spec/generated/openapi.json
 const checker = new GenericChecker(index);
@@ -48,6 +53,41 @@ describe('operation matching', () => {
   it('no match for unknown paths or methods', () => {
     expect(index.match('GET', '/health')).toBeUndefined();
     expect(index.match('DELETE', '/api/Domains')).toBeUndefined();
+  });
+
+  it('a literal path wins over a templated one wherever the document lists it', () => {
+    // the templated path first, so that a first-match matcher would pick it
+    const idx = new OpenApiIndex({
+      paths: {
+        '/api/{domain}/Query': { get: { operationId: 'queryRecords' } },
+        '/api/{domain}/{id}': { get: { operationId: 'getRecord' } },
+        '/api/Link/Query': { get: { operationId: 'queryLinks' } },
+      },
+    });
+    expect(idx.match('GET', '/api/Link/Query')).toMatchObject({
+      operationId: 'queryLinks',
+      pathTemplate: '/api/Link/Query',
+      pathParams: {},
+    });
+    expect(idx.match('GET', '/api/Claim/Query')?.operationId).toBe('queryRecords');
+  });
+
+  it('the method is part of the match: a path without the method does not answer for it', () => {
+    const idx = new OpenApiIndex({
+      paths: {
+        '/api/Link/Upsert': { post: { operationId: 'upsertLink' } },
+        '/api/{domain}/{id}': { get: { operationId: 'getRecord' }, delete: { operationId: 'deleteRecord' } },
+      },
+    });
+    expect(idx.match('POST', '/api/Link/Upsert')).toMatchObject({ operationId: 'upsertLink', method: 'post' });
+    // the literal path declares no GET: the templated path, which does, is the operation
+    expect(idx.match('GET', '/api/Link/Upsert')).toMatchObject({
+      operationId: 'getRecord',
+      pathParams: { domain: 'Link', id: 'Upsert' },
+    });
+    expect(idx.match('delete', '/api/Claim/7')?.operationId).toBe('deleteRecord');
+    expect(idx.match('PUT', '/api/Claim/7')).toBeUndefined();
+    expect(idx.match('POST', '/api/Claim/7')).toBeUndefined();
   });
 
   it('ranks by position: an earlier literal beats a later one', () => {
@@ -197,5 +237,73 @@ describe('the core view (x-implementation-defined properties relaxed in core)', 
     const msg = r.violations[0].message;
     for (const k of Object.keys(bindStatus)) expect(msg).toContain(`/${k}`);
     expect(msg).not.toMatch(/more$/);
+  });
+});
+
+describe('the list of generic checks', () => {
+  // exchanges that make every check check and every check fail, each in its own way
+  const exchanges = [
+    req(),
+    req({ bodyText: '<html>oops</html>', contentType: 'text/html' }),
+    req({ contentType: 'text/plain' }),
+    req({ bodyText: JSON.stringify({ ...bindStatus, Status: 'Maybe' }) }),
+    req({ bodyText: '' }),
+    req({ status: 418, bodyText: '{"x":1}' }),
+    req({ path: '/api/Nowhere/At/All/x', url: 'http://x/api/Nowhere/At/All/x', bodyText: 'not json' }),
+  ];
+
+  it('names every GEN requirement the checker enforces, each once, with a name and a description', () => {
+    const enforced = new Set(
+      exchanges.flatMap((x) => {
+        const r = checker.check(x);
+        return [...r.checked, ...r.violations.map((v) => v.code)];
+      }),
+    );
+    const listed = GENERIC_CHECKS.map((c) => c.requirement);
+    expect(new Set(listed).size, 'one check per requirement').toBe(listed.length);
+    expect([...enforced].sort()).toEqual([...listed].sort());
+    expect(listed).toEqual(['GEN-001', 'GEN-002']);
+    const names = GENERIC_CHECKS.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const c of GENERIC_CHECKS) {
+      expect(c.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(c.description.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('lists only core GEN requirements of the catalogue', () => {
+    const cat = loadCatalogue();
+    for (const c of GENERIC_CHECKS) {
+      const r = cat.byId.get(c.requirement);
+      expect(r, c.requirement).toBeDefined();
+      expect(r?.level).toBe('core');
+      expect(r?.retired ?? false).toBe(false);
+    }
+  });
+
+  it('each check, run alone, checks and reports its own requirement only', () => {
+    const validators = new SchemaValidators(index.doc);
+    const exchangeOf = (input: (typeof exchanges)[number]): Exchange => {
+      const operation = index.match(input.method, input.path);
+      return {
+        input,
+        operation,
+        response: operation ? index.response(operation, input.status) : undefined,
+        where: `${input.method} ${input.url} → ${input.status}`,
+        body: parseBody(input.bodyText),
+        view: 'core',
+        validator: (doc, pointer) => validators.get(doc, pointer),
+      };
+    };
+    for (const c of GENERIC_CHECKS) {
+      const codes = new Set<string>();
+      for (const x of exchanges) {
+        const out: CheckResult = { checked: [], violations: [], findings: [] };
+        c.run(exchangeOf(x), out);
+        for (const code of [...out.checked, ...out.violations.map((v) => v.code)]) codes.add(code);
+        for (const v of out.violations) expect(v.message.startsWith(`[${c.requirement}`), v.message).toBe(true);
+      }
+      expect([...codes], c.name).toEqual([c.requirement]);
+    }
   });
 });

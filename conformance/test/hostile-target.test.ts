@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { RunResults, TestResult } from '../src/results.js';
+import type { RunResults, TestResult } from '../src/report/results.js';
 import { ROOT } from '../../spec/paths.js';
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultBindings } from '../src/bindings.js';
+import { defaultBindings } from '../src/suite-api/bindings.js';
 import { bindingRows, bindingsMarkdown, withBindingsTable } from '../src/cli/binding-docs.js';
 import { loadStateDocs } from '../src/cli/state-catalogue.js';
-import { resolveRunOptions } from '../src/config.js';
-import { loadExpectedFailures } from '../src/gate.js';
+import { resolveRunOptions } from '../src/run/config.js';
+import { loadExpectedFailures } from '../src/report/gate.js';
 import { ROOT } from '../src/paths.js';
 import { runCli } from './helpers/cli.js';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalProcessTarget } from '../src/targets/local-process.js';
-import type { RunResults } from '../src/results.js';
+import type { RunResults } from '../src/report/results.js';
 import { runCli } from './helpers/cli.js';
 
 const read = (dir: string): RunResults => JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));

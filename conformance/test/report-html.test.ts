@@ -3,11 +3,11 @@
 import crypto from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { badgeInfo, renderBadge } from '../src/badge.js';
-import { curlCommand, shQuote } from '../src/curl.js';
-import { esc, renderHtml, showBody, MAX_SHOWN_BODY } from '../src/html-report.js';
-import { compareSections, parseSectionTitles, specSectionTitles } from '../src/spec-sections.js';
-import { toJUnit } from '../src/report-model.js';
+import { badgeInfo, renderBadge } from '../src/report/badge.js';
+import { curlCommand, shQuote } from '../src/report/curl.js';
+import { esc, renderHtml, showBody, MAX_SHOWN_BODY } from '../src/report/html.js';
+import { compareSections, parseSectionTitles, specSectionTitles } from '../src/spec/sections.js';
+import { toJUnit } from '../src/report/junit.js';
 import { fakeRun, XSS } from './helpers/fake-run.js';
 import { resultsValidator } from './helpers/schema.js';
 

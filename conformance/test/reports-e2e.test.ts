@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_FILES } from '../src/report-model.js';
-import type { RunResults } from '../src/results.js';
+import { REPORT_FILES } from '../src/report/write-reports.js';
+import type { RunResults } from '../src/report/results.js';
 import { startBrokenReference, type Running } from './helpers/broken-reference.js';
 import { runCli } from './helpers/cli.js';
 import { resultsValidator } from './helpers/schema.js';
@@ -32,6 +32,21 @@ function expectAllReports(dir: string): RunResults {
   return r;
 }
 
+interface ExpectedFailure {
+  id: string;
+  reason: string;
+  expires: string;
+}
+
+/** An --expected-failures file named `name` in the temporary directory, one entry a line. */
+function expectedFailuresFile(name: string, entries: ExpectedFailure[]): string {
+  const file = path.join(tmp, `${name}.yaml`);
+  const line = (e: ExpectedFailure) =>
+    `- { id: ${e.id}, reason: ${JSON.stringify(e.reason)}, expires: ${e.expires} }\n`;
+  fs.writeFileSync(file, entries.map(line).join(''));
+  return file;
+}
+
 describe('reports of real runs', () => {
   let broken: Running;
   const refDir = path.join(tmp, 'reference');
@@ -39,21 +54,36 @@ describe('reports of real runs', () => {
   let ref: Awaited<ReturnType<typeof runCli>>;
   let bad: Awaited<ReturnType<typeof runCli>>;
 
+  /** The DOM- requirements run against the broken server, reports in `reportDir`. */
+  const runBrokenDomains = (reportDir: string, ...extra: string[]) =>
+    runCli([
+      'run',
+      '--base-url',
+      broken.baseUrl,
+      '--requirements',
+      'DOM-',
+      '--profile',
+      'all',
+      '--report-dir',
+      reportDir,
+      ...extra,
+    ]);
+  /** `conformance report`: the broken run's results.json judged again with another expected-failures file. */
+  const rejudgeBroken = (expectedFailures: string, reportDir: string) =>
+    runCli([
+      'report',
+      path.join(brokenDir, 'results.json'),
+      '--expected-failures',
+      expectedFailures,
+      '--report-dir',
+      reportDir,
+    ]);
+
   beforeAll(async () => {
     broken = await startBrokenReference();
     [ref, bad] = await Promise.all([
       runCli(['run', '--local-process', '--profile', 'all', '--report-dir', refDir]),
-      runCli([
-        'run',
-        '--base-url',
-        broken.baseUrl,
-        '--requirements',
-        'DOM-',
-        '--profile',
-        'all',
-        '--report-dir',
-        brokenDir,
-      ]),
+      runBrokenDomains(brokenDir),
     ]);
   }, 240_000);
   afterAll(async () => {
@@ -95,27 +125,12 @@ describe('reports of real runs', () => {
   });
 
   it('--baseline: regressions fail the run, failures excused by --expected-failures do not', async () => {
-    const xf = path.join(tmp, 'expected-failures.yaml');
-    fs.writeFileSync(
-      xf,
-      '- id: DOM-007\n  reason: vendor ticket 7\n  expires: 2999-12-31\n- id: DOM-009\n  reason: "ticket #9"\n  expires: 2999-12-31\n',
-    );
-    const dir = path.join(tmp, 'gated');
-    const r1 = await runCli([
-      'run',
-      '--base-url',
-      broken.baseUrl,
-      '--requirements',
-      'DOM-',
-      '--profile',
-      'all',
-      '--report-dir',
-      dir,
-      '--baseline',
-      path.join(refDir, 'results.json'),
-      '--expected-failures',
-      xf,
+    const xf = expectedFailuresFile('expected-failures', [
+      { id: 'DOM-007', reason: 'vendor ticket 7', expires: '2999-12-31' },
+      { id: 'DOM-009', reason: 'ticket #9', expires: '2999-12-31' },
     ]);
+    const dir = path.join(tmp, 'gated');
+    const r1 = await runBrokenDomains(dir, '--baseline', path.join(refDir, 'results.json'), '--expected-failures', xf);
     expect(r1.code, r1.stdout + r1.stderr).toBe(1);
     const r = expectAllReports(dir);
     expect(r.gate!.blocking).toEqual(['DOM-004']);
@@ -128,52 +143,28 @@ describe('reports of real runs', () => {
   }, 120_000);
 
   it('`conformance report` judges an earlier results.json again: listed failures pass, an expired entry fails', async () => {
-    const ok = path.join(tmp, 'xf-all.yaml');
-    fs.writeFileSync(
-      ok,
-      ['DOM-004', 'DOM-007', 'DOM-009'].map((id) => `- { id: ${id}, reason: known, expires: 2999-01-01 }`).join('\n'),
-    );
+    const known = (id: string, expires = '2999-01-01') => ({ id, reason: 'known', expires });
+    const ok = expectedFailuresFile('xf-all', [known('DOM-004'), known('DOM-007'), known('DOM-009')]);
     const out1 = path.join(tmp, 'rejudged');
-    const a = await runCli([
-      'report',
-      path.join(brokenDir, 'results.json'),
-      '--expected-failures',
-      ok,
-      '--report-dir',
-      out1,
-    ]);
+    const a = await rejudgeBroken(ok, out1);
     expect(a.code, a.stdout + a.stderr).toBe(0);
     const r = expectAllReports(out1);
     expect(r.verdict).toBe('pass');
     expect(fs.readFileSync(path.join(out1, 'badge.svg'), 'utf8')).toContain('#e8700f');
 
-    const expired = path.join(tmp, 'xf-expired.yaml');
-    fs.writeFileSync(
-      expired,
-      '- { id: DOM-004, reason: known, expires: 2020-01-01 }\n- { id: DOM-007, reason: known, expires: 2999-01-01 }\n- { id: DOM-009, reason: known, expires: 2999-01-01 }\n- { id: DOM-001, reason: was broken, expires: 2999-01-01 }\n',
-    );
-    const b = await runCli([
-      'report',
-      path.join(brokenDir, 'results.json'),
-      '--expected-failures',
-      expired,
-      '--report-dir',
-      path.join(tmp, 'expired'),
+    const expired = expectedFailuresFile('xf-expired', [
+      known('DOM-004', '2020-01-01'),
+      known('DOM-007'),
+      known('DOM-009'),
+      { id: 'DOM-001', reason: 'was broken', expires: '2999-01-01' },
     ]);
+    const b = await rejudgeBroken(expired, path.join(tmp, 'expired'));
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(/EXPIRED: DOM-004: the expected-failures entry expired on 2020-01-01/);
     expect(b.stdout).toMatch(/DOM-001 is unexpectedly passing: remove it from/);
 
-    const bad = path.join(tmp, 'xf-bad.yaml');
-    fs.writeFileSync(bad, '- { id: NOPE-001, reason: x, expires: 2999-01-01 }\n');
-    const c = await runCli([
-      'report',
-      path.join(brokenDir, 'results.json'),
-      '--expected-failures',
-      bad,
-      '--report-dir',
-      path.join(tmp, 'bad'),
-    ]);
+    const bad = expectedFailuresFile('xf-bad', [{ id: 'NOPE-001', reason: 'x', expires: '2999-01-01' }]);
+    const c = await rejudgeBroken(bad, path.join(tmp, 'bad'));
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/NOPE-001' is not a requirement ID/);
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueFrom } from '../src/catalogue.js';
-import { aggregate, buildRequirementReports, classifyError, exitCodeFor, type TestResult } from '../src/results.js';
-import { buildRunResults, genericResults, toJUnit, toTestResult, type RunInfo } from '../src/report-model.js';
+import { catalogueFrom } from '../src/spec/catalogue.js';
+import {
+  aggregate,
+  buildRequirementReports,
+  classifyError,
+  exitCodeFor,
+  type TestResult,
+} from '../src/report/results.js';
+import { genericResults } from '../src/report/generic-results.js';
+import { toJUnit } from '../src/report/junit.js';
+import { buildRunResults, type RunInfo } from '../src/report/run-results.js';
+import { toTestResult } from '../src/report/test-result.js';
 
 const cat = catalogueFrom({
   version: '9.9.9',

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSeed, randomSeed, resolveRunOptions } from '../src/config.js';
+import { parseSeed, randomSeed, resolveRunOptions } from '../src/run/config.js';
 import { UsageError } from '../src/errors.js';
-import { contextFromEnv } from '../src/run-context.js';
+import { contextFromEnv } from '../src/run/context.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-seed-'));
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { FixtureStateProvider, HttpStateProvider, StateSession, findFixture, parseFixtures } from '../src/states.js';
+import {
+  FixtureStateProvider,
+  HttpStateProvider,
+  StateSession,
+  findFixture,
+  parseFixtures,
+} from '../src/suite-api/states.js';
 import { PreconditionFailedError } from '../src/errors.js';
 import { parse } from 'yaml';
 import fs from 'node:fs';

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveRunOptions } from '../src/config.js';
+import { concurrencyFor, resolveRunOptions } from '../src/run/config.js';
 import { UrlTarget } from '../src/targets/url.js';
 
 describe('URL target health', () => {
@@ -43,5 +43,31 @@ describe('URL target health', () => {
     expect(resolveRunOptions({ baseUrl: base }, {}).healthPathGiven).toBe(false);
     expect(resolveRunOptions({ baseUrl: base, healthPath: '/ready' }, {}).healthPathGiven).toBe(true);
     expect(resolveRunOptions({ baseUrl: base }, { CONFORMANCE_HEALTH_PATH: '/ready' }).healthPathGiven).toBe(true);
+  });
+});
+
+describe("the default concurrency follows the target's distance", () => {
+  it('--concurrency given wins; otherwise 64 from 20 ms away, 16 nearer or unmeasured', () => {
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 200)).toBe(64);
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 20)).toBe(64);
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 3)).toBe(16);
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, undefined)).toBe(16);
+    expect(concurrencyFor({ concurrency: 4, concurrencyGiven: true }, 200)).toBe(4);
+  });
+
+  it('a url target measures its round trip: a target that holds every answer 60 ms is 60 ms or more away', async () => {
+    const slow = http.createServer((_req, res) => setTimeout(() => res.writeHead(404).end(), 60));
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+      const started = await new UrlTarget({ baseUrl: base, log: () => undefined }).start();
+      expect(started.roundTripMs).toBeGreaterThanOrEqual(59);
+      expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, started.roundTripMs)).toBe(64);
+      const opts = resolveRunOptions({ baseUrl: base }, {});
+      expect(opts.concurrencyGiven).toBe(false);
+      expect(resolveRunOptions({ baseUrl: base, concurrency: '8' }, {}).concurrencyGiven).toBe(true);
+    } finally {
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
   });
 });

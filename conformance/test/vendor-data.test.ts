@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { RunResults, TestResult } from '../src/results.js';
+import type { RunResults, TestResult } from '../src/report/results.js';
 import { ROOT } from '../../spec/paths.js';
 import { startReferenceProcess, type ReferenceProcess } from '../src/targets/reference-process.js';
 

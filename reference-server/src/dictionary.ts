@@ -1,5 +1,5 @@
 // The reference data dictionary (docs/architecture.md section 3). It drives the SQLite tables and
-// indexes (db.ts), the column language (columns-engine.ts), the filters and the provider states.
+// indexes (db.ts), the column language (columns/), the filters and the provider states.
 
 export interface FieldDef {
   name: string;

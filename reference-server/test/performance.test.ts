@@ -1,5 +1,5 @@
 // The performance changes of the query path (measured by `npm run bench`): the statement cache of
-// db.ts, the dictionary's extra indexes, and pages read keys first (columns-engine.ts). These tests
+// db.ts, the dictionary's extra indexes, and pages read keys first (columns/paging.ts). These tests
 // check behaviour only, never timing.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ENV_VARS } from '../config.js';
-import { EXIT } from '../results.js';
+import { ENV_VARS } from '../run/config.js';
+import { EXIT } from '../report/results.js';
 import { bindingRows } from './binding-docs.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
 

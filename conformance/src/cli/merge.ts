@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadCatalogue, CatalogueError, type Catalogue } from '../catalogue.js';
+import { loadCatalogue, CatalogueError, type Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
-import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../gate.js';
-import { summaryText, writeReports } from '../report-model.js';
+import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../report/gate.js';
+import { summaryText } from '../report/summary.js';
+import { writeReports } from '../report/write-reports.js';
 import {
   buildRequirementReports,
   countResults,
@@ -20,8 +21,9 @@ import {
   verdictFor,
   type RunResults,
   type TestResult,
-} from '../results.js';
-import { specSectionTitles } from '../spec-sections.js';
+} from '../report/results.js';
+import { specSectionTitles } from '../spec/sections.js';
+import { log } from './log.js';
 
 interface MergeOptions {
   reportDir?: string;
@@ -161,7 +163,6 @@ function mergeResults(
 }
 
 async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number> {
-  const log = (s: string) => process.stderr.write(`${s}\n`);
   let merged: RunResults;
   let dir: string;
   try {

@@ -13,14 +13,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Option, type Command } from 'commander';
-import { resolveBindings } from '../bindings.js';
+import { resolveBindings } from '../suite-api/bindings.js';
 import { HarnessError } from '../errors.js';
-import { EXIT } from '../results.js';
-import type { Profile, RunContext } from '../run-context.js';
-import { splitList } from '../run-context.js';
+import { EXIT } from '../report/results.js';
+import type { Profile, RunContext } from '../run/context.js';
+import { splitList } from '../run/context.js';
 import { LocalProcessTarget } from '../targets/local-process.js';
-import { runSuite } from '../vitest-run.js';
+import { runSuite } from '../run/vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
+import { log } from './log.js';
 
 interface StatesOptions {
   profile?: Profile;
@@ -165,7 +166,6 @@ export function formatStates(uses: StateUse[], profile: Profile): string {
 }
 
 async function statesCommand(opts: StatesOptions): Promise<number> {
-  const log = (s: string) => process.stderr.write(`${s}\n`);
   const profile = opts.profile ?? 'core';
   const recorded: Recorded[] = [];
   const target = new LocalProcessTarget({ log });

@@ -7,7 +7,7 @@
 // generic checks already treat a marked response as a finding, never a failure.
 //
 // The core profile validates responses against this view; the implementation-defined profile
-// validates against the full document (conformance/src/generic-checks.ts).
+// validates against the full document (conformance/src/suite-api/generic-checks/checker.ts).
 
 export const MARKER = 'x-implementation-defined';
 

@@ -137,10 +137,11 @@ function dockerCliAvailable(timeoutMs = 10_000): Promise<{ ok: true } | { ok: fa
 }
 
 /**
- * A hash of everything reference-server/image/build.sh reads: the script itself, the server's
- * sources, spec/ (shipped as runtime data), package-lock.json (the bundled packages and esbuild),
- * and the node binary and native addon it copies (by path, size and modification time). Undefined
- * when build.sh is told to do something else (FORCE, ENTRY, NODE_BIN): then it always runs.
+ * A hash of everything reference-server/image/build.sh reads: the script itself and the rootfs
+ * assembly it sources, the server's sources, spec/ (shipped as runtime data), package-lock.json
+ * (the bundled packages and esbuild), and the node binary and native addon it copies (by path,
+ * size and modification time). Undefined when build.sh is told to do something else (FORCE, ENTRY,
+ * NODE_BIN): then it always runs.
  */
 function buildInputsHash(script: string): string | undefined {
   if (process.env.FORCE === '1' || process.env.ENTRY || process.env.NODE_BIN) return undefined;
@@ -159,6 +160,7 @@ function buildInputsHash(script: string): string | undefined {
       }
     };
     add(script);
+    add(path.join(ROOT, 'scripts', 'image', 'assemble-rootfs.sh'));
     walk(path.join(ROOT, 'reference-server', 'src'), () => true);
     walk(path.join(ROOT, 'spec'), (f) => /\.(ya?ml|json)$/.test(f));
     add(path.join(ROOT, 'package-lock.json'));

@@ -1,5 +1,5 @@
 // One interface for every kind of target the suite can run against.
-import type { TargetKind } from '../run-context.js';
+import type { TargetKind } from '../run/context.js';
 
 export interface StartedTarget {
   baseUrl: string;
@@ -9,6 +9,8 @@ export interface StartedTarget {
   imageDigest?: string;
   /** What really runs (a `reference` target may end as `local-process`). */
   kind: TargetKind;
+  /** A request's round trip on an open connection, measured at start (url targets). */
+  roundTripMs?: number;
 }
 
 export interface Target {

@@ -29,7 +29,26 @@ export class UrlTarget implements Target {
     else await this.probe(baseUrl);
     const stateUrl =
       this.opts.stateUrl === null ? undefined : (this.opts.stateUrl ?? joinUrl(baseUrl, '/_provider-states'));
-    return { kind: 'url', baseUrl, stateUrl };
+    return { kind: 'url', baseUrl, stateUrl, roundTripMs: await this.roundTrip(baseUrl) };
+  }
+
+  /** How long one request takes on a connection already open: the best of three GETs of the probe
+   * path (any status will do). Undefined when the target stops answering. */
+  private async roundTrip(baseUrl: string): Promise<number | undefined> {
+    const url = joinUrl(baseUrl, this.opts.probePath ?? '/');
+    let best: number | undefined;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.probeTimeoutMs ?? 10_000) });
+        await res.arrayBuffer();
+      } catch {
+        return best;
+      }
+      const ms = performance.now() - t0;
+      best = best === undefined ? ms : Math.min(best, ms);
+    }
+    return best;
   }
 
   private async waitHealthy(baseUrl: string, healthPath: string): Promise<void> {

@@ -4,7 +4,7 @@
 // outcome that must not show, for as long as the positive case needed (`t.expectStaysAbsent`).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
-import { currentRun } from '../../src/dsl.js';
+import { currentRun } from '../../src/suite-api/dsl.js';
 import { type Ctx } from './request.js';
 
 export type BindStatus = components['schemas']['BindStatus'];

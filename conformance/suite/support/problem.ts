@@ -13,8 +13,10 @@ interface Answer {
 export function expectProblem(res: Answer, status: number, code: string | undefined, what: string) {
   expect(res.status, `${what}: ${(res.text ?? '').slice(0, 300)}`).toBe(status);
   expect(res.headers.get('content-type') ?? '', what).toMatch(/^application\/problem\+json/);
-  const b = res.json as any;
-  expect(typeof b, what).toBe('object');
+  const body: unknown = res.json;
+  expect(typeof body === 'object' && body !== null && !Array.isArray(body), `${what}: body is an object`).toBe(true);
+  // an object (just checked); each member's type is what the checks below are about
+  const b = body as Record<string, unknown>;
   expect(typeof b.type, `${what}: type`).toBe('string');
   expect(typeof b.title, `${what}: title`).toBe('string');
   expect(b.status, `${what}: status`).toBe(status);

@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
-import { PreconditionFailedError } from '../../src/dsl.js';
+import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { type Ctx, type Q, enc, findInQuery, get } from './request.js';
 
 export type Records = ProviderStates['records']['values'];

@@ -3,10 +3,15 @@
 // run as `t.needs(<requirement of the read>, ...)` steps: when the read itself fails, the test is
 // blocked by that requirement instead of failing its own (one cause, one failure).
 import { expect } from 'vitest';
-import type { conformance } from '../../src/dsl.js';
+import type { components } from '../../../spec/generated/openapi.js';
+import type { conformance } from '../../src/suite-api/dsl.js';
 
 export type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 export type Q = Record<string, string | number | boolean | undefined>;
+/** One record of a read: column name to value (RecordEnvelope.Record, a row of ListEnvelope.List). */
+export type Row = components['schemas']['Record'];
+type RecordEnvelope = components['schemas']['RecordEnvelope'];
+type ListEnvelope = components['schemas']['ListEnvelope'];
 
 export const enc = encodeURIComponent;
 
@@ -34,22 +39,16 @@ export function listingRequirement(path: string): string {
  * The record `domain`/`id` read back by ID (`Record` of the envelope), as a step documented by
  * REC-001: a read that does not answer 200 with a `Record` object blocks the test.
  */
-export async function readRecord(
-  t: Ctx,
-  domain: string,
-  id: number,
-  q: Q = {},
-  token?: string | null,
-): Promise<Record<string, any>> {
+export async function readRecord(t: Ctx, domain: string, id: number, q: Q = {}, token?: string | null): Promise<Row> {
   return t.needs('REC-001', `read ${domain} ${id} back by ID`, async () => {
     const res = await get(t, `/api/${enc(domain)}/${id}`, q, token);
     expect(res.status, `GET /api/${domain}/${id}: ${res.text.slice(0, 300)}`).toBe(200);
-    const rec = (res.json as any)?.Record;
+    const rec: unknown = (res.json as Partial<RecordEnvelope> | undefined)?.Record;
     expect(
       typeof rec === 'object' && rec !== null && !Array.isArray(rec),
       `GET /api/${domain}/${id}: Record is an object`,
     ).toBe(true);
-    return rec as Record<string, any>;
+    return rec as Row;
   });
 }
 
@@ -73,7 +72,7 @@ export async function findInQuery(
   id: number,
   q: Q = {},
   token?: string,
-): Promise<Record<string, any>> {
+): Promise<Row> {
   for (let pass = 0; pass < 2; pass++) {
     for (let page = 0; page < 50; page++) {
       const list = await t.needs(listingRequirement(path), `page through GET ${path}`, async () => {
@@ -84,9 +83,9 @@ export async function findInQuery(
           token,
         );
         expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
-        const rows = (res.json as any)?.List as any[];
+        const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
         expect(Array.isArray(rows), `GET ${path}: List is an array`).toBe(true);
-        return rows;
+        return rows as Array<Row | null>;
       });
       const row = list.find((x) => x?.[idKey] === id);
       if (row) return row;

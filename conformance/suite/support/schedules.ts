@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
-import type { FetchResponseLike } from '../../src/meaning.js';
+import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
 import { type Ctx, withQuery } from './request.js';
 
 export type ScheduleResult = components['schemas']['ScheduleOperationResult'];

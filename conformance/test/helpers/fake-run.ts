@@ -1,13 +1,14 @@
 // Results made by the real reporter code (buildRunResults) from a fake vitest run over the real
 // requirement catalogue: every testable requirement gets one test per requirement.
 import path from 'node:path';
-import { loadCatalogue } from '../../src/catalogue.js';
-import type { ConformanceMeta } from '../../src/dsl.js';
-import type { GateInput } from '../../src/gate.js';
+import { loadCatalogue } from '../../src/spec/catalogue.js';
+import type { ConformanceMeta } from '../../src/suite-api/dsl.js';
+import type { GateInput } from '../../src/report/gate.js';
 import { ROOT } from '../../src/paths.js';
-import { buildRunResults, type ReportedTest, type RunInfo } from '../../src/report-model.js';
-import type { Profile } from '../../src/run-context.js';
-import type { RunResults } from '../../src/results.js';
+import { buildRunResults, type RunInfo } from '../../src/report/run-results.js';
+import type { ReportedTest } from '../../src/report/test-result.js';
+import type { Profile } from '../../src/run/context.js';
+import type { RunResults } from '../../src/report/results.js';
 
 /** Characters XML 1.0 does not allow (control characters, U+FFFF, a lone surrogate). */
 const NASTY = 'nul\u0000 bell\u0007 ffff\uFFFF lone\uD800 end';

@@ -1,6 +1,6 @@
 // Files (spec 2.2, 4.3): GET /api/{domain}/{id}/Files; GET /api/File/Query and GET /api/File/{id}
-// are the generic query and record routes on the File domain (columns-engine.ts computes
-// MimeType, IsUnlinked, Contents and DownloadURL).
+// are the generic query and record routes on the File domain (the column language in columns/
+// computes MimeType, IsUnlinked, Contents and DownloadURL).
 import type { Hono } from 'hono';
 import type { AppEnv, Deps } from '../deps.js';
 import { q } from '../dictionary.js';
@@ -14,7 +14,7 @@ const FILE_DOMAIN_ID = 4;
 
 // GET /api/File/Query and GET /api/File/{id} are the generic routes on domain File:
 // REQ: FILE-022 FILE-023 FILE-024 — the file query is the domain query on File: offset, sort, suppression, total count.
-// REQ: FILE-021 — metadata only: Contents is not among the default columns (columns-engine.ts).
+// REQ: FILE-021 — metadata only: Contents is not among the default columns (columns/column-list.ts).
 // REQ: FILE-008
 // REQ: FILE-009
 export function register(app: Hono<AppEnv>, deps: Deps): void {

@@ -4,7 +4,9 @@ import type { AppEnv, Deps } from '../deps.js';
 import { type DomainDef, q } from '../dictionary.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, TOKEN_HEADER } from '../auth.js';
-import { compileRecordRead, parseColumnList, type RecordRead, type RequestContext } from '../columns-engine.js';
+import { parseColumnList } from '../columns/column-list.js';
+import { compileRecordRead, type RecordRead } from '../columns/record-read.js';
+import type { RequestContext } from '../columns/request-context.js';
 import type { SqlFragment } from '../filter-parser.js';
 import { parseBoolParam, parseId, validateQuery } from '../validation.js';
 

@@ -6,7 +6,7 @@ import { timestamp } from '../deps.js';
 import { type DomainDef, type FieldDef, CODE_LISTS, q } from '../dictionary.js';
 import { findCode, insertRow } from '../db.js';
 import { ApiError } from '../errors.js';
-import { SelectBuilder } from '../columns-engine.js';
+import { SelectBuilder } from '../columns/select-builder.js';
 import { insertFile } from '../areas/files.js';
 import type { StateContext, StateDef } from './registry.js';
 

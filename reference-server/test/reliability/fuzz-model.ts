@@ -8,7 +8,7 @@
 // put identifiers there that name no record (or the sacrificial ones), so that a bad request that
 // happens to be acceptable can only change sacrificial data (the test's snapshot leaves it out).
 import fc from 'fast-check';
-import { loadOpenApi } from '../../../conformance/src/openapi.js';
+import { loadOpenApi } from '../../../conformance/src/spec/openapi.js';
 import { MAX_URL_CHARS } from '../../src/limits.js';
 import { DOMAINS } from '../../src/dictionary.js';
 

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { GenericChecker } from '../../../conformance/src/generic-checks.js';
-import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/openapi.js';
+import { GenericChecker } from '../../../conformance/src/suite-api/generic-checks/checker.js';
+import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/spec/openapi.js';
 import { startReferenceProcess, type ReferenceProcess } from '../../../conformance/src/targets/reference-process.js';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
@@ -121,8 +121,8 @@ export class Auditor {
     const opId = op?.operationId ?? '(none)';
     // A method the spec does not declare on a path it declares (or on /health): the reference
     // resolves the path literal-first and answers 405 with Allow before it looks at the token
-    // (GEN-005, implementation-defined). The suite's matcher is not literal-first, so a path such as
-    // DELETE .../UpsertMulti may still match another operation here.
+    // (GEN-005, implementation-defined). The suite's matcher takes the most literal path that
+    // declares the method, so a path such as DELETE .../UpsertMulti may still match another operation here.
     // the router folds repeated slashes and ignores a trailing one before it resolves the path
     const declaredPath = u.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
     const otherMethodDeclared =

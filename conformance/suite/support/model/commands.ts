@@ -3,9 +3,19 @@
 // then compares what the interface shows with the model (read back every record and every link).
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { expectMentions, isRefusal } from '../../../src/meaning.js';
+import { expectMentions, isRefusal } from '../../../src/suite-api/meaning.js';
+import type { components } from '../../../../spec/generated/openapi.js';
 import type { Ctx } from '../request.js';
-import { deleteSchedule, fieldPattern, readRecord, REQUIRED, reinstate, upsertMulti } from '../schedules.js';
+import {
+  deleteSchedule,
+  expectResultShape,
+  fieldPattern,
+  readRecord,
+  REQUIRED,
+  reinstate,
+  type ScheduleResult,
+  upsertMulti,
+} from '../schedules.js';
 import {
   LOC_FIELD_NAMES,
   activeRecords,
@@ -46,6 +56,9 @@ export interface Real {
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
+type ListEnvelope = components['schemas']['ListEnvelope'];
+type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
+type LinkAnswer = Awaited<ReturnType<Ctx['links']['upsert']>>;
 
 // ------------------------------------------------------------------------- read-back checks
 
@@ -84,7 +97,7 @@ async function checkScheduleSet(m: Model, r: Real): Promise<void> {
   });
   const res = await r.t.raw(`/api/${encodeURIComponent(r.scheduleDomain)}/Query?${qs}`);
   expect(res.status, "query of the proposal's schedule records").toBe(200);
-  const rows = ((res.json as any)?.List ?? []) as Array<Record<string, unknown>>;
+  const rows = (res.json as Partial<ListEnvelope> | undefined)?.List ?? [];
   expect(m.untracked, 'the reference answers every insert of a successful atomic batch').toBe(0);
   const got = rows.map(({ [key]: id, ...fields }) => ({ id, fields })).sort((a, b) => Number(a.id) - Number(b.id));
   const want = activeRecords(m)
@@ -101,7 +114,7 @@ async function checkLinks(m: Model, r: Real): Promise<void> {
   const answers = await Promise.all(
     r.contacts.map((cid) =>
       r.t.api.GET('/api/Link/Query', {
-        params: { query: { childDomain: 'Contact', childRecordID: cid, columns } as any },
+        params: { query: { childDomain: 'Contact', childRecordID: cid, columns } },
       }),
     ),
   );
@@ -109,7 +122,7 @@ async function checkLinks(m: Model, r: Real): Promise<void> {
     const cid = r.contacts[c];
     const res = answers[c]!;
     expect(res.response.status, `Link/Query of contact ${cid}`).toBe(200);
-    const rows = ((res.data as any)?.List ?? []) as Array<Record<string, unknown>>;
+    const rows = res.data?.List ?? [];
     const parents = linkedParents(m, c);
     for (const row of rows)
       expect(row, `a link row of contact ${cid} names it as the child`).toMatchObject({
@@ -135,13 +148,18 @@ async function checkLinks(m: Model, r: Real): Promise<void> {
 
 // ------------------------------------------------------------------------- schedule commands
 
-function byOrder(items: unknown, what: string): Map<number, any> {
+/** The results of one answered array by OrderNumber, each of the documented shape (2.5), each order once. */
+function byOrder(items: unknown, what: string): Map<number, ScheduleResult> {
   expect(Array.isArray(items), `${what} is an array of results`).toBe(true);
-  const map = new Map<number, any>();
-  for (const it of items as any[]) {
-    expect(map.has(it?.OrderNumber), `${what}: OrderNumber ${it?.OrderNumber} answered once`).toBe(false);
-    map.set(it?.OrderNumber, it);
-  }
+  const map = new Map<number, ScheduleResult>();
+  (items as unknown[]).forEach((it, i) => {
+    expectResultShape(it, `${what}[${i}]`);
+    // an item of a batch answers its position in its input array (null is for the single delete)
+    expect(Number.isInteger(it.OrderNumber), `${what}[${i}].OrderNumber is an integer`).toBe(true);
+    const order = it.OrderNumber as number;
+    expect(map.has(order), `${what}: OrderNumber ${order} answered once`).toBe(false);
+    map.set(order, it);
+  });
   return map;
 }
 
@@ -166,7 +184,8 @@ function checkResults(
   ).toEqual(listed.map((e) => e.order));
   const newIds = new Map<number, number>();
   for (const e of listed) {
-    const it = got.get(e.order);
+    // listed orders are exactly the answered ones (checked above)
+    const it = got.get(e.order)!;
     expect(it.IsSuccessful, `${what}[${e.order}].IsSuccessful`).toBe(e.ok);
     expect(typeof it.Message === 'string' && it.Message.length > 0, `${what}[${e.order}] has a Message`).toBe(true);
     if (e.recordId === 'new') {
@@ -270,9 +289,9 @@ class ReinstateCommand implements Cmd {
     const res = await reinstate(r.t, r.proposalId, r.scheduleDomain, rec.id);
     r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
     if (outcome === 'restored')
-      expect(isRefusal(res.res as any), `Reinstate of soft-deleted record ${rec.id} is accepted`).toBe(false);
+      expect(isRefusal(res.res), `Reinstate of soft-deleted record ${rec.id} is accepted`).toBe(false);
     if (outcome === 'refused') {
-      expect(isRefusal(res.res as any), `Reinstate of ${rec.state} record ${rec.id} is refused`).toBe(true);
+      expect(isRefusal(res.res), `Reinstate of ${rec.state} record ${rec.id} is refused`).toBe(true);
       if (m.flavour === 'reference') {
         expect(res.status, 'the reference refuses a Reinstate of a record that is not soft-deleted with 409').toBe(409);
         expect(res.body).toMatchObject({ IsSuccessful: false, OrderNumber: null });
@@ -308,8 +327,13 @@ function targetSlot(m: Model, slot: LinkSlot, existing: boolean, pick: number): 
   return { parent, contact };
 }
 
-/** Upserts the link of `slot`, or again an existing one (LINK-014: updated, not added twice). */
-class LinkUpsertCommand implements Cmd {
+/**
+ * One link step on the link of `slot`, or, when `existing` and there is one, on an existing link
+ * picked by `pick`: sends it through the bindings (`t.links`), logs it, lets the subclass judge the
+ * answer and apply the step to the model, then reads every contact's links back (checkLinks).
+ */
+abstract class LinkCommand implements Cmd {
+  protected abstract readonly op: 'upsert' | 'remove';
   constructor(
     readonly slot: LinkSlot,
     readonly existing: boolean,
@@ -318,53 +342,49 @@ class LinkUpsertCommand implements Cmd {
   check() {
     return true;
   }
+  /** Judges the answer to the step on `slot` and applies the step to the model. */
+  protected abstract judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer): void;
   async run(m: Model, r: Real) {
     const slot = targetSlot(m, this.slot, this.existing, this.pick);
     const a = linkArgs(r, slot);
-    r.log.push(`Link/Upsert ${JSON.stringify(a)}`);
-    const res = await r.t.links.upsert(a);
+    r.log.push(`Link/${this.name()} ${JSON.stringify(a)}`);
+    const res = await r.t.links[this.op](a);
     r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
-    expect(isRefusal(res), `Link/Upsert ${slotKey(slot)} is accepted (${res.status} ${res.text})`).toBe(false);
-    applyLinkUpsert(m, slot);
+    this.judgeAndApply(m, slot, res);
     await checkLinks(m, r);
+  }
+  private name() {
+    return this.op === 'upsert' ? 'Upsert' : 'Remove';
   }
   toString() {
     return this.existing
-      ? `LinkUpsert(existing #${this.pick} else ${slotKey(this.slot)})`
-      : `LinkUpsert(${slotKey(this.slot)})`;
+      ? `Link${this.name()}(existing #${this.pick} else ${slotKey(this.slot)})`
+      : `Link${this.name()}(${slotKey(this.slot)})`;
+  }
+}
+
+/** Upserts the link of `slot`, or again an existing one (LINK-014: updated, not added twice). */
+class LinkUpsertCommand extends LinkCommand {
+  protected readonly op = 'upsert';
+  protected judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer) {
+    expect(isRefusal(res), `Link/Upsert ${slotKey(slot)} is accepted (${res.status} ${res.text})`).toBe(false);
+    applyLinkUpsert(m, slot);
   }
 }
 
 /** Removes an existing link (by `pick`, when `existing` and there is one) or the link of `slot`. */
-class LinkRemoveCommand implements Cmd {
-  constructor(
-    readonly slot: LinkSlot,
-    readonly existing: boolean,
-    readonly pick: number,
-  ) {}
-  check() {
-    return true;
-  }
-  async run(m: Model, r: Real) {
-    const slot = targetSlot(m, this.slot, this.existing, this.pick);
-    const a = linkArgs(r, slot);
-    r.log.push(`Link/Remove ${JSON.stringify(a)}`);
-    const res = await r.t.links.remove(a);
-    r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
+class LinkRemoveCommand extends LinkCommand {
+  protected readonly op = 'remove';
+  protected judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer) {
     const existed = applyLinkRemove(m, slot);
     // Removing a link that is not there: the answer is not documented (core checks only that
     // nothing changed); the reference answers IsSuccessful false (LINK-017).
     if (existed) expect(isRefusal(res), `Link/Remove of link ${slotKey(slot)} is accepted`).toBe(false);
     else if (m.flavour === 'reference')
-      expect((res.json as any)?.IsSuccessful, 'the reference answers a Remove of no link IsSuccessful false').toBe(
-        false,
-      );
-    await checkLinks(m, r);
-  }
-  toString() {
-    return this.existing
-      ? `LinkRemove(existing #${this.pick} else ${slotKey(this.slot)})`
-      : `LinkRemove(${slotKey(this.slot)})`;
+      expect(
+        (res.json as Partial<LinkRemoveResult> | undefined)?.IsSuccessful,
+        'the reference answers a Remove of no link IsSuccessful false',
+      ).toBe(false);
   }
 }
 

@@ -5,7 +5,7 @@
 // throws one error whose message holds the seed, the shrunk counterexample and the concrete steps
 // of that counterexample (IDs, bodies, answers), which is what results.json and report.html show.
 import fc from 'fast-check';
-import { PreconditionFailedError } from '../../../src/dsl.js';
+import { PreconditionFailedError } from '../../../src/suite-api/dsl.js';
 import type { Ctx } from '../request.js';
 import { readRecord } from '../schedules.js';
 import { commandArbitraries, type Real } from './commands.js';

@@ -1,0 +1,285 @@
+// `conformance run`: start a target, run the suite against it, write the reports; the exit code
+// is the run's (see report/results.ts EXIT).
+import { type Command, Option } from 'commander';
+import type { Vitest } from 'vitest/node';
+import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
+import { loadOpenApi } from '../spec/openapi.js';
+import {
+  concurrencyFor,
+  randomSeed,
+  resolveRunOptions,
+  ENV_VARS,
+  type RawOptions,
+  type RunOptions,
+} from '../run/config.js';
+import type { RunContext } from '../run/context.js';
+import { runSuite } from '../run/vitest-run.js';
+import { UsageError } from '../errors.js';
+import { relFile } from '../paths.js';
+import { ConformanceReporter } from '../report/reporter.js';
+import { EXIT } from '../report/results.js';
+import type { RunInfo } from '../report/run-results.js';
+import { targetFor } from '../targets/from-options.js';
+import type { StartedTarget } from '../targets/target.js';
+import { log } from './log.js';
+import { specVersion, suiteVersion } from './versions.js';
+
+/** Only the options the user gave (commander fills defaults otherwise). */
+function given(cmd: Command): RawOptions {
+  const out: RawOptions = {};
+  const opts = cmd.opts();
+  for (const k of Object.keys(opts)) {
+    const src = cmd.getOptionValueSource(k);
+    if (src === 'cli' || src === 'env') out[k] = opts[k];
+  }
+  return out;
+}
+
+function collectKV(v: string, prev: string[] = []): string[] {
+  return [...prev, v];
+}
+
+export function registerRun(program: Command, onExit: (code: number) => void): void {
+  const run = program
+    .command('run')
+    .description('start a target (default: the reference server image) and run the suite against it')
+    .option('--base-url <url>', 'test a running implementation at this URL [CONFORMANCE_BASE_URL]')
+    .option('--image <image>', 'test this container image (testcontainers) [CONFORMANCE_IMAGE]')
+    .option(
+      '--local-process',
+      'run the reference server as a local process instead of its image [CONFORMANCE_LOCAL_PROCESS]',
+    )
+    .option(
+      '--provider-states-url <url>',
+      'provider-state endpoint (default <base-url>/_provider-states) [CONFORMANCE_PROVIDER_STATES_URL]',
+    )
+    .option(
+      '--fixtures <file>',
+      'YAML/JSON list of {state, params?, values} used instead of provider states [CONFORMANCE_FIXTURES]',
+    )
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'core | implementation-defined | all (default core) [CONFORMANCE_PROFILE]',
+      ).choices(['core', 'implementation-defined', 'all']),
+    )
+    .option(
+      '--requirements <ids>',
+      'comma list of requirement IDs or prefixes, e.g. SCHED-,AUTH-001 [CONFORMANCE_REQUIREMENTS]',
+    )
+    .option('--read-only', 'leave out tests that change data [CONFORMANCE_READ_ONLY]')
+    .option('--timeout <ms>', 'per-request timeout (default 10000) [CONFORMANCE_TIMEOUT]')
+    .option(
+      '--test-timeout <ms>',
+      'per-test timeout (default 60000; at least --async-timeout + 30000) [CONFORMANCE_TEST_TIMEOUT]',
+    )
+    .option(
+      '--async-timeout <ms>',
+      'deadline for asynchronous outcomes (binding), polled, never slept; also the longest wait before an effect is judged absent (default 60000) [CONFORMANCE_ASYNC_TIMEOUT]',
+    )
+    .option(
+      '--clock-tolerance <ms>',
+      "how far the target's clock may be from the runner's when a timestamp is checked against now (default 3000000 = 50 min) [CONFORMANCE_CLOCK_TOLERANCE]",
+    )
+    .option(
+      '--concurrency <n>',
+      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default: 64 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+    )
+    .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
+    .option(
+      '--report-dir <dir>',
+      'where report.html, results.json, junit.xml and badge.svg go (default reports/latest) [CONFORMANCE_REPORT_DIR]',
+    )
+    .option(
+      '--require-container',
+      'fail (exit 3) instead of falling back to a local process when no container engine answers; implied by CI=true [CONFORMANCE_REQUIRE_CONTAINER]',
+    )
+    .option('--container-port <port>', 'port the image serves on (default 8080) [CONFORMANCE_CONTAINER_PORT]')
+    .option('--container-env <K=V>', 'extra container environment (repeatable)', collectKV)
+    .option(
+      '--health-path <path>',
+      'health endpoint waited for until it answers 200 (image and reference default /health; a --base-url target is waited for only when this is given, else GET / must answer anything) [CONFORMANCE_HEALTH_PATH]',
+    )
+    .option(
+      '--start-timeout <ms>',
+      'how long the target may take to become healthy (default 60000) [CONFORMANCE_START_TIMEOUT]',
+    )
+    .option('--bail [n]', 'stop after n failed tests (default 1) [CONFORMANCE_BAIL]')
+    .option(
+      '--reporter-verbose',
+      "also print vitest's per-test output and every requirement [CONFORMANCE_REPORTER_VERBOSE]",
+    )
+    .option(
+      '--include <globs>',
+      'suite files to run, comma list of globs relative to the repository root (default conformance/suite/**/*.test.ts) [CONFORMANCE_INCLUDE]',
+    )
+    .option(
+      '--baseline <results.json>',
+      'an earlier results.json: report what newly failed and what got fixed; fail (exit 1) only on regressions [CONFORMANCE_BASELINE]',
+    )
+    .option(
+      '--expected-failures <file>',
+      'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire [CONFORMANCE_EXPECTED_FAILURES]',
+    )
+    .option(
+      '--target-label <text>',
+      'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]',
+    )
+    .option(
+      '--seed <n>',
+      'seed of the generated (model-based) tests; default random, printed and kept in results.json [CONFORMANCE_SEED]',
+    )
+    .option(
+      '--config <file>',
+      'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]',
+    )
+    .action(async (_opts, cmd: Command) => {
+      onExit(await runCommand(given(cmd)));
+    });
+  run.addHelpText(
+    'after',
+    `\nEnvironment: ${Object.values(ENV_VARS).join(', ')}; CI=true implies --require-container.`,
+  );
+}
+
+/** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
+function effectiveTestTimeout(o: Pick<RunOptions, 'testTimeoutMs' | 'asyncTimeoutMs'>): number {
+  return Math.max(o.testTimeoutMs, o.asyncTimeoutMs + 30_000);
+}
+
+async function runCommand(raw: RawOptions): Promise<number> {
+  let cat: Catalogue;
+  let o: RunOptions;
+  try {
+    cat = loadCatalogue();
+    o = resolveRunOptions(raw, process.env, { catalogue: cat });
+    loadOpenApi(); // the generic checks need it: fail early
+  } catch (e) {
+    log(`conformance: error: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+
+  const target = targetFor(o, o.reportDir, log);
+  let vitest: Vitest | undefined;
+  let interrupted = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`conformance: ${sig}: cancelling the run and stopping the target`);
+    void (async () => {
+      try {
+        await vitest?.cancelCurrentRun('keyboard-input');
+      } catch {
+        /* ignore */
+      }
+      await target.stop();
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    })();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const seed = o.seed ?? randomSeed();
+  log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
+  const startedAt = new Date();
+  let started: StartedTarget;
+  try {
+    log(`conformance: target: ${target.describe()}`);
+    started = await target.start();
+  } catch (e) {
+    log(`conformance: error: ${(e as Error).message}`);
+    await target.stop();
+    return e instanceof UsageError ? EXIT.usage : EXIT.harness;
+  }
+
+  try {
+    const ctx: RunContext = {
+      baseUrl: started.baseUrl,
+      stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
+      fixtures: o.fixtures,
+      profile: o.profile,
+      requirements: o.requirements,
+      readOnly: o.readOnly,
+      timeoutMs: o.timeoutMs,
+      asyncTimeoutMs: o.asyncTimeoutMs,
+      clockToleranceMs: o.clockToleranceMs,
+      bindings: o.bindings,
+      seed,
+    };
+    const info: RunInfo = {
+      catalogue: cat,
+      suiteVersion: suiteVersion(),
+      specVersion: specVersion(cat),
+      target: {
+        kind: started.kind,
+        requested: o.target.kind,
+        baseUrl: started.baseUrl,
+        stateUrl: ctx.stateUrl,
+        image: started.image,
+        digest: started.imageDigest,
+        description: target.describe(),
+      },
+      profile: o.profile,
+      requirements: o.requirements,
+      readOnly: o.readOnly,
+      shard: o.shard,
+      fixtures: o.fixturesFile ? relFile(o.fixturesFile) : undefined,
+      startedAt,
+      targetLabel: o.targetLabel,
+      seed,
+      auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
+      timing: {
+        requestTimeoutMs: o.timeoutMs,
+        testTimeoutMs: effectiveTestTimeout(o),
+        asyncTimeoutMs: o.asyncTimeoutMs,
+        clockToleranceMs: o.clockToleranceMs,
+      },
+      gate: {
+        baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,
+        expectedFailures:
+          o.expectedFailuresFile && o.expectedFailures
+            ? { file: o.expectedFailuresFile, entries: o.expectedFailures }
+            : undefined,
+      },
+    };
+    const reporter = new ConformanceReporter({ info, reportDir: o.reportDir, verbose: o.verbose });
+    const concurrency = concurrencyFor(o, started.roundTripMs);
+    if (concurrency !== o.concurrency)
+      log(
+        `conformance: the target answers in ${Math.round(started.roundTripMs!)} ms: ${concurrency} tests in flight (--concurrency to choose)`,
+      );
+    try {
+      await runSuite({
+        ctx,
+        reporters: o.verbose ? ['verbose', reporter] : [reporter],
+        testTimeoutMs: effectiveTestTimeout(o),
+        concurrency,
+        shard: o.shard,
+        bail: o.bail,
+        include: o.include,
+        onVitest: (v) => {
+          vitest = v;
+          // vitest's logger exits the process on SIGINT/SIGTERM at once; the target must be stopped first
+          for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+            for (const l of process.listeners(sig))
+              if (l !== onSignal) process.off(sig, l as (...a: unknown[]) => void);
+          }
+        },
+      });
+    } catch (e) {
+      log(`conformance: error: the test runner failed: ${(e as Error).stack ?? e}`);
+      return EXIT.harness;
+    }
+    if (interrupted) return 130;
+    reporter.finish();
+    if (!reporter.results) {
+      log('conformance: error: the run ended without results');
+      return EXIT.harness;
+    }
+    return reporter.results.exitCode;
+  } finally {
+    await target.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

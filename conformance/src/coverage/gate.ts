@@ -1,0 +1,357 @@
+// The coverage gate: which tests verify which requirement (from a real collection of the suite).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
+import { areaOf } from '../spec/catalogue.js';
+import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
+import { staleSuiteFiles, type OperationsData } from './operations.js';
+
+export interface CollectedTest {
+  id: string;
+  title: string;
+  file: string;
+  requirements: string[];
+  profile: 'core' | 'implementation-defined';
+  mutates: boolean;
+}
+
+type CoverageStatus = 'covered' | 'generic-checks' | 'untested' | 'not-testable';
+
+interface CoverageRow {
+  id: string;
+  area: string;
+  section: string;
+  level: RequirementLevel;
+  testable: boolean;
+  status: CoverageStatus;
+  reason?: string;
+  statement: string;
+  tests: Array<{ id: string; file: string; profile: string }>;
+}
+
+/**
+ * One (requirement, operation) pair of the catalogue (`operations:` of the requirement):
+ * - exercised: a test naming the requirement called the operation in the recorded reference run;
+ * - generic-checks: GEN-001/GEN-002, checked on every exchange: some test called the operation;
+ * - exempt: the catalogue says why no test exercises it (`untestedOperations:`);
+ * - not-testable: the requirement as a whole is not testable;
+ * - gap: none of these (a gate problem).
+ */
+type PairStatus = 'exercised' | 'generic-checks' | 'exempt' | 'not-testable' | 'gap';
+
+interface PairRow {
+  requirement: string;
+  operation: string;
+  level: RequirementLevel;
+  status: PairStatus;
+  reason?: string;
+  /** Tests naming the requirement that called the operation (for generic-checks: how many tests called it). */
+  tests: string[];
+  genericTestCount?: number;
+}
+
+/** What the pair coverage is judged from: the recorded run and the suite as it is now. */
+export interface OperationsInput {
+  /** reports/coverage-operations.json, or undefined when it is missing. */
+  data: OperationsData | undefined;
+  /** SHA-256 of the files under conformance/suite now (suiteFileHashes()). */
+  suiteFiles: Record<string, string>;
+  /** How the data file is named in messages. */
+  file?: string;
+}
+
+export interface CoverageReport {
+  schema: 'rflps-conformance-coverage/1';
+  generatedAt: string;
+  catalogueVersion: string;
+  testCount: number;
+  rows: CoverageRow[];
+  counts: {
+    requirements: number;
+    testable: number;
+    covered: number;
+    untested: number;
+    notTestable: number;
+    coreTestable: number;
+    coreCovered: number;
+    coreUntested: number;
+  };
+  /** Tests naming requirement IDs that are not in the catalogue (or retired). */
+  unknownReferences: Array<{ test: string; file: string; ids: string[] }>;
+  duplicateTestIds: Array<{ id: string; files: string[] }>;
+  /** Suite files that failed to collect. */
+  collectionErrors: string[];
+  /** Requirement x operation pairs (absent when no operations input was given). */
+  pairs?: PairRow[];
+  pairCounts?: { pairs: number; exercised: number; exempt: number; notTestable: number; gaps: number };
+  /** Problems of the recorded run data and the exemptions (stale data, unknown exemptions ...). */
+  pairProblems?: string[];
+  /** Where the recorded operations come from (shown in the table). */
+  operationsSource?: { file: string; target: string; profile: string; seed?: number };
+}
+
+/** Requirements verified by the generic checks on every exchange, not by named tests. */
+const GENERIC_CHECKED = new Set<string>(GENERIC_REQUIREMENTS);
+
+export function buildCoverage(
+  cat: Catalogue,
+  collected: CollectedTest[],
+  collectionErrors: string[] = [],
+  now = new Date(),
+  operations?: OperationsInput,
+): CoverageReport {
+  // Collection order depends on the pool; sort so the table is the same from run to run.
+  const tests = [...collected].sort((a, b) => a.file.localeCompare(b.file) || a.id.localeCompare(b.id));
+  const byReq = new Map<string, CollectedTest[]>();
+  const unknownReferences: CoverageReport['unknownReferences'] = [];
+  for (const t of tests) {
+    const unknown: string[] = [];
+    for (const id of t.requirements) {
+      const r = cat.byId.get(id);
+      if (!r || r.retired) unknown.push(id);
+      byReq.set(id, [...(byReq.get(id) ?? []), t]);
+    }
+    if (unknown.length) unknownReferences.push({ test: t.id, file: t.file, ids: unknown });
+  }
+  const idFiles = new Map<string, string[]>();
+  for (const t of tests) idFiles.set(t.id, [...(idFiles.get(t.id) ?? []), t.file]);
+  const duplicateTestIds = [...idFiles].filter(([, f]) => f.length > 1).map(([id, files]) => ({ id, files }));
+
+  const rows: CoverageRow[] = cat.requirements
+    .filter((r) => !r.retired)
+    .map((r) => {
+      const ts = byReq.get(r.id) ?? [];
+      const status: CoverageStatus = !r.testable
+        ? 'not-testable'
+        : ts.length > 0
+          ? 'covered'
+          : GENERIC_CHECKED.has(r.id)
+            ? 'generic-checks'
+            : 'untested';
+      return {
+        id: r.id,
+        area: areaOf(r.id),
+        section: r.section,
+        level: r.level,
+        testable: r.testable,
+        status,
+        reason: r.testable ? undefined : r.reason,
+        statement: r.statement,
+        tests: ts.map((t) => ({ id: t.id, file: t.file, profile: t.profile })),
+      };
+    });
+  const testable = rows.filter((r) => r.testable);
+  const core = testable.filter((r) => r.level === 'core');
+  const isCovered = (r: CoverageRow) => r.status === 'covered' || r.status === 'generic-checks';
+  const pairPart = operations ? buildPairs(cat, tests, operations) : {};
+  return {
+    schema: 'rflps-conformance-coverage/1',
+    generatedAt: now.toISOString(),
+    catalogueVersion: cat.version,
+    testCount: tests.length,
+    rows,
+    counts: {
+      requirements: rows.length,
+      testable: testable.length,
+      covered: testable.filter(isCovered).length,
+      untested: testable.filter((r) => !isCovered(r)).length,
+      notTestable: rows.length - testable.length,
+      coreTestable: core.length,
+      coreCovered: core.filter(isCovered).length,
+      coreUntested: core.filter((r) => !isCovered(r)).length,
+    },
+    unknownReferences,
+    duplicateTestIds,
+    collectionErrors,
+    ...pairPart,
+  };
+}
+
+/** The pairs of one requirement that are in scope: testable or not, every listed operation. */
+function pairOf(r: Requirement, op: string, callers: Map<string, string[]>, opCallers: Map<string, string[]>): PairRow {
+  const base = { requirement: r.id, operation: op, level: r.level };
+  if (!r.testable) return { ...base, status: 'not-testable', reason: r.reason, tests: [] };
+  const tests = callers.get(`${r.id} ${op}`) ?? [];
+  if (tests.length) return { ...base, status: 'exercised', tests };
+  if (GENERIC_CHECKED.has(r.id) && (opCallers.get(op) ?? []).length)
+    return { ...base, status: 'generic-checks', tests: [], genericTestCount: opCallers.get(op)!.length };
+  const exemption = r.untestedOperations?.[op];
+  if (exemption !== undefined) return { ...base, status: 'exempt', reason: exemption, tests: [] };
+  return { ...base, status: 'gap', tests: [] };
+}
+
+function buildPairs(
+  cat: Catalogue,
+  tests: CollectedTest[],
+  input: OperationsInput,
+): Pick<CoverageReport, 'pairs' | 'pairCounts' | 'pairProblems' | 'operationsSource'> {
+  const file = input.file ?? 'reports/coverage-operations.json';
+  const problems: string[] = [];
+  const data = input.data;
+  if (!data) {
+    problems.push(`${file} is missing: run \`npm run coverage:update\` (records which operations each test calls)`);
+  } else {
+    const stale = staleSuiteFiles(data.suiteFiles, input.suiteFiles);
+    if (stale.length)
+      problems.push(
+        `${file} is stale: ${stale.join(', ')} changed since the recorded run; run \`npm run coverage:update\``,
+      );
+    const missing = tests.filter((t) => !data.tests[t.id]).map((t) => t.id);
+    if (missing.length)
+      problems.push(`${file} has no recorded run of test(s) ${missing.join(', ')}; run \`npm run coverage:update\``);
+    const notPassed = Object.entries(data.tests)
+      .filter(([, t]) => t.result !== 'passed')
+      .map(([id, t]) => `${id} (${t.result})`);
+    if (notPassed.length)
+      problems.push(`${file}: test(s) did not pass in the recorded reference run: ${notPassed.join(', ')}`);
+  }
+  // who calls what: by (requirement, operation) over the tests that name the requirement
+  const callers = new Map<string, string[]>();
+  const opCallers = new Map<string, string[]>();
+  for (const t of tests) {
+    const ops = data?.tests[t.id]?.operations ?? [];
+    for (const op of ops) opCallers.set(op, [...(opCallers.get(op) ?? []), t.id]);
+    for (const id of t.requirements)
+      for (const op of ops) callers.set(`${id} ${op}`, [...(callers.get(`${id} ${op}`) ?? []), t.id]);
+  }
+  const pairs: PairRow[] = [];
+  for (const r of cat.requirements) {
+    if (r.retired) continue;
+    const ops = r.operations ?? [];
+    for (const op of Object.keys(r.untestedOperations ?? {})) {
+      if (!ops.includes(op)) problems.push(`${r.id}: untestedOperations names ${op}, which is not in its operations`);
+      else if (!r.testable)
+        problems.push(
+          `${r.id}: untestedOperations.${op} on a not-testable requirement (its reason covers every operation)`,
+        );
+      else if ((callers.get(`${r.id} ${op}`) ?? []).length)
+        problems.push(
+          `${r.id} x ${op} is exercised (${callers.get(`${r.id} ${op}`)!.join(', ')}): remove untestedOperations.${op} from the catalogue`,
+        );
+    }
+    for (const op of ops) pairs.push(pairOf(r, op, callers, opCallers));
+  }
+  const n = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
+  return {
+    pairs,
+    pairCounts: {
+      pairs: pairs.length,
+      exercised: n('exercised') + n('generic-checks'),
+      exempt: n('exempt'),
+      notTestable: n('not-testable'),
+      gaps: n('gap'),
+    },
+    pairProblems: problems,
+    operationsSource: data
+      ? { file, target: data.run.target, profile: data.run.profile, seed: data.run.seed }
+      : undefined,
+  };
+}
+
+/** The gate: problems that make `conformance coverage --check` exit 1 (empty = pass). */
+export function coverageProblems(r: CoverageReport): string[] {
+  const p: string[] = [];
+  for (const row of r.rows) {
+    if (row.level === 'core' && row.testable && row.status === 'untested')
+      p.push(`${row.id} (core, testable) has no test`);
+  }
+  for (const u of r.unknownReferences)
+    p.push(`test ${u.test} (${u.file}) names unknown requirement ID(s) ${u.ids.join(', ')}`);
+  for (const d of r.duplicateTestIds) p.push(`test id ${d.id} is used more than once (${d.files.join(', ')})`);
+  for (const e of r.collectionErrors) p.push(`collection error: ${e}`);
+  p.push(...(r.pairProblems ?? []));
+  for (const x of r.pairs ?? [])
+    if (x.status === 'gap')
+      p.push(
+        `${x.requirement} x ${x.operation}: no test naming ${x.requirement} calls ${x.operation} (test it, or say why not in untestedOperations)`,
+      );
+  return p;
+}
+
+function md(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function coverageMarkdown(r: CoverageReport): string {
+  const c = r.counts;
+  const out: string[] = [];
+  out.push('# Requirement coverage of the conformance suite');
+  out.push('');
+  out.push(
+    `Generated by \`conformance coverage\` from a collection of \`conformance/suite\` (${r.testCount} tests) against catalogue ${r.catalogueVersion}. Do not edit.`,
+  );
+  out.push('');
+  out.push(`- requirements: ${c.requirements} (${c.testable} testable, ${c.notTestable} not testable)`);
+  out.push(`- testable and covered: ${c.covered} of ${c.testable}; untested: ${c.untested}`);
+  out.push(`- core testable covered: ${c.coreCovered} of ${c.coreTestable}; core untested: ${c.coreUntested}`);
+  if (r.pairCounts) {
+    const pc = r.pairCounts;
+    out.push(
+      `- requirement x operation pairs: ${pc.pairs}; exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
+    );
+  }
+  const problems = coverageProblems(r);
+  out.push(`- gate: ${problems.length === 0 ? 'PASS' : `FAIL (${problems.length} problem(s))`}`);
+  if (problems.length) {
+    out.push('');
+    out.push('## Gate problems');
+    out.push('');
+    for (const p of problems) out.push(`- ${md(p)}`);
+  }
+  out.push('');
+  out.push('## Requirements');
+  out.push('');
+  out.push('| ID | level | section | status | tests |');
+  out.push('|---|---|---|---|---|');
+  for (const row of r.rows) {
+    const tests =
+      row.status === 'generic-checks'
+        ? 'generic checks on every response'
+        : row.status === 'not-testable'
+          ? md(row.reason ?? '')
+          : row.tests.map((t) => `\`${t.id}\``).join(', ');
+    out.push(`| ${row.id} | ${row.level} | ${row.section} | ${row.status} | ${tests} |`);
+  }
+  if (r.pairs) out.push(...pairsMarkdown(r));
+  out.push('');
+  return out.join('\n');
+}
+
+function pairsMarkdown(r: CoverageReport): string[] {
+  const out: string[] = [''];
+  out.push('## Requirement x operation pairs');
+  out.push('');
+  const src = r.operationsSource;
+  out.push(
+    src
+      ? `Each requirement against each operation it governs (\`operations:\` in spec/requirements.yaml). "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
+      : 'No recorded run: run `npm run coverage:update`.',
+  );
+  out.push('');
+  out.push('| requirement | operation | status | tests or reason |');
+  out.push('|---|---|---|---|');
+  for (const p of r.pairs ?? []) {
+    const detail =
+      p.status === 'exercised'
+        ? p.tests.map((t) => `\`${t}\``).join(', ')
+        : p.status === 'generic-checks'
+          ? `generic checks on the exchanges of ${p.genericTestCount} test(s)`
+          : p.status === 'gap'
+            ? '**no test**'
+            : md(p.reason ?? '');
+    out.push(`| ${p.requirement} | ${p.operation} | ${p.status} | ${detail} |`);
+  }
+  return out;
+}
+
+/** Writes both files; `stale` says the table (coverage.md, which has no timestamp) was there and differed. */
+export function writeCoverage(r: CoverageReport, dir: string): { md: string; json: string; stale: boolean } {
+  fs.mkdirSync(dir, { recursive: true });
+  const mdFile = path.join(dir, 'coverage.md');
+  const jsonFile = path.join(dir, 'coverage.json');
+  const md = coverageMarkdown(r);
+  const before = fs.existsSync(mdFile) ? fs.readFileSync(mdFile, 'utf8') : undefined;
+  fs.writeFileSync(mdFile, md);
+  fs.writeFileSync(jsonFile, `${JSON.stringify(r, null, 2)}\n`);
+  return { md: mdFile, json: jsonFile, stale: before !== undefined && before !== md };
+}

@@ -1,0 +1,131 @@
+// The vitest reporter of the conformance run: one progress line per test file, then results per
+// requirement (results.json, junit.xml, report.html, badge.svg) and a plain-text summary on stdout.
+import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import type { ConformanceMeta } from '../suite-api/dsl.js';
+import { relFile } from '../paths.js';
+import { buildRunResults, type RunInfo } from './run-results.js';
+import { summaryText } from './summary.js';
+import type { ReportedError } from './expectation.js';
+import type { ReportedTest } from './test-result.js';
+import { writeReports } from './write-reports.js';
+import type { RunResults } from './results.js';
+
+export interface ConformanceReporterOptions {
+  info: RunInfo;
+  reportDir: string;
+  verbose?: boolean;
+  /** Where progress and the summary go (default stdout). */
+  out?: (s: string) => void;
+}
+
+export class ConformanceReporter implements Reporter {
+  /** Set after the run: the model written to results.json. */
+  results?: RunResults;
+  /** Collection errors caused by the suite's definitions (unknown requirement IDs ...). */
+  suiteInvalid = false;
+  private out: (s: string) => void;
+  private started = Date.now();
+  private phase: string | undefined;
+  /** Tests, run errors and problems gathered over the runs (phases) until finish(). */
+  private gathered = { tests: [] as ReportedTest[], runErrors: [] as string[], harnessFailed: false };
+
+  constructor(readonly opts: ConformanceReporterOptions) {
+    this.out = opts.out ?? ((s) => process.stdout.write(s));
+  }
+
+  onInit(vitest: Vitest): void {
+    this.started = Date.now();
+    this.phase = (vitest.config?.provide as { conformance?: { phase?: string } } | undefined)?.conformance?.phase;
+  }
+
+  onTestRunStart(specs: ReadonlyArray<unknown>): void {
+    if (this.phase === 'service-wide')
+      this.out(
+        `conformance: service-wide phase: ${specs.length} suite file(s) with tests that change a setting of the whole service, alone\n`,
+      );
+    else this.out(`conformance: running ${specs.length} suite file(s)\n`);
+  }
+
+  onTestModuleEnd(m: TestModule): void {
+    const c = { passed: 0, failed: 0, blocked: 0, na: 0, pre: 0, err: 0 };
+    let counted = 0;
+    for (const t of m.children.allTests()) {
+      const r = toReported(t);
+      const meta = r.meta;
+      if (meta.otherPhase) continue;
+      counted++;
+      if (r.state === 'passed') c.passed++;
+      else if (r.state === 'skipped') c.na++;
+      else if (meta.outcome === 'precondition-failed') c.pre++;
+      else if (meta.outcome === 'blocked') c.blocked++;
+      else if (meta.outcome === 'error') c.err++;
+      else c.failed++;
+    }
+    const errs = m.errors();
+    if (counted === 0 && errs.length === 0) return; // every test of the file runs in the other phase
+    const mark = errs.length || c.failed || c.err ? '✗' : c.pre || c.blocked ? '!' : '✓';
+    const parts = [`${c.passed} passed`];
+    if (c.failed) parts.push(`${c.failed} failed`);
+    if (c.blocked) parts.push(`${c.blocked} blocked`);
+    if (c.err) parts.push(`${c.err} error`);
+    if (c.pre) parts.push(`${c.pre} precondition-failed`);
+    if (c.na) parts.push(`${c.na} not-applicable`);
+    if (errs.length) parts.push(`${errs.length} collection error(s)`);
+    const secs = ((m.diagnostic().duration ?? 0) / 1000).toFixed(1);
+    this.out(`${mark} ${relFile(m.moduleId)}  ${parts.join(', ')}  (${secs}s)\n`);
+    for (const e of errs) this.out(`    ${e.name ?? 'Error'}: ${(e.message ?? '').split('\n')[0]}\n`);
+  }
+
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
+    const { tests, runErrors } = this.gathered;
+    let harnessFailed = false;
+    for (const m of modules) {
+      for (const t of m.children.allTests()) {
+        const r = toReported(t);
+        if (!r.meta?.otherPhase) tests.push(r); // reported by the phase it belongs to
+      }
+      for (const e of m.errors()) {
+        runErrors.push(`${relFile(m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}`);
+        if (e.name === 'SuiteDefinitionError') this.suiteInvalid = true;
+        else harnessFailed = true;
+      }
+    }
+    for (const e of unhandled) {
+      runErrors.push(`unhandled error: ${e.name ?? 'Error'}: ${e.message}`);
+      harnessFailed = true;
+    }
+    if (reason === 'interrupted') {
+      runErrors.push('the run was interrupted');
+      harnessFailed = true;
+    }
+    if (harnessFailed) this.gathered.harnessFailed = true;
+  }
+
+  /** Ends the run after its phases: builds the results, writes the reports, prints the summary. */
+  finish(): RunResults {
+    const { tests, runErrors, harnessFailed } = this.gathered;
+    const info: RunInfo = { ...this.opts.info };
+    this.results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
+    writeReports(this.results, this.opts.reportDir);
+    this.out(`${summaryText(this.results, { verbose: this.opts.verbose, reportDir: this.opts.reportDir })}\n`);
+    return this.results;
+  }
+}
+
+export function toReported(t: TestCase): ReportedTest {
+  const r = t.result();
+  return {
+    name: t.name,
+    file: t.module.moduleId,
+    meta: t.meta() as ConformanceMeta,
+    state: r.state,
+    errors: r.errors as ReadonlyArray<ReportedError> | undefined,
+    note: r.state === 'skipped' ? r.note : undefined,
+    durationMs: t.diagnostic()?.duration,
+  };
+}

@@ -1,0 +1,420 @@
+// The result model (results.json) and its logic: classification of a test's outcome, aggregation
+// per requirement, the verdict and the exit code. Types here are reused by later reports
+// (report.html, badge.svg): keep them free of vitest types.
+import type { Exchange } from '../suite-api/client.js';
+import type { Finding } from '../suite-api/generic-checks/types.js';
+import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
+import { areaOf } from '../spec/catalogue.js';
+import type { Profile, TargetKind } from '../run/context.js';
+import { matchesSelection, profileLevels } from '../run/context.js';
+
+/**
+ * The result of one test.
+ *   passed               every assertion held
+ *   failed               an assertion of the test itself failed (a root failure)
+ *   blocked              a step the test needs failed: a `t.needs(REQ, ...)` step, or a response the
+ *                        generic checks refused (GEN-001/GEN-002); `blockedBy` names the requirement
+ *                        that failed. Non-passing (exit code 1 like failed), but not counted as a
+ *                        failure of the test's own requirements.
+ *   precondition-failed  a provider state (the vendor's test adapter, no requirement of the spec)
+ *                        could not be set up
+ *   error                the target could not be reached or the test did not finish
+ *   not-applicable       left out (profile, selection, --read-only, t.notApplicable)
+ */
+export type TestOutcome = 'passed' | 'failed' | 'blocked' | 'not-applicable' | 'precondition-failed' | 'error';
+/** The result of one requirement: a test outcome, or why no test result exists. */
+export type RequirementResult = TestOutcome | 'untested' | 'not-testable';
+
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  harness: 3,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The expectation that failed: the assertion's message, values and place in the suite. */
+export interface Expectation {
+  /** First line of the assertion message (`expected 'Error' to be 'NotBound'`). */
+  message: string;
+  /** Error class (AssertionError, GenericCheckError, TargetError, ...). */
+  errorName?: string;
+  expected?: string;
+  actual?: string;
+  /** vitest's diff of expected and actual (plain text). */
+  diff?: string;
+  /** Where the assertion is in the suite: `conformance/suite/x.test.ts:12:5`. */
+  location?: string;
+  /** The source line at `location`, trimmed. */
+  source?: string;
+}
+
+interface TestError {
+  message: string;
+  /** The recorded exchanges of the test (requests and responses, token values redacted). */
+  exchanges: Exchange[];
+  /** The assertion that failed (absent for synthetic and harness errors without a place). */
+  expectation?: Expectation;
+}
+
+interface BlockedBy {
+  requirement: string;
+  step: string;
+}
+
+export interface TestResult {
+  id: string;
+  title: string;
+  /** Path relative to the repository root. */
+  file: string;
+  profile: 'core' | 'implementation-defined';
+  requirements: string[];
+  result: TestOutcome;
+  durationMs: number;
+  /** The operationIds (spec/openapi.yaml) the test's recorded exchanges addressed, sorted; read by
+   * the requirement x operation coverage (scripts/coverage-operations.ts). */
+  operations?: string[];
+  /** Why the test did not run or stopped (not-applicable, precondition-failed, blocked). */
+  reason?: string;
+  /** For `blocked`: the requirement whose step failed, and the step. */
+  blockedBy?: BlockedBy;
+  error?: TestError;
+  /** Teardown failures and other non-fatal problems. */
+  warnings?: string[];
+  /** Implementation-defined observations (undocumented statuses, ...). */
+  findings?: Finding[];
+  /** Synthetic entry: the generic checks (GEN-001/GEN-002) over a file's exchanges. */
+  generic?: boolean;
+  /** Synthetic entry: a step of another test (`t.needs`) that failed, as evidence for this requirement. */
+  step?: boolean;
+}
+
+export interface RequirementReport {
+  id: string;
+  level: RequirementLevel;
+  section: string;
+  /** The heading of that section in spec/interface-spec.md (`Generic record access`). */
+  sectionTitle?: string;
+  area: string;
+  statement: string;
+  /** Words of the spec the requirement comes from (verbatim). */
+  quote?: string;
+  result: RequirementResult;
+  /** For not-testable: why. */
+  reason?: string;
+  /** For blocked: the requirements whose failure blocked this one (the root failures). */
+  blockedBy?: string[];
+  tests: TestResult[];
+  /** Set when an expected-failures file lists this requirement. */
+  expectedFailure?: ExpectedFailureMark;
+  /** Set when the run was compared with a baseline. */
+  baseline?: BaselineMark;
+}
+
+// ------------------------------------------------------------------------- gate (baseline, expected failures)
+
+/** One entry of an expected-failures file. */
+export interface ExpectedFailure {
+  id: string;
+  reason: string;
+  /** Last day (UTC, YYYY-MM-DD) the entry excuses a failure; from the next day on it fails the run. */
+  expires: string;
+}
+
+/**
+ * expected-failure: listed, failing, not expired (does not fail the run);
+ * expired: past its date (fails the run, whatever the result);
+ * unexpectedly-passing: listed but passing now (remove the entry; does not fail the run);
+ * not-failing: listed, neither failing nor passing (not-applicable, not-testable);
+ * not-run: listed but not selected in this run.
+ */
+type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
+
+export interface ExpectedFailureMark extends ExpectedFailure {
+  status: ExpectedFailureStatus;
+}
+
+export interface ExpectedFailuresReport {
+  /** The file as given (relative to the repository root when inside it). */
+  file: string;
+  /** The day the entries were judged against (UTC, YYYY-MM-DD). */
+  today: string;
+  entries: Array<ExpectedFailureMark & { result?: RequirementResult; message: string }>;
+}
+
+/**
+ * How a requirement's result changed since the baseline. "failing" means a gating failure
+ * (failed, blocked, error, precondition-failed, untested).
+ *   regression     failing now, not failing in the baseline (or not in the baseline at all)
+ *   fixed          failing in the baseline, passed now
+ *   still-failing  failing in both
+ *   unchanged      anything else
+ */
+type BaselineChange = 'regression' | 'fixed' | 'still-failing' | 'unchanged';
+
+export interface BaselineMark {
+  /** The baseline's result; `absent` when the baseline did not hold the requirement. */
+  was: RequirementResult | 'absent';
+  change: BaselineChange;
+}
+
+export interface BaselineReport {
+  file: string;
+  /** The baseline run. */
+  startedAt: string;
+  suiteVersion: string;
+  target: string;
+  profile: Profile;
+  regressions: Array<{ id: string; was: RequirementResult | 'absent'; now: RequirementResult }>;
+  fixed: Array<{ id: string; was: RequirementResult; now: RequirementResult }>;
+  stillFailing: Array<{ id: string; was: RequirementResult; now: RequirementResult }>;
+  /** In the baseline but not in this run (not selected, or retired). */
+  notInRun: string[];
+}
+
+/** What decided the exit code when a run is judged against a baseline or an expected-failures file. */
+export interface GateReport {
+  /** Gating failures nothing excuses: they make exit code 1. */
+  blocking: string[];
+  /** Gating failures excused by an expected-failures entry or by the baseline (already failing there). */
+  excused: Array<{ id: string; by: 'expected-failure' | 'baseline' }>;
+  /** Expired expected-failures entries (they make exit code 1). */
+  expired: string[];
+  /** One line per reason for the exit code, for people. */
+  messages: string[];
+}
+
+export type Counts = Record<RequirementResult, number>;
+
+export interface TargetInfo {
+  /** What really ran. */
+  kind: TargetKind;
+  /** What was asked for (`reference` may end as `local-process`). */
+  requested?: 'reference' | 'image' | 'url' | 'local-process';
+  baseUrl: string;
+  stateUrl?: string;
+  image?: string;
+  digest?: string;
+  description?: string;
+}
+
+export type Verdict = 'pass' | 'fail' | 'error';
+
+/** How the suite sent the token (for reproducing requests; the token itself is never stored). */
+export interface AuthInfo {
+  header: string;
+  prefix: string;
+}
+
+/** Timeouts and tolerances of a run. */
+export interface RunTiming {
+  /** --timeout: one request. */
+  requestTimeoutMs: number;
+  /** --test-timeout as applied (never shorter than the async timeout + 30 s). */
+  testTimeoutMs: number;
+  /** --async-timeout: deadline of asynchronous outcomes; longest wait before an effect is judged absent. */
+  asyncTimeoutMs: number;
+  /** --clock-tolerance: how far the target's clock may be from the runner's. */
+  clockToleranceMs: number;
+}
+
+export interface RunResults {
+  schema: 'rflps-conformance-results/1';
+  suiteVersion: string;
+  specVersion: string;
+  catalogueVersion: string;
+  target: TargetInfo;
+  /** A name for the target given by the user (`--target-label`). */
+  targetLabel?: string;
+  /** The seed of the generated (model-based) tests (`--seed`): give it again to repeat them. */
+  seed?: number;
+  profile: Profile;
+  auth?: AuthInfo;
+  timing?: RunTiming;
+  selection: { requirements: string[]; readOnly: boolean; shard?: string; fixtures?: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  requirements: RequirementReport[];
+  counts: Counts;
+  /** Counts over the requirements that decide the verdict (the profile's levels). */
+  gatingCounts: Counts;
+  verdict: Verdict;
+  exitCode: ExitCode;
+  /** Problems of the run itself (suite collection errors, unknown IDs, harness errors). */
+  runErrors: string[];
+  warnings: string[];
+  findings: Finding[];
+  baseline?: BaselineReport;
+  expectedFailures?: ExpectedFailuresReport;
+  /** Present when a baseline or expected-failures file took part in the exit code. */
+  gate?: GateReport;
+}
+
+export function emptyCounts(): Counts {
+  return {
+    passed: 0,
+    failed: 0,
+    blocked: 0,
+    'not-applicable': 0,
+    'precondition-failed': 0,
+    error: 0,
+    untested: 0,
+    'not-testable': 0,
+  };
+}
+
+/** How a thrown error classifies a test. */
+export function classifyError(err: { name?: string; message?: string } | undefined): TestOutcome {
+  if (!err) return 'failed';
+  const name = err.name ?? '';
+  const msg = err.message ?? '';
+  if (name === 'PreconditionFailedError') return 'precondition-failed';
+  if (name === 'BlockedError') return 'blocked';
+  if (name === 'NotApplicableError') return 'not-applicable';
+  if (name === 'TargetError' || name === 'TimeoutError' || name === 'AbortError') return 'error';
+  if (name === 'TypeError' && /fetch failed/i.test(msg)) return 'error';
+  if (
+    /^Test timed out in \d+ms/.test(msg) ||
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|UND_ERR_|socket hang up/.test(msg)
+  )
+    return 'error';
+  return 'failed';
+}
+
+/** A requirement's result from its tests' outcomes. */
+export function aggregate(outcomes: TestOutcome[]): TestOutcome {
+  if (outcomes.includes('failed')) return 'failed';
+  if (outcomes.includes('error')) return 'error';
+  if (outcomes.includes('blocked')) return 'blocked';
+  if (outcomes.includes('precondition-failed')) return 'precondition-failed';
+  if (outcomes.includes('passed')) return 'passed';
+  return 'not-applicable';
+}
+
+export interface BuildOptions {
+  catalogue: Catalogue;
+  profile: Profile;
+  requirements: string[];
+  tests: TestResult[];
+  runErrors?: string[];
+}
+
+/** The selected requirements (profile levels, selection patterns, not retired), in catalogue order. */
+function selectedRequirements(cat: Catalogue, profile: Profile, patterns: string[]): Requirement[] {
+  const levels = profileLevels(profile);
+  return cat.requirements.filter((r) => !r.retired && levels.includes(r.level) && matchesSelection(r.id, patterns));
+}
+
+/**
+ * A blocked test is evidence against the requirement that blocked it: a synthetic failed entry for
+ * that requirement, so the root failure shows even when the requirement's own tests passed (the
+ * step failed in another context). Generic roots (GEN-001/GEN-002) have their own synthetic entries.
+ */
+function stepFailures(tests: TestResult[]): TestResult[] {
+  const out: TestResult[] = [];
+  for (const t of tests) {
+    if (t.result !== 'blocked' || !t.blockedBy || /^GEN-/.test(t.blockedBy.requirement)) continue;
+    out.push({
+      id: `step.${t.id}`,
+      title: `step "${t.blockedBy.step}" of test ${t.id}`,
+      file: t.file,
+      profile: t.profile,
+      requirements: [t.blockedBy.requirement],
+      result: 'failed',
+      durationMs: 0,
+      step: true,
+      ...(t.error ? { error: t.error } : {}),
+    });
+  }
+  return out;
+}
+
+export function buildRequirementReports(o: BuildOptions): RequirementReport[] {
+  const byReq = new Map<string, TestResult[]>();
+  for (const t of [...o.tests, ...stepFailures(o.tests)])
+    for (const id of t.requirements) {
+      const list = byReq.get(id) ?? [];
+      list.push(t);
+      byReq.set(id, list);
+    }
+  return selectedRequirements(o.catalogue, o.profile, o.requirements).map((r) => {
+    const tests = byReq.get(r.id) ?? [];
+    let result: RequirementResult;
+    if (!r.testable) result = 'not-testable';
+    else if (tests.length === 0) result = 'untested';
+    else result = aggregate(tests.map((t) => t.result));
+    const blockedBy =
+      result === 'blocked'
+        ? [...new Set(tests.flatMap((t) => (t.result === 'blocked' && t.blockedBy ? [t.blockedBy.requirement] : [])))]
+        : [];
+    return {
+      id: r.id,
+      level: r.level,
+      section: r.section,
+      area: areaOf(r.id),
+      statement: r.statement,
+      quote: r.quote,
+      result,
+      reason: r.testable ? undefined : r.reason,
+      ...(blockedBy.length ? { blockedBy } : {}),
+      tests,
+    };
+  });
+}
+
+/**
+ * The root failures first, then each root's blocked requirements: `roots` are the requirements
+ * that failed (or errored, or have no test) on their own; `blocked` maps a root to the requirements
+ * it blocked. A blocked requirement whose root is not in the run is listed under that root's ID.
+ */
+export function rootCauses(reqs: RequirementReport[]): {
+  roots: RequirementReport[];
+  blocked: Map<string, RequirementReport[]>;
+} {
+  const roots = reqs.filter((q) => isGatingFailure(q.result) && q.result !== 'blocked');
+  const blocked = new Map<string, RequirementReport[]>();
+  for (const q of reqs) {
+    if (q.result !== 'blocked') continue;
+    for (const root of q.blockedBy?.length ? q.blockedBy : ['(unknown)']) {
+      blocked.set(root, [...(blocked.get(root) ?? []), q]);
+    }
+  }
+  return { roots, blocked };
+}
+
+export function countResults(reqs: RequirementReport[]): Counts {
+  const c = emptyCounts();
+  for (const r of reqs) c[r.result]++;
+  return c;
+}
+
+/** Whether a requirement result lets the run pass. */
+export function isGatingFailure(result: RequirementResult): boolean {
+  return (
+    result === 'failed' ||
+    result === 'blocked' ||
+    result === 'error' ||
+    result === 'precondition-failed' ||
+    result === 'untested'
+  );
+}
+
+/**
+ * The exit code of a run:
+ *   3 harness/target failure (given), 2 suite definition problems (unknown IDs ...),
+ *   1 a gating requirement (a level of the selected profile) failed, was blocked, errored, had a
+ *     failed precondition or has no test, 0 otherwise (not-applicable and not-testable do not count).
+ */
+export function exitCodeFor(
+  reqs: RequirementReport[],
+  opts: { harnessFailed?: boolean; suiteInvalid?: boolean } = {},
+): ExitCode {
+  if (opts.harnessFailed) return EXIT.harness;
+  if (opts.suiteInvalid) return EXIT.usage;
+  return reqs.some((r) => isGatingFailure(r.result)) ? EXIT.failed : EXIT.ok;
+}
+
+export function verdictFor(code: ExitCode): Verdict {
+  return code === EXIT.ok ? 'pass' : code === EXIT.failed ? 'fail' : 'error';
+}

@@ -1,0 +1,96 @@
+// The summary a run prints: counts, root failures, what they block, the gate and the verdict.
+import { relFile } from '../paths.js';
+import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
+import { REPORT_FILES } from './write-reports.js';
+
+function describeTarget(t: TargetInfo): string {
+  const what =
+    t.kind === 'container'
+      ? `container ${t.image ?? ''}${t.digest ? ` (${t.digest.slice(0, 19)})` : ''}`
+      : t.kind === 'local-process'
+        ? 'reference server as a local process'
+        : 'implementation';
+  return `${what} at ${t.baseUrl}`;
+}
+
+export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?: string } = {}): string {
+  const c = r.counts;
+  const lines: string[] = [];
+  lines.push('');
+  lines.push(
+    `Conformance (${r.profile} profile${r.selection.requirements.length ? `, requirements ${r.selection.requirements.join(',')}` : ''}${r.selection.readOnly ? ', read-only' : ''}${r.selection.shard ? `, shard ${r.selection.shard}` : ''}) against ${r.targetLabel ? `${r.targetLabel}: ` : ''}${describeTarget(r.target)}`,
+  );
+  lines.push(`Suite ${r.suiteVersion}, spec ${r.specVersion || '?'}, catalogue ${r.catalogueVersion || '?'}`);
+  if (r.timing)
+    lines.push(
+      `Timing: request timeout ${r.timing.requestTimeoutMs} ms, test timeout ${r.timing.testTimeoutMs} ms, async timeout ${r.timing.asyncTimeoutMs} ms, clock tolerance ${r.timing.clockToleranceMs} ms`,
+    );
+  lines.push(
+    `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
+  );
+  // Root failures first (requirements that failed on their own), then the blocked ones under their root.
+  const { roots, blocked } = rootCauses(r.requirements);
+  const limit = opts.verbose ? Infinity : 40;
+  const requirementLine = (q: RequirementReport, indent: string) => {
+    const marks = [
+      q.baseline?.change === 'regression' ? 'REGRESSION' : '',
+      q.baseline?.change === 'still-failing' ? 'known: failing in the baseline' : '',
+      q.expectedFailure?.status === 'expected-failure' ? 'expected failure' : '',
+      q.expectedFailure?.status === 'expired' ? 'expected failure EXPIRED' : '',
+    ].filter(Boolean);
+    const mark = marks.length ? ` [${marks.join(', ')}]` : '';
+    return `${indent}${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level})${mark} ${q.statement.slice(0, 100)}`;
+  };
+  if (roots.length) {
+    lines.push('');
+    lines.push(`Root failures (${roots.length}):`);
+    for (const q of roots.slice(0, limit)) {
+      lines.push(requirementLine(q, '  '));
+      for (const t of q.tests.filter((x) => x.result !== 'passed' && x.result !== 'not-applicable')) {
+        const msg = (t.error?.message ?? t.reason ?? '').split('\n')[0].slice(0, 200);
+        lines.push(`             - ${t.id}: ${t.result}${msg ? `: ${msg}` : ''}`);
+      }
+    }
+    if (roots.length > limit) lines.push(`  … ${roots.length - limit} more (see results.json, or --reporter-verbose)`);
+  }
+  if (blocked.size) {
+    const n = new Set([...blocked.values()].flat().map((q) => q.id)).size;
+    lines.push('');
+    lines.push(`Blocked (${n}), by the requirement whose failure they depend on:`);
+    for (const [root, list] of blocked) {
+      lines.push(`  by ${root}: ${list.length} requirement(s)`);
+      for (const q of list.slice(0, limit)) lines.push(requirementLine(q, '    '));
+      if (list.length > limit) lines.push(`    … ${list.length - limit} more`);
+    }
+  }
+  if (opts.verbose) {
+    lines.push('');
+    lines.push('All requirements:');
+    for (const q of r.requirements) lines.push(`  ${q.id.padEnd(10)} ${q.result.padEnd(19)} ${q.tests.length} test(s)`);
+  }
+  if (r.warnings.length) {
+    lines.push('');
+    lines.push(`Warnings (${r.warnings.length}):`);
+    for (const w of r.warnings.slice(0, 20)) lines.push(`  ${w}`);
+    if (r.warnings.length > 20) lines.push(`  … ${r.warnings.length - 20} more in results.json`);
+  }
+  if (r.findings.length)
+    lines.push(`Findings for the implementation-defined profile: ${r.findings.length} (see results.json)`);
+  if (r.runErrors.length) {
+    lines.push('');
+    lines.push('Run errors:');
+    for (const e of r.runErrors) lines.push(`  ${e.split('\n').slice(0, 6).join('\n  ')}`);
+  }
+  if (r.gate) {
+    lines.push('');
+    lines.push(
+      `Gate${r.baseline ? ` (baseline ${r.baseline.file})` : ''}${r.expectedFailures ? ` (expected failures ${r.expectedFailures.file})` : ''}:`,
+    );
+    for (const m of r.gate.messages) lines.push(`  ${m}`);
+  }
+  lines.push('');
+  lines.push(
+    `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
+  );
+  return lines.join('\n');
+}

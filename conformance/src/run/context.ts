@@ -1,0 +1,112 @@
+// What the CLI hands to the test workers (vitest `provide` / `inject('conformance')`).
+import type {} from 'vitest';
+import type { Bindings } from '../suite-api/bindings.js';
+import { defaultBindings } from '../suite-api/bindings.js';
+import type { RequirementLevel } from '../spec/catalogue.js';
+
+export type Profile = 'core' | 'implementation-defined' | 'all';
+export type TargetKind = 'container' | 'local-process' | 'url';
+
+export interface FixtureEntry {
+  state: string;
+  params?: Record<string, unknown>;
+  values: Record<string, unknown>;
+}
+
+export interface RunContext {
+  baseUrl: string;
+  /** Provider-state endpoint (Pact v3); absent when fixtures are used. */
+  stateUrl?: string;
+  /** Fixture entries (from `--fixtures FILE`), used instead of the state endpoint. */
+  fixtures?: FixtureEntry[];
+  profile: Profile;
+  /** Requirement selection: ID prefixes (empty = all). */
+  requirements: string[];
+  readOnly: boolean;
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  /** --async-timeout: deadline of t.poll and of t.expectStaysAbsent's longest wait (ms). */
+  asyncTimeoutMs: number;
+  /** --clock-tolerance: how far the target's clock may be from the runner's (ms). */
+  clockToleranceMs: number;
+  bindings: Bindings;
+  /**
+   * The phase of a phased run: 'main' runs every test but the service-wide ones, files in parallel;
+   * 'service-wide' runs only those, one at a time. Absent: every test (plain vitest, collection).
+   */
+  phase?: 'main' | 'service-wide';
+  /**
+   * Collection only (coverage, list): unknown requirement IDs are recorded in task meta instead
+   * of failing the collection.
+   */
+  collectOnly?: boolean;
+  /** The seed of the generated (model-based) tests (--seed; the CLI always sets one). */
+  seed?: number;
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    conformance: RunContext;
+  }
+}
+
+/** Context used when a suite file runs without the CLI (plain vitest), from CONFORMANCE_* env vars. */
+export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext {
+  const baseUrl = (env.CONFORMANCE_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  return {
+    baseUrl,
+    stateUrl: env.CONFORMANCE_PROVIDER_STATES_URL ?? `${baseUrl}/_provider-states`,
+    profile: (env.CONFORMANCE_PROFILE as Profile) ?? 'core',
+    requirements: env.CONFORMANCE_REQUIREMENTS ? splitList(env.CONFORMANCE_REQUIREMENTS) : [],
+    readOnly: env.CONFORMANCE_READ_ONLY === '1' || env.CONFORMANCE_READ_ONLY === 'true',
+    timeoutMs: Number(env.CONFORMANCE_TIMEOUT ?? 10_000),
+    asyncTimeoutMs: Number(env.CONFORMANCE_ASYNC_TIMEOUT ?? 60_000),
+    clockToleranceMs: Number(env.CONFORMANCE_CLOCK_TOLERANCE ?? 50 * 60_000),
+    bindings: defaultBindings,
+    seed:
+      env.CONFORMANCE_SEED !== undefined && /^-?\d+$/.test(env.CONFORMANCE_SEED)
+        ? Number(env.CONFORMANCE_SEED)
+        : undefined,
+  };
+}
+
+export function splitList(s: string): string[] {
+  return s
+    .split(/[,\s]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+export function profileLevels(profile: Profile): RequirementLevel[] {
+  return profile === 'all' ? ['core', 'implementation-defined'] : [profile];
+}
+
+/** A requirement ID matches a selection pattern by prefix (`SCHED-` or `SCHED-035`). */
+export function matchesSelection(id: string, patterns: string[]): boolean {
+  if (patterns.length === 0) return true;
+  return patterns.some((p) => id === p || id.startsWith(p));
+}
+
+export interface TestRecordLike {
+  requirements: string[];
+  profile?: 'core' | 'implementation-defined';
+  mutates?: boolean;
+}
+
+/** Whether a test runs in this run; when not, why (its result is then not-applicable). */
+export function selectTest(
+  rec: TestRecordLike,
+  ctx: Pick<RunContext, 'profile' | 'requirements' | 'readOnly'>,
+): { run: true } | { run: false; reason: string } {
+  const profile = rec.profile ?? 'core';
+  if (ctx.profile !== 'all' && ctx.profile !== profile) {
+    return { run: false, reason: `profile ${profile} not selected (--profile ${ctx.profile})` };
+  }
+  if (ctx.requirements.length > 0 && !rec.requirements.some((id) => matchesSelection(id, ctx.requirements))) {
+    return { run: false, reason: `requirements not selected (--requirements ${ctx.requirements.join(',')})` };
+  }
+  if (ctx.readOnly && rec.mutates) {
+    return { run: false, reason: 'mutating test left out by --read-only' };
+  }
+  return { run: true };
+}

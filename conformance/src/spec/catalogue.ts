@@ -1,0 +1,107 @@
+// The requirement catalogue (spec/requirements.yaml, or its generated JSON form).
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { SPEC_DIR } from '../paths.js';
+
+export type RequirementLevel = 'core' | 'implementation-defined';
+
+export interface Requirement {
+  id: string;
+  section: string;
+  statement: string;
+  level: RequirementLevel;
+  testable: boolean;
+  reason?: string;
+  retired?: boolean;
+  operations?: string[];
+  /** Operations of `operations` no test exercises for this requirement, each with the reason why. */
+  untestedOperations?: Record<string, string>;
+  quote?: string;
+}
+
+export interface Catalogue {
+  version: string;
+  requirements: Requirement[];
+  byId: Map<string, Requirement>;
+}
+
+const AREA_NAMES: Record<string, string> = {
+  GEN: 'generic',
+  DOM: 'domains',
+  REC: 'records',
+  COL: 'columns',
+  QRY: 'query',
+  FILE: 'files',
+  LINK: 'links',
+  PROP: 'proposals',
+  BIND: 'binding',
+  MEM: 'members',
+  SCHED: 'schedules',
+  AUTH: 'auth',
+  EVT: 'events',
+  LIM: 'limits',
+  VER: 'versioning',
+};
+
+/** The spec area of a requirement ID (`SCHED-035` → `schedules`). */
+export function areaOf(id: string): string {
+  const prefix = id.replace(/-.*$/, '');
+  return AREA_NAMES[prefix] ?? prefix.toLowerCase();
+}
+
+export class CatalogueError extends Error {
+  override name = 'CatalogueError';
+}
+
+/** Builds a catalogue from parsed YAML/JSON: `{version, requirements: [...]}` or a bare list. */
+export function catalogueFrom(doc: unknown): Catalogue {
+  const obj = doc as { version?: unknown; requirements?: unknown };
+  const list = Array.isArray(doc) ? doc : obj?.requirements;
+  if (!Array.isArray(list)) throw new CatalogueError('requirement catalogue has no `requirements` list');
+  const requirements: Requirement[] = list.map((r: any) => {
+    if (typeof r?.id !== 'string') throw new CatalogueError(`requirement without id: ${JSON.stringify(r)}`);
+    return {
+      id: r.id,
+      section: String(r.section ?? ''),
+      statement: String(r.statement ?? ''),
+      level: r.level === 'implementation-defined' ? 'implementation-defined' : 'core',
+      testable: r.testable !== false,
+      reason: r.reason,
+      retired: r.retired === true,
+      operations: Array.isArray(r.operations) ? r.operations : undefined,
+      untestedOperations:
+        r.untestedOperations && typeof r.untestedOperations === 'object' && !Array.isArray(r.untestedOperations)
+          ? Object.fromEntries(Object.entries(r.untestedOperations).map(([k, v]) => [k, String(v)]))
+          : undefined,
+      quote: r.quote,
+    };
+  });
+  const byId = new Map(requirements.map((r) => [r.id, r]));
+  return { version: String(Array.isArray(doc) ? '' : (obj.version ?? '')), requirements, byId };
+}
+
+const cache = new Map<string, Catalogue>();
+
+/**
+ * Loads the catalogue. Prefers spec/generated/requirements.json (when present and not older than
+ * the YAML), else parses spec/requirements.yaml.
+ */
+export function loadCatalogue(specDir: string = SPEC_DIR): Catalogue {
+  const hit = cache.get(specDir);
+  if (hit) return hit;
+  const yamlFile = path.join(specDir, 'requirements.yaml');
+  const jsonFile = path.join(specDir, 'generated', 'requirements.json');
+  let doc: unknown;
+  try {
+    const useJson =
+      fs.existsSync(jsonFile) &&
+      (!fs.existsSync(yamlFile) || fs.statSync(jsonFile).mtimeMs >= fs.statSync(yamlFile).mtimeMs);
+    doc = useJson ? JSON.parse(fs.readFileSync(jsonFile, 'utf8')) : parseYaml(fs.readFileSync(yamlFile, 'utf8'));
+  } catch (e) {
+    throw new CatalogueError(`cannot read the requirement catalogue in ${specDir}: ${(e as Error).message}`);
+  }
+  const cat = catalogueFrom(doc);
+  cache.set(specDir, cat);
+  return cat;
+}

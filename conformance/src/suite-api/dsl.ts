@@ -1,0 +1,533 @@
+// The conformance test DSL (docs/architecture.md section 8):
+//
+//   conformance({ id, title, requirements, profile?, mutates?, timeoutMs? }, async (t) => { ... })
+//
+// registers a vitest test named `<title> [<ID> <ID>]`, keeps the record in `task.meta`, skips it
+// (not-applicable, with the reason) when the profile, the requirement selection or --read-only
+// leave it out, checks the requirement IDs against the catalogue at load time, sets up and tears
+// down provider states, records every exchange and fails the test on generic check violations.
+import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
+import type { Client } from 'openapi-fetch';
+import type { paths } from '../../../spec/generated/openapi.js';
+import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
+import { poll } from './poll.js';
+import { domainListOf, setAtPath, totalCountOf, type Bindings } from './bindings.js';
+import { loadCatalogue } from '../spec/catalogue.js';
+import {
+  ExchangeLog,
+  makeClient,
+  rawRequest,
+  type ClientOptions,
+  type Exchange,
+  type RawInit,
+  type RawResponse,
+} from './client.js';
+import { GenericChecker } from './generic-checks/checker.js';
+import type { Finding, GenericCode, SchemaView, Violation } from './generic-checks/types.js';
+import { loadOpenApi } from '../spec/openapi.js';
+import { contextFromEnv, selectTest, type RunContext } from '../run/context.js';
+import {
+  FixtureStateProvider,
+  HttpStateProvider,
+  ServiceWideStateError,
+  StateSession,
+  type StateProvider,
+  type StateValues,
+} from './states.js';
+import {
+  BlockedError,
+  GenericCheckError,
+  NotApplicableError,
+  PreconditionFailedError,
+  SuiteDefinitionError,
+} from '../errors.js';
+import { classifyError, type TestOutcome } from '../report/results.js';
+import { writeTrace } from './trace.js';
+
+export type { RawResponse, RawInit } from './client.js';
+export type { Bindings } from './bindings.js';
+export { PreconditionFailedError, NotApplicableError, BlockedError } from '../errors.js';
+
+export interface ConformanceRecord {
+  /** 'area.kebab-name', unique in the suite. */
+  id: string;
+  title: string;
+  /** Requirement IDs from spec/requirements.yaml. */
+  requirements: string[];
+  /** Default 'core'. */
+  profile?: 'core' | 'implementation-defined';
+  /** Default false; --read-only leaves mutating tests out (not-applicable). */
+  mutates?: boolean;
+  /** vitest timeout of the test (default: the run's --test-timeout). */
+  timeoutMs?: number;
+  /**
+   * The test changes a setting of the whole service (provider state 'a setting'): it runs in the
+   * service-wide phase, after every other test, alone (docs: conformance/README.md).
+   */
+  serviceWide?: boolean;
+}
+
+export interface LinkArgs {
+  parentDomain: string;
+  parentId?: number;
+  parentMatch?: { field: string; key: string | number };
+  childDomain: string;
+  childId?: number;
+  childMatch?: { field: string; key: string | number };
+  relationship?: string;
+  /** Upsert only: the new relationship of an existing link (reference: `NewRelationship`). */
+  newRelationship?: string;
+}
+
+export type ApiClient = Client<paths>;
+
+/** The params of a state: optional where the state needs none. */
+type GivenParams<S extends StateName> =
+  Record<string, never> extends ProviderStates[S]['params']
+    ? [params?: ProviderStates[S]['params']]
+    : [params: ProviderStates[S]['params']];
+
+export interface TestContext {
+  /** openapi-fetch client typed from spec/generated/openapi.ts, with the run's admin token. */
+  api: ApiClient;
+  /** The same client with another token; null = no credentials. */
+  as(token: string | null): ApiClient;
+  /** An untyped request (path relative to the base URL, query included); still recorded and checked. */
+  raw(path: string, init?: RawInit): Promise<RawResponse>;
+  /**
+   * Sets up a provider state; torn down after the test. A failure ends the test as precondition-failed.
+   * Typed per state from spec/provider-states.yaml (`x-states`): the params it takes, the values it answers.
+   */
+  given<S extends StateName>(state: S, ...params: GivenParams<S>): Promise<ProviderStates[S]['values']>;
+  /**
+   * Runs a step the test needs but is not about (reading a record back, creating a fixture through
+   * the API) and that `requirement` documents. When the step fails (an assertion in `fn`, or any
+   * error but an unreachable target), the test ends `blocked` by `requirement` instead of failing
+   * its own requirements; a test is never blocked by one of its own requirements (it fails then).
+   */
+  needs<T>(requirement: string, step: string, fn: () => Promise<T>): Promise<T>;
+  bindings: Bindings;
+  /** The total count of a query response, read where the bindings put it (body path or header). */
+  totalCount(res: { json: unknown; headers: Headers }): unknown;
+  /** The domain list of a GET /api/Domains body, where the bindings put it. */
+  domainList(body: unknown): unknown;
+  links: {
+    upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
+    remove(a: LinkArgs, token?: string): Promise<RawResponse>;
+  };
+  /**
+   * Calls `fn` until `done(value)` holds; fails after the run's --async-timeout (or `timeoutMs`).
+   * Never sleep for an asynchronous outcome: poll it.
+   */
+  poll<T>(
+    fn: () => Promise<T>,
+    done: (v: T) => boolean,
+    opts?: { timeoutMs?: number; intervalMs?: number },
+  ): Promise<T>;
+  /**
+   * The absence of an asynchronous effect after a refused request, judged no sooner than the
+   * positive case needed to show it. Runs `positive` first when given (a control that makes the same
+   * kind of effect happen and waits for it with t.poll) and measures it; otherwise takes the longest
+   * successful t.poll of this test file so far (at least 1 s; at most --async-timeout). Then waits
+   * until that long has passed since `since` (when the refused request was sent; default: now) and
+   * runs `check`, the assertions that the effect did not happen. Returns the time waited for.
+   */
+  expectStaysAbsent(
+    check: () => Promise<void>,
+    opts?: { since?: number; positive?: () => Promise<unknown> },
+  ): Promise<number>;
+  /** Ends the test as not-applicable. */
+  notApplicable(reason: string): never;
+  /** The run's admin token (provider state 'a user' without grants). */
+  adminToken(): Promise<string>;
+  /** The run context (base URL, profile, ...). */
+  run: Readonly<RunContext>;
+}
+
+/** What the harness keeps in `task.meta` of every conformance test (read by the reporter). */
+export interface ConformanceMeta {
+  conformance?: true;
+  id?: string;
+  title?: string;
+  requirements?: string[];
+  profile?: 'core' | 'implementation-defined';
+  mutates?: boolean;
+  serviceWide?: boolean;
+  /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
+  otherPhase?: boolean;
+  /** Collection only: requirement IDs that are not in the catalogue (or retired). */
+  unknownRequirements?: string[];
+  /** Set when the test is left out at collection. */
+  skipReason?: string;
+  outcome?: TestOutcome;
+  outcomeReason?: string;
+  /** For outcome 'blocked': the requirement whose step failed, and the step. */
+  blockedBy?: { requirement: string; step: string };
+  exchanges?: Exchange[];
+  violations?: Violation[];
+  findings?: Finding[];
+  warnings?: string[];
+  checked?: Record<GenericCode, number>;
+}
+
+declare module '@vitest/runner' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds the fields
+  interface TaskMeta extends ConformanceMeta {}
+}
+
+// ------------------------------------------------------------------------- per-file state
+
+let runCtx: RunContext | undefined;
+function ctx(): RunContext {
+  if (!runCtx) {
+    let provided: RunContext | undefined;
+    try {
+      provided = inject('conformance');
+    } catch {
+      provided = undefined;
+    }
+    runCtx = provided ?? contextFromEnv();
+  }
+  return runCtx;
+}
+
+/** The run's context (profile, timeouts, tolerances) for helpers outside a test body. */
+export function currentRun(): Readonly<RunContext> {
+  return ctx();
+}
+
+let provider: StateProvider | undefined;
+function stateProvider(): StateProvider {
+  if (!provider) {
+    const c = ctx();
+    if (c.fixtures) provider = new FixtureStateProvider(c.fixtures);
+    else if (c.stateUrl) provider = new HttpStateProvider(c.stateUrl, c.timeoutMs);
+    else throw new PreconditionFailedError('no provider-state URL and no fixtures file configured');
+  }
+  return provider;
+}
+
+const checkers = new Map<SchemaView, GenericChecker>();
+/** A core test's exchanges are checked against the core view; an implementation-defined test's against the full document. */
+function genericChecker(profile: 'core' | 'implementation-defined'): GenericChecker {
+  const view: SchemaView = profile === 'core' ? 'core' : 'full';
+  let c = checkers.get(view);
+  if (!c) {
+    c = new GenericChecker(loadOpenApi(), view);
+    checkers.set(view, c);
+  }
+  return c;
+}
+
+let admin: { session: StateSession; token: Promise<string> } | undefined;
+/** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
+ * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
+let adminTeardownFile: string | undefined;
+
+function adminToken(): Promise<string> {
+  if (!admin) {
+    const session = new StateSession(stateProvider(), 'run-admin');
+    const token = session.given('a user', {}).then((v) => {
+      if (typeof v.token !== 'string' || v.token === '') {
+        throw new PreconditionFailedError(`provider state 'a user' returned no token: ${JSON.stringify(v)}`);
+      }
+      return v.token;
+    });
+    token.catch(() => undefined); // handled by the awaiting test
+    admin = { session, token };
+  }
+  return admin.token;
+}
+
+const seenIds = new Set<string>();
+
+/** The longest time a successful t.poll of this file needed: how long an asynchronous effect takes here. */
+let longestPollMs = 0;
+/** The shortest wait before an effect is judged absent, when no positive case was measured. */
+const MIN_ABSENCE_WAIT_MS = 1000;
+
+// ------------------------------------------------------------------------- the DSL
+
+export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
+  const c = ctx();
+  validateRecord(record, c);
+  const file = getCurrentSuite()?.file?.filepath ?? '';
+  if (adminTeardownFile !== file) {
+    adminTeardownFile = file;
+    afterAll(async () => {
+      if (!admin) return;
+      const a = admin;
+      admin = undefined;
+      const warnings = await a.session.teardownAll();
+      for (const w of warnings) console.warn(`conformance: WARNING: ${w}`);
+    });
+  }
+  const profile = record.profile ?? 'core';
+  const sel = selectTest(record, c);
+  const meta: ConformanceMeta = {
+    conformance: true,
+    id: record.id,
+    title: record.title,
+    requirements: [...record.requirements],
+    profile,
+    mutates: record.mutates ?? false,
+    ...(record.serviceWide ? { serviceWide: true } : {}),
+  };
+  if (c.collectOnly) meta.unknownRequirements = unknownIds(record.requirements);
+  // two phases: everything else first (files in parallel), then the service-wide tests alone
+  const otherPhase = c.phase !== undefined && (c.phase === 'service-wide') !== (record.serviceWide === true);
+  if (otherPhase) meta.otherPhase = true;
+  if (!sel.run) {
+    meta.skipReason = sel.reason;
+    meta.outcome = 'not-applicable';
+    meta.outcomeReason = sel.reason;
+  }
+  const name = `${record.title} [${record.requirements.join(' ')}]`;
+  // a test's own timeout never cuts a poll to the async deadline short
+  const timeout = record.timeoutMs === undefined ? undefined : Math.max(record.timeoutMs, c.asyncTimeoutMs + 30_000);
+  test(name, { skip: !sel.run || otherPhase, timeout, meta }, async (vctx) => {
+    await runBody(record, body, vctx);
+  });
+}
+
+async function runBody(
+  record: ConformanceRecord,
+  body: (t: TestContext) => Promise<void>,
+  vctx: VitestTestContext,
+): Promise<void> {
+  const c = ctx();
+  const meta = vctx.task.meta as ConformanceMeta;
+  const log = new ExchangeLog();
+  const session = new StateSession(stateProvider(), record.id, record.serviceWide === true);
+  let tornDown = false;
+  const teardown = async () => {
+    if (tornDown) return [];
+    tornDown = true;
+    return session.teardownAll();
+  };
+  // a test that times out never reaches the end of runBody: tear down from the hook as well
+  vctx.onTestFinished(async () => {
+    const w = await teardown();
+    if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
+  });
+
+  const t = makeTestContext(c, log, session, vctx.signal, record);
+  let thrown: unknown;
+  try {
+    await body(t);
+  } catch (e) {
+    thrown = e;
+  }
+  const warnings = await teardown();
+  meta.exchanges = log.exchanges;
+  meta.violations = log.violations;
+  meta.findings = log.findings;
+  meta.checked = { ...log.checked };
+  if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
+  writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
+
+  if (thrown instanceof NotApplicableError) {
+    meta.outcome = 'not-applicable';
+    meta.outcomeReason = thrown.message;
+    vctx.skip(thrown.message);
+  }
+  // Generic violations: those of the test's own concern fail it (a reference choice refused in an
+  // implementation-defined test, or GEN-00x named by the test); the others block it, since GEN-001/
+  // GEN-002 fail on their own (one synthetic result per file) with every message.
+  const own = log.violations.filter(
+    (v) => v.level === 'implementation-defined' || record.requirements.includes(v.code),
+  );
+  const blocking = log.violations.filter((v) => !own.includes(v));
+  const violationText = (list: Violation[]) => list.map((v) => v.message).join('\n');
+  const block = (e: BlockedError) => {
+    meta.outcome = 'blocked';
+    meta.blockedBy = { requirement: e.requirement, step: e.step };
+    meta.outcomeReason = e.message.split('\n')[0];
+  };
+  if (thrown !== undefined) {
+    const err = thrown as Error;
+    meta.outcome = classifyError(err);
+    if (meta.outcome === 'precondition-failed') meta.outcomeReason = err.message;
+    if (log.violations.length > 0 && err && typeof err === 'object' && typeof err.message === 'string') {
+      try {
+        err.message = `${err.message}\n${violationText(log.violations)}`;
+      } catch {
+        /* read-only message */
+      }
+    }
+    // an assertion of the test itself fails it, refused responses or not: it may be the very shape
+    // the test is about (a failure inside t.needs arrives here as a BlockedError)
+    if (thrown instanceof BlockedError) block(thrown);
+    throw thrown;
+  }
+  if (own.length > 0) {
+    meta.outcome = 'failed';
+    throw new GenericCheckError(violationText(own));
+  }
+  if (blocking.length > 0) {
+    const b = blockedByViolation(blocking);
+    block(b);
+    throw b;
+  }
+  meta.outcome = 'passed';
+}
+
+/** The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002). */
+function blockedByViolation(violations: Violation[]): BlockedError {
+  const code = violations[0].code;
+  const step = `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
+  const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
+  return new BlockedError(code, step, lines.join('\n'));
+}
+
+/** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */
+export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError {
+  const err = e as { message?: string; stack?: string; expected?: unknown; actual?: unknown; showDiff?: boolean };
+  const msg = err?.message ?? String(e);
+  const b = new BlockedError(requirement, step, `blocked by ${requirement}: step "${step}" failed: ${msg}`);
+  // keep the assertion's values and place for the report (vitest serialises these fields)
+  Object.assign(b, { expected: err?.expected, actual: err?.actual, showDiff: err?.showDiff });
+  if (err?.stack) b.stack = `BlockedError: ${b.message.split('\n')[0]}\n${err.stack.split('\n').slice(1).join('\n')}`;
+  return b;
+}
+
+function makeTestContext(
+  c: RunContext,
+  log: ExchangeLog,
+  session: StateSession,
+  signal: AbortSignal,
+  record: ConformanceRecord,
+): TestContext {
+  const profile = record.profile ?? 'core';
+  const base = (token: ClientOptions['token']): ClientOptions => ({
+    baseUrl: c.baseUrl,
+    bindings: c.bindings,
+    timeoutMs: c.timeoutMs,
+    log,
+    checker: genericChecker(profile),
+    token,
+    signal,
+  });
+  const adminOpts = base(() => adminToken());
+  const raw = (path: string, init?: RawInit) => rawRequest(adminOpts, path, init);
+  const link = (which: 'upsert' | 'remove') => (a: LinkArgs, token?: string) =>
+    raw(which === 'upsert' ? c.bindings.paths.linkUpsert : c.bindings.paths.linkRemove, {
+      method: 'POST',
+      body: JSON.stringify(linkBody(a, c.bindings, which)),
+      ...(token !== undefined ? { token } : {}),
+    });
+  return {
+    api: makeClient<paths>(adminOpts),
+    as: (token) => makeClient<paths>(base(() => token)),
+    raw,
+    given: async <S extends StateName>(state: S, ...[params]: GivenParams<S>) => {
+      try {
+        return (await session.given(state, (params ?? {}) as Record<string, unknown>)) as ProviderStates[S]['values'];
+      } catch (e) {
+        // a suite mistake (a service-wide state in a test not marked serviceWide) is not the target's
+        if (e instanceof PreconditionFailedError || e instanceof ServiceWideStateError) throw e;
+        throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
+      }
+    },
+    needs: async (requirement, step, fn) => {
+      if (!loadCatalogue().byId.has(requirement)) {
+        throw new SuiteDefinitionError(`t.needs: unknown requirement ID ${requirement} (step "${step}")`);
+      }
+      try {
+        return await fn();
+      } catch (e) {
+        // a test is never blocked by its own requirement; an unreachable target stays an error
+        const kind = classifyError(e as Error);
+        if (kind !== 'failed' || e instanceof GenericCheckError || record.requirements.includes(requirement)) throw e;
+        throw blockedByStep(requirement, step, e);
+      }
+    },
+    bindings: c.bindings,
+    totalCount: (res) => totalCountOf(c.bindings, res),
+    domainList: (body) => domainListOf(c.bindings, body),
+    links: { upsert: link('upsert'), remove: link('remove') },
+    poll: async (fn, done, opts = {}) => {
+      const t0 = Date.now();
+      const v = await poll(fn, done, { timeoutMs: c.asyncTimeoutMs, ...opts });
+      longestPollMs = Math.max(longestPollMs, Date.now() - t0);
+      return v;
+    },
+    expectStaysAbsent: async (check, opts = {}) => {
+      const since = opts.since ?? Date.now();
+      let needed = longestPollMs;
+      if (opts.positive) {
+        const t0 = Date.now();
+        await opts.positive();
+        needed = Date.now() - t0;
+        longestPollMs = Math.max(longestPollMs, needed);
+      }
+      const waitMs = Math.min(Math.max(needed, MIN_ABSENCE_WAIT_MS), c.asyncTimeoutMs);
+      const left = since + waitMs - Date.now();
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+      await check();
+      return waitMs;
+    },
+    notApplicable: (reason: string): never => {
+      throw new NotApplicableError(reason);
+    },
+    adminToken,
+    run: c,
+  };
+}
+
+/** The Link/Upsert or Link/Remove body, with the field names (dotted paths) of the bindings. */
+export function linkBody(a: LinkArgs, b: Bindings, which: 'upsert' | 'remove' = 'upsert'): Record<string, unknown> {
+  const n = b.link;
+  const out: Record<string, unknown> = {};
+  const set = (path: string, v: unknown) => setAtPath(out, path, v);
+  set(n.parentDomain, a.parentDomain);
+  if (a.parentId !== undefined) set(n.parentRecordId, a.parentId);
+  if (a.parentMatch) {
+    set(n.parentRecordMatchField, a.parentMatch.field);
+    set(n.parentRecordKey, a.parentMatch.key);
+  }
+  set(n.childDomain, a.childDomain);
+  if (a.childId !== undefined) set(n.childRecordId, a.childId);
+  if (a.childMatch) {
+    set(n.childRecordMatchField, a.childMatch.field);
+    set(n.childRecordKey, a.childMatch.key);
+  }
+  if (a.relationship !== undefined) set(n.relationship, a.relationship);
+  if (which === 'upsert' && a.newRelationship !== undefined) set(n.newRelationship, a.newRelationship);
+  return out;
+}
+
+// ------------------------------------------------------------------------- load-time checks
+
+function unknownIds(ids: string[]): string[] {
+  const cat = loadCatalogue();
+  return ids.filter((id) => {
+    const r = cat.byId.get(id);
+    return !r || r.retired;
+  });
+}
+
+function validateRecord(r: ConformanceRecord, c: RunContext): void {
+  const where = `conformance test '${r?.id}'`;
+  if (typeof r?.id !== 'string' || !/^[a-z0-9]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$/.test(r.id)) {
+    throw new SuiteDefinitionError(`${where}: id must look like 'area.kebab-name'`);
+  }
+  if (typeof r.title !== 'string' || r.title.trim() === '')
+    throw new SuiteDefinitionError(`${where}: title is required`);
+  if (!Array.isArray(r.requirements) || r.requirements.length === 0) {
+    throw new SuiteDefinitionError(`${where}: requirements must be a non-empty list of requirement IDs`);
+  }
+  if (r.profile !== undefined && r.profile !== 'core' && r.profile !== 'implementation-defined') {
+    throw new SuiteDefinitionError(`${where}: profile must be 'core' or 'implementation-defined'`);
+  }
+  if (seenIds.has(r.id)) throw new SuiteDefinitionError(`${where}: duplicate test id`);
+  seenIds.add(r.id);
+  if (c.collectOnly) return;
+  const unknown = unknownIds(r.requirements);
+  if (unknown.length > 0) {
+    throw new SuiteDefinitionError(`${where} names unknown or retired requirement ID(s): ${unknown.join(', ')}`);
+  }
+}
+
+export type { StateValues };

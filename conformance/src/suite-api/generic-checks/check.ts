@@ -1,0 +1,14 @@
+// What a generic check is: a named function for one requirement, run on every exchange.
+import type { Exchange } from './exchange.js';
+import type { CheckResult, GenericCode } from './types.js';
+
+export interface GenericCheck {
+  /** The requirement of spec/requirements.yaml the check enforces. */
+  requirement: GenericCode;
+  /** A short snake_case name (shown in the docs; stable). */
+  name: string;
+  /** One line: what the check asserts. */
+  description: string;
+  /** Checks one exchange: adds what it checked, the violations and the findings to `out`. */
+  run(x: Exchange, out: CheckResult): void;
+}

@@ -1,0 +1,79 @@
+// GEN-002: a status the spec documents for the operation in core (a response not marked
+// x-implementation-defined) carries a body valid against that response's schema. A core body is
+// validated against the core view; what only the full document (the reference's choices) refuses
+// is a finding in the core view and an implementation-defined violation in the full view. An
+// undocumented status and a marked response are findings, never core failures.
+import type { ErrorObject } from 'ajv';
+import type { GenericCheck } from './check.js';
+import type { Finding } from './types.js';
+
+export const documentedBodyShape: GenericCheck = {
+  requirement: 'GEN-002',
+  name: 'documented_body_shape',
+  description: 'a documented core status carries a JSON body valid against the schema of that response',
+  run(x, out) {
+    const { operation: op, response: spec, where, body } = x;
+    if (!op) return;
+    const finding = (kind: Finding['kind'], message: string): Finding => ({
+      kind,
+      operationId: op.operationId,
+      method: x.input.method,
+      url: x.input.url,
+      status: x.input.status,
+      message,
+    });
+    if (!spec) {
+      out.findings.push(
+        finding('undocumented-status', `${where}: status ${x.input.status} is not documented for ${op.operationId}`),
+      );
+      return;
+    }
+    if (!spec.schemaPointer) return;
+    const schema = spec.schemaPointer;
+    const core = !spec.implementationDefined;
+    if (core) out.checked.push('GEN-002');
+    if (!body.json) {
+      const msg = `${where}: documented response ${spec.key} has a JSON body schema but the body is ${body.empty ? 'empty' : 'not JSON'}`;
+      if (core) out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
+      else out.findings.push(finding('implementation-defined-not-json', msg));
+      return;
+    }
+    const parsed = body.json.value;
+    // a marked response is checked against the full document (a finding either way); a core
+    // response first against the core view, then (for the difference) against the full document
+    const validate = x.validator(core ? 'core' : 'full', schema);
+    if (!validate(parsed)) {
+      const msg = `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(validate.errors)}`;
+      if (core) out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
+      else out.findings.push(finding('implementation-defined-schema', msg));
+      return;
+    }
+    if (!core) return;
+    const full = x.validator('full', schema);
+    if (full(parsed)) return;
+    const msg = `${where}: body differs from the reference's choice in implementation-defined parts of response ${spec.key}: ${formatErrors(full.errors)}`;
+    if (x.view === 'full')
+      out.violations.push({
+        code: 'GEN-002',
+        level: 'implementation-defined',
+        message: `[GEN-002, implementation-defined] ${msg}`,
+      });
+    else out.findings.push(finding('implementation-defined-property', `${msg} (a finding, not a core failure)`));
+  },
+};
+
+/** Every schema error, one after another (never truncated: a vendor needs all of them). */
+function formatErrors(errors: ErrorObject[] | null | undefined): string {
+  if (!errors || errors.length === 0) return 'invalid';
+  const parts = errors.map((e) => {
+    const at = e.instancePath || '(root)';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` '${(e.params as any).additionalProperty}'`
+        : e.keyword === 'enum'
+          ? ` ${JSON.stringify((e.params as any).allowedValues)}`
+          : '';
+    return `${at} ${e.message ?? e.keyword}${extra}`;
+  });
+  return parts.join('; ');
+}

@@ -1,0 +1,54 @@
+// What the generic checks work on and what they report: the exchange as the client recorded it, the
+// violations (failures of a GEN requirement) and the findings (what the implementation-defined
+// profile looks at; never a core failure).
+import type { OperationMatch } from '../../spec/openapi.js';
+
+/** The requirements the generic checks enforce, one named check each (checks.ts). */
+export type GenericCode = 'GEN-001' | 'GEN-002';
+
+export interface Violation {
+  code: GenericCode;
+  message: string;
+  /**
+   * 'implementation-defined': the body is valid in the core view and only the full document (the
+   * reference's choices) refuses it; reported so by the 'full' view only. Such a violation fails
+   * the implementation-defined test it occurs in and never counts against GEN-002 itself.
+   */
+  level?: 'implementation-defined';
+}
+
+export interface Finding {
+  kind:
+    | 'undocumented-status'
+    | 'implementation-defined-schema'
+    | 'implementation-defined-property'
+    | 'implementation-defined-not-json'
+    | 'unknown-operation';
+  operationId?: string;
+  method: string;
+  url: string;
+  status: number;
+  message: string;
+}
+
+export interface CheckInput {
+  method: string;
+  /** Full URL (for messages). */
+  url: string;
+  /** Path relative to the base URL, starting with `/`. */
+  path: string;
+  status: number;
+  contentType: string | null;
+  bodyText: string;
+}
+
+export interface CheckResult {
+  operation?: OperationMatch;
+  /** Which generic requirements were checked on this exchange. */
+  checked: GenericCode[];
+  violations: Violation[];
+  findings: Finding[];
+}
+
+/** Which document bodies are validated against: the core view (core profile) or the full document. */
+export type SchemaView = 'core' | 'full';
