@@ -12,7 +12,7 @@ import prettier from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'spec/generated/**', '**/*.d.ts'] },
+  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'spec/generated/**', '**/*.d.ts', '.stryker-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
