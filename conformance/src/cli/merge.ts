@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadCatalogue, CatalogueError, type Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
-import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../report/gate.js';
+import { applyGate, gateFromFiles, loadBaseline } from '../report/gate.js';
 import { summaryText } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
 import {
@@ -172,17 +172,7 @@ async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number>
       return { file, results: loadBaseline(file) };
     });
     merged = mergeResults(shards, catalogue, opts);
-    const gate: GateInput = {
-      baseline: opts.baseline
-        ? { file: path.resolve(opts.baseline), results: loadBaseline(path.resolve(opts.baseline)) }
-        : undefined,
-      expectedFailures: opts.expectedFailures
-        ? {
-            file: path.resolve(opts.expectedFailures),
-            entries: loadExpectedFailures(path.resolve(opts.expectedFailures), catalogue),
-          }
-        : undefined,
-    };
+    const gate = gateFromFiles(opts, catalogue);
     merged = applyGate(merged, gate);
     dir = path.resolve(opts.reportDir ?? 'reports/merged');
     writeReports(merged, dir);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { CatalogueError, loadCatalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
-import { applyGate, loadBaseline, loadExpectedFailures, type GateInput } from '../report/gate.js';
+import { applyGate, gateFromFiles, loadBaseline } from '../report/gate.js';
 import { EXIT, exitCodeFor, verdictFor, type RunResults } from '../report/results.js';
 import { summaryText } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
@@ -34,17 +34,7 @@ async function reportCommand(
     const abs = path.resolve(file);
     results = loadBaseline(abs);
     const cat = opts.expectedFailures ? loadCatalogue() : undefined;
-    const gate: GateInput = {
-      baseline: opts.baseline
-        ? { file: path.resolve(opts.baseline), results: loadBaseline(path.resolve(opts.baseline)) }
-        : undefined,
-      expectedFailures: opts.expectedFailures
-        ? {
-            file: path.resolve(opts.expectedFailures),
-            entries: loadExpectedFailures(path.resolve(opts.expectedFailures), cat),
-          }
-        : undefined,
-    };
+    const gate = gateFromFiles(opts, cat);
     if (gate.baseline || gate.expectedFailures) {
       // judge the run afresh: drop the marks of an earlier judgement
       const { gate: _g, baseline: _b, expectedFailures: _e, ...rest } = results;

@@ -148,6 +148,21 @@ export interface GateInput {
   today?: Date;
 }
 
+/** The gate of `--baseline` and `--expected-failures` files (paths from the working directory). */
+export function gateFromFiles(o: { baseline?: string; expectedFailures?: string }, catalogue?: Catalogue): GateInput {
+  return {
+    baseline: o.baseline
+      ? { file: path.resolve(o.baseline), results: loadBaseline(path.resolve(o.baseline)) }
+      : undefined,
+    expectedFailures: o.expectedFailures
+      ? {
+          file: path.resolve(o.expectedFailures),
+          entries: loadExpectedFailures(path.resolve(o.expectedFailures), catalogue),
+        }
+      : undefined,
+  };
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
