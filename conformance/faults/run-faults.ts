@@ -826,7 +826,6 @@ async function main(argv: string[]): Promise<number> {
     ];
     let done = 0;
     jobsPlanned = jobs.length;
-    const retried = new Map<string, string>();
     /** One run of a job: a fresh reference server, the proxy with the job's rewrite, the suite through it. */
     const runJob = async (job: Job, name: string, dir: string) => {
       const flags = job.kind === 'control' ? (job.control.serverFlags ?? []) : [];
@@ -865,24 +864,12 @@ async function main(argv: string[]): Promise<number> {
     await pool(jobs, concurrency, async (job) => {
       const name = job.kind === 'fault' ? job.fault.name : job.control.name;
       const dir = path.join(faultsDir, name);
-      let { run, proxyErrors } = await runJob(job, name, dir);
-      // A control whose only complaints are errors and unmet preconditions (requests that timed out,
-      // states that could not be set up) met the machine's load, not a wrong judgement of the suite:
-      // it runs once more, and the second run decides. The report says so.
-      if (job.kind === 'control') {
-        const first = judgeControl(job.control, run, baselineResults, dir, proxyErrors);
-        if (first.status !== 'passed' && onlyLoadSymptoms(first)) {
-          log(`[${name}] only errors and unmet preconditions (${describeAlarms(first)}): running it once more`);
-          ({ run, proxyErrors } = await runJob(job, name, dir));
-          retried.set(name, `first run: ${describeAlarms(first) || first.status}; ran once more`);
-        }
-      }
-      done++;
+      const { run, proxyErrors } = await runJob(job, name, dir);
       if (job.kind === 'fault') {
         const o = judgeFault(job.fault, run, baselineResults, dir, proxyErrors);
         outcomes.push(o);
         log(
-          `[${done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
+          `[${++done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
             o.failing.join(', ') ||
             Object.entries(o.results)
               .map(([k, v]) => `${k} ${v}`)
@@ -890,17 +877,22 @@ async function main(argv: string[]): Promise<number> {
           }; ${o.failedRequirements.length} failed in run) ${fmtMs(o.durationMs)}`,
         );
       } else {
-        const o = judgeControl(job.control, run, baselineResults, dir, proxyErrors);
-        const again = retried.get(name);
-        if (again) o.notes.push(again);
+        let o = judgeControl(job.control, run, baselineResults, dir, proxyErrors);
+        // A control whose only complaints are errors and unmet preconditions (requests that timed
+        // out, states that could not be set up) met the machine's load, not a wrong judgement of the
+        // suite: it runs once more, and the second run decides. The report says so.
+        if (o.status !== 'passed' && onlyLoadSymptoms(o)) {
+          const first = describeAlarms(o) || o.status;
+          log(`[${name}] only errors and unmet preconditions (${first}): running it once more`);
+          const again = await runJob(job, name, dir);
+          o = judgeControl(job.control, again.run, baselineResults, dir, again.proxyErrors);
+          o.notes.push(`first run: ${first}; ran once more`);
+        }
         controlOutcomes.push(o);
+        const alarms = describeAlarms(o);
         log(
-          `[${done}/${jobs.length}] control ${name}: ${o.status === 'passed' ? 'passed' : o.status === 'error' ? 'RUN ERROR' : 'FALSE ALARM'} (${o.judged} judged${
-            Object.keys(o.falseAlarms).length
-              ? `; ${Object.entries(o.falseAlarms)
-                  .map(([k, v]) => `${k} ${v}`)
-                  .join(', ')}`
-              : ''
+          `[${++done}/${jobs.length}] control ${name}: ${o.status === 'passed' ? 'passed' : o.status === 'error' ? 'RUN ERROR' : 'FALSE ALARM'} (${o.judged} judged${
+            alarms ? `; ${alarms}` : ''
           }) ${fmtMs(o.durationMs)}`,
         );
       }
