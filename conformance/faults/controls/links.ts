@@ -14,23 +14,14 @@ import {
   withResponseJson,
 } from '../exchange.js';
 import { noContent, onSuccess, renameBodyKeys, renameQueryParams, chain } from './util.js';
+import { defaultBindings } from '../../src/suite-api/bindings.js';
 
 const UPSERT =
   'Section 4.4: "POST /api/Link/Upsert: creates a link or updates an existing one. Body fields for the relationship and the child side, and the response: not shown."';
 const REMOVE = 'Section 4.4: "POST /api/Link/Remove: deletes an existing link. Body and response: not shown."';
 
-const CAMEL: Record<string, string> = {
-  parentDomain: 'ParentDomain',
-  parentRecordId: 'ParentRecordID',
-  parentRecordKey: 'ParentRecordKey',
-  parentRecordMatchField: 'ParentRecordMatchField',
-  childDomain: 'ChildDomain',
-  childRecordId: 'ChildRecordID',
-  childRecordKey: 'ChildRecordKey',
-  childRecordMatchField: 'ChildRecordMatchField',
-  relationship: 'Relationship',
-  newRelationship: 'NewRelationship',
-};
+/** Binding key → the reference's body name (the suite's default binding): what the proxy renames to. */
+const CAMEL: Record<string, string> = { ...defaultBindings.link };
 
 /** Binding key → dotted body path of the nested link body. */
 const NESTED: Record<string, string> = {
