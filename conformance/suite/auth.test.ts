@@ -15,7 +15,6 @@ type Raw = Awaited<ReturnType<Ctx['raw']>>;
 const is2xx = (s: number) => s >= 200 && s < 300;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-/** Every permission except the download-related ones. */
 type LinkList = components['schemas']['LinkList'];
 type ListEnvelope = components['schemas']['ListEnvelope'];
 type RecordEnvelope = components['schemas']['RecordEnvelope'];
@@ -24,6 +23,7 @@ type BindStatus = components['schemas']['BindStatus'];
 type MemberCreationResult = components['schemas']['MemberCreationResult'];
 type AuthenticateResponse = components['schemas']['AuthenticateResponse'];
 
+/** Every permission except the download-related ones. */
 const ALL: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
 const without = (p: Permission) => ALL.filter((x) => x !== p);
 
