@@ -18,8 +18,18 @@ const BODY = {
   Id: 42,
 };
 
+/** µs of pure computation added to every answer (env BARE_SPIN_US, default 0: the ceiling itself).
+ * A control for the CPU-per-request figures: the bare route made as slow as a real route by work
+ * that allocates nothing and makes no system call shows what a server pays per request merely for
+ * being the slower side of the load test (bench/profile-record.ts, docs/benchmarks.md). */
+const SPIN_US = Number(process.env.BARE_SPIN_US ?? 0);
+function spin(): void {
+  const until = performance.now() + SPIN_US / 1000;
+  while (performance.now() < until); // performance.now() allocates nothing (a double)
+}
+
 const app = new Hono();
-app.get('/bare', (c) => c.json(BODY));
+app.get('/bare', SPIN_US > 0 ? (c) => (spin(), c.json(BODY)) : (c) => c.json(BODY));
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
   process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${info.port}` }) + '\n');
