@@ -41,7 +41,7 @@ export const PARTS = [
   'bare-spin: the added computation',
   'other',
 ] as const;
-export type Part = (typeof PARTS)[number];
+type Part = (typeof PARTS)[number];
 
 const has = (f: CallFrame, s: string) => f.url.includes(s);
 const SQL_METHODS = new Set(['get', 'all', 'run', 'iterate', 'pluck', 'raw']);
