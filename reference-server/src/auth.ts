@@ -191,7 +191,11 @@ export class AuthCache {
     // locking mode (db.ts, --exclusive-db: nobody else can commit); any other file may have one,
     // whose commits show in data_version.
     const exclusive = String(db.pragma('locking_mode', { simple: true })).toLowerCase() === 'exclusive';
-    this.dataVersion = db.memory || exclusive ? undefined : db.prepare('PRAGMA data_version');
+    // why its own SQL text: db.prepare hands out one shared statement per text (db.ts,
+    // cacheStatements), and pluck() changes how a statement answers; this text is the cache's alone.
+    // pluck: the number itself, without a row object per request.
+    this.dataVersion =
+      db.memory || exclusive ? undefined : db.prepare('PRAGMA data_version -- auth cache stamp').pluck();
   }
 
   userFor(deps: Deps, token: string): User | undefined {
@@ -199,7 +203,7 @@ export class AuthCache {
     if (this.db.inTransaction) return lookupToken(deps, token)?.user;
     // The stamps are read before the tables: a change committed while the lookup below runs
     // leaves the stamp behind, so the next request drops what this one cached.
-    const dv = this.dataVersion ? (this.dataVersion.get() as { data_version: number }).data_version : 0;
+    const dv = this.dataVersion ? (this.dataVersion.get() as number) : 0;
     if (this.generation !== this.seenGeneration || dv !== this.seenDataVersion) {
       // why: users, grants or tokens changed (through this connection, or anything changed through
       // another one) since the entries were read: drop them all.

@@ -77,7 +77,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * past `max`). The column engine and the areas build the same few SQL texts again and again, and
  * preparing one cost more than running it (about a fifth of the CPU of a record read). A statement
  * keeps no state between runs as long as nobody calls pluck/raw/expand/safeIntegers/bind on it:
- * the server does not (docs/benchmarks.md has the measured effect). */
+ * the server does not, except on a statement whose SQL text no other code uses (the token cache's
+ * `PRAGMA data_version -- auth cache stamp`, auth.ts) (docs/benchmarks.md has the measured effect). */
 export function cacheStatements(db: Database.Database, max = STATEMENT_CACHE_SIZE): void {
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
