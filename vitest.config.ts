@@ -15,6 +15,7 @@ export default defineConfig({
       { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'], testTimeout } },
       { test: { name: 'conformance-harness', include: ['conformance/test/**/*.test.ts'], testTimeout } },
       { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout } },
+      { test: { name: 'bench', include: ['bench/test/**/*.test.ts'], testTimeout } },
     ],
   },
 });

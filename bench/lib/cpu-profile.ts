@@ -83,13 +83,10 @@ export interface ProfileSplit {
   parts: Map<Part, number>;
   busyUs: number;
   idleUs: number;
-  /** the window the samples were taken from, µs after the profile's start */
-  fromUs: number;
-  toUs: number;
 }
 
-/** Splits the busy time of the samples taken from `fromUs` µs after the profile's start on. */
-export function splitProfile(file: string, fromUs = 0): ProfileSplit {
+/** Splits the busy time of a profile's samples into PARTS. */
+export function splitProfile(file: string): ProfileSplit {
   const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map<number, ProfileNode>();
   const parentOf = new Map<number, number>();
@@ -135,16 +132,14 @@ export function splitProfile(file: string, fromUs = 0): ProfileSplit {
     return part;
   };
   const parts = new Map<Part, number>(PARTS.map((x) => [x, 0]));
-  let t = 0;
   let busyUs = 0;
   let idleUs = 0;
   for (let i = 0; i < p.samples.length; i++) {
     // a sample's delta is the time since the previous one: the time it stands for
     const dt = p.timeDeltas[i] ?? 0;
-    t += dt;
-    if (t < fromUs) continue;
     const node = byId.get(p.samples[i]!)!;
-    if (node.callFrame.functionName === '(idle)' || profilerNodes.has(node.id)) {
+    if (profilerNodes.has(node.id)) continue;
+    if (node.callFrame.functionName === '(idle)') {
       idleUs += dt;
       continue;
     }
@@ -152,5 +147,5 @@ export function splitProfile(file: string, fromUs = 0): ProfileSplit {
     const part = partOfNode(node.id);
     parts.set(part, parts.get(part)! + dt);
   }
-  return { parts, busyUs, idleUs, fromUs, toUs: t };
+  return { parts, busyUs, idleUs };
 }
