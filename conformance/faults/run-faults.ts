@@ -29,7 +29,7 @@ import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { buildRunBundles } from './bundles.js';
 import { ROOT } from '../../spec/paths.js';
 
-/** The commands each run starts: the sources through tsx, or the bundles main() builds (bundles.ts). */
+/** The commands each run starts: the sources through tsx, or the bundles main() makes ready (bundles.ts). */
 const bins: { conformance: string; reference?: string } = {
   conformance: path.join(ROOT, 'conformance/bin/conformance.mjs'),
 };
@@ -701,6 +701,8 @@ async function main(argv: string[]): Promise<number> {
 
   const t0 = Date.now();
   const startedAt = new Date(t0).toISOString();
+  // --no-bundle: the CLI runs from its sources too (the children inherit the environment)
+  if (!opts.bundle) process.env.CONFORMANCE_NO_BUNDLE = '1';
   if (opts.bundle) {
     Object.assign(bins, await buildRunBundles());
     log(
