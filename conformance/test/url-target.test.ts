@@ -48,8 +48,8 @@ describe('URL target health', () => {
 
 describe("the default concurrency follows the target's distance", () => {
   it('--concurrency given wins; otherwise 64 from 20 ms away, 16 nearer or unmeasured', () => {
-    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 200)).toBe(64);
-    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 20)).toBe(64);
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 200)).toBe(128);
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 20)).toBe(128);
     expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 3)).toBe(16);
     expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, undefined)).toBe(16);
     expect(concurrencyFor({ concurrency: 4, concurrencyGiven: true }, 200)).toBe(4);

@@ -83,7 +83,7 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
     )
     .option(
       '--concurrency <n>',
-      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default: 64 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+      'most tests in flight at once: 8 per suite file in ceil(n/8) worker threads, at most 8 threads and then more tests per file (default: 128 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
     )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
