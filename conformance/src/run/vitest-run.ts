@@ -83,9 +83,6 @@ function suiteConfig(o: SuiteRunOptions) {
     // the suite prints nothing worth keeping in CI logs; failures are in the reports
     silent: 'passed-only' as const,
     cache: false as const,
-    ...(process.env.CONFORMANCE_MODULE_CACHE
-      ? { experimental: { fsModuleCache: true, fsModuleCachePath: process.env.CONFORMANCE_MODULE_CACHE } }
-      : {}),
   };
 }
 
