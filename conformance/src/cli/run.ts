@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import type { Vitest } from 'vitest/node';
 import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
+import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
 import {
   concurrencyFor,
   randomSeed,
@@ -153,7 +154,8 @@ async function runCommand(raw: RawOptions): Promise<number> {
   try {
     cat = loadCatalogue();
     o = resolveRunOptions(raw, process.env, { catalogue: cat });
-    loadOpenApi(); // the generic checks need it: fail early
+    // the generic checks need it: fail early; their validators compiled once for every worker
+    precompileValidators(loadOpenApi());
   } catch (e) {
     log(`conformance: error: ${(e as Error).message}`);
     return EXIT.usage;
