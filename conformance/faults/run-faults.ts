@@ -29,11 +29,15 @@ import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { buildRunBundles } from './bundles.js';
 import { ROOT } from '../../spec/paths.js';
 
-/** The commands each run starts: the sources through tsx, or the bundles main() builds (bundles.ts). */
+/** The commands each run starts: the sources through tsx, or the bundles main() makes ready (bundles.ts). */
 const bins: { conformance: string; reference?: string } = {
   conformance: path.join(ROOT, 'conformance/bin/conformance.mjs'),
 };
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Tests in flight within one run (the CLI's --concurrency; --run-concurrency). 8 is one worker
+ * thread per run: the runs side by side already fill the cores, and every worker thread loads the
+ * suite's modules and compiles the spec's validators again. */
+const run = { concurrency: 8 };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -95,6 +99,7 @@ interface Options {
   reportDir: string;
   skipBaseline?: boolean;
   timeout: string;
+  runConcurrency: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,6 +167,8 @@ async function runConformance(
     // a false alarm. 30 s instead of the default 10 s per request.
     '--timeout',
     String(REQUEST_TIMEOUT_MS),
+    '--concurrency',
+    String(run.concurrency),
   ];
   if (requirements?.length) args.push('--requirements', requirements.join(','));
   if (include?.length) args.push('--include', include.join(','));
@@ -642,6 +649,11 @@ async function main(argv: string[]): Promise<number> {
     )
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
     .option(
+      '--run-concurrency <n>',
+      "tests in flight within each run (the CLI's --concurrency; 8 = one worker thread per run)",
+      String(run.concurrency),
+    )
+    .option(
       '--no-bundle',
       'run the conformance CLI and the reference server from their sources through tsx (default: esbuild bundles of both, built at the start: ~40% less CPU per run)',
     )
@@ -694,13 +706,21 @@ async function main(argv: string[]): Promise<number> {
   }
   const concurrency = Number(opts.concurrency);
   const timeoutMs = Number(opts.timeout);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    log('run-faults: --concurrency must be a positive integer and --timeout a positive number');
+  const runConcurrency = Number(opts.runConcurrency);
+  if (
+    ![concurrency, runConcurrency].every((n) => Number.isInteger(n) && n >= 1) ||
+    !Number.isFinite(timeoutMs) ||
+    timeoutMs <= 0
+  ) {
+    log('run-faults: --concurrency and --run-concurrency must be positive integers and --timeout a positive number');
     return 2;
   }
+  run.concurrency = runConcurrency;
 
   const t0 = Date.now();
   const startedAt = new Date(t0).toISOString();
+  // --no-bundle: the CLI runs from its sources too (the children inherit the environment)
+  if (!opts.bundle) process.env.CONFORMANCE_NO_BUNDLE = '1';
   if (opts.bundle) {
     Object.assign(bins, await buildRunBundles());
     log(

@@ -484,27 +484,31 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
-      await t.given('a setting', { name: SETTING, value: true });
-      const p = await t.given('a record with files', {
-        files: [{ fileName: 'every.txt', contentsBase64: b64('every column') }],
-      });
+      // the setting and the record are independent: set up at once (this phase runs one test at a
+      // time, so every request in a row here adds to the whole run)
+      const [, p] = await Promise.all([
+        t.given('a setting', { name: SETTING, value: true }),
+        t.given('a record with files', { files: [{ fileName: 'every.txt', contentsBase64: b64('every column') }] }),
+      ]);
       const id = p.fileIds[0] as number;
       const sorted = [...ALL_COLUMNS].sort();
+      // on the file query every metadata column (Contents is meant for single-record reads)
+      const meta = ALL_COLUMNS.filter((c) => c !== 'Contents');
+      const [rec, list, row] = await Promise.all([
+        fileRecord(t, id, ALL_COLUMNS.join(',')),
+        attached(t, p.domain, p.id, { columns: ALL_COLUMNS.join(',') }),
+        fileRow(t, id, meta.join(',')),
+      ]);
 
-      const rec = await fileRecord(t, id, ALL_COLUMNS.join(','));
       expect(Object.keys(rec).sort()).toEqual(sorted);
       expect(rec.FileID).toBe(id);
       expect(rec.FileName).toBe('every.txt');
       expect(bytesOf(rec.Contents).toString()).toBe('every column');
 
-      const list = await attached(t, p.domain, p.id, { columns: ALL_COLUMNS.join(',') });
       expect(list).toHaveLength(1);
       expect(Object.keys(list[0]).sort()).toEqual(sorted);
       expect(list[0].FileID).toBe(id);
 
-      // on the file query every metadata column (Contents is meant for single-record reads)
-      const meta = ALL_COLUMNS.filter((c) => c !== 'Contents');
-      const row = await fileRow(t, id, meta.join(','));
       expect(Object.keys(row).sort()).toEqual([...meta].sort());
       expect(row.FileName).toBe('every.txt');
     },
@@ -519,10 +523,16 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
-      await t.given('a setting', { name: SETTING, value: true });
-      const f = await newFile(t, { fileName: 'download.pdf', linked: true, contentsBase64: b64('%PDF') });
-      expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL')).DownloadURL, 'getFile');
-      expectRelativeWebUrl((await fileRow(t, f.fileId, 'DownloadURL')).DownloadURL, 'queryFiles');
+      const [, f] = await Promise.all([
+        t.given('a setting', { name: SETTING, value: true }),
+        newFile(t, { fileName: 'download.pdf', linked: true, contentsBase64: b64('%PDF') }),
+      ]);
+      const [rec, row] = await Promise.all([
+        fileRecord(t, f.fileId, 'DownloadURL'),
+        fileRow(t, f.fileId, 'DownloadURL'),
+      ]);
+      expectRelativeWebUrl(rec.DownloadURL, 'getFile');
+      expectRelativeWebUrl(row.DownloadURL, 'queryFiles');
     },
   );
 
@@ -534,15 +544,19 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
-      await t.given('a setting', { name: SETTING, value: true });
-      const internal = await newFile(t, { fileName: 'inside.txt', contentsBase64: b64('inside') });
-      for (const kind of ['externalDirectURL', 'externalRepository'] as const) {
-        const f = await newFile(t, { kind, fileName: `outside-${kind}.txt`, contentsBase64: b64('outside') });
-        expect((await fileRecord(t, f.fileId, 'DownloadURL')).DownloadURL, kind).toBe('');
-        expect((await fileRow(t, f.fileId, 'DownloadURL')).DownloadURL, kind).toBe('');
-      }
-      // control: an internal file has one
-      expect((await fileRecord(t, internal.fileId, 'DownloadURL')).DownloadURL).not.toBe('');
+      const kinds = ['externalDirectURL', 'externalRepository'] as const;
+      const [, internal, ...external] = await Promise.all([
+        t.given('a setting', { name: SETTING, value: true }),
+        newFile(t, { fileName: 'inside.txt', contentsBase64: b64('inside') }),
+        ...kinds.map((kind) => newFile(t, { kind, fileName: `outside-${kind}.txt`, contentsBase64: b64('outside') })),
+      ]);
+      const [inside, ...outside] = await Promise.all([
+        // control: an internal file has one
+        fileRecord(t, internal.fileId, 'DownloadURL'),
+        ...external.flatMap((f) => [fileRecord(t, f.fileId, 'DownloadURL'), fileRow(t, f.fileId, 'DownloadURL')]),
+      ]);
+      outside.forEach((rec, i) => expect(rec.DownloadURL, `${kinds[i >> 1]} (${i % 2 ? 'query' : 'record'})`).toBe(''));
+      expect(inside.DownloadURL).not.toBe('');
     },
   );
 
@@ -554,24 +568,28 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
-      await t.given('a setting', { name: SETTING, value: true });
-      const f = await newFile(t, { fileName: 'restricted.pdf', linked: true, contentsBase64: b64('%PDF restricted') });
       // every opening permission (which one lets a user read files is not shown), then RestrictDownload and Full
       const open: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
-      const restricted = await t.given('a user', { grants: { File: [...open, 'RestrictDownload'] } });
-      const full = await t.given('a user', { grants: { File: [...open, 'RestrictDownload', 'Full'] } });
-      const plain = await t.given('a user', { grants: { File: open } });
+      const [, f, restricted, full, plain] = await Promise.all([
+        t.given('a setting', { name: SETTING, value: true }),
+        newFile(t, { fileName: 'restricted.pdf', linked: true, contentsBase64: b64('%PDF restricted') }),
+        t.given('a user', { grants: { File: [...open, 'RestrictDownload'] } }),
+        t.given('a user', { grants: { File: [...open, 'RestrictDownload', 'Full'] } }),
+        t.given('a user', { grants: { File: open } }),
+      ]);
+      const [restrictedRec, restrictedRow, fullRec, fullRow, plainRec] = await Promise.all([
+        fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token),
+        fileRow(t, f.fileId, 'DownloadURL', restricted.token),
+        fileRecord(t, f.fileId, 'DownloadURL', full.token),
+        fileRow(t, f.fileId, 'DownloadURL', full.token),
+        fileRecord(t, f.fileId, 'DownloadURL', plain.token),
+      ]);
 
-      expect((await fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token)).DownloadURL).toBe('');
-      expect((await fileRow(t, f.fileId, 'DownloadURL', restricted.token)).DownloadURL).toBe('');
-
-      expectRelativeWebUrl((await fileRecord(t, f.fileId, 'DownloadURL', full.token)).DownloadURL, 'with Full');
-      expectRelativeWebUrl((await fileRow(t, f.fileId, 'DownloadURL', full.token)).DownloadURL, 'with Full (query)');
-
-      expectRelativeWebUrl(
-        (await fileRecord(t, f.fileId, 'DownloadURL', plain.token)).DownloadURL,
-        'without RestrictDownload',
-      );
+      expect(restrictedRec.DownloadURL).toBe('');
+      expect(restrictedRow.DownloadURL).toBe('');
+      expectRelativeWebUrl(fullRec.DownloadURL, 'with Full');
+      expectRelativeWebUrl(fullRow.DownloadURL, 'with Full (query)');
+      expectRelativeWebUrl(plainRec.DownloadURL, 'without RestrictDownload');
     },
   );
 
@@ -591,15 +609,20 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
         ['/api/File/Query', { columns: 'FileID,DownloadURL', take: 5 }],
         [`/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,DownloadURL' }],
       ];
-      for (const [path, q] of requests) {
-        const res = await get(t, path, q);
+      // the reads do not depend on each other: all at once, the controls with them
+      const [answers, rec, ok] = await Promise.all([
+        Promise.all(requests.map(([path, q]) => get(t, path, q))),
+        // control: without DownloadURL the same reads work
+        fileRecord(t, id, 'FileName'),
+        get(t, '/api/File/Query', { columns: 'FileID', take: 5 }),
+      ]);
+      requests.forEach(([path, q], i) => {
+        const res = answers[i]!;
         expect(res.status, `${path} ${JSON.stringify(q)}`).toBeGreaterThanOrEqual(500);
         expect(res.status).toBeLessThan(600);
         expect(res.text).not.toContain('Download.aspx');
-      }
-      // control: without DownloadURL the same reads work
-      expect((await fileRecord(t, id, 'FileName')).FileName).toBe('off.txt');
-      const ok = await get(t, '/api/File/Query', { columns: 'FileID', take: 5 });
+      });
+      expect(rec.FileName).toBe('off.txt');
       expect(ok.status).toBe(200);
     },
   );
@@ -616,11 +639,11 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
     async (t) => {
       const f = await newFile(t, { fileName: 'off500.txt', contentsBase64: b64('off500') });
       await t.given('a setting', { name: SETTING, value: false });
-      for (const [path, q] of [
+      const requests: Array<[string, Q]> = [
         [`/api/File/${f.fileId}`, { columns: 'DownloadURL' }],
         ['/api/File/Query', { columns: 'DownloadURL', take: 1 }],
-      ] as Array<[string, Q]>) {
-        const res = await get(t, path, q);
+      ];
+      for (const res of await Promise.all(requests.map(([path, q]) => get(t, path, q)))) {
         expect(res.status).toBe(500);
         expect(res.headers.get('content-type') ?? '').toMatch(/application\/json/);
         expect(typeof res.json).toBe('string');

@@ -47,6 +47,9 @@ describe('the packed package', () => {
     const files = packedFiles();
     for (const f of [
       'conformance/bin/conformance.mjs',
+      // the CLI's bundle (prepack builds it): the installed command starts from it, nothing is built
+      'dist/conformance-cli.mjs',
+      'dist/conformance-cli.inputs.json',
       'conformance/src/cli/main.ts',
       'conformance/suite/generic.test.ts',
       'conformance/client/index.mjs',

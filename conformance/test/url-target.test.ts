@@ -47,9 +47,9 @@ describe('URL target health', () => {
 });
 
 describe("the default concurrency follows the target's distance", () => {
-  it('--concurrency given wins; otherwise 64 from 20 ms away, 16 nearer or unmeasured', () => {
-    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 200)).toBe(64);
-    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 20)).toBe(64);
+  it('--concurrency given wins; otherwise 128 from 20 ms away, 16 nearer or unmeasured', () => {
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 200)).toBe(128);
+    expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 20)).toBe(128);
     expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, 3)).toBe(16);
     expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, undefined)).toBe(16);
     expect(concurrencyFor({ concurrency: 4, concurrencyGiven: true }, 200)).toBe(4);
@@ -62,7 +62,7 @@ describe("the default concurrency follows the target's distance", () => {
       const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
       const started = await new UrlTarget({ baseUrl: base, log: () => undefined }).start();
       expect(started.roundTripMs).toBeGreaterThanOrEqual(59);
-      expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, started.roundTripMs)).toBe(64);
+      expect(concurrencyFor({ concurrency: 16, concurrencyGiven: false }, started.roundTripMs)).toBe(128);
       const opts = resolveRunOptions({ baseUrl: base }, {});
       expect(opts.concurrencyGiven).toBe(false);
       expect(resolveRunOptions({ baseUrl: base, concurrency: '8' }, {}).concurrencyGiven).toBe(true);

@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import type { Vitest } from 'vitest/node';
 import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
+import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
 import {
   concurrencyFor,
   randomSeed,
@@ -83,7 +84,7 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
     )
     .option(
       '--concurrency <n>',
-      'most tests in flight at once: up to 8 per suite file, files in ceil(n/8) worker threads (default: 64 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
+      'most tests in flight at once: 8 per suite file in ceil(n/8) worker threads, at most 8 threads and then more tests per file (default: 128 when the target answers in 20 ms or more, else 16; 1 = one test at a time) [CONFORMANCE_CONCURRENCY]',
     )
     .option('--shard <i/n>', 'run shard i of n of the suite files [CONFORMANCE_SHARD]')
     .option(
@@ -153,7 +154,8 @@ async function runCommand(raw: RawOptions): Promise<number> {
   try {
     cat = loadCatalogue();
     o = resolveRunOptions(raw, process.env, { catalogue: cat });
-    loadOpenApi(); // the generic checks need it: fail early
+    // the generic checks need it: fail early; their validators compiled once for every worker
+    precompileValidators(loadOpenApi());
   } catch (e) {
     log(`conformance: error: ${(e as Error).message}`);
     return EXIT.usage;

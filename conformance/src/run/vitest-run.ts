@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ROOT, SUITE_GLOB } from '../paths.js';
 import type { RunContext } from './context.js';
 import { DEFAULT_CONCURRENCY } from './config.js';
+import { LongChainsFirst } from './file-order.js';
 
 export interface SuiteRunOptions {
   ctx: RunContext;
@@ -27,14 +28,21 @@ export interface SuiteRunOptions {
 /** Most tests of one file in flight at once. */
 const TESTS_PER_FILE = 8;
 
+/** Most worker threads, whatever the concurrency: each costs a thread and its own module graph
+ * (the OpenAPI document and its compiled validators), and past this a far target is served as well
+ * by more tests in flight per file. */
+const MAX_WORKERS = 8;
+
 /** Workers (vitest worker threads, one suite file each at a time) and tests in flight per file:
- * up to TESTS_PER_FILE tests per file, and as many workers as it takes to reach `concurrency`
- * (the default 16: 2 workers, one per core of a small CI machine). More workers only pay off when
- * the target is far away: each costs a thread and its own module graph. */
-function concurrencyPlan(concurrency: number, maxWorkers?: number) {
+ * TESTS_PER_FILE tests per file and as many workers as it takes to reach `concurrency` (the default
+ * 16: 2 workers, one per core of a small CI machine), up to MAX_WORKERS; beyond that, more tests per
+ * file (128: 8 workers, 16 tests each). More workers only pay off when the target is far away. */
+export function concurrencyPlan(concurrency: number, maxWorkers?: number) {
   const n = Math.max(1, Math.floor(concurrency));
-  const perFile = Math.min(n, TESTS_PER_FILE);
-  const workers = Math.max(1, maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || Math.ceil(n / perFile)));
+  const workers = Math.max(
+    1,
+    maxWorkers ?? (Number(process.env.CONFORMANCE_MAX_WORKERS) || Math.min(MAX_WORKERS, Math.ceil(n / TESTS_PER_FILE))),
+  );
   return { workers, perFile: Math.max(1, Math.ceil(n / workers)) };
 }
 
@@ -70,7 +78,7 @@ function suiteConfig(o: SuiteRunOptions) {
     // independent), at most plan.perFile at a time. A `describe.sequential` block (the tests that
     // flip a service-wide setting) still runs alone: vitest runs it after the concurrent tests
     // before it have finished and before any after it start.
-    sequence: { concurrent: plan.perFile > 1 },
+    sequence: { concurrent: plan.perFile > 1, sequencer: LongChainsFirst },
     maxConcurrency: plan.perFile,
     // the suite prints nothing worth keeping in CI logs; failures are in the reports
     silent: 'passed-only' as const,

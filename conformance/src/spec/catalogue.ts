@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { createHash } from 'node:crypto';
 import { SPEC_DIR } from '../paths.js';
 
 export type RequirementLevel = 'core' | 'implementation-defined';
@@ -83,9 +84,19 @@ export function catalogueFrom(doc: unknown): Catalogue {
 
 const cache = new Map<string, Catalogue>();
 
+/** The key of spec/generated/requirements.json that holds the hash of the YAML it was made from. */
+export const SOURCE_HASH_KEY = 'x-source-sha256';
+
+/** The hash that ties the generated JSON to its YAML source. */
+export function sourceHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
 /**
- * Loads the catalogue. Prefers spec/generated/requirements.json (when present and not older than
- * the YAML), else parses spec/requirements.yaml.
+ * Loads the catalogue. Prefers spec/generated/requirements.json when it was made from the YAML as it
+ * is now (the hash it names matches; hashing takes well under a millisecond, parsing the YAML about
+ * half a second of CPU), else parses spec/requirements.yaml. Modification times cannot decide this:
+ * a git checkout writes the two files in any order.
  */
 export function loadCatalogue(specDir: string = SPEC_DIR): Catalogue {
   const hit = cache.get(specDir);
@@ -94,10 +105,13 @@ export function loadCatalogue(specDir: string = SPEC_DIR): Catalogue {
   const jsonFile = path.join(specDir, 'generated', 'requirements.json');
   let doc: unknown;
   try {
-    const useJson =
-      fs.existsSync(jsonFile) &&
-      (!fs.existsSync(yamlFile) || fs.statSync(jsonFile).mtimeMs >= fs.statSync(yamlFile).mtimeMs);
-    doc = useJson ? JSON.parse(fs.readFileSync(jsonFile, 'utf8')) : parseYaml(fs.readFileSync(yamlFile, 'utf8'));
+    const yamlText = fs.existsSync(yamlFile) ? fs.readFileSync(yamlFile, 'utf8') : undefined;
+    const generated = fs.existsSync(jsonFile) ? (JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as unknown) : undefined;
+    const fresh =
+      generated !== undefined &&
+      (yamlText === undefined ||
+        (generated as Record<string, unknown> | null)?.[SOURCE_HASH_KEY] === sourceHash(yamlText));
+    doc = fresh ? generated : parseYaml(yamlText ?? '');
   } catch (e) {
     throw new CatalogueError(`cannot read the requirement catalogue in ${specDir}: ${(e as Error).message}`);
   }

@@ -95,8 +95,14 @@ export class OpenApiIndex {
       (k) => k in responses,
     );
     if (key === undefined) return undefined;
-    let pointer = `/paths/${esc(match.pathTemplate)}/${match.method}/responses/${esc(key)}`;
-    let resp = responses[key];
+    return this.responseAt(match.pathTemplate, match.method, key);
+  }
+
+  /** The response of an operation under one of its keys (a status, `4XX`, `default`), references followed. */
+  private responseAt(template: string, method: string, key: string): ResponseSpec {
+    const op = this.doc.paths[template][method];
+    let pointer = `/paths/${esc(template)}/${method}/responses/${esc(key)}`;
+    let resp = op.responses[key];
     const seen = new Set<string>();
     while (resp && typeof resp.$ref === 'string' && resp.$ref.startsWith('#/') && !seen.has(resp.$ref)) {
       seen.add(resp.$ref);
@@ -112,6 +118,22 @@ export class OpenApiIndex {
       schemaPointer: jsonType ? `${pointer}/content/${esc(jsonType)}/schema` : undefined,
       contentTypes,
     };
+  }
+
+  /** The JSON pointer of every documented JSON response body schema, as response() names them:
+   * what the generic checks may validate a body against. */
+  responseSchemaPointers(): string[] {
+    const out = new Set<string>();
+    for (const [template, item] of Object.entries<any>(this.doc.paths ?? {})) {
+      for (const [method, op] of Object.entries<any>(item ?? {})) {
+        if (!op || typeof op !== 'object' || typeof op.responses !== 'object') continue;
+        for (const key of Object.keys(op.responses)) {
+          const pointer = this.responseAt(template, method, key).schemaPointer;
+          if (pointer) out.add(pointer);
+        }
+      }
+    }
+    return [...out].sort();
   }
 
   resolve(pointer: string): any {

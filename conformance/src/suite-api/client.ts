@@ -7,6 +7,7 @@ import type { GenericChecker } from './generic-checks/checker.js';
 import { GENERIC_REQUIREMENTS } from './generic-checks/checks.js';
 import type { Finding, GenericCode, Violation } from './generic-checks/types.js';
 import { describeError, TargetError } from '../errors.js';
+import { readBodyCapped, send, type HttpResponse, type TransportError } from './transport.js';
 
 /** One recorded request/response pair. */
 export interface Exchange {
@@ -31,42 +32,10 @@ const MAX_RECORDED_BODY = 16_384;
 /** Largest response body the client reads (bytes after content decoding). A larger one, or a
  * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
  * env CONFORMANCE_MAX_RESPONSE_BYTES. */
-const MAX_RESPONSE_BYTES = (() => {
+export const MAX_RESPONSE_BYTES = (() => {
   const v = Number(process.env.CONFORMANCE_MAX_RESPONSE_BYTES);
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : 32 * 1024 * 1024;
 })();
-
-/**
- * Reads a response body as text (UTF-8, like Response.text()), at most `max` bytes: beyond that
- * the body is cancelled and a TargetError names the limit. Errors while reading (a reset, a
- * timeout of the request's signal, bad content encoding) propagate.
- */
-export async function readBodyCapped(response: Response, what: string, max = MAX_RESPONSE_BYTES): Promise<string> {
-  const tooLarge = (n: string) =>
-    new TargetError(
-      `${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`,
-    );
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > max) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge(`${declared} bytes announced`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.byteLength;
-    if (n > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(`more than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
 
 /** Statuses whose responses have no body (the Response constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -103,9 +72,47 @@ export interface ClientOptions {
 
 const REDACTED = '<redacted>';
 
+/** The path of a request URL relative to the base URL's path (what the generic checks match). */
+function relativePath(opts: ClientOptions, url: string): string {
+  const basePath = new URL(opts.baseUrl).pathname.replace(/\/+$/, '');
+  let rel = new URL(url).pathname;
+  if (basePath && rel.startsWith(basePath)) rel = rel.slice(basePath.length) || '/';
+  return rel;
+}
+
+/** Records the answer of an exchange (status, time, headers, body) and runs the generic checks on it. */
+function recordAnswer(
+  opts: ClientOptions,
+  ex: Exchange,
+  t0: number,
+  a: { method: string; url: string; status: number; headers: Record<string, string>; text: string },
+): void {
+  ex.ms = Math.round(performance.now() - t0);
+  ex.status = a.status;
+  ex.responseHeaders = a.headers;
+  ex.responseBody = truncate(a.text);
+  if (!opts.checker) return;
+  const r = opts.checker.check({
+    method: a.method,
+    url: a.url,
+    path: relativePath(opts, a.url),
+    status: a.status,
+    contentType: a.headers['content-type'] ?? null,
+    bodyText: a.text,
+  });
+  ex.operationId = r.operation?.operationId;
+  for (const c of r.checked) opts.log.checked[c]++;
+  opts.log.violations.push(...r.violations);
+  opts.log.findings.push(...r.findings);
+}
+
+/** An answer whose status is no HTTP status fails the request (the caller records it). */
+function notAStatus(what: string, status: number): TargetError {
+  return new TargetError(`${what}: the target answered with ${status}, which is not an HTTP status (100-599)`);
+}
+
 function conformanceMiddleware(opts: ClientOptions): Middleware {
   const pending = new Map<string, { t0: number; exchange: Exchange }>();
-  const basePath = new URL(opts.baseUrl).pathname.replace(/\/+$/, '');
   const tokenHeader = opts.bindings.tokenHeader.toLowerCase();
 
   return {
@@ -150,13 +157,11 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
       if (response.status < 100 || response.status > 599) {
         await response.body?.cancel().catch(() => undefined);
         if (p) p.exchange.error = `invalid HTTP status ${response.status}`;
-        throw new TargetError(
-          `${what}: the target answered with ${response.status}, which is not an HTTP status (100-599)`,
-        );
+        throw notAStatus(what, response.status);
       }
       let text: string;
       try {
-        text = await readBodyCapped(response, what);
+        text = await readBodyCapped(response, what, MAX_RESPONSE_BYTES);
       } catch (e) {
         if (p) {
           p.exchange.status = response.status;
@@ -172,27 +177,13 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
       }
       const ex = p?.exchange ?? { method: request.method, url: request.url, requestHeaders: {}, ms: 0 };
       if (!p) opts.log.exchanges.push(ex);
-      ex.ms = p ? Math.round(performance.now() - p.t0) : 0;
-      ex.status = response.status;
-      ex.responseHeaders = Object.fromEntries(response.headers.entries());
-      ex.responseBody = truncate(text);
-      if (opts.checker) {
-        const url = new URL(request.url);
-        let rel = url.pathname;
-        if (basePath && rel.startsWith(basePath)) rel = rel.slice(basePath.length) || '/';
-        const r = opts.checker.check({
-          method: request.method,
-          url: request.url,
-          path: rel,
-          status: response.status,
-          contentType: response.headers.get('content-type'),
-          bodyText: text,
-        });
-        ex.operationId = r.operation?.operationId;
-        for (const c of r.checked) opts.log.checked[c]++;
-        opts.log.violations.push(...r.violations);
-        opts.log.findings.push(...r.findings);
-      }
+      recordAnswer(opts, ex, p?.t0 ?? performance.now(), {
+        method: request.method,
+        url: request.url,
+        status: response.status,
+        headers: Object.fromEntries(response.headers.entries()),
+        text,
+      });
       // The stream is consumed: hand on a response with the body that was read.
       return new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
         status: response.status,
@@ -229,45 +220,90 @@ export function makeClient<Paths extends object>(opts: ClientOptions): Client<Pa
   return client;
 }
 
-let rawIds = 0;
-
-/** An untyped request through the same middleware (recorded and checked). */
+/**
+ * An untyped request, recorded and checked like the typed client's, sent through the undici
+ * transport (transport.ts: a quarter of fetch's CPU per request; most of the suite's requests come
+ * this way).
+ */
 export async function rawRequest(opts: ClientOptions, path: string, init: RawInit = {}): Promise<RawResponse> {
-  const mw = conformanceMiddleware({
-    ...opts,
-    token: init.token !== undefined ? () => init.token : opts.token,
-  });
-  const { token: _t, ...rest } = init;
+  const token = init.token !== undefined ? init.token : await opts.token();
   const url = /^https?:\/\//.test(path)
     ? path
     : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
-  const headers = new Headers(rest.headers);
-  if (typeof rest.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  if (!headers.has('accept')) headers.set('accept', 'application/json');
-  let request = new Request(url, { ...rest, headers });
-  const id = `raw-${++rawIds}`;
-  const params = { request, schemaPath: path, params: {}, id, options: {} as any };
-  const r = await mw.onRequest!(params as any);
-  if (r instanceof Request) request = r;
-  let response: Response;
-  try {
-    response = await fetch(request);
-  } catch (error) {
-    const e = mw.onError!({ ...params, request, error } as any);
-    throw e instanceof Error ? e : error;
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
+    throw new TypeError(`rawRequest ${method} ${path}: the body must be a string`);
   }
-  const read = await mw.onResponse!({ ...params, request, response } as any);
-  if (read instanceof Response) response = read;
-  const text = await response.text();
+  const body = init.body ?? undefined;
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((v, k) => {
+    headers[k] = v;
+  });
+  if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+  if (headers.accept === undefined) headers.accept = 'application/json';
+  const tokenHeader = opts.bindings.tokenHeader.toLowerCase();
+  if (token !== null && token !== undefined && headers[tokenHeader] === undefined) {
+    headers[tokenHeader] = `${opts.bindings.tokenPrefix}${token}`;
+  }
+  const requestHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) requestHeaders[k] = k === tokenHeader ? REDACTED : v;
+  const exchange: Exchange = {
+    method,
+    url,
+    requestHeaders,
+    requestBody: body === undefined ? undefined : truncate(body),
+    ms: 0,
+    at: performance.timeOrigin + performance.now(),
+  };
+  opts.log.exchanges.push(exchange);
+  const t0 = performance.now();
+  const what = `${method} ${url}`;
+  let res: HttpResponse;
+  try {
+    res = await send({
+      method,
+      url,
+      headers,
+      body,
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      maxBytes: MAX_RESPONSE_BYTES,
+    });
+  } catch (e) {
+    exchange.ms = Math.round(performance.now() - t0);
+    if (e instanceof TargetError) {
+      exchange.error = e.message;
+      throw e;
+    }
+    const err = e as TransportError;
+    exchange.error = err.message;
+    if (err.timedOut) {
+      throw new TargetError(
+        err.phase === 'body'
+          ? `${what}: the response body did not arrive within ${opts.timeoutMs} ms (--timeout)`
+          : `${what}: no answer within ${opts.timeoutMs} ms (--timeout)`,
+      );
+    }
+    throw new TargetError(
+      err.phase === 'body' ? `${what}: reading the response body failed: ${err.message}` : `${what}: ${err.message}`,
+    );
+  }
+  if (res.status < 100 || res.status > 599) {
+    exchange.status = res.status;
+    exchange.ms = Math.round(performance.now() - t0);
+    exchange.error = `invalid HTTP status ${res.status}`;
+    throw notAStatus(what, res.status);
+  }
+  recordAnswer(opts, exchange, t0, { method, url, status: res.status, headers: res.headers, text: res.text });
   let json: unknown;
-  if (text.trim() !== '') {
+  if (res.text.trim() !== '') {
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(res.text);
     } catch {
       json = undefined;
     }
   }
-  return { status: response.status, headers: response.headers, text, json };
+  return { status: res.status, headers: new Headers(res.headers), text: res.text, json };
 }
 
 function truncate(s: string): string {

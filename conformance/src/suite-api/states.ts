@@ -3,7 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { FixtureEntry } from '../run/context.js';
 import { describeError, PreconditionFailedError, TargetError } from '../errors.js';
-import { readBodyCapped } from './client.js';
+import { MAX_RESPONSE_BYTES } from './client.js';
+import { send, TransportError, type HttpResponse } from './transport.js';
 
 export type StateValues = Record<string, any>;
 
@@ -25,32 +26,30 @@ export class HttpStateProvider implements StateProvider {
   ) {}
 
   private async post(state: string, params: Record<string, unknown>, action: 'setup' | 'teardown'): Promise<unknown> {
-    let res: Response;
-    const send = () =>
-      fetch(this.stateUrl, {
+    const post = () =>
+      send({
         method: 'POST',
+        url: this.stateUrl,
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ state, params, action }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+        timeoutMs: this.timeoutMs,
+        maxBytes: MAX_RESPONSE_BYTES,
       });
+    let res: HttpResponse;
     try {
       // Once more on a connection the server closed as the request went out (a kept-alive socket
       // the server had just timed out): the request never reached it. Anything else is reported.
-      res = await send().catch((e: unknown) => (isStaleConnection(e) ? send() : Promise.reject(e)));
+      res = await post().catch((e: unknown) => (isStaleConnection(e) ? post() : Promise.reject(e)));
     } catch (e) {
-      throw new PreconditionFailedError(
-        `provider state '${state}' ${action}: POST ${this.stateUrl} failed: ${describeError(e)}`,
-      );
-    }
-    let text: string;
-    try {
-      // bounded in size, and in time by the request's timeout
-      text = await readBodyCapped(res, `POST ${this.stateUrl}`);
-    } catch (e) {
-      const why = e instanceof TargetError ? e.message : `reading the answer failed: ${describeError(e)}`;
+      const why =
+        e instanceof TargetError
+          ? e.message
+          : e instanceof TransportError && e.phase === 'body'
+            ? `reading the answer failed: ${e.message}`
+            : `POST ${this.stateUrl} failed: ${e instanceof TransportError && e.timedOut ? `no answer within ${this.timeoutMs} ms` : describeError(e)}`;
       throw new PreconditionFailedError(`provider state '${state}' ${action}: ${why}`);
     }
+    const text = res.text;
     if (res.status !== 200) {
       throw new PreconditionFailedError(
         `provider state '${state}' ${action} answered ${res.status}${res.status === 400 ? ' (unknown or refused state)' : ''}: ${text.slice(0, 500)}`,
@@ -159,8 +158,12 @@ const now = () => performance.timeOrigin + performance.now();
 
 /** A request that failed because the kept-alive connection it went out on was already closed. */
 function isStaleConnection(e: unknown): boolean {
-  const code = (e as { cause?: { code?: string } })?.cause?.code;
-  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
+  return (
+    e instanceof TransportError &&
+    e.phase === 'request' &&
+    !e.timedOut &&
+    (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET')
+  );
 }
 
 /** One test's states: `given()` sets up with a fresh setupId; `teardownAll()` undoes in reverse order. */

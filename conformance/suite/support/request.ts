@@ -57,12 +57,18 @@ export function keysOf(o: Record<string, unknown>): string[] {
   return Object.keys(o).sort();
 }
 
+/** Rows per page of findInQuery, and how far the next page starts (pages overlap by 20 rows). */
+const FIND_PAGE = 100;
+const FIND_STEP = 80;
+
 /**
  * The row whose `idKey` is `id` in a Query listing at `path`, paging newest first by `sortKey`
  * with the start offset (binding). Other test files create and delete records while this pages, so
- * rows can shift between two page reads: pages overlap by 20 rows, and a missed row gets a second
- * full pass. A page that does not answer 200 with a List blocks the test (the listing's requirement,
- * see listingRequirement); a row that is not there fails it.
+ * rows shift between two page reads: a row can move from the page after to the page before. First a
+ * search that follows the shift (seekInListing); when that does not find the row, every page is read
+ * twice, overlapping by 20 rows (a listing with no numeric sort key in its rows, or not sorted as
+ * asked, is still searched whole). A page that does not answer 200 with a List blocks the test (the
+ * listing's requirement, see listingRequirement); a row that is not there fails it.
  */
 export async function findInQuery(
   t: Ctx,
@@ -73,24 +79,55 @@ export async function findInQuery(
   q: Q = {},
   token?: string,
 ): Promise<Row> {
+  const page = (skip: number) =>
+    t.needs(listingRequirement(path), `page through GET ${path}`, async () => {
+      const res = await get(
+        t,
+        path,
+        { ...q, sort: `${sortKey} desc`, take: FIND_PAGE, [t.bindings.query.skip]: skip },
+        token,
+      );
+      expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+      const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
+      expect(Array.isArray(rows), `GET ${path}: List is an array`).toBe(true);
+      return rows as Array<Row | null>;
+    });
+  const sought = idKey === sortKey ? await seekInListing(page, sortKey, idKey, id) : undefined;
+  if (sought) return sought;
   for (let pass = 0; pass < 2; pass++) {
-    for (let page = 0; page < 50; page++) {
-      const list = await t.needs(listingRequirement(path), `page through GET ${path}`, async () => {
-        const res = await get(
-          t,
-          path,
-          { ...q, sort: `${sortKey} desc`, take: 100, [t.bindings.query.skip]: page * 80 },
-          token,
-        );
-        expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
-        const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
-        expect(Array.isArray(rows), `GET ${path}: List is an array`).toBe(true);
-        return rows as Array<Row | null>;
-      });
+    for (let n = 0; n < 50; n++) {
+      const list = await page(n * FIND_STEP);
       const row = list.find((x) => x?.[idKey] === id);
       if (row) return row;
-      if (list.length < 100) break;
+      if (list.length < FIND_PAGE) break;
     }
   }
   throw new Error(`record ${id} not found in GET ${path}`);
+}
+
+/**
+ * Pages of a listing sorted by `key` descending, following the row with `key` = id as other tests'
+ * creations and deletions move it: a page that starts below id was read after the row moved back
+ * (deletions of newer rows), so the search steps back; a full page that ends above id steps on. It
+ * stops when id falls inside one page (one answer, so one moment) and is not on it, at the end of
+ * the listing, or after 40 pages. Undefined when not found: the caller then reads every page.
+ */
+async function seekInListing(
+  page: (skip: number) => Promise<Array<Row | null>>,
+  key: string,
+  idKey: string,
+  id: number,
+): Promise<Row | undefined> {
+  let skip = 0;
+  for (let read = 0; read < 40; read++) {
+    const list = await page(skip);
+    const row = list.find((x) => x?.[idKey] === id);
+    if (row) return row;
+    const keys = list.map((x) => x?.[key]);
+    if (keys.length === 0 || !keys.every((k): k is number => typeof k === 'number')) return undefined;
+    if (keys[0]! < id && skip > 0) skip = Math.max(0, skip - FIND_STEP);
+    else if (keys.at(-1)! > id && list.length === FIND_PAGE) skip += FIND_STEP;
+    else return undefined;
+  }
+  return undefined;
 }
