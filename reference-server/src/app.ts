@@ -3,9 +3,10 @@ import { Hono } from 'hono';
 import type { AppEnv, Deps, Settings } from './deps.js';
 import { createDictionary, DOMAINS } from './dictionary.js';
 import { openDatabase } from './db.js';
-import { authMiddleware, installAuthCache } from './auth.js';
+import { installAuthCache } from './auth.js';
 import { makeErrorHandler, notFoundHandler, type ErrorLogger } from './errors.js';
-import { bodySizeLimit, urlLengthLimit } from './limits.js';
+import { bodySizeLimit } from './limits.js';
+import { checkEveryRoute } from './request-checks.js';
 import { loadSettings } from './settings.js';
 import { MethodRouter } from './routing.js';
 import { registerProviderStates } from './provider-states/index.js';
@@ -66,7 +67,6 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
 
   const app = new Hono<AppEnv>();
   app.onError(makeErrorHandler(log));
-  app.notFound(notFoundHandler);
   if (opts.requestLog) {
     const requestLog = opts.requestLog;
     app.use('*', async (c, next) => {
@@ -80,21 +80,18 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
       });
     });
   }
-  app.use('*', urlLengthLimit());
-  app.use('*', bodySizeLimit());
-
-  // An undeclared method on a declared path: 405 + Allow, before authentication (it reveals
-  // nothing but the interface's own routes). The route table is read once everything is registered.
+  // Every route and the 404 answer run behind the request checks (request-checks.ts): URL length,
+  // body size, an undeclared method on a declared path (405 + Allow, before authentication; the
+  // route table is read once everything is registered), a token for everything under /api.
   const methods = new MethodRouter();
-  app.use('*', methods.middleware());
+  checkEveryRoute(app, { deps, methods, bodyLimit: bodySizeLimit() }, notFoundHandler);
 
   // Routes without a token.
   health.register(app, deps);
   authRoutes.register(app, deps);
   if (opts.providerStates) registerProviderStates(app, deps);
 
-  // Everything under /api needs a token.
-  app.use('/api/*', authMiddleware(deps));
+  // Everything under /api needs a token (needsToken in request-checks.ts).
   domains.register(app, deps);
   links.register(app, deps);
   migrateProposalTables(deps.db); // the proposal area's tables that are not domains

@@ -1,6 +1,6 @@
 // Tokens, users, permissions and the authentication middleware (architecture sections 2 and 3).
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type Database from 'better-sqlite3';
 import type { AppEnv, Deps } from './deps.js';
 import { ApiError } from './errors.js';
@@ -248,20 +248,16 @@ function authCache(db: Database.Database): AuthCache | undefined {
   return caches.get(db) ?? (db.inTransaction ? undefined : installAuthCache(db));
 }
 
-/** Authentication: sets c.var.user from the `Token` header; 401 Unauthenticated otherwise. */
+/** Authentication: sets c.var.user from the `Token` header; ApiError 401 Unauthenticated otherwise. */
 // REQ: AUTH-001
 // REQ: AUTH-002
 // REQ: AUTH-011
-export function authMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
-  return (c, next) => {
-    const token = c.req.header(TOKEN_HEADER);
-    if (!token)
-      throw new ApiError(401, 'Unauthenticated', `A valid token is required in the '${TOKEN_HEADER}' header.`);
-    const user = userForToken(deps, token);
-    if (!user) throw new ApiError(401, 'Unauthenticated', 'The token is unknown or has expired.');
-    c.set('user', user);
-    return next();
-  };
+export function authenticate(c: Context<AppEnv>, deps: Deps): void {
+  const token = c.req.header(TOKEN_HEADER);
+  if (!token) throw new ApiError(401, 'Unauthenticated', `A valid token is required in the '${TOKEN_HEADER}' header.`);
+  const user = userForToken(deps, token);
+  if (!user) throw new ApiError(401, 'Unauthenticated', 'The token is unknown or has expired.');
+  c.set('user', user);
 }
 
 /** Check an account/user/password triple; the user ID when it is right. */

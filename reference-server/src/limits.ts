@@ -11,20 +11,17 @@ export const MAX_URL_CHARS = 10_000;
  * they are: parsing does not make them longer (dot segments, an empty query only shorten them). */
 const PLAIN_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*(\/[A-Za-z0-9\-._~!$&()*+,;=:@/?%[\]]*)$/;
 
+/** ApiError 414 UriTooLong when the request target (path and query) of `raw` is over `max`. */
 // REQ: LIM-001
-export function urlLengthLimit(max = MAX_URL_CHARS): MiddlewareHandler {
-  return (c, next) => {
-    const raw = c.req.url;
-    // Fast path: the path and query as they are in the URL are within the limit and cannot grow
-    // when parsed, so the parsed ones are within it too. Parsing the URL cost more than the rest
-    // of this middleware.
-    const plain = PLAIN_URL.exec(raw);
-    if (plain && plain[1]!.length <= max) return next();
-    const url = new URL(raw);
-    const target = url.pathname.length + url.search.length;
-    if (target > max) throw new ApiError(414, 'UriTooLong', `The request URL is longer than ${max} characters.`);
-    return next();
-  };
+export function checkUrlLength(raw: string, max = MAX_URL_CHARS): void {
+  // Fast path: the path and query as they are in the URL are within the limit and cannot grow
+  // when parsed, so the parsed ones are within it too. Parsing the URL cost more than the rest
+  // of this check.
+  const plain = PLAIN_URL.exec(raw);
+  if (plain && plain[1]!.length <= max) return;
+  const url = new URL(raw);
+  const target = url.pathname.length + url.search.length;
+  if (target > max) throw new ApiError(414, 'UriTooLong', `The request URL is longer than ${max} characters.`);
 }
 
 // REQ: LIM-001
@@ -56,7 +53,21 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 // REQ: LIM-001
 export function clientErrorHandler(max = MAX_URL_CHARS) {
   return (err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex & { bytesWritten?: number }) => {
-    if (err.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
+    const inFlight = (
+      socket as unknown as {
+        _httpMessage?: {
+          once(e: string, f: () => void): void;
+          writableEnded?: boolean;
+          writableFinished?: boolean;
+          req?: { complete?: boolean };
+        };
+      }
+    )._httpMessage;
+    // A complete request before the bad bytes whose answer was written in full (the routes answer
+    // in the tick the request was parsed: request-checks.ts): what was written is that answer,
+    // not part of one, so the refusal can follow it.
+    const answeredInFull = !!inFlight?.writableEnded && !!inFlight.req?.complete;
+    if (err.code === 'ECONNRESET' || !socket.writable || ((socket.bytesWritten ?? 0) > 0 && !answeredInFull)) {
       socket.destroy();
       return;
     }
@@ -94,15 +105,6 @@ export function clientErrorHandler(max = MAX_URL_CHARS) {
       setTimeout(() => socket.destroy(), 1000).unref();
     };
     // A complete pipelined request before the bad one is still being answered: answer it first.
-    const inFlight = (
-      socket as unknown as {
-        _httpMessage?: {
-          once(e: string, f: () => void): void;
-          writableFinished?: boolean;
-          req?: { complete?: boolean };
-        };
-      }
-    )._httpMessage;
     if (inFlight && !inFlight.writableFinished && inFlight.req?.complete) {
       inFlight.once('finish', answer);
       setTimeout(() => socket.destroy(), 10_000).unref();

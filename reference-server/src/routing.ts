@@ -3,7 +3,7 @@
 // then is its method looked at. A method that template does not declare is answered 405 with an
 // `Allow` header, never handed to a less specific template: GET /api/Link/Upsert is the link
 // upsert path asked with the wrong method, not the record `Upsert` of a domain `Link`.
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from './deps.js';
 import { problem } from './errors.js';
 
@@ -62,21 +62,19 @@ export class MethodRouter {
     return out;
   }
 
-  /** 405 + Allow for a method the resolved template does not declare; everything else passes. */
+  /** 405 + Allow for a method the resolved template does not declare; undefined when it passes. */
   // REQ: GEN-005
-  middleware(): MiddlewareHandler<AppEnv> {
-    return async (c: Context<AppEnv>, next) => {
-      const allowed = this.allowed(c.req.path);
-      if (!allowed || allowed.has(c.req.method.toUpperCase())) return next();
-      const allow = [...allowed].sort().join(', ');
-      const res = problem(
-        c,
-        405,
-        'MethodNotAllowed',
-        `${c.req.method} is not declared for ${c.req.path}; it allows ${allow}.`,
-      );
-      res.headers.set('Allow', allow);
-      return res;
-    };
+  refusal(c: Context<AppEnv>): Response | undefined {
+    const allowed = this.allowed(c.req.path);
+    if (!allowed || allowed.has(c.req.method.toUpperCase())) return undefined;
+    const allow = [...allowed].sort().join(', ');
+    const res = problem(
+      c,
+      405,
+      'MethodNotAllowed',
+      `${c.req.method} is not declared for ${c.req.path}; it allows ${allow}.`,
+    );
+    res.headers.set('Allow', allow);
+    return res;
   }
 }
