@@ -466,11 +466,14 @@ async function suiteSection(work: string): Promise<SuiteBench> {
   return r;
 }
 
-async function mutationSection(work: string): Promise<MutationBench> {
+async function mutationSection(): Promise<MutationBench> {
   log(
     `\n## Mutation run (${cfg.mutationOnly ? `subset: ${cfg.mutationOnly.join(', ')}` : 'every fault and every control'}, each on its own reference server)`,
   );
-  const r = await benchMutation({ reportDir: join(work, 'mutation'), only: cfg.mutationOnly });
+  // kept after the run (reports/tmp is git-ignored): the per-run reports say why a fault was missed
+  const reportDir = join(ROOT, 'reports', 'tmp', cfg.quick ? 'bench-quick-mutation' : 'bench-mutation');
+  rmSync(reportDir, { recursive: true, force: true });
+  const r = await benchMutation({ reportDir, only: cfg.mutationOnly });
   log(
     `wall ${(r.wallMs / 1000).toFixed(1)} s (exit ${r.exitCode}): ${r.faults.caught}/${r.faults.total} faults caught, ` +
       `${r.controls.falseAlarms}/${r.controls.total} false alarms; baseline run ${((r.baselineMs ?? NaN) / 1000).toFixed(1)} s; ` +
@@ -989,7 +992,7 @@ async function main(): Promise<number> {
     if (cfg.sections.has('scale')) scale = await scaleSection(work);
     if (cfg.sections.has('latency')) latency = await latencySection(work);
     if (cfg.sections.has('suite')) suite = await suiteSection(work);
-    if (cfg.sections.has('mutation')) mutation = await mutationSection(work);
+    if (cfg.sections.has('mutation')) mutation = await mutationSection();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
