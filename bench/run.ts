@@ -899,7 +899,7 @@ function markdown(r: Results): string {
     const m = r.mutation;
     L.push('## Mutation run', '');
     L.push(
-      `\`npx tsx conformance/faults/run-faults.ts\`${m.only ? ` \`--only ${m.only.join(',')}\`` : ''}: every fault and every control on its own reference server and fault proxy, ${m.concurrency ?? '?'} runs at a time, after a baseline core run (${((m.baselineMs ?? NaN) / 1000).toFixed(1)} s). ` +
+      `\`npx tsx conformance/faults/run-faults.ts\`${m.only ? ` \`--only ${m.only.join(',')}\`` : ''} (reports kept in \`reports/tmp/${m.only ? 'bench-quick-mutation' : 'bench-mutation'}/\`): every fault and every control on its own reference server and fault proxy, ${m.concurrency ?? '?'} runs at a time, after a baseline core run (${((m.baselineMs ?? NaN) / 1000).toFixed(1)} s). ` +
         `Wall ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}; ${m.faults.caught} of ${m.faults.total} faults caught, ${m.controls.falseAlarms} of ${m.controls.total} controls failed; ` +
         `the machine spent ${((m.machineCpuMs ?? NaN) / 1000).toFixed(0)} s of CPU meanwhile (load average ${m.loadavg.toFixed(1)} at the start).`,
       '',
