@@ -457,9 +457,12 @@ async function suiteSection(work: string): Promise<SuiteBench> {
   const p = r.phases;
   log(
     `wall ${(r.wallMs / 1000).toFixed(1)} s (exit ${r.exitCode}, ${r.verdict ?? 'no verdict'}): ` +
+      `CLI start to the image check ${p.build !== undefined ? (p.build / 1000).toFixed(1) : '?'} s, ` +
       `image check ${p.build !== undefined && p.container !== undefined ? ((p.container - p.build) / 1000).toFixed(1) : '?'} s, ` +
       `container start ${p.container !== undefined && p.healthy !== undefined ? ((p.healthy - p.container) / 1000).toFixed(1) : '?'} s, ` +
-      `suite ${p.suite !== undefined && p.verdict !== undefined ? ((p.verdict - p.suite) / 1000).toFixed(1) : '?'} s; ` +
+      `to the first suite file ${p.healthy !== undefined && p.suite !== undefined ? ((p.suite - p.healthy) / 1000).toFixed(1) : '?'} s, ` +
+      `suite and reports ${p.suite !== undefined && p.verdict !== undefined ? ((p.verdict - p.suite) / 1000).toFixed(1) : '?'} s, ` +
+      `container stop and exit ${p.verdict !== undefined ? ((r.wallMs - p.verdict) / 1000).toFixed(1) : '?'} s; ` +
       `${r.tests} tests summing ${(r.sumTestMs / 1000).toFixed(1)} s; peak RSS tree ${mib(r.treePeakRss)}, largest process ${mib(r.processPeakRss)}, server in container ${mib(r.containerServerPeakRss)}`,
   );
   if (r.exitCode !== 0) log(r.outputTail);
