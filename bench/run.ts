@@ -15,6 +15,7 @@ import { benchSuite, type SuiteBench } from './lib/suite.js';
 import { renderChart, type Panel } from './lib/chart.js';
 import { verifyNoBytesWithoutContents, type VerifyResult } from './lib/verify.js';
 import { runLatency, type LatencyRun } from './lib/latency.js';
+import { benchMutation, type MutationBench } from './lib/mutation.js';
 
 // ------------------------------------------------------------------------------------ options
 
@@ -27,7 +28,7 @@ const HELP = `usage: npm run bench [-- options]
   --sizes <list>        Claim rows of the scale runs (default 10k,100k,1m; quick 1k,10k)
   --latency <list>      ms added to every response in the latency scenario (default 0,50,200; quick 0,50)
   --concurrency <n>     the suite's --concurrency in the latency and suite sections (default: the CLI's)
-  --only <list>         sections: throughput,scale,latency,suite (default all)
+  --only <list>         sections: throughput,scale,latency,suite,mutation (default all)
   --out <dir>           output directory (default reports/bench; quick: reports/tmp/bench-quick, git-ignored)
   --no-pin              do not pin the load generator and the servers to separate CPUs
   -h, --help            this text
@@ -70,7 +71,7 @@ const cfg = {
   warmup: Number(argv.warmup ?? (quick ? 0.1 : 1)),
   connections: Number(argv.connections ?? 10),
   sizes: (argv.sizes ?? (quick ? '1k,10k' : '10k,100k,1m')).split(',').map(parseSize),
-  sections: new Set((argv.only ?? 'throughput,scale,latency,suite').split(',').map((s) => s.trim())),
+  sections: new Set((argv.only ?? 'throughput,scale,latency,suite,mutation').split(',').map((s) => s.trim())),
   latencies: (argv.latency ?? (quick ? '0,50' : '0,50,200')).split(',').map((s) => Number(s.trim())),
   concurrency: argv.concurrency ? Number(argv.concurrency) : undefined,
   out: resolve(ROOT, argv.out ?? (quick ? 'reports/tmp/bench-quick' : 'reports/bench')),
@@ -80,9 +81,12 @@ const cfg = {
   suiteInclude: quick ? ['conformance/suite/records.test.ts', 'conformance/suite/domains.test.ts'] : undefined,
   /** the quick subset selects the requirements of its two files (else the others count as untested) */
   suiteArgs: quick ? ['--requirements', 'REC-,DOM-'] : [],
+  /** the quick mutation run: one fault and one control */
+  mutationOnly: quick ? ['lowercase-domain-accepted', 'unknown-domain-422'] : undefined,
 };
 for (const s of cfg.sections)
-  if (!['throughput', 'scale', 'latency', 'suite'].includes(s)) throw new Error(`--only: unknown section '${s}'`);
+  if (!['throughput', 'scale', 'latency', 'suite', 'mutation'].includes(s))
+    throw new Error(`--only: unknown section '${s}'`);
 if (cfg.latencies.some((x) => !(x >= 0))) throw new Error('--latency: a comma list of milliseconds, e.g. 0,50,200');
 if (cfg.concurrency !== undefined && !(cfg.concurrency >= 1)) throw new Error('--concurrency must be >= 1');
 if (!(cfg.duration > 0) || !(cfg.connections >= 1)) throw new Error('--duration and --connections must be positive');
@@ -453,10 +457,30 @@ async function suiteSection(work: string): Promise<SuiteBench> {
   const p = r.phases;
   log(
     `wall ${(r.wallMs / 1000).toFixed(1)} s (exit ${r.exitCode}, ${r.verdict ?? 'no verdict'}): ` +
+      `CLI start to the image check ${p.build !== undefined ? (p.build / 1000).toFixed(1) : '?'} s, ` +
       `image check ${p.build !== undefined && p.container !== undefined ? ((p.container - p.build) / 1000).toFixed(1) : '?'} s, ` +
       `container start ${p.container !== undefined && p.healthy !== undefined ? ((p.healthy - p.container) / 1000).toFixed(1) : '?'} s, ` +
-      `suite ${p.suite !== undefined && p.verdict !== undefined ? ((p.verdict - p.suite) / 1000).toFixed(1) : '?'} s; ` +
+      `to the first suite file ${p.healthy !== undefined && p.suite !== undefined ? ((p.suite - p.healthy) / 1000).toFixed(1) : '?'} s, ` +
+      `suite and reports ${p.suite !== undefined && p.verdict !== undefined ? ((p.verdict - p.suite) / 1000).toFixed(1) : '?'} s, ` +
+      `container stop and exit ${p.verdict !== undefined ? ((r.wallMs - p.verdict) / 1000).toFixed(1) : '?'} s; ` +
       `${r.tests} tests summing ${(r.sumTestMs / 1000).toFixed(1)} s; peak RSS tree ${mib(r.treePeakRss)}, largest process ${mib(r.processPeakRss)}, server in container ${mib(r.containerServerPeakRss)}`,
+  );
+  if (r.exitCode !== 0) log(r.outputTail);
+  return r;
+}
+
+async function mutationSection(): Promise<MutationBench> {
+  log(
+    `\n## Mutation run (${cfg.mutationOnly ? `subset: ${cfg.mutationOnly.join(', ')}` : 'every fault and every control'}, each on its own reference server)`,
+  );
+  // kept after the run (reports/tmp is git-ignored): the per-run reports say why a fault was missed
+  const reportDir = join(ROOT, 'reports', 'tmp', cfg.quick ? 'bench-quick-mutation' : 'bench-mutation');
+  rmSync(reportDir, { recursive: true, force: true });
+  const r = await benchMutation({ reportDir, only: cfg.mutationOnly });
+  log(
+    `wall ${(r.wallMs / 1000).toFixed(1)} s (exit ${r.exitCode}): ${r.faults.caught}/${r.faults.total} faults caught, ` +
+      `${r.controls.falseAlarms}/${r.controls.total} false alarms; baseline run ${((r.baselineMs ?? NaN) / 1000).toFixed(1)} s; ` +
+      `${r.concurrency ?? '?'} runs at a time; machine CPU ${((r.machineCpuMs ?? NaN) / 1000).toFixed(0)} s; load average ${r.loadavg.toFixed(1)}`,
   );
   if (r.exitCode !== 0) log(r.outputTail);
   return r;
@@ -472,7 +496,13 @@ interface Target {
   note?: string;
 }
 
-function targets(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench, lat?: LatencyRun[]): Target[] {
+function targets(
+  t?: ThroughputSection,
+  s?: ScaleRow[],
+  suite?: SuiteBench,
+  lat?: LatencyRun[],
+  mut?: MutationBench,
+): Target[] {
   const out: Target[] = [];
   const full = !cfg.suiteInclude;
   const far = lat?.find((r) => r.delayMs === 200);
@@ -492,6 +522,17 @@ function targets(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench, lat?
       goal: '<= 8 s',
       measured: `${(suite.wallMs / 1000).toFixed(1)} s${full ? '' : ' (quick subset: not judged)'}`,
       met: full ? suite.wallMs <= 8_000 && suite.exitCode === 0 : undefined,
+    });
+  }
+  if (mut) {
+    const whole = !mut.only;
+    out.push({
+      name: 'mutation run: every fault and every control, each on its own reference server, wall time',
+      goal: '<= 3 min',
+      measured:
+        `${(mut.wallMs / 1000).toFixed(0)} s (${mut.faults.caught}/${mut.faults.total} caught, ${mut.controls.falseAlarms}/${mut.controls.total} false alarms; machine CPU ${((mut.machineCpuMs ?? NaN) / 1000).toFixed(0)} s)` +
+        (whole ? '' : ' (quick subset: not judged)'),
+      met: whole ? mut.wallMs <= 180_000 && mut.exitCode === 0 : undefined,
     });
   }
   for (const id of ['record', 'record-excl']) {
@@ -857,6 +898,16 @@ function markdown(r: Results): string {
     );
     L.push('');
   }
+  if (r.mutation) {
+    const m = r.mutation;
+    L.push('## Mutation run', '');
+    L.push(
+      `\`npx tsx conformance/faults/run-faults.ts\`${m.only ? ` \`--only ${m.only.join(',')}\`` : ''} (reports kept in \`reports/tmp/${m.only ? 'bench-quick-mutation' : 'bench-mutation'}/\`): every fault and every control on its own reference server and fault proxy, ${m.concurrency ?? '?'} runs at a time, after a baseline core run (${((m.baselineMs ?? NaN) / 1000).toFixed(1)} s). ` +
+        `Wall ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}; ${m.faults.caught} of ${m.faults.total} faults caught, ${m.controls.falseAlarms} of ${m.controls.total} controls failed; ` +
+        `the machine spent ${((m.machineCpuMs ?? NaN) / 1000).toFixed(0)} s of CPU meanwhile (load average ${m.loadavg.toFixed(1)} at the start).`,
+      '',
+    );
+  }
   L.push('## Checks', '');
   for (const v of r.verify) L.push(`- ${v.ok ? 'ok' : '**FAILED**'}: ${v.name}${v.detail ? ` — ${v.detail}` : ''}`);
   L.push('');
@@ -872,13 +923,14 @@ const NOTES: string[] = [
     'average is tens. Each throughput scenario is paired with the bare Hono ceiling measured just before it, and the ' +
     'server CPU time per request (/proc/<pid>/stat) is reported beside req/s; the CPU ratio is the stable figure. The ' +
     'latency runs report the CPU time of the suite and of the server beside the wall time.',
-  'The suite under latency: tests of a file run concurrently (vitest sequence.concurrent, at most 8 per file; files on ' +
-    'ceil(--concurrency / 8) worker threads; default --concurrency 16). A test still makes its own requests one after the ' +
-    'other, so the wall time cannot go below the critical path (its longest chain of requests times the latency); ' +
-    'provider-state teardowns stay inside their test (their warnings belong to the test in the reports). Tests that flip a ' +
-    'service-wide setting are a describe.sequential block, which vitest runs with nothing else of its file beside it.',
+  'The suite under latency: tests of a file run concurrently (vitest sequence.concurrent); --concurrency n gives ' +
+    'ceil(n / 8) worker threads of 8 tests, at most 8 threads and then more tests per thread; left out, 16 for a near ' +
+    'target and 128 (8 threads of 16) for one 20 ms or more away. The files with the longest chains of requests start ' +
+    'first. A test still makes its own requests one after the other where each needs the last, so the wall time cannot ' +
+    'go below the critical path (its longest chain of requests times the latency). Tests that flip a service-wide ' +
+    'setting run in a phase of their own after the others, one at a time.',
   'The suite is CPU-bound on a busy 2-core machine: a core run costs about the same CPU time at every latency (the ' +
-    '"CPU" column: vitest workers, fetch, the generic schema checks, and the server). When that CPU time divided by the ' +
+    '"CPU" column: vitest workers, the HTTP client, the generic schema checks, and the server). When that CPU time divided by the ' +
     'share of the machine the run gets exceeds the critical path, the latency hides behind the CPU.',
   'One record by ID: the default server checks PRAGMA data_version on every authenticated request (the token cache must ' +
     'see a token revoked by another connection at once; no time-based cache). With --exclusive-db (SQLite exclusive ' +
@@ -915,6 +967,7 @@ interface Results {
   scale?: ScaleRow[];
   latency?: Array<Omit<LatencyRun, 'outputTail'>>;
   suite?: SuiteBench;
+  mutation?: Omit<MutationBench, 'outputTail'>;
   targets: Target[];
   totalMs: number;
 }
@@ -933,6 +986,7 @@ async function main(): Promise<number> {
   let scale: ScaleRow[] | undefined;
   let suite: SuiteBench | undefined;
   let latency: LatencyRun[] | undefined;
+  let mutation: MutationBench | undefined;
   const verify: VerifyResult[] = [];
   try {
     verify.push(...(await verifyNoBytesWithoutContents()));
@@ -941,6 +995,7 @@ async function main(): Promise<number> {
     if (cfg.sections.has('scale')) scale = await scaleSection(work);
     if (cfg.sections.has('latency')) latency = await latencySection(work);
     if (cfg.sections.has('suite')) suite = await suiteSection(work);
+    if (cfg.sections.has('mutation')) mutation = await mutationSection();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -962,7 +1017,8 @@ async function main(): Promise<number> {
     scale,
     suite,
     latency: latency?.map(({ outputTail: _tail, ...r }) => r),
-    targets: targets(throughput, scale, suite, latency),
+    mutation: mutation && (({ outputTail: _tail, ...r }) => r)(mutation),
+    targets: targets(throughput, scale, suite, latency, mutation),
     totalMs: 0,
   };
   results.totalMs = performance.now() - t0;
