@@ -169,6 +169,8 @@ async function runConformance(
     String(REQUEST_TIMEOUT_MS),
     '--concurrency',
     String(run.concurrency),
+    // a fault needs the verdict, not the shortest counterexample of a model-based test
+    '--skip-shrink',
   ];
   if (requirements?.length) args.push('--requirements', requirements.join(','));
   if (include?.length) args.push('--include', include.join(','));

@@ -131,6 +131,10 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'seed of the generated (model-based) tests; default random, printed and kept in results.json [CONFORMANCE_SEED]',
     )
     .option(
+      '--skip-shrink',
+      'a failing model-based test reports the first failing sequence as found instead of shrinking it to a shorter one (faster when only the verdict matters, as in the mutation run) [CONFORMANCE_SKIP_SHRINK]',
+    )
+    .option(
       '--config <file>',
       'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]',
     )
@@ -207,6 +211,7 @@ async function runCommand(raw: RawOptions): Promise<number> {
       clockToleranceMs: o.clockToleranceMs,
       bindings: o.bindings,
       seed,
+      skipShrink: o.skipShrink,
     };
     const info: RunInfo = {
       catalogue: cat,

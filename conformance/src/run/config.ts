@@ -84,6 +84,8 @@ export interface RunOptions {
   targetLabel?: string;
   /** --seed: the seed of the generated (model-based) tests; absent = chosen at random by the run. */
   seed?: number;
+  /** --skip-shrink: a failing model-based test reports the sequence it found, not shrunk. */
+  skipShrink: boolean;
 }
 
 /** Raw option values as commander gives them (strings, booleans, arrays). */
@@ -124,6 +126,7 @@ export const ENV_VARS: Record<string, string> = {
   expectedFailures: 'CONFORMANCE_EXPECTED_FAILURES',
   targetLabel: 'CONFORMANCE_TARGET_LABEL',
   seed: 'CONFORMANCE_SEED',
+  skipShrink: 'CONFORMANCE_SKIP_SHRINK',
 };
 
 const CONFIG_KEYS = new Set([...Object.keys(ENV_VARS).filter((k) => k !== 'config'), 'bindings']);
@@ -367,6 +370,7 @@ export function resolveRunOptions(
     expectedFailures,
     targetLabel,
     seed,
+    skipShrink: bool('skipShrink'),
   };
 }
 

@@ -42,6 +42,8 @@ export interface RunContext {
   collectOnly?: boolean;
   /** The seed of the generated (model-based) tests (--seed; the CLI always sets one). */
   seed?: number;
+  /** --skip-shrink: a failing model-based test reports the first failing sequence, not shrunk. */
+  skipShrink?: boolean;
 }
 
 declare module 'vitest' {
@@ -67,6 +69,7 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
       env.CONFORMANCE_SEED !== undefined && /^-?\d+$/.test(env.CONFORMANCE_SEED)
         ? Number(env.CONFORMANCE_SEED)
         : undefined,
+    skipShrink: env.CONFORMANCE_SKIP_SHRINK === '1' || env.CONFORMANCE_SKIP_SHRINK === 'true',
   };
 }
 
