@@ -15,6 +15,11 @@ export function pin(pid: number, cpu: number): boolean {
   return spawnSync('taskset', ['-cp', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0;
 }
 
+/** Lets every thread of a process run on every CPU again (children it starts inherit that). */
+export function unpin(pid: number, cpuCount: number): boolean {
+  return spawnSync('taskset', ['-acp', `0-${cpuCount - 1}`, String(pid)], { stdio: 'ignore' }).status === 0;
+}
+
 export interface Child {
   name: string;
   url: string;
