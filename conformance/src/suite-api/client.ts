@@ -29,14 +29,6 @@ export interface Exchange {
 /** Longest body text kept in a recorded exchange (the checks see the whole body). */
 const MAX_RECORDED_BODY = 16_384;
 
-/** Largest response body the client reads (bytes after content decoding). A larger one, or a
- * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
- * env CONFORMANCE_MAX_RESPONSE_BYTES. */
-export const MAX_RESPONSE_BYTES = (() => {
-  const v = Number(process.env.CONFORMANCE_MAX_RESPONSE_BYTES);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : 32 * 1024 * 1024;
-})();
-
 /** Statuses whose responses have no body (the Response constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -161,7 +153,7 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
       }
       let text: string;
       try {
-        text = await readBodyCapped(response, what, MAX_RESPONSE_BYTES);
+        text = await readBodyCapped(response, what);
       } catch (e) {
         if (p) {
           p.exchange.status = response.status;
@@ -267,7 +259,6 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
       body,
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
-      maxBytes: MAX_RESPONSE_BYTES,
     });
   } catch (e) {
     exchange.ms = Math.round(performance.now() - t0);

@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { FixtureEntry } from '../run/context.js';
 import { describeError, PreconditionFailedError, TargetError } from '../errors.js';
-import { MAX_RESPONSE_BYTES } from './client.js';
 import { send, TransportError, type HttpResponse } from './transport.js';
 
 export type StateValues = Record<string, any>;
@@ -33,7 +32,6 @@ export class HttpStateProvider implements StateProvider {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ state, params, action }),
         timeoutMs: this.timeoutMs,
-        maxBytes: MAX_RESPONSE_BYTES,
       });
     let res: HttpResponse;
     try {

@@ -9,6 +9,14 @@ import zlib from 'node:zlib';
 import { pipeline, type Readable } from 'node:stream';
 import { describeError, TargetError } from '../errors.js';
 
+/** Largest response body the client reads (bytes after content decoding). A larger one, or a
+ * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
+ * env CONFORMANCE_MAX_RESPONSE_BYTES. */
+const MAX_RESPONSE_BYTES = (() => {
+  const v = Number(process.env.CONFORMANCE_MAX_RESPONSE_BYTES);
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : 32 * 1024 * 1024;
+})();
+
 export interface HttpRequest {
   method: string;
   url: string;
@@ -19,8 +27,8 @@ export interface HttpRequest {
   timeoutMs: number;
   /** aborts the request (the test's signal: aborted when the test times out) */
   signal?: AbortSignal;
-  /** most bytes of body read (after decoding a content encoding) */
-  maxBytes: number;
+  /** most bytes of body read (after decoding a content encoding); default MAX_RESPONSE_BYTES */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {
@@ -96,7 +104,7 @@ export async function send(r: HttpRequest): Promise<HttpResponse> {
     }
     const headers = flatHeaders(res.headers);
     try {
-      const bytes = await readCapped(res.body, headers, r.maxBytes, `${r.method} ${r.url}`);
+      const bytes = await readCapped(res.body, headers, r.maxBytes ?? MAX_RESPONSE_BYTES, `${r.method} ${r.url}`);
       return { status: res.statusCode, headers, text: new TextDecoder().decode(bytes) };
     } catch (e) {
       res.body.destroy();
@@ -125,7 +133,8 @@ async function sendWithFetch(r: HttpRequest): Promise<HttpResponse> {
     }
     const headers = Object.fromEntries(res.headers.entries());
     try {
-      return { status: res.status, headers, text: await readBodyCapped(res, `${r.method} ${r.url}`, r.maxBytes) };
+      const text = await readBodyCapped(res, `${r.method} ${r.url}`, r.maxBytes ?? MAX_RESPONSE_BYTES);
+      return { status: res.status, headers, text };
     } catch (e) {
       if (e instanceof TargetError) throw e;
       throw new TransportError(describeError(e), 'body', d.timedOut(), codeOf(e));
@@ -140,15 +149,16 @@ async function sendWithFetch(r: HttpRequest): Promise<HttpResponse> {
  * the body is cancelled and a TargetError names the limit. Errors while reading (a reset, a
  * timeout of the request's signal, bad content encoding) propagate.
  */
-export async function readBodyCapped(response: Response, what: string, max: number): Promise<string> {
-  const tooLarge = (n: string) =>
-    new TargetError(
-      `${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`,
-    );
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > max) {
+export async function readBodyCapped(response: Response, what: string, max = MAX_RESPONSE_BYTES): Promise<string> {
+  const tooLarge = (n: string) => bodyTooLarge(what, n, max);
+  const announced = announcedTooLarge(
+    response.headers.get('content-encoding'),
+    response.headers.get('content-length'),
+    max,
+  );
+  if (announced) {
     await response.body?.cancel().catch(() => undefined);
-    throw tooLarge(`${declared} bytes announced`);
+    throw tooLarge(announced);
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -165,6 +175,19 @@ export async function readBodyCapped(response: Response, what: string, max: numb
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** The error of a body over the limit (`n`: how much there was). */
+function bodyTooLarge(what: string, n: string, max: number): TargetError {
+  return new TargetError(
+    `${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`,
+  );
+}
+
+/** "N bytes announced" when an unencoded body declares more than `max` bytes; else undefined. */
+function announcedTooLarge(encoding: string | null | undefined, length: string | null | undefined, max: number) {
+  const declared = Number(length ?? NaN);
+  return !encoding && Number.isFinite(declared) && declared > max ? `${declared} bytes announced` : undefined;
 }
 
 function codeOf(e: unknown): string | undefined {
@@ -201,13 +224,10 @@ function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | 
  * ends the request instead of filling memory.
  */
 async function readCapped(body: Readable, headers: Record<string, string>, max: number, what: string): Promise<Buffer> {
-  const tooLarge = (n: string) =>
-    new TargetError(
-      `${what}: the response body (${n}) is larger than the client reads (${max} bytes; CONFORMANCE_MAX_RESPONSE_BYTES)`,
-    );
+  const tooLarge = (n: string) => bodyTooLarge(what, n, max);
   const encoding = headers['content-encoding'];
-  const declared = Number(headers['content-length'] ?? NaN);
-  if (!encoding && Number.isFinite(declared) && declared > max) throw tooLarge(`${declared} bytes announced`);
+  const announced = announcedTooLarge(encoding, headers['content-length'], max);
+  if (announced) throw tooLarge(announced);
   const decoder = decoderFor(encoding);
   // pipeline: an error of the body (a reset, the timeout) ends the decoder's reading too
   const source: AsyncIterable<Buffer> = decoder ? pipeline(body, decoder, () => undefined) : body;
