@@ -1,6 +1,7 @@
 // The response validators are compiled once per version of the document into ajv's standalone
 // code and loaded by every worker: they must judge exactly as validators compiled on use.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOpenApi, OpenApiIndex } from '../src/spec/openapi.js';
 import {
@@ -51,6 +52,31 @@ describe('precompiled response validators', () => {
       }
     }
   }, 60_000);
+
+  it('loads nothing from a directory others may write (the file is run as code)', () => {
+    const pointer = index.responseSchemaPointers()[0]!;
+    const body = { type: 'about:blank', title: 'Not Found', status: 404 };
+    fs.rmSync(file, { force: true });
+    const onUse = new SchemaValidators(doc).get('core', pointer)(body);
+    // a planted file whose validator answers the opposite of the real one
+    const plant = () =>
+      fs.writeFileSync(
+        file,
+        `exports.v0 = () => ${!onUse};\nexports.KEYS = ${JSON.stringify({ [`openapi.core.json#${pointer}`]: 'v0' })};\n`,
+      );
+    plant();
+    // in this user's own directory it is loaded (what makes the refusal below mean something)
+    expect(new SchemaValidators(doc).get('core', pointer)(body)).toBe(!onUse);
+    const dir = path.dirname(file);
+    const mode = fs.statSync(dir).mode & 0o777;
+    fs.chmodSync(dir, mode | 0o022);
+    try {
+      expect(new SchemaValidators(doc).get('core', pointer)(body)).toBe(onUse);
+    } finally {
+      fs.chmodSync(dir, mode);
+      fs.rmSync(file, { force: true });
+    }
+  });
 
   it('a damaged file is ignored: the validators are compiled on use', () => {
     fs.writeFileSync(file, 'this is not JavaScript (');

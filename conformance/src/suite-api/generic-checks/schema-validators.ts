@@ -81,11 +81,28 @@ export function precompiledFile(doc: unknown): string {
   return path.join(os.tmpdir(), `rflps-conformance-${user}`, `validators-${hash}.cjs`);
 }
 
+/**
+ * Whether the directory of the precompiled file is this user's own and nobody else may write in
+ * it: the file is run as code, and the system's temporary directory is shared. Another user who
+ * made the directory first (or a directory others may write) means: compile on use, load nothing.
+ */
+function ownCacheDir(dir: string): boolean {
+  try {
+    const st = fs.lstatSync(dir);
+    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
+    return st.isDirectory() && mine && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The precompiled validators of `doc` by key (`<view document>#<pointer>`); empty when there are none. */
 function loadPrecompiled(doc: unknown): Record<string, ValidateFunction> {
+  const file = precompiledFile(doc);
+  if (!ownCacheDir(path.dirname(file))) return {};
   let code: string;
   try {
-    code = fs.readFileSync(precompiledFile(doc), 'utf8');
+    code = fs.readFileSync(file, 'utf8');
   } catch {
     return {};
   }
@@ -124,7 +141,8 @@ export function precompileValidators(index: OpenApiIndex): string | undefined {
     const code =
       standaloneCode(ajv, Object.fromEntries(Object.values(keys).map((n) => [n, n]))) +
       `\nexports.KEYS = ${JSON.stringify(keys)};\n`;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    if (!ownCacheDir(path.dirname(file))) return undefined;
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, code);
     fs.renameSync(tmp, file);
