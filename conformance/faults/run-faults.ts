@@ -27,6 +27,7 @@ import type { Control, Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
 import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { buildRunBundles } from './bundles.js';
+import { CLI_BUNDLE } from '../bin/cli-bundle.mjs';
 import { ROOT } from '../../spec/paths.js';
 
 /** The commands each run starts: the sources through tsx, or the bundles main() makes ready (bundles.ts). */
@@ -726,7 +727,7 @@ async function main(argv: string[]): Promise<number> {
   if (opts.bundle) {
     Object.assign(bins, await buildRunBundles());
     log(
-      `bundles: ${path.relative(ROOT, bins.conformance)}, ${path.relative(ROOT, bins.reference!)} (${Date.now() - t0} ms)`,
+      `bundles: ${path.relative(ROOT, CLI_BUNDLE)} (started by ${path.relative(ROOT, bins.conformance)}), ${path.relative(ROOT, bins.reference!)} (${Date.now() - t0} ms)`,
     );
   }
   const reportDir = path.resolve(ROOT, opts.reportDir);
