@@ -46,6 +46,8 @@ export interface components {
         StateChange: components["schemas"]["AUserRequest"] | components["schemas"]["AnExpiredTokenRequest"] | components["schemas"]["ARecordWithAssociationsRequest"] | components["schemas"]["ARecordWithAMissingAssociationRequest"] | components["schemas"]["RecordsRequest"] | components["schemas"]["AFileRequest"] | components["schemas"]["ARecordWithFilesRequest"] | components["schemas"]["AContactRequest"] | components["schemas"]["ALinkParentRequest"] | components["schemas"]["ContactRelationshipsRequest"] | components["schemas"]["AProposalRequest"] | components["schemas"]["ASettingRequest"];
         /** @description Values of a set-up state (one schema per state), or `{}` after a teardown. */
         StateValues: components["schemas"]["AUserValues"] | components["schemas"]["AnExpiredTokenValues"] | components["schemas"]["ARecordWithAssociationsValues"] | components["schemas"]["ARecordWithAMissingAssociationValues"] | components["schemas"]["RecordsValues"] | components["schemas"]["AFileValues"] | components["schemas"]["ARecordWithFilesValues"] | components["schemas"]["AContactValues"] | components["schemas"]["ALinkParentValues"] | components["schemas"]["ContactRelationshipsValues"] | components["schemas"]["AProposalValues"] | components["schemas"]["ASettingValues"] | components["schemas"]["TeardownValues"];
+        /** @description The version of this protocol the endpoint implements (semver). May be part of every setup answer; the suite reads it from the first `a user` answer. Absent: 1.0.0. */
+        Protocol: string;
         /** @description The answer to a teardown. */
         TeardownValues: Record<string, never>;
         AUserRequest: {
@@ -68,6 +70,7 @@ export interface components {
             };
         };
         AUserValues: {
+            protocol?: components["schemas"]["Protocol"];
             /** @description A valid API token of the new user. */
             token: string;
             userId: number;
@@ -112,6 +115,7 @@ export interface components {
             domain?: string;
         };
         ARecordWithAssociationsValues: {
+            protocol?: components["schemas"]["Protocol"];
             /** @description The record's domain. */
             domain: string;
             /** @description The record's ID. */
@@ -164,6 +168,7 @@ export interface components {
             domain?: string;
         };
         ARecordWithAMissingAssociationValues: {
+            protocol?: components["schemas"]["Protocol"];
             domain: string;
             id: number;
             /** @description An association whose stored reference points at a deleted record. */
@@ -185,8 +190,13 @@ export interface components {
             /** @default Claim */
             domain?: string;
             count: number;
+            /** @description A permutation of 0 .. count-1: the i-th record created gets the rank sortRanks[i] in the ascending order of sortField (the suite chooses an order unlike creation order). Without it, sortField may be in any order. */
+            sortRanks?: number[];
+            /** @description The position, in creation order, of the one record with a value in sometimesNullField. Without it, that record may be any of them. */
+            sparseAt?: number;
         };
         RecordsValues: {
+            protocol?: components["schemas"]["Protocol"];
             domain: string;
             /** @description IDs in creation order. */
             ids: number[];
@@ -194,13 +204,17 @@ export interface components {
             filter: string;
             /** @description Optional (left out where the implementation has no LINQ filter, and with fewer than three records: the LINQ filter test is then not applicable, never failed): a LINQ filter, in the form the implementation accepts, that on its own (without `filter`) selects exactly the records at the odd positions of `ids` short of the last one (the 2nd, 4th, ... created, never the first or the last created) and no other record of the domain. */
             linqFilter?: string;
-            /** @description A text field whose values are distinct, made of one common prefix and digits of one length (so every collation orders them alike), and whose order is unlike creation order: from three records on, neither creation order nor its reverse. */
+            /** @description A text field whose values are distinct, made of one common prefix and digits of one length (so every collation orders them alike). With the param sortRanks, in that order; without it, in any order. */
             sortField: string;
+            /** @description Present when the param sortRanks was honoured; equal to it. */
+            sortRanks?: number[];
+            /** @description Present when the param sparseAt was honoured; equal to it. */
+            sparseAt?: number;
             /** @description Optional (absent where the domain has no spare text field): a text field holding one of three values (one common prefix and a digit), several records per value, whose order is unlike the order of sortField; for sorts on two columns. */
             groupField?: string;
             /** @description A field that is null on every one of these records. */
             allNullField: string;
-            /** @description A field with a value on exactly one record; from four records on, that record is neither the first nor the last in creation order nor in sortField order (three records: the middle one created). */
+            /** @description A field with a value on exactly one record: the one at sparseAt when that param was given. */
             sometimesNullField: string;
         };
         AFileRequest: {
@@ -233,6 +247,7 @@ export interface components {
             touched?: boolean;
         };
         AFileValues: {
+            protocol?: components["schemas"]["Protocol"];
             fileId: number;
             fileName: string;
             /** @description The extension with a dot, for example `.txt`. */
@@ -243,6 +258,8 @@ export interface components {
             parentDomain?: string;
             /** @description Present when linked. */
             parentId?: number;
+            /** @description true when the param touched was honoured. */
+            touched?: boolean;
         };
         ARecordWithFilesRequest: {
             /**
@@ -261,7 +278,7 @@ export interface components {
                 fileName: string;
                 contentsBase64: string;
             }[];
-            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs), with `twinFiles` attached to it. */
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs), with `twinFiles` attached to it. Where that cannot exist by design, answer 501. */
             twinDomain?: string;
             twinFiles?: {
                 fileName: string;
@@ -269,6 +286,7 @@ export interface components {
             }[];
         };
         ARecordWithFilesValues: {
+            protocol?: components["schemas"]["Protocol"];
             domain: string;
             id: number;
             /** @description In the order of `files`. */
@@ -291,6 +309,7 @@ export interface components {
             setupId: components["schemas"]["SetupId"];
         };
         AContactValues: {
+            protocol?: components["schemas"]["Protocol"];
             contactId: number;
             /** @description A text field that identifies the contact. */
             textMatchField: string;
@@ -317,10 +336,11 @@ export interface components {
              * @default Claim
              */
             domain?: string;
-            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs). */
+            /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs). Where that cannot exist by design, answer 501. */
             twinDomain?: string;
         };
         ALinkParentValues: {
+            protocol?: components["schemas"]["Protocol"];
             domain: string;
             domainId: number;
             id: number;
@@ -346,6 +366,7 @@ export interface components {
             setupId: components["schemas"]["SetupId"];
         };
         ContactRelationshipsValues: {
+            protocol?: components["schemas"]["Protocol"];
             /** @description Contact Type codes accepted as a link relationship. */
             relationships: string[];
         };
@@ -399,6 +420,7 @@ export interface components {
             locations?: number;
         };
         AProposalValues: {
+            protocol?: components["schemas"]["Protocol"];
             proposalId: number;
             type: components["schemas"]["ProposalType"];
             /** @description A schedule domain of the proposal (`ProposalLocation`). */
@@ -410,9 +432,9 @@ export interface components {
             /** @description IDs of the created schedule records of scheduleDomain. */
             locationIds: number[];
             /** @description A filter, in the implementation's own syntax, that selects exactly the records of scheduleDomain that belong to this proposal (the reference: `ProposalID:eq:<proposalId>`). The suite lists a proposal's schedule records with it (GET /api/{scheduleDomain}/Query) to compare the whole set before and after a change. */
-            scheduleFilter: string;
+            scheduleFilter?: string;
             /** @description The column of scheduleDomain that holds a record's ID, the ID that UpsertMulti, DELETE and GET /api/{scheduleDomain}/{id} use (the reference: `ProposalLocationID`). */
-            scheduleKey: string;
+            scheduleKey?: string;
             /** @description The applicant's name. A member created from the applicant data (CreateMember) is named so: BindStatus shows it as MemberName once the proposal is bound. Empty when `applicantValid` is false. */
             applicantName: string;
             /** @description The member's ID when `hasMember`, else null. */
@@ -433,8 +455,10 @@ export interface components {
             name: "Service.EnableEnhancedSessionIDSecurity";
             value: boolean;
         };
-        /** @description Empty. Teardown restores the previous value. */
-        ASettingValues: Record<string, never>;
+        /** @description Empty but for the optional `protocol`. Teardown restores the previous value. */
+        ASettingValues: {
+            protocol?: components["schemas"]["Protocol"];
+        };
         /** @description RFC 9457 problem details (as in spec/openapi.yaml). */
         Problem: {
             /** Format: uri-reference */
@@ -477,6 +501,15 @@ export interface operations {
             };
             /** @description Unknown state, or params the state does not accept. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description (since 1.1.0) This fixture cannot exist in this implementation by design; `detail` says why. The tests that need it end not-applicable with that reason. */
+            501: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -79,6 +79,8 @@ export function schemaValidator(doc: any) {
   const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
   addFormats(ajv);
   ajv.addVocabulary(['discriminator', 'xml', 'externalDocs', 'example', 'x-implementation-defined']);
+  // the provider-state protocol's version marks (spec/provider-states.yaml, 'Versions and negotiation')
+  ajv.addVocabulary(['x-since', 'x-confirmed-by', 'x-may-refuse']);
   ajv.addFormat('password', true); // OpenAPI format registry: a UI hint only
   ajv.addSchema({ $id: OAS_BASE, $defs: rewriteRefs(doc.components?.schemas ?? {}) });
   const cache = new Map<any, ReturnType<typeof ajv.compile>>();
