@@ -12,6 +12,7 @@ import {
   type Records,
   type Row,
   type SortKey,
+  adversarialRecords,
   expectAdversarialOrder,
   expectSuppressionDropsEmpty,
   expectSuppressionKeepsSparse,
@@ -197,7 +198,7 @@ conformance(
     requirements: ['QRY-006'],
   },
   async (t) => {
-    await expectOffsetPagesJoin(t, await t.given('records', { count: 12 }), 5, 'Query');
+    await expectOffsetPagesJoin(t, await adversarialRecords(t, { count: 12 }), 5, 'Query');
   },
 );
 
@@ -229,7 +230,7 @@ conformance(
     requirements: ['QRY-008'],
   },
   async (t) => {
-    const recs = await t.given('records', { count: 12 });
+    const recs = await adversarialRecords(t, { count: 12 });
     await expectOffsetPagesJoin(t, recs, 4, 'records:', { onePageToo: true });
 
     // files: sort used as `EntryDate desc` (the spec's example)
@@ -253,7 +254,7 @@ conformance(
     requirements: ['QRY-023'],
   },
   async (t) => {
-    const recs = await t.given('records', { count: 12 });
+    const recs = await adversarialRecords(t, { count: 12 });
     await expectAdversarialOrder(t, recs);
     const rows = await rowsOf(t, recs, [recs.sortField]);
     const pick = (r: Row) => r[recs.sortField];
@@ -272,7 +273,7 @@ conformance(
     requirements: ['QRY-024'],
   },
   async (t) => {
-    const recs = await t.given('records', { count: 12 });
+    const recs = await adversarialRecords(t, { count: 12 });
     const group = recs.groupField ?? t.notApplicable(`the 'records' state of ${recs.domain} gives no groupField`);
     const rows = await rowsOf(t, recs, [group, recs.sortField]);
     const pick = (r: Row) => `${String(r[group])}|${String(r[recs.sortField])}`;
@@ -344,7 +345,7 @@ conformance(
         // ... 14th created (state contract): 7 records, never the first or the last created, more than
         // one page of 3, in a sortField order unlike creation order.
         const decoy = await t.given('records', params(5));
-        const recs = await t.given('records', params(15));
+        const recs = await adversarialRecords(t, params(15));
         const linq =
           recs.linqFilter ??
           t.notApplicable(`the 'records' state of ${recs.domain} gives no linqFilter (no LINQ filter offered)`);
@@ -393,7 +394,7 @@ conformance(
     requirements: ['QRY-012'],
   },
   async (t) => {
-    await expectSuppressionKeepsSparse(t, await t.given('records', { count: 5 }));
+    await expectSuppressionKeepsSparse(t, await adversarialRecords(t, { count: 5 }));
   },
 );
 

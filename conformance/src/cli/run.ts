@@ -55,6 +55,10 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'provider-state endpoint (default <base-url>/_provider-states) [CONFORMANCE_PROVIDER_STATES_URL]',
     )
     .option(
+      '--provider-states-protocol <version>',
+      'the provider-state protocol version the endpoint implements (default: what its setup answers declare as `protocol`, else 1.0.0); the suite sends nothing newer [CONFORMANCE_PROVIDER_STATES_PROTOCOL]',
+    )
+    .option(
       '--fixtures <file>',
       'YAML/JSON list of {state, params?, values} used instead of provider states [CONFORMANCE_FIXTURES]',
     )
@@ -203,6 +207,7 @@ async function runCommand(raw: RawOptions): Promise<number> {
       baseUrl: started.baseUrl,
       stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
       fixtures: o.fixtures,
+      ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
       profile: o.profile,
       requirements: o.requirements,
       readOnly: o.readOnly,
@@ -234,6 +239,7 @@ async function runCommand(raw: RawOptions): Promise<number> {
       startedAt,
       targetLabel: o.targetLabel,
       seed,
+      ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
       auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
       timing: {
         requestTimeoutMs: o.timeoutMs,

@@ -7,6 +7,7 @@ import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue
 import { areaOf } from '../spec/catalogue.js';
 import type { Profile, TargetKind } from '../run/context.js';
 import { matchesSelection, profileLevels } from '../run/context.js';
+import type { ProviderStatesReport } from './provider-states.js';
 
 /**
  * The result of one test.
@@ -87,6 +88,12 @@ export interface TestResult {
   generic?: boolean;
   /** Synthetic entry: a step of another test (`t.needs`) that failed, as evidence for this requirement. */
   step?: boolean;
+  /** The provider-state protocol version the test spoke. */
+  protocol?: string;
+  /** Not run for want of a newer provider-state protocol: the version and what it needed. */
+  needsProtocol?: { since: string; what: string };
+  /** The values of provider-state answers the test read (`<state>.<value>`). */
+  stateValuesUsed?: string[];
 }
 
 export interface RequirementReport {
@@ -249,6 +256,8 @@ export interface RunResults {
   expectedFailures?: ExpectedFailuresReport;
   /** Present when a baseline or expected-failures file took part in the exit code. */
   gate?: GateReport;
+  /** What the provider-state endpoint made of the run (protocol version, tests it kept from running). */
+  providerStates?: ProviderStatesReport;
 }
 
 export function emptyCounts(): Counts {

@@ -19,6 +19,8 @@ import {
   type TargetInfo,
 } from './results.js';
 import { toTestResult, type ReportedTest } from './test-result.js';
+import { providerStatesReport } from './provider-states.js';
+import { loadProtocol } from '../suite-api/protocol.js';
 
 export interface RunInfo {
   catalogue: Catalogue;
@@ -41,6 +43,8 @@ export interface RunInfo {
   timing?: RunTiming;
   /** The seed of the generated (model-based) tests. */
   seed?: number;
+  /** --provider-states-protocol (or the fixtures file's `protocol:`), when given. */
+  providerStatesProtocol?: string;
 }
 
 export function buildRunResults(
@@ -91,6 +95,7 @@ export function buildRunResults(
     runErrors: problems.runErrors,
     warnings,
     findings,
+    providerStates: providerStatesReport(testResults, loadProtocol().version, info.providerStatesProtocol),
   };
   return applyGate(base, info.gate ?? {});
 }

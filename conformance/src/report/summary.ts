@@ -2,6 +2,7 @@
 import { relFile } from '../paths.js';
 import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
 import { REPORT_FILES } from './write-reports.js';
+import { providerStatesLines } from './provider-states.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -25,6 +26,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push(
       `Timing: request timeout ${r.timing.requestTimeoutMs} ms, test timeout ${r.timing.testTimeoutMs} ms, async timeout ${r.timing.asyncTimeoutMs} ms, clock tolerance ${r.timing.clockToleranceMs} ms`,
     );
+  if (r.providerStates) lines.push(...providerStatesLines(r.providerStates));
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );

@@ -56,6 +56,9 @@ export function toTestResult(t: ReportedTest): TestResult {
     const exp = t.errors?.[0] ? expectationOf(t.errors[0], relFile(t.file)) : undefined;
     if (exp) out.error.expectation = exp;
   }
+  if (m.protocol) out.protocol = m.protocol;
+  if (m.needsProtocol && result === 'not-applicable') out.needsProtocol = m.needsProtocol;
+  if (m.stateValuesUsed?.length) out.stateValuesUsed = m.stateValuesUsed;
   if (m.warnings?.length) out.warnings = m.warnings;
   if (m.findings?.length) out.findings = m.findings;
   return out;

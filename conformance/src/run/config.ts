@@ -8,6 +8,7 @@ import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
 import { splitList, type FixtureEntry, type Profile } from './context.js';
 import { parseFixtures } from '../suite-api/states.js';
+import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
 import type { ExpectedFailure, RunResults } from '../report/results.js';
 
@@ -46,6 +47,8 @@ export interface RunOptions {
   providerStatesUrl?: string;
   fixturesFile?: string;
   fixtures?: FixtureEntry[];
+  /** --provider-states-protocol (or the fixtures file's `protocol:`): the version the endpoint implements. */
+  providerStatesProtocol?: string;
   profile: Profile;
   requirements: string[];
   readOnly: boolean;
@@ -113,6 +116,7 @@ export const ENV_VARS: Record<string, string> = {
   reportDir: 'CONFORMANCE_REPORT_DIR',
   fixtures: 'CONFORMANCE_FIXTURES',
   providerStatesUrl: 'CONFORMANCE_PROVIDER_STATES_URL',
+  providerStatesProtocol: 'CONFORMANCE_PROVIDER_STATES_PROTOCOL',
   requireContainer: 'CONFORMANCE_REQUIRE_CONTAINER',
   containerPort: 'CONFORMANCE_CONTAINER_PORT',
   containerEnv: 'CONFORMANCE_CONTAINER_ENV',
@@ -297,6 +301,15 @@ export function resolveRunOptions(
     fixtures = loadFixturesFile(fixturesFile);
     if (providerStatesUrl) throw new UsageError('give either --fixtures or --provider-states-url, not both');
   }
+  const providerStatesProtocol =
+    str('providerStatesProtocol') ?? (fixturesFile ? fixturesProtocol(fixturesFile) : undefined);
+  if (providerStatesProtocol !== undefined) {
+    const n = negotiate(providerStatesProtocol);
+    if ('problem' in n)
+      throw new UsageError(
+        `--provider-states-protocol: ${n.problem.replace('the provider-state endpoint declared', 'got')}`,
+      );
+  }
 
   const containerEnv: Record<string, string> = {};
   for (const kv of pickList(pick('containerEnv'))) {
@@ -342,6 +355,7 @@ export function resolveRunOptions(
     providerStatesUrl,
     fixturesFile,
     fixtures,
+    ...(providerStatesProtocol !== undefined ? { providerStatesProtocol } : {}),
     profile,
     requirements,
     readOnly: bool('readOnly'),
@@ -399,6 +413,14 @@ function pickList(p: { v: string | boolean | string[] } | undefined): string[] {
 
 function kebab(k: string): string {
   return k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The `protocol:` a fixtures file declares at its top (a mapping with `fixtures:`), if any. */
+function fixturesProtocol(file: string): string | undefined {
+  const doc = parseYaml(fs.readFileSync(file, 'utf8')) as unknown;
+  const p =
+    doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as { protocol?: unknown }).protocol : undefined;
+  return p === undefined || p === null ? undefined : String(p);
 }
 
 function loadFixturesFile(file: string): FixtureEntry[] {

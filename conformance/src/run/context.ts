@@ -19,6 +19,11 @@ export interface RunContext {
   stateUrl?: string;
   /** Fixture entries (from `--fixtures FILE`), used instead of the state endpoint. */
   fixtures?: FixtureEntry[];
+  /**
+   * The provider-state protocol version the endpoint implements, when the run was told
+   * (--provider-states-protocol, or `protocol:` of the fixtures file); else the endpoint's answers say.
+   */
+  providerStatesProtocol?: string;
   profile: Profile;
   /** Requirement selection: ID prefixes (empty = all). */
   requirements: string[];
@@ -58,6 +63,9 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
   return {
     baseUrl,
     stateUrl: env.CONFORMANCE_PROVIDER_STATES_URL ?? `${baseUrl}/_provider-states`,
+    ...(env.CONFORMANCE_PROVIDER_STATES_PROTOCOL
+      ? { providerStatesProtocol: env.CONFORMANCE_PROVIDER_STATES_PROTOCOL }
+      : {}),
     profile: (env.CONFORMANCE_PROFILE as Profile) ?? 'core',
     requirements: env.CONFORMANCE_REQUIREMENTS ? splitList(env.CONFORMANCE_REQUIREMENTS) : [],
     readOnly: env.CONFORMANCE_READ_ONLY === '1' || env.CONFORMANCE_READ_ONLY === 'true',

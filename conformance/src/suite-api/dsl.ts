@@ -35,6 +35,8 @@ import {
   type StateProvider,
   type StateValues,
 } from './states.js';
+import { negotiate } from './protocol.js';
+import { ProtocolNeedError } from './state-values.js';
 import {
   BlockedError,
   GenericCheckError,
@@ -164,6 +166,12 @@ export interface ConformanceMeta {
   outcomeReason?: string;
   /** For outcome 'blocked': the requirement whose step failed, and the step. */
   blockedBy?: { requirement: string; step: string };
+  /** The provider-state protocol version the test spoke (spec/provider-states.yaml). */
+  protocol?: string;
+  /** For a test that did not run for want of a newer protocol: what it needed. */
+  needsProtocol?: { since: string; what: string };
+  /** The values of state answers the test read (`<state>.<value>`), sorted. */
+  stateValuesUsed?: string[];
   exchanges?: Exchange[];
   violations?: Violation[];
   findings?: Finding[];
@@ -220,24 +228,39 @@ function genericChecker(profile: 'core' | 'implementation-defined'): GenericChec
   return c;
 }
 
-let admin: { session: StateSession; token: Promise<string> } | undefined;
+let admin: { session: StateSession; values: Promise<StateValues>; token: Promise<string> } | undefined;
 /** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
  * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
 let adminTeardownFile: string | undefined;
 
-function adminToken(): Promise<string> {
+function adminSetup(): NonNullable<typeof admin> {
   if (!admin) {
     const session = new StateSession(stateProvider(), 'run-admin');
-    const token = session.given('a user', {}).then((v) => {
-      if (typeof v.token !== 'string' || v.token === '') {
-        throw new PreconditionFailedError(`provider state 'a user' returned no token: ${JSON.stringify(v)}`);
-      }
-      return v.token;
-    });
-    token.catch(() => undefined); // handled by the awaiting test
-    admin = { session, token };
+    const values = session.given('a user', {});
+    // the value is validated where it is read: a missing or empty token is a precondition failure
+    const token = values.then((v) => v.token as string);
+    values.catch(() => undefined); // handled by the awaiting test
+    token.catch(() => undefined);
+    admin = { session, values, token };
   }
-  return admin.token;
+  return admin;
+}
+
+function adminToken(): Promise<string> {
+  return adminSetup().token;
+}
+
+/**
+ * The provider-state protocol version of this run (spec/provider-states.yaml, "Versions and
+ * negotiation"): --provider-states-protocol (or the fixtures file's `protocol:`) when given, else
+ * what the answer to the admin user's setup declares (`protocol`), else 1.0.0.
+ */
+async function protocolVersion(): Promise<string> {
+  const c = ctx();
+  const declared = c.providerStatesProtocol ?? (await adminSetup().values).protocol;
+  const n = negotiate(declared);
+  if ('problem' in n) throw new PreconditionFailedError(n.problem);
+  return n.version;
 }
 
 const seenIds = new Set<string>();
@@ -299,7 +322,12 @@ async function runBody(
   const c = ctx();
   const meta = vctx.task.meta as ConformanceMeta;
   const log = new ExchangeLog();
-  const session = new StateSession(stateProvider(), record.id, record.serviceWide === true);
+  const used = new Set<string>();
+  let spoken: string | undefined;
+  const session = new StateSession(stateProvider(), record.id, record.serviceWide === true, {
+    version: async () => (spoken = await protocolVersion()),
+    onUse: (u) => used.add(u),
+  });
   let tornDown = false;
   const teardown = async () => {
     if (tornDown) return [];
@@ -324,6 +352,9 @@ async function runBody(
   meta.violations = log.violations;
   meta.findings = log.findings;
   meta.checked = { ...log.checked };
+  if (spoken !== undefined) meta.protocol = spoken;
+  if (used.size > 0) meta.stateValuesUsed = [...used].sort();
+  if (thrown instanceof ProtocolNeedError) meta.needsProtocol = { ...thrown.need };
   if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
   writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
 
@@ -426,7 +457,13 @@ function makeTestContext(
         return (await session.given(state, (params ?? {}) as Record<string, unknown>)) as ProviderStates[S]['values'];
       } catch (e) {
         // a suite mistake (a service-wide state in a test not marked serviceWide) is not the target's
-        if (e instanceof PreconditionFailedError || e instanceof ServiceWideStateError) throw e;
+        // a want of a newer protocol, or a fixture that cannot exist here, is not-applicable
+        if (
+          e instanceof PreconditionFailedError ||
+          e instanceof ServiceWideStateError ||
+          e instanceof NotApplicableError
+        )
+          throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
       }
     },

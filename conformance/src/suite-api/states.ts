@@ -2,10 +2,35 @@
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { FixtureEntry } from '../run/context.js';
-import { describeError, PreconditionFailedError, TargetError } from '../errors.js';
+import { describeError, NotApplicableError, PreconditionFailedError, TargetError } from '../errors.js';
 import { send, TransportError, type HttpResponse } from './transport.js';
+import { allowedRefusal, negotiate, newerParams, unconfirmedParams } from './protocol.js';
+import { guardedValues, ProtocolNeedError, type UseRecorder } from './state-values.js';
 
 export type StateValues = Record<string, any>;
+
+/** A state endpoint answered something other than 200: its status and what its body said. */
+export class StateAnswerError extends PreconditionFailedError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `detail` of a problem-details body, else the text itself (shortened). */
+function detailOf(text: string): string {
+  try {
+    const b = JSON.parse(text) as { detail?: unknown; title?: unknown };
+    if (b && typeof b === 'object' && typeof b.detail === 'string') return b.detail;
+    if (typeof b === 'string') return b;
+  } catch {
+    /* not JSON */
+  }
+  return text.slice(0, 300);
+}
 
 export interface StateProvider {
   readonly kind: 'url' | 'fixtures';
@@ -49,8 +74,10 @@ export class HttpStateProvider implements StateProvider {
     }
     const text = res.text;
     if (res.status !== 200) {
-      throw new PreconditionFailedError(
+      throw new StateAnswerError(
         `provider state '${state}' ${action} answered ${res.status}${res.status === 400 ? ' (unknown or refused state)' : ''}: ${text.slice(0, 500)}`,
+        res.status,
+        detailOf(text),
       );
     }
     if (text.trim() === '') return {};
@@ -171,8 +198,36 @@ function isStaleConnection(e: unknown): boolean {
  */
 const SERVICE_WIDE_STATES: ReadonlySet<string> = new Set(['a setting']);
 
+/**
+ * A refusal the protocol allows, as the not-applicable that ends the test: 501 (this fixture cannot
+ * exist here, since 1.1.0) and a 400 to a param marked x-may-refuse. Anything else: undefined.
+ */
+function refusalAsNotApplicable(e: unknown, state: string, params: Record<string, unknown>): Error | undefined {
+  if (!(e instanceof StateAnswerError)) return undefined;
+  if (e.status === 501) return new NotApplicableError(`provider state '${state}' cannot exist here: ${e.detail}`);
+  if (e.status === 400) {
+    const allowed = allowedRefusal(state, params);
+    if (allowed) return new NotApplicableError(`${allowed} (${e.detail})`);
+  }
+  return undefined;
+}
+
+/** The version an answer declares (`protocol`), as negotiated; a declaration that cannot be used: 1.0.0. */
+function declaredIn(values: StateValues): string {
+  const n = negotiate(values.protocol);
+  return 'version' in n ? n.version : '1.0.0';
+}
+
 export class ServiceWideStateError extends Error {
   override name = 'SuiteDefinitionError';
+}
+
+/** How a session speaks the versioned protocol (spec/provider-states.yaml, "Versions and negotiation"). */
+export interface SessionProtocol {
+  /** The version the endpoint declared (or the run was told), once known. */
+  version(): Promise<string>;
+  /** Called with `<state>.<value>` whenever a test reads a value of an answer. */
+  onUse?: UseRecorder;
 }
 
 export class StateSession {
@@ -185,6 +240,8 @@ export class StateSession {
     readonly prefix: string,
     /** Whether this session may set up SERVICE_WIDE_STATES (the test is marked serviceWide). */
     readonly serviceWide = false,
+    /** Absent: the session of the run's admin user, whose answer declares the version. */
+    readonly protocol?: SessionProtocol,
   ) {}
 
   async given(state: string, params: Record<string, unknown> = {}): Promise<StateValues> {
@@ -192,6 +249,12 @@ export class StateSession {
       throw new ServiceWideStateError(
         `provider state '${state}' changes the whole service: the test '${this.prefix}' must be marked serviceWide: true (it then runs alone, after the other tests)`,
       );
+    }
+    // Never a param newer than the endpoint declared: the test needs a newer protocol.
+    const version = this.protocol ? await this.protocol.version() : undefined;
+    if (version !== undefined) {
+      const need = newerParams(state, params, version)[0];
+      if (need) throw new ProtocolNeedError(need, version);
     }
     const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
     // A setup that starts while others are in flight joins their wave: none of them can depend on
@@ -203,12 +266,19 @@ export class StateSession {
     let values: StateValues;
     try {
       values = await this.provider.setup(state, full);
+    } catch (e) {
+      throw refusalAsNotApplicable(e, state, params) ?? e;
     } finally {
       this.inFlight--;
       this.calls.push({ action: 'setup', state, at, ms: now() - at });
     }
     this.setups.push({ state, params: full, values, wave });
-    return values;
+    const unconfirmed = unconfirmedParams(state, params, values);
+    if (unconfirmed.length > 0)
+      throw new PreconditionFailedError(
+        `provider state '${state}' did not honour what the test asked for: ${unconfirmed.join('; ')}`,
+      );
+    return guardedValues(state, values, version ?? declaredIn(values), this.protocol?.onUse);
   }
 
   /** Tears down every state; returns warnings for failures (never throws). */

@@ -20,6 +20,56 @@ export interface SortKey {
   dir: Direction;
 }
 
+/** Draws from the run's seed: one stream per call site and size, the same in every run with that seed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    // mulberry32
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The params of an adversarial 'records' state (protocol 1.1.0, `sortRanks` and `sparseAt`), chosen
+ * by the suite from the run's seed: the sortField order is neither creation order nor its reverse,
+ * and the one sometimesNullField value sits on a record that is neither first nor last in creation
+ * order nor in sortField order (from four records on; with three, the middle one created). Any
+ * endpoint that honours the params yields the adversarial case; one that declares 1.0.0 makes the
+ * test not-applicable, and one that ignores them makes it precondition-failed (its answer must echo
+ * both).
+ */
+export function adversarialParams(
+  t: Ctx,
+  p: { domain?: string; count: number },
+  salt = '',
+): { domain?: string; count: number; sortRanks?: number[]; sparseAt?: number } {
+  const n = p.count;
+  if (n < 3) return p;
+  let h = (t.run.seed ?? 0) ^ Math.imul(n, 0x9e3779b1);
+  for (const ch of `${p.domain ?? ''}|${salt}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+  const rnd = seeded(h);
+  const identity = Array.from({ length: n }, (_, i) => i);
+  for (;;) {
+    const ranks = [...identity];
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [ranks[i], ranks[j]] = [ranks[j]!, ranks[i]!];
+    }
+    if (ranks.every((r, i) => r === i) || ranks.every((r, i) => r === n - 1 - i)) continue;
+    const middle = identity.filter((i) => i > 0 && i < n - 1 && (n < 4 || (ranks[i]! > 0 && ranks[i]! < n - 1)));
+    if (middle.length === 0) continue;
+    return { ...p, sortRanks: ranks, sparseAt: middle[Math.floor(rnd() * middle.length)]! };
+  }
+}
+
+/** A 'records' state with adversarial order and sparse value (adversarialParams). */
+export function adversarialRecords(t: Ctx, p: { domain?: string; count: number }, salt = ''): Promise<Records> {
+  return t.given('records', adversarialParams(t, p, salt));
+}
+
 /** GET /api/{domain}/Query of a 'records' state's domain (File: the file query). */
 export const queryPath = (recs: Records): string => `/api/${enc(recs.domain)}/Query`;
 

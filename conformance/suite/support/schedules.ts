@@ -177,9 +177,12 @@ export async function readRecord(
  * change, so an effect on a record the change did not name shows (a kept insert, a stray delete).
  */
 export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number, Row>> {
-  const columns = [p.scheduleKey, ...LOC_FIELDS].join(',');
+  // optional values of 'a proposal' (since 1.1.0): without them the whole set cannot be listed
+  const key = p.scheduleKey ?? t.notApplicable("the state 'a proposal' gave no optional value scheduleKey");
+  const filter = p.scheduleFilter ?? t.notApplicable("the state 'a proposal' gave no optional value scheduleFilter");
+  const columns = [key, ...LOC_FIELDS].join(',');
   const path = withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
-    [t.bindings.query.filter]: p.scheduleFilter,
+    [t.bindings.query.filter]: filter,
     columns,
     take: 100,
   });
@@ -195,10 +198,8 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     expect(rows.length, `the records of proposal ${p.proposalId} fit in one page`).toBeLessThan(100);
     const out = new Map<number, Row>();
     for (const row of rows) {
-      const id = row[p.scheduleKey];
-      expect(Number.isInteger(id), `${p.scheduleKey} of a listed record is an integer: ${JSON.stringify(row)}`).toBe(
-        true,
-      );
+      const id = row[key];
+      expect(Number.isInteger(id), `${key} of a listed record is an integer: ${JSON.stringify(row)}`).toBe(true);
       expect(out.has(id as number), `record ${String(id)} is listed once`).toBe(false);
       out.set(id as number, pick(row) as Row);
     }

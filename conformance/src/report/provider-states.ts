@@ -1,0 +1,74 @@
+// What the provider-state endpoint made of the run (spec/provider-states.yaml, "Versions and
+// negotiation"): the protocol version spoken, the tests that did not run for want of a newer one and
+// what the endpoint must declare and support to run them, and the tests the endpoint, not the
+// interface, stopped (precondition-failed, or a fixture it said cannot exist here).
+import type { TestResult } from './results.js';
+
+export interface ProviderStatesReport {
+  /** The newest protocol version this suite speaks. */
+  suite: string;
+  /** The version the run was told (--provider-states-protocol, or the fixtures file's `protocol:`). */
+  configured?: string;
+  /** The versions the tests spoke (one, unless the endpoint changed its answer during the run). */
+  used: string[];
+  /** Tests that did not run for want of a newer protocol. */
+  notRunForProtocol: number;
+  /** What the endpoint must declare and support to run them, newest first, with how many tests wait. */
+  needs: Array<{ since: string; what: string; tests: number }>;
+  /** Tests that ended precondition-failed: a state could not be set up as asked. */
+  preconditionFailed: number;
+  /** Tests that ended not-applicable because the endpoint said the fixture cannot exist here (501) or refused it as allowed (400). */
+  refused: number;
+}
+
+const REFUSED = /^provider state '[^']+' cannot exist here: |\(400\), as the protocol allows: /;
+
+export function providerStatesReport(
+  tests: TestResult[],
+  suite: string,
+  configured: string | undefined,
+): ProviderStatesReport {
+  const used = [...new Set(tests.flatMap((t) => (t.protocol ? [t.protocol] : [])))].sort();
+  const needs = new Map<string, { since: string; what: string; tests: number }>();
+  for (const t of tests) {
+    if (!t.needsProtocol) continue;
+    const key = `${t.needsProtocol.since}|${t.needsProtocol.what}`;
+    const n = needs.get(key) ?? { ...t.needsProtocol, tests: 0 };
+    n.tests++;
+    needs.set(key, n);
+  }
+  return {
+    suite,
+    ...(configured !== undefined ? { configured } : {}),
+    used,
+    notRunForProtocol: tests.filter((t) => t.needsProtocol).length,
+    needs: [...needs.values()].sort((a, b) => b.since.localeCompare(a.since) || a.what.localeCompare(b.what)),
+    preconditionFailed: tests.filter((t) => t.result === 'precondition-failed').length,
+    refused: tests.filter((t) => t.result === 'not-applicable' && REFUSED.test(t.reason ?? '')).length,
+  };
+}
+
+/** The report's lines for people (summary and HTML): empty when the endpoint kept up with the suite. */
+export function providerStatesLines(r: ProviderStatesReport): string[] {
+  const lines: string[] = [];
+  const spoke = r.used.length ? r.used.join(', ') : 'none (no state was set up)';
+  lines.push(
+    `Provider-state protocol: spoke ${spoke}${r.configured ? ` (as told: --provider-states-protocol ${r.configured})` : r.used.length ? ' (as the endpoint declared; none declared = 1.0.0)' : ''}; this suite speaks up to ${r.suite}`,
+  );
+  if (r.notRunForProtocol > 0) {
+    const newest = r.needs[0]?.since ?? r.suite;
+    lines.push(
+      `  ${r.notRunForProtocol} tests did not run for want of a newer protocol: declare \`protocol: ${newest}\` in the setup answers (or run with --provider-states-protocol ${newest}) and support:`,
+    );
+    for (const n of r.needs) lines.push(`    ${n.since}  ${n.what} (${n.tests} test${n.tests === 1 ? '' : 's'})`);
+  }
+  if (r.preconditionFailed > 0)
+    lines.push(
+      `  ${r.preconditionFailed} tests precondition-failed: the provider-state endpoint could not set up what they asked for (not a failure of the interface; see each test's reason)`,
+    );
+  if (r.refused > 0)
+    lines.push(
+      `  ${r.refused} tests not applicable: the endpoint said their fixture cannot exist here (501) or refused it as allowed (400)`,
+    );
+  return lines;
+}
