@@ -76,14 +76,14 @@ describe('HTTP provider states (Pact v3)', () => {
     try {
       const s = new StateSession(new HttpStateProvider(`http://127.0.0.1:${port}/_provider-states`), 'area.test');
       expect(await s.given('fragile', { a: 1 })).toEqual({ id: 1 });
-      expect(await s.given('records', { count: 2 })).toEqual({ id: 2 });
+      expect(await s.given('other', { count: 2 })).toEqual({ id: 2 });
       await expect(s.given('unknown')).rejects.toThrow(/answered 400/);
       const warnings = await s.teardownAll();
       expect(calls.map((c) => `${c.action}:${c.state}`)).toEqual([
         'setup:fragile',
-        'setup:records',
+        'setup:other',
         'setup:unknown',
-        'teardown:records',
+        'teardown:other',
         'teardown:fragile',
       ]);
       expect(calls[0].params).toMatchObject({ a: 1, setupId: expect.stringMatching(/^area\.test-/) });

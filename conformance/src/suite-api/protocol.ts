@@ -15,8 +15,8 @@ export interface ParamContract {
   since: string;
   required: boolean;
   default?: unknown;
-  /** The value of the answer that shows the param was honoured. */
-  confirmedBy?: string;
+  /** The values of the answer that show the param was honoured. */
+  confirmedBy?: string[];
   /** Why a 400 to this param (with a value other than its default) is allowed. */
   mayRefuse?: string;
 }
@@ -98,7 +98,7 @@ export function buildProtocol(doc: Schema): ProtocolContract {
         since: ps['x-since'] ?? d['x-since'] ?? BASE_PROTOCOL,
         required: (p.required ?? []).includes(name),
         ...(d.default !== undefined ? { default: d.default } : {}),
-        ...(ps['x-confirmed-by'] ? { confirmedBy: ps['x-confirmed-by'] } : {}),
+        ...(ps['x-confirmed-by'] ? { confirmedBy: [ps['x-confirmed-by']].flat().map(String) } : {}),
         ...(ps['x-may-refuse'] ? { mayRefuse: String(ps['x-may-refuse']).replace(/\s+/g, ' ').trim() } : {}),
       });
     }
@@ -173,6 +173,38 @@ export function allowedRefusal(state: string, params: Record<string, unknown>): 
 }
 
 /**
+ * Why the value `by` does not confirm the param `p` sent as `sent` (undefined: it does). A count is
+ * confirmed by a list of that length, a list of items by a list of as many, `true` by the presence of
+ * a value of another name, anything else by an equal value.
+ */
+function unconfirmed(p: ParamContract, by: string, sent: unknown, got: unknown): string | undefined {
+  const label = `param \`${p.name}\` (since ${p.since})`;
+  const shown = JSON.stringify(got)?.slice(0, 120) ?? 'nothing';
+  if (typeof sent === 'number' && by !== p.name)
+    return Array.isArray(got) && got.length === sent
+      ? undefined
+      : `${label} = ${sent}, but the value \`${by}\` holds ${Array.isArray(got) ? got.length : shown}`;
+  if (Array.isArray(sent) && sent.some((x) => typeof x === 'object'))
+    return Array.isArray(got) && got.length === sent.length
+      ? undefined
+      : `${label} has ${sent.length} items, but the value \`${by}\` holds ${Array.isArray(got) ? got.length : shown}`;
+  if (sent === true && by !== p.name)
+    return got === undefined || got === null ? `${label} = true, but the answer has no \`${by}\`` : undefined;
+  return JSON.stringify(got) === JSON.stringify(sent)
+    ? undefined
+    : `${label} = ${JSON.stringify(sent).slice(0, 120)} was not confirmed: the value \`${by}\` is ${shown}`;
+}
+
+/** The values that confirm the params of `params` (x-confirmed-by of each param sent, not at its default). */
+export function confirmingValues(state: string, params: Record<string, unknown>): string[] {
+  const c = loadProtocol().states.get(state);
+  return [...(c?.params.values() ?? [])]
+    .filter((p) => p.confirmedBy && params[p.name] !== undefined && params[p.name] !== false)
+    .filter((p) => p.default === undefined || JSON.stringify(p.default) !== JSON.stringify(params[p.name]))
+    .flatMap((p) => p.confirmedBy!);
+}
+
+/**
  * Whether the answer honoured every param that shapes the fixture (x-confirmed-by): a problem per
  * param that it did not. A param at its default (or false) needs no confirmation.
  */
@@ -187,18 +219,9 @@ export function unconfirmedParams(
     const sent = params[p.name];
     if (!p.confirmedBy || sent === undefined || sent === false) continue;
     if (p.default !== undefined && JSON.stringify(p.default) === JSON.stringify(sent)) continue;
-    const got = values[p.confirmedBy];
-    const label = `param \`${p.name}\` (since ${p.since})`;
-    const shown = JSON.stringify(got)?.slice(0, 120) ?? 'nothing';
-    if (typeof sent === 'number' && Array.isArray(got) && p.confirmedBy !== p.name) {
-      if (got.length !== sent) out.push(`${label} = ${sent}, but the value \`${p.confirmedBy}\` holds ${got.length}`);
-    } else if (Array.isArray(sent) && sent.some((x) => typeof x === 'object') && Array.isArray(got)) {
-      if (got.length !== sent.length)
-        out.push(`${label} has ${sent.length} items, but the value \`${p.confirmedBy}\` holds ${got.length}`);
-    } else if (JSON.stringify(got) !== JSON.stringify(sent)) {
-      out.push(
-        `${label} = ${JSON.stringify(sent).slice(0, 120)} was not confirmed: the value \`${p.confirmedBy}\` is ${shown}`,
-      );
+    for (const by of p.confirmedBy) {
+      const problem = unconfirmed(p, by, sent, values[by]);
+      if (problem) out.push(problem);
     }
   }
   return out;

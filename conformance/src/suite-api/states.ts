@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { FixtureEntry } from '../run/context.js';
 import { describeError, NotApplicableError, PreconditionFailedError, TargetError } from '../errors.js';
 import { send, TransportError, type HttpResponse } from './transport.js';
-import { allowedRefusal, negotiate, newerParams, unconfirmedParams } from './protocol.js';
+import { allowedRefusal, confirmingValues, negotiate, newerParams, unconfirmedParams } from './protocol.js';
 import { guardedValues, ProtocolNeedError, type UseRecorder } from './state-values.js';
 
 export type StateValues = Record<string, any>;
@@ -273,6 +273,8 @@ export class StateSession {
       this.calls.push({ action: 'setup', state, at, ms: now() - at });
     }
     this.setups.push({ state, params: full, values, wave });
+    // the confirming values are read by the suite on the test's behalf
+    for (const v of confirmingValues(state, params)) this.protocol?.onUse?.(`${state}.${v}`);
     const unconfirmed = unconfirmedParams(state, params, values);
     if (unconfirmed.length > 0)
       throw new PreconditionFailedError(
