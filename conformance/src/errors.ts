@@ -30,6 +30,11 @@ export class TargetError extends Error {
   override name = 'TargetError';
 }
 
+/** The suite built a request from a missing value (request-guard.ts): not sent; result `error`. */
+export class SuiteRequestError extends Error {
+  override name = 'SuiteRequestError';
+}
+
 /** Generic check violations ([GEN-001] / [GEN-002]) found in a test's exchanges. Result `failed`. */
 export class GenericCheckError extends Error {
   override name = 'GenericCheckError';

@@ -281,7 +281,8 @@ export function classifyError(err: { name?: string; message?: string } | undefin
   if (name === 'PreconditionFailedError') return 'precondition-failed';
   if (name === 'BlockedError') return 'blocked';
   if (name === 'NotApplicableError') return 'not-applicable';
-  if (name === 'TargetError' || name === 'TimeoutError' || name === 'AbortError') return 'error';
+  if (name === 'TargetError' || name === 'TimeoutError' || name === 'AbortError' || name === 'SuiteRequestError')
+    return 'error';
   if (name === 'TypeError' && /fetch failed/i.test(msg)) return 'error';
   if (
     /^Test timed out in \d+ms/.test(msg) ||

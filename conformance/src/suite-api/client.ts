@@ -1,6 +1,7 @@
 // The typed HTTP client of the suite: openapi-fetch plus one middleware that adds the token,
 // applies the per-request timeout, records every exchange into the current test's log and runs
 // the generic checks (generic-checks.ts) on every response.
+import { guardSuiteRequest } from './request-guard.js';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { Bindings } from './bindings.js';
 import type { GenericChecker } from './generic-checks/checker.js';
@@ -109,6 +110,7 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
 
   return {
     async onRequest({ request, id }) {
+      guardSuiteRequest(request.method, request.url);
       const token = await opts.token();
       if (token !== null && token !== undefined && !request.headers.has(tokenHeader)) {
         request.headers.set(opts.bindings.tokenHeader, `${opts.bindings.tokenPrefix}${token}`);
@@ -223,6 +225,7 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
     ? path
     : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const method = (init.method ?? 'GET').toUpperCase();
+  guardSuiteRequest(method, url);
   if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
     throw new TypeError(`rawRequest ${method} ${path}: the body must be a string`);
   }
