@@ -7,7 +7,7 @@ import {
   findFixture,
   parseFixtures,
 } from '../src/suite-api/states.js';
-import { PreconditionFailedError } from '../src/errors.js';
+import { NotApplicableError, PreconditionFailedError } from '../src/errors.js';
 import { parse } from 'yaml';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +163,56 @@ describe('teardown waves and stale connections', () => {
       expect(requests).toBe(3);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('refusals of a state endpoint (protocol 1.1.0)', () => {
+  /** An endpoint that answers every setup with `status` and `body`. */
+  async function endpoint(status: number, body: unknown) {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify(body)),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/_provider-states`;
+    return { session: new StateSession(new HttpStateProvider(url), 'area.test'), close: () => server.close() };
+  }
+
+  it('501 with the code FixtureCannotExist ends the test not-applicable with the endpoint’s reason', async () => {
+    const e = await endpoint(501, { status: 501, code: 'FixtureCannotExist', detail: 'one ID sequence' });
+    try {
+      const err = await e.session.given('a link parent', { twinDomain: 'Incident' }).catch((x: Error) => x);
+      expect(err).toBeInstanceOf(NotApplicableError);
+      expect((err as Error).message).toBe("provider state 'a link parent' cannot exist here: one ID sequence");
+    } finally {
+      e.close();
+    }
+  });
+
+  it('a bare 501 (a state not implemented yet) excuses nothing: precondition-failed', async () => {
+    const e = await endpoint(501, { status: 501, detail: 'not implemented' });
+    try {
+      const err = await e.session.given('a link parent', {}).catch((x: Error) => x);
+      expect(err).toBeInstanceOf(PreconditionFailedError);
+      expect(err).not.toBeInstanceOf(NotApplicableError);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('400 to a param marked x-may-refuse is not-applicable; any other 400 is precondition-failed', async () => {
+    const e = await endpoint(400, { status: 400, detail: 'only Claim' });
+    try {
+      const refused = await e.session.given('records', { domain: 'File', count: 3 }).catch((x: Error) => x);
+      expect(refused).toBeInstanceOf(NotApplicableError);
+      expect((refused as Error).message).toMatch(/`domain` = "File" of `records` refused \(400\).*\(only Claim\)/);
+      const other = await e.session.given('records', { count: 3 }).catch((x: Error) => x);
+      expect(other).toBeInstanceOf(PreconditionFailedError);
+    } finally {
+      e.close();
     }
   });
 });

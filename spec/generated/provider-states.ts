@@ -508,7 +508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description (since 1.1.0) This fixture cannot exist in this implementation by design; `detail` says why. The tests that need it end not-applicable with that reason. */
+            /** @description (since 1.1.0) With `code: FixtureCannotExist`: this fixture cannot exist in this implementation by design; `detail` says why. The tests that need it end not-applicable with that reason. Without that code, a refusal like any other (precondition-failed). */
             501: {
                 headers: {
                     [name: string]: unknown;

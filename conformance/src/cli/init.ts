@@ -10,6 +10,7 @@ import { ENV_VARS } from '../run/config.js';
 import { EXIT } from '../report/results.js';
 import { bindingRows } from './binding-docs.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
+import { loadProtocol } from '../suite-api/protocol.js';
 
 const INIT_FILES = {
   config: 'conformance.yaml',
@@ -114,8 +115,14 @@ function providerStatesSkeleton(): string {
 // setup with the same setupId created. An unknown state answers 400. Serve it on a test deployment
 // only, never in production, and pass its URL with --provider-states-url (default
 // <base-url>/_provider-states). Each stub answers 501 until you implement it; the tests that need
-// that state then end as precondition-failed, naming it.
+// that state then end as precondition-failed, naming it. Every setup answer declares the protocol
+// version this endpoint implements (PROTOCOL); the suite asks for nothing newer. A fixture your
+// design cannot build answers 501 with code FixtureCannotExist and the reason in detail: the tests
+// that need it end not-applicable.
 import { Hono } from 'hono';
+
+/** The provider-state protocol version this endpoint implements (spec/provider-states.yaml). */
+const PROTOCOL = '${loadProtocol().version}';
 
 type Params = { setupId: string } & Record<string, unknown>;
 type Values = Record<string, unknown>;
@@ -159,7 +166,7 @@ providerStates.post('/_provider-states', async (c) => {
       await handler.teardown(params);
       return c.json({});
     }
-    return c.json(await handler.setup(params));
+    return c.json({ protocol: PROTOCOL, ...(await handler.setup(params)) });
   } catch (e) {
     if (e instanceof NotImplemented) return c.json(problem(501, 'Not Implemented', e.message), 501);
     return c.json(problem(500, 'State setup failed', (e as Error).message), 500);

@@ -2,6 +2,7 @@
 // badge); a Content-Security-Policy with hashes forbids any other script, style or network access.
 // Every text that comes from the run (bodies, headers, messages: vendor-controlled) is escaped.
 // Readable without JS: the filters are added by the script, everything else is plain HTML.
+import { providerStatesLines } from './provider-states.js';
 import type { Exchange } from '../suite-api/client.js';
 import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
 import { CONTENT_SECURITY_POLICY, CSS, JS } from './html-assets.js';
@@ -196,6 +197,15 @@ function metaBlock(r: RunResults): string {
     'Versions',
     `suite ${esc(r.suiteVersion)} · spec ${esc(r.specVersion)} · catalogue ${esc(r.catalogueVersion)}`,
   ]);
+  if (r.providerStates) {
+    const [first, ...rest] = providerStatesLines(r.providerStates);
+    rows.push([
+      'State protocol',
+      [first!.replace(/^Provider-state protocol: /, ''), ...rest.map((l) => l.trim())]
+        .map((l, i) => (i === 0 ? esc(l) : `<br><span class="muted">${esc(l)}</span>`))
+        .join(''),
+    ]);
+  }
   if (r.timing)
     rows.push([
       'Timing',

@@ -15,22 +15,27 @@ export class StateAnswerError extends PreconditionFailedError {
     message: string,
     readonly status: number,
     readonly detail: string,
+    readonly code?: string,
   ) {
     super(message);
   }
 }
 
-/** The `detail` of a problem-details body, else the text itself (shortened). */
-function detailOf(text: string): string {
+/** The `detail` and `code` of a problem-details body, else the text itself (shortened). */
+function problemOf(text: string): { detail: string; code?: string } {
   try {
-    const b = JSON.parse(text) as { detail?: unknown; title?: unknown };
-    if (b && typeof b === 'object' && typeof b.detail === 'string') return b.detail;
-    if (typeof b === 'string') return b;
+    const b = JSON.parse(text) as { detail?: unknown; code?: unknown };
+    if (b && typeof b === 'object' && typeof b.detail === 'string')
+      return { detail: b.detail, ...(typeof b.code === 'string' ? { code: b.code } : {}) };
+    if (typeof b === 'string') return { detail: b };
   } catch {
     /* not JSON */
   }
-  return text.slice(0, 300);
+  return { detail: text.slice(0, 300) };
 }
+
+/** The problem `code` of a 501 that says a fixture cannot exist here by design (protocol 1.1.0). */
+export const CANNOT_EXIST = 'FixtureCannotExist';
 
 export interface StateProvider {
   readonly kind: 'url' | 'fixtures';
@@ -77,7 +82,8 @@ export class HttpStateProvider implements StateProvider {
       throw new StateAnswerError(
         `provider state '${state}' ${action} answered ${res.status}${res.status === 400 ? ' (unknown or refused state)' : ''}: ${text.slice(0, 500)}`,
         res.status,
-        detailOf(text),
+        problemOf(text).detail,
+        problemOf(text).code,
       );
     }
     if (text.trim() === '') return {};
@@ -199,12 +205,14 @@ function isStaleConnection(e: unknown): boolean {
 const SERVICE_WIDE_STATES: ReadonlySet<string> = new Set(['a setting']);
 
 /**
- * A refusal the protocol allows, as the not-applicable that ends the test: 501 (this fixture cannot
- * exist here, since 1.1.0) and a 400 to a param marked x-may-refuse. Anything else: undefined.
+ * A refusal the protocol allows, as the not-applicable that ends the test: 501 with the code
+ * FixtureCannotExist (since 1.1.0; a bare 501, a state not implemented yet, excuses nothing) and a
+ * 400 to a param marked x-may-refuse. Anything else: undefined.
  */
 function refusalAsNotApplicable(e: unknown, state: string, params: Record<string, unknown>): Error | undefined {
   if (!(e instanceof StateAnswerError)) return undefined;
-  if (e.status === 501) return new NotApplicableError(`provider state '${state}' cannot exist here: ${e.detail}`);
+  if (e.status === 501 && e.code === CANNOT_EXIST)
+    return new NotApplicableError(`provider state '${state}' cannot exist here: ${e.detail}`);
   if (e.status === 400) {
     const allowed = allowedRefusal(state, params);
     if (allowed) return new NotApplicableError(`${allowed} (${e.detail})`);
