@@ -2,7 +2,7 @@
 // badge); a Content-Security-Policy with hashes forbids any other script, style or network access.
 // Every text that comes from the run (bodies, headers, messages: vendor-controlled) is escaped.
 // Readable without JS: the filters are added by the script, everything else is plain HTML.
-import { providerStatesLines } from './provider-states.js';
+import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import type { Exchange } from '../suite-api/client.js';
 import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
 import { CONTENT_SECURITY_POLICY, CSS, JS } from './html-assets.js';
@@ -144,7 +144,9 @@ function headerBlock(r: RunResults): string {
   else if (r.exitCode === 0)
     headline = `${plural(failing.length, 'requirement')} failing, all of them expected or known.`;
   else
-    headline = `${failing.length} of ${plural(gating.length, 'requirement')} with a verdict ${failing.length === 1 ? 'is' : 'are'} failing${excused.size ? ` (${excused.size} expected or known)` : ''}.`;
+    headline = `${failing.length} of ${plural(gating.length, 'requirement')} with a verdict ${failing.length === 1 ? 'is' : 'are'} failing${excused.size ? ` (${excused.size} expected or known)` : ''}.${
+      stateEndpointCause(r.requirements) ? ` ${stateEndpointCause(r.requirements)}` : ''
+    }`;
   const b = badgeInfo(r);
   const levels = (['core', 'implementation-defined'] as const)
     .map((lvl) => {

@@ -72,3 +72,15 @@ export function providerStatesLines(r: ProviderStatesReport): string[] {
     );
   return lines;
 }
+
+/**
+ * When every requirement that keeps the run from passing is precondition-failed, the verdict's
+ * cause is the provider-state endpoint, not the interface: this sentence says so (else undefined).
+ */
+export function stateEndpointCause(requirements: Array<{ result: string }>): string | undefined {
+  const failing = requirements.filter((q) =>
+    ['failed', 'blocked', 'error', 'precondition-failed', 'untested'].includes(q.result),
+  );
+  if (failing.length === 0 || failing.some((q) => q.result !== 'precondition-failed')) return undefined;
+  return `The cause is the provider-state endpoint, not the interface: all ${failing.length} failing requirements are precondition-failed (a state could not be set up as the tests asked).`;
+}

@@ -2,7 +2,7 @@
 import { relFile } from '../paths.js';
 import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
 import { REPORT_FILES } from './write-reports.js';
-import { providerStatesLines } from './provider-states.js';
+import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -91,6 +91,8 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     for (const m of r.gate.messages) lines.push(`  ${m}`);
   }
   lines.push('');
+  const cause = r.exitCode === 1 ? stateEndpointCause(r.requirements) : undefined;
+  if (cause) lines.push(cause);
   lines.push(
     `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
   );
