@@ -79,7 +79,9 @@ function expectedFailuresYaml(): string {
 }
 
 function fieldDoc(f: StateField): string {
-  const bits = [`${f.name}${f.required ? '' : '?'}: ${f.type}`];
+  const bits = [
+    `${f.name}${f.required ? '' : '?'}: ${f.type}${f.since !== '1.0.0' ? ` (since protocol ${f.since})` : ''}`,
+  ];
   if (f.default !== undefined) bits.push(`default ${JSON.stringify(f.default)}`);
   return `${bits.join(', ')}${f.description ? ` (${f.description})` : ''}`;
 }

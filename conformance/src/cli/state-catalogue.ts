@@ -9,6 +9,8 @@ export interface StateField {
   name: string;
   type: string;
   required: boolean;
+  /** The protocol version that brought it (x-since). */
+  since: string;
   description?: string;
   default?: unknown;
 }
@@ -61,6 +63,7 @@ function fields(doc: Parameters<typeof deref>[0], ref: Schema): StateField[] {
       name,
       type: typeName(doc, p),
       required: required.has(name),
+      since: String((p as Record<string, unknown>)['x-since'] ?? (d as Record<string, unknown>)['x-since'] ?? '1.0.0'),
       ...(description ? { description } : {}),
       ...(d.default !== undefined ? { default: d.default } : {}),
     };

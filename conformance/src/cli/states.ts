@@ -156,7 +156,9 @@ export function formatStates(uses: StateUse[], profile: Profile): string {
     if (optional.length) out.push(`  params the spec defines: ${optional.join(', ')}`);
     out.push('  values to answer (spec/provider-states.yaml):');
     for (const v of u.values)
-      out.push(`    ${v.required ? '*' : ' '} ${v.name}: ${v.type}${v.description ? `  ${v.description}` : ''}`);
+      out.push(
+        `    ${v.required ? '*' : ' '} ${v.name}: ${v.type}${v.since !== '1.0.0' ? ` (since ${v.since})` : ''}${v.description ? `  ${v.description}` : ''}`,
+      );
     const extra = u.referenceKeys.filter((k) => !u.values.some((v) => v.name === k));
     if (extra.length) out.push(`    (the reference also answers: ${extra.join(', ')})`);
     out.push('');
