@@ -10,7 +10,7 @@ import { SPEC_DIR } from '../paths.js';
 
 type Schema = Record<string, any>;
 
-export interface ParamContract {
+interface ParamContract {
   name: string;
   since: string;
   required: boolean;
@@ -21,14 +21,14 @@ export interface ParamContract {
   mayRefuse?: string;
 }
 
-export interface ValueContract {
+interface ValueContract {
   name: string;
   since: string;
   required: boolean;
   validate: ValidateFunction;
 }
 
-export interface StateContract {
+interface StateContract {
   name: string;
   since: string;
   params: Map<string, ParamContract>;
@@ -44,11 +44,11 @@ export interface ProtocolContract {
 }
 
 /** The version every endpoint is taken to implement when it declares none. */
-export const BASE_PROTOCOL = '1.0.0';
+const BASE_PROTOCOL = '1.0.0';
 
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
 
-export function isVersion(v: unknown): v is string {
+function isVersion(v: unknown): v is string {
   return typeof v === 'string' && SEMVER.test(v);
 }
 
@@ -72,7 +72,7 @@ export function loadProtocol(file = path.join(SPEC_DIR, 'generated', 'provider-s
 }
 
 /** The contract of a provider-state document (its JSON form). */
-export function buildProtocol(doc: Schema): ProtocolContract {
+function buildProtocol(doc: Schema): ProtocolContract {
   const ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: false });
   ajv.addSchema({ ...doc, $id: 'provider-states.json' }, 'provider-states.json');
   const schemas = doc.components.schemas as Record<string, Schema>;

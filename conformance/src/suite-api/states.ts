@@ -10,7 +10,7 @@ import { guardedValues, ProtocolNeedError, type UseRecorder } from './state-valu
 export type StateValues = Record<string, any>;
 
 /** A state endpoint answered something other than 200: its status and what its body said. */
-export class StateAnswerError extends PreconditionFailedError {
+class StateAnswerError extends PreconditionFailedError {
   constructor(
     message: string,
     readonly status: number,
@@ -35,7 +35,7 @@ function problemOf(text: string): { detail: string; code?: string } {
 }
 
 /** The problem `code` of a 501 that says a fixture cannot exist here by design (protocol 1.1.0). */
-export const CANNOT_EXIST = 'FixtureCannotExist';
+const CANNOT_EXIST = 'FixtureCannotExist';
 
 export interface StateProvider {
   readonly kind: 'url' | 'fixtures';
