@@ -123,3 +123,32 @@ describe('test selection', () => {
     expect(matchesSelection('SCHED-035', ['SCHED-035'])).toBe(true);
   });
 });
+
+describe('the provider-state protocol version', () => {
+  it('is unset by default: the endpoint’s answers declare it', () => {
+    expect(resolveRunOptions({}, {}, { catalogue, cwd: tmp }).providerStatesProtocol).toBeUndefined();
+  });
+
+  it('comes from the flag, the variable, or the top of a fixtures file', () => {
+    expect(resolveRunOptions({ providerStatesProtocol: '1.0.0' }, {}, { catalogue, cwd: tmp })).toMatchObject({
+      providerStatesProtocol: '1.0.0',
+    });
+    expect(
+      resolveRunOptions({}, { CONFORMANCE_PROVIDER_STATES_PROTOCOL: '1.1.0' }, { catalogue, cwd: tmp }),
+    ).toMatchObject({ providerStatesProtocol: '1.1.0' });
+    const file = path.join(tmp, 'fixtures-1.1.yaml');
+    fs.writeFileSync(file, 'protocol: 1.1.0\nfixtures:\n  - state: a user\n    values: { token: t, userId: 1 }\n');
+    const o = resolveRunOptions({ fixtures: file }, {}, { catalogue, cwd: tmp });
+    expect(o.providerStatesProtocol).toBe('1.1.0');
+    expect(o.fixtures).toHaveLength(1);
+  });
+
+  it('refuses what is not a version, or another major version, as a usage error', () => {
+    expect(() => resolveRunOptions({ providerStatesProtocol: 'latest' }, {}, { catalogue, cwd: tmp })).toThrow(
+      UsageError,
+    );
+    expect(() => resolveRunOptions({ providerStatesProtocol: '2.0.0' }, {}, { catalogue, cwd: tmp })).toThrow(
+      /--provider-states-protocol: got protocol 2\.0\.0; this suite speaks 1\.x/,
+    );
+  });
+});
