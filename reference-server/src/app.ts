@@ -19,6 +19,8 @@ import * as query from './areas/query.js';
 import * as records from './areas/records.js';
 import { migrate as migrateProposalTables } from './proposals/tables.js';
 import * as binding from './areas/binding.js';
+import { shareIdSequence } from './id-sequence.js';
+import type { StateMode } from './provider-states/protocol.js';
 import * as members from './areas/members.js';
 import * as schedules from './areas/schedules.js';
 
@@ -31,6 +33,10 @@ export interface CreateAppOptions {
   settings?: Partial<Settings>;
   /** Serve POST /_provider-states. */
   providerStates?: boolean;
+  /** How the provider-state endpoint answers (protocol.ts; default: the newest protocol, in full). */
+  providerStatesMode?: StateMode;
+  /** Record IDs of every domain from one sequence (id-sequence.ts; `--single-id-sequence`). */
+  singleIdSequence?: boolean;
   clock?: () => Date;
   /** Structured log sink (one object per entry); default: JSON lines on stderr for errors only. */
   log?: ErrorLogger;
@@ -89,7 +95,12 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   // Routes without a token.
   health.register(app, deps);
   authRoutes.register(app, deps);
-  if (opts.providerStates) registerProviderStates(app, deps);
+  if (opts.singleIdSequence) shareIdSequence(db, DOMAINS);
+  if (opts.providerStates)
+    registerProviderStates(app, deps, {
+      mode: opts.providerStatesMode ?? 'full',
+      singleIdSequence: opts.singleIdSequence ?? false,
+    });
 
   // Everything under /api needs a token (needsToken in request-checks.ts).
   domains.register(app, deps);

@@ -17,7 +17,9 @@ export type ProblemCode =
   | 'NotFound'
   | 'MethodNotAllowed'
   | 'Conflict'
-  | 'InternalError';
+  | 'InternalError'
+  /** provider-state protocol 1.1.0: a fixture this implementation cannot have by design (501) */
+  | 'FixtureCannotExist';
 
 /** Titles are the HTTP reason phrases; the `code` says what went wrong. */
 export const REASONS: Record<number, string> = {
@@ -32,6 +34,7 @@ export const REASONS: Record<number, string> = {
   414: 'URI Too Long',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
 };
 
 /** Problem type: `about:blank` (RFC 9457 section 4.2.1); the stable machine name is in `code`. */

@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { seedDemo } from './seed.js';
 import { startIdsAt } from './settings.js';
+import { STATE_MODES, type StateMode } from './provider-states/protocol.js';
 import { specVersion } from './areas/health.js';
 import { clientErrorHandler, MAX_HEADER_BYTES } from './limits.js';
 
@@ -59,6 +60,21 @@ export function buildProgram(): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--provider-states-mode <mode>',
+        'how /_provider-states answers: full (newest protocol), 1.0.0 (an endpoint of the first protocol), minimal (declares the newest, supports only what it requires)',
+      )
+        .choices([...STATE_MODES])
+        .default('full')
+        .env('REFERENCE_PROVIDER_STATES_MODE'),
+    )
+    .addOption(
+      new Option(
+        '--single-id-sequence',
+        'record IDs of every domain from one sequence (no two records of different domains share an ID)',
+      ).env('REFERENCE_SINGLE_ID_SEQUENCE'),
+    )
+    .addOption(
       new Option('--enhanced-session-security <onoff>', 'Service.EnableEnhancedSessionIDSecurity')
         .choices(['on', 'off'])
         .default('on'),
@@ -92,6 +108,8 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     db: string;
     seed?: 'demo';
     providerStates?: boolean | string;
+    providerStatesMode: StateMode;
+    singleIdSequence?: boolean | string;
     exclusiveDb?: boolean | string;
     enhancedSessionSecurity: 'on' | 'off';
     idStart?: string;
@@ -117,6 +135,9 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     (typeof o.providerStates === 'string' && !['0', 'false', ''].includes(o.providerStates));
   const exclusiveDb =
     o.exclusiveDb === true || (typeof o.exclusiveDb === 'string' && !['0', 'false', ''].includes(o.exclusiveDb));
+  const singleIdSequence =
+    o.singleIdSequence === true ||
+    (typeof o.singleIdSequence === 'string' && !['0', 'false', ''].includes(o.singleIdSequence));
   const log = makeLogger(o.logLevel);
   const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db);
 
@@ -126,6 +147,8 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
       dbPath,
       exclusiveDb,
       providerStates,
+      providerStatesMode: o.providerStatesMode,
+      singleIdSequence,
       settings: { enhancedSessionIDSecurity: o.enhancedSessionSecurity === 'on' },
       log,
       // the per-request middleware only where its lines are written (debug, info)

@@ -50,6 +50,7 @@ const aFile: StateDef = {
       mimeType: fileExtension(params.fileName),
       fileSize: contents.byteLength,
     };
+    if (params.touched === true) values.touched = true; // protocol 1.1.0: confirms the param
     if (params.linked === true) {
       const claim = deps.dict.get('Claim')!;
       const parentId = createRecord(ctx, claim, { ClaimNumber: `FILE-PARENT-${mark}` });

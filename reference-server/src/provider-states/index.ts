@@ -8,7 +8,8 @@ import { FILE_STATES } from './files.js';
 import { LINK_STATES } from './links.js';
 import { PROPOSAL_STATES } from './proposals.js';
 import { RECORD_STATES } from './records.js';
-import { defaultTeardown, makeContext, type StateDef } from './registry.js';
+import { answerFor, paramsFor } from './protocol.js';
+import { defaultTeardown, makeContext, type StateDef, type StateOptions } from './registry.js';
 import { SETTING_STATES } from './settings.js';
 import { USER_STATES } from './users.js';
 
@@ -24,7 +25,11 @@ export const PROVIDER_STATES = new Map<string, StateDef>(
   }),
 );
 
-export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
+export function registerProviderStates(
+  app: Hono<AppEnv>,
+  deps: Deps,
+  options: StateOptions = { mode: 'full', singleIdSequence: false },
+): void {
   app.post('/_provider-states', async (c) => {
     const body = await readJsonBody(c);
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
@@ -40,11 +45,14 @@ export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
     if (rawParams !== undefined && rawParams !== null && (typeof rawParams !== 'object' || Array.isArray(rawParams))) {
       throw new ApiError(400, 'MalformedRequest', "'params' must be an object.");
     }
-    const params = { ...((rawParams as Record<string, unknown> | null | undefined) ?? {}) };
-    if (params.setupId === undefined) params.setupId = '';
     const def = PROVIDER_STATES.get(state);
     if (!def) throw new ApiError(400, 'MalformedRequest', `Unknown provider state '${state}'.`);
-    const ctx = makeContext(deps, state, params);
+    // An endpoint of an older protocol does not know the newer params: it acts as if they were absent.
+    const params = paramsFor(options.mode, state, {
+      ...((rawParams as Record<string, unknown> | null | undefined) ?? {}),
+    });
+    if (params.setupId === undefined) params.setupId = '';
+    const ctx = makeContext(deps, state, params, options);
     if (action === 'teardown') {
       def.teardown?.(params, ctx);
       defaultTeardown(ctx, state, params);
@@ -53,7 +61,7 @@ export function registerProviderStates(app: Hono<AppEnv>, deps: Deps): void {
     validateStateParams(state, params);
     try {
       const values = await def.setup(params, ctx);
-      return c.json(values ?? {});
+      return c.json(answerFor(options.mode, state, params, values ?? {}));
     } catch (err) {
       // A failed setup leaves nothing behind.
       try {

@@ -73,6 +73,12 @@ export function createTwins(
   values: Record<string, unknown>,
   twinValues: Record<string, unknown>,
 ): number {
+  if (ctx.options.singleIdSequence)
+    throw new ApiError(
+      501,
+      'FixtureCannotExist',
+      `Record IDs of every domain come from one sequence here: no ${twin.name} record can have the ID of a ${def.name} record.`,
+    );
   if (def.name === twin.name || def.name === 'File' || twin.name === 'File')
     throw new ApiError(400, 'MalformedRequest', "'twinDomain' must be another domain than the parent's, not File.");
   const maxKey = (d: DomainDef) =>
@@ -243,10 +249,20 @@ const NULL_PATTERN_FIELDS: Record<string, { sometimes: string; allNull: string }
 const records: StateDef = {
   setup(params, ctx) {
     const def = domainParam(ctx, params.domain, 'Claim');
+    // An endpoint of protocol 1.0.0 made records of Claim only (the param may be refused: x-may-refuse).
+    if (ctx.options.mode === '1.0.0' && def.name !== 'Claim')
+      throw new ApiError(400, 'MalformedRequest', `This endpoint (protocol 1.0.0) makes records of Claim only.`);
     const count = params.count;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 150) {
       throw new ApiError(400, 'MalformedRequest', "'count' must be an integer from 1 to 150.");
     }
+    const sortRanks = permutationParam(params.sortRanks, count);
+    const sparseAt = params.sparseAt;
+    if (
+      sparseAt !== undefined &&
+      (typeof sparseAt !== 'number' || !Number.isInteger(sparseAt) || sparseAt < 0 || sparseAt >= count)
+    )
+      throw new ApiError(400, 'MalformedRequest', "'sparseAt' must be a position from 0 to count-1.");
     const fields = storedFields(def).filter((f) => f.type !== 'association' && f.type !== 'coded' && !f.required);
     const sortField = storedFields(def).find((f) => f.type === 'text');
     if (!sortField)
@@ -281,12 +297,28 @@ const records: StateDef = {
     // Adversarial order: the sort key of the i-th record is (i * 97 + 31) mod 151 (distinct for
     // i < 151), so sorted order is neither creation order nor its reverse (from 3 records on), and a
     // page cut in creation order and then sorted differs from the page of the sorted set.
-    const sortKeys = Array.from({ length: count }, (_, i) => (i * 97 + 31) % 151);
+    // With sortRanks (protocol 1.1.0) the suite chooses the order: the rank is the key. An endpoint
+    // of protocol 1.0.0 numbered its records in creation order.
+    const sortKeys = sortRanks
+      ? sortRanks
+      : ctx.options.mode === '1.0.0'
+        ? Array.from({ length: count }, (_, i) => i)
+        : Array.from({ length: count }, (_, i) => (i * 97 + 31) % 151);
     const rankOf = ranks(sortKeys);
-    // The one value of sometimesNullField sits on a record that is neither first nor last, in
-    // creation order and in sort order alike (from 4 records on; 3 records: the middle one created).
+    // The one value of sometimesNullField: where the suite asks (sparseAt), else on a record that is
+    // neither first nor last, in creation order and in sort order alike (from 4 records on; 3
+    // records: the middle one created). An endpoint of protocol 1.0.0 put it on the first record.
     const inner = sortKeys.findIndex((_, i) => i > 0 && i < count - 1 && rankOf[i]! > 0 && rankOf[i]! < count - 1);
-    const valued = inner >= 0 ? inner : count >= 3 ? 1 : 0;
+    const valued =
+      typeof sparseAt === 'number'
+        ? sparseAt
+        : ctx.options.mode === '1.0.0'
+          ? 0
+          : inner >= 0
+            ? inner
+            : count >= 3
+              ? 1
+              : 0;
     const ids: number[] = [];
     const sortValues: unknown[] = [];
     const extra =
@@ -314,6 +346,8 @@ const records: StateDef = {
       filter: `${sortField.name}:startswith:${mark}-`,
       ...(linqSubset.length ? { linqFilter: linqFilterFor(sortField.name, linqSubset) } : {}),
       sortField: sortField.name,
+      ...(sortRanks ? { sortRanks } : {}),
+      ...(typeof sparseAt === 'number' ? { sparseAt } : {}),
       ...(group ? { groupField: group.name } : {}),
       allNullField: allNull.name,
       sometimesNullField: sometimes.name,
@@ -336,6 +370,18 @@ export const RECORD_STATES: Record<string, StateDef> = {
   'a record with a missing association': aRecordWithAMissingAssociation,
   records: records,
 };
+
+/** The param sortRanks: a permutation of 0 .. count-1, or undefined when not given. */
+function permutationParam(raw: unknown, count: number): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const ok =
+    Array.isArray(raw) &&
+    raw.length === count &&
+    raw.every((r) => Number.isInteger(r)) &&
+    [...raw].sort((a, b) => (a as number) - (b as number)).every((r, i) => r === i);
+  if (!ok) throw new ApiError(400, 'MalformedRequest', "'sortRanks' must be a permutation of 0 .. count-1.");
+  return raw as number[];
+}
 
 /** The rank (0 = smallest) of each of the distinct numbers `keys`. */
 function ranks(keys: number[]): number[] {

@@ -3,9 +3,18 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { q } from '../dictionary.js';
+import type { StateMode } from './protocol.js';
+
+/** How this endpoint answers (main.ts: --provider-states-mode, --single-id-sequence). */
+export interface StateOptions {
+  mode: StateMode;
+  /** Record IDs of every domain come from one sequence: twins (one ID in two domains) cannot exist. */
+  singleIdSequence: boolean;
+}
 
 export interface StateContext {
   deps: Deps;
+  options: StateOptions;
   setupId: string;
   /** Record a row created by this setup; the default teardown deletes it. `table` is a domain name
    * (its table) or an internal table (users, links, codes, ...); `id` its primary key. */
@@ -44,11 +53,17 @@ function trackKey(state: string, params: Record<string, unknown>): string {
     .digest('hex');
 }
 
-export function makeContext(deps: Deps, state: string, params: Record<string, unknown>): StateContext {
+export function makeContext(
+  deps: Deps,
+  state: string,
+  params: Record<string, unknown>,
+  options: StateOptions = { mode: 'full', singleIdSequence: false },
+): StateContext {
   const key = trackKey(state, params);
   const ins = deps.db.prepare('INSERT INTO state_objects (TrackKey, TableName, RowID, Data) VALUES (?, ?, ?, ?)');
   return {
     deps,
+    options,
     setupId: String(params.setupId ?? ''),
     track: (table, id) => void ins.run(key, table, id, null),
     trackData: (table, id, data) => void ins.run(key, table, id, JSON.stringify(data ?? null)),
