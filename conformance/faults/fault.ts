@@ -92,4 +92,11 @@ export interface Control {
   serverFlags?: string[];
   /** The imitation (default: none, the server flags alone make the difference). */
   rewrite?(req: ProxyRequest, ctx: FaultContext, next: Next): Promise<ProxyResponse>;
+  /**
+   * How the run is judged. Default: every requirement that passed in the baseline passes again.
+   * `state-endpoint` (a control of the provider-state endpoint, not of the interface): such a
+   * requirement may also end not-applicable or precondition-failed when its tests name a provider
+   * state as the reason (judge-state-endpoint.ts); never failed, blocked or error.
+   */
+  judge?: 'state-endpoint';
 }

@@ -23,6 +23,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import type { RequirementResult, RunResults } from '../src/report/results.js';
 import { FAULTS } from './catalogue/index.js';
 import { CONTROLS } from './controls/index.js';
+import { stoppedByStateEndpoint } from './judge-state-endpoint.js';
 import type { Control, Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
 import { startReferenceProcess } from '../src/targets/reference-process.js';
@@ -354,14 +355,24 @@ export function judgeControl(
   if (proxyErrors > 0) notes.push(`${proxyErrors} proxy error(s)`);
   const falseAlarms: Record<string, string> = {};
   let judged = 0;
+  let stoppedByStates = 0;
   for (const r of run.results?.requirements ?? []) {
     if (r.level !== 'core' || r.result === 'untested' || r.result === 'not-testable') continue;
     if (baseline && baseline.get(r.id) !== 'passed') continue;
     judged++;
-    if (r.result !== 'passed') falseAlarms[r.id] = r.result;
+    if (r.result === 'passed') continue;
+    if (control.judge === 'state-endpoint' && stoppedByStateEndpoint(r)) stoppedByStates++;
+    else falseAlarms[r.id] = r.result;
   }
+  if (stoppedByStates)
+    notes.push(
+      `${stoppedByStates} requirement(s) not judged: the provider-state endpoint kept their tests from running (not-applicable or precondition-failed, with the state named as the reason)`,
+    );
+  if (control.judge === 'state-endpoint' && judged - stoppedByStates === 0)
+    notes.push('no requirement passed: the run proves nothing about the suite');
   const harnessFailed = !run.results || (run.exitCode !== null && run.exitCode > 1) || !!run.error;
-  const status = harnessFailed ? 'error' : Object.keys(falseAlarms).length ? 'false-alarm' : 'passed';
+  const provedNothing = control.judge === 'state-endpoint' && judged - stoppedByStates === 0;
+  const status = harnessFailed || provedNothing ? 'error' : Object.keys(falseAlarms).length ? 'false-alarm' : 'passed';
   return {
     name: control.name,
     area: control.area,

@@ -87,7 +87,9 @@ describe('params', () => {
   });
 
   it('a 400 is allowed only to a param marked x-may-refuse, away from its default', () => {
-    expect(allowedRefusal('records', { count: 3, domain: 'File' })).toMatch(/`domain` = "File".*refused/);
+    expect(allowedRefusal('records', { count: 3, domain: 'File' })).toMatch(
+      /^provider state 'records' refused \(400\) its param `domain` = "File"/,
+    );
     expect(allowedRefusal('records', { count: 3, domain: 'Claim' })).toBeUndefined();
     expect(allowedRefusal('a file', { kind: 'internal' })).toBeUndefined();
   });

@@ -208,7 +208,9 @@ describe('refusals of a state endpoint (protocol 1.1.0)', () => {
     try {
       const refused = await e.session.given('records', { domain: 'File', count: 3 }).catch((x: Error) => x);
       expect(refused).toBeInstanceOf(NotApplicableError);
-      expect((refused as Error).message).toMatch(/`domain` = "File" of `records` refused \(400\).*\(only Claim\)/);
+      expect((refused as Error).message).toMatch(
+        /provider state 'records' refused \(400\) its param `domain` = "File".*\(only Claim\)/,
+      );
       const other = await e.session.given('records', { count: 3 }).catch((x: Error) => x);
       expect(other).toBeInstanceOf(PreconditionFailedError);
     } finally {

@@ -7,6 +7,7 @@ import { ERROR_CONTROLS } from './errors.js';
 import { FILE_CONTROLS } from './files.js';
 import { LINK_CONTROLS } from './links.js';
 import { PROPOSAL_CONTROLS } from './proposals.js';
+import { PROVIDER_STATE_CONTROLS } from './provider-states.js';
 import { QUERY_CONTROLS } from './query.js';
 import { SHAPE_CONTROLS } from './shape.js';
 
@@ -19,6 +20,7 @@ export const CONTROLS: readonly Control[] = [
   ...LINK_CONTROLS,
   ...PROPOSAL_CONTROLS,
   ...AUTH_CONTROLS,
+  ...PROVIDER_STATE_CONTROLS,
 ];
 
 export function controlByName(name: string): Control | undefined {

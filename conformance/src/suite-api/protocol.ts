@@ -160,14 +160,14 @@ export function newerParams(state: string, params: Record<string, unknown>, vers
   return out;
 }
 
-/** `param \`x\` of \`s\``: the 400 to it is allowed (x-may-refuse), with the reason; else undefined. */
+/** `provider state 's' refused (400) its param \`x\``: the 400 to it is allowed (x-may-refuse), with the reason; else undefined. */
 export function allowedRefusal(state: string, params: Record<string, unknown>): string | undefined {
   const c = loadProtocol().states.get(state);
   for (const p of c?.params.values() ?? []) {
     const v = params[p.name];
     if (!p.mayRefuse || v === undefined) continue;
     if (p.default !== undefined && JSON.stringify(p.default) === JSON.stringify(v)) continue;
-    return `param \`${p.name}\` = ${JSON.stringify(v)} of \`${state}\` refused (400), as the protocol allows: ${p.mayRefuse}`;
+    return `provider state '${state}' refused (400) its param \`${p.name}\` = ${JSON.stringify(v)}, as the protocol allows: ${p.mayRefuse}`;
   }
   return undefined;
 }

@@ -178,8 +178,9 @@ export async function readRecord(
  */
 export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number, Row>> {
   // optional values of 'a proposal' (since 1.1.0): without them the whole set cannot be listed
-  const key = p.scheduleKey ?? t.notApplicable("the state 'a proposal' gave no optional value scheduleKey");
-  const filter = p.scheduleFilter ?? t.notApplicable("the state 'a proposal' gave no optional value scheduleFilter");
+  const key = p.scheduleKey ?? t.notApplicable("provider state 'a proposal' gave no scheduleKey (an optional value)");
+  const filter =
+    p.scheduleFilter ?? t.notApplicable("provider state 'a proposal' gave no scheduleFilter (an optional value)");
   const columns = [key, ...LOC_FIELDS].join(',');
   const path = withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
     [t.bindings.query.filter]: filter,

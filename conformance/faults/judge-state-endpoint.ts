@@ -1,0 +1,27 @@
+// The judgement of a control that changes the provider-state endpoint, not the interface (an
+// endpoint of an older protocol, one that supports only what the protocol requires, one that cannot
+// have some fixtures). The interface is the reference's, unchanged, so nothing may be blamed on it:
+// a requirement may end not-applicable or precondition-failed, but only when every test of it that
+// did not pass names the provider state (or its protocol) as the reason. Failed, blocked and error
+// stay false alarms, as for every control.
+import type { RequirementReport } from '../src/report/results.js';
+
+/** A reason the suite gives when a provider state, not the interface, kept a test from judging. */
+const STATE_REASON = /provider[- ]state/i;
+
+/** Outcomes a state endpoint may cause; anything else is blamed on the interface or the suite. */
+const STATE_OUTCOMES: ReadonlySet<string> = new Set(['not-applicable', 'precondition-failed']);
+
+/**
+ * Whether a requirement that did not pass was kept from passing by the provider-state endpoint
+ * alone: its result is not-applicable or precondition-failed, and each of its tests that did not
+ * pass ended so with a reason naming a provider state.
+ */
+export function stoppedByStateEndpoint(r: Pick<RequirementReport, 'result' | 'tests'>): boolean {
+  if (!STATE_OUTCOMES.has(r.result)) return false;
+  const stopped = r.tests.filter((t) => t.result !== 'passed');
+  return (
+    stopped.length > 0 &&
+    stopped.every((t) => STATE_OUTCOMES.has(t.result) && typeof t.reason === 'string' && STATE_REASON.test(t.reason))
+  );
+}
