@@ -264,7 +264,7 @@ conformance(
       ],
     });
     const sorted = (ids: unknown[]) => [...ids].sort();
-    const twinDomain = p.twinDomain ?? t.notApplicable("the state 'a record with files' gave no twinDomain");
+    const twinDomain = p.twinDomain ?? t.notApplicable("provider state 'a record with files' gave no twinDomain");
     const own = await attached(t, p.domain, p.id, { columns: 'FileID', take: 50 });
     expect(sorted(own.map((x) => x.FileID)), `files of ${p.domain} ${p.id}`).toEqual(sorted(p.fileIds));
     const twin = await attached(t, twinDomain, p.id, { columns: 'FileID', take: 50 });

@@ -868,9 +868,12 @@ conformance(
   },
   async (t) => {
     const p = await t.given('a link parent', { twinDomain: 'Incident' });
-    if (p.twinDomain === undefined || p.twinDomainId === undefined)
-      throw new PreconditionFailedError("state 'a link parent' made no twin parent");
-    const twin = { domain: p.twinDomain, domainId: p.twinDomainId, id: p.id };
+    const { twinDomain, twinDomainId } = p;
+    if (twinDomain === undefined || twinDomainId === undefined)
+      throw new PreconditionFailedError(
+        `provider state 'a link parent' made no twin parent: its answer has no ${twinDomain === undefined ? 'twinDomain' : 'twinDomainId'}`,
+      );
+    const twin = { domain: twinDomain, domainId: twinDomainId, id: p.id };
     const c = await contact(t);
     const link = (x: { domain: string; id: number }) => linkArgs(x, 'Contact', c.contactId);
     expectAccepted(await t.links.upsert(link(p)), `Upsert ${p.domain} ${p.id} -> contact`);

@@ -70,7 +70,7 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
   const seed = t.run.seed ?? Math.floor(Math.random() * 2 ** 31);
   const rels = (await t.given('contact relationships')).relationships;
   if (!Array.isArray(rels) || rels.length < 2)
-    throw new PreconditionFailedError('state "contact relationships" gives fewer than two codes');
+    throw new PreconditionFailedError("provider state 'contact relationships' gives fewer than two codes");
   const shards = Math.max(1, Math.min(o.shards ?? 1, o.numRuns));
   const checks = await Promise.all(
     Array.from({ length: shards }, (_, i) =>
