@@ -65,7 +65,16 @@ export interface FaultOutcome {
    * not only the mapped ones): how many requirements one bug fails. `blocked` is not counted.
    */
   failedRequirements: string[];
+  /** The requirements of `failedRequirements` the fault does not name: one bug, more than one red line. */
+  unnamedFailures: string[];
 }
+
+/**
+ * What a fault's run covers: its selected requirements (the default: is it caught?), the whole suite
+ * files holding them (`--whole-files`), or the whole core suite (`--whole-suite`: the diagnosis
+ * figure, how many requirements one bug fails anywhere).
+ */
+export type FaultScope = 'selected' | 'whole-files' | 'whole-suite';
 
 export interface ControlOutcome {
   name: string;
@@ -329,6 +338,7 @@ export function judgeFault(
     reportDir: path.relative(ROOT, reportDir),
     notes,
     failedRequirements: coreFailed(run.results),
+    unnamedFailures: coreFailed(run.results).filter((id) => !fault.requirements.includes(id)),
   };
 }
 
@@ -449,10 +459,15 @@ function pct(a: number, b: number): string {
   return b ? ` (${Math.round((100 * a) / b)}%)` : '';
 }
 
-function failedOver(wholeFiles: boolean): string {
-  return wholeFiles
-    ? "every core requirement of the suite files that hold the fault's selected requirements (--whole-files); result `failed` only, `blocked` not counted"
-    : "the fault's selected requirements only (run with --whole-files to count over whole suite files); result `failed` only";
+function failedOver(scope: FaultScope): string {
+  switch (scope) {
+    case 'whole-suite':
+      return 'every core requirement of the whole suite (--whole-suite); result `failed` only, `blocked` not counted';
+    case 'whole-files':
+      return "every core requirement of the suite files that hold the fault's selected requirements (--whole-files); result `failed` only, `blocked` not counted";
+    default:
+      return "the fault's selected requirements only (run with --whole-suite to count over the whole suite); result `failed` only";
+  }
 }
 
 export function renderMarkdown(o: {
@@ -464,8 +479,8 @@ export function renderMarkdown(o: {
   concurrency?: number;
   /** set while the run is not finished (the report is rewritten after every run) */
   partial?: string;
-  /** whether fault runs ran whole suite files (--whole-files) */
-  wholeFiles?: boolean;
+  /** what the fault runs covered (default: their selected requirements) */
+  scope?: FaultScope;
 }): string {
   const controls = o.controls ?? [];
   const f = figures(o.outcomes, controls);
@@ -492,7 +507,16 @@ export function renderMarkdown(o: {
     );
   if (f.medianFailedPerFault !== undefined)
     lines.push(
-      `- Requirements failed per caught fault: median **${f.medianFailedPerFault}**, max ${f.maxFailedPerFault} (target median <= 3; counted over ${failedOver(!!o.wholeFiles)})`,
+      `- Requirements failed per caught fault: median **${f.medianFailedPerFault}**, max ${f.maxFailedPerFault} (target median <= 1, max <= 5; counted over ${failedOver(o.scope ?? 'selected')})`,
+    );
+  const overReaching = o.outcomes.filter((x) => x.caught && (x.unnamedFailures ?? []).length > 0);
+  if (f.medianFailedPerFault !== undefined)
+    lines.push(
+      `- Caught faults that fail requirements they do not name: **${overReaching.length}**${
+        overReaching.length
+          ? ` (${overReaching.map((x) => `\`${x.name}\` +${x.unnamedFailures.join(', +')}`).join('; ')})`
+          : ''
+      }`,
     );
   const uncaught = o.outcomes.filter((x) => !x.caught);
   if (uncaught.length) lines.push(`- Uncaught: ${uncaught.map((x) => `\`${x.name}\``).join(', ')}`);
@@ -651,6 +675,14 @@ async function main(argv: string[]): Promise<number> {
       '--whole-files',
       'run the whole suite files of each fault, not only its selected requirements: measures how many requirements one bug fails (slower)',
     )
+    .option(
+      '--whole-suite',
+      'run the whole core suite for each fault: how many requirements one bug fails anywhere (the diagnosis figure; slowest)',
+    )
+    .option(
+      '--strict-diagnosis',
+      'exit 1 also when a caught fault fails a core requirement it does not name (one bug, one red line)',
+    )
     .option('--concurrency <n>', 'runs at the same time, each with its own reference server and proxy', '3')
     .option('--report-dir <dir>', 'reports directory (mutation.json, mutation.md, faults/<name>/)', 'reports')
     .option(
@@ -681,6 +713,8 @@ async function main(argv: string[]): Promise<number> {
     controlsOnly?: boolean;
     baselineResults?: string;
     wholeFiles?: boolean;
+    wholeSuite?: boolean;
+    strictDiagnosis?: boolean;
   };
   let faults: Fault[];
   let controls: Control[];
@@ -719,6 +753,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const concurrency = Number(opts.concurrency);
+  const scope: FaultScope = opts.wholeSuite ? 'whole-suite' : opts.wholeFiles ? 'whole-files' : 'selected';
   const timeoutMs = Number(opts.timeout);
   const runConcurrency = Number(opts.runConcurrency);
   if (
@@ -782,10 +817,12 @@ async function main(argv: string[]): Promise<number> {
       score: { caught: f.caught, total: f.faults },
       falseAlarms: { failed: f.controlsFailed, total: f.controls },
       failedPerFault: {
-        measured: !!opts.wholeFiles,
+        measured: scope !== 'selected',
+        scope,
         median: f.medianFailedPerFault ?? null,
         max: f.maxFailedPerFault ?? null,
-        over: failedOver(!!opts.wholeFiles),
+        over: failedOver(scope),
+        unnamed: fo.filter((o) => o.caught && o.unnamedFailures.length > 0).map((o) => o.name),
       },
       uncaught: fo.filter((o) => !o.caught).map((o) => o.name),
       falseAlarmControls: co.filter((c) => c.status !== 'passed').map((c) => c.name),
@@ -803,7 +840,7 @@ async function main(argv: string[]): Promise<number> {
         startedAt,
         concurrency,
         partial: complete || final ? undefined : `${fo.length + co.length} of ${jobsPlanned} runs done`,
-        wholeFiles: !!opts.wholeFiles,
+        scope,
       }),
     );
   };
@@ -888,10 +925,19 @@ async function main(argv: string[]): Promise<number> {
       let run: ConformanceRun;
       try {
         if (job.kind === 'fault') {
-          // --whole-files: no --requirements filter, so the number of requirements one bug fails is measured too.
+          // --whole-files / --whole-suite: no --requirements filter, so the number of requirements one
+          // bug fails is measured too (over its files, or over every file).
           const select = job.fault.select ?? job.fault.requirements;
           const files = filesFor(suite, select);
-          run = await runConformance(proxy.url, files && opts.wholeFiles ? undefined : select, dir, timeoutMs, files);
+          if (scope === 'whole-suite') run = await runConformance(proxy.url, undefined, dir, timeoutMs);
+          else
+            run = await runConformance(
+              proxy.url,
+              files && scope === 'whole-files' ? undefined : select,
+              dir,
+              timeoutMs,
+              files,
+            );
         } else {
           const files = job.control.select ? filesFor(suite, job.control.select) : undefined;
           run = await runConformance(proxy.url, undefined, dir, timeoutMs, files, job.control.config);
@@ -997,13 +1043,23 @@ async function main(argv: string[]): Promise<number> {
           .join(', ')}${c.notes.length ? `; ${c.notes.join('; ')}` : ''} (see ${c.reportDir})\n`,
       );
   }
+  const overReaching = outcomes.filter((o) => o.caught && o.unnamedFailures.length > 0);
+  if (f.medianFailedPerFault !== undefined)
+    process.stdout.write(
+      `caught faults that fail requirements they do not name: ${overReaching.length}${
+        overReaching.length
+          ? ` (${overReaching.map((o) => `${o.name} +${o.unnamedFailures.join(',+')}`).join('; ')})`
+          : ''
+      }\n`,
+    );
   process.stdout.write(`wall time: ${fmtMs(wallMs)}\n`);
 
   writeReports(true);
   log(`wrote ${path.relative(ROOT, path.join(reportDir, 'mutation.json'))} and mutation.md`);
 
   const baselineOk = baseline.ok && !baseline.skipped;
-  return baselineOk && uncaught.length === 0 && alarms.length === 0 ? 0 : 1;
+  const diagnosisOk = !opts.strictDiagnosis || overReaching.length === 0;
+  return baselineOk && uncaught.length === 0 && alarms.length === 0 && diagnosisOk ? 0 : 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

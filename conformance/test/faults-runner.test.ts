@@ -271,6 +271,11 @@ describe('figures', () => {
       0,
     );
     expect(a.failedRequirements).toEqual(['SCHED-003', 'SCHED-004']);
+    // SCHED-004 is not a requirement the fault names: one bug, two red lines
+    expect(a.unnamedFailures).toEqual(['SCHED-004']);
+    expect(
+      renderMarkdown({ baseline: { ok: true } as any, outcomes: [a], wallMs: 1, startedAt: 'x', scope: 'whole-suite' }),
+    ).toContain('Caught faults that fail requirements they do not name: **1** (`order-number-one-based` +SCHED-004)');
     const c = judgeControl(
       controlByName('unknown-domain-400')!,
       run([['DOM-001', 'failed']]),
