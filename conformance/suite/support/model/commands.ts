@@ -38,6 +38,7 @@ import {
   type LinkSlot,
   type Model,
 } from './oracle.js';
+import { judged } from './blame.js';
 
 /** DomainID of Contact (spec 2.1). */
 const CONTACT_DOMAIN_ID = 2;
@@ -62,8 +63,11 @@ type LinkAnswer = Awaited<ReturnType<Ctx['links']['upsert']>>;
 
 // ------------------------------------------------------------------------- read-back checks
 
-/** Every record of the model read back by ID (GET /api/{domain}/{id}) and compared. */
-async function checkSchedules(m: Model, r: Real): Promise<void> {
+/**
+ * Every record of the model read back by ID (GET /api/{domain}/{id}) and compared. A difference is
+ * blamed on `requirement`, the rule of the step just taken (the read-back is how it is judged).
+ */
+async function checkSchedules(m: Model, r: Real, requirement: string): Promise<void> {
   // the reads at once (reads change nothing), judged in the model's order
   const reads = await Promise.all(
     m.records.map(async (rec) => {
@@ -77,10 +81,12 @@ async function checkSchedules(m: Model, r: Real): Promise<void> {
   );
   for (const { rec, want, got } of reads) {
     if (want === undefined) continue;
-    if (want === 'absent') expect(got, `record ${rec.id} (${rec.state}) cannot be read`).toBeNull();
-    else expect(got, `record ${rec.id} (${rec.state}) reads back with the model's values`).toEqual(want);
+    judged(requirement, () => {
+      if (want === 'absent') expect(got, `record ${rec.id} (${rec.state}) cannot be read`).toBeNull();
+      else expect(got, `record ${rec.id} (${rec.state}) reads back with the model's values`).toEqual(want);
+    });
   }
-  if (m.flavour === 'reference') await checkScheduleSet(m, r);
+  if (m.flavour === 'reference') await checkScheduleSet(m, r, requirement);
 }
 
 /**
@@ -88,7 +94,7 @@ async function checkSchedules(m: Model, r: Real): Promise<void> {
  * reference's filter syntax (QRY-020) on ProposalID, are exactly the model's active records: no
  * rolled-back insert kept, no deleted record shown, nothing else.
  */
-async function checkScheduleSet(m: Model, r: Real): Promise<void> {
+async function checkScheduleSet(m: Model, r: Real, requirement: string): Promise<void> {
   const key = `${r.scheduleDomain}ID`;
   const qs = new URLSearchParams({
     [r.t.bindings.query.filter]: `ProposalID:eq:${r.proposalId}`,
@@ -96,18 +102,25 @@ async function checkScheduleSet(m: Model, r: Real): Promise<void> {
     take: '100',
   });
   const res = await r.t.raw(`/api/${encodeURIComponent(r.scheduleDomain)}/Query?${qs}`);
-  expect(res.status, "query of the proposal's schedule records").toBe(200);
+  judged('QRY-020', () => expect(res.status, "query of the proposal's schedule records").toBe(200));
   const rows = (res.json as Partial<ListEnvelope> | undefined)?.List ?? [];
-  expect(m.untracked, 'the reference answers every insert of a successful atomic batch').toBe(0);
+  judged('SCHED-027', () =>
+    expect(m.untracked, 'the reference answers every insert of a successful atomic batch').toBe(0),
+  );
   const got = rows.map(({ [key]: id, ...fields }) => ({ id, fields })).sort((a, b) => Number(a.id) - Number(b.id));
   const want = activeRecords(m)
     .map((x) => ({ id: x.id, fields: x.fields }))
     .sort((a, b) => a.id - b.id);
-  expect(got, "the proposal's active schedule records are exactly the model's").toEqual(want);
+  judged(requirement, () =>
+    expect(got, "the proposal's active schedule records are exactly the model's").toEqual(want),
+  );
 }
 
-/** The links of every contact (Link/Query by child), compared with the model. */
-async function checkLinks(m: Model, r: Real): Promise<void> {
+/**
+ * The links of every contact (Link/Query by child, LINK-011), compared with the model; a difference
+ * is blamed on `requirement`, the rule of the link step just taken.
+ */
+async function checkLinks(m: Model, r: Real, requirement: string): Promise<void> {
   const relCol = r.t.bindings.linkColumns.relationship;
   const columns = m.flavour === 'reference' ? `${LINK_COLUMNS},${relCol}` : LINK_COLUMNS;
   // every contact's links read at once (reads change nothing), judged contact by contact
@@ -121,26 +134,32 @@ async function checkLinks(m: Model, r: Real): Promise<void> {
   for (let c = 0; c < r.contacts.length; c++) {
     const cid = r.contacts[c];
     const res = answers[c]!;
-    expect(res.response.status, `Link/Query of contact ${cid}`).toBe(200);
+    judged('LINK-011', () => expect(res.response.status, `Link/Query of contact ${cid}`).toBe(200));
     const rows = res.data?.List ?? [];
     const parents = linkedParents(m, c);
     for (const row of rows)
-      expect(row, `a link row of contact ${cid} names it as the child`).toMatchObject({
-        ChildDomainID: CONTACT_DOMAIN_ID,
-        ChildID: cid,
-      });
+      judged('LINK-011', () =>
+        expect(row, `a link row of contact ${cid} names it as the child`).toMatchObject({
+          ChildDomainID: CONTACT_DOMAIN_ID,
+          ChildID: cid,
+        }),
+      );
     const shown = rows.map((x) => `${x.ParentDomainID}/${x.ParentID}`).sort();
     const want = parents.map((p) => `${r.parents[p].domainId}/${r.parents[p].id}`).sort();
-    expect(
-      shown,
-      `contact ${cid} is linked exactly once to each parent the model links it to, and nothing else`,
-    ).toEqual(want);
+    judged(requirement, () =>
+      expect(
+        shown,
+        `contact ${cid} is linked exactly once to each parent the model links it to, and nothing else`,
+      ).toEqual(want),
+    );
     if (m.flavour === 'reference') {
       for (const p of parents) {
         const row = rows.find((x) => x.ParentDomainID === r.parents[p].domainId && x.ParentID === r.parents[p].id)!;
         const rel = relationshipIndex({ parent: p, contact: c });
-        if (rel === undefined) expect(row[relCol], `link ${p}:${c} has no relationship`).toBeNull();
-        else expect(Number.isInteger(row[relCol]), `link ${p}:${c} stores its relationship`).toBe(true);
+        judged('LINK-007', () => {
+          if (rel === undefined) expect(row[relCol], `link ${p}:${c} has no relationship`).toBeNull();
+          else expect(Number.isInteger(row[relCol]), `link ${p}:${c} stores its relationship`).toBe(true);
+        });
       }
     }
   }
@@ -150,26 +169,33 @@ async function checkLinks(m: Model, r: Real): Promise<void> {
 
 /** The results of one answered array by OrderNumber, each of the documented shape (2.5), each order once. */
 function byOrder(items: unknown, what: string): Map<number, ScheduleResult> {
-  expect(Array.isArray(items), `${what} is an array of results`).toBe(true);
+  judged('SCHED-008', () => expect(Array.isArray(items), `${what} is an array of results`).toBe(true));
   const map = new Map<number, ScheduleResult>();
-  (items as unknown[]).forEach((it, i) => {
-    expectResultShape(it, `${what}[${i}]`);
+  (items as unknown[]).forEach((item, i) => {
+    judged('SCHED-008', () => expectResultShape(item, `${what}[${i}]`));
+    const it = item as ScheduleResult; // the shape was just checked
     // an item of a batch answers its position in its input array (null is for the single delete)
-    expect(Number.isInteger(it.OrderNumber), `${what}[${i}].OrderNumber is an integer`).toBe(true);
     const order = it.OrderNumber as number;
-    expect(map.has(order), `${what}: OrderNumber ${order} answered once`).toBe(false);
+    judged('SCHED-003', () => {
+      expect(Number.isInteger(it.OrderNumber), `${what}[${i}].OrderNumber is an integer`).toBe(true);
+      expect(map.has(order), `${what}: OrderNumber ${order} answered once`).toBe(false);
+    });
     map.set(order, it);
   });
   return map;
 }
 
-/** Checks one array of results against the expectation; returns the RecordIDs of new inserts. */
+/**
+ * Checks one array of results against the expectation; returns the RecordIDs of new inserts.
+ * `listing` is the rule that says which items the answer lists (SCHED-012, 013, 015).
+ */
 function checkResults(
-  what: string,
+  what: 'Inserts' | 'Updates' | 'Deletes',
   items: unknown,
   expected: Expected[],
   answered: 'all' | 'failed-only' | 'successful-subset',
   knownIds: Set<number>,
+  listing: string,
 ): Map<number, number> {
   const got = byOrder(items, what);
   const listed =
@@ -178,27 +204,40 @@ function checkResults(
       : answered === 'failed-only'
         ? expected.filter((e) => !e.ok)
         : expected.filter((e) => got.has(e.order));
-  expect(
-    [...got.keys()].sort((a, b) => a - b),
-    `${what}: the answered items (by OrderNumber; ${answered})`,
-  ).toEqual(listed.map((e) => e.order));
+  judged(listing, () =>
+    expect(
+      [...got.keys()].sort((a, b) => a - b),
+      `${what}: the answered items (by OrderNumber; ${answered})`,
+    ).toEqual(listed.map((e) => e.order)),
+  );
+  // the rule a failed item of this array breaks: an insert without LocationName (SCHED-016), an
+  // update that empties it (SCHED-017), another failure (SCHED-023)
+  const failure = what === 'Inserts' ? 'SCHED-016' : what === 'Updates' ? 'SCHED-017' : 'SCHED-023';
   const newIds = new Map<number, number>();
   for (const e of listed) {
     // listed orders are exactly the answered ones (checked above)
     const it = got.get(e.order)!;
-    expect(it.IsSuccessful, `${what}[${e.order}].IsSuccessful`).toBe(e.ok);
-    expect(typeof it.Message === 'string' && it.Message.length > 0, `${what}[${e.order}] has a Message`).toBe(true);
+    judged(e.ok ? 'SCHED-008' : failure, () => expect(it.IsSuccessful, `${what}[${e.order}].IsSuccessful`).toBe(e.ok));
+    judged('SCHED-005', () =>
+      expect(typeof it.Message === 'string' && it.Message.length > 0, `${what}[${e.order}] has a Message`).toBe(true),
+    );
+    judged('SCHED-002', () => {
+      if (e.recordId === 'new') {
+        expect(Number.isInteger(it.RecordID) && it.RecordID > 0, `${what}[${e.order}].RecordID is the new ID`).toBe(
+          true,
+        );
+        expect(knownIds.has(it.RecordID), `${what}[${e.order}].RecordID ${it.RecordID} is a new ID`).toBe(false);
+      } else {
+        expect(it.RecordID, `${what}[${e.order}].RecordID`).toBe(e.recordId);
+      }
+    });
     if (e.recordId === 'new') {
-      expect(Number.isInteger(it.RecordID) && it.RecordID > 0, `${what}[${e.order}].RecordID is the new ID`).toBe(true);
-      expect(knownIds.has(it.RecordID), `${what}[${e.order}].RecordID ${it.RecordID} is a new ID`).toBe(false);
       knownIds.add(it.RecordID);
       newIds.set(e.order, it.RecordID);
-    } else {
-      expect(it.RecordID, `${what}[${e.order}].RecordID`).toBe(e.recordId);
     }
     // the same meaning check as the schedule tests (catalogue `meaning:` of SCHED-005): the field, and
     // that it is required, in any wording
-    if (!e.ok) expectMentions(it.Message, fieldPattern('LocationName'), REQUIRED);
+    if (!e.ok) judged(failure, () => expectMentions(it.Message, fieldPattern('LocationName'), REQUIRED));
   }
   return newIds;
 }
@@ -232,20 +271,36 @@ class BatchCommand implements Cmd {
     r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
     // The HTTP status of a batch with failed items is not shown (spec 7): judged by its items only.
     if (!e.anyFails)
-      expect(res.status >= 200 && res.status < 300, `UpsertMulti answers 2xx (got ${res.status})`).toBe(true);
+      judged('SCHED-008', () =>
+        expect(res.status >= 200 && res.status < 300, `UpsertMulti answers 2xx (got ${res.status})`).toBe(true),
+      );
     const known = takenIds(m);
+    // which items the answer lists: every item without isAtomic (SCHED-013) or non-atomic (SCHED-012),
+    // only the failed ones of an atomic batch that failed (SCHED-015)
+    const listing =
+      e.answered === 'failed-only'
+        ? 'SCHED-015'
+        : b.atomic === undefined
+          ? 'SCHED-013'
+          : b.atomic
+            ? 'SCHED-008'
+            : 'SCHED-012';
+    // what the records show afterwards: nothing of an atomic batch that failed (SCHED-014), exactly
+    // the successful items otherwise (SCHED-011 non-atomic, SCHED-013 without isAtomic, SCHED-008)
+    const applied =
+      b.atomic === undefined ? 'SCHED-013' : b.atomic === false ? 'SCHED-011' : e.anyFails ? 'SCHED-014' : 'SCHED-008';
     // the answer's arrays as sent (checkResults judges each one's shape)
     const answer = (res.body ?? {}) as Partial<Record<'Inserts' | 'Updates' | 'Deletes', unknown>>;
-    const ins = checkResults('Inserts', answer.Inserts, e.inserts, e.answered, known);
-    checkResults('Updates', answer.Updates, e.updates, e.answered, known);
-    checkResults('Deletes', answer.Deletes, e.deletes, e.answered, known);
+    const ins = checkResults('Inserts', answer.Inserts, e.inserts, e.answered, known, listing);
+    checkResults('Updates', answer.Updates, e.updates, e.answered, known, listing);
+    checkResults('Deletes', answer.Deletes, e.deletes, e.answered, known, listing);
     applyBatch(
       m,
       b,
       e,
       b.inserts.map((_, i) => ins.get(i)),
     );
-    await checkSchedules(m, r);
+    await checkSchedules(m, r, applied);
   }
   toString() {
     const s = this.spec;
@@ -266,10 +321,15 @@ class DeleteCommand implements Cmd {
     r.log.push(`DELETE ${r.scheduleDomain}/${rec.id}`);
     const res = await deleteSchedule(r.t, r.proposalId, r.scheduleDomain, rec.id);
     r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
-    expect(res.status >= 200 && res.status < 300, `DELETE answers 2xx (got ${res.status})`).toBe(true);
-    expect(res.body, 'DELETE result').toMatchObject({ IsSuccessful: true, RecordID: rec.id, OrderNumber: null });
+    // a soft delete on an Endorsement (SCHED-019), a permanent one on the other types (SCHED-022)
+    const rule = m.kind === 'Endorsement' ? 'SCHED-019' : 'SCHED-022';
+    judged(rule, () => {
+      expect(res.status >= 200 && res.status < 300, `DELETE answers 2xx (got ${res.status})`).toBe(true);
+      expect(res.body, 'DELETE result').toMatchObject({ IsSuccessful: true, RecordID: rec.id });
+    });
+    judged('SCHED-004', () => expect(res.body, 'DELETE result').toMatchObject({ OrderNumber: null }));
     applyDelete(m, rec.id);
-    await checkSchedules(m, r);
+    await checkSchedules(m, r, rule);
   }
   toString() {
     return `Delete(#${this.pick})`;
@@ -288,17 +348,26 @@ class ReinstateCommand implements Cmd {
     r.log.push(`Reinstate ${r.scheduleDomain}/${rec.id} (${rec.state})`);
     const res = await reinstate(r.t, r.proposalId, r.scheduleDomain, rec.id);
     r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
+    // a soft-deleted record comes back (SCHED-021); a permanently deleted one does not (SCHED-022)
+    const rule = outcome === 'restored' ? 'SCHED-021' : 'SCHED-022';
     if (outcome === 'restored')
-      expect(isRefusal(res.res), `Reinstate of soft-deleted record ${rec.id} is accepted`).toBe(false);
+      judged(rule, () =>
+        expect(isRefusal(res.res), `Reinstate of soft-deleted record ${rec.id} is accepted`).toBe(false),
+      );
     if (outcome === 'refused') {
-      expect(isRefusal(res.res), `Reinstate of ${rec.state} record ${rec.id} is refused`).toBe(true);
-      if (m.flavour === 'reference') {
-        expect(res.status, 'the reference refuses a Reinstate of a record that is not soft-deleted with 409').toBe(409);
-        expect(res.body).toMatchObject({ IsSuccessful: false, OrderNumber: null });
-      }
+      judged(rule, () =>
+        expect(isRefusal(res.res), `Reinstate of ${rec.state} record ${rec.id} is refused`).toBe(true),
+      );
+      if (m.flavour === 'reference')
+        judged('SCHED-024', () => {
+          expect(res.status, 'the reference refuses a Reinstate of a record that is not soft-deleted with 409').toBe(
+            409,
+          );
+          expect(res.body).toMatchObject({ IsSuccessful: false, OrderNumber: null });
+        });
     }
     applyReinstate(rec);
-    await checkSchedules(m, r);
+    await checkSchedules(m, r, rule);
   }
   toString() {
     return `Reinstate(#${this.pick})`;
@@ -342,16 +411,19 @@ abstract class LinkCommand implements Cmd {
   check() {
     return true;
   }
-  /** Judges the answer to the step on `slot` and applies the step to the model. */
-  protected abstract judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer): void;
+  /**
+   * Judges the answer to the step on `slot` and applies the step to the model; returns the rule
+   * the read-back of every contact's links judges next.
+   */
+  protected abstract judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer): string;
   async run(m: Model, r: Real) {
     const slot = targetSlot(m, this.slot, this.existing, this.pick);
     const a = linkArgs(r, slot);
     r.log.push(`Link/${this.name()} ${JSON.stringify(a)}`);
     const res = await r.t.links[this.op](a);
     r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
-    this.judgeAndApply(m, slot, res);
-    await checkLinks(m, r);
+    const rule = this.judgeAndApply(m, slot, res);
+    await checkLinks(m, r, rule);
   }
   private name() {
     return this.op === 'upsert' ? 'Upsert' : 'Remove';
@@ -367,8 +439,13 @@ abstract class LinkCommand implements Cmd {
 class LinkUpsertCommand extends LinkCommand {
   protected readonly op = 'upsert';
   protected judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer) {
-    expect(isRefusal(res), `Link/Upsert ${slotKey(slot)} is accepted (${res.status} ${res.text})`).toBe(false);
+    // a new link is created (LINK-013); an existing one is updated, not added twice (LINK-014)
+    const rule = m.links.has(slotKey(slot)) ? 'LINK-014' : 'LINK-013';
+    judged(rule, () =>
+      expect(isRefusal(res), `Link/Upsert ${slotKey(slot)} is accepted (${res.status} ${res.text})`).toBe(false),
+    );
     applyLinkUpsert(m, slot);
+    return rule;
   }
 }
 
@@ -379,12 +456,16 @@ class LinkRemoveCommand extends LinkCommand {
     const existed = applyLinkRemove(m, slot);
     // Removing a link that is not there: the answer is not documented (core checks only that
     // nothing changed); the reference answers IsSuccessful false (LINK-017).
-    if (existed) expect(isRefusal(res), `Link/Remove of link ${slotKey(slot)} is accepted`).toBe(false);
+    if (existed)
+      judged('LINK-015', () => expect(isRefusal(res), `Link/Remove of link ${slotKey(slot)} is accepted`).toBe(false));
     else if (m.flavour === 'reference')
-      expect(
-        (res.json as Partial<LinkRemoveResult> | undefined)?.IsSuccessful,
-        'the reference answers a Remove of no link IsSuccessful false',
-      ).toBe(false);
+      judged('LINK-017', () =>
+        expect(
+          (res.json as Partial<LinkRemoveResult> | undefined)?.IsSuccessful,
+          'the reference answers a Remove of no link IsSuccessful false',
+        ).toBe(false),
+      );
+    return 'LINK-015';
   }
 }
 

@@ -5,14 +5,20 @@
 // throws one error whose message holds the seed, the shrunk counterexample and the concrete steps
 // of that counterexample (IDs, bodies, answers), which is what results.json and report.html show.
 import fc from 'fast-check';
-import { PreconditionFailedError } from '../../../src/suite-api/dsl.js';
+import { BlockedError, PreconditionFailedError } from '../../../src/suite-api/dsl.js';
 import type { Ctx } from '../request.js';
 import { readRecord } from '../schedules.js';
+import { blamed } from './blame.js';
 import { commandArbitraries, type Real } from './commands.js';
 import { LOC_FIELD_NAMES, newModel, type Flavour, type LocFields, type Model, type ProposalKind } from './oracle.js';
 
 export interface ModelRunOptions {
   flavour: Flavour;
+  /**
+   * The requirements the test names. A failed check blamed on one of them (blame.ts) fails that
+   * one and blocks the others (a BlockedError naming it); any other failure fails the test.
+   */
+  judges: readonly string[];
   numRuns: number;
   maxCommands: number;
   /** Stop generating (and shrinking) after this long; what was found so far is reported. */
@@ -138,6 +144,15 @@ async function check(
     'steps of the counterexample as sent:',
     ...failingLog.map((l) => `  ${l}`),
   ].join('\n');
+  const requirement = blamed(cause);
+  if (requirement && o.judges.includes(requirement)) {
+    const step = `a generated sequence, judged by ${requirement}`;
+    return {
+      failed: true,
+      runs: out.numRuns,
+      error: new BlockedError(requirement, step, `blocked by ${requirement}: ${message}`),
+    };
+  }
   if (cause && PASS_THROUGH.has(cause.name)) {
     try {
       cause.message = message;

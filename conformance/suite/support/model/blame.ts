@@ -1,0 +1,20 @@
+// Which requirement a failed check of the model judges. The oracle knows it: every check of a step
+// names the requirement whose property it verifies, and a failure carries that ID. The model-based
+// test then fails that one requirement and blocks the others it covers (they were not judged past
+// the failure): one bug, one red line, instead of every requirement the model covers.
+const BLAMED = new WeakMap<object, string>();
+
+/** Runs a check of the model; a failure of it is blamed on `requirement` (the first blame stays). */
+export function judged<T>(requirement: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e && typeof e === 'object' && !BLAMED.has(e)) BLAMED.set(e, requirement);
+    throw e;
+  }
+}
+
+/** The requirement a failure was blamed on, if a check of the model blamed one. */
+export function blamed(e: unknown): string | undefined {
+  return e && typeof e === 'object' ? BLAMED.get(e) : undefined;
+}
