@@ -267,6 +267,25 @@ conformance(
 
 conformance(
   {
+    id: 'query.file-query-sort-explicit-asc-keyword',
+    title: 'File/Query: sort "<column> asc" (an explicit direction keyword) orders ascending, across several pages',
+    requirements: ['QRY-023'],
+  },
+  async (t) => {
+    // the file query takes the sort of the domain query (4.3): the same keyword on GET /api/File/Query
+    const recs = await t.given('records', { domain: 'File', count: 12 });
+    const rows = await rowsOf(t, recs, [recs.sortField]);
+    const pick = (r: Row) => r[recs.sortField];
+    const keys = [{ field: recs.sortField, dir: 'asc' as const }];
+    const expected = ordered(rows, keys).map(pick);
+    const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys) };
+    expect(queryPath(recs)).toBe('/api/File/Query');
+    await expectPages(t, queryPath(recs), q, expected, pick, 5, 'File/Query sort asc');
+  },
+);
+
+conformance(
+  {
     id: 'query.sort-several-columns',
     title: 'sort on several columns, each with its direction keyword: the first decides, ties go to the next',
     requirements: ['QRY-024'],

@@ -131,7 +131,7 @@ describe('requirement x operation coverage', () => {
       'A-002 opC': 'exempt',
       'A-003 opB': 'not-testable',
     });
-    expect(r.pairCounts).toEqual({ pairs: 7, exercised: 5, exempt: 1, notTestable: 1, gaps: 0 });
+    expect(r.pairCounts).toEqual({ pairs: 7, exercised: 5, exempt: 1, notTestable: 1, gaps: 0, derived: 0 });
     const md = coverageMarkdown(r);
     expect(md).toContain('| A-001 | opA | exercised | `a.one` |');
     expect(md).toContain('| A-002 | opC | exempt | shown by A-001 on opC |');
@@ -144,6 +144,25 @@ describe('requirement x operation coverage', () => {
       'A-001 x opB: no test naming A-001 calls opB (test it, or say why not in untestedOperations)',
     ]);
     expect(coverageMarkdown(r)).toContain('| A-001 | opB | gap | **no test** |');
+  });
+
+  it('adds the derived operations of a requirement to its pairs, marked derived, and gates them', () => {
+    const governed = new Map([
+      ['A-001', { operations: ['opA', 'opB', 'opC'], derived: ['opC'], unmatched: [] }],
+      ['A-002', { operations: ['opA', 'opC'], derived: [], unmatched: ['fields: X.Nope'] }],
+    ]);
+    const d = data({ 'a.one': ['opA', 'opB'], 'a.two': ['opA'] });
+    const r = buildCoverage(pcat, suite, [], new Date(0), { data: d, suiteFiles: files, governed });
+    expect(r.pairs!.find((p) => p.requirement === 'A-001' && p.operation === 'opC')).toMatchObject({
+      status: 'gap',
+      derived: true,
+    });
+    expect(r.pairCounts!.derived).toBe(1);
+    expect(coverageProblems(r)).toEqual([
+      'A-002: governs fields: X.Nope, which no operation of spec/openapi.yaml carries',
+      'A-001 x opC: no test naming A-001 calls opC (test it, or say why not in untestedOperations)',
+    ]);
+    expect(coverageMarkdown(r)).toContain('| A-001 | opC (derived) | gap | **no test** |');
   });
 
   it('fails on an exemption of an exercised pair, and on a missing, stale or failing recorded run', () => {

@@ -5,6 +5,8 @@ import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue
 import { areaOf } from '../spec/catalogue.js';
 import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
 import { staleSuiteFiles, type OperationsData } from './operations.js';
+import { governedByRequirement, type Governed } from './derive.js';
+import { loadOpenApi } from '../spec/openapi.js';
 
 export interface CollectedTest {
   id: string;
@@ -45,6 +47,8 @@ interface PairRow {
   level: RequirementLevel;
   status: PairStatus;
   reason?: string;
+  /** The operation is derived from what the requirement governs (`governs:`), not entered by hand. */
+  derived?: boolean;
   /** Tests naming the requirement that called the operation (for generic-checks: how many tests called it). */
   tests: string[];
   genericTestCount?: number;
@@ -58,6 +62,8 @@ export interface OperationsInput {
   suiteFiles: Record<string, string>;
   /** How the data file is named in messages. */
   file?: string;
+  /** The operations each requirement governs (default: derived from spec/generated/openapi.json). */
+  governed?: Map<string, Governed>;
 }
 
 export interface CoverageReport {
@@ -83,7 +89,15 @@ export interface CoverageReport {
   collectionErrors: string[];
   /** Requirement x operation pairs (absent when no operations input was given). */
   pairs?: PairRow[];
-  pairCounts?: { pairs: number; exercised: number; exempt: number; notTestable: number; gaps: number };
+  pairCounts?: {
+    pairs: number;
+    exercised: number;
+    exempt: number;
+    notTestable: number;
+    gaps: number;
+    /** Pairs derived from `governs:` that the hand-entered `operations:` lists did not name. */
+    derived: number;
+  };
   /** Problems of the recorded run data and the exemptions (stale data, unknown exemptions ...). */
   pairProblems?: string[];
   /** Where the recorded operations come from (shown in the table). */
@@ -214,10 +228,14 @@ function buildPairs(
     for (const id of t.requirements)
       for (const op of ops) callers.set(`${id} ${op}`, [...(callers.get(`${id} ${op}`) ?? []), t.id]);
   }
+  const governed = input.governed ?? governedByRequirement(cat.requirements, loadOpenApi().doc);
   const pairs: PairRow[] = [];
   for (const r of cat.requirements) {
     if (r.retired) continue;
-    const ops = r.operations ?? [];
+    const g = governed.get(r.id);
+    const ops = g?.operations ?? r.operations ?? [];
+    for (const u of g?.unmatched ?? [])
+      problems.push(`${r.id}: governs ${u}, which no operation of spec/openapi.yaml carries`);
     for (const op of Object.keys(r.untestedOperations ?? {})) {
       if (!ops.includes(op)) problems.push(`${r.id}: untestedOperations names ${op}, which is not in its operations`);
       else if (!r.testable)
@@ -229,7 +247,10 @@ function buildPairs(
           `${r.id} x ${op} is exercised (${callers.get(`${r.id} ${op}`)!.join(', ')}): remove untestedOperations.${op} from the catalogue`,
         );
     }
-    for (const op of ops) pairs.push(pairOf(r, op, callers, opCallers));
+    for (const op of ops) {
+      const row = pairOf(r, op, callers, opCallers);
+      pairs.push((r.operations ?? []).includes(op) ? row : { ...row, derived: true });
+    }
   }
   const n = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
   return {
@@ -240,6 +261,7 @@ function buildPairs(
       exempt: n('exempt'),
       notTestable: n('not-testable'),
       gaps: n('gap'),
+      derived: pairs.filter((p) => p.derived).length,
     },
     pairProblems: problems,
     operationsSource: data
@@ -287,7 +309,7 @@ export function coverageMarkdown(r: CoverageReport): string {
   if (r.pairCounts) {
     const pc = r.pairCounts;
     out.push(
-      `- requirement x operation pairs: ${pc.pairs}; exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
+      `- requirement x operation pairs: ${pc.pairs} (${pc.derived} derived from \`governs:\` beyond the hand-entered lists); exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
     );
   }
   const problems = coverageProblems(r);
@@ -324,7 +346,7 @@ function pairsMarkdown(r: CoverageReport): string[] {
   const src = r.operationsSource;
   out.push(
     src
-      ? `Each requirement against each operation it governs (\`operations:\` in spec/requirements.yaml). "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
+      ? `Each requirement against each operation it governs: derived from spec/openapi.yaml where the catalogue says which fields or parameters the requirement is about (\`governs:\`; such pairs are marked "derived" when the hand-entered \`operations:\` list does not name them), and the hand-entered \`operations:\` of spec/requirements.yaml. "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
       : 'No recorded run: run `npm run coverage:update`.',
   );
   out.push('');
@@ -339,7 +361,7 @@ function pairsMarkdown(r: CoverageReport): string[] {
           : p.status === 'gap'
             ? '**no test**'
             : md(p.reason ?? '');
-    out.push(`| ${p.requirement} | ${p.operation} | ${p.status} | ${detail} |`);
+    out.push(`| ${p.requirement} | ${p.operation}${p.derived ? ' (derived)' : ''} | ${p.status} | ${detail} |`);
   }
   return out;
 }
