@@ -223,6 +223,7 @@ conformance(
     id: 'files.is-unlinked',
     title: 'IsUnlinked is false for a file with a parent link and true for an orphaned file',
     requirements: ['FILE-006'],
+    classes: ['FILE-006:linked', 'FILE-006:orphaned'],
   },
   async (t) => {
     const linked = await newFile(t, { fileName: 'linked.txt', linked: true, contentsBase64: b64('linked') });
@@ -579,6 +580,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-empty-for-external',
       title: 'DownloadURL is the empty string for external files',
       requirements: ['FILE-015'],
+      classes: ['FILE-015:external-direct-url', 'FILE-015:external-repository'],
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
@@ -610,6 +612,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-restricted-user',
       title: 'DownloadURL is empty for a user holding RestrictDownload without Full, and filled with Full as well',
       requirements: ['FILE-016'],
+      classes: ['FILE-016:restrict-without-full', 'FILE-016:restrict-with-full'],
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {

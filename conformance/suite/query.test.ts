@@ -227,6 +227,7 @@ conformance(
     id: 'query.sort-direction',
     title: 'sort "<column> desc" orders descending, "<column>" alone ascending, across several pages',
     requirements: ['QRY-008'],
+    classes: ['QRY-008:ascending', 'QRY-008:descending'],
   },
   async (t) => {
     const recs = await t.given('records', { count: 12 });

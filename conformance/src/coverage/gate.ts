@@ -7,6 +7,7 @@ import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
 import { staleSuiteFiles, type OperationsData } from './operations.js';
 import { governedByRequirement, type Governed } from './derive.js';
 import { loadOpenApi } from '../spec/openapi.js';
+import { buildPartitions, partitionsMarkdown, type PartitionCoverage } from './partitions.js';
 
 export interface CollectedTest {
   id: string;
@@ -15,6 +16,8 @@ export interface CollectedTest {
   requirements: string[];
   profile: 'core' | 'implementation-defined';
   mutates: boolean;
+  /** Equivalence classes the test declares (`REQ-ID:class`). */
+  classes?: string[];
 }
 
 type CoverageStatus = 'covered' | 'generic-checks' | 'untested' | 'not-testable';
@@ -100,6 +103,8 @@ export interface CoverageReport {
   };
   /** Problems of the recorded run data and the exemptions (stale data, unknown exemptions ...). */
   pairProblems?: string[];
+  /** Equivalence classes of the requirements and the tests that exercise them. */
+  partitions?: PartitionCoverage;
   /** Where the recorded operations come from (shown in the table). */
   operationsSource?: { file: string; target: string; profile: string; seed?: number };
 }
@@ -177,6 +182,7 @@ export function buildCoverage(
     unknownReferences,
     duplicateTestIds,
     collectionErrors,
+    partitions: buildPartitions(cat, tests),
     ...pairPart,
   };
 }
@@ -282,6 +288,7 @@ export function coverageProblems(r: CoverageReport): string[] {
   for (const d of r.duplicateTestIds) p.push(`test id ${d.id} is used more than once (${d.files.join(', ')})`);
   for (const e of r.collectionErrors) p.push(`collection error: ${e}`);
   p.push(...(r.pairProblems ?? []));
+  p.push(...(r.partitions?.problems ?? []));
   for (const x of r.pairs ?? [])
     if (x.status === 'gap')
       p.push(
@@ -312,6 +319,12 @@ export function coverageMarkdown(r: CoverageReport): string {
       `- requirement x operation pairs: ${pc.pairs} (${pc.derived} derived from \`governs:\` beyond the hand-entered lists); exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
     );
   }
+  if (r.partitions) {
+    const k = r.partitions.counts;
+    out.push(
+      `- equivalence classes: ${k.classes}; exercised: ${k.exercised}; exempt: ${k.exempt}; not testable: ${k.notTestable}; gaps: ${k.gaps}`,
+    );
+  }
   const problems = coverageProblems(r);
   out.push(`- gate: ${problems.length === 0 ? 'PASS' : `FAIL (${problems.length} problem(s))`}`);
   if (problems.length) {
@@ -335,6 +348,7 @@ export function coverageMarkdown(r: CoverageReport): string {
     out.push(`| ${row.id} | ${row.level} | ${row.section} | ${row.status} | ${tests} |`);
   }
   if (r.pairs) out.push(...pairsMarkdown(r));
+  if (r.partitions?.rows.length) out.push(...partitionsMarkdown(r.partitions));
   out.push('');
   return out.join('\n');
 }

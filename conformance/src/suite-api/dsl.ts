@@ -66,6 +66,11 @@ export interface ConformanceRecord {
    * service-wide phase, after every other test, alone (docs: conformance/README.md).
    */
   serviceWide?: boolean;
+  /**
+   * The equivalence classes of its requirements the test exercises, as `REQ-ID:class` (the classes
+   * of spec/requirements.yaml); the coverage gate checks every class is exercised (coverage/partitions.ts).
+   */
+  classes?: string[];
 }
 
 export interface LinkArgs {
@@ -154,6 +159,8 @@ export interface ConformanceMeta {
   profile?: 'core' | 'implementation-defined';
   mutates?: boolean;
   serviceWide?: boolean;
+  /** The equivalence classes the test exercises (`REQ-ID:class`). */
+  classes?: string[];
   /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
   otherPhase?: boolean;
   /** Collection only: requirement IDs that are not in the catalogue (or retired). */
@@ -273,6 +280,7 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
     profile,
     mutates: record.mutates ?? false,
     ...(record.serviceWide ? { serviceWide: true } : {}),
+    ...(record.classes?.length ? { classes: [...record.classes] } : {}),
   };
   if (c.collectOnly) meta.unknownRequirements = unknownIds(record.requirements);
   // two phases: everything else first (files in parallel), then the service-wide tests alone
@@ -521,6 +529,9 @@ function validateRecord(r: ConformanceRecord, c: RunContext): void {
   if (r.profile !== undefined && r.profile !== 'core' && r.profile !== 'implementation-defined') {
     throw new SuiteDefinitionError(`${where}: profile must be 'core' or 'implementation-defined'`);
   }
+  for (const c of r.classes ?? [])
+    if (typeof c !== 'string' || !r.requirements.includes(c.split(':')[0]!) || !/^[A-Z]+-\d{3}:\S+$/.test(c))
+      throw new SuiteDefinitionError(`${where}: class ${String(c)} must be 'REQ-ID:class' of one of its requirements`);
   if (seenIds.has(r.id)) throw new SuiteDefinitionError(`${where}: duplicate test id`);
   seenIds.add(r.id);
   if (c.collectOnly) return;
