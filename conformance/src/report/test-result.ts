@@ -57,6 +57,7 @@ export function toTestResult(t: ReportedTest): TestResult {
     if (exp) out.error.expectation = exp;
   }
   if (m.warnings?.length) out.warnings = m.warnings;
+  if (m.absenceWatchedMs?.length) out.absenceWatchedMs = m.absenceWatchedMs;
   if (m.findings?.length) out.findings = m.findings;
   return out;
 }

@@ -26,7 +26,7 @@ import {
 import { GenericChecker } from './generic-checks/checker.js';
 import type { Finding, GenericCode, SchemaView, Violation } from './generic-checks/types.js';
 import { loadOpenApi } from '../spec/openapi.js';
-import { contextFromEnv, selectTest, type RunContext } from '../run/context.js';
+import { absenceWindowMs, contextFromEnv, selectTest, type RunContext } from '../run/context.js';
 import {
   FixtureStateProvider,
   HttpStateProvider,
@@ -131,12 +131,15 @@ export interface TestContext {
     opts?: { timeoutMs?: number; intervalMs?: number },
   ): Promise<T>;
   /**
-   * The absence of an asynchronous effect after a refused request, judged no sooner than the
-   * positive case needed to show it. Runs `positive` first when given (a control that makes the same
-   * kind of effect happen and waits for it with t.poll) and measures it; otherwise takes the longest
-   * successful t.poll of this test file so far (at least 1 s; at most --async-timeout). Then waits
-   * until that long has passed since `since` (when the refused request was sent; default: now) and
-   * runs `check`, the assertions that the effect did not happen. Returns the time waited for.
+   * The absence of an asynchronous effect after a refused request, judged after a window that fits
+   * a real queue, which may run a rejected job later than an accepted one. Runs `positive` first
+   * when given (a control that makes the same kind of effect happen and waits for it with t.poll)
+   * and measures it; otherwise takes the longest successful t.poll of this test file so far. The
+   * window is --absence-factor times that (default 3), at least --absence-floor seconds (default 2),
+   * at most --async-timeout. Waits until the window has passed since `since` (when the refused
+   * request was sent; default: now; a timer, so the other tests of the file run meanwhile) and runs
+   * `check`, the assertions that the effect did not happen. Returns the window (ms), which the
+   * report shows (`absenceWatchedMs` of the test in results.json).
    */
   expectStaysAbsent(
     check: () => Promise<void>,
@@ -161,6 +164,8 @@ export interface ConformanceMeta {
   serviceWide?: boolean;
   /** The equivalence classes the test exercises (`REQ-ID:class`). */
   classes?: string[];
+  /** How long each t.expectStaysAbsent of the test watched before judging (ms). */
+  absenceWatchedMs?: number[];
   /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
   otherPhase?: boolean;
   /** Collection only: requirement IDs that are not in the catalogue (or retired). */
@@ -251,8 +256,6 @@ const seenIds = new Set<string>();
 
 /** The longest time a successful t.poll of this file needed: how long an asynchronous effect takes here. */
 let longestPollMs = 0;
-/** The shortest wait before an effect is judged absent, when no positive case was measured. */
-const MIN_ABSENCE_WAIT_MS = 1000;
 
 // ------------------------------------------------------------------------- the DSL
 
@@ -320,7 +323,9 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal, record);
+  const t = makeTestContext(c, log, session, vctx.signal, record, (ms) => {
+    meta.absenceWatchedMs = [...(meta.absenceWatchedMs ?? []), ms];
+  });
   let thrown: unknown;
   try {
     await body(t);
@@ -406,6 +411,8 @@ function makeTestContext(
   session: StateSession,
   signal: AbortSignal,
   record: ConformanceRecord,
+  /** Called with how long each t.expectStaysAbsent watched before judging (ms), for the report. */
+  onAbsence: (ms: number) => void = () => {},
 ): TestContext {
   const profile = record.profile ?? 'core';
   const base = (token: ClientOptions['token']): ClientOptions => ({
@@ -470,9 +477,10 @@ function makeTestContext(
         needed = Date.now() - t0;
         longestPollMs = Math.max(longestPollMs, needed);
       }
-      const waitMs = Math.min(Math.max(needed, MIN_ABSENCE_WAIT_MS), c.asyncTimeoutMs);
+      const waitMs = absenceWindowMs(needed, c);
       const left = since + waitMs - Date.now();
       if (left > 0) await new Promise((r) => setTimeout(r, left));
+      onAbsence(Math.max(waitMs, Date.now() - since));
       await check();
       return waitMs;
     },
