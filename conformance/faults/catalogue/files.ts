@@ -51,6 +51,19 @@ function downloadUrl(fileId: unknown, token: string | undefined): string {
   return `Download.aspx?FileID=${fileId}&SessionToken=${session}`;
 }
 
+/** Change the value of `field` in the rows of the attached-files listing only. */
+function mapAttachedField(field: string, fn: (v: unknown) => unknown): Fault['rewrite'] {
+  return (req, ctx, next) =>
+    routeOf(req).op === 'listAttachedFiles' ? mapFileField(field, fn)(req, ctx, next) : next(req);
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
 function recordsIn(body: any): any[] {
   return body?.Record ? [body.Record] : Array.isArray(body?.List) ? body.List : [];
 }
@@ -364,5 +377,25 @@ export const FILE_FAULTS: Fault[] = [
       if (!keysOf(req, 'Contents').length || !req.query.has('columns')) return next(req);
       return Promise.resolve(problem(403, 'Forbidden', 'Contents can only be read in a web session.'));
     },
+  },
+  // The attached-files listing, the third operation that returns file records (derived pairs of
+  // issue 22: a rule about a file column governs every operation that carries the column).
+  {
+    name: 'attached-files-mime-type-as-media-type',
+    area: 'FILE',
+    description:
+      'The attached-files listing builds MimeType from a media-type table (`image/png`) instead of the extension; the single file and the file query are right.',
+    requirements: ['FILE-003'],
+    rewrite: mapAttachedField('MimeType', (v) =>
+      typeof v === 'string' && v.startsWith('.') ? (MEDIA_TYPES[v.toLowerCase()] ?? `application/${v.slice(1)}`) : v,
+    ),
+  },
+  {
+    name: 'attached-files-is-unlinked-true',
+    area: 'FILE',
+    description:
+      'The attached-files listing reads IsUnlinked from a stale flag set at upload, so every listed file shows true although it is linked.',
+    requirements: ['FILE-006'],
+    rewrite: mapAttachedField('IsUnlinked', (v) => (v === false ? true : v)),
   },
 ];
