@@ -2325,6 +2325,145 @@ const CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'attached-files-size-in-kilobytes',
+    title: 'FileSize in kilobytes on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileSize'),
+        upstream: ok({ List: [{ FileSize: 1234 }, { FileSize: 3 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ FileSize: 2 }, { FileSize: 1 }]),
+      },
+      {
+        req: get('/api/File/1?columns=FileSize'),
+        upstream: ok({ Record: { FileSize: 1234 }, Domain: 'File', Id: 1 }),
+        expect: (out) => expect(json(out).Record.FileSize).toBe(1234),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-source-type-missing',
+    title: 'SourceType null on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=SourceType'),
+        upstream: ok({ List: [{ SourceType: 'U' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ SourceType: null }]),
+      },
+      {
+        req: get('/api/File/Query?columns=SourceType'),
+        upstream: ok({ List: [{ SourceType: 'U' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ SourceType: 'U' }]),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-download-url-absolute',
+    title: 'an absolute DownloadURL on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=DownloadURL'),
+        upstream: ok({ List: [{ DownloadURL: 'Download.aspx?FileID=1' }, { DownloadURL: '' }] }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { DownloadURL: 'http://proxy.test/Download.aspx?FileID=1' },
+            { DownloadURL: '' },
+          ]),
+      },
+      {
+        req: get('/api/File/1?columns=DownloadURL'),
+        upstream: ok({ Record: { DownloadURL: 'Download.aspx?FileID=1' }, Domain: 'File', Id: 1 }),
+        expect: (out) => expect(json(out).Record.DownloadURL).toBe('Download.aspx?FileID=1'),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-download-url-for-external',
+    title: 'an external file gets a DownloadURL on the attached-files listing; the single file is untouched',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileID,DownloadURL'),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: 3, ExternalDirectURL: null })[f],
+          true,
+        ),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { FileID: 5, DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=5&SessionToken=/) },
+          ]),
+      },
+      {
+        req: get('/api/File/5?columns=DownloadURL'),
+        upstream: ok({ Record: { DownloadURL: '' }, Domain: 'File', Id: 5 }),
+        expect: (out, f) => (
+          expect(f[0]!.query.get('columns')).toBe('DownloadURL'),
+          expect(json(out).Record.DownloadURL).toBe('')
+        ),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-restrict-download-ignored',
+    title: 'an internal file with an empty DownloadURL gets one on the attached-files listing',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=DownloadURL'),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 6, ExternalFileRepositoryID: null, ExternalDirectURL: null })[f],
+          true,
+        ),
+        expect: (out) =>
+          expect(json(out).List).toEqual([{ DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=6&/) }]),
+      },
+    ],
+  },
+  {
+    fault: 'link-query-default-columns-ids-only',
+    title: 'Link/Query without columns keeps ParentID and ChildID only; with columns it is untouched',
+    steps: [
+      {
+        req: get('/api/Link/Query?childDomain=File&childRecordID=4'),
+        upstream: ok({ List: [{ ParentDomainID: 1, ParentID: 7, ChildDomainID: 4, ChildID: 4 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ ParentID: 7, ChildID: 4 }]),
+      },
+      {
+        req: get('/api/Link/Query?childDomain=File&childRecordID=4&columns=ParentDomainID,ParentID'),
+        upstream: ok({ List: [{ ParentDomainID: 1, ParentID: 7 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ ParentDomainID: 1, ParentID: 7 }]),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-delete-finds-record-by-id-alone',
+    title: "a DELETE through an Endorsement of another proposal's record goes to that proposal",
+    side: {
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 6 }),
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'E', StatusCode: 'Q' }),
+    },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null, 'Deleted schedule with id 7 successfully.')),
+        expect: (out, f) => (
+          expect(f[0]!.path).toBe('/api/Quotes/Proposals/6/Schedules/ProposalLocation/7'),
+          expect(json(out).IsSuccessful).toBe(true)
+        ),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-delete-finds-record-by-id-alone',
+    title: 'a Quote, or a record of the proposal itself, is forwarded unchanged',
+    side: {
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 6 }),
+      'GET /api/ProposalLocation/8?': record({ ProposalID: 5 }),
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q' }),
+    },
+    steps: [
+      { req: del(`${SCHED}/7`), expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/7`) },
+      { req: del(`${SCHED}/8`), expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/8`) },
+    ],
+  },
 ];
 
 // ------------------------------------------------------------------------------------ tests

@@ -609,6 +609,27 @@ const SCHED: Fault[] = [
     }),
   },
   {
+    name: 'endorsement-delete-finds-record-by-id-alone',
+    area: 'SCHED',
+    description:
+      "The soft delete of an Endorsement finds the schedule record by ID alone: a single DELETE through an Endorsement soft-deletes another proposal's record.",
+    requirements: ['SCHED-010'],
+    rewrite: hiding(
+      on(['deleteSchedule'], async (req, route, ctx, next) => {
+        const pid = Number(route.proposalId);
+        const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+        if (!rec || typeof rec.ProposalID !== 'number' || rec.ProposalID === pid) return next(req);
+        const p = await readProposal(ctx, pid);
+        if (p?.ProposalType !== 'E') return next(req);
+        // sent on to the record's own proposal, as the soft-delete path does
+        const res = await next({ ...cloneRequest(req), path: replaceSegment(req.path, 3, String(rec.ProposalID)) });
+        const body = bodyJson(res);
+        if (isOk(res) && body?.IsSuccessful === true) hideRecord(ctx, route.domain, Number(route.scheduleId));
+        return res;
+      }),
+    ),
+  },
+  {
     name: 'invalid-schedule-domain-accepted',
     area: 'SCHED',
     description: 'UpsertMulti does not validate the schedule domain and reports every item as successful.',

@@ -332,6 +332,18 @@ const COL: Fault[] = [
     rewrite: ignoreQueryParam(['queryLinks'], 'columns'),
   },
   {
+    name: 'link-query-default-columns-ids-only',
+    area: 'COL',
+    description:
+      'Link/Query without columns answers ParentID and ChildID only, not every link column (the DomainIDs are left out).',
+    requirements: ['COL-002'],
+    rewrite: onJsonResponse(['queryLinks'], (body, req) => {
+      if (req.query.has('columns') || !Array.isArray(body?.List)) return;
+      for (const row of body.List as Array<Record<string, unknown>>)
+        for (const k of Object.keys(row)) if (k !== 'ParentID' && k !== 'ChildID') delete row[k];
+    }),
+  },
+  {
     name: 'link-query-alias-ignored',
     area: 'COL',
     description:
