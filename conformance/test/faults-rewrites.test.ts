@@ -2464,6 +2464,33 @@ const CASES: Case[] = [
       { req: del(`${SCHED}/8`), expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/8`) },
     ],
   },
+  {
+    fault: 'parent-numeric-match-field-refused',
+    title: 'a numeric parent key is refused; a text one and a numeric child key pass',
+    steps: [
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimID',
+          ParentRecordKey: 7,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(400)),
+      },
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimNumber',
+          ParentRecordKey: 'C-7',
+          ChildDomain: 'Contact',
+          ChildRecordMatchField: 'ContactID',
+          ChildRecordKey: 3,
+        }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+    ],
+  },
 ];
 
 // ------------------------------------------------------------------------------------ tests
