@@ -50,7 +50,16 @@ function coverageRow(c: Json): string {
   const pairs = Object.entries(rest)
     .map(([k, v]) => `${v} ${words(k)}`)
     .join(', ');
-  return `| coverage gate | every testable requirement has a test, and every (requirement, operation) pair is exercised in a reference run or exempted with a reason (${c.testCount} tests; ${total} pairs: ${pairs}) | [reports/coverage.md](reports/coverage.md) |`;
+  const { classes: classTotal, ...classes } = (c.partitions?.counts ?? {}) as Record<string, number>;
+  const classText =
+    classTotal !== undefined
+      ? `, and every equivalence class a requirement names is exercised by a test or exempted (${classTotal} classes: ${Object.entries(
+          classes,
+        )
+          .map(([k, v]) => `${v} ${words(k)}`)
+          .join(', ')})`
+      : '';
+  return `| coverage gate | every testable requirement has a test, every (requirement, operation) pair (the operations derived from the fields and parameters a requirement governs, plus those listed by hand) is exercised in a reference run or exempted with a reason (${c.testCount} tests; ${total} pairs: ${pairs})${classText} | [reports/coverage.md](reports/coverage.md) |`;
 }
 
 function mutationRows(m: Json, d: Json | undefined): string[] {

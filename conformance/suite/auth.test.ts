@@ -370,6 +370,8 @@ const TABLE: Array<{ op: 'upsert' | 'remove'; kind: Child; needs: Permission; re
 ];
 
 const kebab = (s: string) => s.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+/** The class of the row's requirement: the operation and the permission it needs (spec 5). */
+const rowClass = (row: (typeof TABLE)[number]) => `${row.req}:${row.op}-${kebab(row.needs)}`;
 
 for (const row of TABLE) {
   conformance(
@@ -377,6 +379,7 @@ for (const row of TABLE) {
       id: `auth.link-${row.op}-${row.kind.toLowerCase()}-with-${kebab(row.needs)}`,
       title: `${row.op} of a ${row.kind} link succeeds for a user holding ${row.needs} on the parent domain and View on ${row.kind}`,
       requirements: [row.req],
+      classes: [rowClass(row)],
       mutates: true,
     },
     async (t) => {
@@ -388,6 +391,7 @@ for (const row of TABLE) {
       id: `auth.link-${row.op}-${row.kind.toLowerCase()}-without-${kebab(row.needs)}`,
       title: `${row.op} of a ${row.kind} link is refused, changing nothing, for a user lacking ${row.needs} on the parent domain`,
       requirements: ['AUTH-004', row.req],
+      classes: [rowClass(row)],
       mutates: true,
     },
     async (t) => {
@@ -411,6 +415,7 @@ for (const row of TABLE) {
       id: `auth.link-${row.op}-${row.kind.toLowerCase()}-without-child-view`,
       title: `${row.op} of a ${row.kind} link is refused, changing nothing, without View on ${row.kind} even with every parent permission`,
       requirements: ['AUTH-005'],
+      classes: [`AUTH-005:${row.kind.toLowerCase()}-${row.op}`],
       mutates: true,
     },
     async (t) => {

@@ -29,6 +29,7 @@ conformance(
     id: 'binding.never-bound-is-notbound',
     title: 'a proposal never bound reports NotBound with every detail field null, with HTTP 200',
     requirements: ['BIND-001', 'BIND-002', 'BIND-006'],
+    classes: ['BIND-006:NotBound'],
   },
   async (t) => {
     const plain = await t.given('a proposal', { type: 'Quote' });
@@ -47,6 +48,7 @@ conformance(
     title:
       'QueueBindQuote on a bindable proposal: BindStatus eventually reports Bound with the details filled; a twin proposal not queued stays NotBound',
     requirements: ['BIND-007', 'BIND-003', 'BIND-005', 'BIND-001', 'BIND-006'],
+    classes: ['BIND-006:Bound', 'BIND-006:NotBound'],
     mutates: true,
   },
   async (t) => {
@@ -69,6 +71,7 @@ conformance(
     title:
       'QueueBindQuote on a proposal whose rating is not complete: BindStatus eventually reports Error with a reason',
     requirements: ['BIND-008', 'BIND-004', 'BIND-006', 'BIND-001'],
+    classes: ['BIND-006:Error'],
     mutates: true,
   },
   async (t) => {

@@ -75,7 +75,7 @@ conformance(
 
     const f = await t.given('a file', {
       kind: 'internal',
-      linked: false,
+      linked: true,
       fileName: 'columns-all.txt',
       description: 'all columns',
       contentsBase64: Buffer.from('all columns').toString('base64'),
@@ -83,6 +83,31 @@ conformance(
     const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'FileID', f.fileId, {});
     expect(fr.FileName).toBe('columns-all.txt');
     expect(fr.Description).toBe('all columns');
+
+    // every other operation with a `columns` parameter: the single file, the attached-files listing
+    // and the link query, each without columns, hold the stored values
+    const one = await get(t, `/api/File/${f.fileId}`, {});
+    expect(one.status, `GET /api/File/${f.fileId}`).toBe(200);
+    const fone = (one.json as RecordEnvelope).Record;
+    expect(fone.FileID, 'getFile').toBe(f.fileId);
+    expect(fone.FileName, 'getFile').toBe('columns-all.txt');
+    expect(fone.Description, 'getFile').toBe('all columns');
+
+    expect(f.parentDomain, "state 'a file' with linked: true names the parent").toBeTypeOf('string');
+    const att = await get(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, {});
+    expect(att.status, 'listAttachedFiles').toBe(200);
+    const fl = (att.json as ListEnvelope).List.find((x) => x.FileID === f.fileId);
+    expect(fl, "the file in its parent's listing, without columns").toBeDefined();
+    expect(fl!.FileName, 'listAttachedFiles').toBe('columns-all.txt');
+    expect(fl!.Description, 'listAttachedFiles').toBe('all columns');
+
+    const lq = await get(t, '/api/Link/Query', { childDomain: 'File', childRecordID: f.fileId });
+    expect(lq.status, 'queryLinks').toBe(200);
+    const link = (lq.json as ListEnvelope).List.find((x) => x.ParentID === f.parentId);
+    expect(link, 'the link of the file, without columns').toBeDefined();
+    expect(link!.ChildID, 'queryLinks ChildID').toBe(f.fileId);
+    expect(link!.ChildDomainID, 'queryLinks ChildDomainID (File is 4)').toBe(4);
+    expect(Number.isInteger(link!.ParentDomainID), 'queryLinks ParentDomainID').toBe(true);
   },
 );
 
@@ -107,7 +132,7 @@ conformance(
 
     const f = await t.given('a file', {
       kind: 'internal',
-      linked: false,
+      linked: true,
       fileName: 'alias-me.txt',
       contentsBase64: Buffer.from('alias').toString('base64'),
     });
@@ -123,6 +148,29 @@ conformance(
     });
     expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
     expect(fr.Nm).toBe('alias-me.txt');
+
+    // the attached-files listing and the link query take aliases too
+    const att = await get(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, {
+      columns: 'FileID as Ident,FileName as Nm',
+    });
+    expect(att.status, 'listAttachedFiles').toBe(200);
+    const al = (att.json as ListEnvelope).List;
+    for (const x of al) expect(keysOf(x), 'listAttachedFiles').toEqual(['Ident', 'Nm']);
+    expect(al.find((x) => x.Ident === f.fileId)?.Nm, 'listAttachedFiles').toBe('alias-me.txt');
+
+    const lq = await get(t, '/api/Link/Query', {
+      childDomain: 'File',
+      childRecordID: f.fileId,
+      columns: 'ParentID as Owner,ChildID as Item',
+    });
+    expect(lq.status, 'queryLinks').toBe(200);
+    const ll = (lq.json as ListEnvelope).List;
+    expect(ll.length, 'queryLinks: the link of the file').toBeGreaterThan(0);
+    for (const x of ll) {
+      expect(keysOf(x), 'queryLinks').toEqual(['Item', 'Owner']);
+      expect(x.Item).toBe(f.fileId);
+    }
+    expect(ll.map((x) => x.Owner)).toContain(f.parentId);
   },
 );
 
@@ -363,7 +411,7 @@ conformance(
     const r = await t.given('a record with associations');
     const f = await t.given('a file', {
       kind: 'internal',
-      linked: false,
+      linked: true,
       fileName: 'col.txt',
       contentsBase64: Buffer.from('x').toString('base64'),
     });
@@ -373,6 +421,8 @@ conformance(
       ['/api/File/Query', { columns: 'FileID,NoSuchColumnXyz' }],
       [`/api/File/${f.fileId}`, { columns: 'NoSuchColumnXyz as X' }],
       [`/api/${enc(r.domain)}/${r.id}`, { columns: `${r.associationField}.NoSuchPropertyXyz` }],
+      [`/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, { columns: 'FileID,NoSuchColumnXyz' }],
+      ['/api/Link/Query', { childDomain: 'File', childRecordID: f.fileId, columns: 'ParentID,NoSuchColumnXyz' }],
     ];
     for (const [p, q] of cases) {
       const res = await get(t, p, q);

@@ -268,6 +268,7 @@ conformance(
     id: 'domains.unknown-domain-is-a-failure',
     title: 'a request naming an unknown domain fails: it is not a success carrying data',
     requirements: ['DOM-011'],
+    classes: ['DOM-011:unknown-name', 'DOM-011:unknown-custom-name'],
   },
   async (t) => {
     const r = await t.given('a record with associations');

@@ -77,6 +77,28 @@ async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<
   return list;
 }
 
+/**
+ * The row of a linked file in its parent's attached-files listing (the third operation that returns
+ * file records, beside getFile and queryFiles). `f` is the answer of the state 'a file' with
+ * linked: true, which names the parent.
+ */
+async function attachedRow(
+  t: Ctx,
+  f: { fileId: number; parentDomain?: string; parentId?: number },
+  columns: string,
+  token?: string,
+): Promise<FileRecord> {
+  expect(f.parentDomain, "state 'a file' with linked: true names the parent domain").toBeTypeOf('string');
+  expect(f.parentId, "state 'a file' with linked: true names the parent ID").toBeTypeOf('number');
+  const cols = columns.split(',').includes('FileID') ? columns : `FileID,${columns}`;
+  const path = `/api/${enc(f.parentDomain!)}/${f.parentId}/Files`;
+  const res = await get(t, path, { columns: cols }, token);
+  expect(res.status, `GET ${path}?columns=${cols}: ${res.text.slice(0, 300)}`).toBe(200);
+  const row = (res.json as FileList).List.find((x) => x.FileID === f.fileId);
+  expect(row, `file ${f.fileId} in the attached-files listing of ${f.parentDomain} ${f.parentId}`).toBeDefined();
+  return row!;
+}
+
 function expectRelativeWebUrl(u: unknown, what: string) {
   expect(typeof u, what).toBe('string');
   const s = u as string;
@@ -106,10 +128,15 @@ conformance(
     const f = await newFile(t, {
       fileName: 'report-2024.pdf',
       description: 'Quarterly report',
+      linked: true,
       contentsBase64: b64(bytes),
     });
     const cols = 'FileID,FileName,Description,FileSize';
-    for (const rec of [await fileRecord(t, f.fileId, cols), await fileRow(t, f.fileId, cols)]) {
+    for (const rec of [
+      await fileRecord(t, f.fileId, cols),
+      await fileRow(t, f.fileId, cols),
+      await attachedRow(t, f, cols),
+    ]) {
       expect(Number.isInteger(rec.FileID)).toBe(true);
       expect(rec.FileID).toBe(f.fileId);
       expect(rec.FileName).toBe('report-2024.pdf');
@@ -132,12 +159,14 @@ conformance(
       ['contract.docx', '.docx'],
       ['scan.final.pdf', '.pdf'],
     ]) {
-      const f = await newFile(t, { fileName: name, contentsBase64: b64(`content of ${name}`) });
+      const f = await newFile(t, { fileName: name, linked: true, contentsBase64: b64(`content of ${name}`) });
       const rec = await fileRecord(t, f.fileId, 'FileName,MimeType');
       expect(rec.MimeType, name).toMatch(/^\./);
       expect(String(rec.MimeType).toLowerCase(), name).toBe(ext);
       const row = await fileRow(t, f.fileId, 'MimeType');
       expect(String(row.MimeType).toLowerCase(), name).toBe(ext);
+      const listed = await attachedRow(t, f, 'MimeType');
+      expect(String(listed.MimeType).toLowerCase(), `${name} (attached-files listing)`).toBe(ext);
     }
   },
 );
@@ -175,11 +204,17 @@ conformance(
     requirements: ['FILE-005'],
   },
   async (t) => {
-    const a = await newFile(t, { fileName: 'upload.txt', contentsBase64: b64('upload') });
-    const b = await newFile(t, { fileName: 'upload2.txt', contentsBase64: b64('upload2'), sourceType: 'U' });
+    const a = await newFile(t, { fileName: 'upload.txt', linked: true, contentsBase64: b64('upload') });
+    const b = await newFile(t, {
+      fileName: 'upload2.txt',
+      linked: true,
+      contentsBase64: b64('upload2'),
+      sourceType: 'U',
+    });
     for (const f of [a, b]) {
       expect((await fileRecord(t, f.fileId, 'SourceType')).SourceType).toBe('U');
       expect((await fileRow(t, f.fileId, 'SourceType')).SourceType).toBe('U');
+      expect((await attachedRow(t, f, 'SourceType')).SourceType, 'attached-files listing').toBe('U');
     }
   },
 );
@@ -189,6 +224,7 @@ conformance(
     id: 'files.is-unlinked',
     title: 'IsUnlinked is false for a file with a parent link and true for an orphaned file',
     requirements: ['FILE-006'],
+    classes: ['FILE-006:linked', 'FILE-006:orphaned'],
   },
   async (t) => {
     const linked = await newFile(t, { fileName: 'linked.txt', linked: true, contentsBase64: b64('linked') });
@@ -197,11 +233,8 @@ conformance(
     expect((await fileRecord(t, orphan.fileId, 'IsUnlinked')).IsUnlinked).toBe(true);
     expect((await fileRow(t, linked.fileId, 'IsUnlinked')).IsUnlinked).toBe(false);
     expect((await fileRow(t, orphan.fileId, 'IsUnlinked')).IsUnlinked).toBe(true);
-    // the linked file really has a parent
-    if (linked.parentDomain !== undefined && linked.parentId !== undefined) {
-      const list = await attached(t, linked.parentDomain, linked.parentId, { columns: 'FileID' });
-      expect(list.map((x) => x.FileID)).toContain(linked.fileId);
-    }
+    // the linked file really has a parent, whose listing shows it linked
+    expect((await attachedRow(t, linked, 'IsUnlinked')).IsUnlinked, 'attached-files listing').toBe(false);
   },
 );
 
@@ -484,10 +517,14 @@ conformance(
     profile: 'implementation-defined',
   },
   async (t) => {
-    const f = await newFile(t, { fileName: 'types.txt', contentsBase64: b64('types') });
+    const f = await newFile(t, { fileName: 'types.txt', linked: true, contentsBase64: b64('types') });
     const cols =
       'EntryDate,EntryUserID,ModifiedDate,ModifiedUserID,DownloadedDate,DownloadedUserID,DocumentStatusID,UnlinkedAccessMode';
-    for (const rec of [await fileRecord(t, f.fileId, cols), await fileRow(t, f.fileId, cols)]) {
+    for (const rec of [
+      await fileRecord(t, f.fileId, cols),
+      await fileRow(t, f.fileId, cols),
+      await attachedRow(t, f, cols),
+    ]) {
       expect(rec.EntryDate).toMatch(TIMESTAMP);
       for (const k of ['ModifiedDate', 'DownloadedDate']) {
         if (rec[k] !== null) expect(rec[k], k).toMatch(TIMESTAMP);
@@ -555,12 +592,14 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
         t.given('a setting', { name: SETTING, value: true }),
         newFile(t, { fileName: 'download.pdf', linked: true, contentsBase64: b64('%PDF') }),
       ]);
-      const [rec, row] = await Promise.all([
+      const [rec, row, listed] = await Promise.all([
         fileRecord(t, f.fileId, 'DownloadURL'),
         fileRow(t, f.fileId, 'DownloadURL'),
+        attachedRow(t, f, 'DownloadURL'),
       ]);
       expectRelativeWebUrl(rec.DownloadURL, 'getFile');
       expectRelativeWebUrl(row.DownloadURL, 'queryFiles');
+      expectRelativeWebUrl(listed.DownloadURL, 'listAttachedFiles');
     },
   );
 
@@ -569,6 +608,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-empty-for-external',
       title: 'DownloadURL is the empty string for external files',
       requirements: ['FILE-015'],
+      classes: ['FILE-015:external-direct-url', 'FILE-015:external-repository'],
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
@@ -576,14 +616,21 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       const [, internal, ...external] = await Promise.all([
         t.given('a setting', { name: SETTING, value: true }),
         newFile(t, { fileName: 'inside.txt', contentsBase64: b64('inside') }),
-        ...kinds.map((kind) => newFile(t, { kind, fileName: `outside-${kind}.txt`, contentsBase64: b64('outside') })),
+        ...kinds.map((kind) =>
+          newFile(t, { kind, fileName: `outside-${kind}.txt`, linked: true, contentsBase64: b64('outside') }),
+        ),
       ]);
+      const reads = ['record', 'query', 'attached-files listing'];
       const [inside, ...outside] = await Promise.all([
         // control: an internal file has one
         fileRecord(t, internal.fileId, 'DownloadURL'),
-        ...external.flatMap((f) => [fileRecord(t, f.fileId, 'DownloadURL'), fileRow(t, f.fileId, 'DownloadURL')]),
+        ...external.flatMap((f) => [
+          fileRecord(t, f.fileId, 'DownloadURL'),
+          fileRow(t, f.fileId, 'DownloadURL'),
+          attachedRow(t, f, 'DownloadURL'),
+        ]),
       ]);
-      outside.forEach((rec, i) => expect(rec.DownloadURL, `${kinds[i >> 1]} (${i % 2 ? 'query' : 'record'})`).toBe(''));
+      outside.forEach((rec, i) => expect(rec.DownloadURL, `${kinds[Math.floor(i / 3)]} (${reads[i % 3]})`).toBe(''));
       expect(inside.DownloadURL).not.toBe('');
     },
   );
@@ -593,30 +640,40 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       id: 'files.download-url-restricted-user',
       title: 'DownloadURL is empty for a user holding RestrictDownload without Full, and filled with Full as well',
       requirements: ['FILE-016'],
+      classes: ['FILE-016:restrict-without-full', 'FILE-016:restrict-with-full'],
       serviceWide: true, // provider state 'a setting': runs alone, after the other tests
     },
     async (t) => {
       // every opening permission (which one lets a user read files is not shown), then RestrictDownload and Full
       const open: Permission[] = ['View', 'Edit', 'AttachContacts', 'DetachContacts', 'AttachFiles', 'ModifyFiles'];
-      const [, f, restricted, full, plain] = await Promise.all([
+      const [, f] = await Promise.all([
         t.given('a setting', { name: SETTING, value: true }),
         newFile(t, { fileName: 'restricted.pdf', linked: true, contentsBase64: b64('%PDF restricted') }),
-        t.given('a user', { grants: { File: [...open, 'RestrictDownload'] } }),
-        t.given('a user', { grants: { File: [...open, 'RestrictDownload', 'Full'] } }),
-        t.given('a user', { grants: { File: open } }),
       ]);
-      const [restrictedRec, restrictedRow, fullRec, fullRow, plainRec] = await Promise.all([
-        fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token),
-        fileRow(t, f.fileId, 'DownloadURL', restricted.token),
-        fileRecord(t, f.fileId, 'DownloadURL', full.token),
-        fileRow(t, f.fileId, 'DownloadURL', full.token),
-        fileRecord(t, f.fileId, 'DownloadURL', plain.token),
+      // the attached-files listing reads the parent record too: View on its domain as well
+      const parent = { [String(f.parentDomain)]: ['View'] as Permission[] };
+      const [restricted, full, plain] = await Promise.all([
+        t.given('a user', { grants: { ...parent, File: [...open, 'RestrictDownload'] } }),
+        t.given('a user', { grants: { ...parent, File: [...open, 'RestrictDownload', 'Full'] } }),
+        t.given('a user', { grants: { ...parent, File: open } }),
       ]);
+      const [restrictedRec, restrictedRow, restrictedListed, fullRec, fullRow, fullListed, plainRec] =
+        await Promise.all([
+          fileRecord(t, f.fileId, 'FileName,DownloadURL', restricted.token),
+          fileRow(t, f.fileId, 'DownloadURL', restricted.token),
+          attachedRow(t, f, 'DownloadURL', restricted.token),
+          fileRecord(t, f.fileId, 'DownloadURL', full.token),
+          fileRow(t, f.fileId, 'DownloadURL', full.token),
+          attachedRow(t, f, 'DownloadURL', full.token),
+          fileRecord(t, f.fileId, 'DownloadURL', plain.token),
+        ]);
 
       expect(restrictedRec.DownloadURL).toBe('');
       expect(restrictedRow.DownloadURL).toBe('');
+      expect(restrictedListed.DownloadURL, 'attached-files listing').toBe('');
       expectRelativeWebUrl(fullRec.DownloadURL, 'with Full');
       expectRelativeWebUrl(fullRow.DownloadURL, 'with Full (query)');
+      expectRelativeWebUrl(fullListed.DownloadURL, 'with Full (attached-files listing)');
       expectRelativeWebUrl(plainRec.DownloadURL, 'without RestrictDownload');
     },
   );
@@ -665,11 +722,12 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       profile: 'implementation-defined',
     },
     async (t) => {
-      const f = await newFile(t, { fileName: 'off500.txt', contentsBase64: b64('off500') });
+      const f = await newFile(t, { fileName: 'off500.txt', linked: true, contentsBase64: b64('off500') });
       await t.given('a setting', { name: SETTING, value: false });
       const requests: Array<[string, Q]> = [
         [`/api/File/${f.fileId}`, { columns: 'DownloadURL' }],
         ['/api/File/Query', { columns: 'DownloadURL', take: 1 }],
+        [`/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, { columns: 'FileID,DownloadURL' }],
       ];
       for (const res of await Promise.all(requests.map(([path, q]) => get(t, path, q)))) {
         expect(res.status).toBe(500);

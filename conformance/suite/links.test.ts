@@ -202,6 +202,7 @@ for (const domain of ['Claim', 'Location', 'Note', 'Policy', 'Task', 'Incident',
       id: `links.parent-standard-domain-${domain.toLowerCase()}`,
       title: `a ${domain} record can be the parent of a Contact link`,
       requirements: ['LINK-002'],
+      classes: ['LINK-002:standard-domain'],
       mutates: true,
     },
     async (t) => {
@@ -224,6 +225,7 @@ conformance(
     id: 'links.parent-custom-domain',
     title: 'a record of a custom (Custom.) domain can be the parent of Contact and File links',
     requirements: ['LINK-002'],
+    classes: ['LINK-002:custom-domain'],
     mutates: true,
   },
   async (t) => {
@@ -351,6 +353,7 @@ conformance(
     id: 'links.match-field-text-and-numeric',
     title: 'records can be identified by a text or a numeric match field and key, for Upsert and Remove',
     requirements: ['LINK-009'],
+    classes: ['LINK-009:parent-text', 'LINK-009:child-text', 'LINK-009:child-numeric'],
     mutates: true,
   },
   async (t) => {
@@ -382,6 +385,33 @@ conformance(
   },
 );
 
+conformance(
+  {
+    id: 'links.match-field-numeric-parent',
+    title:
+      'the parent can be identified by a numeric match field (its integer key column) and key, for Upsert and Remove',
+    requirements: ['LINK-009'],
+    classes: ['LINK-009:parent-numeric'],
+    mutates: true,
+  },
+  async (t) => {
+    // the key column of a domain is a numeric field whose value names one record
+    const assoc = await t.given('a record with associations');
+    const [p, c] = await Promise.all([linkParent(t, assoc.domain), contact(t)]);
+    const parentMatch = { field: assoc.keyField, key: p.id };
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p.domain, parentMatch, childDomain: 'Contact', childId: c.contactId }),
+      `Upsert with the parent named by ${assoc.keyField}=${p.id}`,
+    );
+    await expectOnlyLink(t, 'Contact', c.contactId, p, 'the link joins the matched parent');
+    expectAccepted(
+      await t.links.remove({ parentDomain: p.domain, parentMatch, childDomain: 'Contact', childId: c.contactId }),
+      `Remove with the parent named by ${assoc.keyField}=${p.id}`,
+    );
+    expect(await linksOfChild(t, 'Contact', c.contactId), 'the link is gone').toHaveLength(0);
+  },
+);
+
 /** A key for a match field that is neither text nor numeric: the record's own value of that field
  * when it is readable as a scalar (so only the field type can be the reason for a refusal). */
 async function nonMatchableKey(t: Ctx, domain: string, id: number, field: string): Promise<string | number> {
@@ -397,6 +427,7 @@ conformance(
     id: 'links.match-field-other-type-refused',
     title: 'a match field that is neither text nor numeric is refused, and nothing changes',
     requirements: ['LINK-009'],
+    classes: ['LINK-009:other-type-refused'],
     mutates: true,
   },
   async (t) => {

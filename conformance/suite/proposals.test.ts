@@ -35,17 +35,41 @@ interface Condition {
   name: string;
   params: ProposalParams;
   requirement: string;
+  /** The cause of non-modifiability, a class of PROP-002, PROP-005 and SCHED-018 (spec/requirements.yaml). */
+  cause: 'status-B' | 'status-R' | 'status-0' | 'bound-set' | 'pending-expiry-change';
 }
 
 // Each condition on a different non-Endorsement type, so that a wrongly applied delete would be
-// permanent and visible.
+// permanent and visible; and the Endorsement, whose DELETE follows the other (soft) path, so the
+// precondition is checked on that path too.
 const CONDITIONS: Condition[] = [
-  { name: 'status-b', params: { type: 'Quote', status: 'B' }, requirement: 'PROP-002' },
-  { name: 'status-r', params: { type: 'Application', status: 'R' }, requirement: 'PROP-002' },
-  { name: 'status-0', params: { type: 'Renewal', status: '0' }, requirement: 'PROP-002' },
-  { name: 'bound-set', params: { type: 'Rewrite', boundSet: true }, requirement: 'PROP-003' },
-  { name: 'pending-expiry-change', params: { type: 'Reissue', pendingExpiryChange: true }, requirement: 'PROP-004' },
+  { name: 'status-b', params: { type: 'Quote', status: 'B' }, requirement: 'PROP-002', cause: 'status-B' },
+  { name: 'status-r', params: { type: 'Application', status: 'R' }, requirement: 'PROP-002', cause: 'status-R' },
+  { name: 'status-0', params: { type: 'Renewal', status: '0' }, requirement: 'PROP-002', cause: 'status-0' },
+  { name: 'bound-set', params: { type: 'Rewrite', boundSet: true }, requirement: 'PROP-003', cause: 'bound-set' },
+  {
+    name: 'pending-expiry-change',
+    params: { type: 'Reissue', pendingExpiryChange: true },
+    requirement: 'PROP-004',
+    cause: 'pending-expiry-change',
+  },
+  {
+    name: 'endorsement-status-b',
+    params: { type: 'Endorsement', status: 'B' },
+    requirement: 'PROP-002',
+    cause: 'status-B',
+  },
 ];
+
+/** The classes a condition's test exercises: the cause, and the DELETE path of its type. */
+function conditionClasses(c: Condition, requirement: string): string[] {
+  const path = c.params.type === 'Endorsement' ? 'endorsement' : 'non-endorsement';
+  return [
+    `${requirement}:${c.cause}`,
+    `${requirement}:${path}`,
+    ...(c.requirement === 'PROP-002' ? [`PROP-002:${c.cause}`] : []),
+  ];
+}
 
 for (const c of CONDITIONS) {
   conformance(
@@ -53,6 +77,7 @@ for (const c of CONDITIONS) {
       id: `proposals.non-modifiable-${c.name}-upsertmulti`,
       title: `UpsertMulti on a proposal that is not modifiable (${c.name}) reports no success and changes nothing`,
       requirements: [c.requirement, 'PROP-005'],
+      classes: [...conditionClasses(c, 'PROP-005'), 'PROP-005:non-atomic', 'PROP-005:atomic'],
       mutates: true,
     },
     async (t) => {
@@ -110,6 +135,7 @@ for (const c of CONDITIONS) {
       id: `proposals.non-modifiable-${c.name}-delete`,
       title: `DELETE on a proposal that is not modifiable (${c.name}) fails with the documented result and keeps the record`,
       requirements: [c.requirement, 'SCHED-018'],
+      classes: conditionClasses(c, 'SCHED-018'),
       mutates: true,
     },
     async (t) => {
@@ -162,6 +188,7 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       id: `proposals.type-${type.toLowerCase()}`,
       title: `a ${type} proposal takes schedule changes, and its schedule DELETE is ${type === 'Endorsement' ? 'soft (reinstatable)' : 'permanent'}`,
       requirements: ['PROP-001'],
+      classes: [`PROP-001:${type}`],
       mutates: true,
     },
     async (t) => {

@@ -476,62 +476,70 @@ conformance(
   },
 );
 
-conformance(
-  {
-    id: 'schedules.other-proposal-records',
-    title:
-      "updates and deletes naming a twin proposal's records, through UpsertMulti or the single DELETE, fail and change nothing on either proposal",
-    requirements: ['SCHED-010', 'SCHED-002'],
-    mutates: true,
-  },
-  async (t) => {
-    const a = await proposal(t, { type: 'Quote', locations: 2 });
-    const b = await proposal(t, { type: 'Quote', locations: 3 });
-    const [b0, b1, b2] = b.locationIds;
-    const aBefore = await scheduleSet(t, a);
-    const bBefore = await scheduleSet(t, b);
+// On Quotes and on Endorsements, whose DELETE follows the other (soft) path.
+for (const type of ['Quote', 'Endorsement'] as const) {
+  conformance(
+    {
+      id: type === 'Quote' ? 'schedules.other-proposal-records' : 'schedules.other-proposal-records-endorsement',
+      title: `updates and deletes naming a twin ${type} proposal's records, through UpsertMulti or the single DELETE, fail and change nothing on either proposal`,
+      requirements: ['SCHED-010', 'SCHED-002'],
+      classes: [
+        'SCHED-010:upsertmulti-update',
+        'SCHED-010:upsertmulti-delete',
+        'SCHED-010:single-delete',
+        `SCHED-010:${type === 'Endorsement' ? 'endorsement' : 'non-endorsement'}`,
+      ],
+      mutates: true,
+    },
+    async (t) => {
+      const a = await proposal(t, { type, locations: 2 });
+      const b = await proposal(t, { type, locations: 3 });
+      const [b0, b1, b2] = b.locationIds;
+      const aBefore = await scheduleSet(t, a);
+      const bBefore = await scheduleSet(t, b);
 
-    const r = await upsertMulti(
-      t,
-      a.proposalId,
-      a.scheduleDomain,
-      { Updates: [{ ID: b1, Fields: { LocationName: 'Hijacked' } }], Deletes: [{ ID: b2 }, { ID: b0 }] },
-      false,
-    );
-    if (r.status >= 200 && r.status < 300) {
-      const body = r.body;
-      expectBatchShape(body);
-      expect(body.Updates).toHaveLength(1);
-      expect(body.Deletes).toHaveLength(2);
-      expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false);
-      for (const d of body.Deletes) {
-        expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false);
-        expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+      const r = await upsertMulti(
+        t,
+        a.proposalId,
+        a.scheduleDomain,
+        { Updates: [{ ID: b1, Fields: { LocationName: 'Hijacked' } }], Deletes: [{ ID: b2 }, { ID: b0 }] },
+        false,
+      );
+      if (r.status >= 200 && r.status < 300) {
+        const body = r.body;
+        expectBatchShape(body);
+        expect(body.Updates).toHaveLength(1);
+        expect(body.Deletes).toHaveLength(2);
+        expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false);
+        for (const d of body.Deletes) {
+          expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false);
+          expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+        }
       }
-    }
-    // Single DELETE through proposal A of a record of proposal B (not its first).
-    const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
-    expect(
-      isRefusal(d.res),
-      `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
-    ).toBe(true);
-    for (const res of resultsOf(d.body)) expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+      // Single DELETE through proposal A of a record of proposal B (not its first).
+      const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
+      expect(
+        isRefusal(d.res),
+        `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
+      ).toBe(true);
+      for (const res of resultsOf(d.body)) expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0);
 
-    // Another schedule domain of proposal B: IDs of ProposalLocation records do not name records of
-    // the other domain.
-    if (b.otherScheduleDomain !== b.scheduleDomain) {
-      const o = await upsertMulti(t, b.proposalId, b.otherScheduleDomain, {
-        Updates: [{ ID: b0, Fields: { LocationName: 'Crossed' } }],
-        Deletes: [{ ID: b2 }],
-      });
-      if (o.status >= 200 && o.status < 300)
-        for (const item of resultsOf(o.body)) expect(item.IsSuccessful, JSON.stringify(item)).toBe(false);
-    }
+      // Another schedule domain of proposal B: IDs of ProposalLocation records do not name records of
+      // the other domain.
+      if (b.otherScheduleDomain !== b.scheduleDomain) {
+        const o = await upsertMulti(t, b.proposalId, b.otherScheduleDomain, {
+          Updates: [{ ID: b0, Fields: { LocationName: 'Crossed' } }],
+          Deletes: [{ ID: b2 }],
+        });
+        if (o.status >= 200 && o.status < 300)
+          for (const item of resultsOf(o.body)) expect(item.IsSuccessful, JSON.stringify(item)).toBe(false);
+      }
 
-    await expectSet(t, b, bBefore, "proposal B's records are unchanged");
-    await expectSet(t, a, aBefore, "proposal A's records are unchanged");
-  },
-);
+      await expectSet(t, b, bBefore, "proposal B's records are unchanged");
+      await expectSet(t, a, aBefore, "proposal A's records are unchanged");
+    },
+  );
+}
 
 conformance(
   {
@@ -571,6 +579,7 @@ conformance(
     id: 'schedules.single-delete-result',
     title: 'the single DELETE answers one result with OrderNumber null and the record ID, and removes only that record',
     requirements: ['SCHED-004', 'SCHED-001', 'SCHED-002', 'SCHED-005', 'SCHED-022'],
+    classes: ['SCHED-022:Quote'],
     mutates: true,
   },
   async (t) => {
@@ -603,6 +612,7 @@ conformance(
     id: 'schedules.delete-non-modifiable',
     title: 'DELETE on a non-modifiable proposal answers the documented failure result and keeps the record',
     requirements: ['SCHED-018', 'SCHED-001'],
+    classes: ['SCHED-018:status-R', 'SCHED-018:non-endorsement'],
     mutates: true,
   },
   async (t) => {
@@ -679,6 +689,7 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       id: `schedules.permanent-delete-${type.toLowerCase()}`,
       title: `DELETE on a ${type} proposal deletes the record permanently: it cannot be read or reinstated`,
       requirements: ['SCHED-022', 'SCHED-004'],
+      classes: [`SCHED-022:${type}`],
       mutates: true,
     },
     async (t) => {

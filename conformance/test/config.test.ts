@@ -5,7 +5,7 @@ import path from 'node:path';
 import { resolveRunOptions } from '../src/run/config.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 import { UsageError } from '../src/errors.js';
-import { selectTest, matchesSelection } from '../src/run/context.js';
+import { absenceWindowMs, selectTest, matchesSelection } from '../src/run/context.js';
 import { resolveBindings } from '../src/suite-api/bindings.js';
 
 const catalogue = loadCatalogue();
@@ -25,6 +25,27 @@ describe('run options', () => {
     });
     expect(o.reportDir).toBe(path.join(tmp, 'reports/latest'));
     expect(o.bindings.tokenHeader).toBe('Token');
+  });
+
+  it('absence window: factor and floor (seconds) with defaults, from flag, env or config file, validated', () => {
+    const d = resolveRunOptions({}, {}, { catalogue, cwd: tmp });
+    expect([d.absenceFactor, d.absenceFloorS]).toEqual([3, 2]);
+    const file = path.join(tmp, 'absence.yaml');
+    fs.writeFileSync(file, 'absence-factor: 5\nabsence-floor: 0.5\n');
+    const f = resolveRunOptions({ config: file }, {}, { catalogue, cwd: tmp });
+    expect([f.absenceFactor, f.absenceFloorS]).toEqual([5, 0.5]);
+    const e = resolveRunOptions({ absenceFactor: '2' }, { CONFORMANCE_ABSENCE_FLOOR: '10' }, { catalogue, cwd: tmp });
+    expect([e.absenceFactor, e.absenceFloorS]).toEqual([2, 10]);
+    expect(() => resolveRunOptions({ absenceFactor: '0.5' }, {}, { catalogue, cwd: tmp })).toThrow(/absence-factor/);
+    expect(() => resolveRunOptions({ absenceFloor: '2000ms' }, {}, { catalogue, cwd: tmp })).toThrow(/absence-floor/);
+  });
+
+  it('the absence window is factor x the accepted case, at least the floor, at most the async timeout', () => {
+    const c = { absenceFactor: 3, absenceFloorS: 2, asyncTimeoutMs: 60_000 };
+    expect(absenceWindowMs(100, c)).toBe(2000);
+    expect(absenceWindowMs(1500, c)).toBe(4500);
+    expect(absenceWindowMs(30_000, c)).toBe(60_000);
+    expect(absenceWindowMs(100, { asyncTimeoutMs: 60_000 })).toBe(2000); // defaults
   });
 
   it('async timeout and clock tolerance: generous defaults, from flag, env or config file', () => {

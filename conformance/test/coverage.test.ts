@@ -8,6 +8,7 @@ import {
   type OperationsData,
 } from '../src/coverage/operations.js';
 import type { RunResults } from '../src/report/results.js';
+import { buildPartitions } from '../src/coverage/partitions.js';
 
 const cat = catalogueFrom({
   version: '1',
@@ -131,7 +132,7 @@ describe('requirement x operation coverage', () => {
       'A-002 opC': 'exempt',
       'A-003 opB': 'not-testable',
     });
-    expect(r.pairCounts).toEqual({ pairs: 7, exercised: 5, exempt: 1, notTestable: 1, gaps: 0 });
+    expect(r.pairCounts).toEqual({ pairs: 7, exercised: 5, exempt: 1, notTestable: 1, gaps: 0, derived: 0 });
     const md = coverageMarkdown(r);
     expect(md).toContain('| A-001 | opA | exercised | `a.one` |');
     expect(md).toContain('| A-002 | opC | exempt | shown by A-001 on opC |');
@@ -144,6 +145,25 @@ describe('requirement x operation coverage', () => {
       'A-001 x opB: no test naming A-001 calls opB (test it, or say why not in untestedOperations)',
     ]);
     expect(coverageMarkdown(r)).toContain('| A-001 | opB | gap | **no test** |');
+  });
+
+  it('adds the derived operations of a requirement to its pairs, marked derived, and gates them', () => {
+    const governed = new Map([
+      ['A-001', { operations: ['opA', 'opB', 'opC'], derived: ['opC'], unmatched: [] }],
+      ['A-002', { operations: ['opA', 'opC'], derived: [], unmatched: ['fields: X.Nope'] }],
+    ]);
+    const d = data({ 'a.one': ['opA', 'opB'], 'a.two': ['opA'] });
+    const r = buildCoverage(pcat, suite, [], new Date(0), { data: d, suiteFiles: files, governed });
+    expect(r.pairs!.find((p) => p.requirement === 'A-001' && p.operation === 'opC')).toMatchObject({
+      status: 'gap',
+      derived: true,
+    });
+    expect(r.pairCounts!.derived).toBe(1);
+    expect(coverageProblems(r)).toEqual([
+      'A-002: governs fields: X.Nope, which no operation of spec/openapi.yaml carries',
+      'A-001 x opC: no test naming A-001 calls opC (test it, or say why not in untestedOperations)',
+    ]);
+    expect(coverageMarkdown(r)).toContain('| A-001 | opC (derived) | gap | **no test** |');
   });
 
   it('fails on an exemption of an exercised pair, and on a missing, stale or failing recorded run', () => {
@@ -192,5 +212,57 @@ describe('requirement x operation coverage', () => {
       'a.two': { file: 'conformance/suite/a.test.ts', result: 'passed', operations: [] },
     });
     expect(staleSuiteFiles({ a: '1', b: '2' }, { a: '1', b: '3', c: '4' })).toEqual(['b', 'c']);
+  });
+});
+
+describe('partition coverage', () => {
+  const pc = catalogueFrom({
+    version: '1',
+    requirements: [
+      {
+        id: 'A-001',
+        section: '1',
+        statement: 'a',
+        level: 'core',
+        testable: true,
+        classes: { x: 'class x', y: 'class y', z: 'class z' },
+        untestedClasses: { z: 'cannot be set up' },
+      },
+      {
+        id: 'A-002',
+        section: '1',
+        statement: 'b',
+        level: 'core',
+        testable: false,
+        reason: 'hidden',
+        classes: { x: 'x' },
+      },
+    ],
+  });
+  const t = (id: string, requirements: string[], classes?: string[]) => ({ id, requirements, classes });
+
+  it('a class is exercised by a test naming the requirement that declares it, or exempt with a reason', () => {
+    const p = buildPartitions(pc, [t('a.one', ['A-001'], ['A-001:x', 'A-001:y'])]);
+    expect(p.problems).toEqual([]);
+    expect(p.rows.map((r) => `${r.requirement}:${r.class} ${r.status}`)).toEqual([
+      'A-001:x exercised',
+      'A-001:y exercised',
+      'A-001:z exempt',
+      'A-002:x not-testable',
+    ]);
+    expect(p.counts).toEqual({ classes: 4, exercised: 2, exempt: 1, notTestable: 1, gaps: 0 });
+  });
+
+  it('fails on a class no test exercises, an unknown class, a class of a requirement the test does not name, and an exemption of an exercised class', () => {
+    const p = buildPartitions(pc, [
+      t('a.one', ['A-001'], ['A-001:x', 'A-001:nope', 'A-001:z']),
+      t('a.two', ['A-002'], ['A-001:y']),
+    ]);
+    expect(p.problems).toEqual([
+      'test a.one declares class A-001:nope, which is not a class of A-001 in the catalogue',
+      'test a.two declares class A-001:y of a requirement it does not name',
+      'A-001:z is exercised (a.one): remove untestedClasses.z from the catalogue',
+      "A-001:y (class y): no test naming A-001 exercises this class (declare it in the test's classes, or say why not in untestedClasses)",
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 // Each fault's rewrite on canned exchanges (table-driven): the request the upstream receives and the
 // answer the client gets are changed as the fault intends. No network: `next` and the side requests
 // of the fault context are stubs.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FAULTS, faultByName } from '../faults/catalogue/index.js';
 import type { FaultContext, SideResponse } from '../faults/fault.js';
 import {
@@ -2165,6 +2165,329 @@ const CASES: Case[] = [
         req: get('/api/Quotes/Proposals/5/BindStatus'),
         upstream: ok({ ProposalID: 5, Status: 'Bound', MemberID: 9, MemberName: 'Acme' }),
         expect: (out) => expect(json(out)).toMatchObject({ MemberID: 9, MemberName: 'Injected' }),
+      },
+    ],
+  },
+  // issue 22: derived pairs, classes, combinations, late effects
+  {
+    fault: 'attached-files-mime-type-as-media-type',
+    title: 'MimeType becomes a media type on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileID,MimeType%20as%20M'),
+        upstream: ok({
+          List: [
+            { FileID: 1, M: '.png' },
+            { FileID: 2, M: '.zip' },
+          ],
+        }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { FileID: 1, M: 'image/png' },
+            { FileID: 2, M: 'application/zip' },
+          ]),
+      },
+      {
+        req: get('/api/File/1?columns=MimeType'),
+        upstream: ok({ Record: { MimeType: '.png' }, Domain: 'File', Id: 1 }),
+        expect: (out) => expect(json(out).Record.MimeType).toBe('.png'),
+      },
+      {
+        req: get('/api/File/Query?columns=MimeType'),
+        upstream: ok({ List: [{ MimeType: '.png' }] }),
+        expect: (out) => expect(json(out).List[0].MimeType).toBe('.png'),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-is-unlinked-true',
+    title: 'IsUnlinked is true on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileID,IsUnlinked'),
+        upstream: ok({ List: [{ FileID: 1, IsUnlinked: false }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ FileID: 1, IsUnlinked: true }]),
+      },
+      {
+        req: get('/api/File/Query?columns=IsUnlinked'),
+        upstream: ok({ List: [{ IsUnlinked: false }] }),
+        expect: (out) => expect(json(out).List[0].IsUnlinked).toBe(false),
+      },
+    ],
+  },
+  {
+    fault: 'link-query-alias-ignored',
+    title: 'aliases are dropped from the columns of Link/Query only',
+    steps: [
+      {
+        req: get('/api/Link/Query?childDomain=File&childRecordID=4&columns=ParentID%20as%20Owner,ChildID'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('ParentID,ChildID'),
+      },
+      {
+        req: get('/api/Claim/Query?columns=ClaimNumber%20as%20N'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('ClaimNumber as N'),
+      },
+    ],
+  },
+  {
+    fault: 'skip-capped-at-100',
+    title: 'an offset above 100 is sent as 100; up to 100 it stays',
+    steps: [
+      { req: get('/api/Claim/Query?skip=105&take=5'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('100') },
+      { req: get('/api/Claim/Query?skip=100&take=5'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('100') },
+      { req: get('/api/Claim/Query?skip=31'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('31') },
+    ],
+  },
+  {
+    fault: 'suppression-ignores-aliased-columns',
+    title: 'an aliased all-null column dropped by the upstream comes back, null; plain ones stay dropped',
+    steps: [
+      {
+        req: get('/api/Claim/Query?excludeEmptyColumns=true&columns=A%20as%20X,B,C'),
+        upstream: ok({ List: [{ C: 1 }, { C: 2 }] }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { C: 1, X: null },
+            { C: 2, X: null },
+          ]),
+      },
+      {
+        req: get('/api/Claim/Query?columns=A%20as%20X,C'),
+        upstream: ok({ List: [{ X: null, C: 1 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ X: null, C: 1 }]),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-modifiability-unchecked',
+    title: 'refused on a non-modifiable Endorsement: answered as done; on another type: stays refused',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'E', StatusCode: 'B', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }),
+    },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: notModifiable,
+        expect: (out) => (
+          expect(out.status).toBe(200),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }] }),
+        upstream: makeResponse(409, {
+          Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')],
+          Updates: [],
+          Deletes: [],
+        }),
+        expect: (out) => (expect(out.status).toBe(200), expect(json(out).Inserts[0].IsSuccessful).toBe(true)),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-modifiability-unchecked',
+    title: 'a Quote stays refused',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'B', PendingExpiryChange: false }) },
+    steps: [{ req: del(`${SCHED}/8`), upstream: notModifiable, expect: (out) => expect(out.status).toBe(409) }],
+  },
+  {
+    fault: 'queue-bind-without-member-bound-late',
+    title: 'a proposal queued without a member reads Bound only after the delay',
+    side: { 'GET /api/Proposal/5?': proposal({ MemberID: null, ApplicantName: 'Acme' }) },
+    steps: [
+      {
+        req: post('/api/Quotes/Proposals/5/QueueBindQuote'),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        upstream: ok({ ProposalID: 5, Status: 'Error', ErrorMessage: 'No member.' }),
+        expect: (out) => expect(json(out).Status).toBe('Error'),
+      },
+      {
+        req: get('/api/Quotes/Proposals/6/BindStatus'),
+        upstream: ok({ ProposalID: 6, Status: 'NotBound', ErrorMessage: null }),
+        expect: (out) => expect(json(out).Status).toBe('NotBound'),
+      },
+      {
+        req: get('/api/Quotes/Proposals/5/BindStatus'),
+        // the upstream answers 2 s later than the queueing
+        upstream: () => {
+          const later = Date.now() + 2000;
+          vi.spyOn(Date, 'now').mockReturnValue(later);
+          return ok({ ProposalID: 5, Status: 'Error', ErrorMessage: 'No member.' });
+        },
+        expect: (out) => {
+          vi.restoreAllMocks();
+          expect(json(out)).toMatchObject({ ProposalID: 5, Status: 'Bound', ErrorMessage: null });
+        },
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-size-in-kilobytes',
+    title: 'FileSize in kilobytes on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileSize'),
+        upstream: ok({ List: [{ FileSize: 1234 }, { FileSize: 3 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ FileSize: 2 }, { FileSize: 1 }]),
+      },
+      {
+        req: get('/api/File/1?columns=FileSize'),
+        upstream: ok({ Record: { FileSize: 1234 }, Domain: 'File', Id: 1 }),
+        expect: (out) => expect(json(out).Record.FileSize).toBe(1234),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-source-type-missing',
+    title: 'SourceType null on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=SourceType'),
+        upstream: ok({ List: [{ SourceType: 'U' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ SourceType: null }]),
+      },
+      {
+        req: get('/api/File/Query?columns=SourceType'),
+        upstream: ok({ List: [{ SourceType: 'U' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ SourceType: 'U' }]),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-download-url-absolute',
+    title: 'an absolute DownloadURL on the attached-files listing only',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=DownloadURL'),
+        upstream: ok({ List: [{ DownloadURL: 'Download.aspx?FileID=1' }, { DownloadURL: '' }] }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { DownloadURL: 'http://proxy.test/Download.aspx?FileID=1' },
+            { DownloadURL: '' },
+          ]),
+      },
+      {
+        req: get('/api/File/1?columns=DownloadURL'),
+        upstream: ok({ Record: { DownloadURL: 'Download.aspx?FileID=1' }, Domain: 'File', Id: 1 }),
+        expect: (out) => expect(json(out).Record.DownloadURL).toBe('Download.aspx?FileID=1'),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-download-url-for-external',
+    title: 'an external file gets a DownloadURL on the attached-files listing; the single file is untouched',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileID,DownloadURL'),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 5, ExternalFileRepositoryID: 3, ExternalDirectURL: null })[f],
+          true,
+        ),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { FileID: 5, DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=5&SessionToken=/) },
+          ]),
+      },
+      {
+        req: get('/api/File/5?columns=DownloadURL'),
+        upstream: ok({ Record: { DownloadURL: '' }, Domain: 'File', Id: 5 }),
+        expect: (out, f) => (
+          expect(f[0]!.query.get('columns')).toBe('DownloadURL'),
+          expect(json(out).Record.DownloadURL).toBe('')
+        ),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-restrict-download-ignored',
+    title: 'an internal file with an empty DownloadURL gets one on the attached-files listing',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=DownloadURL'),
+        upstream: recordFrom(
+          (f) => ({ DownloadURL: '', FileID: 6, ExternalFileRepositoryID: null, ExternalDirectURL: null })[f],
+          true,
+        ),
+        expect: (out) =>
+          expect(json(out).List).toEqual([{ DownloadURL: expect.stringMatching(/^Download\.aspx\?FileID=6&/) }]),
+      },
+    ],
+  },
+  {
+    fault: 'link-query-default-columns-ids-only',
+    title: 'Link/Query without columns keeps ParentID and ChildID only; with columns it is untouched',
+    steps: [
+      {
+        req: get('/api/Link/Query?childDomain=File&childRecordID=4'),
+        upstream: ok({ List: [{ ParentDomainID: 1, ParentID: 7, ChildDomainID: 4, ChildID: 4 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ ParentID: 7, ChildID: 4 }]),
+      },
+      {
+        req: get('/api/Link/Query?childDomain=File&childRecordID=4&columns=ParentDomainID,ParentID'),
+        upstream: ok({ List: [{ ParentDomainID: 1, ParentID: 7 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ ParentDomainID: 1, ParentID: 7 }]),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-delete-finds-record-by-id-alone',
+    title: "a DELETE through an Endorsement of another proposal's record goes to that proposal",
+    side: {
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 6 }),
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'E', StatusCode: 'Q' }),
+    },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null, 'Deleted schedule with id 7 successfully.')),
+        expect: (out, f) => (
+          expect(f[0]!.path).toBe('/api/Quotes/Proposals/6/Schedules/ProposalLocation/7'),
+          expect(json(out).IsSuccessful).toBe(true)
+        ),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-delete-finds-record-by-id-alone',
+    title: 'a Quote, or a record of the proposal itself, is forwarded unchanged',
+    side: {
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 6 }),
+      'GET /api/ProposalLocation/8?': record({ ProposalID: 5 }),
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q' }),
+    },
+    steps: [
+      { req: del(`${SCHED}/7`), expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/7`) },
+      { req: del(`${SCHED}/8`), expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/8`) },
+    ],
+  },
+  {
+    fault: 'parent-numeric-match-field-refused',
+    title: 'a numeric parent key is refused; a text one and a numeric child key pass',
+    steps: [
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimID',
+          ParentRecordKey: 7,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(400)),
+      },
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimNumber',
+          ParentRecordKey: 'C-7',
+          ChildDomain: 'Contact',
+          ChildRecordMatchField: 'ContactID',
+          ChildRecordKey: 3,
+        }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
       },
     ],
   },

@@ -51,6 +51,23 @@ function downloadUrl(fileId: unknown, token: string | undefined): string {
   return `Download.aspx?FileID=${fileId}&SessionToken=${session}`;
 }
 
+/** A rewrite of the attached-files listing only. */
+function onAttached(rewrite: Fault['rewrite']): Fault['rewrite'] {
+  return (req, ctx, next) => (routeOf(req).op === 'listAttachedFiles' ? rewrite(req, ctx, next) : next(req));
+}
+
+/** Change the value of `field` in the rows of the attached-files listing only. */
+function mapAttachedField(field: string, fn: (v: unknown) => unknown): Fault['rewrite'] {
+  return onAttached(mapFileField(field, fn));
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
 function recordsIn(body: any): any[] {
   return body?.Record ? [body.Record] : Array.isArray(body?.List) ? body.List : [];
 }
@@ -364,5 +381,65 @@ export const FILE_FAULTS: Fault[] = [
       if (!keysOf(req, 'Contents').length || !req.query.has('columns')) return next(req);
       return Promise.resolve(problem(403, 'Forbidden', 'Contents can only be read in a web session.'));
     },
+  },
+  // The attached-files listing, the third operation that returns file records (derived pairs of
+  // issue 22: a rule about a file column governs every operation that carries the column).
+  {
+    name: 'attached-files-mime-type-as-media-type',
+    area: 'FILE',
+    description:
+      'The attached-files listing builds MimeType from a media-type table (`image/png`) instead of the extension; the single file and the file query are right.',
+    requirements: ['FILE-003'],
+    rewrite: mapAttachedField('MimeType', (v) =>
+      typeof v === 'string' && v.startsWith('.') ? (MEDIA_TYPES[v.toLowerCase()] ?? `application/${v.slice(1)}`) : v,
+    ),
+  },
+  {
+    name: 'attached-files-is-unlinked-true',
+    area: 'FILE',
+    description:
+      'The attached-files listing reads IsUnlinked from a stale flag set at upload, so every listed file shows true although it is linked.',
+    requirements: ['FILE-006'],
+    rewrite: mapAttachedField('IsUnlinked', (v) => (v === false ? true : v)),
+  },
+  {
+    name: 'attached-files-size-in-kilobytes',
+    area: 'FILE',
+    description: 'The attached-files listing reports FileSize in kilobytes (rounded up) instead of bytes.',
+    requirements: ['FILE-002'],
+    rewrite: mapAttachedField('FileSize', (v) => (typeof v === 'number' ? Math.ceil(v / 1024) : v)),
+  },
+  {
+    name: 'attached-files-source-type-missing',
+    area: 'FILE',
+    description: 'The attached-files listing leaves SourceType null (its query does not join the upload record).',
+    requirements: ['FILE-005'],
+    rewrite: mapAttachedField('SourceType', () => null),
+  },
+  {
+    name: 'attached-files-download-url-absolute',
+    area: 'FILE',
+    description:
+      'The attached-files listing builds DownloadURL as an absolute URL (scheme and host of the request); the single file and the file query are right.',
+    requirements: ['FILE-013'],
+    rewrite: (req, ctx, next) =>
+      mapAttachedField('DownloadURL', (v) =>
+        typeof v === 'string' && v !== '' && !/^[a-z]+:/i.test(v) ? `${ctx.publicUrl}/${v.replace(/^\//, '')}` : v,
+      )(req, ctx, next),
+  },
+  {
+    name: 'attached-files-download-url-for-external',
+    area: 'FILE',
+    description: 'The attached-files listing builds a DownloadURL for external files too.',
+    requirements: ['FILE-015'],
+    rewrite: onAttached(fillEmptyDownloadUrl((external) => external)),
+  },
+  {
+    name: 'attached-files-restrict-download-ignored',
+    area: 'FILE',
+    description:
+      'The attached-files listing does not check RestrictDownload: internal files always get a DownloadURL there.',
+    requirements: ['FILE-016'],
+    rewrite: onAttached(fillEmptyDownloadUrl((external) => !external)),
   },
 ];

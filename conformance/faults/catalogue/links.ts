@@ -185,6 +185,22 @@ const LINK: Fault[] = [
     }),
   },
   {
+    name: 'parent-numeric-match-field-refused',
+    area: 'LINK',
+    description:
+      'The parent side accepts text match fields only: a parent named by a numeric match field and key is refused (the child side is right).',
+    requirements: ['LINK-009'],
+    rewrite: on(['upsertLink', 'removeLink'], async (req, _route, _ctx, next) => {
+      const b = linkBody(req);
+      if (!b || b.ParentRecordMatchField === undefined || typeof b.ParentRecordKey !== 'number') return next(req);
+      return problem(
+        400,
+        'InvalidMatchField',
+        `${String(b.ParentRecordMatchField)} is not a text field of the parent domain.`,
+      );
+    }),
+  },
+  {
     name: 'match-field-wins-over-primary-key',
     area: 'LINK',
     description: 'When a side gives both a primary key and a match field, the match field is used.',

@@ -131,6 +131,14 @@ const PROP: Fault[] = [
     rewrite: modifiabilityGap((p) => isOpen(p) && truthy(p.PendingExpiryChange)),
   },
   {
+    name: 'endorsement-modifiability-unchecked',
+    area: 'PROP',
+    description:
+      'The modifiability check sits on the permanent-delete path only: schedules of a non-modifiable Endorsement (whose delete is soft) are changed and deleted.',
+    requirements: ['PROP-002', 'PROP-005', 'SCHED-018'],
+    rewrite: modifiabilityGap((p) => p.ProposalType === 'E'),
+  },
+  {
     name: 'endorsement-delete-permanent',
     area: 'PROP',
     description:
@@ -601,6 +609,27 @@ const SCHED: Fault[] = [
     }),
   },
   {
+    name: 'endorsement-delete-finds-record-by-id-alone',
+    area: 'SCHED',
+    description:
+      "The soft delete of an Endorsement finds the schedule record by ID alone: a single DELETE through an Endorsement soft-deletes another proposal's record.",
+    requirements: ['SCHED-010'],
+    rewrite: hiding(
+      on(['deleteSchedule'], async (req, route, ctx, next) => {
+        const pid = Number(route.proposalId);
+        const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+        if (!rec || typeof rec.ProposalID !== 'number' || rec.ProposalID === pid) return next(req);
+        const p = await readProposal(ctx, pid);
+        if (p?.ProposalType !== 'E') return next(req);
+        // sent on to the record's own proposal, as the soft-delete path does
+        const res = await next({ ...cloneRequest(req), path: replaceSegment(req.path, 3, String(rec.ProposalID)) });
+        const body = bodyJson(res);
+        if (isOk(res) && body?.IsSuccessful === true) hideRecord(ctx, route.domain, Number(route.scheduleId));
+        return res;
+      }),
+    ),
+  },
+  {
     name: 'invalid-schedule-domain-accepted',
     area: 'SCHED',
     description: 'UpsertMulti does not validate the schedule domain and reports every item as successful.',
@@ -759,7 +788,46 @@ function injectedNames(ctx: FaultContext): Map<number, string> {
   return m;
 }
 
+/** When a proposal without a member was queued: proposal id → ms since the epoch. */
+function queuedAt(ctx: FaultContext): Map<number, number> {
+  const m: Map<number, number> = ctx.memory.get('queuedAt') ?? new Map();
+  ctx.memory.set('queuedAt', m);
+  return m;
+}
+
+/** How long after queueing the imitated retry binds a proposal that has no member. */
+const LATE_BIND_MS = 1500;
+
 const BIND_LATE: Fault[] = [
+  {
+    name: 'queue-bind-without-member-bound-late',
+    area: 'BIND',
+    description: `A binding refused for want of a member is retried by the queue and succeeds ${LATE_BIND_MS / 1000} s later (with a placeholder member), later than an accepted binding shows.`,
+    requirements: ['BIND-014'],
+    rewrite: on(['queueBindQuote', 'getBindStatus'], async (req, route, ctx, next) => {
+      const pid = Number(route.proposalId);
+      const queued = queuedAt(ctx);
+      if (route.op === 'queueBindQuote') {
+        const p = await readProposal(ctx, pid);
+        if (p && (p.MemberID === null || p.MemberID === undefined) && !queued.has(pid)) queued.set(pid, Date.now());
+        return next(req);
+      }
+      const res = await next(req);
+      const at = queued.get(pid);
+      if (at === undefined || Date.now() - at < LATE_BIND_MS || res.status !== 200 || bodyJson(res)?.Status === 'Bound')
+        return res;
+      return withResponseJson(res, {
+        ProposalID: pid,
+        Status: 'Bound',
+        ErrorMessage: null,
+        PolicyID: fakeId(ctx),
+        MemberID: fakeId(ctx),
+        PolicyNumber: `POL-${pid}`,
+        MemberName: 'Placeholder member',
+        BoundDateUTC: new Date(at + LATE_BIND_MS).toISOString(),
+      });
+    }),
+  },
   {
     name: 'queue-bind-without-member-bound',
     area: 'BIND',

@@ -331,6 +331,32 @@ const COL: Fault[] = [
     requirements: ['COL-011', 'COL-001'],
     rewrite: ignoreQueryParam(['queryLinks'], 'columns'),
   },
+  {
+    name: 'link-query-default-columns-ids-only',
+    area: 'COL',
+    description:
+      'Link/Query without columns answers ParentID and ChildID only, not every link column (the DomainIDs are left out).',
+    requirements: ['COL-002'],
+    rewrite: onJsonResponse(['queryLinks'], (body, req) => {
+      if (req.query.has('columns') || !Array.isArray(body?.List)) return;
+      for (const row of body.List as Array<Record<string, unknown>>)
+        for (const k of Object.keys(row)) if (k !== 'ParentID' && k !== 'ChildID') delete row[k];
+    }),
+  },
+  {
+    name: 'link-query-alias-ignored',
+    area: 'COL',
+    description:
+      'Link/Query reads `<field> as <Alias>` as the bare field (its own column parser, not the one of the record reads): the value comes back under the field name.',
+    requirements: ['COL-003'],
+    rewrite: onRequest(['queryLinks'], (req) => {
+      const cols = parseColumns(req.query.get('columns'));
+      if (!cols || cols.every((c) => c.key === c.field)) return req;
+      const r = cloneRequest(req);
+      r.query.set('columns', formatColumns(cols.map((c) => ({ field: c.field, key: c.field }))));
+      return r;
+    }),
+  },
 ];
 
 const QUERIES = ['queryRecords'] as const;
@@ -628,6 +654,38 @@ const QRY: Fault[] = [
     description: 'The total count is always included, even when not asked for.',
     requirements: ['QRY-015'],
     rewrite: defaultQueryParam(QUERIES, 'includeTotalCount', 'true'),
+  },
+  {
+    name: 'skip-capped-at-100',
+    area: 'QRY',
+    description:
+      'The start offset is clamped like take: an offset above 100 is read as 100, so deep pages repeat the records after the 100th.',
+    requirements: ['QRY-006'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const skip = intParam(req, 'skip');
+      if (skip === undefined || skip <= 100) return req;
+      const r = cloneRequest(req);
+      r.query.set('skip', '100');
+      return r;
+    }),
+  },
+  {
+    name: 'suppression-ignores-aliased-columns',
+    area: 'QRY',
+    description:
+      'Empty-column suppression looks columns up by field name, so a column requested under an alias is never dropped, even when it is null in every record.',
+    requirements: ['QRY-011'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const cols = parseColumns(req.query.get('columns'));
+      if (!isTrue(req.query.get('excludeEmptyColumns')) || !cols?.some((c) => c.key !== c.field)) return next(req);
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List)) return res;
+      const rows: Array<Record<string, unknown>> = body.List;
+      // the aliased columns the upstream dropped come back, null in every record
+      for (const c of cols) if (c.key !== c.field) for (const row of rows) if (!(c.key in row)) row[c.key] = null;
+      return withResponseJson(res, body);
+    }),
   },
   {
     name: 'query-answers-bare-array',

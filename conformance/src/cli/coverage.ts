@@ -55,6 +55,9 @@ async function coverageCommand(opts: { check?: boolean; out?: string }): Promise
       (report.pairCounts
         ? `coverage: requirement x operation pairs ${report.pairCounts.pairs}: exercised ${report.pairCounts.exercised}, exempt ${report.pairCounts.exempt}, not testable ${report.pairCounts.notTestable}, gaps ${report.pairCounts.gaps}\n`
         : '') +
+      (report.partitions
+        ? `coverage: equivalence classes ${report.partitions.counts.classes}: exercised ${report.partitions.counts.exercised}, exempt ${report.partitions.counts.exempt}, not testable ${report.partitions.counts.notTestable}, gaps ${report.partitions.counts.gaps}\n`
+        : '') +
       `coverage: wrote ${relFile(files.md)} and ${relFile(files.json)}\n`,
   );
   const problems = coverageProblems(report);

@@ -83,6 +83,14 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'deadline for asynchronous outcomes (binding), polled, never slept; also the longest wait before an effect is judged absent (default 60000) [CONFORMANCE_ASYNC_TIMEOUT]',
     )
     .option(
+      '--absence-factor <n>',
+      'an effect a refused request must not have is judged absent after n times as long as the accepted case took to show it (default 3) [CONFORMANCE_ABSENCE_FACTOR]',
+    )
+    .option(
+      '--absence-floor <s>',
+      '... and never sooner than this many seconds (default 2; both capped by --async-timeout) [CONFORMANCE_ABSENCE_FLOOR]',
+    )
+    .option(
       '--clock-tolerance <ms>',
       "how far the target's clock may be from the runner's when a timestamp is checked against now (default 3000000 = 50 min) [CONFORMANCE_CLOCK_TOLERANCE]",
     )
@@ -214,6 +222,8 @@ async function runCommand(raw: RawOptions): Promise<number> {
       timeoutMs: o.timeoutMs,
       asyncTimeoutMs: o.asyncTimeoutMs,
       clockToleranceMs: o.clockToleranceMs,
+      absenceFactor: o.absenceFactor,
+      absenceFloorS: o.absenceFloorS,
       bindings: o.bindings,
       seed,
       skipShrink: o.skipShrink,
@@ -246,6 +256,8 @@ async function runCommand(raw: RawOptions): Promise<number> {
         testTimeoutMs: effectiveTestTimeout(o),
         asyncTimeoutMs: o.asyncTimeoutMs,
         clockToleranceMs: o.clockToleranceMs,
+        absenceFactor: o.absenceFactor,
+        absenceFloorMs: Math.round(o.absenceFloorS * 1000),
       },
       gate: {
         baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,

@@ -5,6 +5,9 @@ import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue
 import { areaOf } from '../spec/catalogue.js';
 import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
 import { staleSuiteFiles, type OperationsData } from './operations.js';
+import { governedByRequirement, type Governed } from './derive.js';
+import { loadOpenApi } from '../spec/openapi.js';
+import { buildPartitions, partitionsMarkdown, type PartitionCoverage } from './partitions.js';
 
 export interface CollectedTest {
   id: string;
@@ -13,6 +16,8 @@ export interface CollectedTest {
   requirements: string[];
   profile: 'core' | 'implementation-defined';
   mutates: boolean;
+  /** Equivalence classes the test declares (`REQ-ID:class`). */
+  classes?: string[];
 }
 
 type CoverageStatus = 'covered' | 'generic-checks' | 'untested' | 'not-testable';
@@ -45,6 +50,8 @@ interface PairRow {
   level: RequirementLevel;
   status: PairStatus;
   reason?: string;
+  /** The operation is derived from what the requirement governs (`governs:`), not entered by hand. */
+  derived?: boolean;
   /** Tests naming the requirement that called the operation (for generic-checks: how many tests called it). */
   tests: string[];
   genericTestCount?: number;
@@ -58,6 +65,8 @@ export interface OperationsInput {
   suiteFiles: Record<string, string>;
   /** How the data file is named in messages. */
   file?: string;
+  /** The operations each requirement governs (default: derived from spec/generated/openapi.json). */
+  governed?: Map<string, Governed>;
 }
 
 export interface CoverageReport {
@@ -83,9 +92,19 @@ export interface CoverageReport {
   collectionErrors: string[];
   /** Requirement x operation pairs (absent when no operations input was given). */
   pairs?: PairRow[];
-  pairCounts?: { pairs: number; exercised: number; exempt: number; notTestable: number; gaps: number };
+  pairCounts?: {
+    pairs: number;
+    exercised: number;
+    exempt: number;
+    notTestable: number;
+    gaps: number;
+    /** Pairs derived from `governs:` that the hand-entered `operations:` lists did not name. */
+    derived: number;
+  };
   /** Problems of the recorded run data and the exemptions (stale data, unknown exemptions ...). */
   pairProblems?: string[];
+  /** Equivalence classes of the requirements and the tests that exercise them. */
+  partitions?: PartitionCoverage;
   /** Where the recorded operations come from (shown in the table). */
   operationsSource?: { file: string; target: string; profile: string; seed?: number };
 }
@@ -163,6 +182,7 @@ export function buildCoverage(
     unknownReferences,
     duplicateTestIds,
     collectionErrors,
+    partitions: buildPartitions(cat, tests),
     ...pairPart,
   };
 }
@@ -214,10 +234,14 @@ function buildPairs(
     for (const id of t.requirements)
       for (const op of ops) callers.set(`${id} ${op}`, [...(callers.get(`${id} ${op}`) ?? []), t.id]);
   }
+  const governed = input.governed ?? governedByRequirement(cat.requirements, loadOpenApi().doc);
   const pairs: PairRow[] = [];
   for (const r of cat.requirements) {
     if (r.retired) continue;
-    const ops = r.operations ?? [];
+    const g = governed.get(r.id);
+    const ops = g?.operations ?? r.operations ?? [];
+    for (const u of g?.unmatched ?? [])
+      problems.push(`${r.id}: governs ${u}, which no operation of spec/openapi.yaml carries`);
     for (const op of Object.keys(r.untestedOperations ?? {})) {
       if (!ops.includes(op)) problems.push(`${r.id}: untestedOperations names ${op}, which is not in its operations`);
       else if (!r.testable)
@@ -229,7 +253,10 @@ function buildPairs(
           `${r.id} x ${op} is exercised (${callers.get(`${r.id} ${op}`)!.join(', ')}): remove untestedOperations.${op} from the catalogue`,
         );
     }
-    for (const op of ops) pairs.push(pairOf(r, op, callers, opCallers));
+    for (const op of ops) {
+      const row = pairOf(r, op, callers, opCallers);
+      pairs.push((r.operations ?? []).includes(op) ? row : { ...row, derived: true });
+    }
   }
   const n = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
   return {
@@ -240,6 +267,7 @@ function buildPairs(
       exempt: n('exempt'),
       notTestable: n('not-testable'),
       gaps: n('gap'),
+      derived: pairs.filter((p) => p.derived).length,
     },
     pairProblems: problems,
     operationsSource: data
@@ -260,6 +288,7 @@ export function coverageProblems(r: CoverageReport): string[] {
   for (const d of r.duplicateTestIds) p.push(`test id ${d.id} is used more than once (${d.files.join(', ')})`);
   for (const e of r.collectionErrors) p.push(`collection error: ${e}`);
   p.push(...(r.pairProblems ?? []));
+  p.push(...(r.partitions?.problems ?? []));
   for (const x of r.pairs ?? [])
     if (x.status === 'gap')
       p.push(
@@ -287,7 +316,13 @@ export function coverageMarkdown(r: CoverageReport): string {
   if (r.pairCounts) {
     const pc = r.pairCounts;
     out.push(
-      `- requirement x operation pairs: ${pc.pairs}; exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
+      `- requirement x operation pairs: ${pc.pairs} (${pc.derived} derived from \`governs:\` beyond the hand-entered lists); exercised: ${pc.exercised}; exempt: ${pc.exempt}; not testable: ${pc.notTestable}; gaps: ${pc.gaps}`,
+    );
+  }
+  if (r.partitions) {
+    const k = r.partitions.counts;
+    out.push(
+      `- equivalence classes: ${k.classes}; exercised: ${k.exercised}; exempt: ${k.exempt}; not testable: ${k.notTestable}; gaps: ${k.gaps}`,
     );
   }
   const problems = coverageProblems(r);
@@ -313,6 +348,7 @@ export function coverageMarkdown(r: CoverageReport): string {
     out.push(`| ${row.id} | ${row.level} | ${row.section} | ${row.status} | ${tests} |`);
   }
   if (r.pairs) out.push(...pairsMarkdown(r));
+  if (r.partitions?.rows.length) out.push(...partitionsMarkdown(r.partitions));
   out.push('');
   return out.join('\n');
 }
@@ -324,7 +360,7 @@ function pairsMarkdown(r: CoverageReport): string[] {
   const src = r.operationsSource;
   out.push(
     src
-      ? `Each requirement against each operation it governs (\`operations:\` in spec/requirements.yaml). "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
+      ? `Each requirement against each operation it governs: derived from spec/openapi.yaml where the catalogue says which fields or parameters the requirement is about (\`governs:\`; such pairs are marked "derived" when the hand-entered \`operations:\` list does not name them), and the hand-entered \`operations:\` of spec/requirements.yaml. "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
       : 'No recorded run: run `npm run coverage:update`.',
   );
   out.push('');
@@ -339,7 +375,7 @@ function pairsMarkdown(r: CoverageReport): string[] {
           : p.status === 'gap'
             ? '**no test**'
             : md(p.reason ?? '');
-    out.push(`| ${p.requirement} | ${p.operation} | ${p.status} | ${detail} |`);
+    out.push(`| ${p.requirement} | ${p.operation}${p.derived ? ' (derived)' : ''} | ${p.status} | ${detail} |`);
   }
   return out;
 }

@@ -82,6 +82,8 @@ export interface TestResult {
   error?: TestError;
   /** Teardown failures and other non-fatal problems. */
   warnings?: string[];
+  /** How long the test watched for the absence of an asynchronous effect (t.expectStaysAbsent), ms each. */
+  absenceWatchedMs?: number[];
   /** Implementation-defined observations (undocumented statuses, ...). */
   findings?: Finding[];
   /** Synthetic entry: the generic checks (GEN-001/GEN-002) over a file's exchanges. */
@@ -223,6 +225,10 @@ export interface RunTiming {
   asyncTimeoutMs: number;
   /** --clock-tolerance: how far the target's clock may be from the runner's. */
   clockToleranceMs: number;
+  /** --absence-factor: absence judged after this many times the accepted case's time. */
+  absenceFactor?: number;
+  /** --absence-floor, in ms: and never sooner. */
+  absenceFloorMs?: number;
 }
 
 export interface RunResults {

@@ -27,6 +27,8 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
       `Timing: request timeout ${r.timing.requestTimeoutMs} ms, test timeout ${r.timing.testTimeoutMs} ms, async timeout ${r.timing.asyncTimeoutMs} ms, clock tolerance ${r.timing.clockToleranceMs} ms`,
     );
   if (r.providerStates) lines.push(...providerStatesLines(r.providerStates));
+  const absence = absenceLine(r);
+  if (absence) lines.push(absence);
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
@@ -97,4 +99,19 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
   );
   return lines.join('\n');
+}
+
+/** How long absence was watched (t.expectStaysAbsent), over the tests that judged one; undefined when none did. */
+function absenceLine(r: RunResults): string | undefined {
+  const byTest = new Map<string, number[]>();
+  for (const q of r.requirements)
+    for (const t of q.tests ?? []) if (t.absenceWatchedMs?.length) byTest.set(t.id, t.absenceWatchedMs);
+  const all = [...byTest.values()].flat();
+  if (!all.length) return undefined;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const rule =
+    r.timing?.absenceFactor !== undefined
+      ? ` (${r.timing.absenceFactor} x the accepted case, at least ${s(r.timing.absenceFloorMs ?? 0)}, at most the async timeout)`
+      : '';
+  return `Absence: ${all.length} judgement(s) in ${byTest.size} test(s) watched ${s(Math.min(...all))} to ${s(Math.max(...all))} before judging an effect absent${rule}`;
 }

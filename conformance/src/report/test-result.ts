@@ -60,6 +60,7 @@ export function toTestResult(t: ReportedTest): TestResult {
   if (m.needsProtocol && result === 'not-applicable') out.needsProtocol = m.needsProtocol;
   if (m.stateValuesUsed?.length) out.stateValuesUsed = m.stateValuesUsed;
   if (m.warnings?.length) out.warnings = m.warnings;
+  if (m.absenceWatchedMs?.length) out.absenceWatchedMs = m.absenceWatchedMs;
   if (m.findings?.length) out.findings = m.findings;
   return out;
 }

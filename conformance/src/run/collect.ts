@@ -28,6 +28,7 @@ export async function collectTests(): Promise<{ tests: CollectedConformanceTest[
         requirements: meta.requirements ?? [],
         profile: meta.profile ?? 'core',
         mutates: meta.mutates ?? false,
+        ...(meta.classes ? { classes: meta.classes } : {}),
         meta,
       });
     }

@@ -6,7 +6,13 @@ import { parse as parseYaml } from 'yaml';
 import { resolveBindings, type Bindings } from '../suite-api/bindings.js';
 import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
-import { splitList, type FixtureEntry, type Profile } from './context.js';
+import {
+  DEFAULT_ABSENCE_FACTOR,
+  DEFAULT_ABSENCE_FLOOR_S,
+  splitList,
+  type FixtureEntry,
+  type Profile,
+} from './context.js';
 import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
@@ -19,6 +25,7 @@ const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
  * written as UTC is still told apart from UTC while ordinary clock drift passes.
  */
 const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
+
 /** Tests in flight at once by default (--concurrency): sized for I/O, not for the CPU. A test spends
  * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
  * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
@@ -58,6 +65,10 @@ export interface RunOptions {
   asyncTimeoutMs: number;
   /** How far the target's clock may be from the runner's for timestamps checked against "now". */
   clockToleranceMs: number;
+  /** t.expectStaysAbsent judges absence after this many times the accepted case's time (--absence-factor). */
+  absenceFactor: number;
+  /** ... and never sooner than this (--absence-floor, in seconds). */
+  absenceFloorS: number;
   /** Most tests in flight at once (--concurrency). */
   concurrency: number;
   /** Whether --concurrency (or its variable or config key) was given; if not, the target's distance decides. */
@@ -111,6 +122,8 @@ export const ENV_VARS: Record<string, string> = {
   testTimeout: 'CONFORMANCE_TEST_TIMEOUT',
   asyncTimeout: 'CONFORMANCE_ASYNC_TIMEOUT',
   clockTolerance: 'CONFORMANCE_CLOCK_TOLERANCE',
+  absenceFactor: 'CONFORMANCE_ABSENCE_FACTOR',
+  absenceFloor: 'CONFORMANCE_ABSENCE_FLOOR',
   shard: 'CONFORMANCE_SHARD',
   concurrency: 'CONFORMANCE_CONCURRENCY',
   reportDir: 'CONFORMANCE_REPORT_DIR',
@@ -230,6 +243,14 @@ export function resolveRunOptions(
     if (s === undefined) return def;
     if (!/^\d+$/.test(s.trim()) || Number(s) < min)
       throw new UsageError(`--${kebab(k)} must be an integer >= ${min} (got '${s}')`);
+    return Number(s);
+  };
+  /** A decimal number >= min (factors and seconds). */
+  const num = (k: string, def: number, min: number): number => {
+    const s = str(k);
+    if (s === undefined) return def;
+    if (!/^\d+(\.\d+)?$/.test(s.trim()) || Number(s) < min)
+      throw new UsageError(`--${kebab(k)} must be a number >= ${min} (got '${s}')`);
     return Number(s);
   };
   const list = (k: string): string[] => {
@@ -363,6 +384,8 @@ export function resolveRunOptions(
     testTimeoutMs: int('testTimeout', 60_000),
     asyncTimeoutMs: int('asyncTimeout', DEFAULT_ASYNC_TIMEOUT_MS),
     clockToleranceMs: int('clockTolerance', DEFAULT_CLOCK_TOLERANCE_MS),
+    absenceFactor: num('absenceFactor', DEFAULT_ABSENCE_FACTOR, 1),
+    absenceFloorS: num('absenceFloor', DEFAULT_ABSENCE_FLOOR_S, 0),
     concurrency: int('concurrency', DEFAULT_CONCURRENCY),
     concurrencyGiven: str('concurrency') !== undefined,
     shard,

@@ -34,6 +34,10 @@ export interface RunContext {
   asyncTimeoutMs: number;
   /** --clock-tolerance: how far the target's clock may be from the runner's (ms). */
   clockToleranceMs: number;
+  /** --absence-factor: absence is judged after this many times the accepted case's time (default 3). */
+  absenceFactor?: number;
+  /** --absence-floor: and never sooner than this many seconds (default 2). */
+  absenceFloorS?: number;
   bindings: Bindings;
   /**
    * The phase of a phased run: 'main' runs every test but the service-wide ones, files in parallel;
@@ -49,6 +53,28 @@ export interface RunContext {
   seed?: number;
   /** --skip-shrink: a failing model-based test reports the first failing sequence, not shrunk. */
   skipShrink?: boolean;
+}
+
+/**
+ * Defaults of --absence-factor and --absence-floor: an effect a refused request must not have is
+ * judged absent after this many times as long as the accepted case took to show it, and never
+ * sooner than the floor (seconds). A real queue may run a rejected job later than an accepted one
+ * (other work ahead of it, retries), so the accepted case's time alone is too short a window.
+ */
+export const DEFAULT_ABSENCE_FACTOR = 3;
+export const DEFAULT_ABSENCE_FLOOR_S = 2;
+
+/**
+ * The window after which an effect a refused request must not have is judged absent: factor times
+ * the accepted case's time (`neededMs`), at least the floor, at most --async-timeout.
+ */
+export function absenceWindowMs(
+  neededMs: number,
+  c: Pick<RunContext, 'absenceFactor' | 'absenceFloorS' | 'asyncTimeoutMs'>,
+): number {
+  const factor = c.absenceFactor ?? DEFAULT_ABSENCE_FACTOR;
+  const floorMs = (c.absenceFloorS ?? DEFAULT_ABSENCE_FLOOR_S) * 1000;
+  return Math.round(Math.min(Math.max(neededMs * factor, floorMs), c.asyncTimeoutMs));
 }
 
 declare module 'vitest' {
@@ -72,6 +98,8 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
     timeoutMs: Number(env.CONFORMANCE_TIMEOUT ?? 10_000),
     asyncTimeoutMs: Number(env.CONFORMANCE_ASYNC_TIMEOUT ?? 60_000),
     clockToleranceMs: Number(env.CONFORMANCE_CLOCK_TOLERANCE ?? 50 * 60_000),
+    absenceFactor: env.CONFORMANCE_ABSENCE_FACTOR !== undefined ? Number(env.CONFORMANCE_ABSENCE_FACTOR) : undefined,
+    absenceFloorS: env.CONFORMANCE_ABSENCE_FLOOR !== undefined ? Number(env.CONFORMANCE_ABSENCE_FLOOR) : undefined,
     bindings: defaultBindings,
     seed:
       env.CONFORMANCE_SEED !== undefined && /^-?\d+$/.test(env.CONFORMANCE_SEED)

@@ -10,7 +10,16 @@ import path from 'node:path';
 /** Suite files whose tests hold the run's longest chains of requests in a row, longest first
  * (a traced core run: model-based 72, links 44, query 44, auth under 25). Files not named keep
  * vitest's order after them. */
-const LONG_CHAINS_FIRST = ['model-based.test.ts', 'links.test.ts', 'query.test.ts', 'auth.test.ts'];
+const LONG_CHAINS_FIRST = [
+  'model-based.test.ts',
+  // the files whose tests wait for an effect's absence (t.expectStaysAbsent, a timer of at least
+  // --absence-floor): started early, the window passes beside the other files' requests
+  'members.test.ts',
+  'binding.test.ts',
+  'links.test.ts',
+  'query.test.ts',
+  'auth.test.ts',
+];
 
 function rank(spec: TestSpecification): number {
   const i = LONG_CHAINS_FIRST.indexOf(path.basename(spec.moduleId));

@@ -16,6 +16,12 @@ export interface Requirement {
   reason?: string;
   retired?: boolean;
   operations?: string[];
+  /** What the requirement is about, from which the operations it governs are derived (coverage/derive.ts). */
+  governs?: { fields?: string[]; parameters?: string[] };
+  /** Equivalence classes the spec distinguishes that the requirement must hold on (coverage/partitions.ts). */
+  classes?: Record<string, string>;
+  /** Classes no test exercises, each with the reason why. */
+  untestedClasses?: Record<string, string>;
   /** Operations of `operations` no test exercises for this requirement, each with the reason why. */
   untestedOperations?: Record<string, string>;
   quote?: string;
@@ -71,6 +77,9 @@ export function catalogueFrom(doc: unknown): Catalogue {
       reason: r.reason,
       retired: r.retired === true,
       operations: Array.isArray(r.operations) ? r.operations : undefined,
+      governs: r.governs && typeof r.governs === 'object' ? governsFrom(r.governs) : undefined,
+      classes: stringMap(r.classes),
+      untestedClasses: stringMap(r.untestedClasses),
       untestedOperations:
         r.untestedOperations && typeof r.untestedOperations === 'object' && !Array.isArray(r.untestedOperations)
           ? Object.fromEntries(Object.entries(r.untestedOperations).map(([k, v]) => [k, String(v)]))
@@ -80,6 +89,18 @@ export function catalogueFrom(doc: unknown): Catalogue {
   });
   const byId = new Map(requirements.map((r) => [r.id, r]));
   return { version: String(Array.isArray(doc) ? '' : (obj.version ?? '')), requirements, byId };
+}
+
+function governsFrom(g: any): Requirement['governs'] {
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : undefined);
+  return { fields: list(g.fields), parameters: list(g.parameters) };
+}
+
+/** `{key: text}` of the catalogue (classes, untestedClasses), or undefined. */
+function stringMap(v: unknown): Record<string, string> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]))
+    : undefined;
 }
 
 const cache = new Map<string, Catalogue>();

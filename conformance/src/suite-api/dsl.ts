@@ -26,7 +26,7 @@ import {
 import { GenericChecker } from './generic-checks/checker.js';
 import type { Finding, GenericCode, SchemaView, Violation } from './generic-checks/types.js';
 import { loadOpenApi } from '../spec/openapi.js';
-import { contextFromEnv, selectTest, type RunContext } from '../run/context.js';
+import { absenceWindowMs, contextFromEnv, selectTest, type RunContext } from '../run/context.js';
 import {
   FixtureStateProvider,
   HttpStateProvider,
@@ -68,6 +68,11 @@ export interface ConformanceRecord {
    * service-wide phase, after every other test, alone (docs: conformance/README.md).
    */
   serviceWide?: boolean;
+  /**
+   * The equivalence classes of its requirements the test exercises, as `REQ-ID:class` (the classes
+   * of spec/requirements.yaml); the coverage gate checks every class is exercised (coverage/partitions.ts).
+   */
+  classes?: string[];
 }
 
 export interface LinkArgs {
@@ -128,12 +133,15 @@ export interface TestContext {
     opts?: { timeoutMs?: number; intervalMs?: number },
   ): Promise<T>;
   /**
-   * The absence of an asynchronous effect after a refused request, judged no sooner than the
-   * positive case needed to show it. Runs `positive` first when given (a control that makes the same
-   * kind of effect happen and waits for it with t.poll) and measures it; otherwise takes the longest
-   * successful t.poll of this test file so far (at least 1 s; at most --async-timeout). Then waits
-   * until that long has passed since `since` (when the refused request was sent; default: now) and
-   * runs `check`, the assertions that the effect did not happen. Returns the time waited for.
+   * The absence of an asynchronous effect after a refused request, judged after a window that fits
+   * a real queue, which may run a rejected job later than an accepted one. Runs `positive` first
+   * when given (a control that makes the same kind of effect happen and waits for it with t.poll)
+   * and measures it; otherwise takes the longest successful t.poll of this test file so far. The
+   * window is --absence-factor times that (default 3), at least --absence-floor seconds (default 2),
+   * at most --async-timeout. Waits until the window has passed since `since` (when the refused
+   * request was sent; default: now; a timer, so the other tests of the file run meanwhile) and runs
+   * `check`, the assertions that the effect did not happen. Returns the window (ms), which the
+   * report shows (`absenceWatchedMs` of the test in results.json).
    */
   expectStaysAbsent(
     check: () => Promise<void>,
@@ -156,6 +164,10 @@ export interface ConformanceMeta {
   profile?: 'core' | 'implementation-defined';
   mutates?: boolean;
   serviceWide?: boolean;
+  /** The equivalence classes the test exercises (`REQ-ID:class`). */
+  classes?: string[];
+  /** How long each t.expectStaysAbsent of the test watched before judging (ms). */
+  absenceWatchedMs?: number[];
   /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
   otherPhase?: boolean;
   /** Collection only: requirement IDs that are not in the catalogue (or retired). */
@@ -267,8 +279,6 @@ const seenIds = new Set<string>();
 
 /** The longest time a successful t.poll of this file needed: how long an asynchronous effect takes here. */
 let longestPollMs = 0;
-/** The shortest wait before an effect is judged absent, when no positive case was measured. */
-const MIN_ABSENCE_WAIT_MS = 1000;
 
 // ------------------------------------------------------------------------- the DSL
 
@@ -296,6 +306,7 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
     profile,
     mutates: record.mutates ?? false,
     ...(record.serviceWide ? { serviceWide: true } : {}),
+    ...(record.classes?.length ? { classes: [...record.classes] } : {}),
   };
   if (c.collectOnly) meta.unknownRequirements = unknownIds(record.requirements);
   // two phases: everything else first (files in parallel), then the service-wide tests alone
@@ -340,7 +351,9 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal, record);
+  const t = makeTestContext(c, log, session, vctx.signal, record, (ms) => {
+    meta.absenceWatchedMs = [...(meta.absenceWatchedMs ?? []), ms];
+  });
   let thrown: unknown;
   try {
     await body(t);
@@ -429,6 +442,8 @@ function makeTestContext(
   session: StateSession,
   signal: AbortSignal,
   record: ConformanceRecord,
+  /** Called with how long each t.expectStaysAbsent watched before judging (ms), for the report. */
+  onAbsence: (ms: number) => void = () => {},
 ): TestContext {
   const profile = record.profile ?? 'core';
   const base = (token: ClientOptions['token']): ClientOptions => ({
@@ -499,9 +514,10 @@ function makeTestContext(
         needed = Date.now() - t0;
         longestPollMs = Math.max(longestPollMs, needed);
       }
-      const waitMs = Math.min(Math.max(needed, MIN_ABSENCE_WAIT_MS), c.asyncTimeoutMs);
+      const waitMs = absenceWindowMs(needed, c);
       const left = since + waitMs - Date.now();
       if (left > 0) await new Promise((r) => setTimeout(r, left));
+      onAbsence(Math.max(waitMs, Date.now() - since));
       await check();
       return waitMs;
     },
@@ -558,6 +574,9 @@ function validateRecord(r: ConformanceRecord, c: RunContext): void {
   if (r.profile !== undefined && r.profile !== 'core' && r.profile !== 'implementation-defined') {
     throw new SuiteDefinitionError(`${where}: profile must be 'core' or 'implementation-defined'`);
   }
+  for (const c of r.classes ?? [])
+    if (typeof c !== 'string' || !r.requirements.includes(c.split(':')[0]!) || !/^[A-Z]+-\d{3}:\S+$/.test(c))
+      throw new SuiteDefinitionError(`${where}: class ${String(c)} must be 'REQ-ID:class' of one of its requirements`);
   if (seenIds.has(r.id)) throw new SuiteDefinitionError(`${where}: duplicate test id`);
   seenIds.add(r.id);
   if (c.collectOnly) return;
