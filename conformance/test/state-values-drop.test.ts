@@ -73,10 +73,16 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The dropped values a test read in a run. */
+/**
+ * The dropped values a test read in a run. A run drops the same values of a state from every setup
+ * answer, so the values dropped in any test's setups are the ones dropped in this test's: this also
+ * covers a test that read values through another test's states (a generated run shared by several
+ * tests, which adds the first test's reads to its own).
+ */
 function droppedAndRead(r: Run, t: TestResult): string[] {
   const read = new Set(t.stateValuesUsed ?? []);
-  return [...(r.dropped.get(t.id) ?? [])].filter((v) => read.has(v));
+  const dropped = new Set([...r.dropped.values()].flatMap((s) => [...s]));
+  return [...dropped].filter((v) => read.has(v));
 }
 
 /** Whether `<state>.<value>` is a required value (a test may go on without an optional one). */

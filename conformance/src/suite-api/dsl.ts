@@ -153,6 +153,13 @@ export interface TestContext {
   adminToken(): Promise<string>;
   /** The run context (base URL, profile, ...). */
   run: Readonly<RunContext>;
+  /**
+   * The values of provider-state answers this test read, as `<state>.<value>` (live: it grows as the
+   * test reads; the report's `stateValuesUsed`). A test that waits on work another test did with
+   * its own states (a generated run shared by several tests) adds that test's reads here: it
+   * depended on those values as much as if it had read them.
+   */
+  stateValuesRead: Set<string>;
 }
 
 /** What the harness keeps in `task.meta` of every conformance test (read by the reporter). */
@@ -351,7 +358,7 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal, record, (ms) => {
+  const t = makeTestContext(c, log, session, vctx.signal, record, used, (ms) => {
     meta.absenceWatchedMs = [...(meta.absenceWatchedMs ?? []), ms];
   });
   let thrown: unknown;
@@ -442,6 +449,8 @@ function makeTestContext(
   session: StateSession,
   signal: AbortSignal,
   record: ConformanceRecord,
+  /** The provider-state values the test read (t.stateValuesRead). */
+  used: Set<string>,
   /** Called with how long each t.expectStaysAbsent watched before judging (ms), for the report. */
   onAbsence: (ms: number) => void = () => {},
 ): TestContext {
@@ -526,6 +535,7 @@ function makeTestContext(
     },
     adminToken,
     run: c,
+    stateValuesRead: used,
   };
 }
 

@@ -269,14 +269,23 @@ export async function runCombinations(t: Ctx, f: Fixture, numRuns: number): Prom
   };
 }
 
-let shared: Promise<Verdict> | undefined;
+let shared: { run: Promise<Verdict>; reads: Set<string> } | undefined;
 
 /**
  * One generated run per suite file, shared by the tests that each judge one requirement: the first
  * test to ask sets up the fixture and runs the property (its exchanges are recorded with it); each
  * test then fails only when the oracle found its own requirement broken, so one bug is one red line.
+ * Every test that shares the run depended on the provider-state values the first one read: they are
+ * added to its own (a missing value then names the cause in each of them).
  */
-export function sharedCombinations(t: Ctx, count: number, numRuns: number): Promise<Verdict> {
-  shared ??= (async () => runCombinations(t, await fixture(t, count), numRuns))();
-  return shared;
+export async function sharedCombinations(t: Ctx, count: number, numRuns: number): Promise<Verdict> {
+  const s = (shared ??= {
+    run: (async () => runCombinations(t, await fixture(t, count), numRuns))(),
+    reads: t.stateValuesRead,
+  });
+  try {
+    return await s.run;
+  } finally {
+    for (const u of s.reads) t.stateValuesRead.add(u);
+  }
 }
