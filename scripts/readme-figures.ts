@@ -59,7 +59,7 @@ function coverageRow(c: Json): string {
           .map(([k, v]) => `${v} ${words(k)}`)
           .join(', ')})`
       : '';
-  return `| coverage gate | every testable requirement has a test, every (requirement, operation) pair (the operations derived from the fields and parameters a requirement governs, plus those listed by hand) is exercised in a reference run or exempted with a reason (${c.testCount} tests; ${total} pairs: ${pairs})${classText} | [reports/coverage.md](reports/coverage.md) |`;
+  return `| coverage gate | every testable requirement has a test, every (requirement, operation) pair (the operations derived from the fields and parameters a requirement governs, plus those listed by hand) is exercised in the run of the suite against the reference that \`npm test\` makes, or exempted with a reason (${c.testCount} tests; ${total} pairs: ${pairs})${classText} | [reports/coverage.md](reports/coverage.md) |`;
 }
 
 function mutationRows(m: Json, d: Json | undefined): string[] {

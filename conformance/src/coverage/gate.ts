@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
 import { GENERIC_REQUIREMENTS } from '../suite-api/generic-checks/checks.js';
-import { staleSuiteFiles, type OperationsData } from './operations.js';
+import type { RunRecord } from './operations.js';
 import { governedByRequirement, type Governed } from './derive.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { buildPartitions, partitionsMarkdown, type PartitionCoverage } from './partitions.js';
@@ -36,7 +36,7 @@ interface CoverageRow {
 
 /**
  * One (requirement, operation) pair of the catalogue (`operations:` of the requirement):
- * - exercised: a test naming the requirement called the operation in the recorded reference run;
+ * - exercised: a test naming the requirement called the operation in the run of the suite judged;
  * - generic-checks: GEN-001/GEN-002, checked on every exchange: some test called the operation;
  * - exempt: the catalogue says why no test exercises it (`untestedOperations:`);
  * - not-testable: the requirement as a whole is not testable;
@@ -57,14 +57,12 @@ interface PairRow {
   genericTestCount?: number;
 }
 
-/** What the pair coverage is judged from: the recorded run and the suite as it is now. */
+/** What the pair coverage is judged from: a run of the whole suite against the reference. */
 export interface OperationsInput {
-  /** reports/coverage-operations.json, or undefined when it is missing. */
-  data: OperationsData | undefined;
-  /** SHA-256 of the files under conformance/suite now (suiteFileHashes()). */
-  suiteFiles: Record<string, string>;
-  /** How the data file is named in messages. */
-  file?: string;
+  /** The operations each test called in the run (its results.json). */
+  run: RunRecord;
+  /** Files under conformance/suite changed after the run started (suiteFilesChangedAfter). */
+  changedSinceRun?: string[];
   /** The operations each requirement governs (default: derived from spec/generated/openapi.json). */
   governed?: Map<string, Governed>;
 }
@@ -101,12 +99,12 @@ export interface CoverageReport {
     /** Pairs derived from `governs:` that the hand-entered `operations:` lists did not name. */
     derived: number;
   };
-  /** Problems of the recorded run data and the exemptions (stale data, unknown exemptions ...). */
+  /** Problems of the run judged and of the exemptions (a partial or failing run, unknown exemptions ...). */
   pairProblems?: string[];
   /** Equivalence classes of the requirements and the tests that exercise them. */
   partitions?: PartitionCoverage;
-  /** Where the recorded operations come from (shown in the table). */
-  operationsSource?: { file: string; target: string; profile: string; seed?: number };
+  /** The run the operations come from. */
+  operationsSource?: { file: string; target: string; profile: string; seed?: number; startedAt?: string };
 }
 
 /** Requirements verified by the generic checks on every exchange, not by named tests. */
@@ -200,36 +198,41 @@ function pairOf(r: Requirement, op: string, callers: Map<string, string[]>, opCa
   return { ...base, status: 'gap', tests: [] };
 }
 
+/** Why the run cannot vouch for the suite as it is: a part of it, another profile, tests it did not run or pass. */
+function runProblems(run: RunRecord, tests: CollectedTest[], changed: string[]): string[] {
+  const rerun = 'run `npm run test:conformance` (or give --results a run of the whole suite)';
+  const p: string[] = [];
+  if (run.profile !== 'all')
+    p.push(`${run.file} is a run of profile ${run.profile}; the coverage needs a run of profile all: ${rerun}`);
+  if (run.partial.length)
+    p.push(
+      `${run.file} is a run of a part of the suite (${run.partial.join(' ')}); the coverage needs the whole suite: ${rerun}`,
+    );
+  if (changed.length) p.push(`${changed.join(', ')} changed after the run in ${run.file} started: ${rerun}`);
+  const missing = tests.filter((t) => !run.tests[t.id]).map((t) => t.id);
+  if (missing.length) p.push(`test(s) ${missing.join(', ')} are not in the run in ${run.file}: ${rerun}`);
+  const notPassed = Object.entries(run.tests)
+    .filter(([, t]) => t.result !== 'passed')
+    .map(([id, t]) => `${id} (${t.result})`);
+  if (notPassed.length)
+    p.push(
+      `${run.file}: test(s) did not pass against the reference, so their operations are not all known: ${notPassed.join(', ')}`,
+    );
+  return p;
+}
+
 function buildPairs(
   cat: Catalogue,
   tests: CollectedTest[],
   input: OperationsInput,
 ): Pick<CoverageReport, 'pairs' | 'pairCounts' | 'pairProblems' | 'operationsSource'> {
-  const file = input.file ?? 'reports/coverage-operations.json';
-  const problems: string[] = [];
-  const data = input.data;
-  if (!data) {
-    problems.push(`${file} is missing: run \`npm run coverage:update\` (records which operations each test calls)`);
-  } else {
-    const stale = staleSuiteFiles(data.suiteFiles, input.suiteFiles);
-    if (stale.length)
-      problems.push(
-        `${file} is stale: ${stale.join(', ')} changed since the recorded run; run \`npm run coverage:update\``,
-      );
-    const missing = tests.filter((t) => !data.tests[t.id]).map((t) => t.id);
-    if (missing.length)
-      problems.push(`${file} has no recorded run of test(s) ${missing.join(', ')}; run \`npm run coverage:update\``);
-    const notPassed = Object.entries(data.tests)
-      .filter(([, t]) => t.result !== 'passed')
-      .map(([id, t]) => `${id} (${t.result})`);
-    if (notPassed.length)
-      problems.push(`${file}: test(s) did not pass in the recorded reference run: ${notPassed.join(', ')}`);
-  }
+  const run = input.run;
+  const problems = runProblems(run, tests, input.changedSinceRun ?? []);
   // who calls what: by (requirement, operation) over the tests that name the requirement
   const callers = new Map<string, string[]>();
   const opCallers = new Map<string, string[]>();
   for (const t of tests) {
-    const ops = data?.tests[t.id]?.operations ?? [];
+    const ops = run.tests[t.id]?.operations ?? [];
     for (const op of ops) opCallers.set(op, [...(opCallers.get(op) ?? []), t.id]);
     for (const id of t.requirements)
       for (const op of ops) callers.set(`${id} ${op}`, [...(callers.get(`${id} ${op}`) ?? []), t.id]);
@@ -270,9 +273,13 @@ function buildPairs(
       derived: pairs.filter((p) => p.derived).length,
     },
     pairProblems: problems,
-    operationsSource: data
-      ? { file, target: data.run.target, profile: data.run.profile, seed: data.run.seed }
-      : undefined,
+    operationsSource: {
+      file: run.file,
+      target: run.target,
+      profile: run.profile,
+      seed: run.seed,
+      startedAt: run.startedAt,
+    },
   };
 }
 
@@ -359,9 +366,7 @@ function pairsMarkdown(r: CoverageReport): string[] {
   out.push('');
   const src = r.operationsSource;
   out.push(
-    src
-      ? `Each requirement against each operation it governs: derived from spec/openapi.yaml where the catalogue says which fields or parameters the requirement is about (\`governs:\`; such pairs are marked "derived" when the hand-entered \`operations:\` list does not name them), and the hand-entered \`operations:\` of spec/requirements.yaml. "Exercised" means a test naming the requirement called the operation in the recorded run of the suite (profile ${src.profile}, seed ${src.seed ?? 'none'}) against ${md(src.target)}, kept in \`${src.file}\` and refreshed by \`npm run coverage:update\`.`
-      : 'No recorded run: run `npm run coverage:update`.',
+    `Each requirement against each operation it governs: derived from spec/openapi.yaml where the catalogue says which fields or parameters the requirement is about (\`governs:\`; such pairs are marked "derived" when the hand-entered \`operations:\` list does not name them), and the hand-entered \`operations:\` of spec/requirements.yaml. "Exercised" means a test naming the requirement called the operation in the run of the whole suite (profile ${src?.profile ?? 'all'}) against ${md(src?.target ?? 'the reference')} (\`${src?.file ?? 'results.json'}\`; \`npm test\` makes that run with \`npm run test:conformance\` and judges it right after).`,
   );
   out.push('');
   out.push('| requirement | operation | status | tests or reason |');
@@ -380,14 +385,12 @@ function pairsMarkdown(r: CoverageReport): string[] {
   return out;
 }
 
-/** Writes both files; `stale` says the table (coverage.md, which has no timestamp) was there and differed. */
-export function writeCoverage(r: CoverageReport, dir: string): { md: string; json: string; stale: boolean } {
+/** Writes both files (a table for readers, not a record the gate compares against). */
+export function writeCoverage(r: CoverageReport, dir: string): { md: string; json: string } {
   fs.mkdirSync(dir, { recursive: true });
   const mdFile = path.join(dir, 'coverage.md');
   const jsonFile = path.join(dir, 'coverage.json');
-  const md = coverageMarkdown(r);
-  const before = fs.existsSync(mdFile) ? fs.readFileSync(mdFile, 'utf8') : undefined;
-  fs.writeFileSync(mdFile, md);
+  fs.writeFileSync(mdFile, coverageMarkdown(r));
   fs.writeFileSync(jsonFile, `${JSON.stringify(r, null, 2)}\n`);
-  return { md: mdFile, json: jsonFile, stale: before !== undefined && before !== md };
+  return { md: mdFile, json: jsonFile };
 }

@@ -1,106 +1,105 @@
-// Which operations each suite test really calls, as recorded in a reference run: the data of the
-// requirement x operation coverage (reports/coverage-operations.json).
+// Which operations each suite test really called, read from the results.json of a run of the suite
+// against the reference server: the data of the requirement x operation coverage.
 //
-// The file is produced by `npm run coverage:update` (scripts/coverage-operations.ts) from the
-// results.json of a run of the whole suite (profile all, a fixed seed) against the reference server:
-// every exchange of a test is matched to an operationId of spec/openapi.yaml when it is recorded
-// (client.ts), and results.json lists the operations per test. The file holds no timestamp and
-// a SHA-256 of every file under conformance/suite/, so `conformance coverage --check` is
-// deterministic and can tell when the suite changed since the data was recorded (stale data fails
-// the gate: a test edited to call other operations must not keep its old coverage).
-import crypto from 'node:crypto';
+// The run is the one `npm test` already makes (`npm run test:conformance`, profile all, reports in
+// reports/ci); the gate judges it right after. Nothing is recorded or committed in between, so an
+// edit to a suite file needs no recording step: the next run carries the tests as they are now.
+// Every exchange of a test is matched to an operationId of spec/openapi.yaml when it is recorded
+// (suite-api/client.ts) and results.json lists the operations per test (`operations`).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../paths.js';
+import { relFile, ROOT } from '../paths.js';
 import type { RunResults, TestResult } from '../report/results.js';
 
-export const OPERATIONS_SCHEMA = 'rflps-conformance-coverage-operations/1';
-export const OPERATIONS_FILE = path.join(ROOT, 'reports', 'coverage-operations.json');
-const SUITE_DIR = path.join(ROOT, 'conformance', 'suite');
-/** The seed of the model-based tests in the recorded run (any fixed value keeps the file stable). */
-export const COVERAGE_RUN_SEED = 1;
+/** Where `npm run test:conformance` writes its results (`--report-dir reports/ci`), from the working directory. */
+export const DEFAULT_RESULTS_FILE = path.join('reports', 'ci', 'results.json');
 
-interface RecordedTest {
+interface RunTest {
   file: string;
   result: TestResult['result'];
   /** operationIds the test's exchanges addressed, sorted. */
   operations: string[];
 }
 
-export interface OperationsData {
-  schema: typeof OPERATIONS_SCHEMA;
-  note: string;
-  run: { target: string; profile: string; seed?: number; suiteVersion: string; specVersion: string };
-  /** SHA-256 of every file under conformance/suite/ at the time of the run (repository-relative paths). */
-  suiteFiles: Record<string, string>;
-  tests: Record<string, RecordedTest>;
+/** What the coverage takes from a run. */
+export interface RunRecord {
+  /** The results.json, as messages name it. */
+  file: string;
+  target: string;
+  profile: string;
+  seed?: number;
+  /** When the run started (ISO 8601). */
+  startedAt?: string;
+  /** The requirements the run was restricted to, its shard, --read-only: any of them means a part of the suite. */
+  partial: string[];
+  tests: Record<string, RunTest>;
 }
 
-function rel(file: string): string {
-  return path.relative(ROOT, file).split(path.sep).join('/');
-}
-
-/** SHA-256 of every file under `dir` (default conformance/suite), by repository-relative path, sorted. */
-export function suiteFileHashes(dir: string = SUITE_DIR): Record<string, string> {
-  const out: Array<[string, string]> = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) out.push([rel(p), crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')]);
-    }
-  };
-  walk(dir);
-  return Object.fromEntries(out.sort(([a], [b]) => a.localeCompare(b)));
-}
-
-/** The tests of a run (results.json nests them under their requirements), generic entries left out. */
+/** The tests of a run (results.json nests them under their requirements), synthetic entries left out. */
 function testsOfRun(results: RunResults): TestResult[] {
   const byId = new Map<string, TestResult>();
-  for (const q of results.requirements) for (const t of q.tests ?? []) if (!t.generic) byId.set(t.id, t);
+  for (const q of results.requirements)
+    for (const t of q.tests ?? []) if (!t.generic && !t.step && !byId.has(t.id)) byId.set(t.id, t);
   return [...byId.values()];
 }
 
-/** Builds the data file from the results of a reference run. */
-export function operationsFromRun(
-  results: RunResults,
-  suiteFiles: Record<string, string>,
-  seed?: number,
-): OperationsData {
+/** The record of a run, from its results. */
+export function runRecordFromResults(results: RunResults, file: string): RunRecord {
+  const sel = results.selection;
+  const partial = [
+    ...(sel?.requirements?.length ? [`--requirements ${sel.requirements.join(',')}`] : []),
+    ...(sel?.shard ? [`--shard ${sel.shard}`] : []),
+    ...(sel?.readOnly ? ['--read-only'] : []),
+  ];
   const tests = testsOfRun(results).sort((a, b) => a.id.localeCompare(b.id));
   return {
-    schema: OPERATIONS_SCHEMA,
-    note: 'Generated by `npm run coverage:update` from a run of the suite against the reference server. Do not edit.',
-    run: {
-      target: results.target?.description ?? results.target?.baseUrl ?? '',
-      profile: String(results.profile),
-      ...(seed !== undefined ? { seed } : {}),
-      suiteVersion: results.suiteVersion,
-      specVersion: results.specVersion,
-    },
-    suiteFiles,
+    file,
+    target: results.target?.description ?? results.target?.baseUrl ?? '',
+    profile: String(results.profile),
+    ...(results.seed !== undefined ? { seed: results.seed } : {}),
+    ...(results.startedAt ? { startedAt: results.startedAt } : {}),
+    partial,
     tests: Object.fromEntries(
       tests.map((t) => [t.id, { file: t.file, result: t.result, operations: [...(t.operations ?? [])].sort() }]),
     ),
   };
 }
 
-export function loadOperationsData(file: string = OPERATIONS_FILE): OperationsData | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as OperationsData;
-  if (doc?.schema !== OPERATIONS_SCHEMA || typeof doc.tests !== 'object' || typeof doc.suiteFiles !== 'object') {
-    throw new Error(`${rel(file)} is not a ${OPERATIONS_SCHEMA} file`);
+/** Thrown when the results file is missing or not a results.json (a usage error of the CLI). */
+export class RunRecordError extends Error {}
+
+/** Reads a results.json (default: reports/ci/results.json of `npm run test:conformance`). */
+export function loadRunRecord(file: string = DEFAULT_RESULTS_FILE): RunRecord {
+  const abs = path.resolve(file);
+  const name = relFile(abs);
+  if (!fs.existsSync(abs))
+    throw new RunRecordError(
+      `no run to judge: ${name} does not exist. The coverage is judged from a run of the whole suite against the reference: run \`npm run test:conformance\` (conformance run --profile all --report-dir reports/ci) first, or name a results.json with --results <file>`,
+    );
+  let doc: RunResults;
+  try {
+    doc = JSON.parse(fs.readFileSync(abs, 'utf8')) as RunResults;
+  } catch (e) {
+    throw new RunRecordError(`cannot read ${name}: ${(e as Error).message}`);
   }
-  return doc;
+  if (!Array.isArray(doc?.requirements) || typeof doc.profile !== 'string')
+    throw new RunRecordError(`${name} is not the results.json of a conformance run`);
+  return runRecordFromResults(doc, name);
 }
 
-export function writeOperationsData(d: OperationsData, file: string = OPERATIONS_FILE): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(d, null, 2)}\n`);
-}
+const SUITE_DIR = path.join(ROOT, 'conformance', 'suite');
 
-/** Suite files whose content differs from the recorded run (changed, added or removed), sorted. */
-export function staleSuiteFiles(recorded: Record<string, string>, now: Record<string, string>): string[] {
-  const names = new Set([...Object.keys(recorded), ...Object.keys(now)]);
-  return [...names].filter((f) => recorded[f] !== now[f]).sort();
+/**
+ * Files under conformance/suite changed after the run started, sorted: the run then ran other tests
+ * than the suite's now (a test edited to call other operations must not keep the old run's coverage).
+ */
+export function suiteFilesChangedAfter(startedAt: string, dir: string = SUITE_DIR): string[] {
+  const t = Date.parse(startedAt);
+  if (Number.isNaN(t)) return [];
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const p = path.join(e.parentPath, e.name);
+    if (e.isFile() && fs.statSync(p).mtimeMs > t) out.push(relFile(p));
+  }
+  return out.sort();
 }

@@ -73,7 +73,7 @@ export interface TestResult {
   result: TestOutcome;
   durationMs: number;
   /** The operationIds (spec/openapi.yaml) the test's recorded exchanges addressed, sorted; read by
-   * the requirement x operation coverage (scripts/coverage-operations.ts). */
+   * the requirement x operation coverage (conformance/src/coverage/operations.ts). */
   operations?: string[];
   /** Why the test did not run or stopped (not-applicable, precondition-failed, blocked). */
   reason?: string;
