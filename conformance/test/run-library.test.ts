@@ -32,4 +32,22 @@ describe('runConformance from the package export', () => {
     // nothing printed unless a log hook is given
     expect(stderr).toBe('');
   }, 150_000);
+
+  it('a whole run (profile all) prints no warning', async () => {
+    // MaxListenersExceededWarning was printed here when a test had more than ten requests in flight
+    fs.writeFileSync(
+      script,
+      [
+        `import { runConformance } from 'rflps-conformance/run';`,
+        `const r = await runConformance({ localProcess: true, profile: 'all' });`,
+        `console.log(r.verdict);`,
+      ].join('\n'),
+    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script], {
+      cwd: ROOT,
+      timeout: 240_000,
+    });
+    expect(stdout.trim()).toBe('pass');
+    expect(stderr).toBe('');
+  }, 300_000);
 });
