@@ -7,10 +7,10 @@
 //   REPORT_REFERENCE_PORT  port of the reference server (default 18080)
 //
 // Exits with the conformance run's exit code.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { runConformance } from '../conformance/src/run/run-conformance.js';
 import { startReferenceProcess, type ReferenceProcess } from '../conformance/src/targets/reference-process.js';
 import { ROOT } from '../spec/paths.js';
 
@@ -38,23 +38,17 @@ async function main(): Promise<number> {
     const base = server.url;
     fs.mkdirSync(OUT, { recursive: true });
     for (const f of FILES) fs.rmSync(path.join(OUT, f), { force: true });
-    const run = spawn(
-      process.execPath,
-      [
-        path.join(ROOT, 'conformance/bin/conformance.mjs'),
-        'run',
-        '--base-url',
-        base,
-        '--profile',
-        'all',
-        '--report-dir',
-        path.relative(ROOT, OUT),
-        '--target-label',
-        `reference server ${version} (local process)`,
-      ],
-      { cwd: ROOT, stdio: 'inherit', env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' } },
+    // in this process, through the library (no CONFORMANCE_* variable of the caller's shell applies)
+    const results = await runConformance(
+      {
+        baseUrl: base,
+        profile: 'all',
+        reportDir: path.relative(ROOT, OUT),
+        targetLabel: `reference server ${version} (local process)`,
+      },
+      { log: (l) => process.stderr.write(`${l}\n`), out: (s) => process.stdout.write(s) },
     );
-    const code = await new Promise<number>((r) => run.on('close', (c) => r(c ?? 3)));
+    const code = results.exitCode;
     const missing = FILES.filter((f) => !fs.existsSync(path.join(OUT, f)));
     if (missing.length) {
       process.stderr.write(`report:reference: missing ${missing.join(', ')} in ${path.relative(ROOT, OUT)}\n`);

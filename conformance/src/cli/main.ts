@@ -13,6 +13,9 @@ import { registerRun } from './run.js';
 import { registerStates } from './states.js';
 import { suiteVersion } from './versions.js';
 
+// the library entry (package export "./run", conformance/bin/run.mjs) shares this bundle
+export { runConformance } from '../run/run-conformance.js';
+
 export function buildProgram(onExit: (code: number) => void): Command {
   const program = new Command();
   program

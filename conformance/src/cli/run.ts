@@ -1,29 +1,11 @@
 // `conformance run`: start a target, run the suite against it, write the reports; the exit code
 // is the run's (see report/results.ts EXIT).
 import { type Command, Option } from 'commander';
-import type { Vitest } from 'vitest/node';
-import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
-import { loadOpenApi } from '../spec/openapi.js';
-import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
-import {
-  concurrencyFor,
-  randomSeed,
-  resolveRunOptions,
-  ENV_VARS,
-  type RawOptions,
-  type RunOptions,
-} from '../run/config.js';
-import type { RunContext } from '../run/context.js';
-import { runSuite } from '../run/vitest-run.js';
+import { ENV_VARS, type RawOptions } from '../run/config.js';
+import { runConformance } from '../run/run-conformance.js';
 import { UsageError } from '../errors.js';
-import { relFile } from '../paths.js';
-import { ConformanceReporter } from '../report/reporter.js';
 import { EXIT } from '../report/results.js';
-import type { RunInfo } from '../report/run-results.js';
-import { targetFor } from '../targets/from-options.js';
-import type { StartedTarget } from '../targets/target.js';
 import { log } from './log.js';
-import { specVersion, suiteVersion } from './versions.js';
 
 /** Only the options the user gave (commander fills defaults otherwise). */
 function given(cmd: Command): RawOptions {
@@ -159,151 +141,35 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
   );
 }
 
-/** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
-function effectiveTestTimeout(o: Pick<RunOptions, 'testTimeoutMs' | 'asyncTimeoutMs'>): number {
-  return Math.max(o.testTimeoutMs, o.asyncTimeoutMs + 30_000);
-}
-
 async function runCommand(raw: RawOptions): Promise<number> {
-  let cat: Catalogue;
-  let o: RunOptions;
-  try {
-    cat = loadCatalogue();
-    o = resolveRunOptions(raw, process.env, { catalogue: cat });
-    // the generic checks need it: fail early; their validators compiled once for every worker
-    precompileValidators(loadOpenApi());
-  } catch (e) {
-    log(`conformance: error: ${(e as Error).message}`);
-    return EXIT.usage;
-  }
-
-  const target = targetFor(o, o.reportDir, log);
-  let vitest: Vitest | undefined;
-  let interrupted = false;
+  const controller = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) return;
-    interrupted = true;
+    interrupted = sig;
     log(`conformance: ${sig}: cancelling the run and stopping the target`);
-    void (async () => {
-      try {
-        await vitest?.cancelCurrentRun('keyboard-input');
-      } catch {
-        /* ignore */
-      }
-      await target.stop();
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    })();
+    controller.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-
-  const seed = o.seed ?? randomSeed();
-  log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
-  const startedAt = new Date();
-  let started: StartedTarget;
   try {
-    log(`conformance: target: ${target.describe()}`);
-    started = await target.start();
+    const results = await runConformance(
+      raw,
+      // the command line always writes its reports (default reports/latest)
+      {
+        env: process.env,
+        log,
+        out: (s) => process.stdout.write(s),
+        signal: controller.signal,
+        writeReports: true,
+      },
+    );
+    return results.exitCode;
   } catch (e) {
+    if (interrupted) return interrupted === 'SIGINT' ? 130 : 143;
     log(`conformance: error: ${(e as Error).message}`);
-    await target.stop();
     return e instanceof UsageError ? EXIT.usage : EXIT.harness;
-  }
-
-  try {
-    const ctx: RunContext = {
-      baseUrl: started.baseUrl,
-      stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
-      fixtures: o.fixtures,
-      ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
-      profile: o.profile,
-      requirements: o.requirements,
-      readOnly: o.readOnly,
-      timeoutMs: o.timeoutMs,
-      asyncTimeoutMs: o.asyncTimeoutMs,
-      clockToleranceMs: o.clockToleranceMs,
-      absenceFactor: o.absenceFactor,
-      absenceFloorS: o.absenceFloorS,
-      bindings: o.bindings,
-      seed,
-      skipShrink: o.skipShrink,
-    };
-    const info: RunInfo = {
-      catalogue: cat,
-      suiteVersion: suiteVersion(),
-      specVersion: specVersion(cat),
-      target: {
-        kind: started.kind,
-        requested: o.target.kind,
-        baseUrl: started.baseUrl,
-        stateUrl: ctx.stateUrl,
-        image: started.image,
-        digest: started.imageDigest,
-        description: target.describe(),
-      },
-      profile: o.profile,
-      requirements: o.requirements,
-      readOnly: o.readOnly,
-      shard: o.shard,
-      fixtures: o.fixturesFile ? relFile(o.fixturesFile) : undefined,
-      startedAt,
-      targetLabel: o.targetLabel,
-      seed,
-      ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
-      auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
-      timing: {
-        requestTimeoutMs: o.timeoutMs,
-        testTimeoutMs: effectiveTestTimeout(o),
-        asyncTimeoutMs: o.asyncTimeoutMs,
-        clockToleranceMs: o.clockToleranceMs,
-        absenceFactor: o.absenceFactor,
-        absenceFloorMs: Math.round(o.absenceFloorS * 1000),
-      },
-      gate: {
-        baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,
-        expectedFailures:
-          o.expectedFailuresFile && o.expectedFailures
-            ? { file: o.expectedFailuresFile, entries: o.expectedFailures }
-            : undefined,
-      },
-    };
-    const reporter = new ConformanceReporter({ info, reportDir: o.reportDir, verbose: o.verbose });
-    const concurrency = concurrencyFor(o, started.roundTripMs);
-    if (concurrency !== o.concurrency)
-      log(
-        `conformance: the target answers in ${Math.round(started.roundTripMs!)} ms: ${concurrency} tests in flight (--concurrency to choose)`,
-      );
-    try {
-      await runSuite({
-        ctx,
-        reporters: o.verbose ? ['verbose', reporter] : [reporter],
-        testTimeoutMs: effectiveTestTimeout(o),
-        concurrency,
-        shard: o.shard,
-        bail: o.bail,
-        include: o.include,
-        onVitest: (v) => {
-          vitest = v;
-          // vitest's logger exits the process on SIGINT/SIGTERM at once; the target must be stopped first
-          for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-            for (const l of process.listeners(sig))
-              if (l !== onSignal) process.off(sig, l as (...a: unknown[]) => void);
-          }
-        },
-      });
-    } catch (e) {
-      log(`conformance: error: the test runner failed: ${(e as Error).stack ?? e}`);
-      return EXIT.harness;
-    }
-    if (interrupted) return 130;
-    reporter.finish();
-    if (!reporter.results) {
-      log('conformance: error: the run ended without results');
-      return EXIT.harness;
-    }
-    return reporter.results.exitCode;
   } finally {
-    await target.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

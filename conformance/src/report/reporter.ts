@@ -13,7 +13,8 @@ import type { RunResults } from './results.js';
 
 export interface ConformanceReporterOptions {
   info: RunInfo;
-  reportDir: string;
+  /** Where the report files go; none are written without it. */
+  reportDir?: string;
   verbose?: boolean;
   /** Where progress and the summary go (default stdout). */
   out?: (s: string) => void;
@@ -111,7 +112,7 @@ export class ConformanceReporter implements Reporter {
     const { tests, runErrors, harnessFailed } = this.gathered;
     const info: RunInfo = { ...this.opts.info };
     this.results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
-    writeReports(this.results, this.opts.reportDir);
+    if (this.opts.reportDir) writeReports(this.results, this.opts.reportDir);
     this.out(`${summaryText(this.results, { verbose: this.opts.verbose, reportDir: this.opts.reportDir })}\n`);
     return this.results;
   }

@@ -62,16 +62,34 @@ function deadline(ms: number, outer?: AbortSignal): { signal: AbortSignal; timed
     ac.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError'));
   }, ms);
   const onAbort = () => ac.abort(outer?.reason);
+  let unlisten = () => {};
   if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
+  else if (outer) unlisten = onAbortOf(outer, onAbort);
   return {
     signal: ac.signal,
     timedOut: () => timedOut,
     done: () => {
       clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
+      unlisten();
     },
   };
+}
+
+/** The callbacks waiting for each caller's signal (a test's), under one listener per signal: a test
+ * with more than ten requests in flight gave its signal more than ten listeners, and Node printed
+ * MaxListenersExceededWarning for a leak there was not. */
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onAbortOf(signal: AbortSignal, fn: () => void): () => void {
+  let set = waiting.get(signal);
+  if (!set) {
+    const callbacks = new Set<() => void>();
+    signal.addEventListener('abort', () => callbacks.forEach((f) => f()), { once: true });
+    waiting.set(signal, callbacks);
+    set = callbacks;
+  }
+  set.add(fn);
+  return () => set.delete(fn);
 }
 
 /** One pool per worker thread: kept-alive connections serve every test of the worker. */

@@ -1,0 +1,2 @@
+// Types of the package export "./run" (conformance/bin/run.mjs).
+export { runConformance, type ConformanceOptions, type RunHooks, type RunResults } from '../src/run/run-conformance.js';

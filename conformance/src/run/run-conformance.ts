@@ -1,0 +1,181 @@
+// A conformance run as one library call: resolve the options, start the target, run the suite in
+// this process through vitest's Node API and return the results (the model of results.json). The
+// CLI's `run` is a thin layer over it (option parsing, printing, exit code); vendors who drive the
+// suite from their own code call it directly (conformance/README.md, "From your own code").
+import type { Vitest } from 'vitest/node';
+import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
+import { loadOpenApi } from '../spec/openapi.js';
+import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
+import { concurrencyFor, randomSeed, resolveRunOptions, type RawOptions, type RunOptions } from './config.js';
+import type { RunContext } from './context.js';
+import { runSuite } from './vitest-run.js';
+import { HarnessError, UsageError } from '../errors.js';
+import { relFile } from '../paths.js';
+import { ConformanceReporter } from '../report/reporter.js';
+import type { RunResults } from '../report/results.js';
+import type { RunInfo } from '../report/run-results.js';
+import { targetFor } from '../targets/from-options.js';
+import { specVersion, suiteVersion } from '../cli/versions.js';
+
+export type { RunResults } from '../report/results.js';
+
+/** The options of `conformance run` in camel case, e.g. `{ baseUrl: 'http://localhost:8080',
+ * profile: 'core', requirements: 'SCHED-' }` (`conformance run --help` lists them). Without
+ * `reportDir` no report file is written. */
+export type ConformanceOptions = RawOptions;
+
+/** What only a caller in code gives. */
+export interface RunHooks {
+  /** Environment read for CONFORMANCE_* options (default: none, only the options given). */
+  env?: NodeJS.ProcessEnv;
+  /** Progress lines of the run (seed, target; stderr in the CLI); default: printed nowhere. */
+  log?: (line: string) => void;
+  /** The reporter's output as printed (per-file progress, the summary; stdout in the CLI); default:
+   * printed nowhere. */
+  out?: (text: string) => void;
+  /** Write the report files into the resolved report directory (default: only when `reportDir` is
+   * given in the options or the environment; the command line always writes them, default
+   * reports/latest). */
+  writeReports?: boolean;
+  /** Aborting cancels the run and stops the target; the call then rejects. */
+  signal?: AbortSignal;
+}
+
+/** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
+function effectiveTestTimeout(o: Pick<RunOptions, 'testTimeoutMs' | 'asyncTimeoutMs'>): number {
+  return Math.max(o.testTimeoutMs, o.asyncTimeoutMs + 30_000);
+}
+
+/**
+ * Runs the suite once against the target the options name and returns its results. Invalid options
+ * reject with a UsageError, a target that does not start or a broken test runner with another Error;
+ * failing tests do not reject: they are in the results (`verdict`, `exitCode`).
+ */
+export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHooks = {}): Promise<RunResults> {
+  const { env = {}, log = () => {}, signal } = hooks;
+  const write = hooks.writeReports ?? Boolean(raw.reportDir ?? env.CONFORMANCE_REPORT_DIR);
+  let cat: Catalogue;
+  let o: RunOptions;
+  try {
+    cat = loadCatalogue();
+    o = resolveRunOptions(raw, env, { catalogue: cat });
+    // the generic checks need it: fail early; their validators compiled once for every worker
+    precompileValidators(loadOpenApi());
+  } catch (e) {
+    throw e instanceof UsageError ? e : new UsageError((e as Error).message, { cause: e });
+  }
+  signal?.throwIfAborted();
+
+  const target = targetFor(o, o.reportDir, log);
+  // the caller's own signal listeners, kept when vitest's are removed below
+  const callerListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  let vitest: Vitest | undefined;
+  const onAbort = () => void vitest?.cancelCurrentRun('keyboard-input').catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const seed = o.seed ?? randomSeed();
+  log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
+  const startedAt = new Date();
+  try {
+    log(`conformance: target: ${target.describe()}`);
+    const started = await target.start();
+    signal?.throwIfAborted();
+    const ctx: RunContext = {
+      baseUrl: started.baseUrl,
+      stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
+      fixtures: o.fixtures,
+      ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
+      profile: o.profile,
+      requirements: o.requirements,
+      readOnly: o.readOnly,
+      timeoutMs: o.timeoutMs,
+      asyncTimeoutMs: o.asyncTimeoutMs,
+      clockToleranceMs: o.clockToleranceMs,
+      absenceFactor: o.absenceFactor,
+      absenceFloorS: o.absenceFloorS,
+      bindings: o.bindings,
+      seed,
+      skipShrink: o.skipShrink,
+    };
+    const info: RunInfo = {
+      catalogue: cat,
+      suiteVersion: suiteVersion(),
+      specVersion: specVersion(cat),
+      target: {
+        kind: started.kind,
+        requested: o.target.kind,
+        baseUrl: started.baseUrl,
+        stateUrl: ctx.stateUrl,
+        image: started.image,
+        digest: started.imageDigest,
+        description: target.describe(),
+      },
+      profile: o.profile,
+      requirements: o.requirements,
+      readOnly: o.readOnly,
+      shard: o.shard,
+      fixtures: o.fixturesFile ? relFile(o.fixturesFile) : undefined,
+      startedAt,
+      targetLabel: o.targetLabel,
+      seed,
+      ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
+      auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
+      timing: {
+        requestTimeoutMs: o.timeoutMs,
+        testTimeoutMs: effectiveTestTimeout(o),
+        asyncTimeoutMs: o.asyncTimeoutMs,
+        clockToleranceMs: o.clockToleranceMs,
+        absenceFactor: o.absenceFactor,
+        absenceFloorMs: Math.round(o.absenceFloorS * 1000),
+      },
+      gate: {
+        baseline: o.baselineFile && o.baseline ? { file: o.baselineFile, results: o.baseline } : undefined,
+        expectedFailures:
+          o.expectedFailuresFile && o.expectedFailures
+            ? { file: o.expectedFailuresFile, entries: o.expectedFailures }
+            : undefined,
+      },
+    };
+    const reporter = new ConformanceReporter({
+      info,
+      reportDir: write ? o.reportDir : undefined,
+      verbose: o.verbose,
+      out: hooks.out ?? (() => {}),
+    });
+    const concurrency = concurrencyFor(o, started.roundTripMs);
+    if (concurrency !== o.concurrency)
+      log(
+        `conformance: the target answers in ${Math.round(started.roundTripMs!)} ms: ${concurrency} tests in flight (--concurrency to choose)`,
+      );
+    try {
+      await runSuite({
+        ctx,
+        reporters: o.verbose ? ['verbose', reporter] : [reporter],
+        testTimeoutMs: effectiveTestTimeout(o),
+        concurrency,
+        shard: o.shard,
+        bail: o.bail,
+        include: o.include,
+        onVitest: (v) => {
+          vitest = v;
+          // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal
+          // handles those itself and must stop the target first
+          if (signal)
+            for (const sig of ['SIGINT', 'SIGTERM'] as const)
+              for (const l of process.listeners(sig))
+                if (!callerListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
+        },
+      });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      throw new HarnessError(`the test runner failed: ${(e as Error).stack ?? e}`, { cause: e });
+    }
+    signal?.throwIfAborted();
+    const results = reporter.finish();
+    if (!results) throw new HarnessError('the run ended without results');
+    return results;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await target.stop();
+  }
+}

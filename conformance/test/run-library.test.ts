@@ -1,0 +1,53 @@
+// The library entry ("./run" of the package): the example of conformance/README.md section 11 runs
+// as written, in a plain Node process that imports the package by its name, and prints a verdict.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../src/paths.js';
+
+const README = fs.readFileSync(path.join(ROOT, 'conformance/README.md'), 'utf8');
+
+/** The first js code block after the heading of section 11. */
+function example(): string {
+  const section = README.slice(README.indexOf('## 11. From your own code'));
+  const m = /```js\n([\s\S]*?)```/.exec(section);
+  if (!m) throw new Error('no js example in section 11 of conformance/README.md');
+  return m[1]!;
+}
+
+// inside the package, so that `rflps-conformance/run` resolves through its own "exports"
+const script = path.join(ROOT, 'conformance', `.run-library-example-${process.pid}.mjs`);
+afterAll(() => fs.rmSync(script, { force: true }));
+
+describe('runConformance from the package export', () => {
+  it('the README example runs the selected tests and prints the verdict and each requirement', async () => {
+    fs.writeFileSync(script, example());
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
+    expect(stdout.trim().split('\n')).toEqual(['pass (exit 0)', 'REC-001 passed']);
+    // nothing printed unless a log hook is given
+    expect(stderr).toBe('');
+  }, 150_000);
+
+  it('a whole run (profile all) prints no warning', async () => {
+    // MaxListenersExceededWarning was printed here when a test had more than ten requests in flight
+    fs.writeFileSync(
+      script,
+      [
+        `import { runConformance } from 'rflps-conformance/run';`,
+        `const r = await runConformance({ localProcess: true, profile: 'all' });`,
+        `console.log(r.verdict);`,
+      ].join('\n'),
+    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script], {
+      cwd: ROOT,
+      timeout: 240_000,
+    });
+    expect(stdout.trim()).toBe('pass');
+    expect(stderr).toBe('');
+  }, 300_000);
+});
