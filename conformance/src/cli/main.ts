@@ -11,6 +11,7 @@ import { registerMerge } from './merge.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerStates } from './states.js';
+import { registerVerifyTraffic } from './verify-traffic.js';
 import { suiteVersion } from './versions.js';
 
 export function buildProgram(onExit: (code: number) => void): Command {
@@ -33,6 +34,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
   registerMerge(program, onExit);
   registerInit(program, onExit);
   registerStates(program, onExit);
+  registerVerifyTraffic(program, onExit);
 
   return program;
 }

@@ -22,6 +22,7 @@ import { EXIT } from '../report/results.js';
 import type { RunInfo } from '../report/run-results.js';
 import { targetFor } from '../targets/from-options.js';
 import type { StartedTarget } from '../targets/target.js';
+import { startHarRecording } from '../traffic/har-recording.js';
 import { log } from './log.js';
 import { specVersion, suiteVersion } from './versions.js';
 
@@ -135,6 +136,10 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'a failing model-based test reports the first failing sequence as found instead of shrinking it to a shorter one (faster when only the verdict matters, as in the mutation run) [CONFORMANCE_SKIP_SHRINK]',
     )
     .option(
+      '--record-har <file>',
+      "write the suite's own traffic as HAR 1.2 (credentials redacted), e.g. for a browser's developer tools",
+    )
+    .option(
       '--config <file>',
       'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]',
     )
@@ -198,6 +203,7 @@ async function runCommand(raw: RawOptions): Promise<number> {
     return e instanceof UsageError ? EXIT.usage : EXIT.harness;
   }
 
+  const endHar = startHarRecording(raw.recordHar as string | undefined, o.bindings, log);
   try {
     const ctx: RunContext = {
       baseUrl: started.baseUrl,
@@ -285,6 +291,7 @@ async function runCommand(raw: RawOptions): Promise<number> {
     }
     return reporter.results.exitCode;
   } finally {
+    endHar?.();
     await target.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
