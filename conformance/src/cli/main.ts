@@ -8,6 +8,7 @@ import { registerInit } from './init.js';
 import { registerList } from './list.js';
 import { log } from './log.js';
 import { registerMerge } from './merge.js';
+import { registerRecord } from './record.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerStates } from './states.js';
@@ -35,6 +36,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
   registerInit(program, onExit);
   registerStates(program, onExit);
   registerVerifyTraffic(program, onExit);
+  registerRecord(program, onExit);
 
   return program;
 }
