@@ -13,6 +13,7 @@ import { redactor, shortenContents } from '../src/traffic/redact.js';
 import { trafficResults } from '../src/traffic/report.js';
 import { verifyTraffic } from '../src/traffic/verify.js';
 import type { RunResults } from '../src/report/results.js';
+import { withTrafficRulesTable } from '../src/traffic/docs.js';
 import { entry, writeHar } from './helpers/har.js';
 import { runCli } from './helpers/cli.js';
 import { resultsValidator } from './helpers/schema.js';
@@ -188,5 +189,12 @@ describe('privacy', () => {
     const bad = await runCli(['verify-traffic', path.join(tmp, 'bad.har'), '--report-dir', dir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a HAR file/);
+  });
+});
+
+describe('docs', () => {
+  it('the table of traffic rules in conformance/README.md is generated from the rules (npm run docs:traffic)', () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    expect(withTrafficRulesTable(readme) === readme, 'conformance/README.md: run npm run docs:traffic').toBe(true);
   });
 });

@@ -23,7 +23,7 @@ export interface TrafficExchange {
   responseBody: string;
   /** The parsed answer; undefined when the body is empty or not JSON. */
   json?: unknown;
-  /** The answer's body was not recorded whole (no text in the HAR, or shortened): rules that need it skip. */
+  /** The answer's body was not recorded (no text in the HAR): rules that need it skip. */
   bodyMissing: boolean;
   /** Start and end on the recording's clock (ms since the epoch). */
   startMs: number;
@@ -48,9 +48,9 @@ export function exchangesOf(entries: HarEntry[], file: string, index: OpenApiInd
     let responseBody = content.text ?? '';
     if (content.text !== undefined && content.encoding === 'base64')
       responseBody = Buffer.from(content.text, 'base64').toString('utf8');
-    const declared = typeof content.size === 'number' && content.size > 0 ? content.size : 0;
-    const bodyMissing =
-      (content.text === undefined && declared > 0) || (declared > 0 && Buffer.byteLength(responseBody) < declared);
+    // content.size is not a reliable length across tools (chrome-har counts the bytes of the
+    // dataReceived events on top of the body: twice the body), so only an absent text is missing
+    const bodyMissing = content.text === undefined && (content.size ?? 0) !== 0;
     let requestBody = e.request.postData?.text;
     if (requestBody !== undefined && e.request.postData?.encoding === 'base64')
       requestBody = Buffer.from(requestBody, 'base64').toString('utf8');

@@ -34,7 +34,7 @@ export function startHarRecording(
 }
 
 /** Joins the spool's entries into `file`; returns how many. */
-export function writeSpooledHar(dir: string, file: string, bindings: Bindings, keepCredentials = false): number {
+function writeSpooledHar(dir: string, file: string, bindings: Bindings, keepCredentials = false): number {
   const entries: HarEntry[] = [];
   for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.ndjson')))
     for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n'))

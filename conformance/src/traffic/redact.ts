@@ -3,7 +3,7 @@
 // header) never reach a report or a written HAR unless the user asks (--keep-credentials); file
 // Contents is shortened in reports unless asked (--keep-contents).
 
-export const REDACTED = '<redacted>';
+const REDACTED = '<redacted>';
 
 const CREDENTIAL_HEADERS = new Set([
   'authorization',

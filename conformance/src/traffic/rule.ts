@@ -21,7 +21,7 @@ export interface RuleContext {
   domainIds: Map<string, number>;
 }
 
-export type Emit = (requirements: string[], ok: boolean, message: string, exchanges?: TrafficExchange[]) => void;
+type Emit = (requirements: string[], ok: boolean, message: string, exchanges?: TrafficExchange[]) => void;
 
 /** A rule that one request and its answer decide. */
 export interface ExchangeRule {

@@ -18,7 +18,7 @@ const suppressing = (x: TrafficExchange, ctx: RuleContext) =>
   boolParam(x.query, ctx.bindings.query.excludeEmptyColumns) === true;
 
 /** COL-001, COL-003, COL-011: the keys of every record are exactly the requested columns (aliases as keys). */
-export const columnsAreKeys: ExchangeRule = {
+const columnsAreKeys: ExchangeRule = {
   name: 'columns_requested_are_keys',
   requirements: ['COL-001', 'COL-003', 'COL-011'],
   description:
@@ -74,7 +74,7 @@ function expectedLength(x: TrafficExchange, ctx: RuleContext, size: number): num
 }
 
 /** QRY-003: without `take`, a page holds 30 records (fewer only when fewer remain). */
-export const defaultTake: ExchangeRule = {
+const defaultTake: ExchangeRule = {
   name: 'take_default_30',
   requirements: ['QRY-003'],
   description: 'a query without `take` answers at most 30 records, and 30 when the total count shows more remain',
@@ -95,7 +95,7 @@ export const defaultTake: ExchangeRule = {
 };
 
 /** QRY-004: never more than 100 records, whatever `take` asks. */
-export const takeCap: ExchangeRule = {
+const takeCap: ExchangeRule = {
   name: 'take_cap_100',
   requirements: ['QRY-004'],
   description: 'a query never answers more than 100 records; judged passed where `take` asked for more than 100',
@@ -110,7 +110,7 @@ export const takeCap: ExchangeRule = {
 };
 
 /** QRY-005: take=n (1..100) answers at most n records, and n when the total count shows they exist. */
-export const takeN: ExchangeRule = {
+const takeN: ExchangeRule = {
   name: 'take_n',
   requirements: ['QRY-005'],
   description:
@@ -133,7 +133,7 @@ export const takeN: ExchangeRule = {
 };
 
 /** QRY-011, QRY-012: with suppression on, a column is omitted from every record or kept in every record, and kept only with a value somewhere. */
-export const suppression: ExchangeRule = {
+const suppression: ExchangeRule = {
   name: 'empty_column_suppression',
   requirements: ['QRY-011', 'QRY-012'],
   description:
@@ -164,7 +164,7 @@ export const suppression: ExchangeRule = {
 };
 
 /** QRY-013: suppression is off by default: a requested column null everywhere is still there. */
-export const noSuppressionByDefault: ExchangeRule = {
+const noSuppressionByDefault: ExchangeRule = {
   name: 'no_suppression_by_default',
   requirements: ['QRY-013'],
   description:
@@ -184,7 +184,7 @@ export const noSuppressionByDefault: ExchangeRule = {
 };
 
 /** QRY-014, QRY-015: the total count is there exactly when asked for, and consistent with the page. */
-export const totalCountRule: ExchangeRule = {
+const totalCountRule: ExchangeRule = {
   name: 'total_count',
   requirements: ['QRY-014', 'QRY-015'],
   description:
@@ -226,7 +226,7 @@ export const totalCountRule: ExchangeRule = {
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** QRY-008: `sort=<col> desc` orders descending, `<col>` ascending (numbers and timestamps; text collation is not stated). */
-export const sortOrder: ExchangeRule = {
+const sortOrder: ExchangeRule = {
   name: 'sort_order',
   requirements: ['QRY-008'],
   description:
@@ -257,7 +257,7 @@ export const sortOrder: ExchangeRule = {
 };
 
 /** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID). */
-export const recordEnvelope: ExchangeRule = {
+const recordEnvelope: ExchangeRule = {
   name: 'single_read_envelope',
   requirements: ['REC-001', 'FILE-009'],
   description:

@@ -22,7 +22,7 @@ export const CORE_DOMAIN_IDS: ReadonlyMap<string, number> = new Map([
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** FILE-010, FILE-011, FILE-002, AUTH-003: Contents is base64 of exactly FileSize bytes. */
-export const contentsLength: ExchangeRule = {
+const contentsLength: ExchangeRule = {
   name: 'contents_base64_of_file_size',
   requirements: ['FILE-010', 'FILE-011', 'FILE-002', 'AUTH-003'],
   description:
@@ -42,7 +42,7 @@ export const contentsLength: ExchangeRule = {
 };
 
 /** FILE-003: MimeType is the file name's extension, with its dot. */
-export const mimeTypeExtension: ExchangeRule = {
+const mimeTypeExtension: ExchangeRule = {
   name: 'mime_type_is_extension',
   requirements: ['FILE-003'],
   description: 'MimeType is the extension of FileName, beginning with a dot (compared without case)',
@@ -61,7 +61,7 @@ export const mimeTypeExtension: ExchangeRule = {
 const ENTRY_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+$/;
 
 /** FILE-004: EntryDate is ISO 8601 with fractional seconds and no zone designator. */
-export const entryDateFormat: ExchangeRule = {
+const entryDateFormat: ExchangeRule = {
   name: 'entry_date_format',
   requirements: ['FILE-004'],
   description: 'EntryDate is an ISO 8601 timestamp with fractional seconds and no zone designator',
@@ -78,7 +78,7 @@ export const entryDateFormat: ExchangeRule = {
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** FILE-013, FILE-015: a non-empty DownloadURL is relative and no /api path; an external file's is empty. */
-export const downloadUrl: ExchangeRule = {
+const downloadUrl: ExchangeRule = {
   name: 'download_url',
   requirements: ['FILE-013', 'FILE-015'],
   description:
@@ -104,7 +104,7 @@ export const downloadUrl: ExchangeRule = {
 };
 
 /** LINK-012, LINK-011: a link query by parent domain answers links of one parent domain; by child, links of that child. */
-export const linkQuery: ExchangeRule = {
+const linkQuery: ExchangeRule = {
   name: 'link_query_scope',
   requirements: ['LINK-012', 'LINK-011'],
   description:
@@ -142,7 +142,7 @@ export const linkQuery: ExchangeRule = {
 };
 
 /** DOM-004, DOM-005: core domains have their fixed IDs; custom domains higher ones. */
-export const domainIds: ExchangeRule = {
+const domainIds: ExchangeRule = {
   name: 'domain_ids',
   requirements: ['DOM-004', 'DOM-005'],
   description:

@@ -6,7 +6,7 @@ import { batchOf, itemId, itemOf, KINDS, type ScheduleResult } from './schedules
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 
 /** SCHED-003: each OrderNumber is the item's zero-based position in its own input array. */
-export const orderNumbers: ExchangeRule = {
+const orderNumbers: ExchangeRule = {
   name: 'order_numbers',
   requirements: ['SCHED-003'],
   description:
@@ -35,7 +35,7 @@ export const orderNumbers: ExchangeRule = {
 };
 
 /** SCHED-012, SCHED-013: a non-atomic batch answers a result for every item. */
-export const nonAtomicListsAll: ExchangeRule = {
+const nonAtomicListsAll: ExchangeRule = {
   name: 'non_atomic_lists_every_item',
   requirements: ['SCHED-012', 'SCHED-013'],
   description:
@@ -52,7 +52,7 @@ export const nonAtomicListsAll: ExchangeRule = {
 };
 
 /** SCHED-015: a failed atomic batch lists only failed items. */
-export const atomicListsFailed: ExchangeRule = {
+const atomicListsFailed: ExchangeRule = {
   name: 'atomic_failure_lists_only_failed',
   requirements: ['SCHED-015'],
   description: 'an isAtomic=true batch with a failed item answers only failed items (no item as successful)',
@@ -65,7 +65,7 @@ export const atomicListsFailed: ExchangeRule = {
 };
 
 /** SCHED-002: RecordID is the affected record on success, 0 for a failed insert or delete. */
-export const recordIds: ExchangeRule = {
+const recordIds: ExchangeRule = {
   name: 'record_ids',
   requirements: ['SCHED-002'],
   description:
@@ -99,7 +99,7 @@ export const recordIds: ExchangeRule = {
 };
 
 /** SCHED-005: every result carries a non-empty Message. */
-export const messages: ExchangeRule = {
+const messages: ExchangeRule = {
   name: 'result_messages',
   requirements: ['SCHED-005'],
   description: 'every schedule operation result carries a non-empty Message',
@@ -126,7 +126,7 @@ const REQUIRED =
 const LOCATION_NAME = /Location[\s_-]*Name/i;
 
 /** SCHED-016, SCHED-017: a ProposalLocation without LocationName is refused as required. */
-export const locationNameRequired: ExchangeRule = {
+const locationNameRequired: ExchangeRule = {
   name: 'location_name_required',
   requirements: ['SCHED-016', 'SCHED-017'],
   description:
@@ -165,7 +165,7 @@ export const locationNameRequired: ExchangeRule = {
 };
 
 /** SCHED-004, SCHED-018: the single DELETE answers OrderNumber null; on a non-modifiable proposal the documented result. */
-export const singleDelete: ExchangeRule = {
+const singleDelete: ExchangeRule = {
   name: 'single_delete_result',
   requirements: ['SCHED-004', 'SCHED-018'],
   description:
@@ -194,7 +194,7 @@ const DETAILS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDat
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/;
 
 /** BIND-001..006: the null pattern of each status, the proposal's ID, HTTP 200. */
-export const bindStatus: ExchangeRule = {
+const bindStatus: ExchangeRule = {
   name: 'bind_status_pattern',
   requirements: ['BIND-001', 'BIND-002', 'BIND-003', 'BIND-004', 'BIND-005', 'BIND-006'],
   description:
@@ -225,7 +225,7 @@ export const bindStatus: ExchangeRule = {
 };
 
 /** MEM-001, MEM-002, MEM-006: the member creation result. */
-export const createMemberResult: ExchangeRule = {
+const createMemberResult: ExchangeRule = {
   name: 'create_member_result',
   requirements: ['MEM-002', 'MEM-006'],
   description:

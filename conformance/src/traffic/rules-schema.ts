@@ -4,12 +4,16 @@ import type { GenericChecker } from '../suite-api/generic-checks/checker.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { ExchangeRule } from './rule.js';
 
+export const SCHEMA_RULE = {
+  name: 'generic_checks_core_view',
+  requirements: ['GEN-001', 'GEN-002'],
+  description:
+    'the generic checks of a run on every exchange: the body is JSON, and a documented core status carries a body valid against the core view of the schema',
+} as const;
+
 export function schemaRule(checker: GenericChecker, findings: Finding[]): ExchangeRule {
   return {
-    name: 'generic_checks_core_view',
-    requirements: ['GEN-001', 'GEN-002'],
-    description:
-      'the generic checks of a run on every exchange: the body is JSON, and a documented core status carries a body valid against the core view of the schema',
+    ...SCHEMA_RULE,
     judge(x, _ctx, emit) {
       if (!x.operation || x.bodyMissing) return;
       const r = checker.check({

@@ -51,7 +51,7 @@ function equalish(a: unknown, b: unknown): boolean {
 }
 
 /** SCHED-007, SCHED-008, SCHED-029: what a successful insert or update wrote reads back. */
-export const writeThenRead: SequenceRule = {
+const writeThenRead: SequenceRule = {
   name: 'write_then_read',
   requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
   description:
@@ -96,7 +96,7 @@ export const writeThenRead: SequenceRule = {
 const f2 = (f: string, v: unknown) => `${f} ${show(v)}`;
 
 /** SCHED-014, SCHED-011: an item that failed (or a whole failed atomic batch) leaves its record as it read before. */
-export const failedWriteChangesNothing: SequenceRule = {
+const failedWriteChangesNothing: SequenceRule = {
   name: 'failed_write_changes_nothing',
   requirements: ['SCHED-014', 'SCHED-011'],
   description:
@@ -137,7 +137,7 @@ export const failedWriteChangesNothing: SequenceRule = {
 };
 
 /** QRY-006: consecutive pages of the same query join without overlap. */
-export const pagesJoin: SequenceRule = {
+const pagesJoin: SequenceRule = {
   name: 'pages_join_without_overlap',
   requirements: ['QRY-006'],
   description:
@@ -179,7 +179,7 @@ export const pagesJoin: SequenceRule = {
 };
 
 /** MEM-003, MEM-005: a second CreateMember after a successful one is refused with 500 and a JSON string. */
-export const createMemberTwice: SequenceRule = {
+const createMemberTwice: SequenceRule = {
   name: 'create_member_twice',
   requirements: ['MEM-003', 'MEM-005'],
   description:
@@ -222,7 +222,7 @@ export const createMemberTwice: SequenceRule = {
 const LINK_SCOPE = new Set(['childDomain', 'childRecordID', 'parentDomain', 'columns']);
 
 /** LINK-015, LINK-013: a removed link no longer appears in Link/Query; an upserted one does. */
-export const linkThenQuery: SequenceRule = {
+const linkThenQuery: SequenceRule = {
   name: 'link_write_then_query',
   requirements: ['LINK-013', 'LINK-015'],
   description:

@@ -22,9 +22,7 @@ export function entry(
     requestHeaders: { accept: 'application/json', Token: 'sekret-token-123456', ...(o.headers ?? {}) },
     ...(o.body !== undefined ? { requestBody: JSON.stringify(o.body) } : {}),
     status,
-    responseHeaders: {
-      'content-type': typeof response === 'string' && status >= 500 ? 'application/json' : 'application/json',
-    },
+    responseHeaders: { 'content-type': 'application/json' },
     responseBody: JSON.stringify(response),
   });
 }
