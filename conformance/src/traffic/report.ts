@@ -30,12 +30,14 @@ export const TO_RECORD: Record<string, string> = {
   empty_column_suppression: 'a query with empty-column suppression on and a `columns` list',
   no_suppression_by_default: 'a query without suppression whose requested column is null in every record',
   total_count: 'queries with and without the total-count parameter',
-  sort_order: 'a query sorted on a numeric or timestamp column, asc and desc',
+  sort_order: 'a query sorted on a numeric or timestamp column: `<column> asc`, `<column> desc`',
   single_read_envelope: 'GET /api/{domain}/{id} and GET /api/File/{id}',
   contents_base64_of_file_size:
     'GET /api/File/{id}?columns=FileSize,Contents (and the attached-files listing with Contents)',
   mime_type_is_extension: 'file queries with FileName and MimeType',
   entry_date_format: 'file queries with EntryDate',
+  file_timestamps: 'file queries with ModifiedDate and DownloadedDate of modified, downloaded files',
+  file_query_metadata_only: 'GET /api/File/Query without `columns`',
   download_url: 'file queries with DownloadURL (and the external-file columns)',
   link_query_scope: 'Link/Query with parentDomain, and with childDomain and childRecordID, with the ID columns',
   domain_ids: 'GET /api/Domains',
@@ -51,6 +53,9 @@ export const TO_RECORD: Record<string, string> = {
   write_then_read: 'a successful insert or update followed by GET /api/{domain}/{id} of the record',
   failed_write_changes_nothing: 'GET of a record, a failing (atomic) batch naming it, GET again',
   pages_join_without_overlap: 'two consecutive pages of one sorted, filtered query with the ID column',
+  suppression_against_plain_query:
+    'one filtered query with a `columns` list, once with empty-column suppression and once without',
+  total_count_across_pages: 'several pages of one filtered query with the total count on',
   create_member_twice: 'CreateMember twice on one proposal',
   link_write_then_query: 'Link/Upsert or Link/Remove by primary keys, then Link/Query of that child with ParentID',
 };

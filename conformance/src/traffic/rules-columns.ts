@@ -135,31 +135,36 @@ const takeN: ExchangeRule = {
 /** QRY-011, QRY-012: with suppression on, a column is omitted from every record or kept in every record, and kept only with a value somewhere. */
 const suppression: ExchangeRule = {
   name: 'empty_column_suppression',
-  requirements: ['QRY-011', 'QRY-012'],
+  requirements: ['QRY-011', 'QRY-012', 'FILE-023'],
   description:
-    'with empty-column suppression on, a requested column is in every record or in none, and a column kept holds a value in at least one record',
+    'with empty-column suppression on, a requested column is in every record or in none, and a column kept holds a value in at least one record (on the file query too)',
   judge(x, ctx, emit) {
     if (!QUERY_OPS.has(op(x)) || !ok200(x) || !suppressing(x, ctx)) return;
     const cols = requestedColumns(x.query.get('columns'));
     const records = recordsOf(x);
     if (!cols || hasDuplicateKeys(cols) || records.length === 0) return;
+    const files = op(x) === 'queryFiles' ? ['FILE-023'] : [];
     let kept = false;
     let omitted = false;
     for (const c of cols) {
       const having = records.filter((r) => c.key in r);
       if (having.length > 0 && having.length < records.length)
-        return emit(['QRY-012'], false, `column ${c.key} is in ${having.length} of ${records.length} records`);
+        return emit(
+          ['QRY-012', ...files],
+          false,
+          `column ${c.key} is in ${having.length} of ${records.length} records`,
+        );
       if (having.length === 0) {
         omitted = true;
         continue;
       }
       const values = records.map((r) => r[c.key]);
       if (values.every((v) => v === null))
-        return emit(['QRY-011'], false, `column ${c.key} is null in every record yet not omitted`);
+        return emit(['QRY-011', ...files], false, `column ${c.key} is null in every record yet not omitted`);
       if (values.some((v) => v === null)) kept = true;
     }
-    if (omitted) emit(['QRY-011'], true, 'columns null everywhere omitted, the others kept');
-    if (kept) emit(['QRY-012'], true, 'a column with a value in some records kept in all, nulls included');
+    if (omitted) emit(['QRY-011', ...files], true, 'columns null everywhere omitted, the others kept');
+    if (kept) emit(['QRY-012', ...files], true, 'a column with a value in some records kept in all, nulls included');
   },
 };
 
@@ -186,11 +191,12 @@ const noSuppressionByDefault: ExchangeRule = {
 /** QRY-014, QRY-015: the total count is there exactly when asked for, and consistent with the page. */
 const totalCountRule: ExchangeRule = {
   name: 'total_count',
-  requirements: ['QRY-014', 'QRY-015'],
+  requirements: ['QRY-014', 'QRY-015', 'FILE-024'],
   description:
-    'without the total-count parameter no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page',
-  judge(x, ctx, emit) {
-    if (op(x) !== 'queryRecords' || !ok200(x)) return;
+    'without the total-count parameter no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page (on the file query too)',
+  judge(x, ctx, emit0) {
+    if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
+    const emit: typeof emit0 = (reqs, ok, msg) => emit0(op(x) === 'queryFiles' ? [...reqs, 'FILE-024'] : reqs, ok, msg);
     const list = listOf(x);
     if (!list) return;
     const asked = boolParam(x.query, ctx.bindings.query.includeTotalCount);
@@ -228,7 +234,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 /** QRY-008: `sort=<col> desc` orders descending, `<col>` ascending (numbers and timestamps; text collation is not stated). */
 const sortOrder: ExchangeRule = {
   name: 'sort_order',
-  requirements: ['QRY-008'],
+  requirements: ['QRY-008', 'QRY-023'],
   description:
     'sort `<column> desc` answers the records in descending order of that column, `<column>` in ascending order (judged on numbers and ISO timestamps of one form; text collation and the place of nulls are not stated)',
   judge(x, _ctx, emit) {
@@ -246,13 +252,13 @@ const sortOrder: ExchangeRule = {
       new Set(values.map((v) => String(v).length)).size === 1;
     if (values.length < 2 || (!numbers && !stamps)) return;
     const desc = m[2]?.toLowerCase() === 'desc';
+    const reqs = m[2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
     for (let i = 1; i < values.length; i++) {
       const a = values[i - 1] as number | string;
       const b = values[i] as number | string;
-      if (desc ? a < b : a > b)
-        return emit(['QRY-008'], false, `sort ${m[0].trim()}: ${show(a)} comes before ${show(b)}`);
+      if (desc ? a < b : a > b) return emit(reqs, false, `sort ${m[0].trim()}: ${show(a)} comes before ${show(b)}`);
     }
-    emit(['QRY-008'], true, `${values.length} values of ${key} in ${desc ? 'descending' : 'ascending'} order`);
+    emit(reqs, true, `${values.length} values of ${key} in ${desc ? 'descending' : 'ascending'} order`);
   },
 };
 

@@ -75,6 +75,41 @@ const entryDateFormat: ExchangeRule = {
   },
 };
 
+/** FILE-025: ModifiedDate and DownloadedDate, once set, are ISO 8601 date-time strings. */
+const fileTimestamps: ExchangeRule = {
+  name: 'file_timestamps',
+  requirements: ['FILE-025'],
+  description: 'ModifiedDate and DownloadedDate are null or a string that parses as an ISO 8601 date and time',
+  judge(x, _ctx, emit) {
+    for (const r of fileRecords(x))
+      for (const k of ['ModifiedDate', 'DownloadedDate']) {
+        const v = r[k];
+        if (v === undefined || v === null) continue;
+        const good = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
+        emit(['FILE-025'], good, `${k} ${show(v)}`);
+        if (!good) return;
+      }
+  },
+};
+
+/** FILE-021: the file query without a column list carries no file bytes. */
+const fileQueryMetadataOnly: ExchangeRule = {
+  name: 'file_query_metadata_only',
+  requirements: ['FILE-021'],
+  description: 'GET /api/File/Query without `columns` answers rows without Contents (absent or null)',
+  judge(x, _ctx, emit) {
+    if (op(x) !== 'queryFiles' || x.status !== 200 || x.query.get('columns')) return;
+    const rows = recordsOf(x);
+    if (rows.length === 0) return;
+    const bad = rows.find((r) => r.Contents !== undefined && r.Contents !== null);
+    emit(
+      ['FILE-021'],
+      !bad,
+      bad ? `file ${show(bad.FileID)} carries Contents` : `${rows.length} row(s) without Contents`,
+    );
+  },
+};
+
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** FILE-013, FILE-015: a non-empty DownloadURL is relative and no /api path; an external file's is empty. */
@@ -167,6 +202,8 @@ const domainIds: ExchangeRule = {
 };
 
 export const FILE_RULES: readonly ExchangeRule[] = [
+  fileTimestamps,
+  fileQueryMetadataOnly,
   contentsLength,
   mimeTypeExtension,
   entryDateFormat,

@@ -9,6 +9,7 @@ import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { show, type SequenceRule } from './rule.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
+import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 
@@ -139,12 +140,14 @@ const failedWriteChangesNothing: SequenceRule = {
 /** QRY-006: consecutive pages of the same query join without overlap. */
 const pagesJoin: SequenceRule = {
   name: 'pages_join_without_overlap',
-  requirements: ['QRY-006'],
+  requirements: ['QRY-006', 'FILE-022'],
   description:
     'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record, judged by the record ID column; only when both pages carry the same total count or a filter (no other writer assumed)',
   judge(xs, ctx, emit) {
     const skipName = ctx.bindings.query.skip;
-    const pages = xs.filter((x) => op(x) === 'queryRecords' && x.status === 200 && x.query.get('sort'));
+    const pages = xs.filter(
+      (x) => (op(x) === 'queryRecords' || op(x) === 'queryFiles') && x.status === 200 && x.query.get('sort'),
+    );
     const key = (x: TrafficExchange) => {
       const q = new URLSearchParams(x.query);
       q.delete(skipName);
@@ -159,7 +162,7 @@ const pagesJoin: SequenceRule = {
       if (!p2) continue;
       const total = (x: TrafficExchange) => (x.json as Record<string, unknown>)[ctx.bindings.totalCountField];
       const stable = p1.query.has(ctx.bindings.query.filter) || (total(p1) !== undefined && total(p1) === total(p2));
-      const domain = p1.operation!.pathParams.domain;
+      const domain = p1.operation!.pathParams.domain ?? 'File';
       const idKey = [`${domain.replace(/^Custom\./, '')}ID`, 'ID', 'Id'].find((k) => r1.every((r) => k in r));
       const r2 = recordsOf(p2);
       if (!stable || !idKey || r2.length === 0 || !r2.every((r) => idKey in r)) continue;
@@ -279,6 +282,7 @@ const linkThenQuery: SequenceRule = {
 };
 
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
+  ...QUERY_SEQUENCE_RULES,
   writeThenRead,
   failedWriteChangesNothing,
   pagesJoin,
