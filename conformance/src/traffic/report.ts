@@ -56,6 +56,7 @@ export const TO_RECORD: Record<string, string> = {
   suppression_against_plain_query:
     'one filtered query with a `columns` list, once with empty-column suppression and once without',
   total_count_across_pages: 'several pages of one filtered query with the total count on',
+  contents_against_file_size: "GET /api/File/{id}?columns=Contents and any answer with that file's FileSize",
   create_member_twice: 'CreateMember twice on one proposal',
   link_write_then_query: 'Link/Upsert or Link/Remove by primary keys, then Link/Query of that child with ParentID',
 };

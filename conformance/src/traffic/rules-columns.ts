@@ -231,12 +231,27 @@ const totalCountRule: ExchangeRule = {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 
+/**
+ * Text values whose order no collation disputes: after their common prefix (which orders nothing),
+ * only digits and lower-case letters, or only digits and upper-case letters (digits sort before
+ * letters, and letters of one case alphabetically, in binary, ICU and SQL collations alike).
+ * Undefined when the values are not all such text.
+ */
+function comparableText(values: unknown[]): string[] | undefined {
+  if (!values.every((v) => typeof v === 'string')) return undefined;
+  const vs = values as string[];
+  let n = 0;
+  while (vs.every((v) => v.length > n && v[n] === vs[0][n])) n++;
+  const rest = vs.map((v) => v.slice(n));
+  return rest.every((v) => /^[0-9a-z]*$/.test(v)) || rest.every((v) => /^[0-9A-Z]*$/.test(v)) ? rest : undefined;
+}
+
 /** QRY-008: `sort=<col> desc` orders descending, `<col>` ascending (numbers and timestamps; text collation is not stated). */
 const sortOrder: ExchangeRule = {
   name: 'sort_order',
   requirements: ['QRY-008', 'QRY-023'],
   description:
-    'sort `<column> desc` answers the records in descending order of that column, `<column>` in ascending order (judged on numbers and ISO timestamps of one form; text collation and the place of nulls are not stated)',
+    'sort `<column> desc` answers the records in descending order of that column, `<column>` (or `<column> asc`) in ascending order (judged on numbers, ISO timestamps of one form, and text whose order no collation disputes: after a common prefix only digits and letters of one case; the place of nulls is not stated)',
   judge(x, _ctx, emit) {
     if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
     const m = /^\s*([^\s,]+)(?:\s+(asc|desc))?\s*$/i.exec(x.query.get('sort') ?? '');
@@ -245,12 +260,14 @@ const sortOrder: ExchangeRule = {
     const key = cols ? cols.find((c) => c.field === m[1])?.key : m[1];
     const records = recordsOf(x);
     if (!key || records.length < 2 || !records.every((r) => key in r)) return;
-    const values = records.map((r) => r[key]).filter((v) => v !== null);
+    let values = records.map((r) => r[key]).filter((v) => v !== null);
     const numbers = values.every((v) => typeof v === 'number');
     const stamps =
       values.every((v) => typeof v === 'string' && ISO.test(v)) &&
       new Set(values.map((v) => String(v).length)).size === 1;
-    if (values.length < 2 || (!numbers && !stamps)) return;
+    const text = !numbers && !stamps ? comparableText(values) : undefined;
+    if (text) values = text;
+    if (values.length < 2 || (!numbers && !stamps && !text)) return;
     const desc = m[2]?.toLowerCase() === 'desc';
     const reqs = m[2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
     for (let i = 1; i < values.length; i++) {

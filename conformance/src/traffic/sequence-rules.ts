@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
-import { show, type SequenceRule } from './rule.js';
+import { isInt, show, type SequenceRule } from './rule.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
@@ -281,8 +281,43 @@ const linkThenQuery: SequenceRule = {
   },
 };
 
+/** FILE-010, FILE-002: Contents decodes to the FileSize another answer gave for the same file. */
+const contentsAgainstFileSize: SequenceRule = {
+  name: 'contents_against_file_size',
+  requirements: ['FILE-010', 'FILE-002'],
+  description:
+    "a file's Contents is base64 of exactly the FileSize any answer gave for that FileID (the single read of Contents and the query of FileSize may be separate calls)",
+  judge(xs, _ctx, emit) {
+    const files = xs.filter((x) => ['getFile', 'queryFiles', 'listAttachedFiles'].includes(op(x)) && x.status === 200);
+    const sizes = new Map<unknown, { size: number; x: TrafficExchange }>();
+    for (const x of files)
+      for (const r of recordsOf(x))
+        if (r.FileID !== undefined && isInt(r.FileSize)) sizes.set(r.FileID, { size: r.FileSize, x });
+    for (const x of files) {
+      const id = op(x) === 'getFile' ? Number(x.operation!.pathParams.id) : undefined;
+      for (const r of recordsOf(x)) {
+        const fid = r.FileID ?? id;
+        const known = sizes.get(fid);
+        if (typeof r.Contents !== 'string' || !known || known.x === x) continue;
+        const c = r.Contents.replace(/\s+/g, '');
+        const good = BASE64.test(c) && Buffer.from(c, 'base64').length === known.size;
+        emit(
+          ['FILE-010', 'FILE-002'],
+          good,
+          good
+            ? `file ${show(fid)}: Contents of FileSize ${known.size} bytes`
+            : `file ${show(fid)}: Contents ${BASE64.test(c) ? `decodes to ${Buffer.from(c, 'base64').length} bytes` : 'is not base64'}, FileSize ${known.size}`,
+          [known.x, x],
+        );
+      }
+    }
+  },
+};
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
+  contentsAgainstFileSize,
   writeThenRead,
   failedWriteChangesNothing,
   pagesJoin,
