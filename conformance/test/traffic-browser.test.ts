@@ -4,12 +4,14 @@
 // of the reference. Each parses and verifies with 0 failed, and no report holds the token.
 // Needs Debian's Chromium at /usr/bin/chromium (CI installs it: scripts/ci/ensure-chromium.sh);
 // without it the browser tests skip with the reason.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harFromMessages } from 'chrome-har';
 import { startReferenceProcess, type ReferenceProcess } from '../src/targets/reference-process.js';
+import { ROOT } from '../src/paths.js';
 import { startRecordingProxy } from '../src/traffic/recording-proxy.js';
 import type { RunResults } from '../src/report/results.js';
 import { runCli } from './helpers/cli.js';
@@ -128,6 +130,30 @@ describe.skipIf(skipBrowser)(
 );
 
 describe('conformance record', () => {
+  it('the command prints its address, records until SIGINT, and writes the HAR', async () => {
+    const har = path.join(tmp, 'record-cli.har');
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'conformance/bin/conformance.mjs'), 'record', '--upstream', ref.url, '--har', har],
+      { cwd: ROOT },
+    );
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /conformance record: (http:\/\/\S+) /.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`record exited ${code}: ${out}`)));
+    });
+    expect((await fetch(`${url}/api/Domains`)).status).toBe(401);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/1 exchange\(s\) written/);
+    expect(JSON.parse(fs.readFileSync(har, 'utf8')).log.entries[0].response.status).toBe(401);
+  }, 60_000);
+
   it('forwards unchanged, writes HAR with the token redacted, and the HAR verifies', async () => {
     const har = path.join(tmp, 'record.har');
     const proxy = await startRecordingProxy({ upstream: ref.url, har, tokenHeader: 'Token', creatorVersion: 'test' });
