@@ -19,6 +19,9 @@ import { startFaultProxy } from '../conformance/faults/proxy.js';
 import type { RunResults } from '../conformance/src/report/results.js';
 import { startReferenceProcess } from '../conformance/src/targets/reference-process.js';
 import { notJudgeableReason } from '../conformance/src/traffic/report.js';
+import { SCHEMA_RULE } from '../conformance/src/traffic/rules-schema.js';
+import { SEQUENCE_RULES } from '../conformance/src/traffic/sequence-rules.js';
+import { EXCHANGE_RULES } from '../conformance/src/traffic/verify.js';
 import { ROOT } from '../spec/paths.js';
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
@@ -27,8 +30,12 @@ const o = new Command()
   .option('--only <names>', 'comma list of faults and controls')
   .option('--concurrency <n>', 'jobs at once', '2')
   .option('--out <dir>', 'where traffic.md and traffic.json go', 'reports')
+  .option(
+    '--from <traffic.json>',
+    'write traffic.md (and the README figures) again from an earlier traffic.json, running nothing',
+  )
   .parse(process.argv)
-  .opts<{ only?: string; concurrency: string; out: string }>();
+  .opts<{ only?: string; concurrency: string; out: string; from?: string }>();
 const only = o.only?.split(',').map((s) => s.trim());
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'traffic-faults-'));
 
@@ -184,8 +191,10 @@ const jobs: Array<['fault' | 'control' | 'reference', Fault | Control]> = [
   ...FAULTS.map((f) => ['fault', f] as ['fault', Fault]),
   ...CONTROLS.map((c) => ['control', c] as ['control', Control]),
 ].filter(([, f]) => !only || only.includes(f.name));
-const outcomes: Outcome[] = [];
-let next = 0;
+const outcomes: Outcome[] = o.from
+  ? (JSON.parse(fs.readFileSync(o.from, 'utf8')) as { outcomes: Outcome[] }).outcomes
+  : [];
+let next = o.from ? jobs.length : 0;
 await Promise.all(
   Array.from({ length: Number(o.concurrency) }, async () => {
     while (next < jobs.length) {
@@ -235,9 +244,22 @@ const md = [
   '',
   '## Requirements of the faults traffic alone did not catch, and why',
   '',
-  '| Requirement | Why a recording cannot decide it |',
-  '|---|---|',
-  ...missedReqs.map((id) => `| ${id} | ${notJudgeableReason(id)} |`),
+  'A requirement of a missed fault either has no traffic rule (the reason says what a recording lacks), or has one whose conditions the recorded exchanges of that fault did not meet or whose change the rule cannot see (named with the rule).',
+  '',
+  '| Requirement | Missed faults | Why |',
+  '|---|---|---|',
+  ...missedReqs.map((id) => {
+    const rules = [...EXCHANGE_RULES, SCHEMA_RULE, ...SEQUENCE_RULES]
+      .filter((r) => (r.requirements as readonly string[]).includes(id))
+      .map((r) => `\`${r.name}\``);
+    const why = rules.length
+      ? `judged by ${rules.join(', ')}, but these faults change what only the stored data, another call's intent or a condition the rule leaves unjudged would show`
+      : notJudgeableReason(id);
+    return `| ${id} | ${missed
+      .filter((x) => x.requirements.includes(id))
+      .map((x) => x.name)
+      .join(', ')} | ${why} |`;
+  }),
   '',
   '## Per fault and control',
   '',
@@ -270,6 +292,7 @@ if (!only && text.includes(start) && text.includes(end))
     `${text.slice(0, text.indexOf(start) + start.length)}\n${figures.join('\n').trim()}\n${text.slice(text.indexOf(end))}`,
   );
 fs.rmSync(work, { recursive: true, force: true });
+if (o.from) process.stdout.write(`traffic: written again from ${o.from}\n`);
 process.stdout.write(
   `traffic: ${caught.length} of ${changed.length} changing faults caught passively; controls failed ${controls.filter((x) => x.trafficExit !== 0).length} of ${controls.length}\n`,
 );
