@@ -8,9 +8,11 @@ import { registerInit } from './init.js';
 import { registerList } from './list.js';
 import { log } from './log.js';
 import { registerMerge } from './merge.js';
+import { registerRecord } from './record.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerStates } from './states.js';
+import { registerVerifyTraffic } from './verify-traffic.js';
 import { suiteVersion } from './versions.js';
 
 // the library entry (package export "./run", conformance/bin/run.mjs) shares this bundle
@@ -36,6 +38,8 @@ export function buildProgram(onExit: (code: number) => void): Command {
   registerMerge(program, onExit);
   registerInit(program, onExit);
   registerStates(program, onExit);
+  registerVerifyTraffic(program, onExit);
+  registerRecord(program, onExit);
 
   return program;
 }

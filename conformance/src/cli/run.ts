@@ -129,6 +129,10 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'a failing model-based test reports the first failing sequence as found instead of shrinking it to a shorter one (faster when only the verdict matters, as in the mutation run) [CONFORMANCE_SKIP_SHRINK]',
     )
     .option(
+      '--record-har <file>',
+      "write the suite's own traffic as HAR 1.2 (credentials redacted), e.g. for a browser's developer tools",
+    )
+    .option(
       '--config <file>',
       'YAML config file: any option above (kebab or camel case) and `bindings:` [CONFORMANCE_CONFIG]',
     )

@@ -16,6 +16,7 @@ import type { RunResults } from '../report/results.js';
 import type { RunInfo } from '../report/run-results.js';
 import { targetFor } from '../targets/from-options.js';
 import { specVersion, suiteVersion } from '../cli/versions.js';
+import { startHarRecording } from '../traffic/har-recording.js';
 
 export type { RunResults } from '../report/results.js';
 
@@ -76,10 +77,13 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   const seed = o.seed ?? randomSeed();
   log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
   const startedAt = new Date();
+  // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end)
+  let endHar: (() => void) | undefined;
   try {
     log(`conformance: target: ${target.describe()}`);
     const started = await target.start();
     signal?.throwIfAborted();
+    endHar = startHarRecording(raw.recordHar as string | undefined, o.bindings, log);
     const ctx: RunContext = {
       baseUrl: started.baseUrl,
       stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
@@ -176,6 +180,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     return results;
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    endHar?.();
     await target.stop();
   }
 }

@@ -8,6 +8,7 @@ import type { GenericChecker } from './generic-checks/checker.js';
 import { GENERIC_REQUIREMENTS } from './generic-checks/checks.js';
 import type { Finding, GenericCode, Violation } from './generic-checks/types.js';
 import { describeError, TargetError } from '../errors.js';
+import { spooledFetch } from '../traffic/spool.js';
 import { readBodyCapped, send, type HttpResponse, type TransportError } from './transport.js';
 
 /** One recorded request/response pair. */
@@ -209,7 +210,7 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
 
 /** An openapi-fetch client with the conformance middleware. */
 export function makeClient<Paths extends object>(opts: ClientOptions): Client<Paths> {
-  const client = createClient<Paths>({ baseUrl: opts.baseUrl });
+  const client = createClient<Paths>({ baseUrl: opts.baseUrl, fetch: spooledFetch });
   client.use(conformanceMiddleware(opts));
   return client;
 }

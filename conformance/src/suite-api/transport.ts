@@ -8,6 +8,7 @@ import { Agent, request } from 'undici';
 import zlib from 'node:zlib';
 import { pipeline, type Readable } from 'node:stream';
 import { describeError, TargetError } from '../errors.js';
+import { spooled } from '../traffic/spool.js';
 
 /** Largest response body the client reads (bytes after content decoding). A larger one, or a
  * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
@@ -100,8 +101,13 @@ const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 }
  * while fetch hands on the answer (the reference's size-limit test met it). */
 const FETCH_ABOVE_BYTES = 1024 * 1024;
 
-/** Sends one request and reads its answer (status, headers, body text) whole. */
-export async function send(r: HttpRequest): Promise<HttpResponse> {
+/** Sends one request and reads its answer (status, headers, body text) whole; recorded as HAR
+ * when the run records (`run --record-har`, traffic/spool.ts). */
+export function send(r: HttpRequest): Promise<HttpResponse> {
+  return spooled(r, sendOnce);
+}
+
+async function sendOnce(r: HttpRequest): Promise<HttpResponse> {
   if (r.body !== undefined && r.body.length > FETCH_ABOVE_BYTES) return sendWithFetch(r);
   const d = deadline(r.timeoutMs, r.signal);
   try {

@@ -1,0 +1,65 @@
+// What a traffic rule is: a named function for requirements of spec/requirements.yaml, judged on
+// recorded exchanges only (no state endpoint, no request of its own). A rule emits a judgement when
+// the exchanges decide a requirement; when they do not (a parameter missing, a body not recorded),
+// it says nothing, so a requirement is "not observed" rather than passed on no evidence.
+import type { Bindings } from '../suite-api/bindings.js';
+import type { TrafficExchange } from './exchange.js';
+
+export interface Judgement {
+  rule: string;
+  requirements: string[];
+  ok: boolean;
+  /** What was seen; for a failure, what was expected and what came instead. */
+  message: string;
+  /** The exchanges that decided it, the deciding one last. */
+  exchanges: TrafficExchange[];
+}
+
+export interface RuleContext {
+  bindings: Bindings;
+  /** DomainID by domain name: the fixed core IDs of section 2.1 and what GET /api/Domains answered. */
+  domainIds: Map<string, number>;
+}
+
+type Emit = (requirements: string[], ok: boolean, message: string, exchanges?: TrafficExchange[]) => void;
+
+/** A rule that one request and its answer decide. */
+export interface ExchangeRule {
+  /** snake_case, stable (shown in the reports and the docs). */
+  name: string;
+  /** Every requirement the rule can name. */
+  requirements: readonly string[];
+  /** One line: what the rule asserts. */
+  description: string;
+  judge(x: TrafficExchange, ctx: RuleContext, emit: Emit): void;
+}
+
+/** A rule that exchanges in recorded order decide. */
+export interface SequenceRule {
+  name: string;
+  requirements: readonly string[];
+  description: string;
+  judge(xs: TrafficExchange[], ctx: RuleContext, emit: Emit): void;
+}
+
+/** `true`/`false` of a boolean query parameter; undefined when absent or neither. */
+export function boolParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (/^true$/i.test(v)) return true;
+  if (/^false$/i.test(v)) return false;
+  return undefined;
+}
+
+/** A non-negative decimal integer parameter; undefined when absent or not one. */
+export function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  return v !== null && /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : undefined;
+}
+
+export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+export function show(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

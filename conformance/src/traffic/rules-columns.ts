@@ -1,0 +1,317 @@
+// Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
+import { atPath } from '../suite-api/bindings.js';
+import { requestedColumns, hasDuplicateKeys } from './columns.js';
+import { recordsOf, type TrafficExchange } from './exchange.js';
+import { boolParam, intParam, isInt, show, type ExchangeRule, type RuleContext } from './rule.js';
+
+const COLUMN_OPS = new Set(['getRecord', 'queryRecords', 'listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
+const BEYOND_RECORDS = new Set(['listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
+const QUERY_OPS = new Set(['queryRecords', 'queryFiles']);
+
+const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
+const ok200 = (x: TrafficExchange) => x.status === 200 && x.json !== undefined;
+const listOf = (x: TrafficExchange) => {
+  const l = (x.json as { List?: unknown } | undefined)?.List;
+  return Array.isArray(l) ? l : undefined;
+};
+const suppressing = (x: TrafficExchange, ctx: RuleContext) =>
+  boolParam(x.query, ctx.bindings.query.excludeEmptyColumns) === true;
+
+/** COL-001, COL-003, COL-011: the keys of every record are exactly the requested columns (aliases as keys). */
+const columnsAreKeys: ExchangeRule = {
+  name: 'columns_requested_are_keys',
+  requirements: ['COL-001', 'COL-003', 'COL-011'],
+  description:
+    'with a `columns` list, every record holds exactly the requested keys: a field under its name, a renamed one under its alias only',
+  judge(x, ctx, emit) {
+    if (!COLUMN_OPS.has(op(x)) || !ok200(x)) return;
+    const cols = requestedColumns(x.query.get('columns'));
+    if (!cols || hasDuplicateKeys(cols)) return;
+    if (QUERY_OPS.has(op(x)) && suppressing(x, ctx)) return; // suppression may leave keys out
+    const records = recordsOf(x);
+    if (records.length === 0) return;
+    const want = cols.map((c) => c.key).sort();
+    const reqs = [
+      'COL-001',
+      ...(cols.some((c) => c.alias) ? ['COL-003'] : []),
+      ...(BEYOND_RECORDS.has(op(x)) ? ['COL-011'] : []),
+    ];
+    for (const [i, r] of records.entries()) {
+      const got = Object.keys(r).sort();
+      if (show(got) !== show(want)) {
+        const missing = want.filter((k) => !got.includes(k));
+        const extra = got.filter((k) => !want.includes(k));
+        emit(
+          reqs,
+          false,
+          `record ${i} has keys ${show(got)}, requested ${show(want)}${missing.length ? `; missing ${show(missing)}` : ''}${extra.length ? `; not requested ${show(extra)}` : ''}`,
+        );
+        return;
+      }
+    }
+    emit(reqs, true, `${records.length} record(s) with exactly the keys ${show(want)}`);
+  },
+};
+
+/** The effective total count of a query answer, where the bindings put it. */
+function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {
+  const b = ctx.bindings;
+  if (b.totalCountHeader) {
+    const h = x.responseHeaders[b.totalCountHeader.toLowerCase()];
+    return h === undefined ? undefined : /^\s*\d+\s*$/.test(h) ? Number(h) : h;
+  }
+  return atPath(x.json, b.totalCountField);
+}
+
+/** How many records a page of `size` starting at `skip` holds, when the total count is in the answer. */
+function expectedLength(x: TrafficExchange, ctx: RuleContext, size: number): number | undefined {
+  if (boolParam(x.query, ctx.bindings.query.includeTotalCount) !== true) return undefined;
+  const total = totalCount(x, ctx);
+  if (!isInt(total)) return undefined;
+  const skip = intParam(x.query, ctx.bindings.query.skip) ?? (x.query.has(ctx.bindings.query.skip) ? undefined : 0);
+  if (skip === undefined) return undefined;
+  return Math.max(0, Math.min(size, total - skip));
+}
+
+/** QRY-003: without `take`, a page holds 30 records (fewer only when fewer remain). */
+const defaultTake: ExchangeRule = {
+  name: 'take_default_30',
+  requirements: ['QRY-003'],
+  description: 'a query without `take` answers at most 30 records, and 30 when the total count shows more remain',
+  judge(x, ctx, emit) {
+    if (!QUERY_OPS.has(op(x)) || !ok200(x) || x.query.has('take')) return;
+    const list = listOf(x);
+    if (!list) return;
+    if (list.length > 30) return emit(['QRY-003'], false, `no take: ${list.length} records, more than the default 30`);
+    const exp = expectedLength(x, ctx, 30);
+    if (exp !== undefined)
+      return emit(
+        ['QRY-003'],
+        list.length === exp,
+        `no take: ${list.length} records; the total count leaves ${exp} for this page`,
+      );
+    if (list.length === 30) emit(['QRY-003'], true, 'no take: a page of 30 records');
+  },
+};
+
+/** QRY-004: never more than 100 records, whatever `take` asks. */
+const takeCap: ExchangeRule = {
+  name: 'take_cap_100',
+  requirements: ['QRY-004'],
+  description: 'a query never answers more than 100 records; judged passed where `take` asked for more than 100',
+  judge(x, _ctx, emit) {
+    if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
+    const list = listOf(x);
+    if (!list) return;
+    const take = intParam(x.query, 'take');
+    if (list.length > 100) return emit(['QRY-004'], false, `${list.length} records, more than the maximum 100`);
+    if (take !== undefined && take > 100) emit(['QRY-004'], true, `take=${take}: ${list.length} records`);
+  },
+};
+
+/** QRY-005: take=n (1..100) answers at most n records, and n when the total count shows they exist. */
+const takeN: ExchangeRule = {
+  name: 'take_n',
+  requirements: ['QRY-005'],
+  description:
+    'take=n (1..100) answers at most n records, and exactly n when a full page is shown or the total count shows n remain',
+  judge(x, ctx, emit) {
+    if (!new Set([...QUERY_OPS, 'listAttachedFiles']).has(op(x)) || !ok200(x)) return;
+    const take = intParam(x.query, 'take');
+    const list = listOf(x);
+    if (take === undefined || take < 1 || take > 100 || !list) return;
+    if (list.length > take) return emit(['QRY-005'], false, `take=${take}: ${list.length} records`);
+    const exp = expectedLength(x, ctx, take);
+    if (exp !== undefined)
+      return emit(
+        ['QRY-005'],
+        list.length === exp,
+        `take=${take}: ${list.length} records; the total count leaves ${exp}`,
+      );
+    if (list.length === take) emit(['QRY-005'], true, `take=${take}: ${take} records`);
+  },
+};
+
+/** QRY-011, QRY-012: with suppression on, a column is omitted from every record or kept in every record, and kept only with a value somewhere. */
+const suppression: ExchangeRule = {
+  name: 'empty_column_suppression',
+  requirements: ['QRY-011', 'QRY-012', 'FILE-023'],
+  description:
+    'with empty-column suppression on, a requested column is in every record or in none, and a column kept holds a value in at least one record (on the file query too)',
+  judge(x, ctx, emit) {
+    if (!QUERY_OPS.has(op(x)) || !ok200(x) || !suppressing(x, ctx)) return;
+    const cols = requestedColumns(x.query.get('columns'));
+    const records = recordsOf(x);
+    if (!cols || hasDuplicateKeys(cols) || records.length === 0) return;
+    const files = op(x) === 'queryFiles' ? ['FILE-023'] : [];
+    let kept = false;
+    let omitted = false;
+    for (const c of cols) {
+      const having = records.filter((r) => c.key in r);
+      if (having.length > 0 && having.length < records.length)
+        return emit(
+          ['QRY-012', ...files],
+          false,
+          `column ${c.key} is in ${having.length} of ${records.length} records`,
+        );
+      if (having.length === 0) {
+        omitted = true;
+        continue;
+      }
+      const values = records.map((r) => r[c.key]);
+      if (values.every((v) => v === null))
+        return emit(['QRY-011', ...files], false, `column ${c.key} is null in every record yet not omitted`);
+      if (values.some((v) => v === null)) kept = true;
+    }
+    if (omitted) emit(['QRY-011', ...files], true, 'columns null everywhere omitted, the others kept');
+    if (kept) emit(['QRY-012', ...files], true, 'a column with a value in some records kept in all, nulls included');
+  },
+};
+
+/** QRY-013: suppression is off by default: a requested column null everywhere is still there. */
+const noSuppressionByDefault: ExchangeRule = {
+  name: 'no_suppression_by_default',
+  requirements: ['QRY-013'],
+  description:
+    'without the suppression parameter, a requested column that is null in every record is still in every record',
+  judge(x, ctx, emit) {
+    if (op(x) !== 'queryRecords' || !ok200(x) || x.query.has(ctx.bindings.query.excludeEmptyColumns)) return;
+    const cols = requestedColumns(x.query.get('columns'));
+    const records = recordsOf(x);
+    if (!cols || hasDuplicateKeys(cols) || records.length === 0) return;
+    for (const c of cols) {
+      if (records.every((r) => r[c.key] === null))
+        return emit(['QRY-013'], true, `column ${c.key}, null in every record, is returned`);
+      if (records.every((r) => !(c.key in r)))
+        return emit(['QRY-013'], false, `requested column ${c.key} is in no record, yet suppression was not asked for`);
+    }
+  },
+};
+
+/** QRY-014, QRY-015: the total count is there exactly when asked for, and consistent with the page. */
+const totalCountRule: ExchangeRule = {
+  name: 'total_count',
+  requirements: ['QRY-014', 'QRY-015', 'FILE-024'],
+  description:
+    'without the total-count parameter no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page (on the file query too)',
+  judge(x, ctx, emit0) {
+    if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
+    const emit: typeof emit0 = (reqs, ok, msg) => emit0(op(x) === 'queryFiles' ? [...reqs, 'FILE-024'] : reqs, ok, msg);
+    const list = listOf(x);
+    if (!list) return;
+    const asked = boolParam(x.query, ctx.bindings.query.includeTotalCount);
+    const where = ctx.bindings.totalCountHeader
+      ? `header ${ctx.bindings.totalCountHeader}`
+      : ctx.bindings.totalCountField;
+    const total = totalCount(x, ctx);
+    if (!x.query.has(ctx.bindings.query.includeTotalCount))
+      return emit(
+        ['QRY-015'],
+        total === undefined,
+        total === undefined
+          ? 'no total count asked, none given'
+          : `no total count asked, yet ${where} is ${show(total)}`,
+      );
+    if (asked !== true) return;
+    if (!isInt(total) || total < 0)
+      return emit(['QRY-014'], false, `total count asked for, ${where} is ${show(total)}`);
+    const skip = intParam(x.query, ctx.bindings.query.skip) ?? 0;
+    const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+    if (list.length > 0 && total < skip + list.length)
+      return emit(['QRY-014'], false, `total count ${total} is less than skip ${skip} + ${list.length} records shown`);
+    if (list.length > 0 && list.length < take && total !== skip + list.length)
+      return emit(
+        ['QRY-014'],
+        false,
+        `a short page (${list.length} of ${take}) at skip ${skip}, yet the total count is ${total}`,
+      );
+    emit(['QRY-014'], true, `total count ${total} with ${list.length} records at skip ${skip}`);
+  },
+};
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * Text values whose order no collation disputes: after their common prefix (which orders nothing),
+ * only digits and lower-case letters, or only digits and upper-case letters (digits sort before
+ * letters, and letters of one case alphabetically, in binary, ICU and SQL collations alike).
+ * Undefined when the values are not all such text.
+ */
+function comparableText(values: unknown[]): string[] | undefined {
+  if (!values.every((v) => typeof v === 'string')) return undefined;
+  const vs = values as string[];
+  let n = 0;
+  while (vs.every((v) => v.length > n && v[n] === vs[0][n])) n++;
+  const rest = vs.map((v) => v.slice(n));
+  return rest.every((v) => /^[0-9a-z]*$/.test(v)) || rest.every((v) => /^[0-9A-Z]*$/.test(v)) ? rest : undefined;
+}
+
+/** QRY-008: `sort=<col> desc` orders descending, `<col>` ascending (numbers and timestamps; text collation is not stated). */
+const sortOrder: ExchangeRule = {
+  name: 'sort_order',
+  requirements: ['QRY-008', 'QRY-023'],
+  description:
+    'sort `<column> desc` answers the records in descending order of that column, `<column>` (or `<column> asc`) in ascending order (judged on numbers, ISO timestamps of one form, and text whose order no collation disputes: after a common prefix only digits and letters of one case; the place of nulls is not stated)',
+  judge(x, _ctx, emit) {
+    if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
+    const m = /^\s*([^\s,]+)(?:\s+(asc|desc))?\s*$/i.exec(x.query.get('sort') ?? '');
+    if (!m) return;
+    const cols = requestedColumns(x.query.get('columns'));
+    const key = cols ? cols.find((c) => c.field === m[1])?.key : m[1];
+    const records = recordsOf(x);
+    if (!key || records.length < 2 || !records.every((r) => key in r)) return;
+    let values = records.map((r) => r[key]).filter((v) => v !== null);
+    const numbers = values.every((v) => typeof v === 'number');
+    const stamps =
+      values.every((v) => typeof v === 'string' && ISO.test(v)) &&
+      new Set(values.map((v) => String(v).length)).size === 1;
+    const text = !numbers && !stamps ? comparableText(values) : undefined;
+    if (text) values = text;
+    if (values.length < 2 || (!numbers && !stamps && !text)) return;
+    const desc = m[2]?.toLowerCase() === 'desc';
+    const reqs = m[2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
+    for (let i = 1; i < values.length; i++) {
+      const a = values[i - 1] as number | string;
+      const b = values[i] as number | string;
+      if (desc ? a < b : a > b) return emit(reqs, false, `sort ${m[0].trim()}: ${show(a)} comes before ${show(b)}`);
+    }
+    emit(reqs, true, `${values.length} values of ${key} in ${desc ? 'descending' : 'ascending'} order`);
+  },
+};
+
+/** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID). */
+const recordEnvelope: ExchangeRule = {
+  name: 'single_read_envelope',
+  requirements: ['REC-001', 'FILE-009'],
+  description:
+    'GET /api/{domain}/{id} answers Record (an object), Domain (the domain of the path) and Id (the ID of the path)',
+  judge(x, _ctx, emit) {
+    const o = op(x);
+    if ((o !== 'getRecord' && o !== 'getFile') || !ok200(x)) return;
+    const j = x.json as { Record?: unknown; Domain?: unknown; Id?: unknown };
+    const domain = o === 'getFile' ? 'File' : x.operation!.pathParams.domain;
+    const idText = x.operation!.pathParams.id;
+    if (!/^[1-9]\d{0,14}$/.test(idText ?? '')) return;
+    const req = o === 'getFile' ? 'FILE-009' : 'REC-001';
+    const good = typeof j.Record === 'object' && j.Record !== null && j.Domain === domain && j.Id === Number(idText);
+    emit(
+      [req],
+      good,
+      good
+        ? `Record, Domain ${domain}, Id ${idText}`
+        : `expected Domain ${show(domain)} and Id ${idText}, got Domain ${show(j.Domain)}, Id ${show(j.Id)}`,
+    );
+  },
+};
+
+export const COLUMN_RULES: readonly ExchangeRule[] = [
+  columnsAreKeys,
+  defaultTake,
+  takeCap,
+  takeN,
+  suppression,
+  noSuppressionByDefault,
+  totalCountRule,
+  sortOrder,
+  recordEnvelope,
+];

@@ -1,0 +1,257 @@
+// Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
+import { isObject, type TrafficExchange } from './exchange.js';
+import { isInt, show, type ExchangeRule } from './rule.js';
+import { batchOf, itemId, itemOf, KINDS, type ScheduleResult } from './schedules.js';
+
+const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
+
+/** SCHED-003: each OrderNumber is the item's zero-based position in its own input array. */
+const orderNumbers: ExchangeRule = {
+  name: 'order_numbers',
+  requirements: ['SCHED-003'],
+  description:
+    "each result's OrderNumber is a distinct zero-based position within its own input array (Inserts, Updates, Deletes); null only where the batch was refused as a whole",
+  judge(x, _ctx, emit) {
+    const b = batchOf(x);
+    if (!b?.results) return;
+    let seen = 0;
+    for (const k of KINDS) {
+      const nums = new Set<number>();
+      for (const r of b.results[k]) {
+        if (r.OrderNumber === null && !b.anySuccess) continue;
+        const n = r.OrderNumber;
+        if (!isInt(n) || n < 0 || n >= b.input[k].length || nums.has(n))
+          return emit(
+            ['SCHED-003'],
+            false,
+            `${k}: OrderNumber ${show(n)} for an input array of ${b.input[k].length} item(s)${isInt(n) && nums.has(n) ? ' (twice)' : ''}`,
+          );
+        nums.add(n);
+        seen++;
+      }
+    }
+    if (seen) emit(['SCHED-003'], true, `${seen} OrderNumber(s) within their input arrays`);
+  },
+};
+
+/** SCHED-012, SCHED-013: a non-atomic batch answers a result for every item. */
+const nonAtomicListsAll: ExchangeRule = {
+  name: 'non_atomic_lists_every_item',
+  requirements: ['SCHED-012', 'SCHED-013'],
+  description:
+    'a batch without isAtomic=true that applied at least one item answers one result per input item in each array (without isAtomic: the default is non-atomic)',
+  judge(x, _ctx, emit) {
+    const b = batchOf(x);
+    if (!b?.results || b.atomic || !b.anySuccess) return;
+    const reqs = ['SCHED-012', ...(b.atomicGiven ? [] : ['SCHED-013'])];
+    for (const k of KINDS)
+      if (b.results[k].length !== b.input[k].length)
+        return emit(reqs, false, `${k}: ${b.results[k].length} result(s) for ${b.input[k].length} item(s)`);
+    emit(reqs, true, `a result for each of ${KINDS.map((k) => b.input[k].length).join('/')} items`);
+  },
+};
+
+/** SCHED-015: a failed atomic batch lists only failed items. */
+const atomicListsFailed: ExchangeRule = {
+  name: 'atomic_failure_lists_only_failed',
+  requirements: ['SCHED-015'],
+  description: 'an isAtomic=true batch with a failed item answers only failed items (no item as successful)',
+  judge(x, _ctx, emit) {
+    const b = batchOf(x);
+    if (!b?.results || !b.atomic || !b.anyFailure) return;
+    const ok = KINDS.find((k) => b.results![k].some((r) => r.IsSuccessful === true));
+    emit(['SCHED-015'], !ok, ok ? `${ok} lists a successful item beside a failed one` : 'only failed items listed');
+  },
+};
+
+/** SCHED-002: RecordID is the affected record on success, 0 for a failed insert or delete. */
+const recordIds: ExchangeRule = {
+  name: 'record_ids',
+  requirements: ['SCHED-002'],
+  description:
+    "RecordID is 0 for a failed insert or delete; on success it is the record's ID (a positive integer for an insert, the item's ID for an update or delete, the path's ID for the single DELETE)",
+  judge(x, _ctx, emit) {
+    const check = (k: string, r: ScheduleResult, id: number | undefined): string | undefined => {
+      if (r.IsSuccessful === false && (k === 'Inserts' || k === 'Deletes') && r.RecordID !== 0)
+        return `failed ${k} item: RecordID ${show(r.RecordID)}, not 0`;
+      if (r.IsSuccessful === true && k === 'Inserts' && !(isInt(r.RecordID) && r.RecordID > 0))
+        return `successful insert: RecordID ${show(r.RecordID)}`;
+      if (r.IsSuccessful === true && k !== 'Inserts' && id !== undefined && r.RecordID !== id)
+        return `successful ${k} item of ID ${id}: RecordID ${show(r.RecordID)}`;
+      return undefined;
+    };
+    if (op(x) === 'deleteSchedule' && isObject(x.json) && typeof x.json.IsSuccessful === 'boolean') {
+      const bad = check('Deletes', x.json, Number(x.operation!.pathParams.scheduleId));
+      return emit(['SCHED-002'], !bad, bad ?? `single DELETE: RecordID ${show(x.json.RecordID)}`);
+    }
+    const b = batchOf(x);
+    if (!b?.results) return;
+    let n = 0;
+    for (const k of KINDS)
+      for (const r of b.results[k]) {
+        const item = itemOf(b, k, r);
+        const bad = check(k, r, item ? itemId(item) : undefined);
+        if (bad) return emit(['SCHED-002'], false, bad);
+        n++;
+      }
+    if (n) emit(['SCHED-002'], true, `${n} RecordID(s) as the outcome says`);
+  },
+};
+
+/** SCHED-005: every result carries a non-empty Message. */
+const messages: ExchangeRule = {
+  name: 'result_messages',
+  requirements: ['SCHED-005'],
+  description: 'every schedule operation result carries a non-empty Message',
+  judge(x, _ctx, emit) {
+    const results: ScheduleResult[] =
+      op(x) === 'deleteSchedule' && isObject(x.json) && 'IsSuccessful' in x.json
+        ? [x.json]
+        : (() => {
+            const b = batchOf(x);
+            return b?.results ? KINDS.flatMap((k) => b.results![k]) : [];
+          })();
+    if (results.length === 0) return;
+    const bad = results.find((r) => typeof r.Message !== 'string' || r.Message.trim() === '');
+    emit(
+      ['SCHED-005'],
+      !bad,
+      bad ? `a result with Message ${show(bad.Message)}` : `${results.length} result(s) with a Message`,
+    );
+  },
+};
+
+const REQUIRED =
+  /\b(required|requires|mandatory|missing|empty|blank|must|needs?|no value|provide|supply|specify|enter|not (be )?(given|provided|supplied|set|null))\b/i;
+const LOCATION_NAME = /Location[\s_-]*Name/i;
+
+/** SCHED-016, SCHED-017: a ProposalLocation without LocationName is refused as required. */
+const locationNameRequired: ExchangeRule = {
+  name: 'location_name_required',
+  requirements: ['SCHED-016', 'SCHED-017'],
+  description:
+    "a ProposalLocation insert without LocationName (or an update to an empty one) fails (insert: RecordID 0; update: the record's ID), and, in a batch that applied other items, its Message says LocationName is required",
+  judge(x, _ctx, emit) {
+    const b = batchOf(x);
+    if (!b?.results || b.domain !== 'ProposalLocation') return;
+    for (const k of ['Inserts', 'Updates'] as const)
+      for (const r of b.results[k]) {
+        const item = itemOf(b, k, r);
+        const fields = item && isObject(item.Fields) ? item.Fields : undefined;
+        if (!fields) continue;
+        const name = fields.LocationName;
+        const missing = k === 'Inserts' ? name === undefined || name === null || name === '' : name === '';
+        if (!missing) continue;
+        const req = k === 'Inserts' ? 'SCHED-016' : 'SCHED-017';
+        const id = k === 'Inserts' ? 0 : itemId(item!);
+        if (r.IsSuccessful !== false || (id !== undefined && r.RecordID !== id))
+          return emit(
+            [req],
+            false,
+            `${k} item without LocationName: IsSuccessful ${show(r.IsSuccessful)}, RecordID ${show(r.RecordID)}`,
+          );
+        if (
+          b.anySuccess &&
+          !(typeof r.Message === 'string' && LOCATION_NAME.test(r.Message) && REQUIRED.test(r.Message))
+        )
+          return emit(
+            [req],
+            false,
+            `${k} item without LocationName: Message ${show(r.Message)} does not say LocationName is required`,
+          );
+        emit([req], true, `${k} item without LocationName refused`);
+      }
+  },
+};
+
+/** SCHED-004, SCHED-018: the single DELETE answers OrderNumber null; on a non-modifiable proposal the documented result. */
+const singleDelete: ExchangeRule = {
+  name: 'single_delete_result',
+  requirements: ['SCHED-004', 'SCHED-018'],
+  description:
+    'the single DELETE answers one result with OrderNumber null; refused because the proposal cannot be modified, it has IsSuccessful false, RecordID 0, Warnings null and a Message naming the proposal',
+  judge(x, _ctx, emit) {
+    if (op(x) !== 'deleteSchedule' || !isObject(x.json) || typeof x.json.IsSuccessful !== 'boolean') return;
+    const r = x.json;
+    emit(['SCHED-004'], r.OrderNumber === null, `OrderNumber ${show(r.OrderNumber)}`);
+    if (
+      r.IsSuccessful === false &&
+      typeof r.Message === 'string' &&
+      /(cannot|can ?not|not) be modified|not modifiable/i.test(r.Message)
+    ) {
+      const pid = x.operation!.pathParams.proposalId;
+      const good = r.RecordID === 0 && r.Warnings === null && r.OrderNumber === null && r.Message.includes(pid);
+      emit(
+        ['SCHED-018'],
+        good,
+        `non-modifiable: RecordID ${show(r.RecordID)}, Warnings ${show(r.Warnings)}, Message ${show(r.Message)}`,
+      );
+    }
+  },
+};
+
+const DETAILS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
+const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/;
+
+/** BIND-001..006: the null pattern of each status, the proposal's ID, HTTP 200. */
+const bindStatus: ExchangeRule = {
+  name: 'bind_status_pattern',
+  requirements: ['BIND-001', 'BIND-002', 'BIND-003', 'BIND-004', 'BIND-005', 'BIND-006'],
+  description:
+    "BindStatus answers HTTP 200 with the path's ProposalID; NotBound has every detail null; Bound has PolicyID, MemberID, PolicyNumber, MemberName and a UTC BoundDateUTC filled and ErrorMessage null; Error has a non-empty ErrorMessage and null details",
+  judge(x, _ctx, emit) {
+    if (op(x) !== 'getBindStatus' || !isObject(x.json) || typeof x.json.Status !== 'string') return;
+    const s = x.json;
+    const st = s.Status as string;
+    if (!['Bound', 'NotBound', 'Error'].includes(st)) return; // the schema (GEN-002) judges it
+    emit(['BIND-006'], x.status === 200, `Status ${st} with HTTP ${x.status}`);
+    const pid = Number(x.operation!.pathParams.proposalId);
+    emit(['BIND-001'], s.ProposalID === pid, `ProposalID ${show(s.ProposalID)} for proposal ${pid}`);
+    const nulls = DETAILS.filter((d) => s[d] === null);
+    if (st === 'NotBound') {
+      const good = nulls.length === DETAILS.length && s.ErrorMessage === null;
+      emit(['BIND-002'], good, good ? 'NotBound, every detail null' : `NotBound with ${show(s)}`);
+    } else if (st === 'Bound') {
+      const good = nulls.length === 0 && DETAILS.every((d) => s[d] !== undefined) && s.ErrorMessage === null;
+      emit(['BIND-003'], good, good ? 'Bound, details filled' : `Bound with ${show(s)}`);
+      if (typeof s.BoundDateUTC === 'string')
+        emit(['BIND-005'], UTC.test(s.BoundDateUTC), `BoundDateUTC ${show(s.BoundDateUTC)}`);
+    } else {
+      const good =
+        typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '' && nulls.length === DETAILS.length;
+      emit(['BIND-004'], good, good ? 'Error with a reason, details null' : `Error with ${show(s)}`);
+    }
+  },
+};
+
+/** MEM-001, MEM-002, MEM-006: the member creation result. */
+const createMemberResult: ExchangeRule = {
+  name: 'create_member_result',
+  requirements: ['MEM-002', 'MEM-006'],
+  description:
+    'CreateMember answered 200: on success RecordID is a positive integer and Message null; on IsSuccessful false, Message holds the detail',
+  judge(x, _ctx, emit) {
+    if (op(x) !== 'createMember' || x.status !== 200 || !isObject(x.json) || typeof x.json.IsSuccessful !== 'boolean')
+      return;
+    const r = x.json;
+    if (r.IsSuccessful) {
+      const good = isInt(r.RecordID) && r.RecordID > 0 && r.Message === null;
+      emit(['MEM-002'], good, `success: RecordID ${show(r.RecordID)}, Message ${show(r.Message)}`);
+    } else {
+      const good = typeof r.Message === 'string' && r.Message.trim() !== '';
+      emit(['MEM-006'], good, `refused with HTTP 200: Message ${show(r.Message)}`);
+    }
+  },
+};
+
+export const PROPOSAL_RULES: readonly ExchangeRule[] = [
+  orderNumbers,
+  nonAtomicListsAll,
+  atomicListsFailed,
+  recordIds,
+  messages,
+  locationNameRequired,
+  singleDelete,
+  bindStatus,
+  createMemberResult,
+];

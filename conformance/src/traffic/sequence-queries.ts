@@ -1,0 +1,118 @@
+// Sequence rules over several answers of one filtered query: the same query with and without
+// empty-column suppression, and the total count across its pages. A filter is required (the
+// records a filter selects are taken as stable between the calls; without one, another client's
+// new record could change the answer, which no rule may blame on the implementation).
+import { atPath } from '../suite-api/bindings.js';
+import { hasDuplicateKeys, requestedColumns } from './columns.js';
+import { recordsOf, type TrafficExchange } from './exchange.js';
+import { boolParam, intParam, isInt, show, type RuleContext, type SequenceRule } from './rule.js';
+
+const queries = (xs: TrafficExchange[], ctx: RuleContext) =>
+  xs.filter(
+    (x) =>
+      (x.operation?.operationId === 'queryRecords' || x.operation?.operationId === 'queryFiles') &&
+      x.status === 200 &&
+      Array.isArray((x.json as { List?: unknown } | undefined)?.List) &&
+      (x.query.get(ctx.bindings.query.filter) ?? '') !== '',
+  );
+
+/** The query's identity without the named parameters. */
+function keyWithout(x: TrafficExchange, names: string[]): string {
+  const q = [...x.query]
+    .filter(([k]) => !names.includes(k))
+    .sort(([a, va], [b, vb]) => a.localeCompare(b) || va.localeCompare(vb));
+  return `${x.path}?${new URLSearchParams(q).toString()}`;
+}
+
+/** QRY-011, QRY-012: the same query with suppression on keeps exactly the columns that have a value without it. */
+const suppressionAgainstPlain: SequenceRule = {
+  name: 'suppression_against_plain_query',
+  requirements: ['QRY-011', 'QRY-012'],
+  description:
+    'the same filtered query answered with and without empty-column suppression: with it, a requested column is kept in every record exactly when it holds a value in some record of the answer without it',
+  judge(xs, ctx, emit) {
+    const name = ctx.bindings.query.excludeEmptyColumns;
+    const qs = queries(xs, ctx);
+    for (const on of qs.filter((x) => boolParam(x.query, name) === true)) {
+      const cols = requestedColumns(on.query.get('columns'));
+      if (!cols || hasDuplicateKeys(cols)) continue;
+      const plain = qs.find(
+        (x) => boolParam(x.query, name) !== true && keyWithout(x, [name]) === keyWithout(on, [name]),
+      );
+      if (!plain) continue;
+      const a = recordsOf(on);
+      const b = recordsOf(plain);
+      if (a.length !== b.length || b.length === 0) continue;
+      for (const c of cols) {
+        const valued = b.some((r) => r[c.key] !== null && r[c.key] !== undefined);
+        const kept = a.filter((r) => c.key in r).length;
+        if (valued && kept !== a.length)
+          return emit(
+            ['QRY-012'],
+            false,
+            `column ${c.key} has a value without suppression, yet with it is in ${kept} of ${a.length} records`,
+            [plain, on],
+          );
+        if (!valued && kept > 0)
+          return emit(['QRY-011'], false, `column ${c.key} is null in every record, yet suppression keeps it`, [
+            plain,
+            on,
+          ]);
+      }
+      emit(['QRY-011', 'QRY-012'], true, `${cols.length} column(s) kept or omitted as the plain answer's values say`, [
+        plain,
+        on,
+      ]);
+    }
+  },
+};
+
+/** QRY-014: every page of one filtered query gives the same total, at least what the pages show. */
+const totalAcrossPages: SequenceRule = {
+  name: 'total_count_across_pages',
+  requirements: ['QRY-014'],
+  description:
+    'answers of one filtered query (whatever the start offset and take) that carry the total count carry the same one, at least the start offset plus the records of every page, and equal to it where a page came back short',
+  judge(xs, ctx, emit) {
+    const b = ctx.bindings;
+    const skipName = b.query.skip;
+    const groups = new Map<string, TrafficExchange[]>();
+    for (const x of queries(xs, ctx)) {
+      const k = keyWithout(x, [skipName, 'take', b.query.includeTotalCount, 'columns']);
+      groups.set(k, [...(groups.get(k) ?? []), x]);
+    }
+    for (const g of groups.values()) {
+      const counted = g.filter((x) => boolParam(x.query, b.query.includeTotalCount) === true && !b.totalCountHeader);
+      if (g.length < 2 || counted.length === 0) continue;
+      const totals = new Set(counted.map((x) => atPath(x.json, b.totalCountField)));
+      const total = [...totals][0];
+      if (totals.size !== 1 || !isInt(total)) {
+        emit(['QRY-014'], false, `one query answered the total counts ${show([...totals])}`, counted);
+        continue;
+      }
+      let bad: string | undefined;
+      let badX: TrafficExchange | undefined;
+      for (const x of g) {
+        const skip = intParam(x.query, skipName) ?? 0;
+        const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+        const n = recordsOf(x).length;
+        if (n > 0 && skip + n > total)
+          bad = `a page at skip ${skip} shows ${n} records, beyond the total count ${total}`;
+        else if (n > 0 && n < take && skip + n !== total)
+          bad = `a short page at skip ${skip} (${n} of ${take}) ends at ${skip + n}, the total count is ${total}`;
+        if (bad) {
+          badX = x;
+          break;
+        }
+      }
+      emit(
+        ['QRY-014'],
+        !bad,
+        bad ?? `${g.length} answers agree with the total count ${total}`,
+        bad ? [counted[0], badX!] : counted.slice(0, 2),
+      );
+    }
+  },
+};
+
+export const QUERY_SEQUENCE_RULES: readonly SequenceRule[] = [suppressionAgainstPlain, totalAcrossPages];

@@ -1,0 +1,326 @@
+// Rules that exchanges in recorded order decide (a write then a read, two pages, CreateMember
+// twice, a removed link then queried, a failed atomic batch then a read). Every rule judges only
+// pairs the recording orders (the later exchange began after the earlier one had its answer) and
+// skips a pair when another recorded write to the same record may have come between: a rule never
+// blames a correct implementation for a write it did not see. What no recording can show (a writer
+// outside the recording) is the limit documented in conformance/README.md.
+import { isDeepStrictEqual } from 'node:util';
+import { requestedColumns } from './columns.js';
+import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
+import { isInt, show, type SequenceRule } from './rule.js';
+import { batchOf, itemId, itemOf } from './schedules.js';
+import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
+
+const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
+
+/** Every exchange that may change schedule record `id` of `domain` (whatever its outcome). */
+function writesOf(xs: TrafficExchange[], domain: string, id: number): TrafficExchange[] {
+  return xs.filter((x) => {
+    const p = x.operation?.pathParams;
+    if (!p || p.domain !== domain) return false;
+    if (op(x) === 'deleteSchedule' || op(x) === 'reinstateSchedule') return Number(p.scheduleId) === id;
+    if (op(x) !== 'upsertSchedules') return false;
+    const b = batchOf(x);
+    if (!b) return true; // an unreadable batch may have touched it
+    if ([...b.input.Updates, ...b.input.Deletes].some((i) => itemId(i) === id)) return true;
+    return b.results?.Inserts.some((r) => r.RecordID === id) ?? false;
+  });
+}
+
+/** Whether `w` may overlap the span from the end of `a` to the start of `b`. */
+const between = (w: TrafficExchange, a: TrafficExchange, b: TrafficExchange) =>
+  w.endMs > a.startMs && w.startMs < b.endMs;
+
+/** Reads (GET /api/{domain}/{id}, 200) of a record. */
+const readsOf = (xs: TrafficExchange[], domain: string, id: number) =>
+  xs.filter(
+    (x) =>
+      op(x) === 'getRecord' &&
+      x.status === 200 &&
+      x.operation!.pathParams.domain === domain &&
+      x.operation!.pathParams.id === String(id) &&
+      isObject((x.json as { Record?: unknown })?.Record),
+  );
+
+function equalish(a: unknown, b: unknown): boolean {
+  if (isDeepStrictEqual(a, b)) return true;
+  return (
+    (typeof a === 'number' || typeof a === 'string') &&
+    (typeof b === 'number' || typeof b === 'string') &&
+    String(a) === String(b)
+  );
+}
+
+/** SCHED-007, SCHED-008, SCHED-029: what a successful insert or update wrote reads back. */
+const writeThenRead: SequenceRule = {
+  name: 'write_then_read',
+  requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
+  description:
+    'after a successful insert or update of a schedule record, a later read of that record (GET /api/{domain}/{id}) shows the written values of the fields it returns, unless another write to it came between',
+  judge(xs, _ctx, emit) {
+    for (const w of xs) {
+      const b = batchOf(w);
+      if (!b?.results || (b.atomic && b.anyFailure)) continue;
+      for (const k of ['Inserts', 'Updates'] as const)
+        for (const r of b.results[k]) {
+          const item = itemOf(b, k, r);
+          const fields = item && isObject(item.Fields) ? item.Fields : undefined;
+          const id = k === 'Inserts' ? r.RecordID : item && itemId(item);
+          if (r.IsSuccessful !== true || !fields || typeof id !== 'number' || id <= 0) continue;
+          const writes = writesOf(xs, b.domain, id);
+          const read = readsOf(xs, b.domain, id).find(
+            (x) => after(w, x) && !writes.some((o) => o !== w && between(o, w, x)),
+          );
+          if (!read) continue;
+          const rec = (read.json as { Record: Record<string, unknown> }).Record;
+          const cols = requestedColumns(read.query.get('columns'));
+          const keyOf = (f: string) => (cols ? cols.find((c) => c.field === f)?.key : f);
+          const compared = Object.keys(fields).filter((f) => {
+            const key = keyOf(f);
+            return key !== undefined && key in rec;
+          });
+          if (compared.length === 0) continue;
+          const bad = compared.find((f) => !equalish(rec[keyOf(f)!], fields[f]));
+          const reqs = [k === 'Inserts' ? 'SCHED-007' : 'SCHED-008', ...(b.atomic ? ['SCHED-029'] : [])];
+          emit(
+            reqs,
+            !bad,
+            bad
+              ? `${k} item of ${b.domain} ${id} wrote ${f2(bad, fields[bad])}; the later read shows ${show(rec[keyOf(bad)!])}`
+              : `${k} item of ${b.domain} ${id}: ${compared.length} field(s) read back as written`,
+            [w, read],
+          );
+        }
+    }
+  },
+};
+const f2 = (f: string, v: unknown) => `${f} ${show(v)}`;
+
+/** SCHED-014, SCHED-011: an item that failed (or a whole failed atomic batch) leaves its record as it read before. */
+const failedWriteChangesNothing: SequenceRule = {
+  name: 'failed_write_changes_nothing',
+  requirements: ['SCHED-014', 'SCHED-011'],
+  description:
+    'a record named by an update or delete of a failed atomic batch (or by a failed item of a non-atomic one) reads the same just before and just after it, when no other write to it came between',
+  judge(xs, _ctx, emit) {
+    for (const w of xs) {
+      const b = batchOf(w);
+      if (!b?.results || !b.anyFailure) continue;
+      const ids = new Set<number>();
+      if (b.atomic)
+        for (const i of [...b.input.Updates, ...b.input.Deletes]) if (itemId(i) !== undefined) ids.add(itemId(i)!);
+      if (!b.atomic)
+        for (const k of ['Updates', 'Deletes'] as const)
+          for (const r of b.results[k]) {
+            const item = itemOf(b, k, r);
+            if (r.IsSuccessful === false && item && itemId(item) !== undefined) ids.add(itemId(item)!);
+          }
+      for (const id of ids) {
+        const reads = readsOf(xs, b.domain, id);
+        const writes = writesOf(xs, b.domain, id).filter((o) => o !== w);
+        const before = reads.filter((r) => after(r, w)).pop();
+        const later = reads.find((r) => after(w, r) && r.query.toString() === before?.query.toString());
+        if (!before || !later || writes.some((o) => between(o, before, later))) continue;
+        const a = (before.json as { Record: unknown }).Record;
+        const c = (later.json as { Record: unknown }).Record;
+        const req = b.atomic ? 'SCHED-014' : 'SCHED-011';
+        emit(
+          [req],
+          isDeepStrictEqual(a, c),
+          isDeepStrictEqual(a, c)
+            ? `${b.domain} ${id} unchanged by the failed ${b.atomic ? 'atomic batch' : 'item'}`
+            : `${b.domain} ${id} read ${show(a)} before and ${show(c)} after the failed ${b.atomic ? 'atomic batch' : 'item'}`,
+          [before, w, later],
+        );
+      }
+    }
+  },
+};
+
+/** QRY-006: consecutive pages of the same query join without overlap. */
+const pagesJoin: SequenceRule = {
+  name: 'pages_join_without_overlap',
+  requirements: ['QRY-006', 'FILE-022'],
+  description:
+    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record, judged by the record ID column; only when both pages carry the same total count or a filter (no other writer assumed)',
+  judge(xs, ctx, emit) {
+    const skipName = ctx.bindings.query.skip;
+    const pages = xs.filter(
+      (x) => (op(x) === 'queryRecords' || op(x) === 'queryFiles') && x.status === 200 && x.query.get('sort'),
+    );
+    const key = (x: TrafficExchange) => {
+      const q = new URLSearchParams(x.query);
+      q.delete(skipName);
+      return `${x.path}?${[...q].sort().join('&')}`;
+    };
+    for (const p1 of pages) {
+      const r1 = recordsOf(p1);
+      const take = Number(p1.query.get('take') ?? 30);
+      const s1 = Number(p1.query.get(skipName) ?? 0);
+      if (r1.length === 0 || r1.length !== take) continue;
+      const p2 = pages.find((p) => p !== p1 && key(p) === key(p1) && Number(p.query.get(skipName) ?? 0) === s1 + take);
+      if (!p2) continue;
+      const total = (x: TrafficExchange) => (x.json as Record<string, unknown>)[ctx.bindings.totalCountField];
+      const stable = p1.query.has(ctx.bindings.query.filter) || (total(p1) !== undefined && total(p1) === total(p2));
+      const domain = p1.operation!.pathParams.domain ?? 'File';
+      const idKey = [`${domain.replace(/^Custom\./, '')}ID`, 'ID', 'Id'].find((k) => r1.every((r) => k in r));
+      const r2 = recordsOf(p2);
+      if (!stable || !idKey || r2.length === 0 || !r2.every((r) => idKey in r)) continue;
+      const ids1 = new Set(r1.map((r) => r[idKey]));
+      if (ids1.size !== r1.length) continue;
+      const dup = r2.find((r) => ids1.has(r[idKey]));
+      emit(
+        ['QRY-006'],
+        !dup,
+        dup
+          ? `${idKey} ${show(dup[idKey])} is on both pages (skip ${s1} and ${s1 + take})`
+          : `pages at skip ${s1} and ${s1 + take} share no ${idKey}`,
+        [p1, p2],
+      );
+    }
+  },
+};
+
+/** MEM-003, MEM-005: a second CreateMember after a successful one is refused with 500 and a JSON string. */
+const createMemberTwice: SequenceRule = {
+  name: 'create_member_twice',
+  requirements: ['MEM-003', 'MEM-005'],
+  description:
+    'after a successful CreateMember on a proposal, a later CreateMember on it is refused: HTTP 500 with a JSON string body saying a member is already assigned',
+  judge(xs, _ctx, emit) {
+    const calls = xs.filter((x) => op(x) === 'createMember');
+    for (const first of calls) {
+      if (first.status !== 200 || (first.json as { IsSuccessful?: unknown })?.IsSuccessful !== true) continue;
+      const pid = first.operation!.pathParams.proposalId;
+      const second = calls.find((x) => x.operation!.pathParams.proposalId === pid && after(first, x));
+      if (!second) continue;
+      const refused = !(
+        second.status >= 200 &&
+        second.status < 300 &&
+        (second.json as { IsSuccessful?: unknown })?.IsSuccessful !== false
+      );
+      emit(
+        ['MEM-003'],
+        refused,
+        refused
+          ? `second CreateMember on proposal ${pid} refused`
+          : `second CreateMember on proposal ${pid} answered ${second.status} ${show(second.json)}`,
+        [first, second],
+      );
+      if (!refused) continue;
+      const body = second.json;
+      const good =
+        second.status === 500 &&
+        typeof body === 'string' &&
+        /member/i.test(body) &&
+        /already|assigned|exists|existing|has a/i.test(body);
+      emit(['MEM-005'], good, `second CreateMember: HTTP ${second.status}, body ${show(body ?? second.responseBody)}`, [
+        first,
+        second,
+      ]);
+    }
+  },
+};
+
+const LINK_SCOPE = new Set(['childDomain', 'childRecordID', 'parentDomain', 'columns']);
+
+/** LINK-015, LINK-013: a removed link no longer appears in Link/Query; an upserted one does. */
+const linkThenQuery: SequenceRule = {
+  name: 'link_write_then_query',
+  requirements: ['LINK-013', 'LINK-015'],
+  description:
+    'after a successful Link/Remove (by primary keys), a later Link/Query of that child with ParentID in its rows lists no link to that parent; after a successful Link/Upsert, it lists it; unless another link write on that child came between',
+  judge(xs, ctx, emit) {
+    const lb = ctx.bindings.link;
+    const isWrite = (x: TrafficExchange) =>
+      x.method === 'POST' && (x.path === ctx.bindings.paths.linkRemove || x.path === ctx.bindings.paths.linkUpsert);
+    const field = (x: TrafficExchange, path: string) =>
+      path.split('.').reduce<any>((o, k) => (isObject(o) ? o[k] : undefined), x.requestJson);
+    const childOf = (x: TrafficExchange) =>
+      `${field(x, lb.childDomain)}#${field(x, lb.childRecordId) ?? field(x, lb.childRecordKey)}`;
+    const writes = xs.filter(isWrite);
+    const queries = xs.filter((x) => op(x) === 'queryLinks' && x.status === 200);
+    for (const w of writes) {
+      if (w.status < 200 || w.status >= 300 || (w.json as { IsSuccessful?: unknown })?.IsSuccessful === false) continue;
+      const pd = field(w, lb.parentDomain);
+      const pid = field(w, lb.parentRecordId);
+      const cd = field(w, lb.childDomain);
+      const cid = field(w, lb.childRecordId);
+      if (
+        typeof pd !== 'string' ||
+        typeof cd !== 'string' ||
+        !Number.isInteger(Number(pid)) ||
+        !Number.isInteger(Number(cid))
+      )
+        continue;
+      const q = queries.find(
+        (x) =>
+          after(w, x) &&
+          x.query.get('childDomain') === cd &&
+          x.query.get('childRecordID') === String(cid) &&
+          !writes.some((o) => o !== w && childOf(o) === childOf(w) && between(o, w, x)),
+      );
+      if (!q) continue;
+      const removed = w.path === ctx.bindings.paths.linkRemove;
+      // a further filter may leave out a link that exists: only an unfiltered query shows it is there
+      if (!removed && [...q.query.keys()].some((k) => !LINK_SCOPE.has(k))) continue;
+      const rows = recordsOf(q);
+      if (!rows.every((r) => 'ParentID' in r)) continue;
+      const pdId = ctx.domainIds.get(pd);
+      const scoped = q.query.get('parentDomain') === pd;
+      const canTell = scoped || (pdId !== undefined && rows.every((r) => 'ParentDomainID' in r));
+      if (!canTell) continue;
+      const hit = rows.some((r) => r.ParentID === Number(pid) && (scoped || r.ParentDomainID === pdId));
+      emit(
+        [removed ? 'LINK-015' : 'LINK-013'],
+        removed ? !hit : hit,
+        `link ${pd} ${pid} → ${cd} ${cid} ${removed ? 'removed' : 'upserted'}; the later Link/Query ${hit ? 'lists' : 'does not list'} it`,
+        [w, q],
+      );
+    }
+  },
+};
+
+/** FILE-010, FILE-002: Contents decodes to the FileSize another answer gave for the same file. */
+const contentsAgainstFileSize: SequenceRule = {
+  name: 'contents_against_file_size',
+  requirements: ['FILE-010', 'FILE-002'],
+  description:
+    "a file's Contents is base64 of exactly the FileSize any answer gave for that FileID (the single read of Contents and the query of FileSize may be separate calls)",
+  judge(xs, _ctx, emit) {
+    const files = xs.filter((x) => ['getFile', 'queryFiles', 'listAttachedFiles'].includes(op(x)) && x.status === 200);
+    const sizes = new Map<unknown, { size: number; x: TrafficExchange }>();
+    for (const x of files)
+      for (const r of recordsOf(x))
+        if (r.FileID !== undefined && isInt(r.FileSize)) sizes.set(r.FileID, { size: r.FileSize, x });
+    for (const x of files) {
+      const id = op(x) === 'getFile' ? Number(x.operation!.pathParams.id) : undefined;
+      for (const r of recordsOf(x)) {
+        const fid = r.FileID ?? id;
+        const known = sizes.get(fid);
+        if (typeof r.Contents !== 'string' || !known || known.x === x) continue;
+        const c = r.Contents.replace(/\s+/g, '');
+        const good = BASE64.test(c) && Buffer.from(c, 'base64').length === known.size;
+        emit(
+          ['FILE-010', 'FILE-002'],
+          good,
+          good
+            ? `file ${show(fid)}: Contents of FileSize ${known.size} bytes`
+            : `file ${show(fid)}: Contents ${BASE64.test(c) ? `decodes to ${Buffer.from(c, 'base64').length} bytes` : 'is not base64'}, FileSize ${known.size}`,
+          [known.x, x],
+        );
+      }
+    }
+  },
+};
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export const SEQUENCE_RULES: readonly SequenceRule[] = [
+  ...QUERY_SEQUENCE_RULES,
+  contentsAgainstFileSize,
+  writeThenRead,
+  failedWriteChangesNothing,
+  pagesJoin,
+  createMemberTwice,
+  linkThenQuery,
+];

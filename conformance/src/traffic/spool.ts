@@ -1,0 +1,60 @@
+// The suite's own traffic as HAR (`conformance run --record-har FILE`): while a run records, every
+// exchange the transport makes (in any worker) is appended as one HAR entry per line to a file of
+// its worker in a private spool directory named by CONFORMANCE_HAR_SPOOL; har-recording.ts joins
+// them into one HAR when the run ends, redacting credentials there.
+import fs from 'node:fs';
+import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { harEntry } from './har.js';
+
+export const SPOOL_ENV = 'CONFORMANCE_HAR_SPOOL';
+
+interface Req {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+interface Res {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Sends `r` through `send`; when the run records, appends the exchange to the spool. */
+export async function spooled<R extends Req, S extends Res>(r: R, send: (r: R) => Promise<S>): Promise<S> {
+  const dir = process.env[SPOOL_ENV];
+  if (!dir) return send(r);
+  const startedMs = Date.now();
+  const t0 = performance.now();
+  const res = await send(r);
+  const entry = harEntry({
+    startedMs,
+    ms: Math.round((performance.now() - t0) * 1000) / 1000,
+    method: r.method,
+    url: r.url,
+    requestHeaders: r.headers,
+    requestBody: r.body,
+    status: res.status,
+    responseHeaders: res.headers,
+    responseBody: res.text,
+  });
+  fs.appendFileSync(path.join(dir, `${process.pid}-${threadId}.ndjson`), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  return res;
+}
+
+/** fetch for the typed client (openapi-fetch): the same spool as `spooled`. */
+export async function spooledFetch(request: Request): Promise<Response> {
+  if (!process.env[SPOOL_ENV]) return fetch(request);
+  const body = request.body === null ? undefined : await request.clone().text();
+  const headers: Record<string, string> = {};
+  request.headers.forEach((v, k) => (headers[k] = v));
+  let response!: Response;
+  await spooled({ method: request.method, url: request.url, headers, body }, async () => {
+    response = await fetch(request);
+    const h: Record<string, string> = {};
+    response.headers.forEach((v, k) => (h[k] = v));
+    return { status: response.status, headers: h, text: await response.clone().text() };
+  });
+  return response;
+}

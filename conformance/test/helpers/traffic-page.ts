@@ -1,0 +1,61 @@
+// A page that calls the reference server from JavaScript, for the HAR files written by a browser:
+// the page is served at the server's own origin through a Playwright route (the reference sends no
+// CORS headers), and its script authenticates and calls the interface with fetch.
+import type { BrowserContext, Page } from 'playwright-core';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const CHROMIUM = process.env.CONFORMANCE_CHROMIUM ?? '/usr/bin/chromium';
+
+const SCRIPT = `
+async function calls() {
+  const auth = await fetch('/Authentication/Authenticate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Account: 'demo', User: 'admin', Password: 'admin', ClientName: 'browser' }),
+  }).then((r) => r.json());
+  const token = auth.Token ?? auth.token;
+  const h = { Token: token, accept: 'application/json' };
+  const get = (p) => fetch(p, { headers: h }).then((r) => r.text());
+  await get('/api/Domains');
+  await get('/api/Claim/Query?columns=ClaimNumber,ClaimNumber%20as%20Number&take=3');
+  const files = JSON.parse(await get('/api/File/Query?columns=FileID,FileName,MimeType,FileSize,EntryDate&take=5'));
+  const id = files.List[0].FileID;
+  await get('/api/File/' + id + '?columns=FileID,FileSize,Contents');
+  await get('/api/Claim/Query?columns=ClaimNumber&take=101');
+  document.title = 'done';
+}
+calls().catch((e) => (document.title = 'error: ' + e));
+`;
+
+/** Serves the page at `base` in this context. */
+async function servePage(context: BrowserContext, base: string): Promise<void> {
+  await context.route(`${base}/traffic-page.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>calling</title><script>${SCRIPT}</script>`,
+    }),
+  );
+}
+
+/** Opens the page at `base` (on `page`, default a new one) and waits until its calls are done. */
+export async function callFromPage(context: BrowserContext, base: string, given?: Page): Promise<Page> {
+  await servePage(context, base);
+  const page = given ?? (await context.newPage());
+  await page.goto(`${base}/traffic-page.html`);
+  await page.waitForFunction(() => document.title !== 'calling', undefined, { timeout: 30_000 });
+  const title = await page.title();
+  if (title !== 'done') throw new Error(`the page's calls failed: ${title}`);
+  return page;
+}
+
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
