@@ -162,6 +162,28 @@ const CASES: Record<string, Case[]> = {
     },
   ],
   // ---------------------------------------------------------------- errors
+  'server-error-body-object': [
+    {
+      req: get('/api/File/5?columns=FileID,DownloadURL'),
+      upstream: makeResponse(500, 'Object reference not set to an instance of an object.'),
+      expect(out) {
+        expect(out.status).toBe(500);
+        expect(json(out)).toMatchObject({ message: 'Object reference not set.' });
+      },
+    },
+    { req: get('/api/File/5'), upstream: fileRecord({ FileID: 5 }), expect: status(200) },
+  ],
+  'server-error-body-empty': [
+    {
+      req: get('/api/File/5?columns=FileID,DownloadURL'),
+      upstream: makeResponse(500, 'Object reference not set to an instance of an object.'),
+      expect(out) {
+        expect(out.status).toBe(503);
+        expect(out.body.length).toBe(0);
+      },
+    },
+    { req: get('/api/File/5'), upstream: fileRecord({ FileID: 5 }), expect: status(200) },
+  ],
   'unknown-domain-400': [
     {
       req: get('/api/claim/1'),

@@ -154,18 +154,44 @@ describe('generic checks', () => {
     expect(r.checked).toEqual(['GEN-001']);
   });
 
-  it('the documented 500 JSON string of CreateMember is core and validated', () => {
-    const ok = checker.check(
-      req({
-        method: 'POST',
-        path: '/api/Quotes/Proposals/7/CreateMember',
-        url: 'http://x/api/Quotes/Proposals/7/CreateMember',
-        status: 500,
-        bodyText: '"MemberID is already assigned to Proposal record."',
-      }),
-    );
+  it('GEN-002 judges successful responses only: a documented 500 is left to the test of the requirement that quotes it', () => {
+    const member = (bodyText: string) =>
+      checker.check(
+        req({
+          method: 'POST',
+          path: '/api/Quotes/Proposals/7/CreateMember',
+          url: 'http://x/api/Quotes/Proposals/7/CreateMember',
+          status: 500,
+          bodyText,
+        }),
+      );
+    const ok = member('"MemberID is already assigned to Proposal record."');
     expect(ok.violations).toEqual([]);
-    expect(ok.checked).toContain('GEN-002');
+    expect(ok.checked).not.toContain('GEN-002');
+    // another body is no GEN-002 violation either (MEM-005's test judges the JSON string), a finding
+    const other = member('{"Message":"MemberID is already assigned"}');
+    expect(other.violations).toEqual([]);
+    expect(other.findings.map((f) => f.kind)).toEqual(['implementation-defined-schema']);
+  });
+
+  it('a server error described only in words ("object reference not set") may carry any body', () => {
+    for (const bodyText of ['{"error":"Object reference not set"}', '']) {
+      const r = checker.check(
+        req({
+          path: '/api/File/12',
+          url: 'http://x/api/File/12?columns=FileID,DownloadURL',
+          status: 500,
+          bodyText,
+          contentType: bodyText ? 'application/json' : null,
+        }),
+      );
+      expect(r.violations).toEqual([]);
+    }
+  });
+
+  it('a successful response is still judged: a 200 of the wrong shape is a GEN-002 violation', () => {
+    const r = checker.check(req({ bodyText: '{"Status":3}' }));
+    expect(r.violations.map((v) => v.code)).toEqual(['GEN-002']);
   });
 
   it('a base path in front of /api is handled by the caller (path is relative)', () => {

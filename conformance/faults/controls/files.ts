@@ -1,10 +1,29 @@
 // Controls of file columns whose type or format the specification leaves open, and of the
 // attached-files listing.
 import type { Control } from '../fault.js';
-import { bodyJson, cloneRequest, isOk, routeOf, withResponseJson } from '../exchange.js';
+import {
+  bodyJson,
+  cloneRequest,
+  isOk,
+  makeResponse,
+  routeOf,
+  withResponseJson,
+  type ProxyResponse,
+} from '../exchange.js';
 import { fileColumn } from './util.js';
 
 const TYPES_OPEN = 'Section 2.2: "Types of file columns other than those stated: not shown."';
+
+const SERVER_ERROR_IN_WORDS =
+  'Section 4.3: "requesting `DownloadURL` causes a server error (object reference not set)" (a server error described in words: its body is not shown)';
+
+/** The server errors of the file area (DownloadURL with enhanced session security off), with another body. */
+function serverErrorBody(body: (res: ProxyResponse) => ProxyResponse): Control['rewrite'] {
+  return async (req, _ctx, next) => {
+    const res = await next(req);
+    return res.status >= 500 && req.path.startsWith('/api/') ? body(res) : res;
+  };
+}
 
 export const FILE_CONTROLS: Control[] = [
   {
@@ -149,5 +168,25 @@ export const FILE_CONTROLS: Control[] = [
       body.List = body.List.reverse().slice(0, take);
       return withResponseJson(res, body);
     },
+  },
+  {
+    name: 'server-error-body-object',
+    area: 'FILE',
+    description:
+      'The server error of a DownloadURL request with enhanced session security off carries a JSON object instead of a JSON string.',
+    allowedBy: SERVER_ERROR_IN_WORDS,
+    select: ['FILE-017'],
+    rewrite: serverErrorBody((res) =>
+      makeResponse(res.status, { error: 'NullReferenceException', message: 'Object reference not set.' }),
+    ),
+  },
+  {
+    name: 'server-error-body-empty',
+    area: 'FILE',
+    description:
+      'The server error of a DownloadURL request with enhanced session security off is a 503 with an empty body.',
+    allowedBy: SERVER_ERROR_IN_WORDS,
+    select: ['FILE-017'],
+    rewrite: serverErrorBody((res) => makeResponse(res.status === 500 ? 503 : res.status)),
   },
 ];
