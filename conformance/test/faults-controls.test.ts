@@ -178,7 +178,7 @@ const CASES: Record<string, Case[]> = {
       req: get('/api/File/5?columns=FileID,DownloadURL'),
       upstream: makeResponse(500, 'Object reference not set to an instance of an object.'),
       expect(out) {
-        expect(out.status).toBe(503);
+        expect(out.status).toBe(500);
         expect(out.body.length).toBe(0);
       },
     },

@@ -183,10 +183,9 @@ export const FILE_CONTROLS: Control[] = [
   {
     name: 'server-error-body-empty',
     area: 'FILE',
-    description:
-      'The server error of a DownloadURL request with enhanced session security off is a 503 with an empty body.',
+    description: 'The server error of a DownloadURL request with enhanced session security off has an empty body.',
     allowedBy: SERVER_ERROR_IN_WORDS,
     select: ['FILE-017'],
-    rewrite: serverErrorBody((res) => makeResponse(res.status === 500 ? 503 : res.status)),
+    rewrite: serverErrorBody((res) => makeResponse(res.status)),
   },
 ];
