@@ -3,6 +3,7 @@
 // (the test then fails every requirement it names, as before).
 import { describe, expect, it } from 'vitest';
 import { blamed, judged } from '../suite/support/model/blame.js';
+import { BlockedError } from '../src/errors.js';
 import { buildRequirementReports } from '../src/report/results.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 
@@ -15,6 +16,18 @@ describe('judged / blamed', () => {
       caught = e;
     }
     expect(blamed(caught)).toBe('SCHED-003');
+  });
+
+  it('keeps the requirement a BlockedError names (a step of another rule broke inside the check)', () => {
+    let caught: unknown;
+    try {
+      judged('SCHED-008', () => {
+        throw new BlockedError('SCHED-005', 'a Message', 'blocked by SCHED-005');
+      });
+    } catch (e) {
+      caught = e;
+    }
+    expect(blamed(caught)).toBe('SCHED-005');
   });
 
   it('leaves a failure outside every check unblamed, and passes values through', () => {

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
 import { type Ctx, withQuery } from './request.js';
 
@@ -118,8 +119,15 @@ export function expectResultShape(r: unknown, where: string): asserts r is Sched
   expect(o.OrderNumber === null || Number.isInteger(o.OrderNumber), `${where}.OrderNumber is an integer or null`).toBe(
     true,
   );
-  expect(typeof o.Message, `${where}.Message is a string`).toBe('string');
-  expect(String(o.Message).trim().length, `${where}.Message describes the outcome`).toBeGreaterThan(0);
+  // Every result carries a non-empty Message (SCHED-005): a rule of its own, which every test that
+  // meets a result relies on; a result without one blocks the test by SCHED-005 (one red line)
+  // instead of failing every requirement of every test that reads a result.
+  try {
+    expect(typeof o.Message, `${where}.Message is a string`).toBe('string');
+    expect(String(o.Message).trim().length, `${where}.Message describes the outcome`).toBeGreaterThan(0);
+  } catch (e) {
+    throw blockedByStep('SCHED-005', `${where}.Message describes the outcome`, e);
+  }
   expect(o.Warnings === null || Array.isArray(o.Warnings), `${where}.Warnings is null or a list`).toBe(true);
 }
 
@@ -176,6 +184,17 @@ export async function readRecord(
  * /api/{scheduleDomain}/Query with the state's filter. The set is compared whole before and after a
  * change, so an effect on a record the change did not name shows (a kept insert, a stray delete).
  */
+/**
+ * The proposal each schedule record of a provider state belongs to (record ID -> proposalId), over
+ * the proposals this suite file has set up so far, and the proposals listed once already. A
+ * proposal's first listing (before any change of its own) holds only records the state created for
+ * it; a record there that another proposal's state created shows that the listing's filter does not
+ * restrict (QRY-009), which then blocks the test instead of failing its schedule requirements.
+ */
+const OWNER = new Map<string, number>();
+const ownerKey = (domain: string, id: number) => `${domain}:${id}`;
+const LISTED = new Set<number>();
+
 export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number, Row>> {
   // optional values of 'a proposal' (since 1.1.0): without them the whole set cannot be listed
   const key = p.scheduleKey ?? t.notApplicable("provider state 'a proposal' gave no scheduleKey (an optional value)");
@@ -187,9 +206,12 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     columns,
     take: 100,
   });
+  for (const id of p.locationIds) OWNER.set(ownerKey(p.scheduleDomain, id), p.proposalId);
+  const first = !LISTED.has(p.proposalId);
+  LISTED.add(p.proposalId);
   // Listing is a step the tests need, documented by the domain query (QRY-001): when it fails, a
   // test is blocked by it; what the listing holds is judged by the test.
-  return t.needs('QRY-001', `list the ${p.scheduleDomain} records of proposal ${p.proposalId}`, async () => {
+  const set = await t.needs('QRY-001', `list the ${p.scheduleDomain} records of proposal ${p.proposalId}`, async () => {
     const res = await t.raw(path);
     expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
     const list: unknown = isObject(res.json) ? res.json.List : undefined;
@@ -197,6 +219,12 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     const rows = (list as unknown[]).filter(isObject);
     // A proposal of the suite has far fewer records than one page.
     expect(rows.length, `the records of proposal ${p.proposalId} fit in one page`).toBeLessThan(100);
+    // before any change of its own, the listing holds every record the state created for it
+    if (first) {
+      const listed = new Set(rows.map((row) => row[key]));
+      const missing = p.locationIds.filter((id) => !listed.has(id));
+      expect(missing, `records the state created for proposal ${p.proposalId}, not listed`).toEqual([]);
+    }
     const out = new Map<number, Row>();
     for (const row of rows) {
       const id = row[key];
@@ -206,6 +234,21 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     }
     return out;
   });
+  if (first)
+    await t.needs('QRY-009', `the filter ${filter} lists only proposal ${p.proposalId}'s records`, async () => {
+      const own = new Set(p.locationIds);
+      const ownerOf = (id: number) => OWNER.get(ownerKey(p.scheduleDomain, id));
+      const foreign = [...set.keys()].filter(
+        (id) => !own.has(id) && ownerOf(id) !== undefined && ownerOf(id) !== p.proposalId,
+      );
+      expect(
+        foreign,
+        `records of other proposals listed by the filter of proposal ${p.proposalId} (record -> proposal): ${foreign
+          .map((id) => `${id} -> ${ownerOf(id)}`)
+          .join(', ')}`,
+      ).toEqual([]);
+    });
+  return set;
 }
 
 /** A record set as a sorted plain object, for readable comparisons. */

@@ -2,19 +2,25 @@
 // names the requirement whose property it verifies, and a failure carries that ID. The model-based
 // test then fails that one requirement and blocks the others it covers (they were not judged past
 // the failure): one bug, one red line, instead of every requirement the model covers.
+import { BlockedError } from '../../../src/suite-api/dsl.js';
+
 const BLAMED = new WeakMap<object, string>();
 
-/** Runs a check of the model; a failure of it is blamed on `requirement` (the first blame stays). */
+/**
+ * Runs a check of the model; a failure of it is blamed on `requirement` (the first blame stays; a
+ * BlockedError already names the requirement whose step broke, and keeps it).
+ */
 export function judged<T>(requirement: string, check: () => T): T {
   try {
     return check();
   } catch (e) {
-    if (e && typeof e === 'object' && !BLAMED.has(e)) BLAMED.set(e, requirement);
+    if (e && typeof e === 'object' && !BLAMED.has(e) && !(e instanceof BlockedError)) BLAMED.set(e, requirement);
     throw e;
   }
 }
 
-/** The requirement a failure was blamed on, if a check of the model blamed one. */
+/** The requirement a failure was blamed on: by a check of the model, or by the step that blocked. */
 export function blamed(e: unknown): string | undefined {
+  if (e instanceof BlockedError) return e.requirement;
   return e && typeof e === 'object' ? BLAMED.get(e) : undefined;
 }

@@ -35,7 +35,14 @@ export interface ModelRunOptions {
 const OTHER_KINDS: ProposalKind[] = ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'];
 
 /** Error classes that are not a wrong answer of the service: rethrown as they are. */
-const PASS_THROUGH = new Set(['PreconditionFailedError', 'TargetError', 'NotApplicableError', 'TimeoutError']);
+const PASS_THROUGH = new Set([
+  'PreconditionFailedError',
+  'TargetError',
+  'NotApplicableError',
+  'TimeoutError',
+  // a step the model relies on but does not judge (reading a record back): blocked by its requirement
+  'BlockedError',
+]);
 
 class ModelCheckError extends Error {
   override name = 'AssertionError';
