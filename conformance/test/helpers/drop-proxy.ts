@@ -3,8 +3,8 @@
 // passes through untouched. The run's admin user (setupId `run-admin-...`) is left whole: every
 // test needs it. Which values of which setup were dropped is recorded per test (the setupId is
 // `<test id>-<8 hex>`).
-import http from 'node:http';
 import { loadProtocol } from '../../src/suite-api/protocol.js';
+import { startRewritingProxy } from './rewriting-proxy.js';
 
 export interface DropProxy {
   baseUrl: string;
@@ -23,62 +23,27 @@ export async function startDropProxy(
 ): Promise<DropProxy> {
   const protocol = loadProtocol();
   const dropped = new Map<string, Set<string>>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      try {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(req.headers)) {
-          if (v === undefined || ['host', 'connection', 'content-length'].includes(k)) continue;
-          headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-        }
-        const body = chunks.length && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
-        const up = await fetch(`${upstream}${req.url}`, { method: req.method, headers, body, redirect: 'manual' });
-        let text = Buffer.from(await up.arrayBuffer());
-        const out: Record<string, string> = {};
-        up.headers.forEach((v, k) => {
-          if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(k))
-            out[k] = v;
-        });
-        const isState = req.method === 'POST' && new URL(req.url ?? '/', 'http://x').pathname === '/_provider-states';
-        if (isState && up.status === 200 && body) {
-          const change = JSON.parse(body.toString('utf8')) as {
-            state: string;
-            action?: string;
-            params?: { setupId?: string };
-          };
-          const setupId = String(change.params?.setupId ?? '');
-          const values = JSON.parse(text.toString('utf8')) as Record<string, unknown>;
-          const names = [...(protocol.states.get(change.state)?.values.keys() ?? [])];
-          if ((change.action ?? 'setup') === 'setup' && !setupId.startsWith('run-admin')) {
-            const test = setupId.replace(/-[0-9a-f]{8}$/, '');
-            names.forEach((name, i) => {
-              if (name === 'protocol' || !(name in values) || !drop(change.state, i)) return;
-              delete values[name];
-              const set = dropped.get(test) ?? new Set<string>();
-              set.add(`${change.state}.${name}`);
-              dropped.set(test, set);
-            });
-            text = Buffer.from(JSON.stringify(values));
-          }
-        }
-        res.writeHead(up.status, out).end(text);
-      } catch (e) {
-        res.writeHead(502, { 'content-type': 'text/plain' }).end(String(e));
-      }
+  const proxy = await startRewritingProxy(upstream, (x) => {
+    const isState = x.method === 'POST' && new URL(x.url, 'http://x').pathname === '/_provider-states';
+    if (!isState || x.status !== 200 || !x.requestBody) return;
+    const change = JSON.parse(x.requestBody.toString('utf8')) as {
+      state: string;
+      action?: string;
+      params?: { setupId?: string };
+    };
+    const setupId = String(change.params?.setupId ?? '');
+    if ((change.action ?? 'setup') !== 'setup' || setupId.startsWith('run-admin')) return;
+    const values = JSON.parse(x.body.toString('utf8')) as Record<string, unknown>;
+    const names = [...(protocol.states.get(change.state)?.values.keys() ?? [])];
+    const test = setupId.replace(/-[0-9a-f]{8}$/, '');
+    names.forEach((name, i) => {
+      if (name === 'protocol' || !(name in values) || !drop(change.state, i)) return;
+      delete values[name];
+      const set = dropped.get(test) ?? new Set<string>();
+      set.add(`${change.state}.${name}`);
+      dropped.set(test, set);
     });
+    x.body = Buffer.from(JSON.stringify(values));
   });
-  const port = await new Promise<number>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
-  );
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    dropped,
-    stop: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { ...proxy, dropped };
 }
