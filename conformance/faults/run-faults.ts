@@ -324,6 +324,7 @@ export function judgeFault(
   for (const id of fault.requirements)
     if (results[id] !== 'failed' && results[id] !== 'passed') notes.push(`${id}: ${results[id]}`);
   const harnessFailed = !run.results || (run.exitCode !== null && run.exitCode > 1) || !!run.error;
+  const failedInRun = coreFailed(run.results);
   return {
     name: fault.name,
     area: fault.area,
@@ -337,8 +338,8 @@ export function judgeFault(
     durationMs: run.durationMs,
     reportDir: path.relative(ROOT, reportDir),
     notes,
-    failedRequirements: coreFailed(run.results),
-    unnamedFailures: coreFailed(run.results).filter((id) => !fault.requirements.includes(id)),
+    failedRequirements: failedInRun,
+    unnamedFailures: failedInRun.filter((id) => !fault.requirements.includes(id)),
   };
 }
 
