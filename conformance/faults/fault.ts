@@ -97,6 +97,9 @@ export interface Control {
    * `state-endpoint` (a control of the provider-state endpoint, not of the interface): such a
    * requirement may also end not-applicable or precondition-failed when its tests name a provider
    * state as the reason (judge-state-endpoint.ts); never failed, blocked or error.
+   * `undocumented-part` (a control that refuses an undocumented part a binding names): such a
+   * requirement may also end not-applicable when its tests name that binding as the reason
+   * (judge-undocumented-part.ts).
    */
-  judge?: 'state-endpoint';
+  judge?: 'state-endpoint' | 'undocumented-part';
 }

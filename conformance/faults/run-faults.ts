@@ -24,6 +24,7 @@ import type { RequirementResult, RunResults } from '../src/report/results.js';
 import { FAULTS } from './catalogue/index.js';
 import { CONTROLS } from './controls/index.js';
 import { stoppedByStateEndpoint } from './judge-state-endpoint.js';
+import { stoppedByUndocumentedPart } from './judge-undocumented-part.js';
 import type { Control, Fault } from './fault.js';
 import { startFaultProxy } from './proxy.js';
 import { startReferenceProcess } from '../src/targets/reference-process.js';
@@ -367,17 +368,23 @@ export function judgeControl(
   const falseAlarms: Record<string, string> = {};
   let judged = 0;
   let stoppedByStates = 0;
+  let stoppedByPart = 0;
   for (const r of run.results?.requirements ?? []) {
     if (r.level !== 'core' || r.result === 'untested' || r.result === 'not-testable') continue;
     if (baseline && baseline.get(r.id) !== 'passed') continue;
     judged++;
     if (r.result === 'passed') continue;
     if (control.judge === 'state-endpoint' && stoppedByStateEndpoint(r)) stoppedByStates++;
+    else if (control.judge === 'undocumented-part' && stoppedByUndocumentedPart(r)) stoppedByPart++;
     else falseAlarms[r.id] = r.result;
   }
   if (stoppedByStates)
     notes.push(
       `${stoppedByStates} requirement(s) not judged: the provider-state endpoint kept their tests from running (not-applicable or precondition-failed, with the state named as the reason)`,
+    );
+  if (stoppedByPart)
+    notes.push(
+      `${stoppedByPart} requirement(s) not judged: judging them needs the undocumented part the control refuses (not-applicable, with the binding named as the reason)`,
     );
   if (control.judge === 'state-endpoint' && judged - stoppedByStates === 0)
     notes.push('no requirement passed: the run proves nothing about the suite');

@@ -599,6 +599,25 @@ const CASES: Record<string, Case[]> = {
       expect: (out, f) => (expect(out.status).toBe(400), expect(f).toHaveLength(0)),
     },
   ],
+  'link-query-documented-columns-only': [
+    {
+      req: get('/api/Link/Query?childDomain=Contact&columns=ParentID,ContactTypeID as R'),
+      expect: (out, f) => (codeAndStatus(400, 'UnknownColumn')(out), expect(f).toHaveLength(0)),
+    },
+    {
+      req: get('/api/Link/Query?childDomain=Contact&columns=ParentDomainID,ParentID as P,ChildDomainID,ChildID'),
+      upstream: ok({ List: [] }),
+      expect: (out, f) => (expect(out.status).toBe(200), expect(f).toHaveLength(1)),
+    },
+    { req: get('/api/Link/Query?childDomain=Contact'), upstream: ok({ List: [] }), expect: status(200) },
+  ],
+  'link-query-undocumented-columns-left-out': [
+    {
+      req: get('/api/Link/Query?childDomain=Contact&columns=ParentID,ContactTypeID as R,LinkID'),
+      upstream: ok({ List: [{ ParentID: 1, R: 3, LinkID: 9 }] }),
+      expect: (out) => expect(json(out).List).toEqual([{ ParentID: 1 }]),
+    },
+  ],
   'link-id-as-string': [
     {
       req: get('/api/Link/Query?childDomain=Contact&columns=LinkID'),

@@ -19,6 +19,8 @@ import { defaultBindings } from '../../src/suite-api/bindings.js';
 const UPSERT =
   'Section 4.4: "POST /api/Link/Upsert: creates a link or updates an existing one. Body fields for the relationship and the child side, and the response: not shown."';
 const REMOVE = 'Section 4.4: "POST /api/Link/Remove: deletes an existing link. Body and response: not shown."';
+/** The columns of the Link record the spec documents (section 2.3). */
+const DOCUMENTED_LINK_COLUMNS = new Set(['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID']);
 
 /** Binding key → the reference's body name (the suite's default binding): what the proxy renames to. */
 const CAMEL: Record<string, string> = { ...defaultBindings.link };
@@ -148,6 +150,48 @@ export const LINK_CONTROLS: Control[] = [
         for (const k of keys) if (row && row[k] !== null && row[k] !== undefined) row[k] = `CT${row[k]}`;
       return withResponseJson(res, body);
     },
+  },
+  {
+    name: 'link-query-documented-columns-only',
+    area: 'LINK',
+    description:
+      'Link/Query refuses (400) a `columns` list naming any column but the four documented ones: no relationship column, no LinkID.',
+    allowedBy: `Section 2.3: the Link record documents ParentDomainID, ParentID, ChildDomainID and ChildID; item 4: "Name and type of the relationship column in the Link record: not shown."`,
+    markers: [
+      'components/schemas/LinkRecord/properties/ContactTypeID',
+      'components/schemas/LinkRecord/properties/LinkID',
+    ],
+    select: ['LINK-', 'AUTH-', 'COL-', 'FILE-'],
+    judge: 'undocumented-part',
+    rewrite: async (req, _ctx, next) => {
+      if (routeOf(req).op !== 'queryLinks') return next(req);
+      const other = (parseColumns(req.query.get('columns')) ?? []).filter((c) => !DOCUMENTED_LINK_COLUMNS.has(c.field));
+      if (other.length === 0) return next(req);
+      return problem(400, 'UnknownColumn', `Unknown column ${other.map((c) => c.field).join(', ')}.`);
+    },
+  },
+  {
+    name: 'link-query-undocumented-columns-left-out',
+    area: 'LINK',
+    description:
+      'Link/Query answers a `columns` list naming undocumented columns (the relationship column, LinkID) with rows that leave those columns out.',
+    allowedBy: `Section 2.3 item 4: "Name and type of the relationship column in the Link record: not shown."`,
+    markers: [
+      'components/schemas/LinkRecord/properties/ContactTypeID',
+      'components/schemas/LinkRecord/properties/LinkID',
+    ],
+    select: ['LINK-', 'AUTH-', 'COL-', 'FILE-'],
+    judge: 'undocumented-part',
+    rewrite: onSuccess(['queryLinks'], (res, body, req) => {
+      const cols = parseColumns(req.query.get('columns'));
+      if (!cols || !Array.isArray(body?.List)) return res;
+      const drop = cols.filter((c) => !DOCUMENTED_LINK_COLUMNS.has(c.field)).map((c) => c.key);
+      if (drop.length === 0) return res;
+      const List = body.List.map((row: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(row).filter(([k]) => !drop.includes(k))),
+      );
+      return withResponseJson(res, { ...body, List });
+    }),
   },
   {
     name: 'link-id-as-string',

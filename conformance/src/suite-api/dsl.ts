@@ -149,6 +149,17 @@ export interface TestContext {
   ): Promise<number>;
   /** Ends the test as not-applicable. */
   notApplicable(reason: string): never;
+  /**
+   * Records that the implementation refused (or left out) an undocumented part of the interface
+   * that a binding names, such as the relationship column of a link row (spec 2.3: "not shown"): a
+   * finding `undocumented-part-refused`, never a failure. The test goes on with the documented
+   * parts; `consequence` says which of its assertions were not made for want of the part.
+   */
+  undocumentedRefused(
+    part: string,
+    where: { operationId?: string; method: string; url: string; status: number },
+    consequence: string,
+  ): void;
   /** The run's admin token (provider state 'a user' without grants). */
   adminToken(): Promise<string>;
   /** The run context (base URL, profile, ...). */
@@ -532,6 +543,13 @@ function makeTestContext(
     },
     notApplicable: (reason: string): never => {
       throw new NotApplicableError(reason);
+    },
+    undocumentedRefused: (part, where, consequence) => {
+      log.findings.push({
+        kind: 'undocumented-part-refused',
+        ...where,
+        message: `${where.method} ${where.url} → ${where.status}: the implementation does not offer ${part}; ${consequence}`,
+      });
     },
     adminToken,
     run: c,

@@ -23,7 +23,9 @@ export interface Finding {
     | 'implementation-defined-schema'
     | 'implementation-defined-property'
     | 'implementation-defined-not-json'
-    | 'unknown-operation';
+    | 'unknown-operation'
+    /** an undocumented part a binding names (a column, a field) refused or left out: t.undocumentedRefused */
+    | 'undocumented-part-refused';
   operationId?: string;
   method: string;
   url: string;
