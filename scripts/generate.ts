@@ -4,6 +4,9 @@
  *   spec/openapi.yaml          -> spec/generated/openapi.json, spec/generated/openapi.ts
  *   spec/provider-states.yaml  -> spec/generated/provider-states.json, spec/generated/provider-states.ts
  *   spec/requirements.yaml     -> spec/generated/requirements.json
+ *   both                       -> spec/generated/provenance.json (what core enforces and the
+ *                                 requirements behind each constraint: a reviewer sees a new
+ *                                 constraint, and the requirement it is claimed under, in the diff)
  *
  * Usage: `npm run generate` (writes), `tsx scripts/generate.ts --check` (exit 1 when stale).
  * `generateAll()` returns the files in memory; spec/test/generated.test.ts compares them.
@@ -14,7 +17,8 @@ import { pathToFileURL } from 'node:url';
 import YAML, { parse as parseYaml } from 'yaml';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { ROOT } from '../spec/paths.js';
-import { SOURCE_HASH_KEY, sourceHash } from '../conformance/src/spec/catalogue.js';
+import { SOURCE_HASH_KEY, catalogueFrom, sourceHash } from '../conformance/src/spec/catalogue.js';
+import { provenanceOf } from '../conformance/src/spec/provenance.js';
 
 const SPEC = join(ROOT, 'spec');
 const OUT = join(SPEC, 'generated');
@@ -101,6 +105,18 @@ export async function generateAll(): Promise<Map<string, string>> {
   files.set(
     join(OUT, 'requirements.json'),
     json({ [SOURCE_HASH_KEY]: sourceHash(requirementsYaml), ...(parseYaml(requirementsYaml) as object) }),
+  );
+
+  const provenance = provenanceOf(openapi, catalogueFrom(parseYaml(requirementsYaml)));
+  files.set(
+    join(OUT, 'provenance.json'),
+    json({
+      description:
+        'Every constraint the core profile enforces or sends (conformance/src/spec/provenance.ts), with the requirements whose quotes support it. Generated: do not edit.',
+      constraints: provenance.constraints,
+      withoutProvenance: provenance.missing.map((c) => c.pointer),
+      problems: provenance.problems,
+    }),
   );
   return files;
 }

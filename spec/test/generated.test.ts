@@ -11,7 +11,14 @@ describe('spec/generated', async () => {
   it('produces the expected files', () => {
     const names = [...files.keys()].map((f) => basename(f)).sort();
     expect(names).toEqual(
-      ['openapi.json', 'openapi.ts', 'provider-states.json', 'provider-states.ts', 'requirements.json'].sort(),
+      [
+        'openapi.json',
+        'openapi.ts',
+        'provenance.json',
+        'provider-states.json',
+        'provider-states.ts',
+        'requirements.json',
+      ].sort(),
     );
   });
 
