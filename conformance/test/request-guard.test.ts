@@ -1,6 +1,14 @@
 // The suite never sends a request built from a missing value (issue 19, item 7).
 import { describe, expect, it } from 'vitest';
-import { guardSuiteRequest, missingValueIn } from '../src/suite-api/request-guard.js';
+import {
+  documentedSurface,
+  guardCoreSurface,
+  guardSuiteRequest,
+  missingValueIn,
+  undocumentedPartIn,
+} from '../src/suite-api/request-guard.js';
+import { defaultBindings } from '../src/suite-api/bindings.js';
+import { loadOpenApi } from '../src/spec/openapi.js';
 import { classifyError } from '../src/report/results.js';
 
 describe('a request built from a missing value', () => {
@@ -31,5 +39,42 @@ describe('a request built from a missing value', () => {
   ])('%s goes out', (url) => {
     expect(missingValueIn(url)).toBeUndefined();
     expect(() => guardSuiteRequest('GET', url)).not.toThrow();
+  });
+});
+
+describe('a core request off the documented surface', () => {
+  const index = loadOpenApi();
+  const surface = documentedSurface(index, defaultBindings);
+  const renamed = documentedSurface(index, { ...defaultBindings, query: { ...defaultBindings.query, skip: 'offset' } });
+  const why = (s: typeof surface, url: string) => undocumentedPartIn(s, 'GET', url, new URL(url).pathname);
+
+  it('documented parameters and the names of the bindings pass', () => {
+    expect(why(surface, 'http://h/api/Claim/Query?columns=ClaimID&take=5&sort=ClaimID%20desc')).toBeUndefined();
+    expect(
+      why(surface, 'http://h/api/Link/Query?childDomain=Contact&childRecordID=4&parentDomain=Claim'),
+    ).toBeUndefined();
+    // the start offset is not named by the spec: sent under the binding's name
+    expect(why(surface, 'http://h/api/Claim/Query?skip=10')).toBeUndefined();
+    expect(why(renamed, 'http://h/api/Claim/Query?offset=10')).toBeUndefined();
+  });
+
+  it('a parameter neither documented nor bound is the suite’s own mistake', () => {
+    expect(why(surface, 'http://h/api/Claim/Query?pageSize=10')).toMatch(
+      /query parameter 'pageSize' is neither documented for queryRecords nor named by a binding/,
+    );
+    // the reference's name for the start offset, when the vendor's binding names another
+    expect(why(renamed, 'http://h/api/Claim/Query?skip=10')).toMatch(/'skip'/);
+    let thrown: unknown;
+    try {
+      guardCoreSurface(surface, 'GET', 'http://h/api/Link/Query?limit=3', '/api/Link/Query');
+    } catch (e) {
+      thrown = e;
+    }
+    expect(classifyError(thrown as Error)).toBe('error');
+    expect((thrown as Error).message).toMatch(/undocumented part of the interface .* fault of the suite/);
+  });
+
+  it('a path outside the document is left to the generic checks', () => {
+    expect(why(surface, 'http://h/health?x=1')).toBeUndefined();
   });
 });

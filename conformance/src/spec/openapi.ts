@@ -45,6 +45,28 @@ export class OpenApiIndex {
   }
 
   /**
+   * The query parameter names the document declares for an operation (path-level and its own)
+   * without the x-implementation-defined marker: what the spec documents for it.
+   */
+  documentedQueryParameters(op: Pick<OperationMatch, 'pathTemplate' | 'method'>): Set<string> {
+    const item = this.doc?.paths?.[op.pathTemplate] ?? {};
+    const operation = item[op.method.toLowerCase()] ?? {};
+    const resolve = (p: any): any =>
+      typeof p?.$ref === 'string' && p.$ref.startsWith('#/')
+        ? p.$ref
+            .slice(2)
+            .split('/')
+            .reduce((n: any, k: string) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc)
+        : p;
+    const names = new Set<string>();
+    for (const raw of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+      const p = resolve(raw);
+      if (p?.in === 'query' && p['x-implementation-defined'] !== true) names.add(String(p.name));
+    }
+    return names;
+  }
+
+  /**
    * The operation a request addresses. `pathname` is relative to the base URL (starts with `/`).
    * Among templates that match, literal segments win over templated ones, compared left to right
    * (`/api/File/Query` beats `/api/{domain}/Query`, which beats `/api/{domain}/{id}`).

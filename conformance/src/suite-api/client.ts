@@ -1,7 +1,7 @@
 // The typed HTTP client of the suite: openapi-fetch plus one middleware that adds the token,
 // applies the per-request timeout, records every exchange into the current test's log and runs
 // the generic checks (generic-checks.ts) on every response.
-import { guardSuiteRequest } from './request-guard.js';
+import { guardCoreSurface, guardSuiteRequest, type RequestSurface } from './request-guard.js';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { Bindings } from './bindings.js';
 import type { GenericChecker } from './generic-checks/checker.js';
@@ -58,6 +58,8 @@ export interface ClientOptions {
   timeoutMs: number;
   log: ExchangeLog;
   checker?: GenericChecker;
+  /** Core tests: the documented surface their requests must stay on (request-guard.ts). */
+  surface?: RequestSurface;
   /** The token to send; null or undefined = no credentials. May be async (the admin token is set up lazily). */
   token: () => string | null | undefined | Promise<string | null | undefined>;
   /** Aborts pending requests (the test's signal: aborted when the test times out). */
@@ -112,6 +114,7 @@ function conformanceMiddleware(opts: ClientOptions): Middleware {
   return {
     async onRequest({ request, id }) {
       guardSuiteRequest(request.method, request.url);
+      if (opts.surface) guardCoreSurface(opts.surface, request.method, request.url, relativePath(opts, request.url));
       const token = await opts.token();
       if (token !== null && token !== undefined && !request.headers.has(tokenHeader)) {
         request.headers.set(opts.bindings.tokenHeader, `${opts.bindings.tokenPrefix}${token}`);
@@ -227,6 +230,7 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
     : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const method = (init.method ?? 'GET').toUpperCase();
   guardSuiteRequest(method, url);
+  if (opts.surface) guardCoreSurface(opts.surface, method, url, relativePath(opts, url));
   if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
     throw new TypeError(`rawRequest ${method} ${path}: the body must be a string`);
   }

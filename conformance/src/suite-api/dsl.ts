@@ -46,6 +46,7 @@ import {
 } from '../errors.js';
 import { classifyError, type TestOutcome } from '../report/results.js';
 import { writeTrace } from './trace.js';
+import { documentedSurface, type RequestSurface } from './request-guard.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from './bindings.js';
@@ -258,6 +259,14 @@ function genericChecker(profile: 'core' | 'implementation-defined'): GenericChec
   return c;
 }
 
+/** The documented surface of core requests (request-guard.ts), one per bindings object. */
+const surfaces = new WeakMap<Bindings, RequestSurface>();
+function coreSurface(bindings: Bindings): RequestSurface {
+  let s = surfaces.get(bindings);
+  if (!s) surfaces.set(bindings, (s = documentedSurface(genericChecker('core').index, bindings)));
+  return s;
+}
+
 let admin: { session: StateSession; values: Promise<StateValues>; token: Promise<string> } | undefined;
 /** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
  * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
@@ -466,12 +475,14 @@ function makeTestContext(
   onAbsence: (ms: number) => void = () => {},
 ): TestContext {
   const profile = record.profile ?? 'core';
+  const surface = profile === 'core' ? coreSurface(c.bindings) : undefined;
   const base = (token: ClientOptions['token']): ClientOptions => ({
     baseUrl: c.baseUrl,
     bindings: c.bindings,
     timeoutMs: c.timeoutMs,
     log,
     checker: genericChecker(profile),
+    ...(surface ? { surface } : {}),
     token,
     signal,
   });
