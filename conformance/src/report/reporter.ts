@@ -7,7 +7,7 @@ import { relFile } from '../paths.js';
 import { buildRunResults, type RunInfo } from './run-results.js';
 import { summaryText } from './summary.js';
 import type { ReportedError } from './expectation.js';
-import type { ReportedTest } from './test-result.js';
+import { toTestResult, type ReportedTest } from './test-result.js';
 import { writeReports } from './write-reports.js';
 import type { RunResults } from './results.js';
 
@@ -56,11 +56,14 @@ export class ConformanceReporter implements Reporter {
       const meta = r.meta;
       if (meta.otherPhase) continue;
       counted++;
-      if (r.state === 'passed') c.passed++;
-      else if (r.state === 'skipped') c.na++;
-      else if (meta.outcome === 'precondition-failed') c.pre++;
-      else if (meta.outcome === 'blocked') c.blocked++;
-      else if (meta.outcome === 'error') c.err++;
+      // the outcome as the result model decides it (test-result.ts), never a second reading here:
+      // a test that timed out or threw an unclassified error is counted as the report shows it
+      const result = toTestResult(r).result;
+      if (result === 'passed') c.passed++;
+      else if (result === 'not-applicable') c.na++;
+      else if (result === 'precondition-failed') c.pre++;
+      else if (result === 'blocked') c.blocked++;
+      else if (result === 'error') c.err++;
       else c.failed++;
     }
     const errs = m.errors();
