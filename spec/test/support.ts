@@ -78,7 +78,7 @@ export function schemaValidator(doc: any) {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
   const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
   addFormats(ajv);
-  ajv.addVocabulary(['discriminator', 'xml', 'externalDocs', 'example', 'x-implementation-defined']);
+  ajv.addVocabulary(['discriminator', 'xml', 'externalDocs', 'example', 'x-implementation-defined', 'x-requirements']);
   // the provider-state protocol's version marks (spec/provider-states.yaml, 'Versions and negotiation')
   ajv.addVocabulary(['x-since', 'x-confirmed-by', 'x-may-refuse']);
   ajv.addFormat('password', true); // OpenAPI format registry: a UI hint only
