@@ -16,6 +16,7 @@ export default defineConfig({
       { test: { name: 'conformance-harness', include: ['conformance/test/**/*.test.ts'], testTimeout } },
       { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout } },
       { test: { name: 'bench', include: ['bench/test/**/*.test.ts'], testTimeout } },
+      { test: { name: 'clients', include: ['clients/test/**/*.test.ts'], testTimeout } },
     ],
   },
 });

@@ -322,6 +322,20 @@ const CASES: Record<string, Case[]> = {
       },
     },
   ],
+  'undeclared-method-404': [
+    {
+      req: makeRequest('GET', '/api/Link/Upsert', { headers: T }),
+      upstream: {
+        ...problem(405, 'MethodNotAllowed', 'GET is not declared for /api/Link/Upsert; it allows POST.'),
+        headers: { 'content-type': 'application/problem+json', allow: 'POST' },
+      },
+      expect: (out) => {
+        expect(out.status).toBe(404);
+        expect(json(out)).toMatchObject({ status: 404, code: 'NotFound' });
+        expect(out.headers.allow).toBeUndefined();
+      },
+    },
+  ],
   'errors-other-shape': [
     {
       req: get('/api/claim/1'),

@@ -108,6 +108,13 @@ describe('a mutated document', () => {
     });
   });
 
+  it('on the request side an implementation-defined requirement may support a bound', () => {
+    const r = mutated((d) => {
+      d.components.parameters.Take['x-requirements'] = ['GEN-004'];
+    });
+    expect(r.problems).toEqual([]);
+  });
+
   it('an unknown, an implementation-defined or a retired requirement is not provenance', () => {
     const ids = (edit: (d: any) => void) => mutated(edit).problems.map((p) => p.problem);
     expect(

@@ -258,6 +258,16 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   const e = errors?.[0];
   if (!e) return 'is invalid';
   const where = e.instancePath ? `${e.instancePath} ` : '';
+  // An ID beyond its documented bound (the ID schemas carry minimum/maximum ±MAX_ID) is named
+  // with both bounds, as parseIntParam names them, not as a bare "must be <= ...".
+  const bounded = e.parentSchema as { type?: unknown; minimum?: unknown; maximum?: unknown } | undefined;
+  if (
+    (e.keyword === 'minimum' || e.keyword === 'maximum') &&
+    bounded?.type === 'integer' &&
+    typeof bounded.minimum === 'number' &&
+    typeof bounded.maximum === 'number'
+  )
+    return `${where}must be an integer from ${bounded.minimum} to ${bounded.maximum}`;
   if (e.keyword === 'enum')
     return `${where}must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((x) => JSON.stringify(x)).join(', ')}`;
   return `${where}${e.message ?? 'is invalid'}`.trim();

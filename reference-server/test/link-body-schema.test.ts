@@ -4,11 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectProblem, harness, type Harness } from './app-core.harness.js';
 
 const doc = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../spec/generated/openapi.json'), 'utf8'));
 const ajv = new Ajv2020({ strict: false, validateSchema: false });
+addFormats.default(ajv); // as the reference's validator (format int64 of the IDs)
 ajv.addSchema(doc, 'openapi');
 const upsertSchema = ajv.compile({ $ref: 'openapi#/components/schemas/LinkUpsertRequest' });
 const removeSchema = ajv.compile({ $ref: 'openapi#/components/schemas/LinkRemoveRequest' });

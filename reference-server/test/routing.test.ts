@@ -81,6 +81,23 @@ describe('integer IDs and parameters beyond 2^53 - 1', () => {
     expect(r.json.detail).toContain('9007199254740991');
   });
 
+  it('link IDs beyond the bound (body and Link/Query) are refused naming the bound, and nothing changes', async () => {
+    // the bound is the minimum/maximum of the ID schemas in spec/openapi.yaml, which the reference
+    // validates link bodies and query parameters against
+    const before = h.count('links');
+    for (const op of ['Upsert', 'Remove']) {
+      const r = await h.call('POST', `/api/Link/${op}`, {
+        raw: '{"ParentDomain":"Claim","ParentRecordID":12345678901234567890,"ChildDomain":"Contact","ChildRecordID":1}',
+      });
+      expectProblem(r, 400, 'MalformedRequest');
+      expect(r.json.detail).toMatch(/ParentRecordID must be an integer from -9007199254740991 to 9007199254740991/);
+    }
+    expect(h.count('links')).toBe(before);
+    const q = await h.get('/api/Link/Query?childDomain=Contact&childRecordID=-12345678901234567890');
+    expectProblem(q, 400, 'MalformedRequest');
+    expect(q.json.detail).toMatch(/must be an integer from -9007199254740991 to 9007199254740991/);
+  });
+
   it('Updates and Deletes IDs beyond the bound are refused naming the bound, and nothing changes', async () => {
     const p = await h.state('a proposal', { type: 'Quote', locations: 1 });
     for (const body of [

@@ -491,7 +491,10 @@ export interface components {
         QueryBoolean: boolean | ("true" | "false" | "True" | "False" | "Yes" | "No" | "Y" | "N" | "1" | "0");
         /** @description A record type. Core DomainIDs are fixed in every environment; custom entities have higher IDs. */
         Domain: {
-            /** @description Numeric identifier. Core: Claim 1, Contact 2, Location 3, File 4, Note 5, Policy 6, Task 7, Incident 11. */
+            /**
+             * Format: int64
+             * @description Numeric identifier. Core: Claim 1, Contact 2, Location 3, File 4, Note 5, Policy 6, Task 7, Incident 11.
+             */
             DomainID: number;
             /** @description Domain name used in paths, case-sensitive; customer-defined domains begin with `Custom.`. */
             Name: string;
@@ -514,11 +517,15 @@ export interface components {
             Record: components["schemas"]["Record"];
             /** @description The domain name. */
             Domain: string;
-            /** @description The record ID. */
+            /**
+             * Format: int64
+             * @description The record ID.
+             */
             Id: number;
         };
-        /** @description A list of records. */
+        /** @description One page of records of a query. */
         ListEnvelope: {
+            /** @description At most 100 records (section 8, "Records per query response", maximum 100). */
             List: components["schemas"]["Record"][];
             /**
              * @description Number of all records matching the query, not just this page. Present only when
@@ -534,7 +541,10 @@ export interface components {
          *     (implementation-defined).
          */
         FileRecord: {
-            /** @description Unique identifier. */
+            /**
+             * Format: int64
+             * @description Unique identifier.
+             */
             FileID?: number;
             /** @description Original file name including extension. */
             FileName?: string;
@@ -545,15 +555,24 @@ export interface components {
             /** @description Size in bytes. */
             FileSize?: number;
             EntryDate?: components["schemas"]["LocalTimestamp"];
-            /** @description Uploader (a user ID; integer in the reference). */
+            /**
+             * Format: int64
+             * @description Uploader (a user ID; integer in the reference).
+             */
             EntryUserID?: number;
             /** @description Last modification (EntryDate format or null in the reference). */
             ModifiedDate?: components["schemas"]["LocalTimestamp"] | null;
-            /** @description Last modifier (a user ID, or null when never modified, in the reference). */
+            /**
+             * Format: int64
+             * @description Last modifier (a user ID, or null when never modified, in the reference).
+             */
             ModifiedUserID?: number | null;
             /** @description Last download (EntryDate format or null in the reference). */
             DownloadedDate?: components["schemas"]["LocalTimestamp"] | null;
-            /** @description Last downloader (a user ID, or null when never downloaded, in the reference). */
+            /**
+             * Format: int64
+             * @description Last downloader (a user ID, or null when never downloaded, in the reference).
+             */
             DownloadedUserID?: number | null;
             /** @description Document workflow status (integer or null in the reference). */
             DocumentStatusID?: number | null;
@@ -572,7 +591,10 @@ export interface components {
              *     `Download.aspx?FileID=<id>&SessionToken=<opaque>` (implementation-defined).
              */
             DownloadURL?: string;
-            /** @description Set for files kept in an external repository (reference column). */
+            /**
+             * Format: int64
+             * @description Set for files kept in an external repository (reference column).
+             */
             ExternalFileRepositoryID?: number | null;
             /** @description Set for files reached through an external direct URL (reference column). */
             ExternalDirectURL?: string | null;
@@ -589,11 +611,22 @@ export interface components {
             Record: components["schemas"]["FileRecord"];
             /** @constant */
             Domain: "File";
-            /** @description The FileID. */
+            /**
+             * Format: int64
+             * @description The FileID.
+             */
             Id: number;
         };
-        /** @description A list of file records. */
+        /**
+         * @description The files attached to a record. The specification gives this listing no maximum (section 8
+         *     limits query responses); the reference applies `take` as on the queries.
+         */
+        AttachedFileList: {
+            List: components["schemas"]["FileRecord"][];
+        };
+        /** @description One page of file records of the file query. */
         FileList: {
+            /** @description At most 100 file records (section 8, "Records per query response", maximum 100). */
             List: components["schemas"]["FileRecord"][];
             /** @description As on `ListEnvelope` (query only, when `includeTotalCount` is true). */
             TotalCount?: number;
@@ -604,17 +637,35 @@ export interface components {
          *     (implementation-defined: the name and type of the relationship column are not shown).
          */
         LinkRecord: {
-            /** @description DomainID of the parent. */
+            /**
+             * Format: int64
+             * @description DomainID of the parent.
+             */
             ParentDomainID?: number;
-            /** @description ID of the parent record. */
+            /**
+             * Format: int64
+             * @description ID of the parent record.
+             */
             ParentID?: number;
-            /** @description DomainID of the child (Contact or File). */
+            /**
+             * Format: int64
+             * @description DomainID of the child (Contact or File).
+             */
             ChildDomainID?: number;
-            /** @description ID of the child record. */
+            /**
+             * Format: int64
+             * @description ID of the child record.
+             */
             ChildID?: number;
-            /** @description ID of the link (reference column). */
+            /**
+             * Format: int64
+             * @description ID of the link (reference column).
+             */
             LinkID?: number;
-            /** @description The relationship, an ID in the Contact Type code list; null without one or for a File child (reference column). */
+            /**
+             * Format: int64
+             * @description The relationship, an ID in the Contact Type code list; null without one or for a File child (reference column).
+             */
             ContactTypeID?: number | null;
         } & {
             [key: string]: unknown;
@@ -627,14 +678,20 @@ export interface components {
          * @description Identifies the parent and the child record of a link (the reference's fields). Each side
          *     gives its domain and either the primary key (`...RecordID`, preferred) or a match field
          *     with a key (`...RecordMatchField` + `...RecordKey`; only text or numeric fields). When
-         *     both are given for a side, the primary key wins. The schema states this: `allOf` holds,
-         *     per side, an `anyOf` of "by ID" and "by match field and key"; the child domain is
+         *     both are given for a side, the primary key wins. The schema states this: `allOf` holds
+         *     the fields and then, per side, an `anyOf` of two objects, "by ID" and "by match field and
+         *     key", each naming the properties it requires with their types, so that a generated client
+         *     gets one union type per side (for example `{ParentRecordID: number} |
+         *     {ParentRecordMatchField: string; ParentRecordKey: string | number}`); the child domain is
          *     `Contact` or `File`.
          */
         LinkIdentification: {
             /** @description Domain name of the parent (any standard or custom domain). */
             ParentDomain: string;
-            /** @description Primary key of the parent record. */
+            /**
+             * Format: int64
+             * @description Primary key of the parent record.
+             */
             ParentRecordID?: number;
             /** @description Text or numeric field of the parent domain to match. */
             ParentRecordMatchField?: string;
@@ -645,13 +702,28 @@ export interface components {
              * @enum {string}
              */
             ChildDomain: "Contact" | "File";
-            /** @description Primary key of the child record. */
+            /**
+             * Format: int64
+             * @description Primary key of the child record.
+             */
             ChildRecordID?: number;
             /** @description Text or numeric field of the child domain to match. */
             ChildRecordMatchField?: string;
             /** @description Value to match in ChildRecordMatchField. */
             ChildRecordKey?: string | number;
-        } & ((unknown | unknown) & (unknown | unknown));
+        } & ({
+            /** Format: int64 */
+            ParentRecordID: number;
+        } | {
+            ParentRecordMatchField: string;
+            ParentRecordKey: string | number;
+        }) & ({
+            /** Format: int64 */
+            ChildRecordID: number;
+        } | {
+            ChildRecordMatchField: string;
+            ChildRecordKey: string | number;
+        });
         /** @description The reference's Link/Upsert body. */
         LinkUpsertRequest: components["schemas"]["LinkIdentification"] & {
             /** @description Contact Type code or description (Contact children only; ignored for File children). Unknown values are refused with 400. */
@@ -667,11 +739,20 @@ export interface components {
         /** @description The reference's Link/Upsert response. */
         LinkUpsertResult: {
             IsSuccessful: boolean;
-            /** @description ID of the created or updated link. */
+            /**
+             * Format: int64
+             * @description ID of the created or updated link.
+             */
             LinkID: number;
-            /** @description The resolved parent record ID. */
+            /**
+             * Format: int64
+             * @description The resolved parent record ID.
+             */
             ParentRecordID: number;
-            /** @description The resolved child record ID. */
+            /**
+             * Format: int64
+             * @description The resolved child record ID.
+             */
             ChildRecordID: number;
             Message?: string | null;
         };
@@ -683,6 +764,7 @@ export interface components {
         };
         /** @description Bind status of a proposal. */
         BindStatus: {
+            /** Format: int64 */
             ProposalID: number;
             /**
              * @description `NotBound`: all detail fields null. `Bound`: policy and member detail filled. `Error`: ErrorMessage filled.
@@ -691,9 +773,15 @@ export interface components {
             Status: "Bound" | "NotBound" | "Error";
             /** @description Reason text when Status is Error, otherwise null. */
             ErrorMessage: string | null;
-            /** @description Resulting policy; null unless bound. */
+            /**
+             * Format: int64
+             * @description Resulting policy; null unless bound.
+             */
             PolicyID: number | null;
-            /** @description Member; null unless bound. */
+            /**
+             * Format: int64
+             * @description Member; null unless bound.
+             */
             MemberID: number | null;
             /** @description Resulting policy number; null unless bound. */
             PolicyNumber: string | null;
@@ -709,8 +797,11 @@ export interface components {
         UtcTimestamp: string;
         /** @description The reference's BindQuote response (implementation-defined). */
         BindQuoteResult: {
+            /** Format: int64 */
             ProposalID: number;
+            /** Format: int64 */
             PolicyID: number;
+            /** Format: int64 */
             MemberID: number;
             PolicyNumber: string;
             MemberName: string;
@@ -719,7 +810,10 @@ export interface components {
         /** @description Outcome of CreateMember. */
         MemberCreationResult: {
             IsSuccessful: boolean;
-            /** @description ID of the new member on success. */
+            /**
+             * Format: int64
+             * @description ID of the new member on success.
+             */
             RecordID: number;
             /** @description Null on success; error detail on a validation failure. */
             Message: string | null;
@@ -738,7 +832,10 @@ export interface components {
         ScheduleOperationResult: {
             /** @description Outcome of the operation. */
             IsSuccessful: boolean;
-            /** @description ID of the affected schedule record; 0 when an insert or a delete failed (the record ID for a failed update). */
+            /**
+             * Format: int64
+             * @description ID of the affected schedule record; 0 when an insert or a delete failed (the record ID for a failed update).
+             */
             RecordID: number;
             /** @description Zero-based position of the item in its own input array (Inserts, Updates or Deletes); null for the single delete. */
             OrderNumber: number | null;
@@ -768,16 +865,22 @@ export interface components {
             StateCode?: string;
             ZipCode?: string;
         };
-        /** @description Bulk schedule changes; any array may be empty. */
+        /**
+         * @description Bulk schedule changes; any array may be empty. The reference accepts at most 100 items over
+         *     the three arrays together and refuses more with 413 (implementation-defined; the
+         *     specification shows no limit), so each array holds at most 100 items.
+         */
         UpsertMultiRequest: {
             Inserts: {
                 Fields: components["schemas"]["ScheduleFields"];
             }[];
             Updates: {
+                /** Format: int64 */
                 ID: number;
                 Fields: components["schemas"]["ScheduleFields"];
             }[];
             Deletes: {
+                /** Format: int64 */
                 ID: number;
             }[];
         };
@@ -956,6 +1059,27 @@ export interface components {
          */
         BindConflict: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The path is declared, the method is not: the answer to any method this path does not
+         *     declare (for example `GET` on `/api/Link/Upsert`, `DELETE` on `/api/{domain}/{id}`; the
+         *     path is resolved before the method, so a literal path is never read as a domain name).
+         *     Nothing changes. The `Allow` header names the methods the path declares (`HEAD` with
+         *     `GET`). The specification does not show this answer; status, header and body are the
+         *     reference's choice (implementation-defined).
+         */
+        MethodNotAllowed: {
+            headers: {
+                /**
+                 * @description The methods the path declares, comma-separated, for example `GET, HEAD` or `POST`.
+                 * @example GET, HEAD
+                 */
+                Allow: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1265,6 +1389,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1328,6 +1453,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1432,6 +1558,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UnknownDomain"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1488,13 +1615,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FileList"];
+                    "application/json": components["schemas"]["AttachedFileList"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["DownloadUrlServerError"];
@@ -1581,6 +1709,7 @@ export interface operations {
             400: components["responses"]["BadQuery"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["DownloadUrlServerError"];
@@ -1623,6 +1752,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             500: components["responses"]["DownloadUrlServerError"];
@@ -1702,6 +1832,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1733,6 +1864,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1764,6 +1896,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1796,6 +1929,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1839,6 +1973,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };
@@ -1871,6 +2006,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["BindConflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -1904,6 +2040,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             /**
@@ -1965,6 +2102,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ScheduleNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             /**
              * @description The proposal is not modifiable (implementation-defined status). Every item fails with a
              *     message that the proposal cannot be modified; nothing changes.
@@ -2019,6 +2157,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ScheduleNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             /**
              * @description The proposal is not modifiable. The body is core (section 7); the status 409 is the
              *     reference's choice, since the specification does not show it.
@@ -2073,6 +2212,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ScheduleNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             /** @description The record is not soft-deleted (implementation-defined). */
             409: {
                 headers: {
@@ -2110,6 +2250,7 @@ export interface operations {
             };
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["BadCredentials"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
         };

@@ -38,6 +38,14 @@ for (const file of documents) {
       for (const [mt, media] of Object.entries<any>(r.content ?? {})) {
         collect(`response ${name} ${mt}`, `/components/responses/${esc(name)}/content/${esc(mt)}`, media, media.schema);
       }
+      for (const [h, header] of Object.entries<any>(r.headers ?? {})) {
+        collect(
+          `response ${name} header ${h}`,
+          `/components/responses/${esc(name)}/headers/${esc(h)}`,
+          header,
+          header.schema,
+        );
+      }
     }
     for (const { method, path, op } of operations(doc)) {
       const base = `/paths/${esc(path)}/${method}`;

@@ -1,6 +1,6 @@
 // Controls of error answers: other statuses and bodies where the specification does not show them.
 import type { Control } from '../fault.js';
-import { bodyJson, cloneResponse, makeResponse, type ProxyResponse } from '../exchange.js';
+import { bodyJson, cloneResponse, makeResponse, withResponseJson, type ProxyResponse } from '../exchange.js';
 import { onError, problemCode, recode, restatus } from './util.js';
 
 const NOT_SHOWN =
@@ -198,6 +198,23 @@ export const ERROR_CONTROLS: Control[] = [
       (res) => {
         const out = restatus(res, 405);
         return { ...out, headers: { ...out.headers, allow: 'GET, POST' } };
+      },
+    ),
+  },
+  {
+    name: 'undeclared-method-404',
+    area: 'GEN',
+    description:
+      'A method a declared path does not serve is answered 404 Not Found, without an Allow header, instead of 405.',
+    allowedBy: NOT_SHOWN,
+    markers: ['components/responses/MethodNotAllowed'],
+    select: ['GEN-', 'DOM-', 'REC-', 'LINK-'],
+    rewrite: onError(
+      (res) => problemCode(res) === 'MethodNotAllowed',
+      (res) => {
+        const out = withResponseJson(res, { ...bodyJson(res), title: 'Not Found', status: 404, code: 'NotFound' }, 404);
+        const { allow: _allow, ...headers } = out.headers;
+        return { ...out, headers };
       },
     ),
   },

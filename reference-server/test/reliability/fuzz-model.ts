@@ -56,7 +56,11 @@ export function loadOps(): Map<string, OpInfo> {
   const schemaInfo = (raw: any, depth = 0): SchemaInfo => {
     const s = resolve(raw) ?? {};
     const out: SchemaInfo = { kinds: [], properties: {}, required: [] };
-    const parts = [s, ...((s.allOf as unknown[]) ?? []).map(resolve)];
+    // allOf nests (the link body: its own part, then LinkIdentification, whose fields sit in an
+    // allOf of their own beside the per-side alternatives): every level's properties count.
+    const allOfParts = (x: any, n = 0): any[] =>
+      n > 5 ? [] : [x, ...((x?.allOf as unknown[]) ?? []).flatMap((p) => allOfParts(resolve(p), n + 1))];
+    const parts = allOfParts(s);
     for (const p of parts) {
       const types = Array.isArray(p?.type) ? p.type : p?.type ? [p.type] : [];
       for (const t of types) if (!out.kinds.includes(t)) out.kinds.push(t);
