@@ -174,7 +174,7 @@ conformance(
       const body = r.body;
       expectBatchShape(body);
       expect(body.Updates[0]?.IsSuccessful, `${c.params.type}: ${JSON.stringify(body)}`).toBe(true);
-      expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`Open ${x}`);
+      expect((await readRecord(t, p, l0))?.LocationName).toBe(`Open ${x}`);
     }
   },
 );
@@ -203,18 +203,18 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       expectBatchShape(ins.body);
       expect(ins.body.Inserts[0]?.IsSuccessful, JSON.stringify(ins.body)).toBe(true);
 
-      const before = await readRecord(t, p.scheduleDomain, l1);
+      const before = await readRecord(t, p, l1);
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
       if (type === 'Endorsement') {
         expect(isRefusal(r.res), `Reinstate after a soft delete (${r.status} ${JSON.stringify(r.body)})`).toBe(false);
-        expect(await readRecord(t, p.scheduleDomain, l1), 'the record is back with its values').toEqual(before);
+        expect(await readRecord(t, p, l1), 'the record is back with its values').toEqual(before);
       } else {
         // Reinstate's answer is not shown; when it is a result, it reports no success.
         for (const res of resultsOf(r.body))
           expect(res.IsSuccessful, `Reinstate after a permanent delete: ${JSON.stringify(res)}`).toBe(false);
-        expect(await readRecord(t, p.scheduleDomain, l1), 'the record is gone').toBeNull();
+        expect(await readRecord(t, p, l1), 'the record is gone').toBeNull();
       }
     },
   );
@@ -251,7 +251,7 @@ conformance(
     expect(u.status).toBe(409);
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
     expect(d.status).toBe(409);
-    expect(await readRecord(t, p.scheduleDomain, l0)).not.toBeNull();
+    expect(await readRecord(t, p, l0)).not.toBeNull();
   },
 );
 
@@ -314,7 +314,7 @@ conformance(
       expect(r.status, `${op} on proposal ${id}`).toBe(404);
       expect(r.body, `${op}: problem code`).toMatchObject({ code: 'RecordNotFound' });
     }
-    expect(await readRecord(t, domain, l0), 'a schedule record of another proposal was not touched').not.toBeNull();
+    expect(await readRecord(t, p, l0), 'a schedule record of another proposal was not touched').not.toBeNull();
   },
 );
 

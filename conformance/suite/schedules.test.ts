@@ -150,7 +150,7 @@ conformance(
       expect(res.RecordID, `insert ${i} reports the new record's ID`).toBeGreaterThan(0);
       expect(before.has(res.RecordID), `insert ${i} reports a new ID`).toBe(false);
       // The record at RecordID holds exactly the values of input item i.
-      expect(pick(await readRecord(t, p.scheduleDomain, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+      expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
       expected.set(res.RecordID, stored(inserts[i]));
     }
     for (let i = 0; i < updates.length; i++) {
@@ -163,10 +163,7 @@ conformance(
       expect(res.IsSuccessful, `delete ${i} succeeded: ${res.Message}`).toBe(true);
       expect(res.RecordID, `delete ${i} reports the deleted record's ID`).toBe(deletes[i].ID);
       // Quote: the delete is permanent.
-      expect(
-        await readRecord(t, p.scheduleDomain, deletes[i].ID),
-        `deleted record ${deletes[i].ID} is gone`,
-      ).toBeNull();
+      expect(await readRecord(t, p, deletes[i].ID), `deleted record ${deletes[i].ID} is gone`).toBeNull();
     }
     await expectSet(t, p, expected, "the proposal's records: the updates and inserts applied, the deletes gone");
     await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
@@ -310,7 +307,7 @@ conformance(
         expectMentions(res.Message, fieldPattern(required), REQUIRED);
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
-        expect(pick(await readRecord(t, p.scheduleDomain, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+        expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
         expected.set(res.RecordID, stored(inserts[i]));
       }
     }
@@ -592,7 +589,7 @@ conformance(
     expect2xx(d.status);
     expectResultShape(d.body, 'DELETE result');
     expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-    expect(await readRecord(t, p.scheduleDomain, l1)).toBeNull();
+    expect(await readRecord(t, p, l1)).toBeNull();
     await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
     await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
 
@@ -642,7 +639,7 @@ conformance(
     const [l0, l1] = p.locationIds;
     const before = await scheduleSet(t, p);
     const twinBefore = await scheduleSet(t, twin);
-    const values = await readRecord(t, p.scheduleDomain, l1);
+    const values = await readRecord(t, p, l1);
     expect(values).not.toBeNull();
 
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
@@ -664,7 +661,7 @@ conformance(
       isRefusal(r.res),
       `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`,
     ).toBe(false);
-    expect(await readRecord(t, p.scheduleDomain, l1), 'the reinstated record has its values').toEqual(values);
+    expect(await readRecord(t, p, l1), 'the reinstated record has its values').toEqual(values);
     await expectSet(t, p, before, "the proposal's records are as before the DELETE");
     await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
     // Active again: it can be changed like any record of the proposal.
@@ -675,11 +672,11 @@ conformance(
     expect2xx(u.status);
     expectBatchShape(u.body);
     expect(u.body.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l1 });
-    expect((await readRecord(t, p.scheduleDomain, l1))?.City).toBe(`Back ${x}`);
+    expect((await readRecord(t, p, l1))?.City).toBe(`Back ${x}`);
     // And deleted again (soft) like an active record, without touching the others.
     const d2 = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect(d2.body).toMatchObject({ IsSuccessful: true, RecordID: l1 });
-    expect(await readRecord(t, p.scheduleDomain, l0), 'the first record stays').toEqual(before.get(l0));
+    expect(await readRecord(t, p, l0), 'the first record stays').toEqual(before.get(l0));
   },
 );
 
@@ -699,13 +696,13 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect2xx(d.status);
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-      expect(await readRecord(t, p.scheduleDomain, l1), 'the record cannot be read').toBeNull();
+      expect(await readRecord(t, p, l1), 'the record cannot be read').toBeNull();
       await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
       // Reinstate's answer is not shown; when it is a result, it reports no success.
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
       for (const res of resultsOf(r.body))
         expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
-      expect(await readRecord(t, p.scheduleDomain, l1), 'still gone after the Reinstate attempt').toBeNull();
+      expect(await readRecord(t, p, l1), 'still gone after the Reinstate attempt').toBeNull();
       await expectSet(t, p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
     },
   );
@@ -752,7 +749,7 @@ conformance(
     expect(r.status).toBe(200);
     expectResultShape(r.body, 'Reinstate result');
     expect(r.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
-    const back = await readRecord(t, p.scheduleDomain, l0, ['LocationName', 'IsDeleted']);
+    const back = await readRecord(t, p, l0, ['LocationName', 'IsDeleted']);
     expect(back, 'a reinstated record reads again').not.toBeNull();
     expect(Boolean(back?.IsDeleted), 'IsDeleted after Reinstate').toBe(false);
     expect(asObject(await scheduleSet(t, p)), 'listed again after Reinstate').toEqual(asObject(before));
@@ -781,7 +778,7 @@ conformance(
   async (t) => {
     const p = await proposal(t, { type: 'Quote', status: 'B', locations: 2 });
     const [l0, l1] = p.locationIds;
-    const before = await Promise.all([l0, l1].map((id) => readRecord(t, p.scheduleDomain, id)));
+    const before = await Promise.all([l0, l1].map((id) => readRecord(t, p, id)));
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
     expect(d.status).toBe(409);
     expect(d.body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
@@ -799,7 +796,7 @@ conformance(
       expect(ub[k][0]).toMatchObject({ IsSuccessful: false, OrderNumber: 0 });
       expectMentions(ub[k][0].Message, idPattern(p.proposalId), CANNOT_MODIFY);
     }
-    expect(await Promise.all([l0, l1].map((id) => readRecord(t, p.scheduleDomain, id)))).toEqual(before);
+    expect(await Promise.all([l0, l1].map((id) => readRecord(t, p, id)))).toEqual(before);
   },
 );
 
@@ -877,11 +874,9 @@ conformance(
     expect(body.Updates).toHaveLength(1);
     expect(body.Deletes).toHaveLength(1);
     for (const k of KINDS) for (const it of body[k]) expect(it.IsSuccessful).toBe(true);
-    expect((await readRecord(t, p.scheduleDomain, byOrder(body.Inserts, 1, 'Inserts').RecordID))?.LocationName).toBe(
-      `AtomOK B ${x}`,
-    );
-    expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`AtomOK U ${x}`);
-    expect(await readRecord(t, p.scheduleDomain, l1)).toBeNull();
+    expect((await readRecord(t, p, byOrder(body.Inserts, 1, 'Inserts').RecordID))?.LocationName).toBe(`AtomOK B ${x}`);
+    expect((await readRecord(t, p, l0))?.LocationName).toBe(`AtomOK U ${x}`);
+    expect(await readRecord(t, p, l1)).toBeNull();
 
     // Rollback of inserts, observed through the reference's filter syntax.
     const y = tag();
@@ -924,6 +919,6 @@ conformance(
       expect(r.status, `Reinstate on ${domain}`).toBe(404);
       expect(r.body).toMatchObject({ code: 'InvalidScheduleDomain' });
     }
-    expect(await readRecord(t, p.scheduleDomain, l0), 'the location was not touched').not.toBeNull();
+    expect(await readRecord(t, p, l0), 'the location was not touched').not.toBeNull();
   },
 );

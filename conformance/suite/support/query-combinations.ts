@@ -12,6 +12,7 @@
 // end, and empty-column suppression on, off or absent; each answer is compared with the page the
 // oracle computes. Seeded by the run's --seed, shrinking to the smallest failing request.
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { type Ctx, type Q, type Row, enc, get } from './request.js';
 import { type Records, type SortKey, ordered, sortParam } from './records-query.js';
@@ -72,6 +73,15 @@ export async function fixture(t: Ctx, count: number): Promise<Fixture> {
     );
     truth.push(...part);
   }
+  // the truth is read by ID, a step this run relies on: a read answering a record with another key
+  // is REC-002's failure (the read-by-ID test fails it), which blocks every test of the run
+  await t.needs('REC-002', `read the ${recs.ids.length} records of the fixture by ID`, async () => {
+    const wrong = recs.ids.flatMap((id, i) => {
+      const key = truth[i]?.[assoc.keyField];
+      return Number.isInteger(key) && key !== id ? [`${id} -> ${String(key)}`] : [];
+    });
+    expect(wrong, `records read by ID that answer another ${assoc.keyField} (asked -> answered)`).toEqual([]);
+  });
   return { recs, fields, truth };
 }
 

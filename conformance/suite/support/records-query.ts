@@ -133,14 +133,32 @@ export async function rowsOf(t: Ctx, recs: Records, columns: string[]): Promise<
   return rows;
 }
 
-/** The sortField values of the records of a 'records' state, in creation order, read by ID. */
+/**
+ * The sortField values of the records of a 'records' state, in creation order, read by ID: a step
+ * the query tests rely on to know the truth, not a rule they judge. A read that does not answer 200
+ * with a Record blocks by REC-001; reads of different IDs answering the same sortField value (the
+ * state's values are distinct, state contract) show a read by ID answering another record, which
+ * blocks by REC-002 (the read-by-ID test fails it): one red line, not one per query test.
+ */
 export async function valuesInCreationOrder(t: Ctx, recs: Records): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const id of recs.ids) {
-    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
-    expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
-    out.push((res.json as components['schemas']['RecordEnvelope']).Record[recs.sortField]);
+    const rec = await t.needs('REC-001', `read ${recs.domain} ${id} by ID`, async () => {
+      const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
+      expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
+      const r: unknown = (res.json as Partial<components['schemas']['RecordEnvelope']> | undefined)?.Record;
+      expect(typeof r === 'object' && r !== null, `GET /api/${recs.domain}/${id}: Record is an object`).toBe(true);
+      return r as Row;
+    });
+    out.push(rec[recs.sortField]);
   }
+  await t.needs('REC-002', `reads by ID of the ${recs.ids.length} records of a 'records' state`, async () => {
+    const text = out.map((v) => JSON.stringify(v));
+    expect(
+      new Set(text).size,
+      `distinct records read by ID answer distinct ${recs.sortField} values: ${text.join(', ')}`,
+    ).toBe(text.length);
+  });
   return out;
 }
 

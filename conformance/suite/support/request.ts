@@ -52,6 +52,37 @@ export async function readRecord(t: Ctx, domain: string, id: number, q: Q = {}, 
   });
 }
 
+/** The reads by ID each test has seen answer the asked record already (per test: domain/id). */
+const READ_BY_ID_CHECKED = new WeakMap<Ctx, Set<string>>();
+
+/**
+ * A read by ID answers the record with that ID (REC-002), judged on its primary key column
+ * `keyField`: a step every test relies on that reads back by ID what it set up or changed. A read
+ * that answers a record whose key is another ID demonstrably breaks REC-002 (the read-by-ID test
+ * fails it), so the test is blocked by REC-002 instead of failing its own requirements on another
+ * record's values (one cause, one red line). Any other answer (a refusal, no key in it) is left to
+ * the test: it judges no more than the key, so it never turns another failure into a block.
+ */
+export async function needsReadById(
+  t: Ctx,
+  domain: string,
+  keyField: string,
+  id: number,
+  token?: string | null,
+): Promise<void> {
+  const seen = READ_BY_ID_CHECKED.get(t) ?? new Set<string>();
+  READ_BY_ID_CHECKED.set(t, seen);
+  if (seen.has(`${domain}/${id}`)) return;
+  seen.add(`${domain}/${id}`);
+  await t.needs('REC-002', `read ${domain} ${id} by ID: the record with ${keyField} ${id}`, async () => {
+    const res = await get(t, `/api/${enc(domain)}/${id}`, { columns: keyField }, token);
+    const rec: unknown = res.status === 200 ? (res.json as Partial<RecordEnvelope> | undefined)?.Record : undefined;
+    const key = typeof rec === 'object' && rec !== null ? (rec as Row)[keyField] : undefined;
+    if (Number.isInteger(key))
+      expect(key, `GET /api/${domain}/${id}?columns=${keyField} answers the record with that ${keyField}`).toBe(id);
+  });
+}
+
 /** The keys of a record, sorted, for comparing column sets. */
 export function keysOf(o: Record<string, unknown>): string[] {
   return Object.keys(o).sort();

@@ -8,7 +8,7 @@ import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
-import { type Ctx, withQuery } from './request.js';
+import { type Ctx, needsReadById, withQuery } from './request.js';
 
 export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
 export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
@@ -164,19 +164,33 @@ export function pick(r: Row | null, fields: readonly string[] = LOC_FIELDS): Row
   return Object.fromEntries(fields.map((f) => [f, r[f]]));
 }
 
-/** The schedule record's ProposalLocation fields, or null when it cannot be read. */
+/** Where schedule records are read: their domain, and their key column when the state named it. */
+export interface ScheduleTable {
+  scheduleDomain: string;
+  /** Optional value of 'a proposal' (since 1.1.0). */
+  scheduleKey?: string;
+}
+
+/**
+ * The schedule record's ProposalLocation fields, or null when it cannot be read. A record read
+ * whose key is another ID blocks the test by REC-002 (needsReadById): the values of another record
+ * say nothing about what the schedule operation did.
+ */
 export async function readRecord(
   t: Ctx,
-  domain: string,
+  table: ScheduleTable,
   id: number,
   columns: readonly string[] = LOC_FIELDS,
 ): Promise<Row | null> {
+  const domain = table.scheduleDomain;
   const res = await t.api.GET('/api/{domain}/{id}', {
     params: { path: { domain, id }, query: { columns: columns.join(',') } },
   });
   if (!res.response.ok) return null;
   const rec: unknown = res.data?.Record;
-  return isObject(rec) ? rec : null;
+  if (!isObject(rec)) return null;
+  if (table.scheduleKey) await needsReadById(t, domain, table.scheduleKey, id);
+  return rec;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface Real {
   t: Ctx;
   proposalId: number;
   scheduleDomain: string;
+  /** The schedule domain's key column, when the proposal state named it (a read by ID is checked on it). */
+  scheduleKey?: string;
   parents: Array<{ domain: string; domainId: number; id: number }>;
   contacts: number[];
   relationships: string[];
@@ -75,7 +77,7 @@ async function checkSchedules(m: Model, r: Real, requirement: string): Promise<v
       return {
         rec,
         want,
-        got: want === undefined ? undefined : await readRecord(r.t, r.scheduleDomain, rec.id, LOC_FIELD_NAMES),
+        got: want === undefined ? undefined : await readRecord(r.t, r, rec.id, LOC_FIELD_NAMES),
       };
     }),
   );
