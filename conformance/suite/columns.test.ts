@@ -2,7 +2,17 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
-import { type Ctx, type Q, enc, get, keysOf, findInQuery, needsReadById } from './support/request.js';
+import {
+  type Ctx,
+  type Q,
+  enc,
+  get,
+  keysOf,
+  findInQuery,
+  listOf,
+  needsColumnsHonoured,
+  needsReadById,
+} from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
 
 type Row = components['schemas']['Record'];
@@ -19,7 +29,8 @@ interface ById {
 
 /**
  * GET /api/{domain}/{id}, expecting success; returns Record. With the key column known, a read that
- * answers another record blocks the test by REC-002 (needsReadById) instead of failing its column rule.
+ * answers another record blocks the test by REC-002 (needsReadById) instead of failing its column
+ * rule; with a column list, an answer carrying columns nobody asked for blocks it by COL-001.
  */
 async function getRecord(t: Ctx, r: ById, q: Q = {}): Promise<Record<string, unknown>> {
   if (r.keyField) await needsReadById(t, r.domain, r.keyField, r.id);
@@ -27,6 +38,7 @@ async function getRecord(t: Ctx, r: ById, q: Q = {}): Promise<Record<string, unk
   expect(res.status, `GET /api/${r.domain}/${r.id} ${JSON.stringify(q)}`).toBe(200);
   const rec = (res.json as RecordEnvelope | undefined)?.Record as Row;
   expect(rec).toBeTypeOf('object');
+  if (typeof q.columns === 'string') await needsColumnsHonoured(t, q.columns, [rec], `GET /api/${r.domain}/${r.id}`);
   return rec;
 }
 
@@ -165,7 +177,7 @@ conformance(
       columns: 'FileID as Ident,FileName as Nm',
     });
     expect(att.status, 'listAttachedFiles').toBe(200);
-    const al = (att.json as ListEnvelope).List;
+    const al = await listOf(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, att);
     for (const x of al) expect(keysOf(x), 'listAttachedFiles').toEqual(['Ident', 'Nm']);
     expect(al.find((x) => x.Ident === f.fileId)?.Nm, 'listAttachedFiles').toBe('alias-me.txt');
 
@@ -372,14 +384,14 @@ conformance(
 
     const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,FileName' });
     expect(att.status).toBe(200);
-    const al = (att.json as ListEnvelope).List;
+    const al = await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att);
     expect(al).toHaveLength(2);
     for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
     expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
 
     const att2 = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileSize as Size' });
     expect(att2.status).toBe(200);
-    const sizes = (att2.json as ListEnvelope).List.map((x) => {
+    const sizes = (await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att2)).map((x) => {
       expect(keysOf(x)).toEqual(['Size']);
       return x.Size;
     });
@@ -387,7 +399,7 @@ conformance(
 
     const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
     expect(fq.status).toBe(200);
-    for (const x of (fq.json as ListEnvelope).List) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+    for (const x of await listOf(t, '/api/File/Query', fq)) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
 
     const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
     expect(one.status).toBe(200);

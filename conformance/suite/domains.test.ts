@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, enc, get } from './support/request.js';
+import { type Ctx, enc, get, listOf } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import type { components } from '../../spec/generated/openapi.js';
 
@@ -117,7 +117,7 @@ conformance(
       take: 100,
     });
     expect(q.status).toBe(200);
-    expect((q.json as ListEnvelope).List).toHaveLength(2);
+    expect(await listOf(t, `/api/${enc(custom.Name)}/Query`, q)).toHaveLength(2);
   },
 );
 

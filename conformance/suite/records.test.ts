@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { components } from '../../spec/generated/openapi.js';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { enc, get } from './support/request.js';
+import { enc, get, listOf } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
 type RecordEnvelope = components['schemas']['RecordEnvelope'];
@@ -70,7 +70,9 @@ conformance(
       take: 10,
     });
     expect(q.status).toBe(200);
-    const listed = (q.json as { List: Row[] }).List.map((x) => JSON.stringify(x[recs.sortField])).sort();
+    const listed = (await listOf(t, `/api/${enc(recs.domain)}/Query`, q))
+      .map((x) => JSON.stringify(x[recs.sortField]))
+      .sort();
     expect(listed).toEqual(values.map((v) => JSON.stringify(v)).sort());
   },
 );

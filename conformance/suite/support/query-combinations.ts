@@ -192,8 +192,12 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
       const missing = expected.filter((k) => !got.includes(k));
       const extra = got.filter((k) => !expected.includes(k));
       const aliased = c.columns.filter((x) => x.alias).map((x) => x.field);
-      const req =
-        c.suppress === true && missing.length && !extra.length
+      // a column nobody asked for (neither a requested key nor the field under an alias): the
+      // column list itself was not honoured (COL-001), whatever else the row lacks
+      const unasked = extra.filter((k) => !keys.includes(k) && !aliased.includes(k));
+      const req = unasked.length
+        ? 'COL-001'
+        : c.suppress === true && missing.length && !extra.length
           ? 'QRY-012'
           : c.suppress === true && extra.length && extra.every((k) => empty.has(k))
             ? 'QRY-011'

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
-import { type Ctx, type Q, enc, findInQuery, get } from './request.js';
+import { type Ctx, type Q, enc, findInQuery, get, listOf } from './request.js';
 
 export type Records = ProviderStates['records']['values'];
 export type Row = components['schemas']['Record'];
@@ -90,8 +90,8 @@ export function totalCountOf(body: ListBody): unknown {
 export async function listBody(t: Ctx, path: string, q: Q): Promise<ListBody> {
   const res = await get(t, path, q);
   expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  await listOf(t, path, res);
   const body = res.json as ListBody;
-  expect(Array.isArray(body?.List), `GET ${path}: List is an array`).toBe(true);
   totalCounts.set(body, t.totalCount(res));
   return body;
 }

@@ -4,7 +4,7 @@
 // blocked by that requirement instead of failing its own (one cause, one failure).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
-import type { conformance } from '../../src/suite-api/dsl.js';
+import type { conformance, RawResponse } from '../../src/suite-api/dsl.js';
 
 export type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 export type Q = Record<string, string | number | boolean | undefined>;
@@ -28,11 +28,28 @@ export async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
   return t.raw(withQuery(path, q), token === undefined ? {} : { token });
 }
 
-/** The requirement that documents a listing at `path` (the one a failed page read blocks on). */
+/**
+ * The requirement that documents the envelope of a listing at `path` (the one a failed page read
+ * blocks on): QRY-001 for GET /api/{domain}/Query and GET /api/File/Query (its operations), FILE-007
+ * for the attached files.
+ */
 export function listingRequirement(path: string): string {
-  if (/^\/api\/File\/Query\b/.test(path)) return 'FILE-008';
   if (/^\/api\/[^/]+\/\d+\/Files\b/.test(path)) return 'FILE-007';
   return 'QRY-001';
+}
+
+/**
+ * The List of a 200 answer of a listing at `path` (the caller judges the status: a refusal of the
+ * test's own parameters is its own failure). The envelope is a rule of its own, judged by one test
+ * per operation (listingRequirement: QRY-001 for the queries, FILE-007 for attached files); a test
+ * that only uses the listing is blocked by that requirement when the answer holds no List array.
+ */
+export async function listOf(t: Ctx, path: string, res: RawResponse): Promise<Row[]> {
+  return t.needs(listingRequirement(path), `GET ${path.split('?')[0]} answers a List envelope`, async () => {
+    const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
+    expect(Array.isArray(rows), `GET ${path}: List is an array (${res.text.slice(0, 200)})`).toBe(true);
+    return rows as Row[];
+  });
 }
 
 /**
@@ -80,6 +97,38 @@ export async function needsReadById(
     const key = typeof rec === 'object' && rec !== null ? (rec as Row)[keyField] : undefined;
     if (Number.isInteger(key))
       expect(key, `GET /api/${domain}/${id}?columns=${keyField} answers the record with that ${keyField}`).toBe(id);
+  });
+}
+
+/**
+ * The keys a column list lets an answer carry: each requested key (the alias, or the field as
+ * written, dotted names included) and the field under an alias (an alias the service did not
+ * apply is COL-003's failure, not a column nobody asked for).
+ */
+export function askedKeys(columns: string): Set<string> {
+  const out = new Set<string>();
+  for (const item of columns.split(',')) {
+    const m = /^\s*(\S+)\s+as\s+(\S+)\s*$/i.exec(item);
+    if (m) {
+      out.add(m[1]!);
+      out.add(m[2]!);
+    } else if (item.trim()) out.add(item.trim());
+  }
+  return out;
+}
+
+/**
+ * An answer to a read with a column list carries no column nobody asked for: the column list is
+ * honoured at all (COL-001, judged by its test on each operation). A test about one column (its
+ * value, its alias, its format) relies on that; an answer with unasked columns (the list ignored)
+ * blocks it by COL-001 instead of failing its own requirement. A missing column is left to the
+ * test: suppression, an alias not applied or a failed resolution are other rules' failures.
+ */
+export async function needsColumnsHonoured(t: Ctx, columns: string, rows: Row[], where: string): Promise<void> {
+  const asked = askedKeys(columns);
+  await t.needs('COL-001', `${where} answers only the asked columns`, async () => {
+    const unasked = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))].filter((k) => !asked.has(k));
+    expect(unasked, `${where}: columns not asked for (columns=${columns})`).toEqual([]);
   });
 }
 
