@@ -1,6 +1,12 @@
 // COL-*: the column language (spec 4.1), on every operation that has a `columns` parameter.
 import { expect } from 'vitest';
-import { conformance } from '../src/suite-api/dsl.js';
+import {
+  BlockedError,
+  NotApplicableError,
+  PreconditionFailedError,
+  blockedByStep,
+  conformance,
+} from '../src/suite-api/dsl.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
@@ -40,6 +46,17 @@ async function getRecord(t: Ctx, r: ById, q: Q = {}): Promise<Record<string, unk
   expect(rec).toBeTypeOf('object');
   if (typeof q.columns === 'string') await needsColumnsHonoured(t, q.columns, [rec], `GET /api/${r.domain}/${r.id}`);
   return rec;
+}
+
+/**
+ * Whether GET /api/{domain}/{id} ignores a column list: the record of 'a record with associations'
+ * read with one column answers other columns too (COL-001 broken on the record read itself).
+ */
+async function recordColumnsIgnored(t: Ctx): Promise<boolean> {
+  const r = await t.given('a record with associations');
+  const res = await get(t, `/api/${enc(r.domain)}/${r.id}`, { columns: r.textField });
+  const rec = (res.json as RecordEnvelope | undefined)?.Record;
+  return res.status === 200 && typeof rec === 'object' && rec !== null && keysOf(rec).some((k) => k !== r.textField);
 }
 
 /**
@@ -374,61 +391,71 @@ conformance(
     requirements: ['COL-011', 'COL-001'],
   },
   async (t) => {
-    const p = await t.given('a record with files', {
-      files: [
-        { fileName: 'a.txt', contentsBase64: Buffer.from('aaa').toString('base64') },
-        { fileName: 'b.txt', contentsBase64: Buffer.from('bbbb').toString('base64') },
-      ],
-    });
-    const fileIds = p.fileIds as number[];
+    try {
+      const p = await t.given('a record with files', {
+        files: [
+          { fileName: 'a.txt', contentsBase64: Buffer.from('aaa').toString('base64') },
+          { fileName: 'b.txt', contentsBase64: Buffer.from('bbbb').toString('base64') },
+        ],
+      });
+      const fileIds = p.fileIds as number[];
 
-    const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,FileName' });
-    expect(att.status).toBe(200);
-    const al = await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att);
-    expect(al).toHaveLength(2);
-    for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
-    expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
+      const att = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileID,FileName' });
+      expect(att.status).toBe(200);
+      const al = await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att);
+      expect(al).toHaveLength(2);
+      for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
+      expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
 
-    const att2 = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileSize as Size' });
-    expect(att2.status).toBe(200);
-    const sizes = (await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att2)).map((x) => {
-      expect(keysOf(x)).toEqual(['Size']);
-      return x.Size;
-    });
-    expect(sizes.sort()).toEqual([3, 4]);
+      const att2 = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileSize as Size' });
+      expect(att2.status).toBe(200);
+      const sizes = (await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att2)).map((x) => {
+        expect(keysOf(x)).toEqual(['Size']);
+        return x.Size;
+      });
+      expect(sizes.sort()).toEqual([3, 4]);
 
-    const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
-    expect(fq.status).toBe(200);
-    for (const x of await listOf(t, '/api/File/Query', fq)) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+      const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
+      expect(fq.status).toBe(200);
+      for (const x of await listOf(t, '/api/File/Query', fq)) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
 
-    const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
-    expect(one.status).toBe(200);
-    expect(keysOf((one.json as RecordEnvelope).Record)).toEqual(['FileName', 'FileSize']);
+      const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
+      expect(one.status).toBe(200);
+      expect(keysOf((one.json as RecordEnvelope).Record)).toEqual(['FileName', 'FileSize']);
 
-    const lq = await get(t, '/api/Link/Query', {
-      childDomain: 'File',
-      childRecordID: fileIds[0],
-      columns: 'ParentID,ChildID',
-    });
-    expect(lq.status).toBe(200);
-    const ll = (lq.json as ListEnvelope).List;
-    expect(ll.length).toBeGreaterThan(0);
-    for (const x of ll) {
-      expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
-      expect(x.ChildID).toBe(fileIds[0]);
+      const lq = await get(t, '/api/Link/Query', {
+        childDomain: 'File',
+        childRecordID: fileIds[0],
+        columns: 'ParentID,ChildID',
+      });
+      expect(lq.status).toBe(200);
+      const ll = (lq.json as ListEnvelope).List;
+      expect(ll.length).toBeGreaterThan(0);
+      for (const x of ll) {
+        expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
+        expect(x.ChildID).toBe(fileIds[0]);
+      }
+      expect(ll.map((x) => x.ParentID)).toContain(p.id);
+
+      const lq2 = await get(t, '/api/Link/Query', {
+        childDomain: 'File',
+        childRecordID: fileIds[1],
+        parentDomain: p.domain,
+        columns: 'ParentID',
+      });
+      expect(lq2.status).toBe(200);
+      const ll2 = (lq2.json as ListEnvelope).List;
+      for (const x of ll2) expect(keysOf(x)).toEqual(['ParentID']);
+      expect(ll2.map((x) => x.ParentID)).toContain(p.id);
+    } catch (e) {
+      // only a wrong answer (not a block, a precondition, a want of data) can be COL-001's
+      if (e instanceof BlockedError || e instanceof PreconditionFailedError || e instanceof NotApplicableError) throw e;
+      // A column list ignored on the record read as well is COL-001's failure alone: the operations
+      // then behave the same (COL-011 holds); the test fails COL-001 and is blocked for COL-011.
+      if (await recordColumnsIgnored(t))
+        throw blockedByStep('COL-001', 'a column list honoured by GET /api/{domain}/{id}', e);
+      throw e;
     }
-    expect(ll.map((x) => x.ParentID)).toContain(p.id);
-
-    const lq2 = await get(t, '/api/Link/Query', {
-      childDomain: 'File',
-      childRecordID: fileIds[1],
-      parentDomain: p.domain,
-      columns: 'ParentID',
-    });
-    expect(lq2.status).toBe(200);
-    const ll2 = (lq2.json as ListEnvelope).List;
-    for (const x of ll2) expect(keysOf(x)).toEqual(['ParentID']);
-    expect(ll2.map((x) => x.ParentID)).toContain(p.id);
   },
 );
 

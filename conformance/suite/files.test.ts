@@ -11,7 +11,6 @@ import type { FileParams, Permission } from './support/states.js';
 
 type FileRecord = components['schemas']['FileRecord'];
 type FileEnvelope = components['schemas']['FileEnvelope'];
-type FileList = components['schemas']['FileList'];
 import {
   adversarialRecords,
   expectOffsetPagesJoin,

@@ -25,6 +25,7 @@ import {
   upsertMulti,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
+import { judgedAlone } from './support/request.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;
 
@@ -113,7 +114,11 @@ for (const c of CONDITIONS) {
           for (const k of KINDS) {
             for (const item of body[k]) {
               expect(item.IsSuccessful, `isAtomic=${isAtomic}: ${k} item reports no success`).toBe(false);
-              if (k !== 'Updates') expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0);
+              // RecordID 0 of a failed insert or delete is SCHED-002's rule: a step here
+              if (k !== 'Updates')
+                judgedAlone('SCHED-002', `${k}: a failed insert or delete reports RecordID 0`, () =>
+                  expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0),
+                );
             }
           }
         } else {
@@ -145,7 +150,11 @@ for (const c of CONDITIONS) {
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       const body = d.body;
       expectResultShape(body, `DELETE result (${d.status})`);
-      expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
+      expect(body.IsSuccessful, 'the DELETE fails').toBe(false);
+      // the fields of the failure result are SCHED-018's statement: judged as its failure alone
+      judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
+        expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
+      );
       // The meaning of section 7: the proposal's ID and a refusal to change, in any wording.
       expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
       expect(asObject(await scheduleSet(t, p)), 'the records stay as they were').toEqual(asObject(before));

@@ -18,7 +18,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx } from './support/request.js';
+import { type Ctx, judgedAlone } from './support/request.js';
 import {
   CANNOT_MODIFY,
   KINDS,
@@ -303,7 +303,9 @@ conformance(
       if (i % 2 === 1) {
         // A failed insert: IsSuccessful false, RecordID 0, the message says the field is required.
         expect(res.IsSuccessful, `insert ${i} without ${required} fails`).toBe(false);
-        expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0);
+        judgedAlone('SCHED-002', `failed insert ${i}: RecordID 0`, () =>
+          expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0),
+        );
         expectMentions(res.Message, fieldPattern(required), REQUIRED);
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
@@ -357,7 +359,9 @@ conformance(
     expectBatchShape(body);
     expect(body.Inserts).toHaveLength(3);
     expect(body.Updates).toHaveLength(2);
-    expect(byOrder(body.Inserts, 1, 'Inserts')).toMatchObject({ IsSuccessful: false, RecordID: 0 });
+    const failed = byOrder(body.Inserts, 1, 'Inserts');
+    expect(failed.IsSuccessful, 'the insert without its required field fails').toBe(false);
+    judgedAlone('SCHED-002', 'a failed insert reports RecordID 0', () => expect(failed.RecordID).toBe(0));
     expect(byOrder(body.Updates, 1, 'Updates')).toMatchObject({ IsSuccessful: false, RecordID: l0 });
     expect(byOrder(body.Updates, 0, 'Updates')).toMatchObject({ IsSuccessful: true, RecordID: l1 });
     const expected = applied(before, [[l1, { LocationName: `Renamed ${x}` }]], []);
@@ -408,7 +412,11 @@ conformance(
     expectBatchShape(body);
     // Only the failed items, each with its own position.
     expect(body.Inserts, 'only the failed insert is answered').toHaveLength(1);
-    expect(body.Inserts[0]).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: 1 });
+    expect(body.Inserts[0]?.IsSuccessful, 'the failed insert').toBe(false);
+    judgedAlone('SCHED-003', 'the failed insert is answered with its position', () =>
+      expect(body.Inserts[0]?.OrderNumber).toBe(1),
+    );
+    judgedAlone('SCHED-016', 'the failed insert reports RecordID 0', () => expect(body.Inserts[0]?.RecordID).toBe(0));
     expectMentions(body.Inserts[0].Message, fieldPattern(required), REQUIRED);
     expect(body.Updates, 'only the failed update is answered').toHaveLength(1);
     expect(body.Updates[0]).toMatchObject({ IsSuccessful: false, RecordID: l1, OrderNumber: 1 });
@@ -510,7 +518,9 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false);
         for (const d of body.Deletes) {
           expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false);
-          expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+          judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
+            expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0),
+          );
         }
       }
       // Single DELETE through proposal A of a record of proposal B (not its first).
@@ -519,7 +529,10 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         isRefusal(d.res),
         `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
       ).toBe(true);
-      for (const res of resultsOf(d.body)) expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+      for (const res of resultsOf(d.body))
+        judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
+          expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0),
+        );
 
       // Another schedule domain of proposal B: IDs of ProposalLocation records do not name records of
       // the other domain.
@@ -597,7 +610,7 @@ conformance(
     const again = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect(isRefusal(again.res), 'deleting a deleted record is refused').toBe(true);
     for (const res of resultsOf(again.body)) {
-      expect(res.RecordID).toBe(0);
+      judgedAlone('SCHED-002', 'a failed single delete reports RecordID 0', () => expect(res.RecordID).toBe(0));
       expect(res.OrderNumber ?? null).toBeNull();
     }
     await expectSet(t, p, applied(before, [], [l1]), 'the refused delete changes nothing');
@@ -619,7 +632,9 @@ conformance(
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     const body = d.body;
     expectResultShape(body, 'DELETE result');
-    expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
+    judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
+      expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
+    );
     expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
     await expectSet(t, p, before, 'the records stay as they were');
   },

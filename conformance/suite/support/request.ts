@@ -4,7 +4,7 @@
 // blocked by that requirement instead of failing its own (one cause, one failure).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
-import type { conformance, RawResponse } from '../../src/suite-api/dsl.js';
+import { blockedByStep, type conformance, type RawResponse } from '../../src/suite-api/dsl.js';
 
 export type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 export type Q = Record<string, string | number | boolean | undefined>;
@@ -130,6 +130,22 @@ export async function needsColumnsHonoured(t: Ctx, columns: string, rows: Row[],
     const unasked = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))].filter((k) => !asked.has(k));
     expect(unasked, `${where}: columns not asked for (columns=${columns})`).toEqual([]);
   });
+}
+
+/**
+ * A check of one rule: its failure is `requirement`'s alone. Among a test's several requirements it
+ * fails that one and leaves the others unjudged past it (the test ends blocked by it and the report
+ * fails it, as the model-based test does); for a rule of another test, the test is blocked by it.
+ * Only a wrong answer (an assertion) is judged so; any other error passes through. Use it where the
+ * check is `requirement`'s statement and no other requirement of the test states the same fact.
+ */
+export function judgedAlone<T>(requirement: string, step: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if ((e as Error)?.name === 'AssertionError') throw blockedByStep(requirement, step, e);
+    throw e;
+  }
 }
 
 /** The keys of a record, sorted, for comparing column sets. */
