@@ -3,7 +3,7 @@
 // from t.bindings in core tests; the provider state 'records' gives a filter, in the
 // implementation's own syntax, that selects exactly the records it created.
 import { expect } from 'vitest';
-import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { blockedByStep, conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get, keysOf, listOf, needsColumnsHonoured } from './support/request.js';
 import { expectProblem } from './support/problem.js';
@@ -19,6 +19,7 @@ import {
   expectSuppressionKeepsSparse,
   expectOffsetPagesJoin,
   expectStateRows,
+  needsDefaultOffsetZero,
   expectTotalCount,
   totalCountOf,
   expectPages,
@@ -340,6 +341,13 @@ conformance(
         [b, a],
       ] as const) {
         const rows = await list(t, queryPath(mine), { ...only(t, mine), columns: mine.sortField, take: 100 });
+        // a filter that lets others in fails here (QRY-009); fewer rows may be the default offset's
+        await expectStateRows(
+          t,
+          mine,
+          rows,
+          `${mine.domain}: the filter selects exactly its ${mine.ids.length} records`,
+        );
         const got = JSON.stringify(rows.map((r) => r[mine.sortField]).sort());
         expect(got, `${mine.domain}: the filter selects exactly its ${mine.ids.length} records`).toBe(await byId(mine));
         expect(got, `${mine.domain}: none of the other set`).not.toContain(
@@ -380,7 +388,10 @@ conformance(
         const others = [...created.filter((v) => !selected.includes(v)), ...(await valuesInCreationOrder(t, decoy))];
         const q = { [t.bindings.query.linqFilter]: linq, columns: recs.sortField };
 
-        const all = (await list(t, queryPath(recs), { ...q, take: 100 })).map((r) => r[recs.sortField]);
+        const allRows = await list(t, queryPath(recs), { ...q, take: 100 });
+        if (allRows.length < selected.length)
+          await needsDefaultOffsetZero(t, queryPath(recs), { ...q, take: 100 }, allRows);
+        const all = allRows.map((r) => r[recs.sortField]);
         expect(
           [...all].sort(),
           `${recs.domain}: the LINQ filter selects exactly its ${selected.length} records`,
@@ -776,6 +787,10 @@ for (const [requirement, what] of GENERATED) {
       // more records than the largest page, so takes and offsets meet every limit
       const v = await sharedCombinations(t, 112, 80);
       if (v.broken === requirement) expect.fail(v.message);
+      // a rule no generated test judges (QRY-007, judged by its own test) broke first: the run could
+      // not judge the others past it, so each is blocked by it
+      if (v.broken && !GENERATED.some(([r]) => r === v.broken))
+        throw blockedByStep(v.broken, 'a generated query run', new Error(v.message));
     },
   );
 }

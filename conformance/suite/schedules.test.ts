@@ -289,9 +289,12 @@ conformance(
     // Status of a batch with failed items: not shown; the body is judged.
     const body = r.body;
     expectBatchShape(body);
-    expect(body.Inserts, 'every insert is listed').toHaveLength(inserts.length);
-    expect(body.Updates, 'every update is listed').toHaveLength(updates.length);
-    expect(body.Deletes, 'every delete is listed').toHaveLength(deletes.length);
+    // a result for every item is SCHED-012's statement alone: judged as its failure only
+    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
+      expect(body.Inserts, 'every insert is listed').toHaveLength(inserts.length);
+      expect(body.Updates, 'every update is listed').toHaveLength(updates.length);
+      expect(body.Deletes, 'every delete is listed').toHaveLength(deletes.length);
+    });
 
     const expected = applied(
       before,
@@ -357,8 +360,16 @@ conformance(
     // Status of a batch with failed items: not shown; the body is judged.
     const body = r.body;
     expectBatchShape(body);
-    expect(body.Inserts).toHaveLength(3);
-    expect(body.Updates).toHaveLength(2);
+    // without isAtomic the valid update is committed beside the failures (SCHED-013 alone: an
+    // atomic default would roll it back), then every item is answered (SCHED-012 alone)
+    const renamed = await readRecord(t, p, l1);
+    judgedAlone('SCHED-013', 'without isAtomic the valid items are committed', () =>
+      expect(renamed?.LocationName, 'the valid update, committed').toBe(`Renamed ${x}`),
+    );
+    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
+      expect(body.Inserts).toHaveLength(3);
+      expect(body.Updates).toHaveLength(2);
+    });
     const failed = byOrder(body.Inserts, 1, 'Inserts');
     expect(failed.IsSuccessful, 'the insert without its required field fails').toBe(false);
     judgedAlone('SCHED-002', 'a failed insert reports RecordID 0', () => expect(failed.RecordID).toBe(0));

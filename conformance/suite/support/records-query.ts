@@ -133,9 +133,17 @@ export function sortParam(keys: SortKey[], explicitAsc = true): string {
   return keys.map((k) => (k.dir === 'desc' ? `${k.field} desc` : explicitAsc ? `${k.field} asc` : k.field)).join(',');
 }
 
-/** Every record of the state once, with `columns`, in one unsorted read (count at most 100). */
+/**
+ * Every record of the state once, with `columns`, in one unsorted read (count at most 100), from
+ * the first record said explicitly (the step does not rely on the default offset, QRY-007's rule).
+ */
 export async function rowsOf(t: Ctx, recs: Records, columns: string[]): Promise<Row[]> {
-  const rows = await list(t, queryPath(recs), { ...only(t, recs), columns: columns.join(','), take: 100 });
+  const rows = await list(t, queryPath(recs), {
+    ...only(t, recs),
+    columns: columns.join(','),
+    take: 100,
+    [t.bindings.query.skip]: 0,
+  });
   await expectStateRows(t, recs, rows);
   return rows;
 }
@@ -163,18 +171,8 @@ export async function expectStateRows(
     await t.needs('QRY-009', `the filter of a 'records' state selects only its records`, async () => {
       expect(foreign, `rows the state's filter let in that are none of its ${recs.ids.length} records`).toEqual([]);
     });
-    if (rows.length < recs.ids.length) {
-      const zero = await list(t, queryPath(recs), {
-        ...only(t, recs),
-        columns: recs.sortField,
-        take: 100,
-        [t.bindings.query.skip]: 0,
-      });
-      if (zero.length === recs.ids.length)
-        await t.needs('QRY-007', 'without a start offset a query starts at the first record', async () => {
-          expect(rows.length, `records without a start offset, against ${zero.length} with offset 0`).toBe(zero.length);
-        });
-    }
+    if (rows.length < recs.ids.length)
+      await needsDefaultOffsetZero(t, queryPath(recs), { ...only(t, recs), columns: recs.sortField, take: 100 }, rows);
   }
   expect(rows, what).toHaveLength(recs.ids.length);
 }
@@ -206,6 +204,18 @@ export async function valuesInCreationOrder(t: Ctx, recs: Records): Promise<unkn
     ).toBe(text.length);
   });
   return out;
+}
+
+/**
+ * `rows` came from `q` without a start offset; when the same read with an explicit offset 0 gives
+ * more, the default offset is not 0 (QRY-007, judged by its test): the test is blocked by it.
+ */
+export async function needsDefaultOffsetZero(t: Ctx, path: string, q: Q, rows: unknown[]): Promise<void> {
+  const zero = await list(t, path, { ...q, [t.bindings.query.skip]: 0 });
+  if (zero.length > rows.length)
+    await t.needs('QRY-007', 'without a start offset a query starts at the first record', async () => {
+      expect(rows.length, `records without a start offset, against ${zero.length} with offset 0`).toBe(zero.length);
+    });
 }
 
 /**

@@ -252,6 +252,8 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     [t.bindings.query.filter]: filter,
     columns,
     take: 100,
+    // from the first record, said explicitly: the listing does not rely on the default offset (QRY-007)
+    [t.bindings.query.skip]: 0,
   });
   for (const id of p.locationIds) OWNER.set(ownerKey(p.scheduleDomain, id), p.proposalId);
   const first = !LISTED.has(p.proposalId);

@@ -200,6 +200,13 @@ function checkResults(
   listing: string,
 ): Map<number, number> {
   const got = byOrder(items, what);
+  // each OrderNumber indexes its item in the array sent (SCHED-003): judged before which are listed
+  judged('SCHED-003', () => {
+    for (const order of got.keys())
+      expect(order >= 0 && order < expected.length, `${what}: OrderNumber ${order} of ${expected.length} sent`).toBe(
+        true,
+      );
+  });
   const listed =
     answered === 'all'
       ? expected
