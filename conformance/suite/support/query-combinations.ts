@@ -73,6 +73,15 @@ export async function fixture(t: Ctx, count: number): Promise<Fixture> {
     );
     truth.push(...part);
   }
+  // the truth is read by ID, a step this run relies on: a read answering a record with another key
+  // is REC-002's failure (the read-by-ID test fails it), which blocks every test of the run
+  await t.needs('REC-002', `read the ${recs.ids.length} records of the fixture by ID`, async () => {
+    const wrong = recs.ids.flatMap((id, i) => {
+      const key = truth[i]?.[assoc.keyField];
+      return Number.isInteger(key) && key !== id ? [`${id} -> ${String(key)}`] : [];
+    });
+    expect(wrong, `records read by ID that answer another ${assoc.keyField} (asked -> answered)`).toEqual([]);
+  });
   // the state's filter selects only its records (QRY-009, judged by its test), a step of every
   // generated request: its pages, from explicit offsets, hold none but the truth's values
   const own = new Set(truth.map((r) => JSON.stringify(r[recs.sortField])));
@@ -92,15 +101,6 @@ export async function fixture(t: Ctx, count: number): Promise<Fixture> {
       listed.filter((v) => !own.has(JSON.stringify(v))),
       "values listed by the fixture's filter that none of its records has",
     ).toEqual([]);
-  });
-  // the truth is read by ID, a step this run relies on: a read answering a record with another key
-  // is REC-002's failure (the read-by-ID test fails it), which blocks every test of the run
-  await t.needs('REC-002', `read the ${recs.ids.length} records of the fixture by ID`, async () => {
-    const wrong = recs.ids.flatMap((id, i) => {
-      const key = truth[i]?.[assoc.keyField];
-      return Number.isInteger(key) && key !== id ? [`${id} -> ${String(key)}`] : [];
-    });
-    expect(wrong, `records read by ID that answer another ${assoc.keyField} (asked -> answered)`).toEqual([]);
   });
   return { recs, fields, truth };
 }

@@ -69,9 +69,6 @@ export async function readRecord(t: Ctx, domain: string, id: number, q: Q = {}, 
   });
 }
 
-/** The reads by ID each test has seen answer the asked record already (per test: domain/id). */
-const READ_BY_ID_CHECKED = new WeakMap<Ctx, Set<string>>();
-
 /**
  * A read by ID answers the record with that ID (REC-002), judged on its primary key column
  * `keyField`: a step every test relies on that reads back by ID what it set up or changed. A read
@@ -87,10 +84,6 @@ export async function needsReadById(
   id: number,
   token?: string | null,
 ): Promise<void> {
-  const seen = READ_BY_ID_CHECKED.get(t) ?? new Set<string>();
-  READ_BY_ID_CHECKED.set(t, seen);
-  if (seen.has(`${domain}/${id}`)) return;
-  seen.add(`${domain}/${id}`);
   await t.needs('REC-002', `read ${domain} ${id} by ID: the record with ${keyField} ${id}`, async () => {
     const res = await get(t, `/api/${enc(domain)}/${id}`, { columns: keyField }, token);
     const rec: unknown = res.status === 200 ? (res.json as Partial<RecordEnvelope> | undefined)?.Record : undefined;
