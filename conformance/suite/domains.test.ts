@@ -2,8 +2,9 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, enc, get } from './support/request.js';
+import { type Ctx, enc, get, listOf } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
+import { expectStateRows } from './support/records-query.js';
 import type { components } from '../../spec/generated/openapi.js';
 
 /** An entry of the domain list as received (its shape is what DOM-003 checks). */
@@ -107,9 +108,12 @@ conformance(
       const res = await get(t, `/api/${enc(custom.Name)}/${id}`);
       expect(res.status).toBe(200);
       const body = res.json as RecordEnvelope;
-      expect(body.Domain).toBe(custom.Name);
-      expect(body.Id).toBe(id);
-      expect(typeof body.Record).toBe('object');
+      // the envelope is REC-001's rule (judged by its test): a step here
+      await t.needs('REC-001', `GET /api/${custom.Name}/${id} answers {Record, Domain, Id}`, async () => {
+        expect(body.Domain).toBe(custom.Name);
+        expect(body.Id).toBe(id);
+        expect(typeof body.Record).toBe('object');
+      });
     }
     const q = await get(t, `/api/${enc(custom.Name)}/Query`, {
       [t.bindings.query.filter]: recs.filter,
@@ -117,7 +121,7 @@ conformance(
       take: 100,
     });
     expect(q.status).toBe(200);
-    expect((q.json as ListEnvelope).List).toHaveLength(2);
+    await expectStateRows(t, recs, await listOf(t, `/api/${enc(custom.Name)}/Query`, q));
   },
 );
 

@@ -5,13 +5,12 @@
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
-import { type Ctx, type Q, enc, get } from './support/request.js';
+import { type Ctx, type Q, enc, get, listOf, needsColumnsHonoured } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
 import type { FileParams, Permission } from './support/states.js';
 
 type FileRecord = components['schemas']['FileRecord'];
 type FileEnvelope = components['schemas']['FileEnvelope'];
-type FileList = components['schemas']['FileList'];
 import {
   adversarialRecords,
   expectOffsetPagesJoin,
@@ -66,14 +65,17 @@ async function newFile(t: Ctx, p: Omit<FileParams, 'kind' | 'linked'> & Partial<
 async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
   const res = await get(t, `/api/File/${id}`, columns === undefined ? {} : { columns }, token);
   expect(res.status, `GET /api/File/${id}?columns=${columns}: ${res.text.slice(0, 300)}`).toBe(200);
-  return (res.json as FileEnvelope).Record;
+  const rec = (res.json as FileEnvelope).Record;
+  // a test about one file column relies on the column list being honoured (COL-001)
+  if (columns !== undefined) await needsColumnsHonoured(t, columns, [rec], `GET /api/File/${id}`);
+  return rec;
 }
 
 async function attached(t: Ctx, domain: string, id: number, q: Q = {}): Promise<FileRecord[]> {
   const res = await get(t, `/api/${enc(domain)}/${id}/Files`, q);
   expect(res.status, `GET /api/${domain}/${id}/Files ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
-  const list = (res.json as FileList).List;
-  expect(Array.isArray(list)).toBe(true);
+  const list = (await listOf(t, `/api/${enc(domain)}/${id}/Files`, res)) as FileRecord[];
+  if (typeof q.columns === 'string') await needsColumnsHonoured(t, q.columns, list, `GET /api/${domain}/${id}/Files`);
   return list;
 }
 
@@ -94,7 +96,9 @@ async function attachedRow(
   const path = `/api/${enc(f.parentDomain!)}/${f.parentId}/Files`;
   const res = await get(t, path, { columns: cols }, token);
   expect(res.status, `GET ${path}?columns=${cols}: ${res.text.slice(0, 300)}`).toBe(200);
-  const row = (res.json as FileList).List.find((x) => x.FileID === f.fileId);
+  const rows = (await listOf(t, path, res)) as FileRecord[];
+  await needsColumnsHonoured(t, cols, rows, `GET ${path}`);
+  const row = rows.find((x) => x.FileID === f.fileId);
   expect(row, `file ${f.fileId} in the attached-files listing of ${f.parentDomain} ${f.parentId}`).toBeDefined();
   return row!;
 }

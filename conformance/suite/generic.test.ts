@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { components } from '../../spec/generated/openapi.js';
 import { conformance, linkBody } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, enc, withQuery } from './support/request.js';
+import { type Ctx, enc, keysOf, listOf, withQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
@@ -31,11 +31,13 @@ function expectJson(res: Raw, what: string) {
 
 /**
  * A 2xx JSON answer; its body as the documented shape `T` the caller then checks field by field
- * (a body of another shape fails those checks, not the cast).
+ * (a body of another shape fails those checks, not the cast). In the shape tests (GEN-002) the body
+ * being JSON is a step: GEN-001 judges it (its own test and the check on every response), so a body
+ * that is not JSON blocks them by GEN-001 instead of failing GEN-002 as well.
  */
-function expectOk<T = unknown>(res: Raw, what: string): T {
+async function expectOk<T = unknown>(t: Ctx, res: Raw, what: string): Promise<T> {
   expect(is2xx(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-  expectJson(res, what);
+  await t.needs('GEN-001', `${what} answers JSON`, async () => expectJson(res, what));
   return res.json as T;
 }
 
@@ -57,7 +59,8 @@ conformance(
   {
     id: 'generic.read-operations-json-and-documented-shape',
     title: 'every read operation answers JSON with the documented shape',
-    requirements: ['GEN-001', 'GEN-002'],
+    // JSON is a step here (expectOk): GEN-001 is judged on every response and by its own test
+    requirements: ['GEN-002'],
   },
   async (t) => {
     const r = await t.given('a record with associations');
@@ -68,7 +71,7 @@ conformance(
     const prop = await t.given('a proposal', { type: 'Quote' });
 
     // listDomains
-    const d = expectOk(await t.raw('/api/Domains'), 'listDomains');
+    const d = await expectOk(t, await t.raw('/api/Domains'), 'listDomains');
     const domains = t.domainList(d) as Schemas['Domain'][];
     expect(Array.isArray(domains)).toBe(true);
     for (const x of domains) {
@@ -78,21 +81,23 @@ conformance(
     }
 
     // getRecord
-    const g = expectOk<Schemas['RecordEnvelope']>(
+    const g = await expectOk<Schemas['RecordEnvelope']>(
+      t,
       await t.raw(withQuery(`/api/${enc(r.domain)}/${r.id}`, { columns: r.textField })),
       'getRecord',
     );
-    expect(typeof g.Record).toBe('object');
-    expect(g.Domain).toBe(r.domain);
-    expect(g.Id).toBe(r.id);
+    // the envelope is REC-001's (its test judges it on this operation): a step here
+    await t.needs('REC-001', 'getRecord answers {Record, Domain, Id}', async () => {
+      expect(typeof g.Record).toBe('object');
+      expect(g.Domain).toBe(r.domain);
+      expect(g.Id).toBe(r.id);
+    });
 
     // queryRecords
-    const q = expectOk<Schemas['ListEnvelope']>(
-      await t.raw(withQuery(`/api/${enc(r.domain)}/Query`, { columns: r.keyField, take: 3 })),
-      'queryRecords',
-    );
-    expect(Array.isArray(q.List)).toBe(true);
-    for (const row of q.List) expect(isInt(row[r.keyField])).toBe(true);
+    const qPath = withQuery(`/api/${enc(r.domain)}/Query`, { columns: r.keyField, take: 3 });
+    const qRes = await t.raw(qPath);
+    await expectOk(t, qRes, 'queryRecords');
+    for (const row of await listOf(t, qPath, qRes)) expect(isInt(row[r.keyField])).toBe(true);
 
     // listAttachedFiles, queryFiles, getFile: documented column types
     const fileCols = 'FileID,FileName,Description,MimeType,FileSize,EntryDate,SourceType,IsUnlinked';
@@ -106,29 +111,38 @@ conformance(
       expect(typeof x.SourceType, `${what} SourceType`).toBe('string');
       expect(typeof x.IsUnlinked, `${what} IsUnlinked`).toBe('boolean');
     };
-    const a = expectOk<Schemas['FileList']>(
-      await t.raw(withQuery(`/api/${enc(p.domain)}/${p.id}/Files`, { columns: fileCols })),
-      'listAttachedFiles',
-    );
-    expect(a.List).toHaveLength(1);
-    checkFile(a.List[0], 'listAttachedFiles');
-    const fq = expectOk<Schemas['FileList']>(
-      await t.raw(withQuery('/api/File/Query', { columns: fileCols, take: 5 })),
-      'queryFiles',
-    );
-    expect(fq.List.length).toBeGreaterThan(0);
-    for (const x of fq.List) checkFile(x, 'queryFiles');
-    const gf = expectOk<Schemas['FileEnvelope']>(
+    const aPath = withQuery(`/api/${enc(p.domain)}/${p.id}/Files`, { columns: fileCols });
+    const aRes = await t.raw(aPath);
+    await expectOk(t, aRes, 'listAttachedFiles');
+    const a = (await listOf(t, aPath, aRes)) as Schemas['FileRecord'][];
+    expect(a).toHaveLength(1);
+    checkFile(a[0]!, 'listAttachedFiles');
+    // an explicit start offset: which rows a page holds is the query rules' (judged by their tests)
+    const fqPath = withQuery('/api/File/Query', { columns: fileCols, take: 5, [t.bindings.query.skip]: 0 });
+    const fqRes = await t.raw(fqPath);
+    await expectOk(t, fqRes, 'queryFiles');
+    const fq = (await listOf(t, fqPath, fqRes)) as Schemas['FileRecord'][];
+    expect(fq.length).toBeGreaterThan(0);
+    for (const x of fq) checkFile(x, 'queryFiles');
+    const gf = await expectOk<Schemas['FileEnvelope']>(
+      t,
       await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` })),
       'getFile',
     );
-    expect(gf.Domain).toBe('File');
-    expect(gf.Id).toBe(fileId);
+    await t.needs('FILE-009', 'getFile answers {Record, Domain File, Id}', async () => {
+      expect(gf.Domain).toBe('File');
+      expect(gf.Id).toBe(fileId);
+    });
+    // every asked column is there (COL-001's rule, judged by its test on every operation)
+    await t.needs('COL-001', 'getFile answers the requested columns', async () => {
+      expect(keysOf(gf.Record)).toEqual(`${fileCols},Contents`.split(',').sort());
+    });
     checkFile(gf.Record, 'getFile');
     expect(typeof gf.Record.Contents).toBe('string');
 
     // queryLinks: the four documented columns are integers
-    const l = expectOk<Schemas['LinkList']>(
+    const l = await expectOk<Schemas['LinkList']>(
+      t,
       await t.raw(
         withQuery('/api/Link/Query', {
           childDomain: 'File',
@@ -142,21 +156,29 @@ conformance(
     for (const x of l.List) {
       for (const k of ['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID'] as const)
         expect(isInt(x[k]), k).toBe(true);
-      expect(x.ChildDomainID).toBe(4);
-      expect(x.ChildID).toBe(fileId);
     }
+    // which links the query answers is LINK-011's rule (judged by its test): a step here
+    await t.needs('LINK-011', 'Link/Query answers the links of the file', async () => {
+      for (const x of l.List) {
+        expect(x.ChildDomainID).toBe(4);
+        expect(x.ChildID).toBe(fileId);
+      }
+    });
 
     // getBindStatus of a fresh proposal: NotBound, every detail null
     const bs = await t.raw(`/api/Quotes/Proposals/${prop.proposalId}/BindStatus`);
     expect(bs.status).toBe(200);
-    const s = expectOk<Schemas['BindStatus']>(bs, 'getBindStatus');
+    const s = await expectOk<Schemas['BindStatus']>(t, bs, 'getBindStatus');
     expect(s.ProposalID).toBe(prop.proposalId);
     expect(['Bound', 'NotBound', 'Error']).toContain(s.Status);
-    expect(s.Status).toBe('NotBound');
-    for (const k of ['ErrorMessage', 'PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const) {
+    for (const k of ['ErrorMessage', 'PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const)
       expect(s, k).toHaveProperty(k);
-      expect(s[k], k).toBeNull();
-    }
+    // what a fresh proposal reports is BIND-002's rule (judged by its test): a step here
+    await t.needs('BIND-002', 'a fresh proposal reports NotBound with every detail null', async () => {
+      expect(s.Status).toBe('NotBound');
+      for (const k of ['ErrorMessage', 'PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const)
+        expect(s[k], k).toBeNull();
+    });
   },
 );
 
@@ -164,7 +186,7 @@ conformance(
   {
     id: 'generic.write-operations-json-and-documented-shape',
     title: 'every write operation answers JSON (or nothing), with the documented result shapes',
-    requirements: ['GEN-001', 'GEN-002'],
+    requirements: ['GEN-002'],
     mutates: true,
     timeoutMs: 60_000,
   },
@@ -177,24 +199,29 @@ conformance(
       childDomain: 'Contact',
       childId: contact.contactId as number,
     };
-    expectOk(await t.links.upsert(link), 'upsertLink');
-    expectOk(await t.links.remove(link), 'removeLink');
+    await expectOk(t, await t.links.upsert(link), 'upsertLink');
+    await expectOk(t, await t.links.remove(link), 'removeLink');
 
     // createMember: member creation result (2.6)
     const noMember = await t.given('a proposal', { type: 'Quote', hasMember: false });
-    const cm = expectOk<Schemas['MemberCreationResult']>(
+    const cm = await expectOk<Schemas['MemberCreationResult']>(
+      t,
       await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/CreateMember`, { method: 'POST' }),
       'createMember',
     );
     expect(typeof cm.IsSuccessful).toBe('boolean');
-    expect(cm.IsSuccessful).toBe(true);
     expect(isInt(cm.RecordID)).toBe(true);
-    expect(cm.Message).toBeNull();
+    // the outcome is MEM-002's rule (judged by its test): a step here
+    await t.needs('MEM-002', 'CreateMember on a proposal without a member succeeds', async () => {
+      expect(cm.IsSuccessful).toBe(true);
+      expect(cm.Message).toBeNull();
+    });
 
     // upsertSchedules: arrays of schedule operation results (2.5)
     const q = await t.given('a proposal', { type: 'Quote', locations: 3 });
     const base = `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
-    const um = expectOk<Schemas['UpsertMultiResponse']>(
+    const um = await expectOk<Schemas['UpsertMultiResponse']>(
+      t,
       await t.raw(`${base}/UpsertMulti`, {
         method: 'POST',
         body: JSON.stringify({
@@ -207,33 +234,40 @@ conformance(
     );
     const kinds = ['Inserts', 'Updates', 'Deletes'] as const;
     for (const k of kinds) expect(Array.isArray(um[k]), k).toBe(true);
-    expect(um.Inserts).toHaveLength(2);
-    expect(um.Updates).toHaveLength(1);
-    expect(um.Deletes).toHaveLength(1);
+    // which items get a result is the batch rules' (SCHED-011 .. SCHED-015, judged by their tests);
+    // here every result there is has the documented shape, and there is one at least
+    expect(
+      kinds.reduce((n, k) => n + um[k].length, 0),
+      'results of the batch',
+    ).toBeGreaterThan(0);
     for (const k of kinds) um[k].forEach((r, i) => expectScheduleResult(r, `${k}[${i}]`, false));
 
     // deleteSchedule: one result with OrderNumber null
-    const del = expectOk<Schemas['SingleScheduleOperationResult']>(
+    const del = await expectOk<Schemas['SingleScheduleOperationResult']>(
+      t,
       await t.raw(`${base}/${q.locationIds[2]}`, { method: 'DELETE' }),
       'deleteSchedule',
     );
     expectScheduleResult(del, 'deleteSchedule', true);
-    expect(del.IsSuccessful).toBe(true);
+    await t.needs('SCHED-022', 'DELETE of a Quote schedule record succeeds', async () => {
+      expect(del.IsSuccessful).toBe(true);
+    });
 
     // reinstateSchedule on an Endorsement (payload and response not shown: JSON, or nothing)
     const e = await t.given('a proposal', { type: 'Endorsement', locations: 1 });
     const ebase = `/api/Quotes/Proposals/${e.proposalId}/Schedules/${enc(e.scheduleDomain)}/${e.locationIds[0]}`;
-    expectOk(await t.raw(ebase, { method: 'DELETE' }), 'deleteSchedule (endorsement)');
-    expectOk(await t.raw(`${ebase}/Reinstate`, { method: 'POST' }), 'reinstateSchedule');
+    await expectOk(t, await t.raw(ebase, { method: 'DELETE' }), 'deleteSchedule (endorsement)');
+    await expectOk(t, await t.raw(`${ebase}/Reinstate`, { method: 'POST' }), 'reinstateSchedule');
 
     // queueBindQuote and bindQuote (payload and response not shown: JSON, or nothing)
     const b1 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
-    expectOk(
+    await expectOk(
+      t,
       await t.raw(`/api/Quotes/Proposals/${b1.proposalId}/QueueBindQuote`, { method: 'POST' }),
       'queueBindQuote',
     );
     const b2 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
-    expectOk(await t.raw(`/api/Quotes/Proposals/${b2.proposalId}/BindQuote`, { method: 'POST' }), 'bindQuote');
+    await expectOk(t, await t.raw(`/api/Quotes/Proposals/${b2.proposalId}/BindQuote`, { method: 'POST' }), 'bindQuote');
   },
 );
 

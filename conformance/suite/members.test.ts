@@ -83,7 +83,10 @@ conformance(
       params: { path: { domain: 'Member', id: body.RecordID } },
     });
     expect(m.response.status, `GET /api/Member/${body.RecordID}`).toBe(200);
-    expect(m.data).toMatchObject({ Domain: 'Member', Id: body.RecordID });
+    // its envelope names the domain and ID read (REC-001's rule, judged by its test): a step here
+    await t.needs('REC-001', `GET /api/Member/${body.RecordID} answers {Record, Domain, Id}`, async () => {
+      expect(m.data).toMatchObject({ Domain: 'Member', Id: body.RecordID });
+    });
 
     // It is the proposal's member: binding (which requires a member) succeeds with it.
     const s = await bindAndRead(t, p.proposalId);

@@ -25,6 +25,7 @@ import {
   upsertMulti,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
+import { judgedAlone } from './support/request.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;
 
@@ -113,7 +114,11 @@ for (const c of CONDITIONS) {
           for (const k of KINDS) {
             for (const item of body[k]) {
               expect(item.IsSuccessful, `isAtomic=${isAtomic}: ${k} item reports no success`).toBe(false);
-              if (k !== 'Updates') expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0);
+              // RecordID 0 of a failed insert or delete is SCHED-002's rule: a step here
+              if (k !== 'Updates')
+                judgedAlone('SCHED-002', `${k}: a failed insert or delete reports RecordID 0`, () =>
+                  expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0),
+                );
             }
           }
         } else {
@@ -145,7 +150,11 @@ for (const c of CONDITIONS) {
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       const body = d.body;
       expectResultShape(body, `DELETE result (${d.status})`);
-      expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
+      expect(body.IsSuccessful, 'the DELETE fails').toBe(false);
+      // the fields of the failure result are SCHED-018's statement: judged as its failure alone
+      judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
+        expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
+      );
       // The meaning of section 7: the proposal's ID and a refusal to change, in any wording.
       expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
       expect(asObject(await scheduleSet(t, p)), 'the records stay as they were').toEqual(asObject(before));
@@ -174,7 +183,7 @@ conformance(
       const body = r.body;
       expectBatchShape(body);
       expect(body.Updates[0]?.IsSuccessful, `${c.params.type}: ${JSON.stringify(body)}`).toBe(true);
-      expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`Open ${x}`);
+      expect((await readRecord(t, p, l0))?.LocationName).toBe(`Open ${x}`);
     }
   },
 );
@@ -203,18 +212,18 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       expectBatchShape(ins.body);
       expect(ins.body.Inserts[0]?.IsSuccessful, JSON.stringify(ins.body)).toBe(true);
 
-      const before = await readRecord(t, p.scheduleDomain, l1);
+      const before = await readRecord(t, p, l1);
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
       if (type === 'Endorsement') {
         expect(isRefusal(r.res), `Reinstate after a soft delete (${r.status} ${JSON.stringify(r.body)})`).toBe(false);
-        expect(await readRecord(t, p.scheduleDomain, l1), 'the record is back with its values').toEqual(before);
+        expect(await readRecord(t, p, l1), 'the record is back with its values').toEqual(before);
       } else {
         // Reinstate's answer is not shown; when it is a result, it reports no success.
         for (const res of resultsOf(r.body))
           expect(res.IsSuccessful, `Reinstate after a permanent delete: ${JSON.stringify(res)}`).toBe(false);
-        expect(await readRecord(t, p.scheduleDomain, l1), 'the record is gone').toBeNull();
+        expect(await readRecord(t, p, l1), 'the record is gone').toBeNull();
       }
     },
   );
@@ -251,7 +260,7 @@ conformance(
     expect(u.status).toBe(409);
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
     expect(d.status).toBe(409);
-    expect(await readRecord(t, p.scheduleDomain, l0)).not.toBeNull();
+    expect(await readRecord(t, p, l0)).not.toBeNull();
   },
 );
 
@@ -314,7 +323,7 @@ conformance(
       expect(r.status, `${op} on proposal ${id}`).toBe(404);
       expect(r.body, `${op}: problem code`).toMatchObject({ code: 'RecordNotFound' });
     }
-    expect(await readRecord(t, domain, l0), 'a schedule record of another proposal was not touched').not.toBeNull();
+    expect(await readRecord(t, p, l0), 'a schedule record of another proposal was not touched').not.toBeNull();
   },
 );
 

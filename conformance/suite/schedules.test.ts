@@ -18,7 +18,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx } from './support/request.js';
+import { type Ctx, judgedAlone } from './support/request.js';
 import {
   CANNOT_MODIFY,
   KINDS,
@@ -150,7 +150,7 @@ conformance(
       expect(res.RecordID, `insert ${i} reports the new record's ID`).toBeGreaterThan(0);
       expect(before.has(res.RecordID), `insert ${i} reports a new ID`).toBe(false);
       // The record at RecordID holds exactly the values of input item i.
-      expect(pick(await readRecord(t, p.scheduleDomain, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+      expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
       expected.set(res.RecordID, stored(inserts[i]));
     }
     for (let i = 0; i < updates.length; i++) {
@@ -163,10 +163,7 @@ conformance(
       expect(res.IsSuccessful, `delete ${i} succeeded: ${res.Message}`).toBe(true);
       expect(res.RecordID, `delete ${i} reports the deleted record's ID`).toBe(deletes[i].ID);
       // Quote: the delete is permanent.
-      expect(
-        await readRecord(t, p.scheduleDomain, deletes[i].ID),
-        `deleted record ${deletes[i].ID} is gone`,
-      ).toBeNull();
+      expect(await readRecord(t, p, deletes[i].ID), `deleted record ${deletes[i].ID} is gone`).toBeNull();
     }
     await expectSet(t, p, expected, "the proposal's records: the updates and inserts applied, the deletes gone");
     await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
@@ -292,9 +289,12 @@ conformance(
     // Status of a batch with failed items: not shown; the body is judged.
     const body = r.body;
     expectBatchShape(body);
-    expect(body.Inserts, 'every insert is listed').toHaveLength(inserts.length);
-    expect(body.Updates, 'every update is listed').toHaveLength(updates.length);
-    expect(body.Deletes, 'every delete is listed').toHaveLength(deletes.length);
+    // a result for every item is SCHED-012's statement alone: judged as its failure only
+    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
+      expect(body.Inserts, 'every insert is listed').toHaveLength(inserts.length);
+      expect(body.Updates, 'every update is listed').toHaveLength(updates.length);
+      expect(body.Deletes, 'every delete is listed').toHaveLength(deletes.length);
+    });
 
     const expected = applied(
       before,
@@ -306,11 +306,13 @@ conformance(
       if (i % 2 === 1) {
         // A failed insert: IsSuccessful false, RecordID 0, the message says the field is required.
         expect(res.IsSuccessful, `insert ${i} without ${required} fails`).toBe(false);
-        expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0);
+        judgedAlone('SCHED-002', `failed insert ${i}: RecordID 0`, () =>
+          expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0),
+        );
         expectMentions(res.Message, fieldPattern(required), REQUIRED);
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
-        expect(pick(await readRecord(t, p.scheduleDomain, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+        expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
         expected.set(res.RecordID, stored(inserts[i]));
       }
     }
@@ -358,9 +360,19 @@ conformance(
     // Status of a batch with failed items: not shown; the body is judged.
     const body = r.body;
     expectBatchShape(body);
-    expect(body.Inserts).toHaveLength(3);
-    expect(body.Updates).toHaveLength(2);
-    expect(byOrder(body.Inserts, 1, 'Inserts')).toMatchObject({ IsSuccessful: false, RecordID: 0 });
+    // without isAtomic the valid update is committed beside the failures (SCHED-013 alone: an
+    // atomic default would roll it back), then every item is answered (SCHED-012 alone)
+    const renamed = await readRecord(t, p, l1);
+    judgedAlone('SCHED-013', 'without isAtomic the valid items are committed', () =>
+      expect(renamed?.LocationName, 'the valid update, committed').toBe(`Renamed ${x}`),
+    );
+    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
+      expect(body.Inserts).toHaveLength(3);
+      expect(body.Updates).toHaveLength(2);
+    });
+    const failed = byOrder(body.Inserts, 1, 'Inserts');
+    expect(failed.IsSuccessful, 'the insert without its required field fails').toBe(false);
+    judgedAlone('SCHED-002', 'a failed insert reports RecordID 0', () => expect(failed.RecordID).toBe(0));
     expect(byOrder(body.Updates, 1, 'Updates')).toMatchObject({ IsSuccessful: false, RecordID: l0 });
     expect(byOrder(body.Updates, 0, 'Updates')).toMatchObject({ IsSuccessful: true, RecordID: l1 });
     const expected = applied(before, [[l1, { LocationName: `Renamed ${x}` }]], []);
@@ -411,7 +423,11 @@ conformance(
     expectBatchShape(body);
     // Only the failed items, each with its own position.
     expect(body.Inserts, 'only the failed insert is answered').toHaveLength(1);
-    expect(body.Inserts[0]).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: 1 });
+    expect(body.Inserts[0]?.IsSuccessful, 'the failed insert').toBe(false);
+    judgedAlone('SCHED-003', 'the failed insert is answered with its position', () =>
+      expect(body.Inserts[0]?.OrderNumber).toBe(1),
+    );
+    judgedAlone('SCHED-016', 'the failed insert reports RecordID 0', () => expect(body.Inserts[0]?.RecordID).toBe(0));
     expectMentions(body.Inserts[0].Message, fieldPattern(required), REQUIRED);
     expect(body.Updates, 'only the failed update is answered').toHaveLength(1);
     expect(body.Updates[0]).toMatchObject({ IsSuccessful: false, RecordID: l1, OrderNumber: 1 });
@@ -513,7 +529,9 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false);
         for (const d of body.Deletes) {
           expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false);
-          expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+          judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
+            expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0),
+          );
         }
       }
       // Single DELETE through proposal A of a record of proposal B (not its first).
@@ -522,7 +540,10 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         isRefusal(d.res),
         `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
       ).toBe(true);
-      for (const res of resultsOf(d.body)) expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0);
+      for (const res of resultsOf(d.body))
+        judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
+          expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0),
+        );
 
       // Another schedule domain of proposal B: IDs of ProposalLocation records do not name records of
       // the other domain.
@@ -592,7 +613,7 @@ conformance(
     expect2xx(d.status);
     expectResultShape(d.body, 'DELETE result');
     expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-    expect(await readRecord(t, p.scheduleDomain, l1)).toBeNull();
+    expect(await readRecord(t, p, l1)).toBeNull();
     await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
     await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
 
@@ -600,7 +621,7 @@ conformance(
     const again = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect(isRefusal(again.res), 'deleting a deleted record is refused').toBe(true);
     for (const res of resultsOf(again.body)) {
-      expect(res.RecordID).toBe(0);
+      judgedAlone('SCHED-002', 'a failed single delete reports RecordID 0', () => expect(res.RecordID).toBe(0));
       expect(res.OrderNumber ?? null).toBeNull();
     }
     await expectSet(t, p, applied(before, [], [l1]), 'the refused delete changes nothing');
@@ -622,7 +643,9 @@ conformance(
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     const body = d.body;
     expectResultShape(body, 'DELETE result');
-    expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
+    judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
+      expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
+    );
     expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
     await expectSet(t, p, before, 'the records stay as they were');
   },
@@ -642,7 +665,7 @@ conformance(
     const [l0, l1] = p.locationIds;
     const before = await scheduleSet(t, p);
     const twinBefore = await scheduleSet(t, twin);
-    const values = await readRecord(t, p.scheduleDomain, l1);
+    const values = await readRecord(t, p, l1);
     expect(values).not.toBeNull();
 
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
@@ -664,7 +687,7 @@ conformance(
       isRefusal(r.res),
       `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`,
     ).toBe(false);
-    expect(await readRecord(t, p.scheduleDomain, l1), 'the reinstated record has its values').toEqual(values);
+    expect(await readRecord(t, p, l1), 'the reinstated record has its values').toEqual(values);
     await expectSet(t, p, before, "the proposal's records are as before the DELETE");
     await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
     // Active again: it can be changed like any record of the proposal.
@@ -675,11 +698,11 @@ conformance(
     expect2xx(u.status);
     expectBatchShape(u.body);
     expect(u.body.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l1 });
-    expect((await readRecord(t, p.scheduleDomain, l1))?.City).toBe(`Back ${x}`);
+    expect((await readRecord(t, p, l1))?.City).toBe(`Back ${x}`);
     // And deleted again (soft) like an active record, without touching the others.
     const d2 = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect(d2.body).toMatchObject({ IsSuccessful: true, RecordID: l1 });
-    expect(await readRecord(t, p.scheduleDomain, l0), 'the first record stays').toEqual(before.get(l0));
+    expect(await readRecord(t, p, l0), 'the first record stays').toEqual(before.get(l0));
   },
 );
 
@@ -699,13 +722,13 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect2xx(d.status);
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-      expect(await readRecord(t, p.scheduleDomain, l1), 'the record cannot be read').toBeNull();
+      expect(await readRecord(t, p, l1), 'the record cannot be read').toBeNull();
       await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
       // Reinstate's answer is not shown; when it is a result, it reports no success.
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
       for (const res of resultsOf(r.body))
         expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
-      expect(await readRecord(t, p.scheduleDomain, l1), 'still gone after the Reinstate attempt').toBeNull();
+      expect(await readRecord(t, p, l1), 'still gone after the Reinstate attempt').toBeNull();
       await expectSet(t, p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
     },
   );
@@ -752,7 +775,7 @@ conformance(
     expect(r.status).toBe(200);
     expectResultShape(r.body, 'Reinstate result');
     expect(r.body).toMatchObject({ IsSuccessful: true, RecordID: l0, OrderNumber: null });
-    const back = await readRecord(t, p.scheduleDomain, l0, ['LocationName', 'IsDeleted']);
+    const back = await readRecord(t, p, l0, ['LocationName', 'IsDeleted']);
     expect(back, 'a reinstated record reads again').not.toBeNull();
     expect(Boolean(back?.IsDeleted), 'IsDeleted after Reinstate').toBe(false);
     expect(asObject(await scheduleSet(t, p)), 'listed again after Reinstate').toEqual(asObject(before));
@@ -781,7 +804,7 @@ conformance(
   async (t) => {
     const p = await proposal(t, { type: 'Quote', status: 'B', locations: 2 });
     const [l0, l1] = p.locationIds;
-    const before = await Promise.all([l0, l1].map((id) => readRecord(t, p.scheduleDomain, id)));
+    const before = await Promise.all([l0, l1].map((id) => readRecord(t, p, id)));
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l0);
     expect(d.status).toBe(409);
     expect(d.body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null });
@@ -799,7 +822,7 @@ conformance(
       expect(ub[k][0]).toMatchObject({ IsSuccessful: false, OrderNumber: 0 });
       expectMentions(ub[k][0].Message, idPattern(p.proposalId), CANNOT_MODIFY);
     }
-    expect(await Promise.all([l0, l1].map((id) => readRecord(t, p.scheduleDomain, id)))).toEqual(before);
+    expect(await Promise.all([l0, l1].map((id) => readRecord(t, p, id)))).toEqual(before);
   },
 );
 
@@ -877,11 +900,9 @@ conformance(
     expect(body.Updates).toHaveLength(1);
     expect(body.Deletes).toHaveLength(1);
     for (const k of KINDS) for (const it of body[k]) expect(it.IsSuccessful).toBe(true);
-    expect((await readRecord(t, p.scheduleDomain, byOrder(body.Inserts, 1, 'Inserts').RecordID))?.LocationName).toBe(
-      `AtomOK B ${x}`,
-    );
-    expect((await readRecord(t, p.scheduleDomain, l0))?.LocationName).toBe(`AtomOK U ${x}`);
-    expect(await readRecord(t, p.scheduleDomain, l1)).toBeNull();
+    expect((await readRecord(t, p, byOrder(body.Inserts, 1, 'Inserts').RecordID))?.LocationName).toBe(`AtomOK B ${x}`);
+    expect((await readRecord(t, p, l0))?.LocationName).toBe(`AtomOK U ${x}`);
+    expect(await readRecord(t, p, l1)).toBeNull();
 
     // Rollback of inserts, observed through the reference's filter syntax.
     const y = tag();
@@ -924,6 +945,6 @@ conformance(
       expect(r.status, `Reinstate on ${domain}`).toBe(404);
       expect(r.body).toMatchObject({ code: 'InvalidScheduleDomain' });
     }
-    expect(await readRecord(t, p.scheduleDomain, l0), 'the location was not touched').not.toBeNull();
+    expect(await readRecord(t, p, l0), 'the location was not touched').not.toBeNull();
   },
 );

@@ -23,7 +23,8 @@ export function genericResults(tests: ReportedTest[]): TestResult[] {
       const checked = list.reduce((n, t) => n + (t.meta?.checked?.[code] ?? 0), 0);
       const violations = list.flatMap((t) =>
         (t.meta?.violations ?? [])
-          .filter((v) => v.code === code && v.level !== 'implementation-defined')
+          // an owned violation (a broken envelope) counts against its owner's tests, not here
+          .filter((v) => v.code === code && v.level !== 'implementation-defined' && !v.owner)
           .map((v) => ({ v, t })),
       );
       if (checked === 0 && violations.length === 0) continue;

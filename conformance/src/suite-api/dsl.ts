@@ -406,8 +406,9 @@ async function runBody(
   // Generic violations: those of the test's own concern fail it (a reference choice refused in an
   // implementation-defined test, or GEN-00x named by the test); the others block it, since GEN-001/
   // GEN-002 fail on their own (one synthetic result per file) with every message.
+  // A violation with an owner (a broken envelope, generic-checks/envelopes.ts) is that requirement's.
   const own = log.violations.filter(
-    (v) => v.level === 'implementation-defined' || record.requirements.includes(v.code),
+    (v) => v.level === 'implementation-defined' || record.requirements.includes(v.owner ?? v.code),
   );
   const blocking = log.violations.filter((v) => !own.includes(v));
   const violationText = (list: Violation[]) => list.map((v) => v.message).join('\n');
@@ -444,10 +445,16 @@ async function runBody(
   meta.outcome = 'passed';
 }
 
-/** The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002). */
+/**
+ * The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002, or
+ * the requirement that owns a broken envelope).
+ */
 function blockedByViolation(violations: Violation[]): BlockedError {
-  const code = violations[0].code;
-  const step = `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
+  const owned = violations.find((v) => v.owner);
+  const code = owned?.owner ?? violations[0].code;
+  const step = owned
+    ? "a response the test relies on has a broken envelope (the answer's outer object)"
+    : `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
   const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
   return new BlockedError(code, step, lines.join('\n'));
 }

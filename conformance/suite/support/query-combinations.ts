@@ -12,6 +12,7 @@
 // end, and empty-column suppression on, off or absent; each answer is compared with the page the
 // oracle computes. Seeded by the run's --seed, shrinking to the smallest failing request.
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { type Ctx, type Q, type Row, enc, get } from './request.js';
 import { type Records, type SortKey, ordered, sortParam } from './records-query.js';
@@ -72,6 +73,35 @@ export async function fixture(t: Ctx, count: number): Promise<Fixture> {
     );
     truth.push(...part);
   }
+  // the truth is read by ID, a step this run relies on: a read answering a record with another key
+  // is REC-002's failure (the read-by-ID test fails it), which blocks every test of the run
+  await t.needs('REC-002', `read the ${recs.ids.length} records of the fixture by ID`, async () => {
+    const wrong = recs.ids.flatMap((id, i) => {
+      const key = truth[i]?.[assoc.keyField];
+      return Number.isInteger(key) && key !== id ? [`${id} -> ${String(key)}`] : [];
+    });
+    expect(wrong, `records read by ID that answer another ${assoc.keyField} (asked -> answered)`).toEqual([]);
+  });
+  // the state's filter selects only its records (QRY-009, judged by its test), a step of every
+  // generated request: its pages, from explicit offsets, hold none but the truth's values
+  const own = new Set(truth.map((r) => JSON.stringify(r[recs.sortField])));
+  const listed: unknown[] = [];
+  for (let skip = 0; skip < recs.ids.length; skip += 100) {
+    const res = await get(t, `/api/${enc(recs.domain)}/Query`, {
+      [t.bindings.query.filter]: recs.filter,
+      columns: recs.sortField,
+      take: 100,
+      [t.bindings.query.skip]: skip,
+    });
+    const rows = (res.json as { List?: unknown } | undefined)?.List;
+    if (res.status === 200 && Array.isArray(rows)) listed.push(...rows.map((r) => (r as Row)?.[recs.sortField]));
+  }
+  await t.needs('QRY-009', `the filter of the fixture selects only its ${recs.ids.length} records`, async () => {
+    expect(
+      listed.filter((v) => !own.has(JSON.stringify(v))),
+      "values listed by the fixture's filter that none of its records has",
+    ).toEqual([]);
+  });
   return { recs, fields, truth };
 }
 
@@ -163,7 +193,8 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
     if (rows.length > 100) throw new Broken('QRY-004', `${rows.length} records for take=${asked}`);
     if (rows.length > want) throw new Broken('QRY-006', `${rows.length} records, only ${want} from offset ${start}`);
   } else if (rows.length !== want) {
-    const req = c.take === undefined ? 'QRY-003' : start > 0 ? 'QRY-006' : 'QRY-005';
+    // more than the take asked is take's failure wherever the page starts
+    const req = c.take === undefined ? 'QRY-003' : start > 0 && rows.length < asked ? 'QRY-006' : 'QRY-005';
     throw new Broken(req, `${rows.length} records, expected ${want} (take ${c.take ?? 'default'}, offset ${start})`);
   }
   const keys = c.columns.map(keyOf);
@@ -182,8 +213,12 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
       const missing = expected.filter((k) => !got.includes(k));
       const extra = got.filter((k) => !expected.includes(k));
       const aliased = c.columns.filter((x) => x.alias).map((x) => x.field);
-      const req =
-        c.suppress === true && missing.length && !extra.length
+      // a column nobody asked for (neither a requested key nor the field under an alias): the
+      // column list itself was not honoured (COL-001), whatever else the row lacks
+      const unasked = extra.filter((k) => !keys.includes(k) && !aliased.includes(k));
+      const req = unasked.length
+        ? 'COL-001'
+        : c.suppress === true && missing.length && !extra.length
           ? 'QRY-012'
           : c.suppress === true && extra.length && extra.every((k) => empty.has(k))
             ? 'QRY-011'
@@ -205,15 +240,23 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
             JSON.stringify(row[keyOf(x)] ?? null) !== JSON.stringify(page[i]![keyOf(x)] ?? null),
         );
         const keys0 = c.sort!.keys;
-        const req = dottedWrong
-          ? 'COL-004'
-          : start > 0
-            ? 'QRY-006'
-            : keys0.length > 1
-              ? 'QRY-024'
-              : c.sort!.explicitAsc && keys0[0]!.dir === 'asc'
-                ? 'QRY-023'
-                : 'QRY-008';
+        // without a start offset, the page the order gives from the second record: a default
+        // offset other than 0 (QRY-007, judged by its own test)
+        const fromSecond = ordered(f.truth, keys0)
+          .slice(1, 1 + rows.length)
+          .map((r) => values(project(c, r)));
+        const shifted = c.offset === undefined && (rows as Row[]).every((r, k) => values(r) === fromSecond[k]);
+        const req = shifted
+          ? 'QRY-007'
+          : dottedWrong
+            ? 'COL-004'
+            : start > 0
+              ? 'QRY-006'
+              : keys0.length > 1
+                ? 'QRY-024'
+                : c.sort!.explicitAsc && keys0[0]!.dir === 'asc'
+                  ? 'QRY-023'
+                  : 'QRY-008';
         throw new Broken(
           req,
           `row ${i} is ${values(row)}, expected ${values(page[i]!)} (sort ${sortParam(c.sort!.keys)})`,

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
-import { type Ctx, type Q, enc, findInQuery, get } from './request.js';
+import { type Ctx, type Q, enc, findInQuery, get, listOf } from './request.js';
 
 export type Records = ProviderStates['records']['values'];
 export type Row = components['schemas']['Record'];
@@ -90,8 +90,15 @@ export function totalCountOf(body: ListBody): unknown {
 export async function listBody(t: Ctx, path: string, q: Q): Promise<ListBody> {
   const res = await get(t, path, q);
   expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+  const rows = await listOf(t, path, res);
+  // a page never holds more than the take asked (QRY-005, judged by its test): a step of every read
+  // that asks one; the records a page holds are judged by the test
+  const take = q.take;
+  if (typeof take === 'number' && take >= 1 && take <= 100)
+    await t.needs('QRY-005', `take=${take} gives at most ${take} records`, async () => {
+      expect(rows.length, `GET ${path} ${JSON.stringify(q)}: records for take=${take}`).toBeLessThanOrEqual(take);
+    });
   const body = res.json as ListBody;
-  expect(Array.isArray(body?.List), `GET ${path}: List is an array`).toBe(true);
   totalCounts.set(body, t.totalCount(res));
   return body;
 }
@@ -126,22 +133,89 @@ export function sortParam(keys: SortKey[], explicitAsc = true): string {
   return keys.map((k) => (k.dir === 'desc' ? `${k.field} desc` : explicitAsc ? `${k.field} asc` : k.field)).join(',');
 }
 
-/** Every record of the state once, with `columns`, in one unsorted read (count at most 100). */
+/**
+ * Every record of the state once, with `columns`, in one unsorted read (count at most 100), from
+ * the first record said explicitly (the step does not rely on the default offset, QRY-007's rule).
+ */
 export async function rowsOf(t: Ctx, recs: Records, columns: string[]): Promise<Row[]> {
-  const rows = await list(t, queryPath(recs), { ...only(t, recs), columns: columns.join(','), take: 100 });
-  expect(rows, "the state's filter selects exactly its records").toHaveLength(recs.ids.length);
+  const rows = await list(t, queryPath(recs), {
+    ...only(t, recs),
+    columns: columns.join(','),
+    take: 100,
+    [t.bindings.query.skip]: 0,
+  });
+  await expectStateRows(t, recs, rows);
   return rows;
 }
 
-/** The sortField values of the records of a 'records' state, in creation order, read by ID. */
+/**
+ * `rows`, read by the state's query with its filter, without a start offset and with room for all
+ * of them, are the state's records, as many as it created. Reading the whole set is a step most
+ * query tests take before judging their own rule; when the count is off, the cause is looked for
+ * in the rules of that read, and a demonstrated one blocks the test (one red line): a row whose
+ * sortField value none of the state's records has (read by ID) is let in by a filter that does not
+ * restrict (QRY-009); fewer rows than the same read with an explicit start offset 0 gives show a
+ * default offset other than 0 (QRY-007). Any other mismatch fails the test as before.
+ */
+export async function expectStateRows(
+  t: Ctx,
+  recs: Records,
+  rows: Row[],
+  what = "the state's filter selects exactly its records",
+): Promise<void> {
+  if (rows.length !== recs.ids.length) {
+    const own = new Set((await valuesInCreationOrder(t, recs)).map((v) => JSON.stringify(v)));
+    const foreign = rows
+      .filter((r) => r && recs.sortField in r && !own.has(JSON.stringify(r[recs.sortField])))
+      .map((r) => r[recs.sortField]);
+    await t.needs('QRY-009', `the filter of a 'records' state selects only its records`, async () => {
+      expect(foreign, `rows the state's filter let in that are none of its ${recs.ids.length} records`).toEqual([]);
+    });
+    if (rows.length < recs.ids.length)
+      await needsDefaultOffsetZero(t, queryPath(recs), { ...only(t, recs), columns: recs.sortField, take: 100 }, rows);
+  }
+  expect(rows, what).toHaveLength(recs.ids.length);
+}
+
+/**
+ * The sortField values of the records of a 'records' state, in creation order, read by ID: a step
+ * the query tests rely on to know the truth, not a rule they judge. A read that does not answer 200
+ * with a Record blocks by REC-001; reads of different IDs answering the same sortField value (the
+ * state's values are distinct, state contract) show a read by ID answering another record, which
+ * blocks by REC-002 (the read-by-ID test fails it): one red line, not one per query test.
+ */
 export async function valuesInCreationOrder(t: Ctx, recs: Records): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const id of recs.ids) {
-    const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
-    expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
-    out.push((res.json as components['schemas']['RecordEnvelope']).Record[recs.sortField]);
+    const rec = await t.needs('REC-001', `read ${recs.domain} ${id} by ID`, async () => {
+      const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
+      expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
+      const r: unknown = (res.json as Partial<components['schemas']['RecordEnvelope']> | undefined)?.Record;
+      expect(typeof r === 'object' && r !== null, `GET /api/${recs.domain}/${id}: Record is an object`).toBe(true);
+      return r as Row;
+    });
+    out.push(rec[recs.sortField]);
   }
+  await t.needs('REC-002', `reads by ID of the ${recs.ids.length} records of a 'records' state`, async () => {
+    const text = out.map((v) => JSON.stringify(v));
+    expect(
+      new Set(text).size,
+      `distinct records read by ID answer distinct ${recs.sortField} values: ${text.join(', ')}`,
+    ).toBe(text.length);
+  });
   return out;
+}
+
+/**
+ * `rows` came from `q` without a start offset; when the same read with an explicit offset 0 gives
+ * more, the default offset is not 0 (QRY-007, judged by its test): the test is blocked by it.
+ */
+export async function needsDefaultOffsetZero(t: Ctx, path: string, q: Q, rows: unknown[]): Promise<void> {
+  const zero = await list(t, path, { ...q, [t.bindings.query.skip]: 0 });
+  if (zero.length > rows.length)
+    await t.needs('QRY-007', 'without a start offset a query starts at the first record', async () => {
+      expect(rows.length, `records without a start offset, against ${zero.length} with offset 0`).toBe(zero.length);
+    });
 }
 
 /**
@@ -246,7 +320,7 @@ export async function expectSuppressionKeepsSparse(t: Ctx, recs: Records): Promi
       [t.bindings.query.excludeEmptyColumns]: true,
     });
     const what = `suppression on, sort ${sort ?? '(none)'}`;
-    expect(rows, what).toHaveLength(n);
+    await expectStateRows(t, recs, rows, what);
     for (const row of rows) {
       expect(row, `${what}: the partly filled column is kept on every record`).toHaveProperty(recs.sometimesNullField);
       expect(row, `${what}: the all-null column is dropped`).not.toHaveProperty(recs.allNullField);
@@ -265,7 +339,7 @@ export async function expectSuppressionDropsEmpty(t: Ctx, recs: Records): Promis
     columns: `${recs.sortField},${recs.allNullField}`,
     [t.bindings.query.excludeEmptyColumns]: true,
   });
-  expect(rows).toHaveLength(recs.ids.length);
+  await expectStateRows(t, recs, rows);
   for (const row of rows) {
     expect(row).not.toHaveProperty(recs.allNullField);
     expect(row).toHaveProperty(recs.sortField);
@@ -275,6 +349,8 @@ export async function expectSuppressionDropsEmpty(t: Ctx, recs: Records): Promis
 /** With total count on, the count of all matching records is there on every page; off by default. */
 export async function expectTotalCount(t: Ctx, recs: Records, pageSize: number): Promise<void> {
   const n = recs.ids.length;
+  // the count is judged against the state's set: reading that set is a step (expectStateRows)
+  await rowsOf(t, recs, [recs.sortField]);
   for (const skip of [0, pageSize]) {
     const body = await listBody(t, queryPath(recs), {
       ...only(t, recs),

@@ -4,7 +4,7 @@
 // blocked by that requirement instead of failing its own (one cause, one failure).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
-import type { conformance } from '../../src/suite-api/dsl.js';
+import { blockedByStep, type conformance, type RawResponse } from '../../src/suite-api/dsl.js';
 
 export type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
 export type Q = Record<string, string | number | boolean | undefined>;
@@ -28,11 +28,28 @@ export async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
   return t.raw(withQuery(path, q), token === undefined ? {} : { token });
 }
 
-/** The requirement that documents a listing at `path` (the one a failed page read blocks on). */
+/**
+ * The requirement that documents the envelope of a listing at `path` (the one a failed page read
+ * blocks on): QRY-001 for GET /api/{domain}/Query and GET /api/File/Query (its operations), FILE-007
+ * for the attached files.
+ */
 export function listingRequirement(path: string): string {
-  if (/^\/api\/File\/Query\b/.test(path)) return 'FILE-008';
   if (/^\/api\/[^/]+\/\d+\/Files\b/.test(path)) return 'FILE-007';
   return 'QRY-001';
+}
+
+/**
+ * The List of a 200 answer of a listing at `path` (the caller judges the status: a refusal of the
+ * test's own parameters is its own failure). The envelope is a rule of its own, judged by one test
+ * per operation (listingRequirement: QRY-001 for the queries, FILE-007 for attached files); a test
+ * that only uses the listing is blocked by that requirement when the answer holds no List array.
+ */
+export async function listOf(t: Ctx, path: string, res: RawResponse): Promise<Row[]> {
+  return t.needs(listingRequirement(path), `GET ${path.split('?')[0]} answers a List envelope`, async () => {
+    const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
+    expect(Array.isArray(rows), `GET ${path}: List is an array (${res.text.slice(0, 200)})`).toBe(true);
+    return rows as Row[];
+  });
 }
 
 /**
@@ -50,6 +67,78 @@ export async function readRecord(t: Ctx, domain: string, id: number, q: Q = {}, 
     ).toBe(true);
     return rec as Row;
   });
+}
+
+/**
+ * A read by ID answers the record with that ID (REC-002), judged on its primary key column
+ * `keyField`: a step every test relies on that reads back by ID what it set up or changed. A read
+ * that answers a record whose key is another ID demonstrably breaks REC-002 (the read-by-ID test
+ * fails it), so the test is blocked by REC-002 instead of failing its own requirements on another
+ * record's values (one cause, one red line). Any other answer (a refusal, no key in it) is left to
+ * the test: it judges no more than the key, so it never turns another failure into a block.
+ */
+export async function needsReadById(
+  t: Ctx,
+  domain: string,
+  keyField: string,
+  id: number,
+  token?: string | null,
+): Promise<void> {
+  await t.needs('REC-002', `read ${domain} ${id} by ID: the record with ${keyField} ${id}`, async () => {
+    const res = await get(t, `/api/${enc(domain)}/${id}`, { columns: keyField }, token);
+    const rec: unknown = res.status === 200 ? (res.json as Partial<RecordEnvelope> | undefined)?.Record : undefined;
+    const key = typeof rec === 'object' && rec !== null ? (rec as Row)[keyField] : undefined;
+    if (Number.isInteger(key))
+      expect(key, `GET /api/${domain}/${id}?columns=${keyField} answers the record with that ${keyField}`).toBe(id);
+  });
+}
+
+/**
+ * The keys a column list lets an answer carry: each requested key (the alias, or the field as
+ * written, dotted names included) and the field under an alias (an alias the service did not
+ * apply is COL-003's failure, not a column nobody asked for).
+ */
+export function askedKeys(columns: string): Set<string> {
+  const out = new Set<string>();
+  for (const item of columns.split(',')) {
+    const m = /^\s*(\S+)\s+as\s+(\S+)\s*$/i.exec(item);
+    if (m) {
+      out.add(m[1]!);
+      out.add(m[2]!);
+    } else if (item.trim()) out.add(item.trim());
+  }
+  return out;
+}
+
+/**
+ * An answer to a read with a column list carries no column nobody asked for: the column list is
+ * honoured at all (COL-001, judged by its test on each operation). A test about one column (its
+ * value, its alias, its format) relies on that; an answer with unasked columns (the list ignored)
+ * blocks it by COL-001 instead of failing its own requirement. A missing column is left to the
+ * test: suppression, an alias not applied or a failed resolution are other rules' failures.
+ */
+export async function needsColumnsHonoured(t: Ctx, columns: string, rows: Row[], where: string): Promise<void> {
+  const asked = askedKeys(columns);
+  await t.needs('COL-001', `${where} answers only the asked columns`, async () => {
+    const unasked = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))].filter((k) => !asked.has(k));
+    expect(unasked, `${where}: columns not asked for (columns=${columns})`).toEqual([]);
+  });
+}
+
+/**
+ * A check of one rule: its failure is `requirement`'s alone. Among a test's several requirements it
+ * fails that one and leaves the others unjudged past it (the test ends blocked by it and the report
+ * fails it, as the model-based test does); for a rule of another test, the test is blocked by it.
+ * Only a wrong answer (an assertion) is judged so; any other error passes through. Use it where the
+ * check is `requirement`'s statement and no other requirement of the test states the same fact.
+ */
+export function judgedAlone<T>(requirement: string, step: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if ((e as Error)?.name === 'AssertionError') throw blockedByStep(requirement, step, e);
+    throw e;
+  }
 }
 
 /** The keys of a record, sorted, for comparing column sets. */

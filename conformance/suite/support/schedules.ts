@@ -8,7 +8,7 @@ import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
-import { type Ctx, withQuery } from './request.js';
+import { type Ctx, needsColumnsHonoured, withQuery } from './request.js';
 
 export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
 export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
@@ -70,6 +70,9 @@ function answer(res: FetchResponseLike): Answer {
   return { res, status: res.response.status, body: res.data ?? res.error };
 }
 
+/** The number of items each UpsertMulti answer's request sent per kind (answer body -> lengths). */
+const SENT = new WeakMap<object, Record<Kind, number>>();
+
 export async function upsertMulti(
   t: Ctx,
   proposalId: number,
@@ -86,7 +89,10 @@ export async function upsertMulti(
     params: { path: { proposalId, domain }, query: isAtomic === undefined ? {} : { isAtomic } },
     body: full,
   });
-  return answer(res);
+  const a = answer(res);
+  if (isObject(a.body))
+    SENT.set(a.body, { Inserts: full.Inserts.length, Updates: full.Updates.length, Deletes: full.Deletes.length });
+  return a;
 }
 
 export async function deleteSchedule(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
@@ -139,6 +145,31 @@ export function expectBatchShape(body: unknown): asserts body is UpsertMultiResp
     expect(Array.isArray(list), `response.${k} is an array`).toBe(true);
     (list as unknown[]).forEach((r, i) => expectResultShape(r, `${k}[${i}]`));
   }
+  expectOrderNumbersInRange(o as unknown as UpsertMultiResponse);
+}
+
+/**
+ * Every result's OrderNumber is a zero-based index into its own input array (SCHED-003): within
+ * 0 .. n-1 for the n items sent (which items are answered is other rules'). Every test that
+ * finds a result by its OrderNumber relies on it; an OrderNumber outside its array (one-based
+ * numbering, a position across arrays) blocks the test by SCHED-003, and a test that names SCHED-003
+ * among several requirements then fails SCHED-003 alone (one cause, one red line).
+ */
+function expectOrderNumbersInRange(body: UpsertMultiResponse): void {
+  const sent = SENT.get(body);
+  if (!sent) return;
+  for (const k of KINDS) {
+    const got = body[k].map((r) => r.OrderNumber);
+    const step = `${k}: each OrderNumber is the zero-based index of its item (${sent[k]} sent)`;
+    try {
+      for (const n of got)
+        expect(n !== null && n >= 0 && n < sent[k], `${k}: OrderNumber ${String(n)} of ${sent[k]} items sent`).toBe(
+          true,
+        );
+    } catch (e) {
+      throw blockedByStep('SCHED-003', step, e);
+    }
+  }
 }
 
 /** The results of an answer that may or may not be a batch or a single result (refusals judged loosely). */
@@ -164,19 +195,42 @@ export function pick(r: Row | null, fields: readonly string[] = LOC_FIELDS): Row
   return Object.fromEntries(fields.map((f) => [f, r[f]]));
 }
 
-/** The schedule record's ProposalLocation fields, or null when it cannot be read. */
+/** Where schedule records are read: their domain, and their key column when the state named it. */
+export interface ScheduleTable {
+  scheduleDomain: string;
+  /** Optional value of 'a proposal' (since 1.1.0). */
+  scheduleKey?: string;
+}
+
+/**
+ * The schedule record's ProposalLocation fields, or null when it cannot be read. A record read
+ * whose key (read along on the same answer) is another ID blocks the test by REC-002: the values of another record
+ * say nothing about what the schedule operation did.
+ */
 export async function readRecord(
   t: Ctx,
-  domain: string,
+  table: ScheduleTable,
   id: number,
   columns: readonly string[] = LOC_FIELDS,
 ): Promise<Row | null> {
+  const domain = table.scheduleDomain;
+  const key = table.scheduleKey;
+  // the key column rides along on the same read, so the very answer used is the one judged
+  const asked = key && !columns.includes(key) ? [...columns, key] : [...columns];
   const res = await t.api.GET('/api/{domain}/{id}', {
-    params: { path: { domain, id }, query: { columns: columns.join(',') } },
+    params: { path: { domain, id }, query: { columns: asked.join(',') } },
   });
   if (!res.response.ok) return null;
   const rec: unknown = res.data?.Record;
-  return isObject(rec) ? rec : null;
+  if (!isObject(rec)) return null;
+  if (key)
+    await t.needs('REC-002', `read ${domain} ${id} by ID: the record with ${key} ${id}`, async () => {
+      if (Number.isInteger(rec[key])) expect(rec[key], `GET /api/${domain}/${id}: the record's ${key}`).toBe(id);
+    });
+  // the values compared are the asked columns: an answer with others relies on COL-001 broken
+  await needsColumnsHonoured(t, asked.join(','), [rec], `GET /api/${domain}/${id}`);
+  if (key && !columns.includes(key)) delete rec[key];
+  return rec;
 }
 
 /**
@@ -205,6 +259,8 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     [t.bindings.query.filter]: filter,
     columns,
     take: 100,
+    // from the first record, said explicitly: the listing does not rely on the default offset (QRY-007)
+    [t.bindings.query.skip]: 0,
   });
   for (const id of p.locationIds) OWNER.set(ownerKey(p.scheduleDomain, id), p.proposalId);
   const first = !LISTED.has(p.proposalId);

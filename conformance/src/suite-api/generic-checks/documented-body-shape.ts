@@ -8,6 +8,7 @@
 // and the tests of the requirements that quote them check what the words say (FILE-017: a 5xx).
 import type { ErrorObject } from 'ajv';
 import type { GenericCheck } from './check.js';
+import { envelopeOwner } from './envelopes.js';
 import type { Finding } from './types.js';
 
 export const documentedBodyShape: GenericCheck = {
@@ -48,7 +49,11 @@ export const documentedBodyShape: GenericCheck = {
     const validate = x.validator(core ? 'core' : 'full', schema);
     if (!validate(parsed)) {
       const msg = `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(validate.errors)}`;
-      if (core) out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
+      // a broken envelope is the failure of the requirement that describes it (envelopes.ts)
+      const owner = envelopeOwner(op.operationId, validate.errors);
+      if (core && owner)
+        out.violations.push({ code: 'GEN-002', owner, message: `[${owner}, the answer's envelope] ${msg}` });
+      else if (core) out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
       else out.findings.push(finding('implementation-defined-schema', msg));
       return;
     }

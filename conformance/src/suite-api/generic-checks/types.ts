@@ -15,6 +15,13 @@ export interface Violation {
    * the implementation-defined test it occurs in and never counts against GEN-002 itself.
    */
   level?: 'implementation-defined';
+  /**
+   * The requirement of its own that governs the broken part (an answer's envelope, envelopes.ts):
+   * judged by that requirement's test on each operation, so the violation fails that test, blocks
+   * the other tests by that requirement, and is not counted against GEN-002 as well (one cause,
+   * one red line).
+   */
+  owner?: string;
 }
 
 export interface Finding {

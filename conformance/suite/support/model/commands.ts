@@ -49,6 +49,8 @@ export interface Real {
   t: Ctx;
   proposalId: number;
   scheduleDomain: string;
+  /** The schedule domain's key column, when the proposal state named it (a read by ID is checked on it). */
+  scheduleKey?: string;
   parents: Array<{ domain: string; domainId: number; id: number }>;
   contacts: number[];
   relationships: string[];
@@ -75,7 +77,7 @@ async function checkSchedules(m: Model, r: Real, requirement: string): Promise<v
       return {
         rec,
         want,
-        got: want === undefined ? undefined : await readRecord(r.t, r.scheduleDomain, rec.id, LOC_FIELD_NAMES),
+        got: want === undefined ? undefined : await readRecord(r.t, r, rec.id, LOC_FIELD_NAMES),
       };
     }),
   );
@@ -198,6 +200,13 @@ function checkResults(
   listing: string,
 ): Map<number, number> {
   const got = byOrder(items, what);
+  // each OrderNumber indexes its item in the array sent (SCHED-003): judged before which are listed
+  judged('SCHED-003', () => {
+    for (const order of got.keys())
+      expect(order >= 0 && order < expected.length, `${what}: OrderNumber ${order} of ${expected.length} sent`).toBe(
+        true,
+      );
+  });
   const listed =
     answered === 'all'
       ? expected

@@ -54,7 +54,7 @@ async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships
   const [initial, linkParents, contactStates] = await Promise.all([
     Promise.all(
       p.locationIds.map(async (id) => {
-        const rec = await readRecord(t, p.scheduleDomain, id, LOC_FIELD_NAMES);
+        const rec = await readRecord(t, p, id, LOC_FIELD_NAMES);
         if (!rec) throw new PreconditionFailedError(`schedule record ${id} of the proposal state cannot be read`);
         return { id, fields: rec as unknown as LocFields };
       }),
@@ -69,6 +69,7 @@ async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships
     t,
     proposalId: p.proposalId,
     scheduleDomain: p.scheduleDomain,
+    ...(p.scheduleKey ? { scheduleKey: p.scheduleKey } : {}),
     parents,
     contacts,
     relationships,
