@@ -3,7 +3,9 @@
 // the two queries, FILE-007 for the attached files). A body whose envelope is broken (not an object,
 // a member missing or of another type) breaks that requirement; the test of that requirement on
 // each operation judges it, so the documented-shape check names it as the owner instead of counting
-// it against GEN-002 as well. Anything inside the envelope (a field of a record) stays GEN-002's.
+// it against GEN-002 as well. So does a query page longer than the limit of section 8 (`maxItems`
+// of the two query lists): QRY-004's. Anything inside the envelope (a field of a record) stays
+// GEN-002's.
 import type { ErrorObject } from 'ajv';
 
 const OWNERS: Record<string, { requirement: string; members: string[] }> = {
@@ -23,8 +25,16 @@ export function envelopeOwner(operationId: string, errors: ErrorObject[] | null 
   const owner = OWNERS[operationId];
   if (!owner || !errors || errors.length === 0) return undefined;
   const members = new Set(owner.members.map((m) => `/${m}`));
-  const inEnvelope = (e: ErrorObject) =>
-    (e.instancePath === '' && (e.keyword === 'type' || e.keyword === 'required')) ||
-    (members.has(e.instancePath) && (e.keyword === 'type' || e.keyword === 'const'));
-  return errors.every(inEnvelope) ? owner.requirement : undefined;
+  const ownerOf = (e: ErrorObject): string | undefined => {
+    if (e.instancePath === '' && (e.keyword === 'type' || e.keyword === 'required')) return owner.requirement;
+    if (members.has(e.instancePath) && (e.keyword === 'type' || e.keyword === 'const')) return owner.requirement;
+    // a page longer than 100 records breaks the limit of section 8, which QRY-004 judges on every query
+    if (e.instancePath === '/List' && e.keyword === 'maxItems' && LIMITED.has(operationId)) return 'QRY-004';
+    return undefined;
+  };
+  const owners = new Set(errors.map(ownerOf));
+  return owners.size === 1 ? [...owners][0] : undefined;
 }
+
+/** The listings whose `List` carries `maxItems: 100` (x-requirements QRY-004). */
+const LIMITED = new Set(['queryRecords', 'queryFiles']);
