@@ -54,7 +54,7 @@ export class ConformanceReporter implements Reporter {
     for (const t of m.children.allTests()) {
       const r = toReported(t);
       const meta = r.meta;
-      if (meta.otherPhase) continue;
+      if (meta.otherPhase || meta.leftOut) continue;
       counted++;
       if (r.state === 'passed') c.passed++;
       else if (r.state === 'skipped') c.na++;
@@ -88,7 +88,8 @@ export class ConformanceReporter implements Reporter {
     for (const m of modules) {
       for (const t of m.children.allTests()) {
         const r = toReported(t);
-        if (!r.meta?.otherPhase) tests.push(r); // reported by the phase it belongs to
+        // reported by the phase it belongs to; a test the run does not name is not in its results
+        if (!r.meta?.otherPhase && !r.meta?.leftOut) tests.push(r);
       }
       for (const e of m.errors()) {
         runErrors.push(`${relFile(m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}`);
