@@ -35,6 +35,14 @@ export function restatus(res: ProxyResponse, status: number): ProxyResponse {
   return cloneResponse(res, { status });
 }
 
+/**
+ * `rewrite` on `ops` only: every other request goes to the upstream untouched (and the control then
+ * runs only against the tests that call `ops`: operations.ts).
+ */
+export function only(ops: readonly Op[], rewrite: Rewrite): Rewrite {
+  return rewritesOnly(ops, (req, ctx, next) => (ops.includes(routeOf(req).op) ? rewrite(req, ctx, next) : next(req)));
+}
+
 /** Error answers for which `when` holds are replaced by `to(answer)`; everything else passes through. */
 export function onError(
   when: (res: ProxyResponse, req: ProxyRequest, route: Route) => boolean,
