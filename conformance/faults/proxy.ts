@@ -72,10 +72,10 @@ function resolveFault(f: Fault | string | null | undefined): Fault | undefined {
 }
 
 /**
- * Send `req` to `upstream` as is; the answer as a ProxyResponse. undici's request() on a kept-alive
- * pool, not fetch(): the mutation run sends every request of ~200 suite runs through a proxy in its
- * own process, and fetch's web streams cost it several times the CPU (a profile of six runs: 10 s of
- * the runner's 52 s busy time in forward() and send()).
+ * Send `req` to `upstream` as is; the answer as a ProxyResponse. undici's request(), not fetch():
+ * the mutation run sends every request of ~200 suite runs through a proxy in its own process, and
+ * fetch's web streams cost it several times the CPU (a profile of six runs: 10 s of the runner's
+ * 52 s busy time in forward() and send()).
  */
 async function forward(
   dispatcher: Dispatcher,
@@ -92,6 +92,10 @@ async function forward(
     headers,
     body: hasBody ? req.body : undefined,
     dispatcher,
+    // a new connection per request: a kept-alive one that the upstream closes as idle just as a
+    // request goes out fails it with ECONNRESET (seen under load), and retrying is not for a proxy
+    // to decide
+    reset: true,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
@@ -144,7 +148,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   let domains: Promise<Map<string, number>> | undefined;
   let publicUrl = '';
 
-  const pool = new Agent({ keepAliveTimeout: 4_000 });
+  const pool = new Agent();
   const next = (req: ProxyRequest) => forward(pool, upstream, req, timeoutMs);
 
   async function call(

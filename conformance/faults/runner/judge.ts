@@ -154,7 +154,7 @@ export function judgeFault(
 }
 
 /** Core requirements with the result `failed` (blocked and other kinds are not counted). */
-export function coreFailed(results: RunResults | undefined): string[] {
+function coreFailed(results: RunResults | undefined): string[] {
   return (results?.requirements ?? []).filter((r) => r.level === 'core' && r.result === 'failed').map((r) => r.id);
 }
 

@@ -88,7 +88,7 @@ export function filesFor(
  * The operationIds a job's rewrite can touch; undefined: any (an untagged rewrite, server flags,
  * bindings: they change every exchange the suite makes).
  */
-export function jobOperations(job: Job): string[] | undefined {
+function jobOperations(job: Job): string[] | undefined {
   if (job.kind === 'control' && (job.control.serverFlags?.length || job.control.config)) return undefined;
   const rewrite = job.kind === 'fault' ? job.fault.rewrite : job.control.rewrite;
   if (job.kind === 'control' && !rewrite) return undefined;
