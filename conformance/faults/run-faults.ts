@@ -18,35 +18,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import type { RequirementResult, RunResults } from '../src/report/results.js';
+import type { RequirementResult } from '../src/report/results.js';
 import { randomSeed } from '../src/run/config.js';
-import { collectTests } from '../src/run/collect.js';
 import type { Control, Fault } from './fault.js';
 import { buildRunBundles } from './bundles.js';
 import {
   describeAlarms,
-  judgeBaseline,
   judgeControl,
   judgeFault,
   onlyLoadSymptoms,
-  resultsById,
   type BaselineOutcome,
   type ControlOutcome,
   type FaultOutcome,
   type FaultScope,
 } from './runner/judge.js';
 import { fmtMs, mutationJson, renderMarkdown, summaryText, table } from './runner/report.js';
-import { runJob, runSuite, type RunSettings } from './runner/run-job.js';
-import {
-  jobName,
-  jobSelection,
-  selectControls,
-  selectFaults,
-  suiteTests,
-  type Job,
-  type SuiteTest,
-} from './runner/select.js';
+import { runJob, type RunSettings } from './runner/run-job.js';
+import { jobName, jobSelection, selectControls, selectFaults, type Job } from './runner/select.js';
 import { ServerPool } from './runner/servers.js';
+import { establishBaseline } from './runner/baseline.js';
 import { ROOT } from '../../spec/paths.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -133,14 +123,6 @@ function listing(faults: Fault[], controls: Control[]): string {
     ]) +
     '\n'
   );
-}
-
-/** The suite's core tests without a baseline run (--skip-baseline): collected, what they call unknown. */
-async function collectedSuite(): Promise<SuiteTest[]> {
-  const { tests } = await collectTests();
-  return tests
-    .filter((t) => t.profile === 'core')
-    .map((t) => ({ id: t.id, file: t.file, requirements: t.requirements, operations: [], unknownOperations: true }));
 }
 
 /** Runs `fn` over `items`, `n` at a time. */
@@ -261,49 +243,19 @@ async function main(argv: string[]): Promise<number> {
     );
   };
   try {
-    // The baseline: whether the reference passes, and which operations each test calls (the runs
-    // that follow select their tests by them, with the same seed).
-    const baseDir = path.join(faultsDir, '_baseline');
-    let suite: SuiteTest[] | undefined;
-    if (opts.baselineResults) {
-      const file = path.resolve(opts.baselineResults);
-      const results = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResults;
-      baseline = judgeBaseline(
-        { exitCode: 0, durationMs: results.durationMs, results },
-        path.relative(ROOT, path.dirname(file)),
-      );
-      baselineResults = resultsById(results);
-      suite = suiteTests(results);
-      if (results.seed !== undefined) seed = results.seed;
-      log(
-        `baseline: read from ${path.relative(ROOT, file)} (${baseline.ok ? 'passes every core requirement' : 'FAILS'}; seed ${seed})`,
-      );
-    } else if (opts.skipBaseline) {
-      baseline = { ...baseline, reportDir: path.relative(ROOT, baseDir) };
-      suite = await collectedSuite();
-      log('baseline: skipped (--skip-baseline): every run covers whole files');
-    } else {
-      log(`baseline: core suite against a plain reference server (no proxy), seed ${seed} ...`);
-      const ref = await servers.take([]);
-      const settings: RunSettings = { timeoutMs, concurrency: 16, seed };
-      let run;
-      try {
-        run = await runSuite(ref.url, {}, baseDir, settings);
-      } finally {
-        await servers.release(ref);
-      }
-      baseline = judgeBaseline(run, path.relative(ROOT, baseDir));
-      baselineResults = resultsById(run.results);
-      suite = run.results ? suiteTests(run.results) : await collectedSuite();
-      log(
-        `baseline: ${baseline.ok ? 'passes every core requirement' : 'FAILS'} in ${fmtMs(run.durationMs)}` +
-          (baseline.ok
-            ? ''
-            : `: ${Object.entries(baseline.notPassing)
-                .map(([k, v]) => `${k} ${v}`)
-                .join(', ')}`),
-      );
-    }
+    const b = await establishBaseline({
+      from: opts.baselineResults,
+      skip: opts.skipBaseline,
+      dir: path.join(faultsDir, '_baseline'),
+      servers,
+      seed,
+      timeoutMs,
+      log,
+    });
+    baseline = b.outcome;
+    baselineResults = b.byId;
+    seed = b.seed;
+    const suite = b.suite;
 
     const settings: RunSettings = { timeoutMs, concurrency: runConcurrency, seed };
     let done = 0;
