@@ -103,7 +103,15 @@ export async function runJob(
   o: { servers: ServerPool; selection: JobSelection; settings: RunSettings; log: (line: string) => void },
 ): Promise<{ run: ConformanceRun; proxyErrors: number }> {
   const flags = job.kind === 'control' ? (job.control.serverFlags ?? []) : [];
-  const ref = await o.servers.take(flags);
+  const started = Date.now();
+  let ref;
+  try {
+    ref = await o.servers.take(flags);
+  } catch (e) {
+    // a server that does not start (a loaded machine) is an error of this run, not of the whole mutation run
+    const error = `the reference server did not start: ${(e as Error).message.split('\n')[0]}`;
+    return { run: { exitCode: null, durationMs: Date.now() - started, error }, proxyErrors: 0 };
+  }
   try {
     const proxy = await startFaultProxy({
       upstream: ref.url,
