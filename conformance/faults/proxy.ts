@@ -92,9 +92,8 @@ async function forward(
     headers,
     body: hasBody ? req.body : undefined,
     dispatcher,
-    // a new connection per request: a kept-alive one that the upstream closes as idle just as a
-    // request goes out fails it with ECONNRESET (seen under load), and retrying is not for a proxy
-    // to decide
+    // a new connection per request: no kept-alive connection can be closed as idle by the upstream
+    // just as a request goes out on it (ECONNRESET under load; a starved upstream still resets some)
     reset: true,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
