@@ -68,7 +68,7 @@ function mutationRows(m: Json, d: Json | undefined): string[] {
   const selected =
     f.median === null
       ? 'not measured'
-      : `${f.median} (max ${f.max}) over ${f.scope === 'whole-suite' ? 'the whole core suite' : f.scope === 'whole-files' ? "each fault's whole suite files" : "each fault's selected requirements"} in the latest mutation run`;
+      : `${f.median} (max ${f.max}) over ${f.scope === 'whole-suite' ? 'the whole core suite' : f.scope === 'whole-files' || f.scope === 'operations' ? "each fault's whole suite files" : "each fault's selected requirements"} in the latest mutation run`;
   let whole = '';
   if (d?.failedPerFault?.median !== null && d?.failedPerFault?.median !== undefined) {
     const df = d.failedPerFault as Json;

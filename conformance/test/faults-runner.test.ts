@@ -6,16 +6,16 @@ import { faultByName } from '../faults/catalogue/index.js';
 import { controlByName } from '../faults/controls/index.js';
 import {
   figures,
-  judgeControl,
-  median,
-  filesFor,
   judgeBaseline,
+  judgeControl,
   judgeFault,
+  median,
   onlyLoadSymptoms,
-  renderMarkdown,
-  selectFaults,
   type ConformanceRun,
-} from '../faults/run-faults.js';
+} from '../faults/runner/judge.js';
+import { renderMarkdown } from '../faults/runner/report.js';
+import { compareRuns } from '../faults/compare-runs.js';
+import { filesFor, jobSelection, selectFaults, suiteTests, type SuiteTest } from '../faults/runner/select.js';
 
 function run(results: Array<[string, string, string?]>, exitCode = 1, error?: string): ConformanceRun {
   const requirements = results.map(([id, result, level]) => ({ id, result, level: level ?? 'core', tests: [] }));
@@ -131,18 +131,66 @@ describe('judgeBaseline', () => {
 
 describe('filesFor', () => {
   const tests = [
-    { file: 'suite/a.test.ts', requirements: ['SCHED-003', 'SCHED-001'], profile: 'core' },
-    { file: 'suite/b.test.ts', requirements: ['SCHED-024'], profile: 'implementation-defined' },
+    { file: 'suite/a.test.ts', requirements: ['SCHED-003', 'SCHED-001'] },
     { file: 'suite/c.test.ts', requirements: ['GEN-001'] },
   ];
-  it('names the files with core tests of the selected IDs or prefixes', () => {
+  it('names the files with tests of the selected IDs or prefixes', () => {
     expect(filesFor(tests, ['SCHED-003'])).toEqual(['suite/a.test.ts']);
     expect(filesFor(tests, ['SCHED-'])).toEqual(['suite/a.test.ts']);
     expect(filesFor(tests, ['GEN-001', 'SCHED-001'])).toEqual(['suite/a.test.ts', 'suite/c.test.ts']);
   });
-  it('leaves the choice to the harness when nothing matches or the list is unknown', () => {
+  it('leaves the choice to the harness when nothing matches', () => {
     expect(filesFor(tests, ['SCHED-024'])).toBeUndefined();
-    expect(filesFor(undefined, ['SCHED-003'])).toBeUndefined();
+  });
+});
+
+describe('jobSelection: the tests that call an operation the rewrite touches', () => {
+  const t = (id: string, file: string, requirements: string[], operations: string[], unknown = false): SuiteTest => ({
+    id,
+    file,
+    requirements,
+    operations,
+    unknownOperations: unknown,
+  });
+  // order-number-one-based rewrites upsertSchedules only (SCHED-003)
+  const fault = { kind: 'fault' as const, fault: faultByName('order-number-one-based')! };
+  const suite = [
+    t('a1', 'suite/a.test.ts', ['SCHED-003'], ['upsertSchedules', 'getRecord']),
+    t('a2', 'suite/a.test.ts', ['SCHED-001'], ['queryRecords']),
+    t('a3', 'suite/a.test.ts', ['SCHED-002'], [], true),
+    t('b1', 'suite/b.test.ts', ['REC-001'], ['upsertSchedules']),
+  ];
+  it('keeps the tests of the fault files that call its operations, and those whose calls are not all known', () => {
+    expect(jobSelection(fault, 'operations', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1', 'a3'] });
+  });
+  it('runs whole files with --whole-files and every file with --whole-suite', () => {
+    expect(jobSelection(fault, 'whole-files', suite)).toEqual({ include: ['suite/a.test.ts'] });
+    expect(jobSelection(fault, 'whole-suite', suite)).toEqual({});
+  });
+  it('runs whole files for a control with server flags or bindings (they change every exchange)', () => {
+    const flags = { kind: 'control' as const, control: controlByName('ids-from-a-million')! };
+    expect(jobSelection(flags, 'operations', suite).tests).toBeUndefined();
+  });
+  it('reads what each core test called from a run, and marks the tests that did not pass or sent unknown requests', () => {
+    const results = {
+      requirements: [
+        {
+          id: 'R-1',
+          tests: [
+            { id: 'x', file: 'f', profile: 'core', requirements: ['R-1'], result: 'passed', operations: ['getRecord'] },
+            { id: 'y', file: 'f', profile: 'core', requirements: ['R-1'], result: 'passed', unmatchedRequests: 1 },
+            { id: 'z', file: 'f', profile: 'core', requirements: ['R-1'], result: 'failed', operations: ['getRecord'] },
+            { id: 'g', file: 'f', profile: 'core', requirements: ['R-1'], result: 'passed', generic: true },
+            { id: 'i', file: 'f', profile: 'implementation-defined', requirements: ['R-1'], result: 'passed' },
+          ],
+        },
+      ],
+    } as unknown as RunResults;
+    expect(suiteTests(results).map((x) => [x.id, x.operations, x.unknownOperations])).toEqual([
+      ['x', ['getRecord'], false],
+      ['y', [], true],
+      ['z', ['getRecord'], true],
+    ]);
   });
 });
 
@@ -306,5 +354,37 @@ describe('judgeFault with blocked requirements', () => {
     const lone = run([['SCHED-003', 'blocked']]);
     (lone.results!.requirements[0] as any).blockedBy = ['GEN-002'];
     expect(judgeFault(fault, lone, passing as any, '/tmp/x', 0).caught).toBe(false);
+  });
+});
+
+describe('compareRuns: the figures of two mutation runs', () => {
+  const report = (caught: boolean, failed: string[], alarms: Record<string, string> = {}) => ({
+    score: { caught: caught ? 1 : 0, total: 1 },
+    falseAlarms: { failed: Object.keys(alarms).length ? 1 : 0, total: 1 },
+    failedPerFault: { median: caught ? failed.length : null, max: caught ? failed.length : null },
+    faults: [
+      {
+        name: 'f',
+        caught,
+        status: caught ? 'caught' : 'uncaught',
+        failing: caught ? ['R-1'] : [],
+        failedRequirements: failed,
+        unnamedFailures: failed.filter((x) => x !== 'R-1'),
+        notes: ['differ freely'],
+        durationMs: Math.random(),
+      },
+    ],
+    controls: [
+      { name: 'c', status: Object.keys(alarms).length ? 'false-alarm' : 'passed', falseAlarms: alarms, judged: 3 },
+    ],
+  });
+  it('finds none when caught, failed requirements and false alarms agree (notes, times and judged counts may differ)', () => {
+    const b = report(true, ['R-2', 'R-1']);
+    b.controls[0]!.judged = 9;
+    expect(compareRuns(report(true, ['R-1', 'R-2']) as any, b as any)).toEqual([]);
+  });
+  it('names every fault and control whose figures differ', () => {
+    const diff = compareRuns(report(true, ['R-1', 'R-2']) as any, report(true, ['R-1'], { 'R-3': 'failed' }) as any);
+    expect(diff.map((d) => d.split(':')[0])).toEqual(['falseAlarms', 'failedPerFault', 'fault f', 'control c']);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../src/report/results.js';
 import { controlByName } from '../faults/controls/index.js';
-import { judgeControl, type ConformanceRun } from '../faults/run-faults.js';
+import { judgeControl, type ConformanceRun } from '../faults/runner/judge.js';
 import { stoppedByUndocumentedPart } from '../faults/judge-undocumented-part.js';
 
 type T = { result: string; reason?: string };

@@ -188,6 +188,26 @@ describe('toTestResult', () => {
     expect(r.result).toBe('failed');
     expect(r.error?.exchanges).toEqual([ex]);
   });
+  it('names the operations the verdict rests on (its own requests and those of another test it judged) and counts unmatched requests', () => {
+    const ex = (operationId?: string) => ({
+      method: 'GET',
+      url: 'http://t/api/Claim/1',
+      requestHeaders: {},
+      ms: 1,
+      ...(operationId ? { operationId } : {}),
+    });
+    const r = toTestResult({
+      ...base,
+      state: 'passed',
+      meta: {
+        id: 'x.a',
+        exchanges: [ex('getRecord'), ex(), ex('getRecord')],
+        dependedOperations: ['', 'queryRecords'],
+      },
+    });
+    expect(r.operations).toEqual(['getRecord', 'queryRecords']);
+    expect(r.unmatchedRequests).toBe(2);
+  });
 });
 
 describe('generic results and JUnit', () => {

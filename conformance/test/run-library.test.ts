@@ -33,6 +33,23 @@ describe('runConformance from the package export', () => {
     expect(stderr).toBe('');
   }, 150_000);
 
+  it('hooks.tests: only the tests named run, the others are not in the results', async () => {
+    fs.writeFileSync(
+      script,
+      [
+        `import { runConformance } from 'rflps-conformance/run';`,
+        `const r = await runConformance(`,
+        `  { localProcess: true, include: 'conformance/suite/records.test.ts' },`,
+        `  { tests: ['records.get-by-id-returns-stored-values'] },`,
+        `);`,
+        `const ids = new Set(r.requirements.flatMap((q) => q.tests.filter((t) => !t.generic && !t.step).map((t) => t.id)));`,
+        `console.log([...ids].join(','), r.requirements.find((q) => q.id === 'REC-002').result);`,
+      ].join('\n'),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: ROOT, timeout: 120_000 });
+    expect(stdout.trim()).toBe('records.get-by-id-returns-stored-values passed');
+  }, 150_000);
+
   it('a whole run (profile all) prints no warning', async () => {
     // MaxListenersExceededWarning was printed here when a test had more than ten requests in flight
     fs.writeFileSync(

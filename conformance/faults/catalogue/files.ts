@@ -18,6 +18,7 @@ import {
   type ProxyResponse,
 } from '../exchange.js';
 import { ignoreQueryParam, on, onJsonResponse, tokenOf } from './util.js';
+import { rewritesOnly } from '../operations.js';
 import { sortWithinPage } from './records.js';
 
 const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
@@ -26,7 +27,7 @@ const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
 function onFileRead(
   fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
 ): Fault['rewrite'] {
-  return (req, ctx, next) => (isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req));
+  return rewritesOnly(FILE_READS, (req, ctx, next) => (isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req)));
 }
 
 /** Change the value of `field` (under every key that carries it) in every file record read. */
@@ -53,7 +54,9 @@ function downloadUrl(fileId: unknown, token: string | undefined): string {
 
 /** A rewrite of the attached-files listing only. */
 function onAttached(rewrite: Fault['rewrite']): Fault['rewrite'] {
-  return (req, ctx, next) => (routeOf(req).op === 'listAttachedFiles' ? rewrite(req, ctx, next) : next(req));
+  return rewritesOnly(['listAttachedFiles'], (req, ctx, next) =>
+    routeOf(req).op === 'listAttachedFiles' ? rewrite(req, ctx, next) : next(req),
+  );
 }
 
 /** Change the value of `field` in the rows of the attached-files listing only. */

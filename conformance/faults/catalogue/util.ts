@@ -1,5 +1,6 @@
 // Helpers shared by the fault definitions.
 import type { Fault, FaultContext, Next } from '../fault.js';
+import { rewritesOnly } from '../operations.js';
 import {
   bodyJson,
   cloneRequest,
@@ -16,16 +17,17 @@ import {
 
 export type RouteOf<O extends Op> = Extract<Route, { op: O }>;
 
-/** A rewrite that applies only to the listed operations; everything else passes through. */
+/** A rewrite that applies only to the listed operations; everything else passes through (the fault
+ * runner runs such a fault only against the tests that call them: operations.ts). */
 export function on<O extends Op>(
   ops: readonly O[],
   fn: (req: ProxyRequest, route: RouteOf<O>, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
 ): Fault['rewrite'] {
-  return (req, ctx, next) => {
+  return rewritesOnly(ops, (req, ctx, next) => {
     const route = routeOf(req);
     if (!(ops as readonly string[]).includes(route.op)) return next(req);
     return fn(req, route as RouteOf<O>, ctx, next);
-  };
+  });
 }
 
 /** Request-only rewrite on the listed operations. */

@@ -3,7 +3,7 @@
 import type { Control } from '../fault.js';
 import { bodyJson, isOk, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
 import { problem } from '../exchange.js';
-import type { Rewrite } from './util.js';
+import { only, type Rewrite } from './util.js';
 
 const AUTH_OPEN = 'Section 5: "Token issuance, the header that carries the token, and token lifetime: not shown."';
 
@@ -55,7 +55,7 @@ export const AUTH_CONTROLS: Control[] = [
       'components/schemas/AuthenticateResponse',
     ],
     select: ['AUTH-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['authenticate'], async (req, _ctx, next) => {
       if (routeOf(req).op !== 'authenticate') return next(req);
       const b = bodyJson(req);
       const r =
@@ -66,7 +66,7 @@ export const AUTH_CONTROLS: Control[] = [
       const out = bodyJson(res);
       if (res.status !== 200 || typeof out?.Token !== 'string') return res;
       return withResponseJson(res, { access_token: out.Token, token_type: 'Bearer', expires_in: 3600 });
-    },
+    }),
   },
   {
     name: 'link-query-refuses-partial-view',
@@ -76,7 +76,7 @@ export const AUTH_CONTROLS: Control[] = [
     allowedBy:
       'Section 5: "Link operations check the user\'s permissions on the parent domain. The user must also hold View permission on the child domain." with section 7: "Error format and status codes for all other failures (... permission denied ...): not shown." (whether a failed check refuses the query or leaves the link out is not shown)',
     select: ['AUTH-', 'LINK-'],
-    rewrite: async (req, ctx, next) => {
+    rewrite: only(['queryLinks'], async (req, ctx, next) => {
       const own = await next(req);
       const token = req.headers[ctx.tokenHeader];
       const grants = token ? ctx.grantsOf(token) : undefined;
@@ -88,6 +88,6 @@ export const AUTH_CONTROLS: Control[] = [
       if (isOk(all) && Array.isArray(mine) && Array.isArray(every) && every.length > mine.length)
         return problem(403, 'Forbidden', 'You may not view every link this query selects.');
       return own;
-    },
+    }),
   },
 ];

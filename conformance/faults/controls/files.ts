@@ -10,7 +10,7 @@ import {
   withResponseJson,
   type ProxyResponse,
 } from '../exchange.js';
-import { fileColumn } from './util.js';
+import { fileColumn, only } from './util.js';
 
 const TYPES_OPEN = 'Section 2.2: "Types of file columns other than those stated: not shown."';
 
@@ -107,7 +107,7 @@ export const FILE_CONTROLS: Control[] = [
       'components/schemas/FileRecord/properties/ExternalDirectURL',
     ],
     select: ['FILE-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['getRecord', 'queryRecords', 'listAttachedFiles'], async (req, _ctx, next) => {
       const cols = req.query.get('columns') ?? '';
       const route = routeOf(req);
       const isFileRead =
@@ -128,7 +128,7 @@ export const FILE_CONTROLS: Control[] = [
           ),
         };
       return next(req);
-    },
+    }),
   },
   {
     name: 'attached-files-without-sort-skip',
@@ -138,13 +138,13 @@ export const FILE_CONTROLS: Control[] = [
     allowedBy: 'Section 4.3: "Other parameters of the attached-files listing: not shown."',
     markers: ['components/parameters/FilesSort', 'components/parameters/FilesSkip'],
     select: ['FILE-', 'COL-', 'AUTH-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['listAttachedFiles'], async (req, _ctx, next) => {
       if (routeOf(req).op !== 'listAttachedFiles') return next(req);
       const r = cloneRequest(req);
       r.query.delete('sort');
       r.query.delete('skip');
       return next(r);
-    },
+    }),
   },
   {
     name: 'attached-files-newest-first',
@@ -154,7 +154,7 @@ export const FILE_CONTROLS: Control[] = [
     allowedBy:
       'Section 4.3: "GET /api/{domain}/{id}/Files | Files attached to the parent record" (no order is documented)',
     select: ['FILE-', 'LINK-', 'AUTH-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['listAttachedFiles'], async (req, _ctx, next) => {
       const rawTake = req.query.get('take') ?? '30';
       const plain = !req.query.has('sort') && !req.query.has('skip') && /^\d+$/.test(rawTake);
       const take = Number(rawTake);
@@ -167,7 +167,7 @@ export const FILE_CONTROLS: Control[] = [
       if (!isOk(res) || !Array.isArray(body?.List)) return res;
       body.List = body.List.reverse().slice(0, take);
       return withResponseJson(res, body);
-    },
+    }),
   },
   {
     name: 'server-error-body-object',

@@ -13,7 +13,7 @@ import {
   withRequestJson,
   withResponseJson,
 } from '../exchange.js';
-import { noContent, onSuccess, renameBodyKeys, renameQueryParams, chain } from './util.js';
+import { noContent, onSuccess, only, renameBodyKeys, renameQueryParams, chain } from './util.js';
 import { defaultBindings } from '../../src/suite-api/bindings.js';
 
 const UPSERT =
@@ -201,7 +201,7 @@ export const LINK_CONTROLS: Control[] = [
       'Section 2.3: the Link record documents ParentDomainID, ParentID, ChildDomainID and ChildID; LinkID is not shown',
     markers: ['components/schemas/LinkRecord/properties/LinkID'],
     select: ['LINK-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['queryLinks', 'upsertLink', 'removeLink'], async (req, _ctx, next) => {
       const route = routeOf(req);
       const res = await next(req);
       const body = bodyJson(res);
@@ -213,7 +213,7 @@ export const LINK_CONTROLS: Control[] = [
         body.LinkID = str(body.LinkID);
       else return res;
       return withResponseJson(res, body);
-    },
+    }),
   },
   {
     name: 'link-writes-answer-204',

@@ -11,7 +11,7 @@ import {
   withResponseJson,
   type ProxyResponse,
 } from '../exchange.js';
-import { noContent, onSuccess } from './util.js';
+import { noContent, only, onSuccess } from './util.js';
 
 /** Every schedule operation result of an answer (one object, or the three arrays of UpsertMulti). */
 function results(body: any): any[] {
@@ -22,7 +22,7 @@ function results(body: any): any[] {
 
 /** Schedule answers (successful or not) with each result's Message rewritten by `fn`. */
 function scheduleMessages(fn: (msg: string, proposalId: string) => string): NonNullable<Control['rewrite']> {
-  return async (req, _ctx, next) => {
+  return only(['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'], async (req, _ctx, next) => {
     const route = routeOf(req);
     const res = await next(req);
     if (route.op !== 'upsertSchedules' && route.op !== 'deleteSchedule' && route.op !== 'reinstateSchedule') return res;
@@ -31,7 +31,7 @@ function scheduleMessages(fn: (msg: string, proposalId: string) => string): NonN
     if (rs.length === 0) return res;
     for (const r of rs) if (typeof r.Message === 'string') r.Message = fn(r.Message, route.proposalId);
     return withResponseJson(res, body);
-  };
+  });
 }
 
 const NOT_MODIFIABLE = /cannot (be )?modif/i;
@@ -45,7 +45,7 @@ export const PROPOSAL_CONTROLS: Control[] = [
     allowedBy:
       'Section 3: "Proposal bind status | NotBound | POST QueueBindQuote | ... | binding runs asynchronously" (no duration is documented)',
     select: ['BIND-', 'MEM-007'],
-    rewrite: async (req, ctx, next) => {
+    rewrite: only(['queueBindQuote', 'getBindStatus'], async (req, ctx, next) => {
       const route = routeOf(req);
       const res = await next(req);
       if (route.op === 'queueBindQuote' && isOk(res)) {
@@ -66,7 +66,7 @@ export const PROPOSAL_CONTROLS: Control[] = [
         MemberName: null,
         BoundDateUTC: null,
       });
-    },
+    }),
   },
   {
     name: 'queue-bind-answers-202',
@@ -77,12 +77,12 @@ export const PROPOSAL_CONTROLS: Control[] = [
       'Section 4.5: "POST .../QueueBindQuote: queues asynchronous binding; the outcome is read through BindStatus. Payload and response: not shown."',
     markers: ['paths/~1api~1Quotes~1Proposals~1{proposalId}~1QueueBindQuote/post/responses/200'],
     select: ['BIND-', 'MEM-007'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['queueBindQuote'], async (req, _ctx, next) => {
       const route = routeOf(req);
       const res = await next(req);
       if (route.op !== 'queueBindQuote' || res.status !== 200) return res;
       return withResponseJson(res, { Queued: true, ProposalID: Number(route.proposalId) }, 202, 'application/json');
-    },
+    }),
   },
   {
     name: 'queue-bind-ignores-billing',
@@ -91,14 +91,14 @@ export const PROPOSAL_CONTROLS: Control[] = [
     allowedBy: 'Section 4.5: "QueueBindQuote ... Payload and response: not shown."',
     markers: ['components/parameters/BillingFrequencyCode', 'components/parameters/BillingStatus'],
     select: ['BIND-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['queueBindQuote', 'bindQuote'], async (req, _ctx, next) => {
       const op = routeOf(req).op;
       if (op !== 'queueBindQuote' && op !== 'bindQuote') return next(req);
       const r = cloneRequest(req);
       r.query.delete('billingFrequencyCode');
       r.query.delete('billingStatus');
       return next(r);
-    },
+    }),
   },
   {
     name: 'bind-quote-other-result',
@@ -160,7 +160,7 @@ export const PROPOSAL_CONTROLS: Control[] = [
     allowedBy:
       'Section 7: "HTTP 500; body is a JSON string saying that a MemberID is already assigned to the proposal record" (the wording is not shown)',
     select: ['MEM-'],
-    rewrite: async (req, ctx, next) => {
+    rewrite: only(['createMember'], async (req, ctx, next) => {
       const route = routeOf(req);
       const res = await next(req);
       if (route.op !== 'createMember' || res.status !== 500 || typeof bodyJson(res) !== 'string') return res;
@@ -170,7 +170,7 @@ export const PROPOSAL_CONTROLS: Control[] = [
         500,
         `Proposal ${Number(route.proposalId)} already has a member (MemberID ${member}); nothing was created.`,
       );
-    },
+    }),
   },
   {
     name: 'location-name-other-words',
@@ -221,7 +221,7 @@ export const PROPOSAL_CONTROLS: Control[] = [
     allowedBy:
       'Section 2.5: "Warnings | null or list | Warnings; only null is seen" (section 7 documents `Warnings` null only for the schedule DELETE on a proposal that cannot be modified)',
     select: ['SCHED-', 'PROP-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'], async (req, _ctx, next) => {
       const op = routeOf(req).op;
       const res = await next(req);
       if (op !== 'upsertSchedules' && op !== 'deleteSchedule' && op !== 'reinstateSchedule') return res;
@@ -232,7 +232,7 @@ export const PROPOSAL_CONTROLS: Control[] = [
         op === 'deleteSchedule' && r.IsSuccessful === false && NOT_MODIFIABLE.test(String(r.Message));
       for (const r of rs) if (r.Warnings === null && !documentedNull(r)) r.Warnings = [];
       return withResponseJson(res, body);
-    },
+    }),
   },
   {
     name: 'bound-date-with-offset',

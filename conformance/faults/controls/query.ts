@@ -3,7 +3,7 @@
 import type { Control, FaultContext } from '../fault.js';
 import { isOk, parseColumns, problem, withResponseJson, bodyJson } from '../exchange.js';
 import { defaultQueryParam } from '../catalogue/util.js';
-import { renameQueryParams } from './util.js';
+import { only, renameQueryParams } from './util.js';
 
 /** Whether `<domain>ID` can be requested on `domain` (asked once per proxy). */
 async function keyColumn(ctx: FaultContext, domain: string): Promise<string | undefined> {
@@ -104,13 +104,13 @@ export const QUERY_CONTROLS: Control[] = [
     allowedBy:
       'Section 4.2: "`sort` | string, optional, column names with a direction keyword" (no default order is documented)',
     select: ['QRY-', 'FILE-', 'COL-', 'REC-'],
-    rewrite: async (req, ctx, next) => {
+    rewrite: only(['queryRecords', 'queryLinks'], async (req, ctx, next) => {
       const m = /^\/api\/([^/]+)\/Query$/.exec(req.path);
       if (req.method !== 'GET' || !m || req.query.has('sort')) return next(req);
       const key = await keyColumn(ctx, decodeURIComponent(m[1]!));
       if (!key) return next(req);
       return defaultQueryParam(['queryRecords'], 'sort', `${key} desc`)(req, ctx, next);
-    },
+    }),
   },
   {
     name: 'take-over-maximum-refused',
@@ -118,13 +118,13 @@ export const QUERY_CONTROLS: Control[] = [
     description: 'A `take` above the maximum of 100 is refused (400) instead of being capped.',
     allowedBy: 'Section 4.2: "`take` | integer, default 30, maximum 100" (what happens above the maximum is not shown)',
     select: ['QRY-', 'FILE-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['queryRecords', 'queryLinks', 'listAttachedFiles'], async (req, _ctx, next) => {
       const take = req.query.get('take');
       const isQuery = req.method === 'GET' && /^\/api\/[^/]+\/(Query|\d+\/Files)$/.test(req.path);
       if (isQuery && take !== null && /^\d+$/.test(take) && Number(take) > 100)
         return problem(400, 'MalformedRequest', `take must be at most 100; got ${take}.`);
       return next(req);
-    },
+    }),
   },
   {
     name: 'default-columns-wider',
@@ -133,7 +133,7 @@ export const QUERY_CONTROLS: Control[] = [
     allowedBy:
       'Section 4.1: "When it is omitted, all in-use columns are returned." (which columns are in use is not listed)',
     select: ['COL-', 'QRY-', 'REC-', 'FILE-'],
-    rewrite: async (req, _ctx, next) => {
+    rewrite: only(['getRecord', 'queryRecords', 'listAttachedFiles'], async (req, _ctx, next) => {
       const res = await next(req);
       const isRead = req.method === 'GET' && /^\/api\/[^/]+\/([^/]+|[^/]+\/Files)$/.test(req.path);
       if (!isRead || !isOk(res) || parseColumns(req.query.get('columns')) || req.path.startsWith('/api/Link/'))
@@ -143,7 +143,7 @@ export const QUERY_CONTROLS: Control[] = [
       if (recs.length === 0) return res;
       recs.forEach((r, i) => r && typeof r === 'object' && (r.RowVersion = `v${i + 1}`));
       return withResponseJson(res, body);
-    },
+    }),
   },
   {
     name: 'ids-from-a-million',

@@ -1,6 +1,7 @@
 // Helpers shared by the controls: rewrites of error answers, of every JSON body, of file columns
 // and of names that a binding maps.
 import type { Control, FaultContext, Next } from '../fault.js';
+import { operationsRewritten, rewritesOnly } from '../operations.js';
 import {
   bodyJson,
   cloneRequest,
@@ -34,6 +35,14 @@ export function restatus(res: ProxyResponse, status: number): ProxyResponse {
   return cloneResponse(res, { status });
 }
 
+/**
+ * `rewrite` on `ops` only: every other request goes to the upstream untouched (and the control then
+ * runs only against the tests that call `ops`: operations.ts).
+ */
+export function only(ops: readonly Op[], rewrite: Rewrite): Rewrite {
+  return rewritesOnly(ops, (req, ctx, next) => (ops.includes(routeOf(req).op) ? rewrite(req, ctx, next) : next(req)));
+}
+
 /** Error answers for which `when` holds are replaced by `to(answer)`; everything else passes through. */
 export function onError(
   when: (res: ProxyResponse, req: ProxyRequest, route: Route) => boolean,
@@ -49,10 +58,11 @@ export function onError(
 
 /** Problem answers with one of `codes` get `status` (on `ops` only, when given). */
 export function recode(codes: string[], status: number, ops?: Op[]): Rewrite {
-  return onError(
+  const rewrite = onError(
     (res, _req, route) => codes.includes(problemCode(res) ?? '') && (!ops || ops.includes(route.op)),
     (res) => restatus(res, status),
   );
+  return ops ? rewritesOnly(ops, rewrite) : rewrite;
 }
 
 /** Every JSON answer's body rewritten by `fn` (successful or not). */
@@ -70,7 +80,7 @@ function eachReadRecord(
   ops: readonly Op[],
   fn: (rec: Record<string, any>, req: ProxyRequest, route: Route) => void,
 ): Rewrite {
-  return async (req, _ctx, next) => {
+  return rewritesOnly(ops, async (req, _ctx, next) => {
     const route = routeOf(req);
     const res = await next(req);
     if (!ops.includes(route.op) || !isOk(res)) return res;
@@ -80,7 +90,7 @@ function eachReadRecord(
       body.Record && typeof body.Record === 'object' ? [body.Record] : Array.isArray(body.List) ? body.List : [];
     for (const r of recs) if (r && typeof r === 'object') fn(r, req, route);
     return withResponseJson(res, body);
-  };
+  });
 }
 
 const FILE_READS: Op[] = ['getRecord', 'queryRecords', 'listAttachedFiles'];
@@ -97,7 +107,7 @@ export function fileColumn(fields: string[], fn: (v: unknown, field: string) => 
 
 /** Rename query parameters: the client sends the vendor's `from` name, the upstream gets `to`; the `to` name sent by the client is ignored. */
 export function renameQueryParams(ops: readonly Op[], names: Record<string, string>): Rewrite {
-  return (req, _ctx, next) => {
+  return rewritesOnly(ops, (req, _ctx, next) => {
     if (!ops.includes(routeOf(req).op)) return next(req);
     const r = cloneRequest(req);
     const sent = new URLSearchParams(req.query);
@@ -105,12 +115,12 @@ export function renameQueryParams(ops: readonly Op[], names: Record<string, stri
     for (const [vendor, ref] of Object.entries(names)) for (const v of sent.getAll(vendor)) r.query.append(ref, v);
     for (const vendor of Object.keys(names)) if (!Object.values(names).includes(vendor)) r.query.delete(vendor);
     return next(r);
-  };
+  });
 }
 
 /** Rename the keys of a JSON request body (`vendor → reference`); reference keys the client sends are dropped. */
 export function renameBodyKeys(ops: readonly Op[], names: Record<string, string>): Rewrite {
-  return (req, _ctx, next) => {
+  return rewritesOnly(ops, (req, _ctx, next) => {
     if (!ops.includes(routeOf(req).op)) return next(req);
     const b = bodyJson(req);
     if (!b || typeof b !== 'object' || Array.isArray(b)) return next(req);
@@ -120,18 +130,21 @@ export function renameBodyKeys(ops: readonly Op[], names: Record<string, string>
       else if (!Object.values(names).includes(k)) out[k] = v;
     }
     return next(withRequestJson(req, out));
-  };
+  });
 }
 
 /** Several rewrites in a chain: the first is outermost (sees the client's request first). */
 export function chain(...rewrites: Rewrite[]): Rewrite {
-  return (req, ctx, next) => {
+  const chained: Rewrite = (req, ctx, next) => {
     const step =
       (i: number): Next =>
       (r) =>
         i >= rewrites.length ? next(r) : rewrites[i]!(r, ctx, step(i + 1));
     return step(0)(req);
   };
+  // the chain touches what its links touch (any operation when one of them may touch any)
+  const ops = rewrites.map((r) => operationsRewritten(r));
+  return ops.every((o) => o !== undefined) ? rewritesOnly(ops.flat() as Op[], chained) : chained;
 }
 
 /** Successful answers of `ops` rewritten (`fn` gets the parsed body, undefined when empty). */
@@ -144,11 +157,11 @@ export function onSuccess(
     ctx: FaultContext,
   ) => ProxyResponse | Promise<ProxyResponse>,
 ): Rewrite {
-  return async (req, ctx, next) => {
+  return rewritesOnly(ops, async (req, ctx, next) => {
     const res = await next(req);
     if (!ops.includes(routeOf(req).op) || !isOk(res)) return res;
     return fn(res, bodyJson(res), req, ctx);
-  };
+  });
 }
 
 /** A successful answer without a body (204). */

@@ -54,7 +54,7 @@ export class ConformanceReporter implements Reporter {
     for (const t of m.children.allTests()) {
       const r = toReported(t);
       const meta = r.meta;
-      if (meta.otherPhase) continue;
+      if (meta.otherPhase || meta.leftOut) continue;
       counted++;
       // the outcome as the result model decides it (test-result.ts), never a second reading here:
       // a test that timed out or threw an unclassified error is counted as the report shows it
@@ -91,7 +91,8 @@ export class ConformanceReporter implements Reporter {
     for (const m of modules) {
       for (const t of m.children.allTests()) {
         const r = toReported(t);
-        if (!r.meta?.otherPhase) tests.push(r); // reported by the phase it belongs to
+        // reported by the phase it belongs to; a test the run does not name is not in its results
+        if (!r.meta?.otherPhase && !r.meta?.leftOut) tests.push(r);
       }
       for (const e of m.errors()) {
         runErrors.push(`${relFile(m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}`);

@@ -75,6 +75,9 @@ export interface TestResult {
   /** The operationIds (spec/openapi.yaml) the test's recorded exchanges addressed, sorted; read by
    * the requirement x operation coverage (conformance/src/coverage/operations.ts). */
   operations?: string[];
+  /** Requests of the test that addressed no operation of spec/openapi.yaml (no answer, or a path or
+   * method it does not document): a caller that selects tests by `operations` keeps such a test. */
+  unmatchedRequests?: number;
   /** Why the test did not run or stopped (not-applicable, precondition-failed, blocked). */
   reason?: string;
   /** For `blocked`: the requirement whose step failed, and the step. */

@@ -44,8 +44,12 @@ export function toTestResult(t: ReportedTest): TestResult {
     result,
     durationMs: Math.round(t.durationMs ?? 0),
   };
-  const operations = [...new Set((m.exchanges ?? []).flatMap((e) => (e.operationId ? [e.operationId] : [])))].sort();
+  // what the test's verdict rests on: its own requests and those of another test it judged (t.dependsOnRequests)
+  const addressed = [...(m.exchanges ?? []).map((e) => e.operationId ?? ''), ...(m.dependedOperations ?? [])];
+  const operations = [...new Set(addressed.filter((o) => o !== ''))].sort();
   if (operations.length) out.operations = operations;
+  const unmatched = addressed.filter((o) => o === '').length;
+  if (unmatched) out.unmatchedRequests = unmatched;
   if (reason) out.reason = reason;
   if (result === 'blocked' && m.blockedBy) out.blockedBy = m.blockedBy;
   if (result === 'failed' || result === 'blocked' || result === 'error' || result === 'precondition-failed') {

@@ -53,6 +53,12 @@ export interface RunContext {
   seed?: number;
   /** --skip-shrink: a failing model-based test reports the first failing sequence, not shrunk. */
   skipShrink?: boolean;
+  /**
+   * Only these tests (by ID) run; every other test is left out of the run and its results, as if
+   * not in the suite (a caller in code: the fault runner runs only the tests that call the
+   * operations a fault rewrites). Absent: every selected test.
+   */
+  tests?: string[];
 }
 
 /**

@@ -40,6 +40,9 @@ export interface RunHooks {
   writeReports?: boolean;
   /** Aborting cancels the run and stops the target; the call then rejects. */
   signal?: AbortSignal;
+  /** Only these tests (by ID) run; the others are left out of the run and its results as if not in
+   * the suite (the fault runner: the tests that call the operations a fault rewrites). */
+  tests?: string[];
 }
 
 /** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
@@ -100,6 +103,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       bindings: o.bindings,
       seed,
       skipShrink: o.skipShrink,
+      ...(hooks.tests ? { tests: hooks.tests } : {}),
     };
     const info: RunInfo = {
       catalogue: cat,

@@ -172,6 +172,14 @@ export interface TestContext {
    * depended on those values as much as if it had read them.
    */
   stateValuesRead: Set<string>;
+  /** The exchanges this test recorded so far (live: it grows as the test sends requests). */
+  readonly exchanges: readonly Exchange[];
+  /**
+   * The test's verdict rests on requests another test sent (a generated run shared by several
+   * tests): their operations count as the test's own in the results (`operations`), so a run that
+   * selects tests by the operations they call (the fault runner) keeps this test with them.
+   */
+  dependsOnRequests(exchanges: readonly Exchange[]): void;
 }
 
 /** What the harness keeps in `task.meta` of every conformance test (read by the reporter). */
@@ -189,6 +197,10 @@ export interface ConformanceMeta {
   absenceWatchedMs?: number[];
   /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
   otherPhase?: boolean;
+  /** Set when the run names the tests it runs (RunContext.tests) and not this one: left out of the results. */
+  leftOut?: boolean;
+  /** Operations of requests another test sent that this test's verdict rests on (t.dependsOnRequests). */
+  dependedOperations?: string[];
   /** Collection only: requirement IDs that are not in the catalogue (or retired). */
   unknownRequirements?: string[];
   /** Set when the test is left out at collection. */
@@ -339,7 +351,11 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   // two phases: everything else first (files in parallel), then the service-wide tests alone
   const otherPhase = c.phase !== undefined && (c.phase === 'service-wide') !== (record.serviceWide === true);
   if (otherPhase) meta.otherPhase = true;
-  if (!sel.run) {
+  const leftOut = c.tests !== undefined && !c.tests.includes(record.id);
+  if (leftOut) {
+    meta.leftOut = true;
+    meta.skipReason = 'not among the tests this run names';
+  } else if (!sel.run) {
     meta.skipReason = sel.reason;
     meta.outcome = 'not-applicable';
     meta.outcomeReason = sel.reason;
@@ -347,7 +363,7 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   const name = `${record.title} [${record.requirements.join(' ')}]`;
   // a test's own timeout never cuts a poll to the async deadline short
   const timeout = record.timeoutMs === undefined ? undefined : Math.max(record.timeoutMs, c.asyncTimeoutMs + 30_000);
-  test(name, { skip: !sel.run || otherPhase, timeout, meta }, async (vctx) => {
+  test(name, { skip: !sel.run || otherPhase || leftOut, timeout, meta }, async (vctx) => {
     await runBody(record, body, vctx);
   });
 }
@@ -378,9 +394,19 @@ async function runBody(
     if (w.length) meta.warnings = [...(meta.warnings ?? []), ...w];
   });
 
-  const t = makeTestContext(c, log, session, vctx.signal, record, used, (ms) => {
-    meta.absenceWatchedMs = [...(meta.absenceWatchedMs ?? []), ms];
-  });
+  const depended = new Set<string>();
+  const t = makeTestContext(
+    c,
+    log,
+    session,
+    vctx.signal,
+    record,
+    used,
+    (ms) => {
+      meta.absenceWatchedMs = [...(meta.absenceWatchedMs ?? []), ms];
+    },
+    depended,
+  );
   let thrown: unknown;
   try {
     await body(t);
@@ -394,6 +420,7 @@ async function runBody(
   meta.checked = { ...log.checked };
   if (spoken !== undefined) meta.protocol = spoken;
   if (used.size > 0) meta.stateValuesUsed = [...used].sort();
+  if (depended.size > 0) meta.dependedOperations = [...depended].sort();
   if (thrown instanceof ProtocolNeedError) meta.needsProtocol = { ...thrown.need };
   if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
   writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
@@ -480,6 +507,8 @@ function makeTestContext(
   used: Set<string>,
   /** Called with how long each t.expectStaysAbsent watched before judging (ms), for the report. */
   onAbsence: (ms: number) => void = () => {},
+  /** The operations of other tests' requests this test's verdict rests on (t.dependsOnRequests). */
+  depended: Set<string> = new Set(),
 ): TestContext {
   const profile = record.profile ?? 'core';
   const surface = profile === 'core' ? coreSurface(c.bindings) : undefined;
@@ -572,6 +601,11 @@ function makeTestContext(
     adminToken,
     run: c,
     stateValuesRead: used,
+    exchanges: log.exchanges,
+    dependsOnRequests: (exchanges) => {
+      // an exchange without an operation counts too: the runner then keeps the test whatever it selects
+      for (const e of exchanges) depended.add(e.operationId ?? '');
+    },
   };
 }
 

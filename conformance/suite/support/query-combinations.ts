@@ -312,23 +312,27 @@ export async function runCombinations(t: Ctx, f: Fixture, numRuns: number): Prom
   };
 }
 
-let shared: { run: Promise<Verdict>; reads: Set<string> } | undefined;
+let shared: { run: Promise<Verdict>; reads: Set<string>; exchanges: Ctx['exchanges'] } | undefined;
 
 /**
  * One generated run per suite file, shared by the tests that each judge one requirement: the first
  * test to ask sets up the fixture and runs the property (its exchanges are recorded with it); each
  * test then fails only when the oracle found its own requirement broken, so one bug is one red line.
  * Every test that shares the run depended on the provider-state values the first one read: they are
- * added to its own (a missing value then names the cause in each of them).
+ * added to its own (a missing value then names the cause in each of them), and so are the operations
+ * its requests called (the fault runner selects tests by the operations they call).
  */
 export async function sharedCombinations(t: Ctx, count: number, numRuns: number): Promise<Verdict> {
   const s = (shared ??= {
     run: (async () => runCombinations(t, await fixture(t, count), numRuns))(),
     reads: t.stateValuesRead,
+    exchanges: t.exchanges,
   });
   try {
     return await s.run;
   } finally {
     for (const u of s.reads) t.stateValuesRead.add(u);
+    // the verdict rests on the first test's requests: their operations count as this test's too
+    if (s.exchanges !== t.exchanges) t.dependsOnRequests(s.exchanges);
   }
 }

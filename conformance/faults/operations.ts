@@ -1,0 +1,38 @@
+// Which operations a fault or a control rewrites, and which operationIds of spec/openapi.yaml those
+// are. The fault runner runs a fault only against the tests that call them (a rewrite of an
+// operation cannot change a test that never calls it), so the claim must hold by construction: a
+// rewrite is tagged only by the helpers that pass every other operation through untouched
+// (catalogue/util.ts `on` and what is built on it, controls/util.ts), never by hand. An untagged
+// rewrite counts as rewriting every operation.
+import type { Op } from './exchange.js';
+
+type AnyRewrite = (...args: never[]) => unknown;
+
+const TAGS = new WeakMap<AnyRewrite, readonly Op[]>();
+
+/** Tags `rewrite` as one that touches only `ops` (call it only where everything else passes through). */
+export function rewritesOnly<F extends AnyRewrite>(ops: readonly Op[], rewrite: F): F {
+  TAGS.set(rewrite, [...new Set(ops)]);
+  return rewrite;
+}
+
+/** The operations a rewrite touches; undefined: any (untagged, or no rewrite of its own but server flags or bindings). */
+export function operationsRewritten(rewrite: AnyRewrite | undefined): readonly Op[] | undefined {
+  return rewrite ? TAGS.get(rewrite) : undefined;
+}
+
+/** The operationIds (spec/openapi.yaml) a route of the proxy can be: file reads are separate operations there. */
+const OPERATION_IDS: Partial<Record<Op, string[]>> = {
+  getRecord: ['getRecord', 'getFile'],
+  queryRecords: ['queryRecords', 'queryFiles'],
+};
+
+/** The operationIds of `ops`; undefined when one of them is no operation of the document (a test may still send it). */
+export function operationIdsOf(ops: readonly Op[]): string[] | undefined {
+  const out = new Set<string>();
+  for (const op of ops) {
+    if (op === 'other' || op === 'providerStates' || op === 'health') return undefined;
+    for (const id of OPERATION_IDS[op] ?? [op]) out.add(id);
+  }
+  return [...out].sort();
+}

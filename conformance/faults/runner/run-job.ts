@@ -1,0 +1,131 @@
+// One run of the mutation run: a reference server of its own, the proxy with the fault's or the
+// control's rewrite in front of it, and the suite through the proxy as a library call in this
+// process (runConformance: no process of the conformance CLI), its reports in the run's directory.
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
+import { runConformance, type ConformanceOptions } from '../../src/run/run-conformance.js';
+import type { Control, Fault } from '../fault.js';
+import { startFaultProxy } from '../proxy.js';
+import type { ConformanceRun } from './judge.js';
+import type { Job, JobSelection } from './select.js';
+import type { ServerPool } from './servers.js';
+import { ROOT } from '../../../spec/paths.js';
+
+/** What every run of one mutation run shares. */
+export interface RunSettings {
+  /** time limit of one run (ms) */
+  timeoutMs: number;
+  /** tests in flight within one run (the library's `concurrency`) */
+  concurrency: number;
+  /** the seed of every run: the baseline's, for which the operations each test calls are known */
+  seed: number;
+}
+
+/**
+ * No fault or control makes the service slow or silent: a request that takes long here is the
+ * machine's load (several runs and their servers at once), and must not read as a caught fault or a
+ * false alarm. 30 s instead of the default 10 s per request.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The core suite against `baseUrl`: the files and tests of `sel`; reports in `reportDir` (run.log: its output). */
+export async function runSuite(
+  baseUrl: string,
+  sel: JobSelection,
+  reportDir: string,
+  s: RunSettings,
+  config?: Control['config'],
+): Promise<ConformanceRun> {
+  fs.rmSync(reportDir, { recursive: true, force: true });
+  fs.mkdirSync(reportDir, { recursive: true });
+  // A control's bindings reach the suite as a config file, as a vendor would give them.
+  const configFile = config ? path.join(reportDir, 'control-config.yaml') : undefined;
+  if (configFile) fs.writeFileSync(configFile, stringifyYaml(config));
+  const options: ConformanceOptions = {
+    baseUrl,
+    providerStatesUrl: `${baseUrl}/_provider-states`,
+    profile: 'core',
+    reportDir,
+    timeout: String(REQUEST_TIMEOUT_MS),
+    concurrency: String(s.concurrency),
+    seed: String(s.seed),
+    // a fault needs the verdict, not the shortest counterexample of a model-based test
+    skipShrink: true,
+    ...(sel.include?.length ? { include: sel.include.join(',') } : {}),
+    ...(configFile ? { config: configFile } : {}),
+  };
+  const logFile = path.join(reportDir, 'run.log');
+  const out = fs.openSync(logFile, 'w');
+  const write = (text: string) => fs.writeSync(out, text.endsWith('\n') ? text : `${text}\n`);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${s.timeoutMs} ms`)), s.timeoutMs);
+  const started = Date.now();
+  try {
+    const results = await runConformance(options, {
+      log: write,
+      out: write,
+      signal: controller.signal,
+      writeReports: true,
+      ...(sel.tests ? { tests: sel.tests } : {}),
+    });
+    return { exitCode: results.exitCode, durationMs: Date.now() - started, results };
+  } catch (e) {
+    const why = controller.signal.aborted ? `timed out after ${s.timeoutMs} ms` : (e as Error).message;
+    write(`run failed: ${(e as Error).stack ?? e}`);
+    return {
+      exitCode: null,
+      durationMs: Date.now() - started,
+      error: `${why.split('\n')[0]}; see ${path.relative(ROOT, logFile)}`,
+    };
+  } finally {
+    clearTimeout(timer);
+    fs.closeSync(out);
+  }
+}
+
+/** The proxy's stand-in fault for a control (its rewrite, or none: the server flags alone differ). */
+function asFault(control: Control): Fault {
+  return {
+    name: control.name,
+    area: control.area,
+    description: control.description,
+    requirements: [],
+    rewrite: control.rewrite ?? ((req, _ctx, next) => next(req)),
+  };
+}
+
+/** One job: a fresh reference server, the proxy with the job's rewrite, the selected tests through it. */
+export async function runJob(
+  job: Job,
+  name: string,
+  dir: string,
+  o: { servers: ServerPool; selection: JobSelection; settings: RunSettings; log: (line: string) => void },
+): Promise<{ run: ConformanceRun; proxyErrors: number }> {
+  const flags = job.kind === 'control' ? (job.control.serverFlags ?? []) : [];
+  const started = Date.now();
+  let ref;
+  try {
+    ref = await o.servers.take(flags);
+  } catch (e) {
+    // a server that does not start (a loaded machine) is an error of this run, not of the whole mutation run
+    const error = `the reference server did not start: ${(e as Error).message.split('\n')[0]}`;
+    return { run: { exitCode: null, durationMs: Date.now() - started, error }, proxyErrors: 0 };
+  }
+  try {
+    const proxy = await startFaultProxy({
+      upstream: ref.url,
+      fault: job.kind === 'fault' ? job.fault : asFault(job.control),
+      log: (l) => o.log(`[${name}] ${l}`),
+    });
+    try {
+      const config = job.kind === 'control' ? job.control.config : undefined;
+      const run = await runSuite(proxy.url, o.selection, dir, o.settings, config);
+      return { run, proxyErrors: proxy.stats.errors };
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    await o.servers.release(ref);
+  }
+}

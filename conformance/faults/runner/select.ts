@@ -1,0 +1,122 @@
+// What the mutation run runs: the faults and controls named on the command line, and for each of
+// them the suite files and the tests its run covers (the scope, judge.ts FaultScope), chosen from
+// the tests of the baseline run and the operations each of them called there.
+import { CommanderError } from 'commander';
+import type { RunResults, TestResult } from '../../src/report/results.js';
+import { FAULTS } from '../catalogue/index.js';
+import { CONTROLS } from '../controls/index.js';
+import type { Control, Fault } from '../fault.js';
+import { operationIdsOf, operationsRewritten } from '../operations.js';
+import type { FaultScope } from './judge.js';
+
+/** One run through the proxy: a fault or a control. */
+export type Job = { kind: 'fault'; fault: Fault } | { kind: 'control'; control: Control };
+
+export function jobName(job: Job): string {
+  return job.kind === 'fault' ? job.fault.name : job.control.name;
+}
+
+function names(only: string | undefined): string[] | undefined {
+  if (!only) return undefined;
+  return only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function selectFaults(only: string | undefined): Fault[] {
+  const wanted = names(only);
+  if (!wanted) return [...FAULTS];
+  const known = new Set([...FAULTS, ...CONTROLS].map((x) => x.name));
+  const unknown = wanted.filter((n) => !known.has(n));
+  if (unknown.length)
+    throw new CommanderError(
+      2,
+      'faults.unknown',
+      `unknown fault(s) or control(s): ${unknown.join(', ')}; known faults: ${FAULTS.map((f) => f.name).join(', ')}; known controls: ${CONTROLS.map((c) => c.name).join(', ')}`,
+    );
+  return FAULTS.filter((f) => wanted.includes(f.name));
+}
+
+export function selectControls(only: string | undefined): Control[] {
+  const wanted = names(only);
+  if (!wanted) return [...CONTROLS];
+  return CONTROLS.filter((c) => wanted.includes(c.name));
+}
+
+/** A core test of the suite as the baseline run saw it. */
+export interface SuiteTest {
+  id: string;
+  file: string;
+  requirements: string[];
+  /** operationIds it called (with those of requests of other tests its verdict rests on) */
+  operations: string[];
+  /** it sent requests that addressed no operation, or did not pass (so what it calls is not all known) */
+  unknownOperations: boolean;
+}
+
+/** The core tests of a run's results (synthetic entries left out), sorted by ID. */
+export function suiteTests(results: RunResults): SuiteTest[] {
+  const byId = new Map<string, TestResult>();
+  for (const q of results.requirements)
+    for (const t of q.tests ?? [])
+      if (!t.generic && !t.step && t.profile === 'core' && !byId.has(t.id)) byId.set(t.id, t);
+  return [...byId.values()]
+    .map((t) => ({
+      id: t.id,
+      file: t.file,
+      requirements: t.requirements,
+      operations: t.operations ?? [],
+      // a test that stopped early may call more when it runs on
+      unknownOperations: (t.unmatchedRequests ?? 0) > 0 || t.result !== 'passed',
+    }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Suite files holding a test of one of `patterns` (IDs or prefixes), sorted; undefined when none does (every file runs). */
+export function filesFor(
+  tests: ReadonlyArray<Pick<SuiteTest, 'file' | 'requirements'>>,
+  patterns: string[],
+): string[] | undefined {
+  const files = new Set<string>();
+  for (const t of tests)
+    if (t.requirements.some((id) => patterns.some((p) => id === p || id.startsWith(p)))) files.add(t.file);
+  return files.size ? [...files].sort() : undefined;
+}
+
+/**
+ * The operationIds a job's rewrite can touch; undefined: any (an untagged rewrite, server flags,
+ * bindings: they change every exchange the suite makes).
+ */
+function jobOperations(job: Job): string[] | undefined {
+  if (job.kind === 'control' && (job.control.serverFlags?.length || job.control.config)) return undefined;
+  const rewrite = job.kind === 'fault' ? job.fault.rewrite : job.control.rewrite;
+  if (job.kind === 'control' && !rewrite) return undefined;
+  const ops = operationsRewritten(rewrite);
+  return ops ? operationIdsOf(ops) : undefined;
+}
+
+/** What one job runs: suite files (undefined: every file) and tests by ID (undefined: every test of them). */
+export interface JobSelection {
+  include?: string[];
+  tests?: string[];
+}
+
+/**
+ * The files and tests of a job's run. Without the baseline's tests (--skip-baseline) every file of
+ * the scope runs whole.
+ */
+export function jobSelection(job: Job, scope: FaultScope, suite: SuiteTest[] | undefined): JobSelection {
+  if (job.kind === 'fault' && scope === 'whole-suite') return {};
+  const select = job.kind === 'fault' ? (job.fault.select ?? job.fault.requirements) : job.control.select;
+  if (!suite) return {};
+  const files = select ? filesFor(suite, select) : undefined;
+  if (scope === 'whole-files') return { include: files };
+  const ops = jobOperations(job);
+  if (!ops) return { include: files };
+  const scoped = files ? suite.filter((t) => files.includes(t.file)) : suite;
+  const tests = scoped.filter((t) => t.unknownOperations || t.operations.some((o) => ops.includes(o)));
+  // no test calls them: the files still run (every test left out), so the run has results to judge
+  const include = tests.length ? [...new Set(tests.map((t) => t.file))].sort() : (files ?? [suite[0]!.file]);
+  return { include, tests: tests.map((t) => t.id) };
+}
