@@ -333,9 +333,11 @@ conformance(
     const m = await t.given('a record with a missing association');
     // the key column name comes from a sibling record of the same domain
     const sib = await t.given('a record with associations', { domain: m.domain });
+    // each value read by name (not spread): a value missing from the state's answer then ends the
+    // test as the state's problem, never as a request built from `undefined`
     const rec = await getRecord(
       t,
-      { ...m, keyField: sib.keyField },
+      { domain: m.domain, id: m.id, keyField: sib.keyField },
       { columns: m.associationField, resolveAssociationNames: true },
     );
     expect(rec).toHaveProperty(m.associationField);
