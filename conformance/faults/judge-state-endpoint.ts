@@ -18,10 +18,23 @@ const STATE_OUTCOMES: ReadonlySet<string> = new Set(['not-applicable', 'precondi
  * pass ended so with a reason naming a provider state.
  */
 export function stoppedByStateEndpoint(r: Pick<RequirementReport, 'result' | 'tests'>): boolean {
-  if (!STATE_OUTCOMES.has(r.result)) return false;
+  return stoppedOnlyBy(r, STATE_OUTCOMES, STATE_REASON);
+}
+
+/**
+ * Whether a requirement that did not pass was kept from passing by one named cause alone: its
+ * result is one of `outcomes`, and so is each of its tests that did not pass, with a reason that
+ * matches `reason` (shared with judge-undocumented-part.ts).
+ */
+export function stoppedOnlyBy(
+  r: Pick<RequirementReport, 'result' | 'tests'>,
+  outcomes: ReadonlySet<string>,
+  reason: RegExp,
+): boolean {
+  if (!outcomes.has(r.result)) return false;
   const stopped = r.tests.filter((t) => t.result !== 'passed');
   return (
     stopped.length > 0 &&
-    stopped.every((t) => STATE_OUTCOMES.has(t.result) && typeof t.reason === 'string' && STATE_REASON.test(t.reason))
+    stopped.every((t) => outcomes.has(t.result) && typeof t.reason === 'string' && reason.test(t.reason))
   );
 }

@@ -5,9 +5,12 @@
 // test of it that did not pass ended not-applicable with such a reason; failed, blocked and error
 // stay false alarms, as for every control.
 import type { RequirementReport } from '../src/report/results.js';
+import { stoppedOnlyBy } from './judge-state-endpoint.js';
 
 /** How a not-applicable reason names the binding of the part the implementation does not offer. */
 const BINDING_REASON = /\(binding [A-Za-z]+(?:\.[A-Za-z]+)*\)/;
+/** The only outcome the refusal of an undocumented part may cause. */
+const NOT_APPLICABLE: ReadonlySet<string> = new Set(['not-applicable']);
 
 /**
  * Whether a requirement that did not pass was kept from passing only by the implementation's
@@ -15,10 +18,5 @@ const BINDING_REASON = /\(binding [A-Za-z]+(?:\.[A-Za-z]+)*\)/;
  * did not pass, with a reason naming the binding of that part.
  */
 export function stoppedByUndocumentedPart(r: Pick<RequirementReport, 'result' | 'tests'>): boolean {
-  if (r.result !== 'not-applicable') return false;
-  const stopped = r.tests.filter((t) => t.result !== 'passed');
-  return (
-    stopped.length > 0 &&
-    stopped.every((t) => t.result === 'not-applicable' && typeof t.reason === 'string' && BINDING_REASON.test(t.reason))
-  );
+  return stoppedOnlyBy(r, NOT_APPLICABLE, BINDING_REASON);
 }
