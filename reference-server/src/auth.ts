@@ -32,18 +32,34 @@ export function requirePermission(user: User, domain: string, perm: Permission):
 
 // ---- passwords -------------------------------------------------------------------------------
 
-function hashPassword(password: string): string {
+/** scrypt's cost (N) for passwords people choose: node's default, slow on purpose against guessing. */
+const CHOSEN_PASSWORD_COST = 16384;
+/**
+ * The cost for a password drawn at random (96 bits, the provider state 'a user'): stretching adds
+ * nothing to a secret nobody can guess, and at the chosen cost hashing took half of the server's CPU
+ * in a conformance run (one user per test that needs one).
+ */
+export const RANDOM_PASSWORD_COST = 1024;
+
+/** `scrypt$<salt>$<hash>` at the default cost, `scrypt$N=<cost>$<salt>$<hash>` at another. */
+function hashPassword(password: string, cost = CHOSEN_PASSWORD_COST): string {
   const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, 32);
-  return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
+  const hash = scryptSync(password, salt, 32, { N: cost });
+  const params = cost === CHOSEN_PASSWORD_COST ? '' : `N=${cost}$`;
+  return `scrypt$${params}${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
 function verifyPassword(password: string, stored: string | null | undefined): boolean {
   if (!stored) return false;
-  const [scheme, saltB64, hashB64] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltB64 || !hashB64) return false;
+  const parts = stored.split('$');
+  const [scheme] = parts;
+  const costPart = parts.length === 4 ? /^N=(\d+)$/.exec(parts[1]!) : undefined;
+  if (scheme !== 'scrypt' || (parts.length !== 3 && !costPart)) return false;
+  const [saltB64, hashB64] = parts.slice(-2);
+  if (!saltB64 || !hashB64) return false;
+  const cost = costPart ? Number(costPart[1]) : CHOSEN_PASSWORD_COST;
   const expected = Buffer.from(hashB64, 'base64');
-  const actual = scryptSync(password, Buffer.from(saltB64, 'base64'), expected.length);
+  const actual = scryptSync(password, Buffer.from(saltB64, 'base64'), expected.length, { N: cost });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
@@ -53,6 +69,8 @@ export interface NewUser {
   account?: string;
   name: string;
   password?: string;
+  /** scrypt cost of the password's hash (default: the cost for passwords people choose) */
+  passwordCost?: number;
   /** domain (or '*') → permissions; omitted: admin (every permission on every domain except RestrictDownload) */
   grants?: Record<string, readonly Permission[]>;
 }
@@ -62,8 +80,11 @@ export function createUser(db: Database.Database, u: NewUser): number {
     const id = Number(
       db
         .prepare('INSERT INTO users (Account, Name, PasswordHash) VALUES (?, ?, ?)')
-        .run(u.account ?? 'reference', u.name, u.password === undefined ? null : hashPassword(u.password))
-        .lastInsertRowid,
+        .run(
+          u.account ?? 'reference',
+          u.name,
+          u.password === undefined ? null : hashPassword(u.password, u.passwordCost),
+        ).lastInsertRowid,
     );
     const grants = u.grants ?? { [ALL_DOMAINS]: ADMIN_PERMISSIONS };
     const ins = db.prepare('INSERT OR IGNORE INTO grants (UserID, Domain, Permission) VALUES (?, ?, ?)');

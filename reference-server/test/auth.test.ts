@@ -1,6 +1,6 @@
 // Authentication and permissions (architecture sections 2, 3; spec 5).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUser } from '../src/auth.js';
+import { createUser, RANDOM_PASSWORD_COST } from '../src/auth.js';
 import { expectProblem, harness, type Harness } from './app-core.harness.js';
 
 let h: Harness;
@@ -26,6 +26,34 @@ describe('token issuance', () => {
     };
     expect(row.PasswordHash).toMatch(/^scrypt\$/);
     expect(row.PasswordHash).not.toContain('correct horse');
+  });
+
+  it('AUTH-010 a password drawn at random is hashed at a lower scrypt cost, named in the hash, and still verified', async () => {
+    h = harness();
+    createUser(h.deps.db, {
+      account: 'acme',
+      name: 'alice',
+      password: 'correct horse',
+      passwordCost: RANDOM_PASSWORD_COST,
+    });
+    const stored = (
+      h.deps.db.prepare(`SELECT PasswordHash FROM users WHERE Name = 'alice'`).get() as { PasswordHash: string }
+    ).PasswordHash;
+    expect(stored).toMatch(new RegExp(`^scrypt\\$N=${RANDOM_PASSWORD_COST}\\$`));
+    expect((await h.call('POST', '/Authentication/Authenticate', { body: creds, token: null })).status).toBe(200);
+    const wrong = { ...creds, Password: 'correct horsf' };
+    expectProblem(
+      await h.call('POST', '/Authentication/Authenticate', { body: wrong, token: null }),
+      401,
+      'Unauthenticated',
+    );
+    // the cost is part of what is verified: the same hash read at another cost does not match
+    h.deps.db.prepare(`UPDATE users SET PasswordHash = ? WHERE Name = 'alice'`).run(stored.replace(/N=\d+/, 'N=2048'));
+    expectProblem(
+      await h.call('POST', '/Authentication/Authenticate', { body: creds, token: null }),
+      401,
+      'Unauthenticated',
+    );
   });
 
   it('AUTH-011 wrong credentials are refused with 401 Unauthenticated', async () => {

@@ -1,6 +1,6 @@
 // Provider states of the auth area: 'a user', 'an expired token'.
 import { randomBytes } from 'node:crypto';
-import { createUser, isPermission, issueToken } from '../auth.js';
+import { createUser, isPermission, issueToken, RANDOM_PASSWORD_COST } from '../auth.js';
 import { type Permission } from '../permissions.js';
 import { ApiError } from '../errors.js';
 import type { StateDef } from './registry.js';
@@ -26,7 +26,13 @@ const aUser: StateDef = {
     const account = 'provider-states';
     const user = `user-${ctx.setupId}-${randomBytes(4).toString('hex')}`;
     const password = randomBytes(12).toString('base64url');
-    const userId = createUser(ctx.deps.db, { account, name: user, password, grants });
+    const userId = createUser(ctx.deps.db, {
+      account,
+      name: user,
+      password,
+      passwordCost: RANDOM_PASSWORD_COST,
+      grants,
+    });
     ctx.track('users', userId); // tokens and grants go with the user (ON DELETE CASCADE)
     const { token } = issueToken(ctx.deps, userId, { clientName: 'provider-states' });
     return { token, userId, account, user, password };
