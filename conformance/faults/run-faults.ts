@@ -34,7 +34,15 @@ import {
 } from './runner/judge.js';
 import { fmtMs, mutationJson, renderMarkdown, summaryText, table } from './runner/report.js';
 import { runJob, type RunSettings } from './runner/run-job.js';
-import { jobName, jobSelection, selectControls, selectFaults, type Job } from './runner/select.js';
+import {
+  costliestFirst,
+  expectedCost,
+  jobName,
+  jobSelection,
+  selectControls,
+  selectFaults,
+  type Job,
+} from './runner/select.js';
 import { ServerPool } from './runner/servers.js';
 import { establishBaseline } from './runner/baseline.js';
 import { ROOT } from '../../spec/paths.js';
@@ -259,10 +267,12 @@ async function main(argv: string[]): Promise<number> {
 
     const settings: RunSettings = { timeoutMs, concurrency: runConcurrency, seed };
     let done = 0;
-    await pool(jobs, concurrency, async (job) => {
+    const selections = new Map(jobs.map((job) => [job, jobSelection(job, scope, suite)]));
+    const order = costliestFirst(jobs, (job) => expectedCost(selections.get(job)!, suite));
+    await pool(order, concurrency, async (job) => {
       const name = jobName(job);
       const dir = path.join(faultsDir, name);
-      const selection = jobSelection(job, scope, suite);
+      const selection = selections.get(job)!;
       const once = () => runJob(job, name, dir, { servers, selection, settings, log });
       const { run, proxyErrors } = await once();
       const tests = selection.tests ? `${selection.tests.length} tests` : 'whole files';

@@ -15,7 +15,15 @@ import {
 } from '../faults/runner/judge.js';
 import { renderMarkdown } from '../faults/runner/report.js';
 import { compareRuns } from '../faults/compare-runs.js';
-import { filesFor, jobSelection, selectFaults, suiteTests, type SuiteTest } from '../faults/runner/select.js';
+import {
+  costliestFirst,
+  expectedCost,
+  filesFor,
+  jobSelection,
+  selectFaults,
+  suiteTests,
+  type SuiteTest,
+} from '../faults/runner/select.js';
 
 function run(results: Array<[string, string, string?]>, exitCode = 1, error?: string): ConformanceRun {
   const requirements = results.map(([id, result, level]) => ({ id, result, level: level ?? 'core', tests: [] }));
@@ -145,12 +153,20 @@ describe('filesFor', () => {
 });
 
 describe('jobSelection: the tests that call an operation the rewrite touches', () => {
-  const t = (id: string, file: string, requirements: string[], operations: string[], unknown = false): SuiteTest => ({
+  const t = (
+    id: string,
+    file: string,
+    requirements: string[],
+    operations: string[],
+    unknown = false,
+    durationMs = 10,
+  ): SuiteTest => ({
     id,
     file,
     requirements,
     operations,
     unknownOperations: unknown,
+    durationMs,
   });
   // order-number-one-based rewrites upsertSchedules only (SCHED-003)
   const fault = { kind: 'fault' as const, fault: faultByName('order-number-one-based')! };
@@ -170,6 +186,16 @@ describe('jobSelection: the tests that call an operation the rewrite touches', (
   it('runs whole files for a control with server flags or bindings (they change every exchange)', () => {
     const flags = { kind: 'control' as const, control: controlByName('ids-from-a-million')! };
     expect(jobSelection(flags, 'operations', suite).tests).toBeUndefined();
+  });
+  it('orders jobs by the baseline time of the tests they run, most costly first (ties as given)', () => {
+    const timed = [
+      t('p', 'suite/p.test.ts', ['X-1'], [], false, 500),
+      t('q', 'suite/q.test.ts', ['X-1'], [], false, 20),
+    ];
+    expect(expectedCost({ tests: ['q'] }, timed)).toBe(20);
+    expect(expectedCost({ include: ['suite/p.test.ts'] }, timed)).toBe(500);
+    expect(expectedCost({}, timed)).toBe(520);
+    expect(costliestFirst(['a', 'b', 'c', 'd'], (x) => ({ a: 1, b: 5, c: 1, d: 9 })[x]!)).toEqual(['d', 'b', 'a', 'c']);
   });
   it('reads what each core test called from a run, and marks the tests that did not pass or sent unknown requests', () => {
     const results = {

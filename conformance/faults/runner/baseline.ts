@@ -28,7 +28,14 @@ async function collectedSuite(): Promise<SuiteTest[]> {
   const { tests } = await collectTests();
   return tests
     .filter((t) => t.profile === 'core')
-    .map((t) => ({ id: t.id, file: t.file, requirements: t.requirements, operations: [], unknownOperations: true }));
+    .map((t) => ({
+      id: t.id,
+      file: t.file,
+      requirements: t.requirements,
+      operations: [],
+      unknownOperations: true,
+      durationMs: 0,
+    }));
 }
 
 function describe(b: BaselineOutcome): string {

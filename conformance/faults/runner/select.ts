@@ -53,6 +53,8 @@ export interface SuiteTest {
   operations: string[];
   /** it sent requests that addressed no operation, or did not pass (so what it calls is not all known) */
   unknownOperations: boolean;
+  /** how long it took in the baseline (ms; 0 when not run): what it will roughly cost again */
+  durationMs: number;
 }
 
 /** The core tests of a run's results (synthetic entries left out), sorted by ID. */
@@ -69,6 +71,7 @@ export function suiteTests(results: RunResults): SuiteTest[] {
       operations: t.operations ?? [],
       // a test that stopped early may call more when it runs on
       unknownOperations: (t.unmatchedRequests ?? 0) > 0 || t.result !== 'passed',
+      durationMs: t.durationMs ?? 0,
     }))
     .sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -119,4 +122,24 @@ export function jobSelection(job: Job, scope: FaultScope, suite: SuiteTest[] | u
   // no test calls them: the files still run (every test left out), so the run has results to judge
   const include = tests.length ? [...new Set(tests.map((t) => t.file))].sort() : (files ?? [suite[0]!.file]);
   return { include, tests: tests.map((t) => t.id) };
+}
+
+/**
+ * What a job's run will roughly cost: the baseline time of the tests it runs (every test of the
+ * included files, or of the suite, when it runs whole files). Jobs start most costly first, so the
+ * long runs do not start last and leave the cores idle at the end while they finish.
+ */
+export function expectedCost(sel: JobSelection, suite: ReadonlyArray<SuiteTest>): number {
+  const picked = sel.tests
+    ? new Set(sel.tests)
+    : new Set(suite.filter((t) => !sel.include || sel.include.includes(t.file)).map((t) => t.id));
+  return suite.reduce((sum, t) => sum + (picked.has(t.id) ? Math.max(1, t.durationMs) : 0), 0);
+}
+
+/** `jobs` most costly first (ties: as given). */
+export function costliestFirst<J>(jobs: J[], cost: (job: J) => number): J[] {
+  return jobs
+    .map((job, i) => ({ job, i, c: cost(job) }))
+    .sort((a, b) => b.c - a.c || a.i - b.i)
+    .map((x) => x.job);
 }
