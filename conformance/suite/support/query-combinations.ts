@@ -193,8 +193,13 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
     if (rows.length > 100) throw new Broken('QRY-004', `${rows.length} records for take=${asked}`);
     if (rows.length > want) throw new Broken('QRY-006', `${rows.length} records, only ${want} from offset ${start}`);
   } else if (rows.length !== want) {
-    // more than the take asked is take's failure wherever the page starts
-    const req = c.take === undefined ? 'QRY-003' : start > 0 && rows.length < asked ? 'QRY-006' : 'QRY-005';
+    // More than the take asked is take's failure (QRY-003 for the default, QRY-005 for take=n)
+    // wherever the page starts. A page the offset should cut short (it starts within `asked` of
+    // the end) that has another size is the offset's (QRY-006), with or without take: an offset
+    // read as another one (clamped, off by one) shows there, and only there.
+    const takeReq = c.take === undefined ? 'QRY-003' : 'QRY-005';
+    const cutByOffset = start > 0 && want < Math.min(asked, 100);
+    const req = rows.length > Math.min(asked, 100) ? takeReq : cutByOffset ? 'QRY-006' : takeReq;
     throw new Broken(req, `${rows.length} records, expected ${want} (take ${c.take ?? 'default'}, offset ${start})`);
   }
   const keys = c.columns.map(keyOf);

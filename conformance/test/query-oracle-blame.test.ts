@@ -1,0 +1,68 @@
+// The generated query test's oracle (suite/support/query-combinations.ts judge()) names the
+// requirement whose property broke: a page of the wrong size is the offset's when the offset
+// should have cut it short, take's when it holds more than take asked. Before, a page past
+// record 100 of an offset clamped at 100 was blamed on take's default (QRY-003) when no take was
+// sent, so whether the mutation run caught `skip-capped-at-100` hung on the seed.
+import { describe, expect, it } from 'vitest';
+import { judge, type Fixture, type QueryCase } from '../suite/support/query-combinations.js';
+
+const COUNT = 112;
+const truth = Array.from({ length: COUNT }, (_, i) => ({ Name: `r${String(i).padStart(3, '0')}` }));
+const f = { recs: { ids: truth.map((_, i) => i + 1) }, fields: ['Name'], truth } as unknown as Fixture;
+
+/** The answer a service gives that reads the offset as `served` and honours take (default 30, at most 100). */
+function page(c: QueryCase, served = c.offset ?? 0) {
+  const size = Math.min(c.take ?? 30, 100);
+  return { List: truth.slice(served, served + size) };
+}
+
+function blame(c: QueryCase, body: unknown): string | undefined {
+  try {
+    judge(f, c, 200, body);
+    return undefined;
+  } catch (e) {
+    return (e as { requirement?: string }).requirement;
+  }
+}
+
+const cols = [{ field: 'Name' }];
+
+describe('the generated query oracle names the broken rule', () => {
+  it('passes a correct page, with and without take, near and past the end', () => {
+    for (const c of [
+      { columns: cols, offset: 101 },
+      { columns: cols, offset: 112 },
+      { columns: cols, offset: 100, take: 5 },
+      { columns: cols, take: 31 },
+    ])
+      expect(blame(c, page(c)), JSON.stringify(c)).toBeUndefined();
+  });
+
+  it('an offset clamped at 100 is the offset’s failure, with or without take', () => {
+    for (const c of [
+      { columns: cols, offset: 101 },
+      { columns: cols, offset: 112 },
+      { columns: cols, offset: 113 },
+      { columns: cols, offset: 105, take: 29 },
+    ])
+      expect(blame(c, page(c, 100)), JSON.stringify(c)).toBe('QRY-006');
+  });
+
+  it('an offset ignored near the end is the offset’s failure', () => {
+    expect(blame({ columns: cols, offset: 100 }, page({ columns: cols }, 0))).toBe('QRY-006');
+  });
+
+  it('more records than take asked is take’s failure wherever the page starts', () => {
+    const tooMany = (c: QueryCase, n: number) => ({ List: truth.slice(c.offset ?? 0, (c.offset ?? 0) + n) });
+    expect(blame({ columns: cols, offset: 5 }, tooMany({ columns: cols, offset: 5 }, 50))).toBe('QRY-003');
+    expect(blame({ columns: cols, offset: 5, take: 7 }, tooMany({ columns: cols, offset: 5, take: 7 }, 8))).toBe(
+      'QRY-005',
+    );
+  });
+
+  it('a page short of a full take with records to spare is take’s failure', () => {
+    const short = { List: truth.slice(10, 10 + 29) };
+    expect(blame({ columns: cols, offset: 10 }, short)).toBe('QRY-003');
+    expect(blame({ columns: cols, offset: 10, take: 30 }, short)).toBe('QRY-005');
+  });
+});
