@@ -6,7 +6,7 @@ import type { ProviderStates } from '../../spec/generated/provider-states.js';
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, type Q, enc, get } from './support/request.js';
+import { type Ctx, type Q, enc, get, needsColumnsHonoured, needsReadById } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
@@ -117,9 +117,10 @@ function sweep(f: Fixture): Op[] {
     },
     { op: 'queryFiles', method: 'GET', path: '/api/File/Query?take=100', secret: 'secret-file.txt' },
     {
+      // Contents under a token is AUTH-003's own test: asked here, its refusal would fail both
       op: 'getFile',
       method: 'GET',
-      path: `/api/File/${f.files.fileIds[0]}?columns=FileName,Contents`,
+      path: `/api/File/${f.files.fileIds[0]}?columns=FileName`,
       secret: 'secret-file.txt',
     },
     {
@@ -231,8 +232,19 @@ conformance(
       { method: 'DELETE' },
     );
     expect(isRefusal(del)).toBe(false);
+    // the reads below are judged on whether the caller is served; that they answer the record asked
+    // for is REC-002's (its test fails a read that answers another record; here it blocks)
+    if (f.rec.keyField) await needsReadById(t, f.rec.domain, f.rec.keyField, f.rec.id, tok);
+    await needsReadById(t, 'File', 'FileID', f.files.fileIds[0]!, tok);
     for (const o of sweep(f)) {
       const res = await call(t, f, o, tok);
+      if (o.op === 'getFile' && res.status === 200)
+        await needsColumnsHonoured(
+          t,
+          'FileName',
+          [(res.json as FileEnvelope).Record ?? {}],
+          'getFile?columns=FileName',
+        );
       expect(is2xx(res.status), `${o.op} with a valid token: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
       if (o.op !== 'queueBindQuote' && o.op !== 'bindQuote') {
         expect(isRefusal(res), `${o.op}: ${res.text.slice(0, 200)}`).toBe(false);
@@ -300,8 +312,11 @@ conformance(
     });
     // which permission lets a user read a file is not shown (View is the reference's, AUTH-012): all of them
     const u = await t.given('a user', { grants: { File: [...ALL, 'Full'] } });
+    // a read that answers another file is REC-002's failure, a column list ignored COL-001's: both block
+    await needsReadById(t, 'File', 'FileID', f.fileId, u.token);
     const res = await get(t, `/api/File/${f.fileId}`, { columns: 'Contents' }, u.token);
     expect(res.status).toBe(200);
+    await needsColumnsHonoured(t, 'Contents', [(res.json as FileEnvelope).Record ?? {}], 'getFile?columns=Contents');
     const c = (res.json as FileEnvelope).Record.Contents;
     expect(typeof c).toBe('string');
     expect(Buffer.from(String(c), 'base64').equals(bytes)).toBe(true);
