@@ -2,6 +2,7 @@
 // control), reports/mutation.md (the same as tables) and the summary printed at the end.
 import os from 'node:os';
 import { figures, type BaselineOutcome, type ControlOutcome, type FaultOutcome, type FaultScope } from './judge.js';
+import { describeExtraFailures, type ExtraFailureVerdict } from './extra-failures.js';
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -39,6 +40,8 @@ export function renderMarkdown(o: {
   partial?: string;
   /** what the fault runs covered (default: their selected requirements) */
   scope?: FaultScope;
+  /** the caught faults judged against known-extra-failures.yaml (absent: not judged) */
+  extraFailures?: ExtraFailureVerdict;
 }): string {
   const controls = o.controls ?? [];
   const f = figures(o.outcomes, controls);
@@ -76,6 +79,7 @@ export function renderMarkdown(o: {
           : ''
       }`,
     );
+  if (o.extraFailures) for (const line of describeExtraFailures(o.extraFailures)) lines.push(`- ${line}`);
   const uncaught = o.outcomes.filter((x) => !x.caught);
   if (uncaught.length) lines.push(`- Uncaught: ${uncaught.map((x) => `\`${x.name}\``).join(', ')}`);
   const alarms = controls.filter((c) => c.status !== 'passed');
@@ -142,6 +146,7 @@ export function mutationJson(o: {
   controls: ControlOutcome[];
   /** the seed of every run (the baseline's: the operations each test called are known for it) */
   seed?: number;
+  extraFailures?: ExtraFailureVerdict;
 }) {
   const f = figures(o.outcomes, o.controls);
   return {
@@ -164,6 +169,7 @@ export function mutationJson(o: {
       max: f.maxFailedPerFault ?? null,
       over: failedOver(o.scope),
       unnamed: o.outcomes.filter((x) => x.caught && x.unnamedFailures.length > 0).map((x) => x.name),
+      ...(o.extraFailures ? { overAllowance: o.extraFailures.over, allowanceToLower: o.extraFailures.lower } : {}),
     },
     uncaught: o.outcomes.filter((x) => !x.caught).map((x) => x.name),
     falseAlarmControls: o.controls.filter((c) => c.status !== 'passed').map((c) => c.name),
@@ -178,6 +184,7 @@ export function summaryText(o: {
   outcomes: FaultOutcome[];
   controls: ControlOutcome[];
   wallMs: number;
+  extraFailures?: ExtraFailureVerdict;
 }): string {
   const f = figures(o.outcomes, o.controls);
   const uncaught = o.outcomes.filter((x) => !x.caught);
@@ -232,6 +239,7 @@ export function summaryText(o: {
           : ''
       }`,
     );
+  if (o.extraFailures) lines.push(...describeExtraFailures(o.extraFailures));
   lines.push(`wall time: ${fmtMs(o.wallMs)}`);
   return lines.join('\n') + '\n';
 }
