@@ -9,6 +9,7 @@ import {
   routeOf,
   withResponseJson,
   type Json,
+  type LinkBody,
   type Op,
   type ProxyRequest,
   type ProxyResponse,
@@ -16,6 +17,15 @@ import {
 } from '../exchange.js';
 
 export type RouteOf<O extends Op> = Extract<Route, { op: O }>;
+
+/** The operations that read records (file records too: the attached-files listing). */
+export const READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
+
+/** The record query alone (GET /api/{domain}/Query). */
+export const QUERIES = ['queryRecords'] as const;
+
+/** The operations that read file records (a file fault also narrows them with `isFileRead`). */
+export const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
 
 /** A rewrite that applies only to the listed operations; everything else passes through (the fault
  * runner runs such a fault only against the tests that call them: operations.ts). */
@@ -213,7 +223,7 @@ function isHidden(ctx: FaultContext, domain: string, id: number | string): boole
  * Reads of hidden records: GET answers 404 RecordNotFound, queries leave them out (by their key
  * column `<Domain>ID` when the row carries it), Reinstate answers 404 (nothing to reinstate).
  */
-export async function hiddenAware(
+async function hiddenAware(
   req: ProxyRequest,
   ctx: FaultContext,
   next: Next,
@@ -245,4 +255,18 @@ export async function hiddenAware(
     return withResponseJson(res, body);
   }
   return otherwise(req);
+}
+
+/** The domains a link's child may be in (spec 2.3). */
+export const LINKABLE = ['Contact', 'File'];
+
+/** The body of a link request, when it is a JSON object. */
+export function linkBody(req: ProxyRequest): LinkBody | undefined {
+  const b = bodyJson(req);
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as LinkBody) : undefined;
+}
+
+/** Wrap a rewrite so that records it hid stay hidden on later reads. */
+export function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
+  return (req, ctx, next) => hiddenAware(req, ctx, next, (r) => rewrite(r, ctx, next));
 }

@@ -1,9 +1,9 @@
-// Controls of authentication: the header that carries the token, the token issuance endpoint, and
-// how Link/Query answers a caller who may not see every link it selects.
+// Controls of authentication (AUTH): the header that carries the token, the token issuance endpoint,
+// how Link/Query answers a caller who may not see every link it selects, and the error answers of
+// unauthenticated and forbidden requests.
 import type { Control } from '../fault.js';
-import { bodyJson, isOk, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
-import { problem } from '../exchange.js';
-import { only, type Rewrite } from './util.js';
+import { bodyJson, isOk, problem, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
+import { NOT_SHOWN, only, recode, type Rewrite } from './util.js';
 
 const AUTH_OPEN = 'Section 5: "Token issuance, the header that carries the token, and token lifetime: not shown."';
 
@@ -24,6 +24,45 @@ function tokenFrom(vendor: string, prefix: string): Rewrite {
 }
 
 export const AUTH_CONTROLS: Control[] = [
+  // Error answers: other statuses and bodies where the specification does not show them.
+  {
+    name: 'permission-denied-404',
+    area: 'AUTH',
+    description: 'A missing permission is answered 404 (the service hides what the caller may not see).',
+    allowedBy: NOT_SHOWN,
+    markers: ['components/responses/Forbidden'],
+    select: ['AUTH-', 'DOM-', 'FILE-', 'LINK-'],
+    rewrite: recode(['Forbidden'], 404),
+  },
+  {
+    name: 'permission-denied-401',
+    area: 'AUTH',
+    description: 'A missing permission is answered 401 instead of 403.',
+    allowedBy: NOT_SHOWN,
+    markers: ['components/responses/Forbidden'],
+    select: ['AUTH-', 'LINK-'],
+    rewrite: recode(['Forbidden'], 401),
+  },
+  {
+    name: 'unauthenticated-403',
+    area: 'AUTH',
+    description: 'A request without a valid token is answered 403 instead of 401.',
+    allowedBy: NOT_SHOWN,
+    markers: ['components/responses/Unauthenticated'],
+    select: ['AUTH-', 'GEN-'],
+    rewrite: recode(['Unauthenticated'], 403),
+  },
+  {
+    name: 'bad-credentials-400',
+    area: 'AUTH',
+    description: 'Authenticate with wrong credentials is answered 400.',
+    allowedBy: 'Section 5: "Token issuance, the header that carries the token, and token lifetime: not shown."',
+    markers: ['paths/~1Authentication~1Authenticate/post', 'components/responses/BadCredentials'],
+    select: ['AUTH-'],
+    rewrite: recode(['Unauthenticated'], 400, ['authenticate']),
+  },
+  // The header that carries the token, the token issuance endpoint, and how Link/Query answers a
+  // caller who may not see every link it selects.
   {
     name: 'token-as-bearer',
     area: 'AUTH',

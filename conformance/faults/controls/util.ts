@@ -20,6 +20,10 @@ import {
 
 export type Rewrite = NonNullable<Control['rewrite']>;
 
+/** The quote that allows another status or body for every error answer section 7 does not show. */
+export const NOT_SHOWN =
+  'Section 7: "Error format and status codes for all other failures (unknown domain, missing record, invalid schedule domain, permission denied, unauthenticated): not shown."';
+
 /** The `code` of a problem-details answer (undefined for other bodies). */
 export function problemCode(res: ProxyResponse): string | undefined {
   if (isOk(res)) return undefined;

@@ -1,7 +1,8 @@
-// Controls of GET /api/Domains: its envelope, order and entries are not shown beyond the four fields.
+// Controls of domains (DOM): GET /api/Domains (its envelope, order and entries are not shown beyond
+// the four fields) and the error answers of unknown domains.
 import type { Control } from '../fault.js';
 import { withResponseJson } from '../exchange.js';
-import { onSuccess } from './util.js';
+import { NOT_SHOWN, onSuccess, recode } from './util.js';
 
 const ENVELOPE = 'Section 4.4: "GET /api/Domains: ... Query parameters and response envelope: not shown."';
 
@@ -10,7 +11,27 @@ function entries(body: any): any[] {
   return Array.isArray(body) ? body : Array.isArray(body?.List) ? body.List : [];
 }
 
-export const DOMAIN_CONTROLS: Control[] = [
+export const DOM_CONTROLS: Control[] = [
+  // Error answers: other statuses and bodies where the specification does not show them.
+  {
+    name: 'unknown-domain-400',
+    area: 'DOM',
+    description: 'An unknown (or wrongly cased) domain is answered 400 instead of 404.',
+    allowedBy: NOT_SHOWN,
+    markers: ['components/responses/UnknownDomain', 'components/responses/NotFound'],
+    select: ['DOM-', 'REC-', 'QRY-'],
+    rewrite: recode(['UnknownDomain'], 400),
+  },
+  {
+    name: 'unknown-domain-422',
+    area: 'DOM',
+    description: 'An unknown (or wrongly cased) domain is answered 422 Unprocessable Content.',
+    allowedBy: NOT_SHOWN,
+    markers: ['components/responses/UnknownDomain'],
+    select: ['DOM-', 'LINK-'],
+    rewrite: recode(['UnknownDomain'], 422),
+  },
+  // GET /api/Domains: its envelope, order and entries are not shown beyond the four fields.
   {
     name: 'domains-bare-array',
     area: 'DOM',

@@ -1,14 +1,14 @@
-// Controls of file columns whose type or format the specification leaves open, and of the
-// attached-files listing.
+// Controls of files (FILE): file columns whose type or format the specification leaves open, the
+// attached-files listing, and the body of a server error.
 import type { Control } from '../fault.js';
 import {
   bodyJson,
   cloneRequest,
   isOk,
   makeResponse,
+  type ProxyResponse,
   routeOf,
   withResponseJson,
-  type ProxyResponse,
 } from '../exchange.js';
 import { fileColumn, only } from './util.js';
 

@@ -1,26 +1,22 @@
-// Faults of the links area (spec 2.3, 4.4) and of authentication and link permissions (spec 5).
+// Faults of the links area (LINK): spec 2.3, 4.4.
 import type { Fault, FaultContext } from '../fault.js';
 import {
   bodyJson,
   cloneRequest,
-  holds,
   isOk,
   keysOf,
-  linkPermission,
+  type LinkBody,
   makeResponse,
   parseColumns,
   problem,
-  stripHidden,
-  withHiddenColumns,
+  type ProxyRequest,
   withRequestJson,
   withResponseJson,
-  type LinkBody,
-  type ProxyRequest,
 } from '../exchange.js';
-import { fakeId, ignoreQueryParam, on, onJsonResponse, onRequest, tokenOf, withToken } from './util.js';
+import { fakeId, ignoreQueryParam, LINKABLE, linkBody, on, onJsonResponse, onRequest, tokenOf } from './util.js';
 
-const LINKABLE = ['Contact', 'File'];
 const LINK_COLUMNS = ['LinkID', 'ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID', 'ContactTypeID'];
+
 /** The Contact Type list of the reference (docs/architecture.md 3), for a plausible ContactTypeID. */
 const CONTACT_TYPES = [
   ['ADJ', 'Adjuster'],
@@ -29,11 +25,6 @@ const CONTACT_TYPES = [
   ['DEF', 'Defense Attorney'],
   ['EXP', 'Expert Witness'],
 ];
-
-function linkBody(req: ProxyRequest): LinkBody | undefined {
-  const b = bodyJson(req);
-  return b && typeof b === 'object' && !Array.isArray(b) ? (b as LinkBody) : undefined;
-}
 
 interface FakeLink {
   LinkID: number;
@@ -109,7 +100,7 @@ async function removeLinkRow(ctx: FaultContext, l: ChildLink): Promise<void> {
   });
 }
 
-const LINK: Fault[] = [
+export const LINK_FAULTS: Fault[] = [
   {
     name: 'non-linkable-child-accepted',
     area: 'LINK',
@@ -421,133 +412,3 @@ const LINK: Fault[] = [
     }),
   },
 ];
-
-/** The caller's grants when they are known (a user created with explicit grants). */
-function knownGrants(req: ProxyRequest, ctx: FaultContext) {
-  const g = ctx.grantsOf(tokenOf(req, ctx));
-  return g && g !== 'admin' ? g : undefined;
-}
-
-/**
- * Link/Query that checks View on one `side` only (as the reference checks both): the request is
- * answered from the administrator's view, and only the rows whose `side` domain the caller may view
- * are kept (ParentDomainID / ChildDomainID read alongside as hidden columns). A domain the caller
- * may not view, named for that side, is still refused by the upstream.
- */
-function linkQueryChecksOnly(side: 'parent' | 'child'): Fault['rewrite'] {
-  return on(['queryLinks'], async (req, _route, ctx, next) => {
-    const g = knownGrants(req, ctx);
-    const named = req.query.get(`${side}Domain`);
-    if (!g || (named && !holds(g, named, 'View'))) return next(req);
-    const field = side === 'parent' ? 'ParentDomainID' : 'ChildDomainID';
-    const { req: r, hidden } = withHiddenColumns(req, [field]);
-    const res = await next(withToken(r, ctx, await ctx.adminToken()));
-    const body = bodyJson(res);
-    if (!isOk(res) || !Array.isArray(body?.List)) return next(req);
-    const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
-    const key = hidden.keys.get(field)!;
-    body.List = (body.List as Array<Record<string, unknown>>).filter((row) => {
-      const domain = names.get(row[key] as number);
-      stripHidden(row, hidden);
-      return domain !== undefined && holds(g, domain, 'View');
-    });
-    return withResponseJson(res, body);
-  });
-}
-
-const AUTH: Fault[] = [
-  {
-    name: 'unauthenticated-served',
-    area: 'AUTH',
-    description: 'A request without a token is served as an anonymous administrator.',
-    requirements: ['AUTH-002'],
-    rewrite: async (req, ctx, next) => {
-      if (!req.path.startsWith('/api/') || tokenOf(req, ctx)) return next(req);
-      return next(withToken(req, ctx, await ctx.adminToken()));
-    },
-  },
-  {
-    name: 'unknown-token-accepted',
-    area: 'AUTH',
-    description:
-      'A token the service did not issue (or an expired one) is accepted: the session falls back to the administrator.',
-    requirements: ['AUTH-002'],
-    rewrite: async (req, ctx, next) => {
-      const res = await next(req);
-      if (res.status !== 401 || !req.path.startsWith('/api/') || !tokenOf(req, ctx)) return res;
-      return next(withToken(req, ctx, await ctx.adminToken()));
-    },
-  },
-  {
-    name: 'link-parent-permission-not-checked',
-    area: 'AUTH',
-    description:
-      'Link operations check only View on the child domain, not the Attach/Detach/Modify permission on the parent.',
-    requirements: ['AUTH-004', 'AUTH-006', 'AUTH-007'],
-    rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
-      const g = knownGrants(req, ctx);
-      const b = linkBody(req);
-      if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
-      const need = linkPermission(route.op, b.ChildDomain);
-      if (!holds(g, b.ParentDomain, need) && holds(g, b.ChildDomain, 'View'))
-        return next(withToken(req, ctx, await ctx.adminToken()));
-      return next(req);
-    }),
-  },
-  {
-    name: 'link-child-view-not-checked',
-    area: 'AUTH',
-    description: 'Link operations check the parent permission but not View on the child domain.',
-    requirements: ['AUTH-005'],
-    rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
-      const g = knownGrants(req, ctx);
-      const b = linkBody(req);
-      if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
-      if (holds(g, b.ParentDomain, linkPermission(route.op, b.ChildDomain)) && !holds(g, b.ChildDomain, 'View')) {
-        return next(withToken(req, ctx, await ctx.adminToken()));
-      }
-      return next(req);
-    }),
-  },
-  {
-    name: 'link-query-parent-permission-not-checked',
-    area: 'AUTH',
-    description:
-      'Link/Query checks only View on the child domain: a user sees the links of parents in domains the user holds no permission on.',
-    requirements: ['AUTH-004'],
-    rewrite: linkQueryChecksOnly('child'),
-  },
-  {
-    name: 'link-query-child-view-not-checked',
-    area: 'AUTH',
-    description:
-      'Link/Query checks only the parent domain: a user sees the links to children in domains the user may not view.',
-    requirements: ['AUTH-005'],
-    rewrite: linkQueryChecksOnly('parent'),
-  },
-  {
-    name: 'link-remove-checks-upsert-permission',
-    area: 'AUTH',
-    description:
-      'Link/Remove checks the Upsert permission (Attach Contacts / Attach Files) instead of Detach Contacts / Modify Files.',
-    requirements: ['AUTH-006', 'AUTH-007'],
-    rewrite: on(['removeLink'], async (req, _route, ctx, next) => {
-      const g = knownGrants(req, ctx);
-      const b = linkBody(req);
-      if (!g || !b?.ParentDomain || !b.ChildDomain || !LINKABLE.includes(b.ChildDomain)) return next(req);
-      const wrong = holds(g, b.ParentDomain, linkPermission('upsertLink', b.ChildDomain));
-      const right = holds(g, b.ParentDomain, linkPermission('removeLink', b.ChildDomain));
-      if (wrong && !right && holds(g, b.ChildDomain, 'View')) return next(withToken(req, ctx, await ctx.adminToken()));
-      if (!wrong && right) {
-        return problem(
-          403,
-          'Forbidden',
-          `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`,
-        );
-      }
-      return next(req);
-    }),
-  },
-];
-
-export const LINK_FAULTS: Fault[] = [...LINK, ...AUTH];

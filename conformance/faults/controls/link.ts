@@ -1,5 +1,5 @@
-// Controls of the link endpoints: body and parameter names, the relationship column, LinkID, the
-// answers of Upsert and Remove, and the order of Link/Query.
+// Controls of the link endpoints (LINK): body and parameter names, the relationship column, LinkID,
+// the answers of Upsert and Remove, the order of Link/Query, and their error answers.
 import type { Control } from '../fault.js';
 import {
   bodyJson,
@@ -13,12 +13,14 @@ import {
   withRequestJson,
   withResponseJson,
 } from '../exchange.js';
-import { noContent, onSuccess, only, renameBodyKeys, renameQueryParams, chain } from './util.js';
+import { chain, noContent, only, onSuccess, recode, renameBodyKeys, renameQueryParams } from './util.js';
 import { defaultBindings } from '../../src/suite-api/bindings.js';
 
 const UPSERT =
   'Section 4.4: "POST /api/Link/Upsert: creates a link or updates an existing one. Body fields for the relationship and the child side, and the response: not shown."';
+
 const REMOVE = 'Section 4.4: "POST /api/Link/Remove: deletes an existing link. Body and response: not shown."';
+
 /** The columns of the Link record the spec documents (section 2.3). */
 const DOCUMENTED_LINK_COLUMNS = new Set(['ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID']);
 
@@ -40,6 +42,19 @@ const NESTED: Record<string, string> = {
 };
 
 export const LINK_CONTROLS: Control[] = [
+  // Error answers: other statuses and bodies where the specification does not show them.
+  {
+    name: 'link-bad-request-422',
+    area: 'LINK',
+    description: 'A refused link request (non-linkable child, bad match field, unknown relationship) is answered 422.',
+    allowedBy:
+      'Section 4.4: "POST /api/Link/Upsert: ... Body fields for the relationship and the child side, and the response: not shown."',
+    markers: ['components/responses/LinkBadRequest'],
+    select: ['LINK-', 'AUTH-'],
+    rewrite: recode(['MalformedRequest'], 422, ['upsertLink', 'removeLink', 'queryLinks']),
+  },
+  // The link endpoints: body and parameter names, the relationship column, LinkID, the answers of
+  // Upsert and Remove, and the order of Link/Query.
   {
     name: 'link-body-camel-case',
     area: 'LINK',

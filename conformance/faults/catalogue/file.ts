@@ -1,4 +1,4 @@
-// Faults of the files area (spec 2.2, 4.3): FILE, and AUTH-003 (Contents under token authentication).
+// Faults of the files area (FILE): spec 2.2, 4.3.
 import { createHash } from 'node:crypto';
 import type { Fault, FaultContext, Next } from '../fault.js';
 import {
@@ -9,19 +9,16 @@ import {
   isOk,
   keysOf,
   parseColumns,
-  problem,
+  type ProxyRequest,
+  type ProxyResponse,
   routeOf,
   stripHidden,
   withHiddenColumns,
   withResponseJson,
-  type ProxyRequest,
-  type ProxyResponse,
 } from '../exchange.js';
-import { ignoreQueryParam, on, onJsonResponse, tokenOf } from './util.js';
 import { rewritesOnly } from '../operations.js';
-import { sortWithinPage } from './records.js';
-
-const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
+import { FILE_READS, ignoreQueryParam, on, onJsonResponse, tokenOf } from './util.js';
+import { sortWithinPage } from './sort-within-page.js';
 
 /** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
 function onFileRead(
@@ -372,18 +369,6 @@ export const FILE_FAULTS: Fault[] = [
       }
       return withResponseJson(res, body);
     }),
-  },
-  {
-    name: 'contents-refused-with-token',
-    area: 'AUTH',
-    description: 'Requesting Contents with token authentication is refused (403) as if it needed a web session.',
-    requirements: ['AUTH-003', 'FILE-010'],
-    rewrite: (req, _ctx, next) => {
-      const route = routeOf(req);
-      if (!FILE_READS.includes(route.op as never) || !isFileRead(route)) return next(req);
-      if (!keysOf(req, 'Contents').length || !req.query.has('columns')) return next(req);
-      return Promise.resolve(problem(403, 'Forbidden', 'Contents can only be read in a web session.'));
-    },
   },
   // The attached-files listing, the third operation that returns file records (derived pairs of
   // issue 22: a rule about a file column governs every operation that carries the column).

@@ -1,7 +1,7 @@
-// Controls of record access and queries: parameter names, default order, the maximum page, the
-// default columns and the numbering of IDs.
+// Controls of queries (QRY): parameter names, the total count, the default order and the maximum
+// page.
 import type { Control, FaultContext } from '../fault.js';
-import { isOk, parseColumns, problem, withResponseJson, bodyJson } from '../exchange.js';
+import { bodyJson, isOk, problem, withResponseJson } from '../exchange.js';
 import { defaultQueryParam } from '../catalogue/util.js';
 import { only, renameQueryParams } from './util.js';
 
@@ -19,7 +19,7 @@ async function keyColumn(ctx: FaultContext, domain: string): Promise<string | un
   return ctx.memory.get(key) as string | undefined;
 }
 
-export const QUERY_CONTROLS: Control[] = [
+export const QRY_CONTROLS: Control[] = [
   {
     name: 'query-params-renamed',
     area: 'QRY',
@@ -125,32 +125,5 @@ export const QUERY_CONTROLS: Control[] = [
         return problem(400, 'MalformedRequest', `take must be at most 100; got ${take}.`);
       return next(req);
     }),
-  },
-  {
-    name: 'default-columns-wider',
-    area: 'COL',
-    description: 'Without `columns`, every record also carries a `RowVersion` key (an in-use column of the vendor).',
-    allowedBy:
-      'Section 4.1: "When it is omitted, all in-use columns are returned." (which columns are in use is not listed)',
-    select: ['COL-', 'QRY-', 'REC-', 'FILE-'],
-    rewrite: only(['getRecord', 'queryRecords', 'listAttachedFiles'], async (req, _ctx, next) => {
-      const res = await next(req);
-      const isRead = req.method === 'GET' && /^\/api\/[^/]+\/([^/]+|[^/]+\/Files)$/.test(req.path);
-      if (!isRead || !isOk(res) || parseColumns(req.query.get('columns')) || req.path.startsWith('/api/Link/'))
-        return res;
-      const body = bodyJson(res);
-      const recs: any[] = body?.Record ? [body.Record] : Array.isArray(body?.List) ? body.List : [];
-      if (recs.length === 0) return res;
-      recs.forEach((r, i) => r && typeof r === 'object' && (r.RowVersion = `v${i + 1}`));
-      return withResponseJson(res, body);
-    }),
-  },
-  {
-    name: 'ids-from-a-million',
-    area: 'REC',
-    description: 'Record IDs (and link, user and code IDs) are numbered from 1,000,001 instead of 1.',
-    allowedBy: 'Section 4.2: "`id`: integer, required, primary key of the record" (the numbering is not shown)',
-    select: ['REC-', 'QRY-', 'LINK-', 'SCHED-', 'FILE-'],
-    serverFlags: ['--id-start', '1000001'],
   },
 ];

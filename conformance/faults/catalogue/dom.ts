@@ -1,0 +1,76 @@
+// Faults of domains (DOM): names in paths, the domain list and DomainIDs (spec 2.1).
+import type { Fault } from '../fault.js';
+import { bodyJson, cloneRequest, isOk, replaceSegment, withResponseJson } from '../exchange.js';
+import { on, onJsonResponse, onRequest, READS } from './util.js';
+
+export const DOM_FAULTS: Fault[] = [
+  {
+    name: 'lowercase-domain-accepted',
+    area: 'DOM',
+    description: 'Domain names in paths are matched case-insensitively (claim reaches Claim).',
+    requirements: ['DOM-001'],
+    rewrite: onRequest(READS, async (req, route, ctx) => {
+      const ids = await ctx.domainIds();
+      if (ids.has(route.domain)) return req;
+      const name = [...ids.keys()].find((n) => n.toLowerCase() === route.domain.toLowerCase());
+      return name ? cloneRequest(req, { path: replaceSegment(req.path, 1, name) }) : req;
+    }),
+  },
+  {
+    name: 'domains-list-includes-inaccessible',
+    area: 'DOM',
+    description: 'GET /api/Domains lists every domain, without the View permission filter.',
+    requirements: ['DOM-007'],
+    rewrite: onJsonResponse(['listDomains'], async (body, _req, _route, ctx) => {
+      const all = await ctx.call('GET', '/api/Domains');
+      if (all.status === 200 && Array.isArray(all.json?.List) && body && Array.isArray(body.List))
+        body.List = all.json.List;
+    }),
+  },
+  {
+    name: 'incident-domain-id-renumbered',
+    area: 'DOM',
+    description:
+      'Core DomainIDs are numbered sequentially, so Incident gets 8 instead of the fixed 11 (lists and links alike).',
+    requirements: ['DOM-004'],
+    rewrite: onJsonResponse(['listDomains', 'queryLinks'], (body) => renumber(body, (id) => (id === 11 ? 8 : id))),
+  },
+  {
+    name: 'custom-domain-ids-below-core',
+    area: 'DOM',
+    description: 'Custom domains are numbered right after Task (8, 9, ...) instead of above every core DomainID.',
+    requirements: ['DOM-005'],
+    rewrite: on(['listDomains', 'queryLinks'], async (req, _route, ctx, next) => {
+      const ids = await ctx.domainIds();
+      const customs = [...ids.entries()]
+        .filter(([n]) => n.startsWith('Custom.'))
+        .map(([, id]) => id)
+        .sort((a, b) => a - b);
+      const map = new Map(customs.map((id, i) => [id, 8 + i]));
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || body === undefined) return res;
+      renumber(body, (id) => map.get(id) ?? id);
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'member-proposal-not-listed',
+    area: 'DOM',
+    description:
+      'GET /api/Domains leaves out Member and Proposal (only the table of section 2.1 and customs are listed).',
+    requirements: ['DOM-006', 'DOM-008'],
+    rewrite: onJsonResponse(['listDomains'], (body) => {
+      if (body && Array.isArray(body.List))
+        body.List = body.List.filter((d: any) => d?.Name !== 'Member' && d?.Name !== 'Proposal');
+    }),
+  },
+];
+
+/** Renumber DomainIDs in a domain list or link rows. */
+function renumber(body: any, map: (id: number) => number): void {
+  const rows: any[] = Array.isArray(body?.List) ? body.List : [];
+  for (const r of rows) {
+    for (const k of ['DomainID', 'ParentDomainID', 'ChildDomainID']) if (typeof r?.[k] === 'number') r[k] = map(r[k]);
+  }
+}

@@ -1,0 +1,162 @@
+// The canned cases of the PROP faults (prop.ts): each fault's rewrite on canned exchanges
+// (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
+import { expect } from 'vitest';
+import { makeResponse } from '../exchange.js';
+import { type Case, del, get, json, ok, post, proposal, record, result, SCHED, untouched } from './canned-cases.js';
+
+const notModifiable = makeResponse(409, result(false, 0, null, 'Cannot modify Proposal with ID# 5.'));
+
+export const PROP_FAULT_CASES: Case[] = [
+  {
+    fault: 'delete-ignores-modifiability',
+    title: 'a refused DELETE is answered as done and the record disappears',
+    side: { 'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }) },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: notModifiable,
+        expect: (out) => (
+          expect(out.status).toBe(200),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
+      },
+      { req: get('/api/ProposalLocation/7'), expect: (out, f) => (untouched(f), expect(out.status).toBe(404)) },
+      {
+        req: get('/api/ProposalLocation/Query?columns=ProposalLocationID'),
+        upstream: ok({ List: [{ ProposalLocationID: 7 }, { ProposalLocationID: 8 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ ProposalLocationID: 8 }]),
+      },
+    ],
+  },
+  {
+    fault: 'bound-proposal-set-ignored',
+    title: 'refused because of the bound set: answered as done',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }),
+    },
+    steps: [
+      { req: del(`${SCHED}/7`), upstream: notModifiable, expect: (out) => expect(json(out).IsSuccessful).toBe(true) },
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }],
+          Updates: [{ ID: 8, Fields: {} }],
+          Deletes: [],
+        }),
+        upstream: makeResponse(409, {
+          Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')],
+          Updates: [result(false, 8, 0, 'Cannot modify Proposal with ID# 5.')],
+          Deletes: [],
+        }),
+        expect: (out) => {
+          expect(out.status).toBe(200);
+          expect(json(out).Inserts[0]).toMatchObject({ IsSuccessful: true, OrderNumber: 0 });
+          expect(json(out).Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: 8 });
+        },
+      },
+    ],
+  },
+  {
+    fault: 'bound-proposal-set-ignored',
+    title: 'refused because of the status: stays refused',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'B', PendingExpiryChange: false }) },
+    steps: [{ req: del(`${SCHED}/7`), upstream: notModifiable, expect: (out) => expect(out.status).toBe(409) }],
+  },
+  {
+    fault: 'pending-expiry-change-ignored',
+    title: 'refused because of a pending expiry change: answered as done',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: true }) },
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }] }),
+        upstream: makeResponse(409, {
+          Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')],
+          Updates: [],
+          Deletes: [],
+        }),
+        expect: (out) => (expect(out.status).toBe(200), expect(json(out).Inserts[0].IsSuccessful).toBe(true)),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-delete-permanent',
+    title: 'an Endorsement delete hides the record and Reinstate finds nothing',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'E', StatusCode: 'Q' }) },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null, 'Deleted schedule with id 7 successfully. It can be reinstated.')),
+        expect: (out) => expect(json(out).Message).toBe('Deleted schedule with id 7 successfully.'),
+      },
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(404), expect(json(out).IsSuccessful).toBe(false)),
+      },
+      {
+        req: get('/api/ProposalLocation/7?columns=LocationName'),
+        expect: (out, f) => (untouched(f), expect(out.status).toBe(404)),
+      },
+      { req: get('/api/ProposalLocation/8?columns=LocationName'), expect: (_o, f) => expect(f).toHaveLength(1) },
+    ],
+  },
+  {
+    fault: 'all-deletes-soft',
+    title: 'a Quote delete is soft: the record stays and Reinstate works',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5, IsDeleted: false }),
+    },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        expect: (out, f) => (
+          untouched(f),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
+      },
+      {
+        req: get('/api/ProposalLocation/7?columns=LocationName,IsDeleted'),
+        upstream: ok({ Record: { LocationName: 'A', IsDeleted: false }, Domain: 'ProposalLocation', Id: 7 }),
+        expect: (out) => expect(json(out).Record).toEqual({ LocationName: 'A', IsDeleted: true }),
+      },
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        expect: (out, f) => (untouched(f), expect(json(out).IsSuccessful).toBe(true)),
+      },
+    ],
+  },
+  // issue 22: derived pairs, classes, combinations, late effects
+  {
+    fault: 'endorsement-modifiability-unchecked',
+    title: 'refused on a non-modifiable Endorsement: answered as done; on another type: stays refused',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'E', StatusCode: 'B', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }),
+    },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: notModifiable,
+        expect: (out) => (
+          expect(out.status).toBe(200),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        ),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }] }),
+        upstream: makeResponse(409, {
+          Inserts: [result(false, 0, 0, 'Cannot modify Proposal with ID# 5.')],
+          Updates: [],
+          Deletes: [],
+        }),
+        expect: (out) => (expect(out.status).toBe(200), expect(json(out).Inserts[0].IsSuccessful).toBe(true)),
+      },
+    ],
+  },
+  {
+    fault: 'endorsement-modifiability-unchecked',
+    title: 'a Quote stays refused',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'B', PendingExpiryChange: false }) },
+    steps: [{ req: del(`${SCHED}/8`), upstream: notModifiable, expect: (out) => expect(out.status).toBe(409) }],
+  },
+];

@@ -1,0 +1,176 @@
+// Faults of proposals and modifiability (PROP): spec 2.7, 3, 4.5, 7.
+// Bodies are `Json` (the exchange's parsed body, of no known shape until a fault looks at it).
+import type { Fault } from '../fault.js';
+import { bodyJson, isOk, keysOf, makeResponse, withResponseJson } from '../exchange.js';
+import {
+  allSuccessful,
+  failedResult,
+  hideRecord,
+  hiding,
+  isNotModifiableAnswer,
+  NON_MODIFIABLE_STATUSES,
+  okResult,
+  on,
+  type ProposalFacts,
+  readProposal,
+  readRecord,
+  truthy,
+  upsertBody,
+} from './util.js';
+
+/**
+ * A modifiability check that misses one reason: when the upstream refuses because the proposal
+ * cannot be modified and `missed(facts)` says the reason is the one the imitated server does not
+ * check, the change is reported as done (a DELETE also hides the record afterwards).
+ */
+function modifiabilityGap(missed: (p: ProposalFacts) => boolean): Fault['rewrite'] {
+  return hiding(
+    on(['deleteSchedule', 'upsertSchedules'], async (req, route, ctx, next) => {
+      const res = await next(req);
+      if (!isNotModifiableAnswer(res)) return res;
+      const p = await readProposal(ctx, route.proposalId);
+      if (!p || !missed(p)) return res;
+      if (route.op === 'deleteSchedule') {
+        const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+        if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
+        hideRecord(ctx, route.domain, Number(route.scheduleId));
+        return withResponseJson(
+          res,
+          okResult(
+            Number(route.scheduleId),
+            null,
+            `Deleted schedule with id ${Number(route.scheduleId)} successfully.`,
+          ),
+          200,
+        );
+      }
+      const body = upsertBody(req);
+      if (!body) return res;
+      return withResponseJson(res, allSuccessful(body, ctx), 200);
+    }),
+  );
+}
+
+const isOpen = (p: ProposalFacts) => !NON_MODIFIABLE_STATUSES.includes(String(p.StatusCode));
+
+export const PROP_FAULTS: Fault[] = [
+  {
+    name: 'delete-ignores-modifiability',
+    area: 'PROP',
+    description:
+      'Schedule DELETE skips the modifiability check: a record of a bound, rejected or cancelled proposal is deleted.',
+    requirements: ['PROP-002', 'SCHED-018'],
+    rewrite: hiding(
+      on(['deleteSchedule'], async (req, route, ctx, next) => {
+        const res = await next(req);
+        if (!isNotModifiableAnswer(res)) return res;
+        const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+        if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
+        hideRecord(ctx, route.domain, Number(route.scheduleId));
+        return withResponseJson(
+          res,
+          okResult(
+            Number(route.scheduleId),
+            null,
+            `Deleted schedule with id ${Number(route.scheduleId)} successfully.`,
+          ),
+          200,
+        );
+      }),
+    ),
+  },
+  {
+    name: 'bound-proposal-set-ignored',
+    area: 'PROP',
+    description:
+      'Modifiability looks at the proposal status only: a proposal whose proposal set is bound can still be changed.',
+    requirements: ['PROP-003'],
+    rewrite: modifiabilityGap((p) => isOpen(p) && !truthy(p.PendingExpiryChange)),
+  },
+  {
+    name: 'pending-expiry-change-ignored',
+    area: 'PROP',
+    description: 'A pending expiry-date-change endorsement does not make the proposal non-modifiable.',
+    requirements: ['PROP-004'],
+    rewrite: modifiabilityGap((p) => isOpen(p) && truthy(p.PendingExpiryChange)),
+  },
+  {
+    name: 'endorsement-modifiability-unchecked',
+    area: 'PROP',
+    description:
+      'The modifiability check sits on the permanent-delete path only: schedules of a non-modifiable Endorsement (whose delete is soft) are changed and deleted.',
+    requirements: ['PROP-002', 'PROP-005', 'SCHED-018'],
+    rewrite: modifiabilityGap((p) => p.ProposalType === 'E'),
+  },
+  {
+    name: 'endorsement-delete-permanent',
+    area: 'PROP',
+    description:
+      'Schedule delete ignores the proposal type: an Endorsement record is deleted permanently, so Reinstate finds nothing.',
+    requirements: ['PROP-001', 'SCHED-019', 'SCHED-021'],
+    rewrite: hiding(
+      on(['deleteSchedule', 'upsertSchedules'], async (req, route, ctx, next) => {
+        const res = await next(req);
+        const body = bodyJson(res);
+        if (!isOk(res) || body === undefined) return res;
+        const p = await readProposal(ctx, route.proposalId);
+        if (p?.ProposalType !== 'E') return res;
+        if (route.op === 'deleteSchedule') {
+          if (body.IsSuccessful !== true) return res;
+          hideRecord(ctx, route.domain, Number(route.scheduleId));
+          body.Message = String(body.Message ?? '').replace(/\s*It can be reinstated\.?/i, '');
+          return withResponseJson(res, body);
+        }
+        for (const r of Array.isArray(body.Deletes) ? body.Deletes : [])
+          if (r?.IsSuccessful === true) hideRecord(ctx, route.domain, r.RecordID);
+        return res;
+      }),
+    ),
+  },
+  {
+    name: 'all-deletes-soft',
+    area: 'PROP',
+    description:
+      'Schedule delete is always soft: records of Quote, Application, Renewal, Rewrite and Reissue proposals stay readable and reinstatable.',
+    requirements: ['PROP-001', 'SCHED-022'],
+    rewrite: on(['deleteSchedule', 'reinstateSchedule', 'getRecord'], async (req, route, ctx, next) => {
+      const soft: Set<string> = ctx.memory.get('soft') ?? new Set();
+      ctx.memory.set('soft', soft);
+      if (route.op === 'getRecord') {
+        const res = await next(req);
+        if (!soft.has(`${route.domain}/${Number(route.id)}`)) return res;
+        const body = bodyJson(res);
+        if (!isOk(res) || !body?.Record) return res;
+        for (const k of keysOf(req, 'IsDeleted'))
+          if (k in body.Record) body.Record[k] = typeof body.Record[k] === 'number' ? 1 : true;
+        return withResponseJson(res, body);
+      }
+      const key = `${route.domain}/${Number(route.scheduleId)}`;
+      const sid = Number(route.scheduleId);
+      if (route.op === 'reinstateSchedule') {
+        if (!soft.has(key)) return next(req);
+        soft.delete(key);
+        return makeResponse(200, okResult(sid, null, `Reinstated schedule with id ${sid} successfully.`));
+      }
+      if (soft.has(key)) {
+        return makeResponse(
+          404,
+          failedResult(
+            0,
+            null,
+            `${route.domain} schedule with id ${sid} was not found on Proposal with ID# ${Number(route.proposalId)}.`,
+          ),
+        );
+      }
+      const p = await readProposal(ctx, route.proposalId);
+      if (!p || p.ProposalType === 'E' || !isOpen(p) || truthy(p.PendingExpiryChange)) return next(req);
+      const rec = await readRecord(ctx, route.domain, sid, ['ProposalID', 'IsDeleted']);
+      if (!rec || rec.ProposalID !== Number(route.proposalId) || truthy(rec.IsDeleted)) return next(req);
+      soft.add(key);
+      return makeResponse(
+        200,
+        okResult(sid, null, `Deleted schedule with id ${sid} successfully. It can be reinstated.`),
+      );
+    }),
+  },
+];

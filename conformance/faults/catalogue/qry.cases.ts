@@ -1,0 +1,300 @@
+// The canned cases of the QRY faults (qry.ts): each fault's rewrite on canned exchanges
+// (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
+import { expect } from 'vitest';
+import { problem } from '../exchange.js';
+import { type Case, get, json, ok } from './canned-cases.js';
+
+export const QRY_FAULT_CASES: Case[] = [
+  {
+    fault: 'take-above-100-honoured',
+    title: 'take=150 is fetched as two pages and joined',
+    steps: [
+      {
+        req: get('/api/Claim/Query?take=150&skip=10'),
+        upstream: (req) => {
+          const take = Number(req.query.get('take'));
+          const skip = Number(req.query.get('skip'));
+          return ok({ List: Array.from({ length: take }, (_, i) => ({ ClaimID: skip + i })) });
+        },
+        expect: (out, f) => {
+          expect(f.map((r) => `${r.query.get('take')}/${r.query.get('skip')}`)).toEqual(['100/10', '50/110']);
+          const list = json(out).List;
+          expect(list).toHaveLength(150);
+          expect(list[149].ClaimID).toBe(159);
+        },
+      },
+    ],
+  },
+  {
+    fault: 'skip-ignored',
+    title: 'skip is dropped',
+    steps: [
+      { req: get('/api/Claim/Query?skip=30&take=30'), expect: (_o, f) => expect(f[0]!.query.has('skip')).toBe(false) },
+    ],
+  },
+  {
+    fault: 'skip-default-one',
+    title: 'no skip becomes skip=1; a given skip stays',
+    steps: [
+      { req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('1') },
+      { req: get('/api/Claim/Query?skip=4'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('4') },
+    ],
+  },
+  {
+    fault: 'take-default-50',
+    title: 'no take becomes take=50',
+    steps: [{ req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('take')).toBe('50') }],
+  },
+  {
+    fault: 'take-off-by-one',
+    title: 'take=10 becomes 11',
+    steps: [
+      { req: get('/api/Claim/Query?take=10'), expect: (_o, f) => expect(f[0]!.query.get('take')).toBe('11') },
+      { req: get('/api/Claim/9/Files?take=2'), expect: (_o, f) => expect(f[0]!.query.get('take')).toBe('3') },
+    ],
+  },
+  {
+    fault: 'sort-desc-ignored',
+    title: '" desc" is stripped',
+    steps: [
+      {
+        req: get('/api/File/Query?sort=EntryDate%20desc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('EntryDate'),
+      },
+    ],
+  },
+  {
+    fault: 'empty-column-suppression-ignored',
+    title: 'excludeEmptyColumns is dropped',
+    steps: [
+      {
+        req: get('/api/Claim/Query?excludeEmptyColumns=true'),
+        expect: (_o, f) => expect(f[0]!.query.has('excludeEmptyColumns')).toBe(false),
+      },
+    ],
+  },
+  {
+    fault: 'empty-column-suppression-drops-sparse-columns',
+    title: 'a column null in one record is dropped everywhere',
+    steps: [
+      {
+        req: get('/api/Claim/Query?excludeEmptyColumns=Yes'),
+        upstream: ok({
+          List: [
+            { A: 1, B: null },
+            { A: 2, B: 3 },
+          ],
+        }),
+        expect: (out) => expect(json(out).List).toEqual([{ A: 1 }, { A: 2 }]),
+      },
+    ],
+  },
+  {
+    fault: 'empty-column-suppression-on-by-default',
+    title: 'excludeEmptyColumns=true is added',
+    steps: [
+      { req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('excludeEmptyColumns')).toBe('true') },
+    ],
+  },
+  {
+    fault: 'total-count-of-page',
+    title: 'TotalCount becomes the page size',
+    steps: [
+      {
+        req: get('/api/Claim/Query?includeTotalCount=true&take=2'),
+        upstream: ok({ List: [{}, {}], TotalCount: 57 }),
+        expect: (out) => expect(json(out).TotalCount).toBe(2),
+      },
+    ],
+  },
+  {
+    fault: 'total-count-always-included',
+    title: 'includeTotalCount=true is added',
+    steps: [
+      { req: get('/api/Claim/Query'), expect: (_o, f) => expect(f[0]!.query.get('includeTotalCount')).toBe('true') },
+    ],
+  },
+  {
+    fault: 'query-answers-bare-array',
+    title: 'the List envelope is dropped',
+    steps: [
+      {
+        req: get('/api/Claim/Query'),
+        upstream: ok({ List: [{ ClaimID: 1 }] }),
+        expect: (out) => expect(json(out)).toEqual([{ ClaimID: 1 }]),
+      },
+    ],
+  },
+  {
+    fault: 'filter-ignored',
+    title: 'filter is dropped on the record and the file query; other parameters stay',
+    steps: [
+      {
+        req: get('/api/Claim/Query?filter=ClaimNumber%3Aeq%3AC-1&take=5'),
+        expect: (_o, f) => expect(f[0]!.query.toString()).toBe('take=5'),
+      },
+      {
+        req: get('/api/File/Query?filter=FileID%3Aeq%3A5&linqFilter=FileID%20%3D%3D%205'),
+        expect: (_o, f) => expect(f[0]!.query.toString()).toBe('linqFilter=FileID+%3D%3D+5'),
+      },
+    ],
+  },
+  {
+    fault: 'linq-filter-ignored',
+    title: 'linqFilter is dropped on the record and the file query; filter stays',
+    steps: [
+      {
+        req: get('/api/Claim/Query?linqFilter=ClaimNumber%20%3D%3D%20%22C-1%22&columns=ClaimNumber'),
+        expect: (_o, f) => expect(f[0]!.query.toString()).toBe('columns=ClaimNumber'),
+      },
+      {
+        req: get('/api/File/Query?linqFilter=FileID%20%3D%3D%205&filter=FileID%3Aeq%3A5'),
+        expect: (_o, f) => expect(f[0]!.query.toString()).toBe('filter=FileID%3Aeq%3A5'),
+      },
+      { req: get('/api/Link/Query?linqFilter=x'), expect: (_o, f) => expect(f[0]!.query.get('linqFilter')).toBe('x') },
+    ],
+  },
+  {
+    fault: 'linq-filter-after-paging',
+    title: 'the page is cut from the unfiltered query, then only its rows that match the LINQ filter are kept',
+    steps: [
+      {
+        req: get('/api/Claim/Query?linqFilter=X&columns=ClaimNumber&sort=ClaimNumber&take=3&skip=3'),
+        upstream: (req) =>
+          req.query.has('linqFilter')
+            ? ok({ List: [{ ClaimID: 5 }, { ClaimID: 7 }, { ClaimID: 9 }] })
+            : ok({
+                List: [
+                  { ClaimNumber: 'd', __fp0: 4 },
+                  { ClaimNumber: 'e', __fp0: 5 },
+                  { ClaimNumber: 'f', __fp0: 6 },
+                ],
+              }),
+        expect: (out, f) => {
+          expect(f.map((r) => r.query.toString())).toEqual([
+            'linqFilter=X&columns=ClaimID&take=100',
+            'columns=ClaimNumber%2CClaimID+as+__fp0&sort=ClaimNumber&take=3&skip=3',
+          ]);
+          expect(json(out).List).toEqual([{ ClaimNumber: 'e' }]);
+        },
+      },
+      {
+        // the key column cannot be read: the request passes untouched
+        req: get('/api/Custom.Inspection/Query?linqFilter=X&take=3'),
+        upstream: (req) =>
+          req.query.get('columns') === 'Custom.InspectionID' ? problem(400, 'UnknownColumn', 'no') : ok({ List: [] }),
+        expect: (_o, f) => expect(f[f.length - 1]!.query.toString()).toBe('linqFilter=X&take=3'),
+      },
+      { req: get('/api/Claim/Query?take=3'), expect: (_o, f) => expect(f).toHaveLength(1) },
+    ],
+  },
+  {
+    fault: 'sort-within-page-only',
+    title: 'the page is fetched unsorted (the sort column read alongside) and only its rows are sorted',
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=ClaimID&sort=ClaimNumber%20desc&take=3&skip=3'),
+        upstream: ok({
+          List: [
+            { ClaimID: 4, __fp0: 'b' },
+            { ClaimID: 5, __fp0: 'c' },
+            { ClaimID: 6, __fp0: 'a' },
+          ],
+        }),
+        expect: (out, f) => {
+          expect(f[0]!.query.has('sort')).toBe(false);
+          expect(f[0]!.query.get('columns')).toBe('ClaimID,ClaimNumber as __fp0');
+          expect(f[0]!.query.get('skip')).toBe('3');
+          expect(json(out).List).toEqual([{ ClaimID: 5 }, { ClaimID: 4 }, { ClaimID: 6 }]);
+        },
+      },
+      {
+        req: get('/api/File/Query?sort=FileName%20desc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('FileName desc'),
+      },
+      { req: get('/api/Claim/Query?take=3'), expect: (_o, f) => expect(f[0]!.query.toString()).toBe('take=3') },
+    ],
+  },
+  {
+    fault: 'sort-asc-keyword-read-as-desc',
+    title: '"<column> asc" is sent as "<column> desc"; a bare column stays ascending',
+    steps: [
+      {
+        req: get('/api/Claim/Query?sort=ClaimNumber%20asc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('ClaimNumber desc'),
+      },
+      {
+        req: get('/api/Claim/Query?sort=ClaimNumber'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('ClaimNumber'),
+      },
+    ],
+  },
+  {
+    fault: 'sort-first-column-only',
+    title: 'only the first of several sort columns is sent',
+    steps: [
+      {
+        req: get('/api/Claim/Query?sort=Status%20desc%2CClaimNumber%20asc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('Status desc'),
+      },
+      {
+        req: get('/api/Claim/Query?sort=Status%20desc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('Status desc'),
+      },
+    ],
+  },
+  {
+    fault: 'empty-column-suppression-checks-first-row-only',
+    title: 'a column null on the first row is dropped everywhere, though a later row has a value',
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=A,B,C&excludeEmptyColumns=true'),
+        upstream: ok({
+          List: [
+            { A: 1, B: null, C: null },
+            { A: 2, B: 3, C: null },
+          ],
+        }),
+        expect: (out, f) => {
+          expect(f[0]!.query.has('excludeEmptyColumns')).toBe(false);
+          expect(json(out).List).toEqual([{ A: 1 }, { A: 2 }]);
+        },
+      },
+      {
+        req: get('/api/Claim/Query?columns=A,B'),
+        upstream: ok({ List: [{ A: 1, B: null }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ A: 1, B: null }]),
+      },
+    ],
+  },
+  // issue 22: derived pairs, classes, combinations, late effects
+  {
+    fault: 'skip-capped-at-100',
+    title: 'an offset above 100 is sent as 100; up to 100 it stays',
+    steps: [
+      { req: get('/api/Claim/Query?skip=105&take=5'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('100') },
+      { req: get('/api/Claim/Query?skip=100&take=5'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('100') },
+      { req: get('/api/Claim/Query?skip=31'), expect: (_o, f) => expect(f[0]!.query.get('skip')).toBe('31') },
+    ],
+  },
+  {
+    fault: 'suppression-ignores-aliased-columns',
+    title: 'an aliased all-null column dropped by the upstream comes back, null; plain ones stay dropped',
+    steps: [
+      {
+        req: get('/api/Claim/Query?excludeEmptyColumns=true&columns=A%20as%20X,B,C'),
+        upstream: ok({ List: [{ C: 1 }, { C: 2 }] }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { C: 1, X: null },
+            { C: 2, X: null },
+          ]),
+      },
+      {
+        req: get('/api/Claim/Query?columns=A%20as%20X,C'),
+        upstream: ok({ List: [{ X: null, C: 1 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ X: null, C: 1 }]),
+      },
+    ],
+  },
+];

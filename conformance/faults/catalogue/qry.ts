@@ -1,0 +1,294 @@
+// Faults of query parameters (QRY): take, skip, sort, filter and the LINQ filter (spec 4.2).
+import type { Fault } from '../fault.js';
+import {
+  bodyJson,
+  cloneRequest,
+  isOk,
+  isTrue,
+  parseColumns,
+  type ProxyRequest,
+  stripHidden,
+  withHiddenColumns,
+  withResponseJson,
+} from '../exchange.js';
+import { defaultQueryParam, ignoreQueryParam, on, onJsonResponse, onRequest, QUERIES } from './util.js';
+import { sortWithinPage } from './sort-within-page.js';
+
+function intParam(req: ProxyRequest, name: string): number | undefined {
+  const v = req.query.get(name);
+  if (v === null || v.trim() === '' || !/^-?\d+$/.test(v.trim())) return undefined;
+  return Number(v);
+}
+
+/**
+ * The bug "LINQ filter evaluated in memory on the fetched page": the page is cut (take, start
+ * offset, sort) from the unfiltered query, and only then are its rows matched against the LINQ
+ * filter. The matching rows are learnt from the upstream's own answer to the filter (by the key
+ * column `<Domain>ID`, read alongside); when that cannot be read the request passes untouched.
+ */
+const linqFilterAfterPaging: Fault['rewrite'] = on(QUERIES, async (req, route, _ctx, next) => {
+  const linq = req.query.get('linqFilter');
+  if (!linq) return next(req);
+  const key = `${route.domain}ID`;
+  const m = cloneRequest(req);
+  m.query.set('columns', key);
+  m.query.set('take', '100');
+  m.query.delete('skip');
+  m.query.delete('sort');
+  const matching = bodyJson(await next(m))?.List;
+  if (!Array.isArray(matching) || !matching.every((r) => r && key in r)) return next(req);
+  const keys = new Set(matching.map((r) => r[key]));
+  const unfiltered = cloneRequest(req);
+  unfiltered.query.delete('linqFilter');
+  const { req: r, hidden } = withHiddenColumns(unfiltered, [key]);
+  const res = await next(r);
+  const body = bodyJson(res);
+  if (!isOk(res) || !Array.isArray(body?.List)) return res;
+  const k = hidden.keys.get(key)!;
+  body.List = (body.List as Array<Record<string, unknown>>).filter((row) => {
+    const keep = keys.has(row[k]);
+    stripHidden(row, hidden);
+    return keep;
+  });
+  return withResponseJson(res, body);
+});
+
+export const QRY_FAULTS: Fault[] = [
+  {
+    name: 'take-above-100-honoured',
+    area: 'QRY',
+    description: 'take above 100 is honoured: the server pages internally and returns all requested records.',
+    requirements: ['QRY-004'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const want = intParam(req, 'take');
+      if (want === undefined || want <= 100) return next(req);
+      const skip0 = intParam(req, 'skip') ?? 0;
+      const all: unknown[] = [];
+      let first: { res: Awaited<ReturnType<typeof next>>; body: any } | undefined;
+      while (all.length < want) {
+        const r = cloneRequest(req);
+        const page = Math.min(100, want - all.length);
+        r.query.set('take', String(page));
+        r.query.set('skip', String(skip0 + all.length));
+        const res = await next(r);
+        const body = bodyJson(res);
+        if (!isOk(res) || !Array.isArray(body?.List))
+          return first ? withResponseJson(first.res, { ...first.body, List: all }) : res;
+        first ??= { res, body };
+        all.push(...body.List);
+        if (body.List.length < page) break;
+      }
+      return withResponseJson(first!.res, { ...first!.body, List: all });
+    }),
+  },
+  {
+    name: 'skip-ignored',
+    area: 'QRY',
+    description: 'The start offset (skip) is ignored: every page starts at the first record.',
+    requirements: ['QRY-006'],
+    rewrite: ignoreQueryParam(QUERIES, 'skip'),
+  },
+  {
+    name: 'skip-default-one',
+    area: 'QRY',
+    description: 'The start offset is 1-based: without skip the first record is left out.',
+    requirements: ['QRY-007'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const r = cloneRequest(req);
+      r.query.set('skip', String((intParam(req, 'skip') ?? 0) + (req.query.has('skip') ? 0 : 1)));
+      return r;
+    }),
+  },
+  {
+    name: 'take-default-50',
+    area: 'QRY',
+    description: 'Without take, a query returns 50 records instead of 30.',
+    requirements: ['QRY-003'],
+    rewrite: defaultQueryParam(QUERIES, 'take', '50'),
+  },
+  {
+    name: 'take-off-by-one',
+    area: 'QRY',
+    description: 'take=n returns n+1 records (an inclusive upper bound).',
+    requirements: ['QRY-005'],
+    rewrite: onRequest(['queryRecords', 'listAttachedFiles'], (req) => {
+      const take = intParam(req, 'take');
+      if (take === undefined || take < 1 || take >= 100) return req;
+      const r = cloneRequest(req);
+      r.query.set('take', String(take + 1));
+      return r;
+    }),
+  },
+  {
+    name: 'sort-desc-ignored',
+    area: 'QRY',
+    description: 'The direction keyword of sort is ignored: `<column> desc` sorts ascending.',
+    requirements: ['QRY-008'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const sort = req.query.get('sort');
+      if (!sort || !/\sdesc\b/i.test(sort)) return req;
+      const r = cloneRequest(req);
+      r.query.set('sort', sort.replace(/\s+desc\b/gi, ''));
+      return r;
+    }),
+  },
+  {
+    name: 'filter-ignored',
+    area: 'QRY',
+    description: 'The filter parameter is ignored: a query lists every record of the domain.',
+    requirements: ['QRY-009'],
+    rewrite: ignoreQueryParam(QUERIES, 'filter'),
+  },
+  {
+    name: 'linq-filter-ignored',
+    area: 'QRY',
+    description:
+      'The LINQ filter parameter is ignored (record and file queries): every record of the domain is listed.',
+    requirements: ['QRY-010'],
+    rewrite: ignoreQueryParam(QUERIES, 'linqFilter'),
+  },
+  {
+    name: 'linq-filter-after-paging',
+    area: 'QRY',
+    description:
+      'The LINQ filter is evaluated in memory on the fetched page: take and the start offset cut the unfiltered result, then the page is filtered.',
+    requirements: ['QRY-010'],
+    rewrite: linqFilterAfterPaging,
+  },
+  {
+    name: 'sort-within-page-only',
+    area: 'QRY',
+    description:
+      'The page is cut in storage order and then sorted (LIMIT/OFFSET applied before ORDER BY): each page is in order, the pages together are not.',
+    requirements: ['QRY-006', 'QRY-007', 'QRY-008', 'QRY-023', 'QRY-024'],
+    rewrite: sortWithinPage((_req, domain) => domain !== 'File'),
+  },
+  {
+    name: 'sort-asc-keyword-read-as-desc',
+    area: 'QRY',
+    description:
+      'Any direction keyword is read as descending: `<column> asc` sorts descending, `<column>` alone ascending.',
+    requirements: ['QRY-023'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const sort = req.query.get('sort');
+      if (!sort || !/\sasc\b/i.test(sort)) return req;
+      const r = cloneRequest(req);
+      r.query.set('sort', sort.replace(/\s+asc\b/gi, ' desc'));
+      return r;
+    }),
+  },
+  {
+    name: 'sort-first-column-only',
+    area: 'QRY',
+    description: 'Only the first sort column is used; ties keep storage order instead of following the next column.',
+    requirements: ['QRY-024'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const sort = req.query.get('sort');
+      if (!sort || !sort.includes(',')) return req;
+      const r = cloneRequest(req);
+      r.query.set('sort', sort.split(',')[0]!);
+      return r;
+    }),
+  },
+  {
+    name: 'empty-column-suppression-checks-first-row-only',
+    area: 'QRY',
+    description:
+      'Empty-column suppression decides from the first record alone: a column null there is dropped, even when a later record has a value.',
+    requirements: ['QRY-012'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      if (!isTrue(req.query.get('excludeEmptyColumns'))) return next(req);
+      const r = cloneRequest(req);
+      r.query.delete('excludeEmptyColumns');
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
+      const rows: Array<Record<string, unknown>> = body.List;
+      for (const k of Object.keys(rows[0]!)) if (rows[0]![k] === null) for (const row of rows) delete row[k];
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'empty-column-suppression-ignored',
+    area: 'QRY',
+    description: 'Empty-column suppression is ignored: columns null in every record are still returned.',
+    requirements: ['QRY-011'],
+    rewrite: ignoreQueryParam(QUERIES, 'excludeEmptyColumns'),
+  },
+  {
+    name: 'empty-column-suppression-drops-sparse-columns',
+    area: 'QRY',
+    description:
+      'Empty-column suppression drops a column that is null in any record, even when another record has a value.',
+    requirements: ['QRY-012'],
+    rewrite: onJsonResponse(QUERIES, (body, req) => {
+      if (!isTrue(req.query.get('excludeEmptyColumns')) || !Array.isArray(body?.List)) return;
+      const rows: Array<Record<string, unknown>> = body.List;
+      const keys = new Set(rows.flatMap((r) => Object.keys(r)));
+      for (const k of keys)
+        if (rows.some((r) => r[k] === null || r[k] === undefined)) for (const r of rows) delete r[k];
+    }),
+  },
+  {
+    name: 'empty-column-suppression-on-by-default',
+    area: 'QRY',
+    description: 'Empty-column suppression defaults to true, so requested all-null columns disappear.',
+    requirements: ['QRY-013'],
+    rewrite: defaultQueryParam(QUERIES, 'excludeEmptyColumns', 'true'),
+  },
+  {
+    name: 'total-count-of-page',
+    area: 'QRY',
+    description: 'The total count is the number of records in the page, not of all matching records.',
+    requirements: ['QRY-014'],
+    rewrite: onJsonResponse(QUERIES, (body) => {
+      if (body && typeof body.TotalCount === 'number' && Array.isArray(body.List)) body.TotalCount = body.List.length;
+    }),
+  },
+  {
+    name: 'total-count-always-included',
+    area: 'QRY',
+    description: 'The total count is always included, even when not asked for.',
+    requirements: ['QRY-015'],
+    rewrite: defaultQueryParam(QUERIES, 'includeTotalCount', 'true'),
+  },
+  {
+    name: 'skip-capped-at-100',
+    area: 'QRY',
+    description:
+      'The start offset is clamped like take: an offset above 100 is read as 100, so deep pages repeat the records after the 100th.',
+    requirements: ['QRY-006'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const skip = intParam(req, 'skip');
+      if (skip === undefined || skip <= 100) return req;
+      const r = cloneRequest(req);
+      r.query.set('skip', '100');
+      return r;
+    }),
+  },
+  {
+    name: 'suppression-ignores-aliased-columns',
+    area: 'QRY',
+    description:
+      'Empty-column suppression looks columns up by field name, so a column requested under an alias is never dropped, even when it is null in every record.',
+    requirements: ['QRY-011'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const cols = parseColumns(req.query.get('columns'));
+      if (!isTrue(req.query.get('excludeEmptyColumns')) || !cols?.some((c) => c.key !== c.field)) return next(req);
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List)) return res;
+      const rows: Array<Record<string, unknown>> = body.List;
+      // the aliased columns the upstream dropped come back, null in every record
+      for (const c of cols) if (c.key !== c.field) for (const row of rows) if (!(c.key in row)) row[c.key] = null;
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'query-answers-bare-array',
+    area: 'QRY',
+    description: 'GET /api/{domain}/Query answers a bare JSON array instead of an object with List.',
+    requirements: ['QRY-001'],
+    rewrite: onJsonResponse(QUERIES, (body) => (body && Array.isArray(body.List) ? body.List : body)),
+  },
+];

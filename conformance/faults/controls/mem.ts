@@ -1,0 +1,27 @@
+// Controls of member creation (MEM): another wording of its message.
+import type { Control } from '../fault.js';
+import { bodyJson, jsonString, routeOf } from '../exchange.js';
+import { only } from './util.js';
+
+export const MEM_CONTROLS: Control[] = [
+  {
+    name: 'member-assigned-other-words',
+    area: 'MEM',
+    description:
+      'CreateMember on a proposal with a member answers the JSON string "Proposal 12 already has a member (MemberID 34); nothing was created."',
+    allowedBy:
+      'Section 7: "HTTP 500; body is a JSON string saying that a MemberID is already assigned to the proposal record" (the wording is not shown)',
+    select: ['MEM-'],
+    rewrite: only(['createMember'], async (req, ctx, next) => {
+      const route = routeOf(req);
+      const res = await next(req);
+      if (route.op !== 'createMember' || res.status !== 500 || typeof bodyJson(res) !== 'string') return res;
+      const r = await ctx.call('GET', `/api/Proposal/${Number(route.proposalId)}?columns=MemberID`);
+      const member = r.json?.Record?.MemberID ?? '?';
+      return jsonString(
+        500,
+        `Proposal ${Number(route.proposalId)} already has a member (MemberID ${member}); nothing was created.`,
+      );
+    }),
+  },
+];
