@@ -44,10 +44,12 @@ import {
   selectControls,
   selectFaults,
   type Job,
+  type JobSelection,
 } from './runner/select.js';
 import { ServerPool } from './runner/servers.js';
 import { judgeExtraFailures, readAllowance, type ExtraFailureVerdict } from './runner/extra-failures.js';
 import { establishBaseline } from './runner/baseline.js';
+import { overSeeds, seedAt, type SeedOutcome } from './runner/seeds.js';
 import { ROOT } from '../../spec/paths.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -61,6 +63,7 @@ interface Options {
   timeout: string;
   runConcurrency: string;
   seed?: string;
+  seeds: string;
   bundle: boolean;
   list?: boolean;
   faultsOnly?: boolean;
@@ -106,6 +109,11 @@ function program(): Command {
       'use the results.json of an earlier baseline run instead of running the baseline (development: iterate on a few runs; its seed is used)',
     )
     .option('--seed <n>', 'the seed of every run (default: chosen at random, printed and reported)')
+    .option(
+      '--seeds <n>',
+      'run each caught fault under this many seeds (the first, then seeds derived from it); caught only when every seed catches it',
+      '1',
+    )
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
     .option('--run-concurrency <n>', 'tests in flight within each run (8 = one worker thread per run)', '8')
     .option(
@@ -173,15 +181,16 @@ async function main(argv: string[]): Promise<number> {
   const scope: FaultScope = opts.wholeSuite ? 'whole-suite' : opts.wholeFiles ? 'whole-files' : 'operations';
   const timeoutMs = Number(opts.timeout);
   const runConcurrency = Number(opts.runConcurrency);
+  const seeds = Number(opts.seeds);
   const seedGiven = opts.seed !== undefined ? Number(opts.seed) : undefined;
   if (
-    ![concurrency, runConcurrency].every((n) => Number.isInteger(n) && n >= 1) ||
+    ![concurrency, runConcurrency, seeds].every((n) => Number.isInteger(n) && n >= 1) ||
     !Number.isFinite(timeoutMs) ||
     timeoutMs <= 0 ||
     (seedGiven !== undefined && !Number.isInteger(seedGiven))
   ) {
     log(
-      'run-faults: --concurrency and --run-concurrency must be positive integers, --timeout a positive number and --seed an integer',
+      'run-faults: --concurrency, --run-concurrency and --seeds must be positive integers, --timeout a positive number and --seed an integer',
     );
     return 2;
   }
@@ -236,6 +245,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency,
       scope,
       seed,
+      seedsPerFault: seeds,
       baseline,
       outcomes,
       controls: controlOutcomes,
@@ -277,6 +287,22 @@ async function main(argv: string[]): Promise<number> {
     let done = 0;
     const selections = new Map(jobs.map((job) => [job, jobSelection(job, scope, suite)]));
     const order = costliestFirst(jobs, (job) => expectedCost(selections.get(job)!, suite));
+    /** The fault's outcome over --seeds seeds: the first one's, judged again under each other seed. */
+    const alsoOnOtherSeeds = async (job: Job & { kind: 'fault' }, first: FaultOutcome, selection: JobSelection) => {
+      const more: SeedOutcome[] = [];
+      for (let k = 1; k < seeds; k++) {
+        const s = seedAt(seed, k);
+        const dir = path.join(faultsDir, job.fault.name, `seed-${s}`);
+        const again = await runJob(job, job.fault.name, dir, {
+          servers,
+          selection,
+          settings: { ...settings, seed: s },
+          log,
+        });
+        more.push({ seed: s, outcome: judgeFault(job.fault, again.run, baselineResults, dir, again.proxyErrors) });
+      }
+      return overSeeds({ seed, outcome: first }, more);
+    };
     await pool(order, concurrency, async (job) => {
       const name = jobName(job);
       const dir = path.join(faultsDir, name);
@@ -285,7 +311,8 @@ async function main(argv: string[]): Promise<number> {
       const { run, proxyErrors } = await once();
       const tests = selection.tests ? `${selection.tests.length} tests` : 'whole files';
       if (job.kind === 'fault') {
-        const o = judgeFault(job.fault, run, baselineResults, dir, proxyErrors);
+        let o = judgeFault(job.fault, run, baselineResults, dir, proxyErrors);
+        if (o.caught && seeds > 1) o = await alsoOnOtherSeeds(job, o, selection);
         outcomes.push(o);
         log(
           `[${++done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${

@@ -146,6 +146,8 @@ export function mutationJson(o: {
   controls: ControlOutcome[];
   /** the seed of every run (the baseline's: the operations each test called are known for it) */
   seed?: number;
+  /** --seeds: each caught fault was run under this many seeds */
+  seedsPerFault?: number;
   extraFailures?: ExtraFailureVerdict;
 }) {
   const f = figures(o.outcomes, o.controls);
@@ -159,6 +161,7 @@ export function mutationJson(o: {
     cpus: os.cpus().length,
     loadAverage: os.loadavg(),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    seedsPerFault: o.seedsPerFault ?? 1,
     baseline: o.baseline,
     score: { caught: f.caught, total: f.faults },
     falseAlarms: { failed: f.controlsFailed, total: f.controls },
