@@ -46,6 +46,7 @@ import {
 } from '../errors.js';
 import { classifyError, type TestOutcome } from '../report/results.js';
 import { writeTrace } from './trace.js';
+import { decideVerdict } from './verdict.js';
 import { documentedSurface, type RequestSurface } from './request-guard.js';
 
 export type { RawResponse, RawInit } from './client.js';
@@ -430,60 +431,15 @@ async function runBody(
     meta.outcomeReason = thrown.message;
     vctx.skip(thrown.message);
   }
-  // Generic violations: those of the test's own concern fail it (a reference choice refused in an
-  // implementation-defined test, or GEN-00x named by the test); the others block it, since GEN-001/
-  // GEN-002 fail on their own (one synthetic result per file) with every message.
-  // A violation with an owner (a broken envelope, generic-checks/envelopes.ts) is that requirement's.
-  const own = log.violations.filter(
-    (v) => v.level === 'implementation-defined' || record.requirements.includes(v.owner ?? v.code),
-  );
-  const blocking = log.violations.filter((v) => !own.includes(v));
-  const violationText = (list: Violation[]) => list.map((v) => v.message).join('\n');
-  const block = (e: BlockedError) => {
-    meta.outcome = 'blocked';
-    meta.blockedBy = { requirement: e.requirement, step: e.step };
-    meta.outcomeReason = e.message.split('\n')[0];
-  };
-  if (thrown !== undefined) {
-    const err = thrown as Error;
-    meta.outcome = classifyError(err);
-    if (meta.outcome === 'precondition-failed') meta.outcomeReason = err.message;
-    if (log.violations.length > 0 && err && typeof err === 'object' && typeof err.message === 'string') {
-      try {
-        err.message = `${err.message}\n${violationText(log.violations)}`;
-      } catch {
-        /* read-only message */
-      }
-    }
-    // an assertion of the test itself fails it, refused responses or not: it may be the very shape
-    // the test is about (a failure inside t.needs arrives here as a BlockedError)
-    if (thrown instanceof BlockedError) block(thrown);
-    throw thrown;
+  const verdict = decideVerdict(record.requirements, log.violations, thrown);
+  meta.outcome = verdict.outcome;
+  if (verdict.outcome === 'passed') return;
+  if (verdict.outcome === 'precondition-failed') meta.outcomeReason = (verdict.error as Error).message;
+  if (verdict.outcome === 'blocked') {
+    meta.blockedBy = { requirement: verdict.error.requirement, step: verdict.error.step };
+    meta.outcomeReason = verdict.error.message.split('\n')[0];
   }
-  if (own.length > 0) {
-    meta.outcome = 'failed';
-    throw new GenericCheckError(violationText(own));
-  }
-  if (blocking.length > 0) {
-    const b = blockedByViolation(blocking);
-    block(b);
-    throw b;
-  }
-  meta.outcome = 'passed';
-}
-
-/**
- * The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002, or
- * the requirement that owns a broken envelope).
- */
-function blockedByViolation(violations: Violation[]): BlockedError {
-  const owned = violations.find((v) => v.owner);
-  const code = owned?.owner ?? violations[0].code;
-  const step = owned
-    ? "a response the test relies on has a broken envelope (the answer's outer object)"
-    : `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
-  const lines = [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)];
-  return new BlockedError(code, step, lines.join('\n'));
+  throw verdict.error;
 }
 
 /** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */

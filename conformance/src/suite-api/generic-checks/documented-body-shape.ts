@@ -9,6 +9,7 @@
 import type { ErrorObject } from 'ajv';
 import type { GenericCheck } from './check.js';
 import { envelopeOwner } from './envelopes.js';
+import { violatedRequirements } from './violation-provenance.js';
 import type { Finding } from './types.js';
 
 export const documentedBodyShape: GenericCheck = {
@@ -53,7 +54,12 @@ export const documentedBodyShape: GenericCheck = {
       const owner = envelopeOwner(op.operationId, validate.errors);
       if (core && owner)
         out.violations.push({ code: 'GEN-002', owner, message: `[${owner}, the answer's envelope] ${msg}` });
-      else if (core) out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
+      else if (core)
+        out.violations.push({
+          code: 'GEN-002',
+          requirements: violatedRequirements(schema, validate.errors),
+          message: `[GEN-002] ${msg}`,
+        });
       else out.findings.push(finding('implementation-defined-schema', msg));
       return;
     }

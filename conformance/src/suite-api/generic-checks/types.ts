@@ -22,6 +22,12 @@ export interface Violation {
    * one red line).
    */
   owner?: string;
+  /**
+   * The requirements whose constraints the body breaks: the provenance of the schema nodes that
+   * refused it (violation-provenance.ts). A test of one of them is about that shape (the violation
+   * is its own failure); any other test meets the shape as a step it relies on.
+   */
+  requirements?: string[];
 }
 
 export interface Finding {
