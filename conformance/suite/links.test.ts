@@ -11,9 +11,10 @@ import { expect } from 'vitest';
 import type { components, paths } from '../../spec/generated/openapi.js';
 import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, type Q, findInQuery, get } from './support/request.js';
+import { type Ctx, type Q, findInQuery, get, judgedAlone } from './support/request.js';
 import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
+import { needsRowsOfChild } from './support/links-of-child.js';
 
 type LinkList = components['schemas']['LinkList'];
 type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
@@ -51,7 +52,9 @@ async function queryLinks(
   q: { childDomain?: string; childRecordID?: number; parentDomain?: string; columns?: string },
 ): Promise<Row[]> {
   const res = await t.api.GET('/api/Link/Query', { params: { query: q as LinkQuery } });
-  return linkRows(res.response.status, res.data, `Link/Query ${JSON.stringify(q)}`);
+  const rows = linkRows(res.response.status, res.data, `Link/Query ${JSON.stringify(q)}`);
+  needsRowsOfChild(rows, q.childDomain, q.childRecordID);
+  return rows;
 }
 
 /** Links of one child record (Contact or File), with the four documented columns (+ extra). */
@@ -76,6 +79,25 @@ async function linksUnder(
   extraColumns: string[] = [],
 ): Promise<Row[]> {
   return linksTo(await linksOfChild(t, childDomain, childId, extraColumns), p.domainId, p.id);
+}
+
+/**
+ * A contact linked to several parents keeps every one of those links (LINK-005, judged by its own
+ * test): a test that sets up links of one contact to `parents` (in that order) relies on it. When
+ * the link to the last parent is there and an earlier one is gone, a later Upsert removed it: the
+ * test is blocked by LINK-005 (fails it alone, in LINK-005's own test) instead of failing its own
+ * requirements on links that are not there. A missing last link is Upsert's own failure: left to
+ * the test.
+ */
+async function needsContactKeepsParents(t: Ctx, contactId: number, parents: Parent[]): Promise<void> {
+  if (parents.length < 2) return;
+  const rows = await linksOfChild(t, 'Contact', contactId);
+  const has = (p: Parent) => linksTo(rows, p.domainId, p.id).length > 0;
+  if (!has(parents[parents.length - 1]!)) return;
+  judgedAlone('LINK-005', `contact ${contactId} keeps its links to ${parents.length} parents`, () => {
+    const lost = parents.filter((p) => !has(p)).map((p) => `${p.domain} ${p.id}`);
+    expect(lost, `links of contact ${contactId} gone after another parent's Upsert`).toEqual([]);
+  });
 }
 
 /**
@@ -310,6 +332,7 @@ conformance(
       await t.links.upsert(linkArgs(p3, 'Contact', c.contactId, r1)),
       `Upsert with relationship ${r1} under a third parent`,
     );
+    await needsContactKeepsParents(t, c.contactId, [p1, p2, p3]);
 
     // the links themselves are judged with the documented columns; the relationships they carry
     // only when the implementation offers the (undocumented) relationship column
@@ -560,6 +583,7 @@ conformance(
         `Upsert ${p.domain} ${p.id} -> ${childDomain} ${childId}`,
       );
     }
+    await needsContactKeepsParents(t, c1.contactId, [p1, p2]);
     const rows = await linksOfChild(t, 'Contact', c1.contactId);
     expect(rows).toHaveLength(2);
     for (const r of rows) expect(r).toMatchObject({ ChildDomainID: CONTACT_DOMAIN_ID, ChildID: c1.contactId });
@@ -584,6 +608,7 @@ conformance(
     for (const p of [claim, incident]) {
       expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), `Upsert under ${p.domain}`);
     }
+    await needsContactKeepsParents(t, c.contactId, [claim, incident]);
     expect(await linksOfChild(t, 'Contact', c.contactId), 'both links without parentDomain').toHaveLength(2);
 
     for (const p of [claim, incident]) {
@@ -676,6 +701,7 @@ conformance(
       expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId)), 'contact link');
     }
     expectAccepted(await t.links.upsert(linkArgs(p1, 'File', f.fileId)), 'file link');
+    await needsContactKeepsParents(t, c.contactId, [p1, p2]);
 
     expectAccepted(await t.links.remove(linkArgs(p1, 'Contact', c.contactId)), 'Remove of the Contact link');
     const rows = await linksOfChild(t, 'Contact', c.contactId);
@@ -691,7 +717,10 @@ conformance(
 /** Link/Query with any parameters (names of the undocumented ones through the bindings). */
 async function queryLinksBy(t: Ctx, q: Q): Promise<Row[]> {
   const res = await get(t, '/api/Link/Query', q);
-  return linkRows(res.status, res.json, `Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`);
+  const rows = linkRows(res.status, res.json, `Link/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`);
+  const childId = typeof q.childRecordID === 'number' ? q.childRecordID : undefined;
+  needsRowsOfChild(rows, typeof q.childDomain === 'string' ? q.childDomain : undefined, childId);
+  return rows;
 }
 
 /** A link operation a test needs as a step (not what it checks): a refusal blocks the test. */
@@ -734,6 +763,7 @@ conformance(
         `Upsert ${p.domain} ${p.id} -> Contact ${c.contactId}`,
       );
     }
+    await needsContactKeepsParents(t, c1.contactId, [p1, p2]);
     const lq = t.bindings.linkQuery;
     const cols = { columns: LINK_COLUMNS };
     const pairs = (rows: Row[]) => rows.map((r) => `${String(r.ParentID)}>${String(r.ChildID)}`).sort();
@@ -883,6 +913,7 @@ conformance(
     await step(t.links.upsert(contactLink(p2, c, r2)), 'Upsert p2 -> contact');
     await step(t.links.upsert(contactLink(p1, other, r2)), 'Upsert p1 -> other contact');
     await step(t.links.upsert(linkArgs(p1, 'File', f.fileId)), 'Upsert p1 -> file');
+    await needsContactKeepsParents(t, c.contactId, [p1, p2]);
     // a contact's links with their relationships when the implementation offers the column
     const contactLinks = async (childId: number) => {
       const { rows, relationship } = await linkRowsWithRelationship(
@@ -946,6 +977,7 @@ conformance(
     const link = (x: { domain: string; id: number }) => linkArgs(x, 'Contact', c.contactId);
     expectAccepted(await t.links.upsert(link(p)), `Upsert ${p.domain} ${p.id} -> contact`);
     expectAccepted(await t.links.upsert(link(twin)), `Upsert ${twin.domain} ${twin.id} -> contact`);
+    await needsContactKeepsParents(t, c.contactId, [p, twin]);
     const rows = await linksOfChild(t, 'Contact', c.contactId);
     expect(linkSet(rows), 'two links, one per parent domain').toEqual(
       [

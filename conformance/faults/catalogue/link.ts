@@ -368,7 +368,9 @@ export const LINK_FAULTS: Fault[] = [
     area: 'LINK',
     description:
       "Link/Upsert replaces the child's links: before the new link is written, every other link of the same child is deleted.",
-    requirements: ['LINK-013'],
+    // a contact linked to a second parent loses its first link: LINK-005, "one contact can be
+    // linked to several parents", is broken as plainly as Upsert's own rule
+    requirements: ['LINK-013', 'LINK-005'],
     rewrite: on(['upsertLink'], async (req, _route, ctx, next) => {
       const res = await next(req);
       const b = linkBody(req);

@@ -7,6 +7,7 @@
 // the assertions that do not depend on the column (`relationship` is then undefined).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
+import { needsRowsOfChild } from './links-of-child.js';
 import { type Ctx, get } from './request.js';
 
 type LinkList = components['schemas']['LinkList'];
@@ -41,6 +42,17 @@ function rowsOf(res: { status: number; text: string; json: unknown }, what: stri
  * the relationship column. `consequence` names the assertions the caller leaves out without it.
  */
 export async function linkRowsWithRelationship(
+  t: Ctx,
+  q: LinkQuery,
+  documented: string,
+  consequence: string,
+): Promise<RowsWithRelationship> {
+  const out = await withRelationship(t, q, documented, consequence);
+  needsRowsOfChild(out.rows, q.childDomain, q.childRecordID);
+  return out;
+}
+
+async function withRelationship(
   t: Ctx,
   q: LinkQuery,
   documented: string,
