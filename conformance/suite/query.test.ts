@@ -269,7 +269,7 @@ conformance(
     const expected = ordered(rows, keys).map(pick);
     const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys) };
     expect(q.sort).toBe(`${recs.sortField} asc`);
-    await expectPages(t, queryPath(recs), q, expected, pick, 5, 'sort asc');
+    await expectPages(t, queryPath(recs), q, expected, pick, 5, 'sort asc', 'QRY-023');
   },
 );
 
@@ -288,7 +288,7 @@ conformance(
     const expected = ordered(rows, keys).map(pick);
     const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys) };
     expect(queryPath(recs)).toBe('/api/File/Query');
-    await expectPages(t, queryPath(recs), q, expected, pick, 5, 'File/Query sort asc');
+    await expectPages(t, queryPath(recs), q, expected, pick, 5, 'File/Query sort asc', 'QRY-023');
   },
 );
 
@@ -320,7 +320,7 @@ conformance(
       if (same(keys.slice(0, 1)) || same(keys.slice(1)))
         throw new PreconditionFailedError(`provider state 'records': one column of ${sortParam(keys)} decides alone`);
       const q = { ...only(t, recs), columns: `${group},${recs.sortField}`, sort: sortParam(keys) };
-      await expectPages(t, queryPath(recs), q, expected, pick, 5, `sort ${q.sort}`);
+      await expectPages(t, queryPath(recs), q, expected, pick, 5, `sort ${q.sort}`, 'QRY-024');
     }
   },
 );
