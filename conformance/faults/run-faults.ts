@@ -36,6 +36,7 @@ import {
 } from './runner/judge.js';
 import { fmtMs, mutationJson, renderMarkdown, summaryText, table } from './runner/report.js';
 import { runJob, type RunSettings } from './runner/run-job.js';
+import { openSuiteSession, type SuiteSession } from '../src/run/suite-session.js';
 import {
   costliestFirst,
   expectedCost,
@@ -62,6 +63,7 @@ interface Options {
   runConcurrency: string;
   seed?: string;
   bundle: boolean;
+  session: boolean;
   list?: boolean;
   faultsOnly?: boolean;
   controlsOnly?: boolean;
@@ -109,6 +111,10 @@ function program(): Command {
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
     .option('--run-concurrency <n>', 'tests in flight within each run (8 = one worker thread per run)', '8')
     .option(
+      '--no-session',
+      "every run on a vitest instance of its own (default: one suite session per lane: its instance, worker thread and loaded modules serve the lane's runs)",
+    )
+    .option(
       '--no-bundle',
       'start the reference servers from their sources through tsx (default: an esbuild bundle, built at the start)',
     )
@@ -137,11 +143,11 @@ function listing(faults: Fault[], controls: Control[]): string {
   );
 }
 
-/** Runs `fn` over `items`, `n` at a time. */
-async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items`, `n` at a time (`lane`: which of the n runs it). */
+async function pool<T>(items: T[], n: number, fn: (t: T, lane: number) => Promise<void>): Promise<void> {
   let i = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async () => {
-    while (i < items.length) await fn(items[i++]!);
+  const lanes = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async (_, lane) => {
+    while (i < items.length) await fn(items[i++]!, lane);
   });
   await Promise.all(lanes);
 }
@@ -204,6 +210,7 @@ async function main(argv: string[]): Promise<number> {
     ...faults.map((fault) => ({ kind: 'fault' as const, fault })),
     ...controls.map((control) => ({ kind: 'control' as const, control })),
   ];
+  const sessions: SuiteSession[] = [];
   let baseline: BaselineOutcome = {
     ok: false,
     skipped: true,
@@ -277,11 +284,13 @@ async function main(argv: string[]): Promise<number> {
     let done = 0;
     const selections = new Map(jobs.map((job) => [job, jobSelection(job, scope, suite)]));
     const order = costliestFirst(jobs, (job) => expectedCost(selections.get(job)!, suite));
-    await pool(order, concurrency, async (job) => {
+    await pool(order, concurrency, async (job, lane) => {
       const name = jobName(job);
       const dir = path.join(faultsDir, name);
       const selection = selections.get(job)!;
-      const once = () => runJob(job, name, dir, { servers, selection, settings, log });
+      // one suite session per lane: consecutive runs of a lane share vitest, its thread and modules
+      const session = opts.session ? (sessions[lane] ??= openSuiteSession()) : undefined;
+      const once = () => runJob(job, name, dir, { servers, selection, settings, log, session });
       const { run, proxyErrors } = await once();
       const tests = selection.tests ? `${selection.tests.length} tests` : 'whole files';
       if (job.kind === 'fault') {
@@ -318,6 +327,7 @@ async function main(argv: string[]): Promise<number> {
       writeReports(false);
     });
   } finally {
+    await Promise.all(sessions.map((s) => s.close()));
     await servers.close();
   }
 
