@@ -13,6 +13,8 @@ type Listener = (arg: any) => void;
 /** The threads one vitest instance keeps between its runs. */
 export class KeptThreads {
   private idle: Worker[] = [];
+  /** The list of files to invalidate each thread applied last (kept-thread-worker's send). */
+  readonly invalidated = new WeakMap<Worker, unknown>();
   private closed = false;
   /** Threads started so far (a kept one taken again is not counted). */
   started = 0;
@@ -54,6 +56,8 @@ class KeptThreadWorker implements PoolWorker {
   private started = false;
   private busy = false;
   private stopRequested = false;
+  /** vitest's 'stop' reached the thread (it was mid-file): it tore itself down and cannot be kept. */
+  private stopForwarded = false;
   private listeners: Array<[string, Listener]> = [];
   private readonly entrypoint: string;
 
@@ -92,8 +96,18 @@ class KeptThreadWorker implements PoolWorker {
     if (message?.type === 'stop') {
       this.stopRequested = true;
       if (!this.busy) return this.answer('stopped');
+      this.stopForwarded = true;
     }
-    if (message?.type === 'run' || message?.type === 'collect') this.busy = true;
+    if (message?.type === 'run' || message?.type === 'collect') {
+      this.busy = true;
+      // vitest gives every file of a run the same list of files to invalidate: a thread applies
+      // it before its first file of the run only, so that within a run its modules live on from
+      // file to file as in a thread of vitest's own pool
+      const inv = message.context?.invalidates;
+      if (inv?.length && this.keeper.invalidated.get(this.t) === inv)
+        message = { ...message, context: { ...message.context, invalidates: [] } };
+      else if (inv) this.keeper.invalidated.set(this.t, inv);
+    }
     this.t.postMessage(message);
   }
 
@@ -147,7 +161,7 @@ class KeptThreadWorker implements PoolWorker {
       to.setMaxListeners(to.getMaxListeners() - 1);
     }
     // kept only when it finished its files and was set up; a thread stopped mid-file ends
-    if (this.started && !this.busy && this.stopRequested) this.keeper.keep(thread);
+    if (this.started && !this.busy && this.stopRequested && !this.stopForwarded) this.keeper.keep(thread);
     else await thread.terminate();
   }
 }

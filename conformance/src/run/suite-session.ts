@@ -35,10 +35,12 @@ const HOOKS = [
 ] as const;
 
 /** Forwards vitest's events to the reporters of the run under way (vitest fixes its reporters at creation). */
-function forwardingReporter(): Reporter & { current: Reporter[] } {
-  const fwd = { current: [] as Reporter[] };
+function forwardingReporter() {
+  /** `ended`: how the last run ended (onTestRunEnd's reason: 'passed', 'failed', 'interrupted'). */
+  const fwd = { current: [] as Reporter[], ended: undefined as string | undefined };
   for (const hook of HOOKS)
     (fwd as Record<string, unknown>)[hook] = async (...args: unknown[]) => {
+      if (hook === 'onTestRunEnd') fwd.ended = args[2] as string;
       for (const r of fwd.current) await (r as Record<string, any>)[hook]?.(...args);
     };
   return fwd as Reporter & typeof fwd;
@@ -128,8 +130,8 @@ export function openSuiteSession(): SuiteSession {
         const reporters = o.reporters.filter((r): r is Reporter => typeof r !== 'string');
         inst.forward.current = reporters;
         for (const r of reporters) await r.onInit?.(vitest);
+        inst.forward.ended = undefined;
         o.onVitest?.(vitest);
-        const off = vitest.onCancel(() => void (cancelled = true));
         const wanted = o.include && new Set(o.include.map((f) => path.resolve(ROOT, f)));
         const specs = wanted ? inst.specs.filter((s) => wanted.has(path.resolve(s.moduleId))) : inst.specs;
         if (specs.length === 0) throw new Error(`no suite file matches ${(o.include ?? []).join(', ')}`);
@@ -140,7 +142,8 @@ export function openSuiteSession(): SuiteSession {
           // vitest's state keeps the modules of earlier runs: only this run's
           return { testModules: r.testModules.filter((m) => ids.has(m.moduleId)), unhandledErrors: r.unhandledErrors };
         } finally {
-          off();
+          // a cancelled run (an aborted one: a timeout of the caller) may have left a thread mid-file
+          cancelled = inst.forward.ended !== 'passed' && inst.forward.ended !== 'failed';
           inst.forward.current = [];
         }
       } catch (e) {
