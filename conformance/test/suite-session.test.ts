@@ -1,7 +1,7 @@
 // A suite session (conformance/src/run/suite-session.ts): consecutive runs on one vitest instance
 // and its kept worker thread, each against its own reference server. Each run has its own context:
 // its requests reach only its server, its results hold only its tests, and a file run again
-// registers its tests anew. In a child process (helpers/session-runs.ts): vitest is not nested.
+// registers its tests anew. In a child process (fixtures/session-runs.ts): vitest is not nested.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,7 @@ describe('suite session', () => {
   it('five runs against five servers: each its own requests and results, a thread kept from run to run', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'conformance/test/helpers/session-runs.ts')],
+      ['--import', 'tsx', path.join(ROOT, 'conformance/test/fixtures/session-runs.ts')],
       { cwd: ROOT, timeout: 150_000 },
     );
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
