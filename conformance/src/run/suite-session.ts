@@ -118,7 +118,7 @@ export function openSuiteSession(): SuiteSession {
         provide: undefined,
         reporters: o.reporters.filter((r) => typeof r === 'string'),
       });
-      let cancelled = false;
+      let discard = false;
       try {
         if (!instances.has(key)) instances.set(key, create(o));
         const inst = await instances.get(key)!;
@@ -143,15 +143,15 @@ export function openSuiteSession(): SuiteSession {
           return { testModules: r.testModules.filter((m) => ids.has(m.moduleId)), unhandledErrors: r.unhandledErrors };
         } finally {
           // a cancelled run (an aborted one: a timeout of the caller) may have left a thread mid-file
-          cancelled = inst.forward.ended !== 'passed' && inst.forward.ended !== 'failed';
+          discard = inst.forward.ended !== 'passed' && inst.forward.ended !== 'failed';
           inst.forward.current = [];
         }
       } catch (e) {
-        cancelled = true;
+        discard = true;
         throw e;
       } finally {
         // a cancelled or failed run leaves nothing behind for the next one: a new instance then
-        if (cancelled) await drop(key);
+        if (discard) await drop(key);
         busy = false;
       }
     },
