@@ -36,6 +36,7 @@ import {
 } from './runner/judge.js';
 import { fmtMs, mutationJson, renderMarkdown, summaryText, table } from './runner/report.js';
 import { runJob, type RunSettings } from './runner/run-job.js';
+import { openSuiteSession, type SuiteSession } from '../src/run/suite-session.js';
 import {
   costliestFirst,
   expectedCost,
@@ -65,6 +66,7 @@ interface Options {
   seed?: string;
   seeds: string;
   bundle: boolean;
+  session: boolean;
   list?: boolean;
   faultsOnly?: boolean;
   controlsOnly?: boolean;
@@ -117,6 +119,10 @@ function program(): Command {
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
     .option('--run-concurrency <n>', 'tests in flight within each run (8 = one worker thread per run)', '8')
     .option(
+      '--no-session',
+      "every run on a vitest instance of its own (default: one suite session per lane: its instance, worker thread and loaded modules serve the lane's runs)",
+    )
+    .option(
       '--no-bundle',
       'start the reference servers from their sources through tsx (default: an esbuild bundle, built at the start)',
     )
@@ -145,11 +151,11 @@ function listing(faults: Fault[], controls: Control[]): string {
   );
 }
 
-/** Runs `fn` over `items`, `n` at a time. */
-async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items`, `n` at a time (`lane`: which of the n runs it). */
+async function pool<T>(items: T[], n: number, fn: (t: T, lane: number) => Promise<void>): Promise<void> {
   let i = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async () => {
-    while (i < items.length) await fn(items[i++]!);
+  const lanes = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async (_, lane) => {
+    while (i < items.length) await fn(items[i++]!, lane);
   });
   await Promise.all(lanes);
 }
@@ -213,6 +219,7 @@ async function main(argv: string[]): Promise<number> {
     ...faults.map((fault) => ({ kind: 'fault' as const, fault })),
     ...controls.map((control) => ({ kind: 'control' as const, control })),
   ];
+  const sessions: SuiteSession[] = [];
   let baseline: BaselineOutcome = {
     ok: false,
     skipped: true,
@@ -288,7 +295,12 @@ async function main(argv: string[]): Promise<number> {
     const selections = new Map(jobs.map((job) => [job, jobSelection(job, scope, suite)]));
     const order = costliestFirst(jobs, (job) => expectedCost(selections.get(job)!, suite));
     /** The fault's outcome over --seeds seeds: the first one's, judged again under each other seed. */
-    const alsoOnOtherSeeds = async (job: Job & { kind: 'fault' }, first: FaultOutcome, selection: JobSelection) => {
+    const alsoOnOtherSeeds = async (
+      job: Job & { kind: 'fault' },
+      first: FaultOutcome,
+      selection: JobSelection,
+      session: SuiteSession | undefined,
+    ) => {
       const more: SeedOutcome[] = [];
       for (let k = 1; k < seeds; k++) {
         const s = seedAt(seed, k);
@@ -298,21 +310,24 @@ async function main(argv: string[]): Promise<number> {
           selection,
           settings: { ...settings, seed: s },
           log,
+          session,
         });
         more.push({ seed: s, outcome: judgeFault(job.fault, again.run, baselineResults, dir, again.proxyErrors) });
       }
       return overSeeds({ seed, outcome: first }, more);
     };
-    await pool(order, concurrency, async (job) => {
+    await pool(order, concurrency, async (job, lane) => {
       const name = jobName(job);
       const dir = path.join(faultsDir, name);
       const selection = selections.get(job)!;
-      const once = () => runJob(job, name, dir, { servers, selection, settings, log });
+      // one suite session per lane: consecutive runs of a lane share vitest, its thread and modules
+      const session = opts.session ? (sessions[lane] ??= openSuiteSession()) : undefined;
+      const once = () => runJob(job, name, dir, { servers, selection, settings, log, session });
       const { run, proxyErrors } = await once();
       const tests = selection.tests ? `${selection.tests.length} tests` : 'whole files';
       if (job.kind === 'fault') {
         let o = judgeFault(job.fault, run, baselineResults, dir, proxyErrors);
-        if (o.caught && seeds > 1) o = await alsoOnOtherSeeds(job, o, selection);
+        if (o.caught && seeds > 1) o = await alsoOnOtherSeeds(job, o, selection, session);
         outcomes.push(o);
         log(
           `[${++done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
@@ -345,6 +360,7 @@ async function main(argv: string[]): Promise<number> {
       writeReports(false);
     });
   } finally {
+    await Promise.all(sessions.map((s) => s.close()));
     await servers.close();
   }
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { runConformance, type ConformanceOptions } from '../../src/run/run-conformance.js';
+import type { SuiteSession } from '../../src/run/suite-session.js';
 import type { Control, Fault } from '../fault.js';
 import { startFaultProxy } from '../proxy.js';
 import type { ConformanceRun } from './judge.js';
@@ -36,6 +37,7 @@ export async function runSuite(
   reportDir: string,
   s: RunSettings,
   config?: Control['config'],
+  session?: SuiteSession,
 ): Promise<ConformanceRun> {
   fs.rmSync(reportDir, { recursive: true, force: true });
   fs.mkdirSync(reportDir, { recursive: true });
@@ -68,6 +70,7 @@ export async function runSuite(
       signal: controller.signal,
       writeReports: true,
       ...(sel.tests ? { tests: sel.tests } : {}),
+      ...(session ? { session } : {}),
     });
     return { exitCode: results.exitCode, durationMs: Date.now() - started, results };
   } catch (e) {
@@ -100,7 +103,14 @@ export async function runJob(
   job: Job,
   name: string,
   dir: string,
-  o: { servers: ServerPool; selection: JobSelection; settings: RunSettings; log: (line: string) => void },
+  o: {
+    servers: ServerPool;
+    selection: JobSelection;
+    settings: RunSettings;
+    log: (line: string) => void;
+    /** the lane's suite session (run-faults.ts), if any */
+    session?: SuiteSession;
+  },
 ): Promise<{ run: ConformanceRun; proxyErrors: number }> {
   const flags = job.kind === 'control' ? (job.control.serverFlags ?? []) : [];
   const started = Date.now();
@@ -120,7 +130,7 @@ export async function runJob(
     });
     try {
       const config = job.kind === 'control' ? job.control.config : undefined;
-      const run = await runSuite(proxy.url, o.selection, dir, o.settings, config);
+      const run = await runSuite(proxy.url, o.selection, dir, o.settings, config, o.session);
       return { run, proxyErrors: proxy.stats.errors };
     } finally {
       await proxy.close();

@@ -59,6 +59,11 @@ export interface RunContext {
    * operations a fault rewrites). Absent: every selected test.
    */
   tests?: string[];
+  /**
+   * Set by a suite session (suite-session.ts), one per vitest run: a worker thread serves many runs
+   * there, and what the suite keeps for a run (dsl.ts) is kept under it. Absent: one run per worker.
+   */
+  runId?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { precompileValidators } from '../suite-api/generic-checks/schema-validat
 import { concurrencyFor, randomSeed, resolveRunOptions, type RawOptions, type RunOptions } from './config.js';
 import type { RunContext } from './context.js';
 import { runSuite } from './vitest-run.js';
+import type { SuiteSession } from './suite-session.js';
 import { HarnessError, UsageError } from '../errors.js';
 import { relFile } from '../paths.js';
 import { ConformanceReporter } from '../report/reporter.js';
@@ -43,6 +44,10 @@ export interface RunHooks {
   /** Only these tests (by ID) run; the others are left out of the run and its results as if not in
    * the suite (the fault runner: the tests that call the operations a fault rewrites). */
   tests?: string[];
+  /** Run on this suite session (openSuiteSession(), suite-session.ts): its vitest instance and
+   * worker threads, with the suite's modules loaded, serve this run and the caller's next ones.
+   * The caller closes it. Not used for a sharded run or one recording HAR (--record-har). */
+  session?: SuiteSession;
 }
 
 /** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
@@ -164,6 +169,8 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
         shard: o.shard,
         bail: o.bail,
         include: o.include,
+        // the HAR spool reaches the workers in their environment, set when a thread starts
+        session: raw.recordHar ? undefined : hooks.session,
         onVitest: (v) => {
           vitest = v;
           // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal

@@ -7,6 +7,7 @@ import { ROOT, SUITE_GLOB } from '../paths.js';
 import type { RunContext } from './context.js';
 import { DEFAULT_CONCURRENCY } from './config.js';
 import { LongChainsFirst } from './file-order.js';
+import type { SuiteSession } from './suite-session.js';
 
 export interface SuiteRunOptions {
   ctx: RunContext;
@@ -23,6 +24,9 @@ export interface SuiteRunOptions {
   concurrency?: number;
   /** Called with the vitest instance as soon as it exists (to cancel it on SIGINT). */
   onVitest?: (v: Vitest) => void;
+  /** Run on this session's vitest instance and threads (suite-session.ts) instead of a new one;
+   * not for a sharded run or one with file filters. */
+  session?: SuiteSession;
 }
 
 /** Most tests of one file in flight at once. */
@@ -46,7 +50,7 @@ export function concurrencyPlan(concurrency: number, maxWorkers?: number) {
   return { workers, perFile: Math.max(1, Math.ceil(n / workers)) };
 }
 
-function suiteConfig(o: SuiteRunOptions) {
+export function suiteConfig(o: SuiteRunOptions) {
   const plan = concurrencyPlan(o.concurrency ?? DEFAULT_CONCURRENCY, o.maxWorkers);
   return {
     config: false as const,
@@ -86,13 +90,18 @@ function suiteConfig(o: SuiteRunOptions) {
   };
 }
 
+/** A session runs the whole suite or named files: not a shard, file filters or include globs. */
+export function sessionCanRun(o: Pick<SuiteRunOptions, 'shard' | 'filters' | 'include'>): boolean {
+  return !o.shard && !o.filters?.length && (o.include ?? []).every((f) => !/[*?[\]{}!]/.test(f));
+}
+
 export interface SuiteRunResult {
   testModules: ReadonlyArray<TestModule>;
   unhandledErrors: ReadonlyArray<unknown>;
 }
 
-/** One vitest run of the suite; the reporters receive everything. */
-async function runOnce(o: SuiteRunOptions): Promise<SuiteRunResult> {
+/** One vitest run of the suite on an instance of its own; the reporters receive everything. */
+async function runOnceAlone(o: SuiteRunOptions): Promise<SuiteRunResult> {
   const vitest = await createVitest('test', suiteConfig(o) as any);
   o.onVitest?.(vitest);
   try {
@@ -110,6 +119,8 @@ async function runOnce(o: SuiteRunOptions): Promise<SuiteRunResult> {
  * setting they changed. The reporters see two runs (ConformanceReporter.finish() ends them).
  */
 export async function runSuite(o: SuiteRunOptions): Promise<SuiteRunResult> {
+  const session = sessionCanRun(o) ? o.session : undefined;
+  const runOnce = session ? (x: SuiteRunOptions) => session.runOnce(x) : runOnceAlone;
   const main = await runOnce({ ...o, ctx: { ...o.ctx, phase: 'main' } });
   const files = serviceWideFiles(main.testModules);
   if (files.length === 0) return main;

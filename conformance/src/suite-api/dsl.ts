@@ -228,20 +228,41 @@ declare module '@vitest/runner' {
   interface TaskMeta extends ConformanceMeta {}
 }
 
-// ------------------------------------------------------------------------- per-file state
+// ------------------------------------------------------------------------- per-run state
 
-let runCtx: RunContext | undefined;
-function ctx(): RunContext {
-  if (!runCtx) {
-    let provided: RunContext | undefined;
-    try {
-      provided = inject('conformance');
-    } catch {
-      provided = undefined;
-    }
-    runCtx = provided ?? contextFromEnv();
+/**
+ * What the harness keeps for one run, in the worker that runs its files. A worker runs several files
+ * with one module instance (vitest-run.ts, isolate: false), and in a suite session
+ * (suite-session.ts) several runs, one after another, each against another target: all of it is
+ * kept under the run's id (RunContext.runId) and starts empty when a run with another id begins.
+ */
+interface RunState {
+  ctx: RunContext;
+  provider?: StateProvider;
+  admin?: { session: StateSession; values: Promise<StateValues>; token: Promise<string> };
+  /** The suite file whose afterAll tears the admin user down. Per file, not once per module. */
+  adminTeardownFile?: string;
+  /** Test IDs seen so far (duplicates are a definition error). */
+  seenIds: Set<string>;
+  /** The longest time a successful t.poll needed: how long an asynchronous effect takes here. */
+  longestPollMs: number;
+}
+
+let run: RunState | undefined;
+function runState(): RunState {
+  let provided: RunContext | undefined;
+  try {
+    provided = inject('conformance');
+  } catch {
+    provided = undefined;
   }
-  return runCtx;
+  if (!run || (provided && provided.runId !== run.ctx.runId))
+    run = { ctx: provided ?? contextFromEnv(), seenIds: new Set(), longestPollMs: 0 };
+  return run;
+}
+
+function ctx(): RunContext {
+  return runState().ctx;
 }
 
 /** The run's context (profile, timeouts, tolerances) for helpers outside a test body. */
@@ -249,15 +270,15 @@ export function currentRun(): Readonly<RunContext> {
   return ctx();
 }
 
-let provider: StateProvider | undefined;
 function stateProvider(): StateProvider {
-  if (!provider) {
-    const c = ctx();
-    if (c.fixtures) provider = new FixtureStateProvider(c.fixtures);
-    else if (c.stateUrl) provider = new HttpStateProvider(c.stateUrl, c.timeoutMs);
+  const r = runState();
+  if (!r.provider) {
+    const c = r.ctx;
+    if (c.fixtures) r.provider = new FixtureStateProvider(c.fixtures);
+    else if (c.stateUrl) r.provider = new HttpStateProvider(c.stateUrl, c.timeoutMs);
     else throw new PreconditionFailedError('no provider-state URL and no fixtures file configured');
   }
-  return provider;
+  return r.provider;
 }
 
 const checkers = new Map<SchemaView, GenericChecker>();
@@ -280,22 +301,18 @@ function coreSurface(bindings: Bindings): RequestSurface {
   return s;
 }
 
-let admin: { session: StateSession; values: Promise<StateValues>; token: Promise<string> } | undefined;
-/** The suite file whose afterAll tears the admin user down. Per file, not once per module: a
- * worker may run several files with one module instance (vitest-run.ts, isolate: false). */
-let adminTeardownFile: string | undefined;
-
-function adminSetup(): NonNullable<typeof admin> {
-  if (!admin) {
+function adminSetup(): NonNullable<RunState['admin']> {
+  const r = runState();
+  if (!r.admin) {
     const session = new StateSession(stateProvider(), 'run-admin');
     const values = session.given('a user', {});
     // the value is validated where it is read: a missing or empty token is a precondition failure
     const token = values.then((v) => v.token as string);
     values.catch(() => undefined); // handled by the awaiting test
     token.catch(() => undefined);
-    admin = { session, values, token };
+    r.admin = { session, values, token };
   }
-  return admin;
+  return r.admin;
 }
 
 function adminToken(): Promise<string> {
@@ -315,23 +332,19 @@ async function protocolVersion(): Promise<string> {
   return n.version;
 }
 
-const seenIds = new Set<string>();
-
-/** The longest time a successful t.poll of this file needed: how long an asynchronous effect takes here. */
-let longestPollMs = 0;
-
 // ------------------------------------------------------------------------- the DSL
 
 export function conformance(record: ConformanceRecord, body: (t: TestContext) => Promise<void>): void {
-  const c = ctx();
+  const r = runState();
+  const c = r.ctx;
   validateRecord(record, c);
   const file = getCurrentSuite()?.file?.filepath ?? '';
-  if (adminTeardownFile !== file) {
-    adminTeardownFile = file;
+  if (r.adminTeardownFile !== file) {
+    r.adminTeardownFile = file;
     afterAll(async () => {
-      if (!admin) return;
-      const a = admin;
-      admin = undefined;
+      if (!r.admin) return;
+      const a = r.admin;
+      r.admin = undefined;
       const warnings = await a.session.teardownAll();
       for (const w of warnings) console.warn(`conformance: WARNING: ${w}`);
     });
@@ -525,17 +538,19 @@ function makeTestContext(
     poll: async (fn, done, opts = {}) => {
       const t0 = Date.now();
       const v = await poll(fn, done, { timeoutMs: c.asyncTimeoutMs, ...opts });
-      longestPollMs = Math.max(longestPollMs, Date.now() - t0);
+      const r = runState();
+      r.longestPollMs = Math.max(r.longestPollMs, Date.now() - t0);
       return v;
     },
     expectStaysAbsent: async (check, opts = {}) => {
       const since = opts.since ?? Date.now();
-      let needed = longestPollMs;
+      const r = runState();
+      let needed = r.longestPollMs;
       if (opts.positive) {
         const t0 = Date.now();
         await opts.positive();
         needed = Date.now() - t0;
-        longestPollMs = Math.max(longestPollMs, needed);
+        r.longestPollMs = Math.max(r.longestPollMs, needed);
       }
       const waitMs = absenceWindowMs(needed, c);
       const left = since + waitMs - Date.now();
@@ -613,6 +628,7 @@ function validateRecord(r: ConformanceRecord, c: RunContext): void {
   for (const c of r.classes ?? [])
     if (typeof c !== 'string' || !r.requirements.includes(c.split(':')[0]!) || !/^[A-Z]+-\d{3}:\S+$/.test(c))
       throw new SuiteDefinitionError(`${where}: class ${String(c)} must be 'REQ-ID:class' of one of its requirements`);
+  const { seenIds } = runState();
   if (seenIds.has(r.id)) throw new SuiteDefinitionError(`${where}: duplicate test id`);
   seenIds.add(r.id);
   if (c.collectOnly) return;
