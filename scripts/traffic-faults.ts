@@ -1,12 +1,12 @@
 // How much of the fault catalogue recorded traffic catches passively (issue 23): for every fault
 // (conformance/faults/catalogue) the suite's tests of the fault's requirements run through the
-// fault proxy with `--record-har`; `verify-traffic` then judges that HAR alone. A fault "changed an
+// fault proxy with `recordHar` (a runConformance call); verifyTrafficFiles (what `verify-traffic`
+// runs) then judges that HAR alone. A fault "changed an
 // exchange" when its rewrite answered differently from the upstream (or sent it a different
 // request). Every control (conformance/faults/controls) is recorded the same way and its HAR must
 // verify with 0 failed. Writes reports/traffic.md (the figures the vendor guide quotes) and
 // reports/traffic.json.
 //   npx tsx scripts/traffic-faults.ts [--only a,b] [--concurrency 2] [--out reports]
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,15 +16,15 @@ import { FAULTS } from '../conformance/faults/catalogue/index.js';
 import { CONTROLS } from '../conformance/faults/controls/index.js';
 import type { Control, Fault } from '../conformance/faults/fault.js';
 import { startFaultProxy } from '../conformance/faults/proxy.js';
-import type { RunResults } from '../conformance/src/report/results.js';
+import { runConformance } from '../conformance/src/run/run-conformance.js';
+import { writeReports } from '../conformance/src/report/write-reports.js';
+import { verifyTrafficFiles } from '../conformance/src/traffic/verify-files.js';
 import { startReferenceProcess } from '../conformance/src/targets/reference-process.js';
 import { notJudgeableReason } from '../conformance/src/traffic/report.js';
 import { SCHEMA_RULE } from '../conformance/src/traffic/rules-schema.js';
 import { SEQUENCE_RULES } from '../conformance/src/traffic/sequence-rules.js';
 import { EXCHANGE_RULES } from '../conformance/src/traffic/verify.js';
 import { ROOT } from '../spec/paths.js';
-
-const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 
 const o = new Command()
   .option('--only <names>', 'comma list of faults and controls')
@@ -38,19 +38,6 @@ const o = new Command()
   .opts<{ only?: string; concurrency: string; out: string; from?: string }>();
 const only = o.only?.split(',').map((s) => s.trim());
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'traffic-faults-'));
-
-function cli(args: string[], log: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const out = fs.openSync(log, 'w');
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', out, out],
-      env: { ...process.env, CI: '' },
-    });
-    fs.closeSync(out);
-    child.once('exit', (code) => resolve(code));
-  });
-}
 
 interface Outcome {
   name: string;
@@ -132,53 +119,44 @@ async function job(kind: 'fault' | 'control' | 'reference', f: Fault | Control):
   const select = kind === 'fault' ? ((f as Fault).select ?? (f as Fault).requirements) : (f as Control).select;
   const har = path.join(dir, 'traffic.har');
   try {
-    const suiteExit = await cli(
-      [
-        'run',
-        '--base-url',
-        proxy.url,
-        '--provider-states-url',
-        `${proxy.url}/_provider-states`,
-        '--profile',
-        'core',
-        '--report-dir',
-        path.join(dir, 'run'),
-        '--timeout',
-        '30000',
-        '--concurrency',
-        '8',
-        '--skip-shrink',
-        '--record-har',
-        har,
-        ...(select?.length ? ['--requirements', select.join(',')] : []),
-        ...(configFile ? ['--config', configFile] : []),
-      ],
-      path.join(dir, 'run.log'),
-    );
-    const vdir = path.join(dir, 'verify');
-    const trafficExit = await cli(
-      ['verify-traffic', har, '--report-dir', vdir, ...(configFile ? ['--config', configFile] : [])],
-      path.join(dir, 'verify.log'),
-    );
-    let r: RunResults | undefined;
+    const runLog = fs.openSync(path.join(dir, 'run.log'), 'w');
+    const write = (text: string) => fs.writeSync(runLog, text.endsWith('\n') ? text : `${text}\n`);
+    let suiteExit: number | null;
     try {
-      r = JSON.parse(fs.readFileSync(path.join(vdir, 'results.json'), 'utf8')) as RunResults;
-    } catch {
-      r = undefined;
+      const run = await runConformance(
+        {
+          baseUrl: proxy.url,
+          providerStatesUrl: `${proxy.url}/_provider-states`,
+          profile: 'core',
+          reportDir: path.join(dir, 'run'),
+          timeout: '30000',
+          concurrency: '8',
+          skipShrink: true,
+          recordHar: har,
+          ...(select?.length ? { requirements: select.join(',') } : {}),
+          ...(configFile ? { config: configFile } : {}),
+        },
+        { log: write, out: write, writeReports: true },
+      );
+      suiteExit = run.exitCode;
+    } catch (e) {
+      write(`run failed: ${(e as Error).stack ?? e}`);
+      suiteExit = null;
+    } finally {
+      fs.closeSync(runLog);
     }
-    const m =
-      /(\d+) exchanges of the interface/.exec(r?.target.description ?? '') ??
-      /(\d+) exchange\(s\)/.exec(fs.readFileSync(path.join(dir, 'verify.log'), 'utf8'));
+    const v = verifyTrafficFiles([har], configFile ? { config: configFile } : {});
+    writeReports(v.results, path.join(dir, 'verify'));
     return {
       name: f.name,
       kind,
       requirements: (f as Fault).requirements ?? [],
       changed: counter.n,
       suiteExit,
-      trafficExit,
-      trafficFailed: (r?.requirements ?? []).filter((q) => q.result === 'failed').map((q) => q.id),
-      exchanges: m ? Number(m[1]) : 0,
-      observed: /\d+ of \d+ testable core requirements observed/.exec(r?.target.description ?? '')?.[0],
+      trafficExit: v.results.exitCode,
+      trafficFailed: v.results.requirements.filter((q) => q.result === 'failed').map((q) => q.id),
+      exchanges: v.exchanges,
+      observed: `${v.observed.observed} of ${v.observed.testable} testable core requirements observed`,
     };
   } finally {
     await proxy.close();

@@ -50,6 +50,33 @@ describe('runConformance from the package export', () => {
     expect(stdout.trim()).toBe('records.get-by-id-returns-stored-values passed');
   }, 150_000);
 
+  it('two runs side by side in one process each record their own traffic (recordHar)', async () => {
+    // the spool reached the workers through a process-wide environment variable: the second run
+    // took it over and the first run's HAR lost its exchanges (scripts/traffic-faults.ts)
+    const dir = fs.mkdtempSync(path.join(ROOT, 'reports', 'tmp', 'har-side-by-side-'));
+    fs.writeFileSync(
+      script,
+      [
+        `import fs from 'node:fs';`,
+        `import { runConformance } from 'rflps-conformance/run';`,
+        `const runs = [0, 1].map((i) => runConformance({ localProcess: true, requirements: 'REC-001', recordHar: ${JSON.stringify(dir)} + '/' + i + '.har' }));`,
+        `await Promise.all(runs);`,
+        `const hosts = (i) => [...new Set(JSON.parse(fs.readFileSync(${JSON.stringify(dir)} + '/' + i + '.har', 'utf8')).log.entries.map((e) => new URL(e.request.url).host))];`,
+        `console.log(JSON.stringify([hosts(0), hosts(1)]));`,
+      ].join('\n'),
+    );
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: ROOT, timeout: 120_000 });
+      const [a, b] = JSON.parse(stdout.trim().split('\n').pop()!) as [string[], string[]];
+      // each HAR holds the exchanges of its own server only, and some
+      expect(a).toHaveLength(1);
+      expect(b).toHaveLength(1);
+      expect(a[0]).not.toBe(b[0]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
+
   it('a whole run (profile all) prints no warning', async () => {
     // MaxListenersExceededWarning was printed here when a test had more than ten requests in flight
     fs.writeFileSync(

@@ -2,17 +2,13 @@
 // rules, with no state endpoint; writes the report set of a run and exits as a run does.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CatalogueError, loadCatalogue } from '../spec/catalogue.js';
-import { loadOpenApi } from '../spec/openapi.js';
+import { CatalogueError } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../report/results.js';
 import { summaryText } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
-import { bindingsFromConfig } from '../traffic/bindings-file.js';
-import { trafficResults } from '../traffic/report.js';
-import { verifyTraffic } from '../traffic/verify.js';
+import { verifyTrafficFiles } from '../traffic/verify-files.js';
 import { log } from './log.js';
-import { specVersion, suiteVersion } from './versions.js';
 
 interface Opts {
   reportDir: string;
@@ -39,35 +35,17 @@ export function registerVerifyTraffic(program: Command, onExit: (code: number) =
 
 async function verifyCommand(files: string[], opts: Opts): Promise<number> {
   try {
-    const catalogue = loadCatalogue();
-    const bindings = bindingsFromConfig(opts.config);
-    const startedAt = new Date();
-    const v = verifyTraffic(files, { index: loadOpenApi(), bindings });
-    const r = trafficResults(v, {
-      catalogue,
-      suiteVersion: suiteVersion(),
-      specVersion: specVersion(catalogue),
-      tokenHeader: bindings.tokenHeader,
-      tokenPrefix: bindings.tokenPrefix,
-      startedAt,
-      keepCredentials: opts.keepCredentials,
-      keepContents: opts.keepContents,
-      targetLabel: opts.targetLabel,
-    });
-    if (v.exchanges.length === 0) {
-      r.results.exitCode = EXIT.usage;
-      r.results.verdict = 'error';
-    }
+    const v = verifyTrafficFiles(files, opts);
     const dir = path.resolve(opts.reportDir);
-    writeReports(r.results, dir);
+    writeReports(v.results, dir);
     const out = [
-      summaryText(r.results, { reportDir: dir }),
-      `conformance: ${v.exchanges.length} exchange(s) of the interface in ${v.entries} HAR entries; ${r.observed.observed} of ${r.observed.testable} testable core requirements observed`,
-      ...(r.toRecord.length ? ['to observe more, record:', ...r.toRecord.map((t) => `  - ${t}`)] : []),
+      summaryText(v.results, { reportDir: dir }),
+      `conformance: ${v.exchanges} exchange(s) of the interface in ${v.entries} HAR entries; ${v.observed.observed} of ${v.observed.testable} testable core requirements observed`,
+      ...(v.toRecord.length ? ['to observe more, record:', ...v.toRecord.map((t) => `  - ${t}`)] : []),
     ];
     process.stdout.write(`${out.join('\n')}\n`);
-    if (v.exchanges.length === 0) log('conformance: error: the HAR file(s) hold no exchange of the interface');
-    return r.results.exitCode;
+    if (v.exchanges === 0) log('conformance: error: the HAR file(s) hold no exchange of the interface');
+    return v.results.exitCode;
   } catch (e) {
     log(`conformance: error: ${(e as Error).message}`);
     return e instanceof UsageError || e instanceof CatalogueError ? EXIT.usage : EXIT.harness;

@@ -51,6 +51,8 @@ export interface RunContext {
   collectOnly?: boolean;
   /** The seed of the generated (model-based) tests (--seed; the CLI always sets one). */
   seed?: number;
+  /** recordHar: the directory the workers spool the run's exchanges to (traffic/spool.ts). */
+  harSpool?: string;
   /** --skip-shrink: a failing model-based test reports the first failing sequence, not shrunk. */
   skipShrink?: boolean;
   /**

@@ -86,13 +86,14 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
   const startedAt = new Date();
   // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end)
-  let endHar: (() => void) | undefined;
+  let har: ReturnType<typeof startHarRecording>;
   try {
     log(`conformance: target: ${target.describe()}`);
     const started = await target.start();
     signal?.throwIfAborted();
-    endHar = startHarRecording(raw.recordHar as string | undefined, o.bindings, log);
+    har = startHarRecording(raw.recordHar as string | undefined, o.bindings, log);
     const ctx: RunContext = {
+      ...(har ? { harSpool: har.spool } : {}),
       baseUrl: started.baseUrl,
       stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
       fixtures: o.fixtures,
@@ -191,7 +192,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     return results;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    endHar?.();
+    har?.end();
     await target.stop();
   }
 }

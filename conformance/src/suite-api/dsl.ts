@@ -47,6 +47,7 @@ import {
 import { classifyError, type TestOutcome } from '../report/results.js';
 import { writeTrace } from './trace.js';
 import { decideVerdict } from './verdict.js';
+import { spoolInto } from '../traffic/spool.js';
 import { documentedSurface, type RequestSurface } from './request-guard.js';
 
 export type { RawResponse, RawInit } from './client.js';
@@ -256,8 +257,11 @@ function runState(): RunState {
   } catch {
     provided = undefined;
   }
-  if (!run || (provided && provided.runId !== run.ctx.runId))
+  if (!run || (provided && provided.runId !== run.ctx.runId)) {
     run = { ctx: provided ?? contextFromEnv(), seenIds: new Set(), longestPollMs: 0 };
+    // this run's exchanges go to its own spool (or none), whatever an earlier run of the thread recorded
+    spoolInto(run.ctx.harSpool);
+  }
   return run;
 }
 

@@ -7,23 +7,20 @@ import path from 'node:path';
 import type { Bindings } from '../suite-api/bindings.js';
 import { harHeaders, harLog, type HarEntry } from './har.js';
 import { redactor } from './redact.js';
-import { SPOOL_ENV } from './spool.js';
 import { suiteVersion } from '../cli/versions.js';
 
 /**
- * Starts recording when `file` is given; returns what ends it (writes the HAR, removes the spool),
- * or undefined when there is nothing to record.
+ * Starts recording when `file` is given: the spool directory (for RunContext.harSpool) and what
+ * ends it (writes the HAR, removes the spool); undefined when there is nothing to record.
  */
 export function startHarRecording(
   file: string | undefined,
   bindings: Bindings,
   log: (s: string) => void = () => {},
-): (() => void) | undefined {
+): { spool: string; end: () => void } | undefined {
   if (!file) return undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-har-'));
-  process.env[SPOOL_ENV] = dir;
-  return () => {
-    delete process.env[SPOOL_ENV];
+  const end = () => {
     try {
       const n = writeSpooledHar(dir, file, bindings);
       log(`conformance: wrote ${n} exchanges as HAR to ${file} (credentials redacted)`);
@@ -31,6 +28,7 @@ export function startHarRecording(
       fs.rmSync(dir, { recursive: true, force: true });
     }
   };
+  return { spool: dir, end };
 }
 
 /** Joins the spool's entries into `file`; returns how many. */

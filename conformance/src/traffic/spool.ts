@@ -1,13 +1,22 @@
 // The suite's own traffic as HAR (`conformance run --record-har FILE`): while a run records, every
 // exchange the transport makes (in any worker) is appended as one HAR entry per line to a file of
-// its worker in a private spool directory named by CONFORMANCE_HAR_SPOOL; har-recording.ts joins
-// them into one HAR when the run ends, redacting credentials there.
+// its worker in a private spool directory; har-recording.ts joins them into one HAR when the run
+// ends, redacting credentials there. The directory reaches the workers in the run's context
+// (RunContext.harSpool; dsl.ts calls spoolInto when a run begins), not through the environment:
+// runs of one process side by side (the fault runner's lanes, scripts/traffic-faults.ts) each
+// record their own traffic.
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { harEntry } from './har.js';
 
-export const SPOOL_ENV = 'CONFORMANCE_HAR_SPOOL';
+/** The spool of the run under way in this thread (undefined: not recording). */
+let spoolDir: string | undefined;
+
+/** Records this thread's exchanges into `dir` from now on (undefined: stops recording). */
+export function spoolInto(dir: string | undefined): void {
+  spoolDir = dir;
+}
 
 interface Req {
   method: string;
@@ -23,7 +32,7 @@ interface Res {
 
 /** Sends `r` through `send`; when the run records, appends the exchange to the spool. */
 export async function spooled<R extends Req, S extends Res>(r: R, send: (r: R) => Promise<S>): Promise<S> {
-  const dir = process.env[SPOOL_ENV];
+  const dir = spoolDir;
   if (!dir) return send(r);
   const startedMs = Date.now();
   const t0 = performance.now();
@@ -45,7 +54,7 @@ export async function spooled<R extends Req, S extends Res>(r: R, send: (r: R) =
 
 /** fetch for the typed client (openapi-fetch): the same spool as `spooled`. */
 export async function spooledFetch(request: Request): Promise<Response> {
-  if (!process.env[SPOOL_ENV]) return fetch(request);
+  if (!spoolDir) return fetch(request);
   const body = request.body === null ? undefined : await request.clone().text();
   const headers: Record<string, string> = {};
   request.headers.forEach((v, k) => (headers[k] = v));

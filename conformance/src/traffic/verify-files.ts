@@ -1,0 +1,58 @@
+// Recorded traffic judged as a library call: HAR files → the results of a run (the report set's
+// model) and what the recording showed. `conformance verify-traffic` prints and writes them;
+// scripts/traffic-faults.ts reads them directly.
+import { loadCatalogue } from '../spec/catalogue.js';
+import { loadOpenApi } from '../spec/openapi.js';
+import { EXIT, type RunResults } from '../report/results.js';
+import { bindingsFromConfig } from './bindings-file.js';
+import { trafficResults } from './report.js';
+import { verifyTraffic } from './verify.js';
+import { specVersion, suiteVersion } from '../cli/versions.js';
+
+export interface VerifyFilesOptions {
+  /** a config file whose `bindings:` name the token header and query parameters (as for run) */
+  config?: string;
+  keepCredentials?: boolean;
+  keepContents?: boolean;
+  targetLabel?: string;
+}
+
+export interface TrafficVerdict {
+  results: RunResults;
+  /** exchanges of the interface in the files, and HAR entries read */
+  exchanges: number;
+  entries: number;
+  observed: { observed: number; testable: number };
+  /** what to record to observe more */
+  toRecord: string[];
+}
+
+/** Judges the HAR `files` together, in recorded order. No exchange of the interface: verdict error, exit 2. */
+export function verifyTrafficFiles(files: string[], o: VerifyFilesOptions = {}): TrafficVerdict {
+  const catalogue = loadCatalogue();
+  const bindings = bindingsFromConfig(o.config);
+  const startedAt = new Date();
+  const v = verifyTraffic(files, { index: loadOpenApi(), bindings });
+  const r = trafficResults(v, {
+    catalogue,
+    suiteVersion: suiteVersion(),
+    specVersion: specVersion(catalogue),
+    tokenHeader: bindings.tokenHeader,
+    tokenPrefix: bindings.tokenPrefix,
+    startedAt,
+    keepCredentials: o.keepCredentials,
+    keepContents: o.keepContents,
+    targetLabel: o.targetLabel,
+  });
+  if (v.exchanges.length === 0) {
+    r.results.exitCode = EXIT.usage;
+    r.results.verdict = 'error';
+  }
+  return {
+    results: r.results,
+    exchanges: v.exchanges.length,
+    entries: v.entries,
+    observed: r.observed,
+    toRecord: r.toRecord,
+  };
+}
