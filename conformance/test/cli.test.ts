@@ -111,7 +111,7 @@ describe('a run against a fake implementation', () => {
       '--include',
       'conformance/test/fixtures/suite/*.suite.ts',
       '--requirements',
-      'DOM-003,DOM-004,DOM-005,DOM-006,DOM-007,DOM-008,BIND-001,BIND-002,REC-001,GEN-002',
+      'DOM-003,DOM-004,DOM-005,DOM-006,DOM-007,DOM-008,BIND-001,BIND-002,MEM-001,REC-001,GEN-002',
       '--read-only',
       '--timeout',
       '1500',
@@ -129,10 +129,13 @@ describe('a run against a fake implementation', () => {
     expect(by['DOM-007'].result).toBe('error');
     expect(by['DOM-008'].result).toBe('not-applicable');
     expect(by['DOM-008'].tests[0].reason).toMatch(/read-only/);
-    // one cause, one failure: a response shape the generic checks refuse blocks the test (root GEN-002)
-    expect(by['BIND-001'].result).toBe('blocked');
-    expect(by['BIND-001'].blockedBy).toEqual(['GEN-002']);
-    expect(by['BIND-001'].tests[0].error!.message).toMatch(/\[GEN-002\]/);
+    // one cause, one failure: a response shape the generic checks refuse blocks a test about another
+    // rule (root GEN-002), and fails the test of the requirement the broken schema node names
+    expect(by['MEM-001'].result).toBe('blocked');
+    expect(by['MEM-001'].blockedBy).toEqual(['GEN-002']);
+    expect(by['MEM-001'].tests[0].error!.message).toMatch(/\[GEN-002\]/);
+    expect(by['BIND-001'].result).toBe('failed');
+    expect(by['BIND-001'].tests[0].error!.message).toMatch(/\/Status must be equal to one of the allowed values/);
     expect(by['GEN-002'].result).toBe('failed');
     // a failed t.needs step blocks the test's requirements and fails the step's requirement
     expect(by['BIND-002'].result).toBe('blocked');
@@ -144,7 +147,7 @@ describe('a run against a fake implementation', () => {
     expect(res.target).toMatchObject({ kind: 'url', baseUrl: base });
     expect(res.counts).toMatchObject({
       passed: 1,
-      failed: 3,
+      failed: 4,
       blocked: 2,
       error: 1,
       'precondition-failed': 1,
@@ -155,7 +158,7 @@ describe('a run against a fake implementation', () => {
     const blockedAt = r.stdout.indexOf('Blocked (2)');
     expect(roots).toBeGreaterThan(-1);
     expect(blockedAt).toBeGreaterThan(roots);
-    expect(r.stdout).toMatch(/by GEN-002: 1 requirement\(s\)\n\s+BIND-001/);
+    expect(r.stdout).toMatch(/by GEN-002: 1 requirement\(s\)\n\s+MEM-001/);
     expect(r.stdout).toMatch(/by REC-001: 1 requirement\(s\)\n\s+BIND-002/);
     // the failed test carries its exchanges, token redacted
     const ex = by['DOM-004'].tests[0].error!.exchanges;
