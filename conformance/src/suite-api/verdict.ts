@@ -21,7 +21,7 @@ const text = (list: Violation[]) => list.map((v) => v.message).join('\n');
  * The BlockedError for a test whose exchanges the generic checks refused (root: GEN-001/GEN-002, or
  * the requirement that owns a broken envelope).
  */
-export function blockedByViolation(violations: Violation[]): BlockedError {
+function blockedByViolation(violations: Violation[]): BlockedError {
   const owned = violations.find((v) => v.owner);
   const code = owned?.owner ?? violations[0]!.code;
   const step = owned
