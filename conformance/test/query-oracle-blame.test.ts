@@ -65,4 +65,34 @@ describe('the generated query oracle names the broken rule', () => {
     expect(blame({ columns: cols, offset: 10 }, short)).toBe('QRY-003');
     expect(blame({ columns: cols, offset: 10, take: 30 }, short)).toBe('QRY-005');
   });
+
+  it('a sorted page from an offset: out of the order asked is the order’s, in order but elsewhere the offset’s', () => {
+    const rows = Array.from({ length: 12 }, (_, i) => ({ G: i % 3, N: `n${String(i).padStart(2, '0')}` }));
+    const two = { recs: { ids: rows.map((_, i) => i + 1) }, fields: ['G', 'N'], truth: rows } as unknown as Fixture;
+    const keys = [
+      { field: 'G', dir: 'desc' as const },
+      { field: 'N', dir: 'asc' as const },
+    ];
+    const c: QueryCase = {
+      columns: [{ field: 'G' }, { field: 'N' }],
+      sort: { keys, explicitAsc: true },
+      offset: 5,
+      take: 4,
+    };
+    const byKeys = [...rows].sort((a, b) => b.G - a.G || a.N.localeCompare(b.N));
+    const blameOf = (List: unknown[]) => {
+      try {
+        judge(two, c, 200, { List });
+        return undefined;
+      } catch (e) {
+        return (e as { requirement?: string }).requirement;
+      }
+    };
+    expect(blameOf(byKeys.slice(5, 9))).toBeUndefined();
+    // the second key ignored: within a group the records come in reverse
+    const firstKeyOnly = [...rows].sort((a, b) => b.G - a.G || b.N.localeCompare(a.N));
+    expect(blameOf(firstKeyOnly.slice(5, 9))).toBe('QRY-024');
+    // the right order from another offset
+    expect(blameOf(byKeys.slice(4, 8))).toBe('QRY-006');
+  });
 });

@@ -85,7 +85,8 @@ export const QRY_FAULTS: Fault[] = [
     name: 'skip-ignored',
     area: 'QRY',
     description: 'The start offset (skip) is ignored: every page starts at the first record.',
-    requirements: ['QRY-006'],
+    // the proxy's queryRecords is both queries: the file query's offset (FILE-022) is ignored as well
+    requirements: ['QRY-006', 'FILE-022'],
     rewrite: ignoreQueryParam(QUERIES, 'skip'),
   },
   {

@@ -251,11 +251,21 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
           .slice(1, 1 + rows.length)
           .map((r) => values(project(c, r)));
         const shifted = c.offset === undefined && (rows as Row[]).every((r, k) => values(r) === fromSecond[k]);
+        // records of the fixture in the order asked, only not the ones the offset names: the
+        // offset's; out of the order asked: the order's, wherever the page starts
+        const orderedValues = ordered(f.truth, keys0).map((r) => values(project(c, r)));
+        const used = new Set<number>();
+        const at = (rows as Row[]).map((r) => {
+          const i = orderedValues.findIndex((v, j) => v === values(r) && !used.has(j));
+          used.add(i);
+          return i;
+        });
+        const inOrder = at.every((i, j) => i >= 0 && (j === 0 || i > at[j - 1]!));
         const req = shifted
           ? 'QRY-007'
           : dottedWrong
             ? 'COL-004'
-            : start > 0
+            : start > 0 && inOrder
               ? 'QRY-006'
               : keys0.length > 1
                 ? 'QRY-024'
