@@ -80,9 +80,16 @@ function applied(before: Map<number, Row>, updates: Array<[number, Row]>, delete
   return out;
 }
 
-/** The set equals `expected`: the same IDs with the same values, nothing more. */
-async function expectSet(t: Ctx, p: ProposalValues, expected: Map<number, Row>, what: string) {
-  expect(asObject(await scheduleSet(t, p)), what).toEqual(asObject(expected));
+/**
+ * The set equals `expected`: the same IDs with the same values, nothing more. The comparison is the
+ * statement of one requirement, `owner` (which operations a batch applies, what a rollback keeps,
+ * what a failed item leaves): a set that differs fails `owner` alone, so a test naming several
+ * requirements does not fail its others on it (one cause, one red line; see judgedAlone). The
+ * listing itself is a step (scheduleSet).
+ */
+async function expectSet(t: Ctx, owner: string, p: ProposalValues, expected: Map<number, Row>, what: string) {
+  const got = asObject(await scheduleSet(t, p));
+  judgedAlone(owner, what, () => expect(got, what).toEqual(asObject(expected)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,8 +172,14 @@ conformance(
       // Quote: the delete is permanent.
       expect(await readRecord(t, p, deletes[i].ID), `deleted record ${deletes[i].ID} is gone`).toBeNull();
     }
-    await expectSet(t, p, expected, "the proposal's records: the updates and inserts applied, the deletes gone");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    await expectSet(
+      t,
+      'SCHED-008',
+      p,
+      expected,
+      "the proposal's records: the updates and inserts applied, the deletes gone",
+    );
+    await expectSet(t, 'SCHED-008', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
 
@@ -194,7 +207,7 @@ conformance(
     expect(ins.Deletes).toEqual([]);
     expect(ins.Inserts[0].IsSuccessful).toBe(true);
     expected.set(ins.Inserts[0].RecordID, stored(location(`Only ${x}`, 'o')));
-    await expectSet(t, p, expected, 'after an insert-only batch');
+    await expectSet(t, 'SCHED-008', p, expected, 'after an insert-only batch');
 
     const onlyUpdate = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
       Updates: [{ ID: l2, Fields: { City: `Town ${x}` } }],
@@ -207,7 +220,7 @@ conformance(
     expect(upd.Updates).toHaveLength(1);
     expect(upd.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l2, OrderNumber: 0 });
     expected = applied(expected, [[l2, { City: `Town ${x}` }]], []);
-    await expectSet(t, p, expected, 'after an update-only batch');
+    await expectSet(t, 'SCHED-008', p, expected, 'after an update-only batch');
 
     const onlyDelete = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Deletes: [{ ID: l1 }] });
     expect2xx(onlyDelete.status);
@@ -218,12 +231,12 @@ conformance(
     expect(del.Deletes).toHaveLength(1);
     expect(del.Deletes[0]).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: 0 });
     expected = applied(expected, [], [l1]);
-    await expectSet(t, p, expected, 'after a delete-only batch');
+    await expectSet(t, 'SCHED-008', p, expected, 'after a delete-only batch');
 
     const nothing = await upsertMulti(t, p.proposalId, p.scheduleDomain, {});
     expect2xx(nothing.status);
     expect(nothing.body).toMatchObject({ Inserts: [], Updates: [], Deletes: [] });
-    await expectSet(t, p, expected, 'an empty batch changes nothing');
+    await expectSet(t, 'SCHED-008', p, expected, 'an empty batch changes nothing');
   },
 );
 
@@ -329,8 +342,14 @@ conformance(
       expect(res.IsSuccessful, `delete ${i} (record ${deletes[i].ID}): ${res.Message}`).toBe(deletes[i].ok);
       expect(res.RecordID, `delete ${i}: RecordID`).toBe(deletes[i].ok ? deletes[i].ID : 0);
     }
-    await expectSet(t, p, expected, "the proposal's records: exactly the successful items applied");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records named by failed items are untouched");
+    await expectSet(t, 'SCHED-011', p, expected, "the proposal's records: exactly the successful items applied");
+    await expectSet(
+      t,
+      'SCHED-010',
+      twin,
+      twinBefore,
+      "the twin proposal's records named by failed items are untouched",
+    );
   },
 );
 
@@ -381,7 +400,7 @@ conformance(
       expect(kept.IsSuccessful, `insert ${i}: ${kept.Message}`).toBe(true);
       expected.set(kept.RecordID, stored(location(`Kept ${i === 0 ? 'A' : 'C'} ${x}`, i === 0 ? 'a' : 'c')));
     }
-    await expectSet(t, p, expected, 'the successful items are committed, the failed ones change nothing');
+    await expectSet(t, 'SCHED-011', p, expected, 'the successful items are committed, the failed ones change nothing');
   },
 );
 
@@ -436,8 +455,8 @@ conformance(
 
     // Rolled back: the whole set is as before, so neither the valid inserts nor the valid update
     // nor the delete are there.
-    await expectSet(t, p, before, "the proposal's records are exactly as before the batch");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    await expectSet(t, 'SCHED-014', p, before, "the proposal's records are exactly as before the batch");
+    await expectSet(t, 'SCHED-014', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
 
@@ -488,7 +507,7 @@ conformance(
     expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
       asObject(expected),
     );
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    await expectSet(t, 'SCHED-029', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
 
@@ -556,8 +575,8 @@ for (const type of ['Quote', 'Endorsement'] as const) {
           for (const item of resultsOf(o.body)) expect(item.IsSuccessful, JSON.stringify(item)).toBe(false);
       }
 
-      await expectSet(t, b, bBefore, "proposal B's records are unchanged");
-      await expectSet(t, a, aBefore, "proposal A's records are unchanged");
+      await expectSet(t, 'SCHED-010', b, bBefore, "proposal B's records are unchanged");
+      await expectSet(t, 'SCHED-010', a, aBefore, "proposal A's records are unchanged");
     },
   );
 }
@@ -588,7 +607,7 @@ conformance(
     }
     const claim = await t.api.GET('/api/{domain}/{id}', { params: { path: { domain: 'Claim', id: claimId } } });
     expect(claim.response.status, 'the Claim named in Deletes still exists').toBe(200);
-    await expectSet(t, p, before, "the proposal's records are unchanged");
+    await expectSet(t, 'SCHED-006', p, before, "the proposal's records are unchanged");
   },
 );
 
@@ -613,9 +632,13 @@ conformance(
     expect2xx(d.status);
     expectResultShape(d.body, 'DELETE result');
     expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-    expect(await readRecord(t, p, l1)).toBeNull();
-    await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    // a Quote's deleted record cannot be read: SCHED-022's statement alone
+    const gone = await readRecord(t, p, l1);
+    judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
+      expect(gone, 'the deleted record cannot be read').toBeNull(),
+    );
+    await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'only the deleted record is gone');
+    await expectSet(t, 'SCHED-022', twin, twinBefore, "the twin proposal's records are untouched");
 
     // A failed single delete (the record is already gone) reports RecordID 0.
     const again = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
@@ -624,7 +647,7 @@ conformance(
       judgedAlone('SCHED-002', 'a failed single delete reports RecordID 0', () => expect(res.RecordID).toBe(0));
       expect(res.OrderNumber ?? null).toBeNull();
     }
-    await expectSet(t, p, applied(before, [], [l1]), 'the refused delete changes nothing');
+    await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'the refused delete changes nothing');
   },
 );
 
@@ -647,7 +670,7 @@ conformance(
       expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
     );
     expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
-    await expectSet(t, p, before, 'the records stay as they were');
+    await expectSet(t, 'SCHED-018', p, before, 'the records stay as they were');
   },
 );
 
@@ -688,8 +711,8 @@ conformance(
       `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`,
     ).toBe(false);
     expect(await readRecord(t, p, l1), 'the reinstated record has its values').toEqual(values);
-    await expectSet(t, p, before, "the proposal's records are as before the DELETE");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    await expectSet(t, 'SCHED-021', p, before, "the proposal's records are as before the DELETE");
+    await expectSet(t, 'SCHED-019', twin, twinBefore, "the twin proposal's records are untouched");
     // Active again: it can be changed like any record of the proposal.
     const x = tag();
     const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
@@ -722,14 +745,21 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect2xx(d.status);
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-      expect(await readRecord(t, p, l1), 'the record cannot be read').toBeNull();
-      await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
+      // unreadable and not reinstatable afterwards: SCHED-022's statement alone
+      const gone = await readRecord(t, p, l1);
+      judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
+        expect(gone, 'the record cannot be read').toBeNull(),
+      );
+      await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'only the deleted record is gone');
       // Reinstate's answer is not shown; when it is a result, it reports no success.
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
-      for (const res of resultsOf(r.body))
-        expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
-      expect(await readRecord(t, p, l1), 'still gone after the Reinstate attempt').toBeNull();
-      await expectSet(t, p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
+      const still = await readRecord(t, p, l1);
+      judgedAlone('SCHED-022', 'a permanently deleted record cannot be reinstated', () => {
+        for (const res of resultsOf(r.body))
+          expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
+        expect(still, 'still gone after the Reinstate attempt').toBeNull();
+      });
+      await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
     },
   );
 }
