@@ -555,13 +555,16 @@ conformance(
     );
     // The inserted records are the new IDs; their values, in any order of IDs, are the inserts'.
     const added = [...after.keys()].filter((id) => !before.has(id));
-    expect(added, 'the three inserts are committed').toHaveLength(3);
-    const byName = (a: Row, b: Row) => String(a.LocationName).localeCompare(String(b.LocationName));
-    expect(added.map((id) => after.get(id) as Row).sort(byName)).toEqual(inserts.map(stored).sort(byName));
-    for (const id of added) expected.set(id, after.get(id) as Row);
-    expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
-      asObject(expected),
-    );
+    // that the batch commits, whole and nothing else, is SCHED-029's statement alone
+    judgedAlone('SCHED-029', 'an atomic batch without a failing item commits every operation', () => {
+      expect(added, 'the three inserts are committed').toHaveLength(3);
+      const byName = (a: Row, b: Row) => String(a.LocationName).localeCompare(String(b.LocationName));
+      expect(added.map((id) => after.get(id) as Row).sort(byName)).toEqual(inserts.map(stored).sort(byName));
+      for (const id of added) expected.set(id, after.get(id) as Row);
+      expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
+        asObject(expected),
+      );
+    });
     await expectSet(t, 'SCHED-029', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
@@ -617,10 +620,12 @@ for (const type of ['Quote', 'Endorsement'] as const) {
       }
       // Single DELETE through proposal A of a record of proposal B (not its first).
       const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
-      expect(
-        isRefusal(d.res),
-        `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
-      ).toBe(true);
+      judgedAlone('SCHED-010', "a single DELETE naming another proposal's record fails", () =>
+        expect(
+          isRefusal(d.res),
+          `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
+        ).toBe(true),
+      );
       for (const res of resultsOf(d.body))
         judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
           expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0),
