@@ -12,6 +12,7 @@ import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
 import {
   bindQuote,
+  expectBoundDetails,
   expectNeverBound,
   ALREADY,
   MEMBER,
@@ -19,7 +20,7 @@ import {
   type BindStatus,
   type MemberCreationResult,
 } from './support/binding.js';
-import { type Ctx } from './support/request.js';
+import { type Ctx, judgedAlone } from './support/request.js';
 
 /** POST CreateMember without a body (the operation takes none). */
 async function createMember(t: Ctx, proposalId: number): Promise<RawResponse> {
@@ -35,9 +36,27 @@ function expectCreationResult(body: unknown): asserts body is MemberCreationResu
   expect(o.Message === null || typeof o.Message === 'string', 'Message is a string or null').toBe(true);
 }
 
-/** A successful CreateMember: the new member's ID. */
+/** Statuses that refuse a request for its form or body (not its proposal, its token or its member). */
+const FORM_REFUSED = [400, 411, 415, 422];
+
+/**
+ * A CreateMember without a body, on a proposal without a member and with valid applicant data, is
+ * not refused for its form: the only thing such a call can lack is the body, which the operation
+ * does not take (MEM-008's statement, judged as its failure alone; a test that creates a member as
+ * its set-up is blocked by it).
+ */
+function expectBodylessAccepted(res: RawResponse) {
+  judgedAlone('MEM-008', 'CreateMember without a body is not refused for its form', () =>
+    expect(FORM_REFUSED, `CreateMember without a body: ${res.status} ${res.text.slice(0, 200)}`).not.toContain(
+      res.status,
+    ),
+  );
+}
+
+/** A successful CreateMember on a proposal without a member and with valid applicant data: the new member's ID. */
 async function createdMember(t: Ctx, proposalId: number): Promise<number> {
   const res = await createMember(t, proposalId);
+  expectBodylessAccepted(res);
   expect(res.status, `CreateMember: ${res.text}`).toBe(200);
   const body = res.json;
   expectCreationResult(body);
@@ -45,10 +64,16 @@ async function createdMember(t: Ctx, proposalId: number): Promise<number> {
   return body.RecordID;
 }
 
-/** Binds the proposal (BindQuote) and reads BindStatus until it settles. */
+/**
+ * Binds the proposal (BindQuote) and reads BindStatus until it settles. The member tests read the
+ * details of a Bound status (MemberID, MemberName): that they are filled is BIND-003's statement,
+ * a step here (expectBoundDetails).
+ */
 async function bindAndRead(t: Ctx, proposalId: number): Promise<BindStatus> {
   await bindQuote(t, proposalId);
-  return settled(t, proposalId);
+  const s = await settled(t, proposalId);
+  if (s.Status === 'Bound') expectBoundDetails(s);
+  return s;
 }
 
 /** The refusal of section 7: HTTP 500 whose body is a JSON string saying a MemberID is assigned. */
@@ -71,12 +96,12 @@ conformance(
   async (t) => {
     const p = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
     const res = await createMember(t, p.proposalId);
+    expectBodylessAccepted(res);
     expect(res.status, `CreateMember: ${res.text}`).toBe(200);
     const body = res.json;
     expectCreationResult(body);
     expect(body.IsSuccessful).toBe(true);
     expect(body.RecordID, "the new member's ID").toBeGreaterThan(0);
-    expect(body.Message).toBeNull();
 
     // The member is a Member record.
     const m = await t.api.GET('/api/{domain}/{id}', {
@@ -92,6 +117,10 @@ conformance(
     const s = await bindAndRead(t, p.proposalId);
     expect(s.Status, `bound after CreateMember (${s.ErrorMessage})`).toBe('Bound');
     expect(s.MemberID, 'BindStatus names the created member').toBe(body.RecordID);
+    // the null Message of a success is MEM-002's statement alone (judged last: it ends the test)
+    judgedAlone('MEM-002', 'a successful CreateMember answers a null Message', () =>
+      expect(body.Message, 'Message of a successful CreateMember').toBeNull(),
+    );
   },
 );
 
@@ -139,8 +168,11 @@ conformance(
     const s = await bindAndRead(t, p.proposalId);
     expect(s.Status, `bound after CreateMember (${s.ErrorMessage})`).toBe('Bound');
     expect(s.MemberID).toBe(memberId);
-    expect(s.MemberName, 'the member is named from the applicant data, not from the request body').toBe(
-      p.applicantName,
+    // the name from the applicant data, whatever the body said: MEM-004's statement alone
+    judgedAlone('MEM-004', 'the member is named from the applicant data', () =>
+      expect(s.MemberName, 'the member is named from the applicant data, not from the request body').toBe(
+        p.applicantName,
+      ),
     );
     const st = await bindAndRead(t, twin.proposalId);
     expect(st.MemberID).toBe(twinMember);
@@ -197,8 +229,15 @@ conformance(
   },
   async (t) => {
     const p = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true, applicantValid: false });
+    // The control first: a twin with valid applicant data gets its member by the same call, so a
+    // refusal of the call's form (MEM-008) shows there and is not taken for this proposal's answer.
+    const twin = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
+    await createdMember(t, twin.proposalId);
     const res = await createMember(t, p.proposalId);
-    expect(res.status).toBe(200);
+    // HTTP 200 for a validation failure is MEM-006's statement alone (the shape after it is MEM-001's)
+    judgedAlone('MEM-006', 'a validation failure answers HTTP 200', () =>
+      expect(res.status, `CreateMember with invalid applicant data: ${res.text.slice(0, 200)}`).toBe(200),
+    );
     const body = res.json;
     expectCreationResult(body);
     expect(body.IsSuccessful).toBe(false);
@@ -209,13 +248,11 @@ conformance(
 
     // No member was assigned: the proposal still cannot be bound, judged after as long as a twin
     // with valid applicant data needs to be bound.
-    const twin = await t.given('a proposal', { type: 'Quote', hasMember: false, rated: true });
     const since = Date.now();
     await bindQuote(t, p.proposalId);
     await expectNeverBound(t, p.proposalId, 'a proposal whose member creation failed', {
       since,
       positive: async () => {
-        await createdMember(t, twin.proposalId);
         expect((await bindAndRead(t, twin.proposalId)).Status, 'the twin binds').toBe('Bound');
       },
     });

@@ -80,9 +80,16 @@ function applied(before: Map<number, Row>, updates: Array<[number, Row]>, delete
   return out;
 }
 
-/** The set equals `expected`: the same IDs with the same values, nothing more. */
-async function expectSet(t: Ctx, p: ProposalValues, expected: Map<number, Row>, what: string) {
-  expect(asObject(await scheduleSet(t, p)), what).toEqual(asObject(expected));
+/**
+ * The set equals `expected`: the same IDs with the same values, nothing more. The comparison is the
+ * statement of one requirement, `owner` (which operations a batch applies, what a rollback keeps,
+ * what a failed item leaves): a set that differs fails `owner` alone, so a test naming several
+ * requirements does not fail its others on it (one cause, one red line; see judgedAlone). The
+ * listing itself is a step (scheduleSet).
+ */
+async function expectSet(t: Ctx, owner: string, p: ProposalValues, expected: Map<number, Row>, what: string) {
+  const got = asObject(await scheduleSet(t, p));
+  judgedAlone(owner, what, () => expect(got, what).toEqual(asObject(expected)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,8 +172,14 @@ conformance(
       // Quote: the delete is permanent.
       expect(await readRecord(t, p, deletes[i].ID), `deleted record ${deletes[i].ID} is gone`).toBeNull();
     }
-    await expectSet(t, p, expected, "the proposal's records: the updates and inserts applied, the deletes gone");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    await expectSet(
+      t,
+      'SCHED-008',
+      p,
+      expected,
+      "the proposal's records: the updates and inserts applied, the deletes gone",
+    );
+    await expectSet(t, 'SCHED-008', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
 
@@ -194,7 +207,7 @@ conformance(
     expect(ins.Deletes).toEqual([]);
     expect(ins.Inserts[0].IsSuccessful).toBe(true);
     expected.set(ins.Inserts[0].RecordID, stored(location(`Only ${x}`, 'o')));
-    await expectSet(t, p, expected, 'after an insert-only batch');
+    await expectSet(t, 'SCHED-008', p, expected, 'after an insert-only batch');
 
     const onlyUpdate = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
       Updates: [{ ID: l2, Fields: { City: `Town ${x}` } }],
@@ -207,7 +220,7 @@ conformance(
     expect(upd.Updates).toHaveLength(1);
     expect(upd.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l2, OrderNumber: 0 });
     expected = applied(expected, [[l2, { City: `Town ${x}` }]], []);
-    await expectSet(t, p, expected, 'after an update-only batch');
+    await expectSet(t, 'SCHED-008', p, expected, 'after an update-only batch');
 
     const onlyDelete = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Deletes: [{ ID: l1 }] });
     expect2xx(onlyDelete.status);
@@ -218,12 +231,12 @@ conformance(
     expect(del.Deletes).toHaveLength(1);
     expect(del.Deletes[0]).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: 0 });
     expected = applied(expected, [], [l1]);
-    await expectSet(t, p, expected, 'after a delete-only batch');
+    await expectSet(t, 'SCHED-008', p, expected, 'after a delete-only batch');
 
     const nothing = await upsertMulti(t, p.proposalId, p.scheduleDomain, {});
     expect2xx(nothing.status);
     expect(nothing.body).toMatchObject({ Inserts: [], Updates: [], Deletes: [] });
-    await expectSet(t, p, expected, 'an empty batch changes nothing');
+    await expectSet(t, 'SCHED-008', p, expected, 'an empty batch changes nothing');
   },
 );
 
@@ -304,33 +317,56 @@ conformance(
     for (let i = 0; i < inserts.length; i++) {
       const res = byOrder(body.Inserts, i, 'Inserts');
       if (i % 2 === 1) {
-        // A failed insert: IsSuccessful false, RecordID 0, the message says the field is required.
-        expect(res.IsSuccessful, `insert ${i} without ${required} fails`).toBe(false);
+        // A failed insert: IsSuccessful false, RecordID 0, the message says the field is required
+        // (SCHED-016's statement; RecordID 0 also SCHED-002's), each judged as that rule's alone.
+        judgedAlone('SCHED-016', `insert ${i} without ${required} fails with a message saying so`, () => {
+          expect(res.IsSuccessful, `insert ${i} without ${required} fails`).toBe(false);
+          expectMentions(res.Message, fieldPattern(required), REQUIRED);
+        });
         judgedAlone('SCHED-002', `failed insert ${i}: RecordID 0`, () =>
           expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0),
         );
-        expectMentions(res.Message, fieldPattern(required), REQUIRED);
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
         expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
         expected.set(res.RecordID, stored(inserts[i]));
       }
     }
+    // The rule a failed item breaks when it succeeds: another proposal's record (SCHED-010), an
+    // emptied LocationName (SCHED-017); a successful item's outcome and every RecordID are judged as
+    // the test's (RecordIDs: SCHED-002 for successes and failed deletes, SCHED-017 for the emptied one).
+    const ruleOf = (id: number) => (id === w0 || id === w1 ? 'SCHED-010' : id === l1 ? 'SCHED-017' : undefined);
+    const outcome = (rule: string | undefined, what: string, check: () => void) =>
+      rule ? judgedAlone(rule, what, check) : check();
     for (let i = 0; i < updates.length; i++) {
       const res = byOrder(body.Updates, i, 'Updates');
-      expect(res.IsSuccessful, `update ${i} (record ${updates[i].ID}): ${res.Message}`).toBe(updates[i].ok);
+      const what = `update ${i} (record ${updates[i].ID}): ${res.Message}`;
+      outcome(ruleOf(updates[i].ID), what, () => expect(res.IsSuccessful, what).toBe(updates[i].ok));
       if (updates[i].ok || updates[i].ID === l1)
-        expect(res.RecordID, `update ${i}: the record's ID`).toBe(updates[i].ID);
+        judgedAlone(updates[i].ok ? 'SCHED-002' : 'SCHED-017', `update ${i}: the record's ID`, () =>
+          expect(res.RecordID, `update ${i}: the record's ID`).toBe(updates[i].ID),
+        );
     }
     const emptied = byOrder(body.Updates, 1, 'Updates');
-    expectMentions(emptied.Message, fieldPattern(required), REQUIRED);
+    judgedAlone('SCHED-017', 'the emptied LocationName is refused with a message saying it is required', () =>
+      expectMentions(emptied.Message, fieldPattern(required), REQUIRED),
+    );
     for (let i = 0; i < deletes.length; i++) {
       const res = byOrder(body.Deletes, i, 'Deletes');
-      expect(res.IsSuccessful, `delete ${i} (record ${deletes[i].ID}): ${res.Message}`).toBe(deletes[i].ok);
-      expect(res.RecordID, `delete ${i}: RecordID`).toBe(deletes[i].ok ? deletes[i].ID : 0);
+      const what = `delete ${i} (record ${deletes[i].ID}): ${res.Message}`;
+      outcome(ruleOf(deletes[i].ID), what, () => expect(res.IsSuccessful, what).toBe(deletes[i].ok));
+      judgedAlone('SCHED-002', `delete ${i}: RecordID`, () =>
+        expect(res.RecordID, `delete ${i}: RecordID`).toBe(deletes[i].ok ? deletes[i].ID : 0),
+      );
     }
-    await expectSet(t, p, expected, "the proposal's records: exactly the successful items applied");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records named by failed items are untouched");
+    await expectSet(t, 'SCHED-011', p, expected, "the proposal's records: exactly the successful items applied");
+    await expectSet(
+      t,
+      'SCHED-010',
+      twin,
+      twinBefore,
+      "the twin proposal's records named by failed items are untouched",
+    );
   },
 );
 
@@ -360,10 +396,16 @@ conformance(
     // Status of a batch with failed items: not shown; the body is judged.
     const body = r.body;
     expectBatchShape(body);
-    // without isAtomic the valid update is committed beside the failures (SCHED-013 alone: an
-    // atomic default would roll it back), then every item is answered (SCHED-012 alone)
+    // without isAtomic the batch is not rolled back whole (SCHED-013 alone: an atomic default
+    // would leave the records as before); the valid update committed beside the failures is
+    // SCHED-011's (a non-atomic batch that stops at the failure leaves it out); then every item is
+    // answered (SCHED-012 alone)
+    const afterBatch = asObject(await scheduleSet(t, p));
+    judgedAlone('SCHED-013', 'without isAtomic a batch with a failing item is not rolled back whole', () =>
+      expect(afterBatch, 'the records after the batch').not.toEqual(asObject(before)),
+    );
     const renamed = await readRecord(t, p, l1);
-    judgedAlone('SCHED-013', 'without isAtomic the valid items are committed', () =>
+    judgedAlone('SCHED-011', 'the valid items are committed beside the failing one', () =>
       expect(renamed?.LocationName, 'the valid update, committed').toBe(`Renamed ${x}`),
     );
     judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
@@ -371,17 +413,25 @@ conformance(
       expect(body.Updates).toHaveLength(2);
     });
     const failed = byOrder(body.Inserts, 1, 'Inserts');
-    expect(failed.IsSuccessful, 'the insert without its required field fails').toBe(false);
+    judgedAlone('SCHED-016', 'an insert without LocationName fails', () =>
+      expect(failed.IsSuccessful, 'the insert without its required field fails').toBe(false),
+    );
     judgedAlone('SCHED-002', 'a failed insert reports RecordID 0', () => expect(failed.RecordID).toBe(0));
-    expect(byOrder(body.Updates, 1, 'Updates')).toMatchObject({ IsSuccessful: false, RecordID: l0 });
-    expect(byOrder(body.Updates, 0, 'Updates')).toMatchObject({ IsSuccessful: true, RecordID: l1 });
+    // the emptied LocationName fails with the record's ID (SCHED-017's statement alone)
+    const emptied = byOrder(body.Updates, 1, 'Updates');
+    judgedAlone('SCHED-017', 'an update emptying LocationName fails with the record ID', () =>
+      expect(emptied).toMatchObject({ IsSuccessful: false, RecordID: l0 }),
+    );
+    const kept = byOrder(body.Updates, 0, 'Updates');
+    expect(kept.IsSuccessful, `the valid update succeeds: ${kept.Message}`).toBe(true);
+    judgedAlone('SCHED-002', 'a successful update reports its record ID', () => expect(kept.RecordID).toBe(l1));
     const expected = applied(before, [[l1, { LocationName: `Renamed ${x}` }]], []);
     for (const i of [0, 2]) {
       const kept = byOrder(body.Inserts, i, 'Inserts');
       expect(kept.IsSuccessful, `insert ${i}: ${kept.Message}`).toBe(true);
       expected.set(kept.RecordID, stored(location(`Kept ${i === 0 ? 'A' : 'C'} ${x}`, i === 0 ? 'a' : 'c')));
     }
-    await expectSet(t, p, expected, 'the successful items are committed, the failed ones change nothing');
+    await expectSet(t, 'SCHED-011', p, expected, 'the successful items are committed, the failed ones change nothing');
   },
 );
 
@@ -421,23 +471,47 @@ conformance(
     );
     const body = r.body;
     expectBatchShape(body);
-    // Only the failed items, each with its own position.
-    expect(body.Inserts, 'only the failed insert is answered').toHaveLength(1);
-    expect(body.Inserts[0]?.IsSuccessful, 'the failed insert').toBe(false);
-    judgedAlone('SCHED-003', 'the failed insert is answered with its position', () =>
-      expect(body.Inserts[0]?.OrderNumber).toBe(1),
-    );
-    judgedAlone('SCHED-016', 'the failed insert reports RecordID 0', () => expect(body.Inserts[0]?.RecordID).toBe(0));
-    expectMentions(body.Inserts[0].Message, fieldPattern(required), REQUIRED);
-    expect(body.Updates, 'only the failed update is answered').toHaveLength(1);
-    expect(body.Updates[0]).toMatchObject({ IsSuccessful: false, RecordID: l1, OrderNumber: 1 });
-    expectMentions(body.Updates[0].Message, fieldPattern(required), REQUIRED);
-    expect(body.Deletes, 'the delete would have succeeded, so it is left out').toEqual([]);
+    // The invalid items fail: an answer for one of them that reports success breaks the rule of
+    // that item (SCHED-016, SCHED-017) alone, and nothing after it is judged.
+    const noName = body.Inserts.find((it) => it.OrderNumber === 1);
+    if (noName)
+      judgedAlone('SCHED-016', 'the insert without LocationName fails', () =>
+        expect(noName.IsSuccessful, `the insert without LocationName: ${noName.Message}`).toBe(false),
+      );
+    const emptied = body.Updates.find((it) => it.OrderNumber === 1);
+    if (emptied)
+      judgedAlone('SCHED-017', 'the update emptying LocationName fails', () =>
+        expect(emptied.IsSuccessful, `the update emptying LocationName: ${emptied.Message}`).toBe(false),
+      );
+    // Only the failed items (SCHED-015's statement alone), each with its own position (SCHED-003's).
+    judgedAlone('SCHED-015', 'an atomic batch with a failure answers only the failed items', () => {
+      expect(
+        body.Inserts.map((it) => it.IsSuccessful),
+        'only the failed insert is answered',
+      ).toEqual([false]);
+      expect(
+        body.Updates.map((it) => it.IsSuccessful),
+        'only the failed update is answered',
+      ).toEqual([false]);
+      expect(body.Deletes, 'the delete would have succeeded, so it is left out').toEqual([]);
+    });
+    judgedAlone('SCHED-003', 'the failed items are answered with their positions', () => {
+      expect(body.Inserts[0]?.OrderNumber, 'the failed insert').toBe(1);
+      expect(body.Updates[0]?.OrderNumber, 'the failed update').toBe(1);
+    });
+    judgedAlone('SCHED-016', 'the failed insert reports RecordID 0 and says LocationName is required', () => {
+      expect(body.Inserts[0]?.RecordID).toBe(0);
+      expectMentions(body.Inserts[0].Message, fieldPattern(required), REQUIRED);
+    });
+    judgedAlone('SCHED-017', "the failed update reports the record's ID and says LocationName is required", () => {
+      expect(body.Updates[0]?.RecordID).toBe(l1);
+      expectMentions(body.Updates[0].Message, fieldPattern(required), REQUIRED);
+    });
 
     // Rolled back: the whole set is as before, so neither the valid inserts nor the valid update
     // nor the delete are there.
-    await expectSet(t, p, before, "the proposal's records are exactly as before the batch");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    await expectSet(t, 'SCHED-014', p, before, "the proposal's records are exactly as before the batch");
+    await expectSet(t, 'SCHED-014', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
 
@@ -481,14 +555,17 @@ conformance(
     );
     // The inserted records are the new IDs; their values, in any order of IDs, are the inserts'.
     const added = [...after.keys()].filter((id) => !before.has(id));
-    expect(added, 'the three inserts are committed').toHaveLength(3);
-    const byName = (a: Row, b: Row) => String(a.LocationName).localeCompare(String(b.LocationName));
-    expect(added.map((id) => after.get(id) as Row).sort(byName)).toEqual(inserts.map(stored).sort(byName));
-    for (const id of added) expected.set(id, after.get(id) as Row);
-    expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
-      asObject(expected),
-    );
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    // that the batch commits, whole and nothing else, is SCHED-029's statement alone
+    judgedAlone('SCHED-029', 'an atomic batch without a failing item commits every operation', () => {
+      expect(added, 'the three inserts are committed').toHaveLength(3);
+      const byName = (a: Row, b: Row) => String(a.LocationName).localeCompare(String(b.LocationName));
+      expect(added.map((id) => after.get(id) as Row).sort(byName)).toEqual(inserts.map(stored).sort(byName));
+      for (const id of added) expected.set(id, after.get(id) as Row);
+      expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
+        asObject(expected),
+      );
+    });
+    await expectSet(t, 'SCHED-029', twin, twinBefore, "the twin proposal's records are untouched");
   },
 );
 
@@ -524,11 +601,18 @@ for (const type of ['Quote', 'Endorsement'] as const) {
       if (r.status >= 200 && r.status < 300) {
         const body = r.body;
         expectBatchShape(body);
-        expect(body.Updates).toHaveLength(1);
-        expect(body.Deletes).toHaveLength(2);
-        expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false);
+        // every item of a non-atomic batch is answered: SCHED-012's statement, a step here
+        judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
+          expect(body.Updates).toHaveLength(1);
+          expect(body.Deletes).toHaveLength(2);
+        });
+        judgedAlone('SCHED-010', "an update naming another proposal's record fails", () =>
+          expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false),
+        );
         for (const d of body.Deletes) {
-          expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false);
+          judgedAlone('SCHED-010', "a delete naming another proposal's record fails", () =>
+            expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false),
+          );
           judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
             expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0),
           );
@@ -536,10 +620,12 @@ for (const type of ['Quote', 'Endorsement'] as const) {
       }
       // Single DELETE through proposal A of a record of proposal B (not its first).
       const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
-      expect(
-        isRefusal(d.res),
-        `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
-      ).toBe(true);
+      judgedAlone('SCHED-010', "a single DELETE naming another proposal's record fails", () =>
+        expect(
+          isRefusal(d.res),
+          `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
+        ).toBe(true),
+      );
       for (const res of resultsOf(d.body))
         judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
           expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0),
@@ -556,8 +642,8 @@ for (const type of ['Quote', 'Endorsement'] as const) {
           for (const item of resultsOf(o.body)) expect(item.IsSuccessful, JSON.stringify(item)).toBe(false);
       }
 
-      await expectSet(t, b, bBefore, "proposal B's records are unchanged");
-      await expectSet(t, a, aBefore, "proposal A's records are unchanged");
+      await expectSet(t, 'SCHED-010', b, bBefore, "proposal B's records are unchanged");
+      await expectSet(t, 'SCHED-010', a, aBefore, "proposal A's records are unchanged");
     },
   );
 }
@@ -588,7 +674,7 @@ conformance(
     }
     const claim = await t.api.GET('/api/{domain}/{id}', { params: { path: { domain: 'Claim', id: claimId } } });
     expect(claim.response.status, 'the Claim named in Deletes still exists').toBe(200);
-    await expectSet(t, p, before, "the proposal's records are unchanged");
+    await expectSet(t, 'SCHED-006', p, before, "the proposal's records are unchanged");
   },
 );
 
@@ -613,9 +699,13 @@ conformance(
     expect2xx(d.status);
     expectResultShape(d.body, 'DELETE result');
     expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-    expect(await readRecord(t, p, l1)).toBeNull();
-    await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    // a Quote's deleted record cannot be read: SCHED-022's statement alone
+    const gone = await readRecord(t, p, l1);
+    judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
+      expect(gone, 'the deleted record cannot be read').toBeNull(),
+    );
+    await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'only the deleted record is gone');
+    await expectSet(t, 'SCHED-022', twin, twinBefore, "the twin proposal's records are untouched");
 
     // A failed single delete (the record is already gone) reports RecordID 0.
     const again = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
@@ -624,7 +714,7 @@ conformance(
       judgedAlone('SCHED-002', 'a failed single delete reports RecordID 0', () => expect(res.RecordID).toBe(0));
       expect(res.OrderNumber ?? null).toBeNull();
     }
-    await expectSet(t, p, applied(before, [], [l1]), 'the refused delete changes nothing');
+    await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'the refused delete changes nothing');
   },
 );
 
@@ -647,7 +737,7 @@ conformance(
       expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
     );
     expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
-    await expectSet(t, p, before, 'the records stay as they were');
+    await expectSet(t, 'SCHED-018', p, before, 'the records stay as they were');
   },
 );
 
@@ -683,13 +773,19 @@ conformance(
     ).toEqual([]);
 
     const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
-    expect(
-      isRefusal(r.res),
-      `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`,
-    ).toBe(false);
-    expect(await readRecord(t, p, l1), 'the reinstated record has its values').toEqual(values);
-    await expectSet(t, p, before, "the proposal's records are as before the DELETE");
-    await expectSet(t, twin, twinBefore, "the twin proposal's records are untouched");
+    // Reinstate of a soft-deleted record is accepted: SCHED-021's statement alone
+    judgedAlone('SCHED-021', 'Reinstate of the soft-deleted record is accepted', () =>
+      expect(
+        isRefusal(r.res),
+        `Reinstate of the soft-deleted record is accepted (${r.status} ${JSON.stringify(r.body)})`,
+      ).toBe(false),
+    );
+    const back = await readRecord(t, p, l1);
+    judgedAlone('SCHED-021', 'the reinstated record is active again with its values', () =>
+      expect(back, 'the reinstated record has its values').toEqual(values),
+    );
+    await expectSet(t, 'SCHED-021', p, before, "the proposal's records are as before the DELETE");
+    await expectSet(t, 'SCHED-019', twin, twinBefore, "the twin proposal's records are untouched");
     // Active again: it can be changed like any record of the proposal.
     const x = tag();
     const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
@@ -722,14 +818,21 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect2xx(d.status);
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
-      expect(await readRecord(t, p, l1), 'the record cannot be read').toBeNull();
-      await expectSet(t, p, applied(before, [], [l1]), 'only the deleted record is gone');
+      // unreadable and not reinstatable afterwards: SCHED-022's statement alone
+      const gone = await readRecord(t, p, l1);
+      judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
+        expect(gone, 'the record cannot be read').toBeNull(),
+      );
+      await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'only the deleted record is gone');
       // Reinstate's answer is not shown; when it is a result, it reports no success.
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
-      for (const res of resultsOf(r.body))
-        expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
-      expect(await readRecord(t, p, l1), 'still gone after the Reinstate attempt').toBeNull();
-      await expectSet(t, p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
+      const still = await readRecord(t, p, l1);
+      judgedAlone('SCHED-022', 'a permanently deleted record cannot be reinstated', () => {
+        for (const res of resultsOf(r.body))
+          expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
+        expect(still, 'still gone after the Reinstate attempt').toBeNull();
+      });
+      await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
     },
   );
 }

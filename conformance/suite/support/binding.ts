@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import { currentRun } from '../../src/suite-api/dsl.js';
-import { type Ctx } from './request.js';
+import { type Ctx, judgedAlone } from './request.js';
 
 export type BindStatus = components['schemas']['BindStatus'];
 export type MemberCreationResult = components['schemas']['MemberCreationResult'];
@@ -42,15 +42,24 @@ export function expectStatusShape(s: unknown, proposalId: number): asserts s is 
   nullable('BoundDateUTC', 'string');
 }
 
-/** GET BindStatus: always HTTP 200 (BIND-006) with the documented object (BIND-001). */
+/**
+ * GET BindStatus: always HTTP 200 (BIND-006) with the documented object (BIND-001). Every binding
+ * and member test reads its outcome through it; the status code and the shape are the statements
+ * of BIND-006 and BIND-001 alone, so an answer that breaks one fails that requirement only (a test
+ * naming it among others, or not at all, ends blocked by it: one cause, one red line).
+ */
 export async function bindStatus(t: Ctx, proposalId: number): Promise<BindStatus> {
   const res = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
     params: { path: { proposalId } },
   });
-  expect(res.response.status, `BindStatus of proposal ${proposalId} answers 200`).toBe(200);
+  judgedAlone('BIND-006', 'BindStatus answers HTTP 200', () =>
+    expect(res.response.status, `BindStatus of proposal ${proposalId} answers 200`).toBe(200),
+  );
   const s: unknown = res.data;
-  expectStatusShape(s, proposalId);
-  return s;
+  judgedAlone('BIND-001', 'BindStatus answers the documented bind status object', () =>
+    expectStatusShape(s, proposalId),
+  );
+  return s as BindStatus;
 }
 
 export async function queueBind(t: Ctx, proposalId: number) {
@@ -90,27 +99,50 @@ export async function expectNeverBound(
   return last as BindStatus;
 }
 
+/**
+ * A proposal never bound reports NotBound (the caller's statement), and then every detail null:
+ * BIND-002's statement alone, judged so (a test that uses a NotBound status as its starting point
+ * or its control is blocked by BIND-002 when the details are filled).
+ */
 export function expectNotBound(s: BindStatus) {
   expect(s.Status).toBe('NotBound');
-  expect(s.ErrorMessage).toBeNull();
-  for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null while NotBound`).toBeNull();
+  judgedAlone('BIND-002', 'NotBound reports every detail field null', () => {
+    expect(s.ErrorMessage).toBeNull();
+    for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null while NotBound`).toBeNull();
+  });
 }
 
+/**
+ * A Bound status (the caller's statement: the binding happened), then its details: filled with
+ * ErrorMessage null is BIND-003's statement, the timestamp BIND-005's; each is judged as its own
+ * requirement's failure alone, so a test about the binding outcome is blocked by them.
+ */
 export function expectBound(s: BindStatus, memberId: number | null) {
   expect(s.Status, `bound (ErrorMessage: ${s.ErrorMessage})`).toBe('Bound');
-  expect(s.ErrorMessage).toBeNull();
-  expect(Number.isInteger(s.PolicyID) && (s.PolicyID as number) > 0, `PolicyID ${s.PolicyID}`).toBe(true);
-  expect(Number.isInteger(s.MemberID) && (s.MemberID as number) > 0, `MemberID ${s.MemberID}`).toBe(true);
+  expectBoundDetails(s);
   if (memberId !== null) expect(s.MemberID, "the proposal's member").toBe(memberId);
-  expect(
-    typeof s.PolicyNumber === 'string' && s.PolicyNumber.trim() !== '',
-    `PolicyNumber ${JSON.stringify(s.PolicyNumber)}`,
-  ).toBe(true);
-  expect(
-    typeof s.MemberName === 'string' && s.MemberName.trim() !== '',
-    `MemberName ${JSON.stringify(s.MemberName)}`,
-  ).toBe(true);
-  expectUtcTimestamp(s.BoundDateUTC);
+  judgedAlone('BIND-005', 'BoundDateUTC is an ISO 8601 timestamp in UTC', () => expectUtcTimestamp(s.BoundDateUTC));
+}
+
+/**
+ * A Bound status has PolicyID, MemberID, PolicyNumber and MemberName filled and ErrorMessage null:
+ * BIND-003's statement alone. A test that reads a detail of a Bound status (the member's name, its
+ * ID) relies on it and is blocked by BIND-003 when a detail is missing.
+ */
+export function expectBoundDetails(s: BindStatus) {
+  judgedAlone('BIND-003', 'Bound reports the details filled and ErrorMessage null', () => {
+    expect(s.ErrorMessage).toBeNull();
+    expect(Number.isInteger(s.PolicyID) && (s.PolicyID as number) > 0, `PolicyID ${s.PolicyID}`).toBe(true);
+    expect(Number.isInteger(s.MemberID) && (s.MemberID as number) > 0, `MemberID ${s.MemberID}`).toBe(true);
+    expect(
+      typeof s.PolicyNumber === 'string' && s.PolicyNumber.trim() !== '',
+      `PolicyNumber ${JSON.stringify(s.PolicyNumber)}`,
+    ).toBe(true);
+    expect(
+      typeof s.MemberName === 'string' && s.MemberName.trim() !== '',
+      `MemberName ${JSON.stringify(s.MemberName)}`,
+    ).toBe(true);
+  });
 }
 
 /**
@@ -128,11 +160,14 @@ export function expectUtcTimestamp(v: unknown) {
   );
 }
 
+/** An Error status (the caller's statement), then a non-empty ErrorMessage and null details: BIND-004's statement alone. */
 export function expectErrorStatus(s: BindStatus) {
   expect(s.Status).toBe('Error');
-  expect(
-    typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '',
-    `ErrorMessage ${JSON.stringify(s.ErrorMessage)}`,
-  ).toBe(true);
-  for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null on Error`).toBeNull();
+  judgedAlone('BIND-004', 'Error reports a non-empty ErrorMessage and null details', () => {
+    expect(
+      typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '',
+      `ErrorMessage ${JSON.stringify(s.ErrorMessage)}`,
+    ).toBe(true);
+    for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null on Error`).toBeNull();
+  });
 }
