@@ -79,7 +79,8 @@ const BIND: Fault[] = [
     name: 'bind-creates-missing-member',
     area: 'BIND',
     description: 'Binding a proposal without a member silently creates the member first instead of refusing.',
-    requirements: ['MEM-007'],
+    // binding after QueueBindQuote without a member is what BIND-014 forbids
+    requirements: ['MEM-007', 'BIND-014'],
     rewrite: on(['bindQuote', 'queueBindQuote'], async (req, route, ctx, next) => {
       const p = await readProposal(ctx, route.proposalId);
       if (p && (p.MemberID === null || p.MemberID === undefined)) {

@@ -84,14 +84,16 @@ export const PROP_FAULTS: Fault[] = [
     area: 'PROP',
     description:
       'Modifiability looks at the proposal status only: a proposal whose proposal set is bound can still be changed.',
-    requirements: ['PROP-003'],
+    // a proposal wrongly modifiable takes UpsertMulti and DELETE: PROP-005 and SCHED-018 state both
+    requirements: ['PROP-003', 'PROP-005', 'SCHED-018'],
     rewrite: modifiabilityGap((p) => isOpen(p) && !truthy(p.PendingExpiryChange)),
   },
   {
     name: 'pending-expiry-change-ignored',
     area: 'PROP',
     description: 'A pending expiry-date-change endorsement does not make the proposal non-modifiable.',
-    requirements: ['PROP-004'],
+    // a proposal wrongly modifiable takes UpsertMulti and DELETE: PROP-005 and SCHED-018 state both
+    requirements: ['PROP-004', 'PROP-005', 'SCHED-018'],
     rewrite: modifiabilityGap((p) => isOpen(p) && truthy(p.PendingExpiryChange)),
   },
   {

@@ -180,7 +180,8 @@ const SCHED: Fault[] = [
     name: 'failed-insert-record-id-minus-one',
     area: 'SCHED',
     description: 'A failed insert or delete reports RecordID -1 instead of 0.',
-    requirements: ['SCHED-002', 'SCHED-016', 'SCHED-023'],
+    // a refused DELETE on a non-modifiable proposal reports RecordID 0 (SCHED-018), not -1
+    requirements: ['SCHED-002', 'SCHED-016', 'SCHED-023', 'SCHED-018'],
     rewrite: on(['upsertSchedules', 'deleteSchedule'], async (req, route, _ctx, next) => {
       const res = await next(req);
       const body = bodyJson(res);
