@@ -279,8 +279,23 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
       }
   } else {
     const pool = f.truth.map((r) => values(project(c, r)));
+    // the keys every row of the answer lacks: with suppression asked, dropped as null everywhere
+    const absent = keys.filter((k) => (rows as Row[]).every((r) => !(k in (r ?? {}))));
+    const without = (r: Row) => JSON.stringify(keys.map((k) => (absent.includes(k) ? null : k in r ? r[k] : null)));
     for (const [i, row] of (rows as Row[]).entries()) {
       const at = pool.indexOf(values(row));
+      // a record of the fixture but for a dropped column that has a value on this page: suppression
+      // dropped a column it must keep (QRY-012), not a record nobody stored
+      if (
+        at < 0 &&
+        c.suppress === true &&
+        absent.length > 0 &&
+        f.truth.some((r) => without(project(c, r)) === without(row))
+      )
+        throw new Broken(
+          'QRY-012',
+          `row ${i} (${values(row)}) lacks ${absent.join(',')}, which has a value on this page`,
+        );
       if (at < 0)
         throw new Broken('COL-001', `row ${i} (${values(row)}) is none of the fixture's records (or one listed twice)`);
       pool.splice(at, 1);
