@@ -92,7 +92,8 @@ ATTEMPTS=(
 for args in "${ATTEMPTS[@]}"; do
   read -r -a argv <<<"$args"
   say "starting: dockerd ${args:-(defaults)} ${EXTRA[*]:-} (log: $LOG)"
-  logstart=$(( $(wc -l <"$LOG" 2>/dev/null || echo 0) + 1 ))
+  # the log does not exist before the first attempt (a redirect from a missing file would print an error)
+  logstart=$(( $(if [[ -f "$LOG" ]]; then wc -l <"$LOG"; else echo 0; fi) + 1 ))
   echo "==== $(date -u +%FT%TZ) ensure-docker: dockerd ${args} ${EXTRA[*]:-}" >>"$LOG"
   # setsid + nohup: the daemon outlives this shell and its CI job; no stdin.
   "${SUDO[@]}" setsid nohup dockerd "${argv[@]}" "${EXTRA[@]}" </dev/null >>"$LOG" 2>&1 &
