@@ -95,4 +95,36 @@ describe('the generated query oracle names the broken rule', () => {
     // the right order from another offset
     expect(blameOf(byKeys.slice(4, 8))).toBe('QRY-006');
   });
+
+  it('with suppression asked, a sorted page of other records is judged by the offset, not by its columns', () => {
+    // Notes is null on the first half of the records and set on the second: a page from the wrong
+    // offset carries Notes where the expected page has none (or the reverse)
+    const rows = Array.from({ length: 12 }, (_, i) => ({
+      N: `n${String(i).padStart(2, '0')}`,
+      Notes: i < 6 ? null : `x${i}`,
+    }));
+    const fx = { recs: { ids: rows.map((_, i) => i + 1) }, fields: ['N', 'Notes'], truth: rows } as unknown as Fixture;
+    const c: QueryCase = {
+      columns: [{ field: 'N' }, { field: 'Notes' }],
+      sort: { keys: [{ field: 'N', dir: 'desc' }], explicitAsc: true },
+      offset: 6,
+      take: 3,
+      suppress: true,
+    };
+    const byN = [...rows].sort((a, b) => b.N.localeCompare(a.N));
+    const blameOf = (List: unknown[]) => {
+      try {
+        judge(fx, c, 200, { List });
+        return undefined;
+      } catch (e) {
+        return (e as { requirement?: string }).requirement;
+      }
+    };
+    const dropNull = (r: { N: string; Notes: string | null }) => (r.Notes === null ? { N: r.N } : r);
+    expect(blameOf(byN.slice(6, 9).map(dropNull))).toBeUndefined();
+    // the offset ignored: the first page, whose Notes are set, instead of the null-Notes page
+    expect(blameOf(byN.slice(0, 3))).toBe('QRY-006');
+    // suppression ignored on the right records: QRY-011
+    expect(blameOf(byN.slice(6, 9))).toBe('QRY-011');
+  });
 });
