@@ -14,7 +14,7 @@ import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, findInQuery, get, judgedAlone } from './support/request.js';
 import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
-import { needsRowsOfChild } from './support/links-of-child.js';
+import { CHILD_DOMAIN_IDS, needsRowsOfChild } from './support/links-of-child.js';
 
 type LinkList = components['schemas']['LinkList'];
 type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
@@ -33,9 +33,7 @@ type Parent = { domain: string; domainId: number; id: number };
 type ChildDomain = 'Contact' | 'File';
 
 /** DomainIDs the spec fixes (2.1). */
-const CONTACT_DOMAIN_ID = 2;
-const FILE_DOMAIN_ID = 4;
-const CHILD_DOMAIN_IDS: Record<ChildDomain, number> = { Contact: CONTACT_DOMAIN_ID, File: FILE_DOMAIN_ID };
+const CONTACT_DOMAIN_ID = CHILD_DOMAIN_IDS.Contact;
 const LINK_COLUMNS = 'ParentDomainID,ParentID,ChildDomainID,ChildID';
 
 /** The rows of a Link/Query answer, which must be a 200 with a List array. */

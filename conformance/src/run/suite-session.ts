@@ -86,11 +86,11 @@ export function openSuiteSession(): SuiteSession {
   const invalidated = suiteFiles();
   const created: Instance[] = [];
 
-  async function create(o: SuiteRunOptions): Promise<Instance> {
+  async function create(o: SuiteRunOptions, cfg: ReturnType<typeof suiteConfig>): Promise<Instance> {
     const forward = forwardingReporter();
     const threads = new KeptThreads();
     const vitest = await createVitest('test', {
-      ...suiteConfig({ ...o, include: undefined, reporters: [] }),
+      ...cfg,
       reporters: [...o.reporters.filter((r) => typeof r === 'string'), forward],
       pool: threads.pool,
     } as any);
@@ -120,7 +120,7 @@ export function openSuiteSession(): SuiteSession {
       });
       let discard = false;
       try {
-        if (!instances.has(key)) instances.set(key, create(o));
+        if (!instances.has(key)) instances.set(key, create(o, cfg));
         const inst = await instances.get(key)!;
         const { vitest } = inst;
         const ctx = { ...o.ctx, runId: `${process.pid}.${session}.${++runs}` };

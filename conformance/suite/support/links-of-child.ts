@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { judgedAlone } from './request.js';
 
 /** The spec's DomainID of the two child domains a link can have (section 2.3). */
-const CHILD_DOMAIN_IDS: Record<string, number> = { Contact: 2, File: 4 };
+export const CHILD_DOMAIN_IDS = { Contact: 2, File: 4 } as const;
 
 /**
  * Every row that carries the child's columns names the queried child. A row without them (columns
@@ -19,7 +19,7 @@ export function needsRowsOfChild(
   childId: number | undefined,
 ): void {
   if (childId === undefined || childDomain === undefined) return;
-  const domainId = CHILD_DOMAIN_IDS[childDomain];
+  const domainId = (CHILD_DOMAIN_IDS as Record<string, number>)[childDomain];
   judgedAlone('LINK-011', `Link/Query by ${childDomain} ${childId} lists only the links of that child`, () => {
     const foreign = rows.filter(
       (r) =>

@@ -99,15 +99,18 @@ export async function needsReadById(
  * apply is COL-003's failure, not a column nobody asked for).
  */
 export function askedKeys(columns: string): Set<string> {
-  const out = new Set<string>();
-  for (const item of columns.split(',')) {
-    const m = /^\s*(\S+)\s+as\s+(\S+)\s*$/i.exec(item);
-    if (m) {
-      out.add(m[1]!);
-      out.add(m[2]!);
-    } else if (item.trim()) out.add(item.trim());
-  }
-  return out;
+  return new Set(columnItems(columns).flatMap((c) => [c.field, c.key]));
+}
+
+/** The items of a column list: each field as written and the key it comes back under (its alias, or itself). */
+function columnItems(columns: string): Array<{ field: string; key: string }> {
+  return columns
+    .split(',')
+    .filter((item) => item.trim())
+    .map((item) => {
+      const m = /^\s*(\S+)\s+as\s+(\S+)\s*$/i.exec(item);
+      return m ? { field: m[1]!, key: m[2]! } : { field: item.trim(), key: item.trim() };
+    });
 }
 
 /**
@@ -184,11 +187,9 @@ export async function findInQuery(
 async function needsNoSuppressionByDefault(t: Ctx, q: Q, row: Row, again: (q: Q) => Promise<Row>): Promise<void> {
   const suppression = t.bindings.query.excludeEmptyColumns;
   if (typeof q.columns !== 'string' || q[suppression] !== undefined) return;
-  const keys = q.columns.split(',').map((c) => {
-    const m = /^\s*\S+\s+as\s+(\S+)\s*$/i.exec(c);
-    return m ? m[1]! : c.trim();
-  });
-  const missing = keys.filter((k) => k && !(k in row));
+  const missing = columnItems(q.columns)
+    .map((c) => c.key)
+    .filter((k) => !(k in row));
   if (missing.length === 0) return;
   const off = await again({ ...q, [suppression]: false });
   const back = missing.filter((k) => k in off);
