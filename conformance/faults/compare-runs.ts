@@ -1,10 +1,10 @@
 // Compares the figures of two mutation runs (their mutation.json): whether each fault is caught,
 // the mapped requirements it fails, every core requirement it fails and those it does not name;
 // whether each control passes and its false alarms. The check that running only the tests that
-// call the operations a rewrite touches (the default) gives the figures of running whole files:
-//   tsx conformance/faults/run-faults.ts --seed 7 --report-dir reports/tmp/ops
-//   tsx conformance/faults/run-faults.ts --seed 7 --whole-files --report-dir reports/tmp/files
-//   tsx conformance/faults/compare-runs.ts reports/tmp/ops/mutation.json reports/tmp/files/mutation.json
+// call the operations a rewrite touches (the default) gives a fault the figures of the whole suite:
+//   tsx conformance/faults/run-faults.ts --faults-only --seed 7 --report-dir reports/tmp/ops
+//   tsx conformance/faults/run-faults.ts --faults-only --seed 7 --whole-suite --report-dir reports/tmp/suite
+//   tsx conformance/faults/compare-runs.ts reports/tmp/ops/mutation.json reports/tmp/suite/mutation.json
 // Exit 0 when they are identical (every fault and control of either run in both; with --common, the
 // faults and controls in both runs), 1 otherwise.
 import fs from 'node:fs';

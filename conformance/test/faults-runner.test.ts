@@ -176,8 +176,28 @@ describe('jobSelection: the tests that call an operation the rewrite touches', (
     t('a3', 'suite/a.test.ts', ['SCHED-002'], [], true),
     t('b1', 'suite/b.test.ts', ['REC-001'], ['upsertSchedules']),
   ];
-  it('keeps the tests of the fault files that call its operations, and those whose calls are not all known', () => {
-    expect(jobSelection(fault, 'operations', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1', 'a3'] });
+  it('keeps every test of the suite that calls its operations, and those whose calls are not all known', () => {
+    expect(jobSelection(fault, 'operations', suite)).toEqual({
+      include: ['suite/a.test.ts', 'suite/b.test.ts'],
+      tests: ['a1', 'a3', 'b1'],
+    });
+  });
+  it("keeps a control's tests to the files of its requirements", () => {
+    const control = {
+      kind: 'control' as const,
+      control: {
+        ...controlByName('ids-from-a-million')!,
+        serverFlags: [],
+        config: undefined,
+        rewrite: faultByName('order-number-one-based')!.rewrite,
+        select: ['SCHED-'],
+      },
+    };
+    expect(jobSelection(control, 'operations', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1', 'a3'] });
+  });
+  it('runs the whole suite for a fault whose rewrite is untagged (it may touch every operation)', () => {
+    const untagged = { kind: 'fault' as const, fault: faultByName('problem-details-as-plain-text')! };
+    expect(jobSelection(untagged, 'operations', suite)).toEqual({});
   });
   it('runs whole files with --whole-files and every file with --whole-suite', () => {
     expect(jobSelection(fault, 'whole-files', suite)).toEqual({ include: ['suite/a.test.ts'] });

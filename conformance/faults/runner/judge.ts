@@ -34,12 +34,13 @@ export interface FaultOutcome {
 }
 
 /**
- * What a run covers. `operations` (the default): the tests of the suite files that hold the fault's
- * selected requirements (a control's, or every core file) that call an operation the rewrite
- * touches, known from the operations each test called in the baseline run; a rewrite of an
- * operation cannot change a test that never calls it, so the figures equal those of `whole-files`,
- * every test of those files. `whole-suite`: every core test (the diagnosis figure, how many
- * requirements one bug fails anywhere).
+ * What a run covers. `operations` (the default): for a fault, every core test of the suite that
+ * calls an operation the rewrite touches (for a control, those of the suite files that hold its
+ * selected requirements, or of every core file), known from the operations each test called in the
+ * baseline run; a rewrite of an operation cannot change a test that never calls it, so a fault's
+ * figures equal those of `whole-suite`: how many requirements one bug fails anywhere (the diagnosis
+ * figure). `whole-files`: every test of the files of the fault's selected requirements (faster,
+ * blind to red lines elsewhere). `whole-suite`: every core test (the check of that claim).
  */
 export type FaultScope = 'operations' | 'whole-files' | 'whole-suite';
 

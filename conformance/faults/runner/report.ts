@@ -25,7 +25,7 @@ function failedOver(scope: FaultScope): string {
     case 'whole-files':
       return "every core requirement of the suite files that hold the fault's selected requirements (--whole-files); result `failed` only, `blocked` not counted";
     default:
-      return "every core requirement of the suite files that hold the fault's selected requirements, over the tests that call an operation the fault rewrites (the same figure as --whole-files: a rewrite cannot change a test that never calls its operations); result `failed` only, `blocked` not counted";
+      return 'every core requirement of the whole suite, over the tests that call an operation the fault rewrites (the same figure as --whole-suite: a rewrite cannot change a test that never calls its operations); result `failed` only, `blocked` not counted';
   }
 }
 

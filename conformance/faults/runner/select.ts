@@ -116,8 +116,13 @@ export function jobSelection(job: Job, scope: FaultScope, suite: SuiteTest[] | u
   const files = select ? filesFor(suite, select) : undefined;
   if (scope === 'whole-files') return { include: files };
   const ops = jobOperations(job);
-  if (!ops) return { include: files };
-  const scoped = files ? suite.filter((t) => files.includes(t.file)) : suite;
+  // A fault runs every test of the whole suite that calls an operation it rewrites, so its failed
+  // requirements are those of a whole-suite run (the diagnosis figure); a control, only those of
+  // its files (a false alarm elsewhere would still be one in its files' requirements)
+  if (job.kind === 'fault') {
+    if (!ops) return {};
+  } else if (!ops) return { include: files };
+  const scoped = files && job.kind === 'control' ? suite.filter((t) => files.includes(t.file)) : suite;
   const tests = scoped.filter((t) => t.unknownOperations || t.operations.some((o) => ops.includes(o)));
   // no test calls them: the files still run (every test left out), so the run has results to judge
   const include = tests.length ? [...new Set(tests.map((t) => t.file))].sort() : (files ?? [suite[0]!.file]);
