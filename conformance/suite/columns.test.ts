@@ -206,11 +206,25 @@ conformance(
     expect(lq.status, 'queryLinks').toBe(200);
     const ll = (lq.json as ListEnvelope).List;
     expect(ll.length, 'queryLinks: the link of the file').toBeGreaterThan(0);
-    for (const x of ll) {
-      expect(keysOf(x), 'queryLinks').toEqual(['Item', 'Owner']);
-      expect(x.Item).toBe(f.fileId);
-    }
-    expect(ll.map((x) => x.Owner)).toContain(f.parentId);
+    for (const x of ll) expect(keysOf(x), 'queryLinks').toEqual(['Item', 'Owner']);
+    // each alias holds its field's value: what the same query answers under the field's own name
+    // (that a link ID is an integer is LINK-001's, judged on its own)
+    const plain = await get(t, '/api/Link/Query', {
+      childDomain: 'File',
+      childRecordID: f.fileId,
+      columns: 'ParentID,ChildID',
+    });
+    expect(plain.status, 'queryLinks without aliases').toBe(200);
+    const pairs = (rows: Array<Record<string, unknown>>, owner: string, item: string) =>
+      rows.map((x) => JSON.stringify([x[owner], x[item]])).sort();
+    expect(pairs(ll, 'Owner', 'Item'), 'queryLinks: Owner and Item hold ParentID and ChildID').toEqual(
+      pairs((plain.json as ListEnvelope).List, 'ParentID', 'ChildID'),
+    );
+    expect(
+      ll.map((x) => Number(x.Item)).every((id) => id === f.fileId),
+      'queryLinks: the file is the child',
+    ).toBe(true);
+    expect(ll.map((x) => Number(x.Owner))).toContain(f.parentId);
   },
 );
 

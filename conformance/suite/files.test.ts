@@ -112,6 +112,11 @@ function expectRelativeWebUrl(u: unknown, what: string) {
   expect(s, `${what}: not an API path`).not.toMatch(/^\/?api(\/|$)/i);
 }
 
+function expectFilledUrl(u: unknown, what: string) {
+  expect(typeof u, what).toBe('string');
+  expect((u as string).length, `${what}: filled`).toBeGreaterThan(0);
+}
+
 function bytesOf(s: unknown): Buffer {
   expect(typeof s).toBe('string');
   expect(s as string).toMatch(/^[A-Za-z0-9+/]*={0,2}$/);
@@ -412,6 +417,16 @@ conformance(
   },
 );
 
+/**
+ * FILE-022..024 say File/Query takes a rule of the domain query. That rule on the domain query is a
+ * step of those tests, judged by its own requirement (QRY-0xx): a rule broken in both queries (one
+ * shared cause) is one red line, the domain query's, and the file query's test is blocked by it; a
+ * rule broken on File/Query alone fails the file query's requirement.
+ */
+function domainRule<T>(t: Ctx, requirement: string, rule: string, check: () => Promise<T>): Promise<T> {
+  return t.needs(requirement, `the domain query ${rule} (the rule File/Query takes)`, check);
+}
+
 conformance(
   {
     id: 'files.query-start-offset-and-sort',
@@ -419,6 +434,9 @@ conformance(
     requirements: ['FILE-022'],
   },
   async (t) => {
+    await domainRule(t, 'QRY-006', 'pages by the start offset, sorted both ways', async () =>
+      expectOffsetPagesJoin(t, await adversarialRecords(t, { count: 12 }), 5, 'Query'),
+    );
     await expectOffsetPagesJoin(t, await adversarialRecords(t, { domain: 'File', count: 12 }), 5, 'File/Query');
   },
 );
@@ -430,6 +448,9 @@ conformance(
     requirements: ['FILE-023'],
   },
   async (t) => {
+    await domainRule(t, 'QRY-011', 'drops a column null in every record', async () =>
+      expectSuppressionDropsEmpty(t, await t.given('records', { count: 4 })),
+    );
     await expectSuppressionDropsEmpty(t, await t.given('records', { domain: 'File', count: 5 }));
   },
 );
@@ -442,6 +463,9 @@ conformance(
   },
   async (t) => {
     // a test of its own: it needs the adversarial fixture (protocol 1.1.0), the one above does not
+    await domainRule(t, 'QRY-012', 'keeps a column with one value, on a middle record', async () =>
+      expectSuppressionKeepsSparse(t, await adversarialRecords(t, { count: 5 })),
+    );
     await expectSuppressionKeepsSparse(t, await adversarialRecords(t, { domain: 'File', count: 5 }));
   },
 );
@@ -454,6 +478,12 @@ conformance(
     timeoutMs: 60_000,
   },
   async (t) => {
+    const domain = await t.given('records', { count: 12 });
+    await domainRule(t, 'QRY-014', 'counts every matching record when asked', () => expectTotalCount(t, domain, 5));
+    await domainRule(t, 'QRY-015', 'has no total count unless asked', async () => {
+      const body = await listBody(t, queryPath(domain), { ...only(t, domain), columns: domain.sortField, take: 5 });
+      expect(totalCountOf(body), 'no total count unless asked').toBeUndefined();
+    });
     const recs = await t.given('records', { domain: 'File', count: 35 });
     await expectTotalCount(t, recs, 10);
     const off = await listBody(t, queryPath(recs), { ...only(t, recs), columns: recs.sortField, take: 10 });
@@ -675,10 +705,11 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       expect(restrictedRec.DownloadURL).toBe('');
       expect(restrictedRow.DownloadURL).toBe('');
       expect(restrictedListed.DownloadURL, 'attached-files listing').toBe('');
-      expectRelativeWebUrl(fullRec.DownloadURL, 'with Full');
-      expectRelativeWebUrl(fullRow.DownloadURL, 'with Full (query)');
-      expectRelativeWebUrl(fullListed.DownloadURL, 'with Full (attached-files listing)');
-      expectRelativeWebUrl(plainRec.DownloadURL, 'without RestrictDownload');
+      // filled: FILE-016's statement; the form of a filled URL is FILE-013's (its own test)
+      expectFilledUrl(fullRec.DownloadURL, 'with Full');
+      expectFilledUrl(fullRow.DownloadURL, 'with Full (query)');
+      expectFilledUrl(fullListed.DownloadURL, 'with Full (attached-files listing)');
+      expectFilledUrl(plainRec.DownloadURL, 'without RestrictDownload');
     },
   );
 

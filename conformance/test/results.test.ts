@@ -235,6 +235,28 @@ describe('generic results and JUnit', () => {
     expect(g[0].error?.message).toContain('[GEN-001] not JSON (in test x.b)');
   });
 
+  it('counts a violation with provenance against the requirements that state it, not GEN-002', () => {
+    const g = genericResults([
+      {
+        name: 'a [A-001]',
+        file: 'conformance/suite/x.test.ts',
+        state: 'failed',
+        meta: {
+          id: 'x.a',
+          checked: { 'GEN-001': 0, 'GEN-002': 2 },
+          violations: [
+            { code: 'GEN-002', requirements: ['A-002'], message: '[A-002, the documented shape] /Date pattern' },
+          ],
+        },
+      },
+    ]);
+    expect(g.map((r) => [r.id, r.requirements, r.result])).toEqual([
+      ['generic.gen-002.x', ['GEN-002'], 'passed'],
+      ['generic.stated-shape.x', ['A-002'], 'failed'],
+    ]);
+    expect(g[1]!.error?.message).toContain('/Date pattern (in test x.a)');
+  });
+
   it('writes one testcase per requirement check', () => {
     const info: RunInfo = {
       catalogue: cat,

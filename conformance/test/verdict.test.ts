@@ -11,8 +11,10 @@ const assertion = (msg = 'expected 1 to be 2') => Object.assign(new Error(msg), 
 const schema = (requirements: string[]): Violation => ({
   code: 'GEN-002',
   requirements,
-  message: '[GEN-002] GET /api/Link/Query → 200: /List/0/ParentID must be integer',
+  message: `[${requirements.join(', ')}, the documented shape] GET /api/Link/Query → 200: /List/0/ParentID must be integer`,
 });
+/** a violation of the shape no requirement of its own states: GEN-002's */
+const shapeOnly: Violation = { code: 'GEN-002', message: '[GEN-002] GET /api/Link/Query → 200: /List must be array' };
 const envelope: Violation = { code: 'GEN-002', owner: 'QRY-001', message: "[QRY-001, the answer's envelope] no List" };
 
 describe('decideVerdict', () => {
@@ -26,7 +28,7 @@ describe('decideVerdict', () => {
   });
 
   it('blocks a test whose assertion failed on a shape that is not its own, at the shape’s root', () => {
-    const v = decideVerdict(['LINK-008'], [schema(['LINK-001'])], assertion('expected [] to have a length of 1'));
+    const v = decideVerdict(['LINK-008'], [shapeOnly], assertion('expected [] to have a length of 1'));
     expect(v.outcome).toBe('blocked');
     const e = (v as { error: BlockedError }).error;
     expect([e.requirement, e.message]).toEqual([
@@ -35,6 +37,25 @@ describe('decideVerdict', () => {
         /not valid against its documented schema[\s\S]*not judged past the broken shape: expected \[\]/,
       ),
     ]);
+  });
+
+  it('blocks it at the requirement that states the broken constraint, not GEN-002', () => {
+    const v = decideVerdict(['LINK-008'], [schema(['LINK-001'])], assertion('expected [] to have a length of 1'));
+    const e = (v as { error: BlockedError }).error;
+    expect([v.outcome, e.requirement, e.message]).toEqual([
+      'blocked',
+      'LINK-001',
+      expect.stringMatching(/breaks the documented shape that LINK-001 states[\s\S]*not judged past the broken shape/),
+    ]);
+  });
+
+  it('a step (or an oracle’s blame) that failed on a broken shape blocks at the shape, not the step', () => {
+    const step = new BlockedError('LINK-011', 'the model’s link rows', 'blocked by LINK-011');
+    const v = decideVerdict(['AUTH-001'], [schema(['LINK-001'])], step);
+    expect([v.outcome, (v as { error: BlockedError }).error.requirement]).toEqual(['blocked', 'LINK-001']);
+    // the shape the test's own requirement states: that one, judged alone
+    const own = decideVerdict(['LINK-001', 'LINK-011'], [schema(['LINK-001'])], step);
+    expect((own as { error: BlockedError }).error.requirement).toBe('LINK-001');
   });
 
   it('a broken envelope blocks at its owner', () => {
@@ -55,18 +76,26 @@ describe('decideVerdict', () => {
     }
   });
 
-  it('a violation the test names by its code (a GEN-002 test) is its own failure', () => {
-    expect(decideVerdict(['GEN-002'], [schema(['LINK-001'])], undefined).outcome).toBe('failed');
+  it('a violation no requirement of its own states is a GEN-002 test’s own failure', () => {
+    expect(decideVerdict(['GEN-002'], [shapeOnly], undefined).outcome).toBe('failed');
+  });
+
+  it('a violation a requirement states blocks a GEN-002 test at that requirement (one red line)', () => {
+    const v = decideVerdict(['GEN-002'], [schema(['LINK-001'])], undefined);
+    expect([v.outcome, (v as { error: BlockedError }).error.requirement]).toEqual(['blocked', 'LINK-001']);
   });
 
   it('a violation the test does not own, with no assertion failing, blocks it', () => {
     const v = decideVerdict(['FILE-011'], [schema(['FILE-004'])], undefined);
-    expect([v.outcome, (v as { error: BlockedError }).error.requirement]).toEqual(['blocked', 'GEN-002']);
+    expect([v.outcome, (v as { error: BlockedError }).error.requirement]).toEqual(['blocked', 'FILE-004']);
+    expect((decideVerdict(['FILE-011'], [shapeOnly], undefined) as { error: BlockedError }).error.requirement).toBe(
+      'GEN-002',
+    );
   });
 
   it('keeps a step’s block, and errors and preconditions as they are', () => {
     const step = new BlockedError('REC-002', 'read by ID', 'blocked by REC-002');
-    expect(decideVerdict(['AUTH-001'], [schema(['LINK-001'])], step)).toEqual({ outcome: 'blocked', error: step });
+    expect(decideVerdict(['AUTH-001'], [], step)).toEqual({ outcome: 'blocked', error: step });
     const timeout = Object.assign(new Error('request timed out'), { name: 'TimeoutError' });
     expect(decideVerdict(['LINK-008'], [schema(['LINK-001'])], timeout).outcome).toBe('error');
     const pre = Object.assign(new Error('provider state refused'), { name: 'PreconditionFailedError' });

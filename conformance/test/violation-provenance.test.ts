@@ -37,6 +37,37 @@ describe('violatedRequirements', () => {
     expect(broken('/api/Link/Query', {})).toEqual(['LINK-011']);
   });
 
+  it('an allOf that narrows a shared property: the narrowing member names what broke', () => {
+    const del = (body: unknown) => {
+      const pointer = `/paths/${'/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}'.replace(/\//g, '~1')}/delete/responses/200/content/application~1json/schema`;
+      const v = validators.get('core', pointer);
+      expect(v(body)).toBe(false);
+      return violatedRequirements(pointer, v.errors);
+    };
+    // the single delete's OrderNumber is null (SCHED-004), not an index (SCHED-003)
+    expect(del({ IsSuccessful: true, RecordID: 1, OrderNumber: 0, Message: 'x', Warnings: null })).toEqual([
+      'SCHED-004',
+    ]);
+  });
+
+  it('a nullable timestamp that is neither: the timestamp’s requirement, not every alternative’s', () => {
+    const bound = {
+      ProposalID: 1,
+      Status: 'Bound',
+      ErrorMessage: null,
+      PolicyID: 1,
+      MemberID: 1,
+      PolicyNumber: 'P',
+      MemberName: 'M',
+      BoundDateUTC: '2024-03-05T14:02:11',
+    };
+    expect(broken('/api/Quotes/Proposals/{proposalId}/BindStatus', bound)).toEqual(['BIND-005']);
+    // a number is no timestamp either: still the timestamp's requirement
+    expect(broken('/api/Quotes/Proposals/{proposalId}/BindStatus', { ...bound, BoundDateUTC: 5 })).toEqual([
+      'BIND-005',
+    ]);
+  });
+
   it('no errors, no requirements; a path outside the document names none', () => {
     expect(violatedRequirements(response('/api/File/Query'), undefined)).toEqual([]);
     expect(

@@ -405,7 +405,7 @@ export const LINK_FAULTS: Fault[] = [
     name: 'link-ids-as-strings',
     area: 'LINK',
     description: 'Link/Query serialises the ID columns as strings ("1001") instead of integers.',
-    requirements: ['LINK-001', 'GEN-002'],
+    requirements: ['LINK-001'],
     rewrite: onJsonResponse(['queryLinks'], (body) => {
       for (const row of Array.isArray(body?.List) ? body.List : []) {
         for (const [k, v] of Object.entries(row))

@@ -333,7 +333,7 @@ const SCHED: Fault[] = [
     area: 'SCHED',
     description: 'The single DELETE answers OrderNumber 0 instead of null.',
     // OrderNumber null is also the schema's: GEN-002 is the root failure, SCHED-004 blocked by it.
-    requirements: ['SCHED-004', 'GEN-002'],
+    requirements: ['SCHED-004'],
     rewrite: onJsonResponse(['deleteSchedule'], (body) => {
       if (body && typeof body === 'object' && body.OrderNumber === null) body.OrderNumber = 0;
     }),

@@ -23,8 +23,9 @@ export function genericResults(tests: ReportedTest[]): TestResult[] {
       const checked = list.reduce((n, t) => n + (t.meta?.checked?.[code] ?? 0), 0);
       const violations = list.flatMap((t) =>
         (t.meta?.violations ?? [])
-          // an owned violation (a broken envelope) counts against its owner's tests, not here
-          .filter((v) => v.code === code && v.level !== 'implementation-defined' && !v.owner)
+          // an owned violation (a broken envelope) counts against its owner's tests, one with
+          // provenance against the requirements that state the constraint (below), not here
+          .filter((v) => v.code === code && v.level !== 'implementation-defined' && !v.owner && !v.requirements?.length)
           .map((v) => ({ v, t })),
       );
       if (checked === 0 && violations.length === 0) continue;
@@ -47,6 +48,38 @@ export function genericResults(tests: ReportedTest[]): TestResult[] {
       }
       out.push(r);
     }
+    const stated = statedShapeResult(file, list);
+    if (stated) out.push(stated);
   }
   return out;
+}
+
+/**
+ * The schema violations of a file's responses whose constraint a requirement of its own states
+ * (violation-provenance.ts): one failed synthetic test of those requirements, so each fails even
+ * where no test of its own met the broken answer. Absent when there is none (it only ever fails:
+ * which requirements it would name is known from what broke).
+ */
+function statedShapeResult(file: string, list: ReportedTest[]): TestResult | undefined {
+  const violations = list.flatMap((t) =>
+    (t.meta?.violations ?? [])
+      .filter((v) => v.level !== 'implementation-defined' && !v.owner && v.requirements?.length)
+      .map((v) => ({ v, t })),
+  );
+  if (violations.length === 0) return undefined;
+  const requirements = [...new Set(violations.flatMap(({ v }) => v.requirements!))].sort();
+  return {
+    id: `generic.stated-shape.${path.basename(file).replace(/\.test\.ts$/, '')}`,
+    title: `documented shape stated by ${requirements.join(', ')} on the responses of ${file}`,
+    file,
+    profile: 'core',
+    requirements,
+    result: 'failed',
+    durationMs: 0,
+    generic: true,
+    error: {
+      message: violations.map(({ v, t }) => `${v.message} (in test ${t.meta?.id ?? t.name})`).join('\n'),
+      exchanges: [],
+    },
+  };
 }

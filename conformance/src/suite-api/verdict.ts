@@ -5,7 +5,8 @@
 // Violations: those of the test's own concern fail it (a reference choice refused in an
 // implementation-defined test, GEN-00x named by the test, a broken envelope whose owner the test
 // names, or a schema constraint whose provenance is a requirement of the test); the others block
-// it: GEN-001/GEN-002 and the envelope owners fail on their own (one synthetic result per file).
+// it: GEN-001/GEN-002, the envelope owners and the requirements that state a broken constraint fail
+// on their own (synthetic results per file, report/generic-results.ts).
 import { BlockedError, GenericCheckError } from '../errors.js';
 import { classifyError, type TestOutcome } from '../report/results.js';
 import type { Violation } from './generic-checks/types.js';
@@ -23,10 +24,13 @@ const text = (list: Violation[]) => list.map((v) => v.message).join('\n');
  */
 function blockedByViolation(violations: Violation[]): BlockedError {
   const owned = violations.find((v) => v.owner);
-  const code = owned?.owner ?? violations[0]!.code;
+  const stated = violations.find((v) => v.requirements?.length);
+  const code = owned?.owner ?? stated?.requirements?.[0] ?? violations[0]!.code;
   const step = owned
     ? "a response the test relies on has a broken envelope (the answer's outer object)"
-    : `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
+    : stated
+      ? `a response the test relies on breaks the documented shape that ${code} states`
+      : `a response the test relies on is ${code === 'GEN-001' ? 'not JSON' : 'not valid against its documented schema'}`;
   return new BlockedError(code, step, [`blocked by ${code}: ${step}`, ...violations.map((v) => v.message)].join('\n'));
 }
 
@@ -39,7 +43,8 @@ function blockedByViolation(violations: Violation[]): BlockedError {
 function shapeRequirement(requirements: string[], own: Violation[]): string | undefined {
   const named = new Set(own.flatMap((v) => (v.requirements ?? []).filter((r) => requirements.includes(r))));
   const onlyByProvenance = own.every(
-    (v) => v.level !== 'implementation-defined' && !requirements.includes(v.owner ?? v.code),
+    (v) =>
+      v.level !== 'implementation-defined' && (!!v.requirements?.length || !requirements.includes(v.owner ?? v.code)),
   );
   const r = [...named].sort()[0];
   return onlyByProvenance && r && requirements.length > named.size ? r : undefined;
@@ -57,11 +62,13 @@ function judgedAloneByShape(r: string, own: Violation[]): BlockedError {
 
 /** The outcome of a test of `requirements` whose body threw `thrown` (undefined: it returned). */
 export function decideVerdict(requirements: string[], violations: Violation[], thrown: unknown): Verdict {
-  const own = violations.filter(
-    (v) =>
-      v.level === 'implementation-defined' ||
-      requirements.includes(v.owner ?? v.code) ||
-      (v.requirements ?? []).some((r) => requirements.includes(r)),
+  // a violation with provenance is its requirements' own, not GEN-002's (types.ts)
+  const own = violations.filter((v) =>
+    v.level === 'implementation-defined'
+      ? true
+      : v.requirements?.length
+        ? v.requirements.some((r) => requirements.includes(r))
+        : requirements.includes(v.owner ?? v.code),
   );
   const blocking = violations.filter((v) => !own.includes(v));
   const shape = own.length > 0 ? shapeRequirement(requirements, own) : undefined;
@@ -75,18 +82,21 @@ export function decideVerdict(requirements: string[], violations: Violation[], t
         /* read-only message */
       }
     }
-    // a failure inside t.needs arrives here as a BlockedError
-    if (thrown instanceof BlockedError) return { outcome: 'blocked', error: thrown };
-    if (outcome === 'failed' && shape) return { outcome: 'blocked', error: judgedAloneByShape(shape, own) };
+    // a failure inside t.needs arrives here as a BlockedError (outcome 'blocked'); a broken shape
+    // met on the way comes first, as for a failed assertion: the step, or an oracle's blame, read
+    // answers whose shape is broken (a link row with IDs as strings is not the row a model expects)
+    const judged = outcome === 'failed' || thrown instanceof BlockedError;
+    if (judged && shape) return { outcome: 'blocked', error: judgedAloneByShape(shape, own) };
     // An assertion that fails on answers whose documented shape is broken, where the shape is not
     // the test's own, rests on a step the generic check already failed at its root: one cause, one
     // red line, the test is blocked by it. An assertion that fails with only its own violations,
     // or none, fails the test.
-    if (outcome === 'failed' && blocking.length > 0 && own.length === 0) {
+    if (judged && blocking.length > 0 && own.length === 0) {
       const b = blockedByViolation(blocking);
       b.message = `${b.message}\nthe test's own assertion, not judged past the broken shape: ${String(err?.message).split('\n')[0]}`;
       return { outcome: 'blocked', error: b };
     }
+    if (thrown instanceof BlockedError) return { outcome: 'blocked', error: thrown };
     return { outcome: outcome as Exclude<TestOutcome, 'passed' | 'blocked'>, error: thrown };
   }
   if (shape) return { outcome: 'blocked', error: judgedAloneByShape(shape, own) };

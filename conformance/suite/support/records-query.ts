@@ -323,11 +323,19 @@ export async function expectOffsetPagesJoin(
       const keys = [{ field: recs.sortField, dir }];
       const expected = ordered(rows, keys).map(pick);
       const q = { ...only(t, recs), columns: recs.sortField, sort: sortParam(keys, false) };
-      if (o.onePageToo)
-        expect(
-          (await list(t, queryPath(recs), { ...q, take: expected.length })).map(pick),
-          `${what} sort ${dir}, one page`,
-        ).toEqual(expected);
+      if (o.onePageToo) {
+        const page = (await list(t, queryPath(recs), { ...q, take: expected.length })).map(pick);
+        const judge = () => expect(page, `${what} sort ${dir}, one page`).toEqual(expected);
+        // the whole set in order but for its first records: no start offset was sent, so the page
+        // starts where the default offset put it (QRY-007's rule, judged by its own test)
+        const late =
+          page.length > 0 &&
+          page.length < expected.length &&
+          JSON.stringify(page) === JSON.stringify(expected.slice(expected.length - page.length));
+        if (late)
+          await t.needs('QRY-007', 'a query without a start offset starts at the first record', async () => judge());
+        judge();
+      }
       await expectPages(t, queryPath(recs), q, expected, pick, size, `${what} sort ${dir}`);
     }),
   );

@@ -9,7 +9,7 @@
 import type { ErrorObject } from 'ajv';
 import type { GenericCheck } from './check.js';
 import { envelopeOwner } from './envelopes.js';
-import { violatedRequirements } from './violation-provenance.js';
+import { attributeErrors } from './violation-provenance.js';
 import type { Finding } from './types.js';
 
 export const documentedBodyShape: GenericCheck = {
@@ -54,13 +54,21 @@ export const documentedBodyShape: GenericCheck = {
       const owner = envelopeOwner(op.operationId, validate.errors);
       if (core && owner)
         out.violations.push({ code: 'GEN-002', owner, message: `[${owner}, the answer's envelope] ${msg}` });
-      else if (core)
-        out.violations.push({
-          code: 'GEN-002',
-          requirements: violatedRequirements(schema, validate.errors),
-          message: `[GEN-002] ${msg}`,
-        });
-      else out.findings.push(finding('implementation-defined-schema', msg));
+      else if (core) {
+        // a constraint a requirement of its own states is that requirement's failure, not GEN-002's
+        // as well (one cause, one red line); what only the shape as a whole states is GEN-002's
+        const { requirements, attributed, unattributed } = attributeErrors(schema, validate.errors);
+        const refused = (errors: ErrorObject[]) =>
+          `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(errors)}`;
+        if (attributed.length)
+          out.violations.push({
+            code: 'GEN-002',
+            requirements,
+            message: `[${requirements.join(', ')}, the documented shape] ${refused(attributed)}`,
+          });
+        if (unattributed.length)
+          out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${refused(unattributed)}` });
+      } else out.findings.push(finding('implementation-defined-schema', msg));
       return;
     }
     if (!core) return;

@@ -24,8 +24,10 @@ export interface Violation {
   owner?: string;
   /**
    * The requirements whose constraints the body breaks: the provenance of the schema nodes that
-   * refused it (violation-provenance.ts). A test of one of them is about that shape (the violation
-   * is its own failure); any other test meets the shape as a step it relies on.
+   * refused it (violation-provenance.ts), each a requirement that states the constraint itself. The
+   * violation is theirs, not GEN-002's as well (one cause, one red line): a test of one of them is
+   * about that shape (its own failure); any other test meets the shape as a step it relies on and is
+   * blocked by them; the generic results count it against them (report/generic-results.ts).
    */
   requirements?: string[];
 }
