@@ -9,6 +9,8 @@ import type { Op } from './exchange.js';
 type AnyRewrite = (...args: never[]) => unknown;
 
 const TAGS = new WeakMap<AnyRewrite, readonly Op[]>();
+/** Rewrites of a route of the proxy that touch only some of the operationIds it can be. */
+const NARROWED = new WeakMap<AnyRewrite, readonly string[]>();
 
 /** Tags `rewrite` as one that touches only `ops` (call it only where everything else passes through). */
 export function rewritesOnly<F extends AnyRewrite>(ops: readonly Op[], rewrite: F): F {
@@ -16,9 +18,36 @@ export function rewritesOnly<F extends AnyRewrite>(ops: readonly Op[], rewrite: 
   return rewrite;
 }
 
+/**
+ * Tags `rewrite` as one that touches only `operationIds` among those its routes can be: a file read
+ * (`GET /api/File/{id}` is getFile, a route of the proxy's getRecord) that passes every other
+ * domain through. Call it only where the rewrite itself tells them apart (isFileRead).
+ */
+export function rewritesOnlyOperations<F extends AnyRewrite>(
+  ops: readonly Op[],
+  operationIds: string[],
+  rewrite: F,
+): F {
+  const possible = operationIdsOf(ops) ?? [];
+  const outside = operationIds.filter((id) => !possible.includes(id));
+  if (outside.length)
+    throw new Error(`rewritesOnlyOperations: ${outside.join(', ')} are no operations of ${ops.join(', ')}`);
+  NARROWED.set(rewrite, [...new Set(operationIds)].sort());
+  return rewritesOnly(ops, rewrite);
+}
+
 /** The operations a rewrite touches; undefined: any (untagged, or no rewrite of its own but server flags or bindings). */
 export function operationsRewritten(rewrite: AnyRewrite | undefined): readonly Op[] | undefined {
   return rewrite ? TAGS.get(rewrite) : undefined;
+}
+
+/** The operationIds a rewrite touches; undefined: any (see operationsRewritten). */
+export function operationIdsRewritten(rewrite: AnyRewrite | undefined): string[] | undefined {
+  if (!rewrite) return undefined;
+  const narrowed = NARROWED.get(rewrite);
+  if (narrowed) return [...narrowed];
+  const ops = TAGS.get(rewrite);
+  return ops ? operationIdsOf(ops) : undefined;
 }
 
 /** The operationIds (spec/openapi.yaml) a route of the proxy can be: file reads are separate operations there. */

@@ -16,15 +16,20 @@ import {
   withHiddenColumns,
   withResponseJson,
 } from '../exchange.js';
-import { rewritesOnly } from '../operations.js';
+import { rewritesOnly, rewritesOnlyOperations } from '../operations.js';
 import { FILE_READS, ignoreQueryParam, on, onJsonResponse, tokenOf } from './util.js';
 import { sortWithinPage } from './sort-within-page.js';
+
+/** The operationIds of file reads: the record routes of the proxy, narrowed to domain File. */
+const FILE_READ_OPERATIONS = ['getFile', 'queryFiles', 'listAttachedFiles'];
 
 /** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
 function onFileRead(
   fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
 ): Fault['rewrite'] {
-  return rewritesOnly(FILE_READS, (req, ctx, next) => (isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req)));
+  return rewritesOnlyOperations(FILE_READS, FILE_READ_OPERATIONS, (req, ctx, next) =>
+    isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req),
+  );
 }
 
 /** Change the value of `field` (under every key that carries it) in every file record read. */
@@ -131,10 +136,11 @@ export const FILE_FAULTS: Fault[] = [
     description:
       'DownloadURL is an absolute URL (scheme and host of the request) instead of relative to the web application.',
     requirements: ['FILE-013'],
-    rewrite: (req, ctx, next) =>
+    rewrite: onFileRead((req, ctx, next) =>
       mapFileField('DownloadURL', (v) =>
         typeof v === 'string' && v !== '' && !/^[a-z]+:/i.test(v) ? `${ctx.publicUrl}/${v.replace(/^\//, '')}` : v,
       )(req, ctx, next),
+    ),
   },
   {
     name: 'download-url-without-enhanced-security',
@@ -204,7 +210,7 @@ export const FILE_FAULTS: Fault[] = [
     area: 'FILE',
     description: 'File/Query joins the links table and returns ParentDomainID and ParentID with every file.',
     requirements: ['FILE-008'],
-    rewrite: (req, ctx, next) => {
+    rewrite: onFileRead((req, ctx, next) => {
       const route = routeOf(req);
       if (route.op !== 'queryRecords' || route.domain !== 'File') return next(req);
       return (async () => {
@@ -221,7 +227,7 @@ export const FILE_FAULTS: Fault[] = [
         }
         return withResponseJson(res, body);
       })();
-    },
+    }),
   },
   {
     name: 'attached-files-include-unattached',
@@ -229,7 +235,7 @@ export const FILE_FAULTS: Fault[] = [
     description:
       'The attached-files listing uses an outer join, so orphaned (unlinked) files are listed under every parent.',
     requirements: ['FILE-007'],
-    rewrite: (req, ctx, next) => {
+    rewrite: onAttached((req, ctx, next) => {
       if (routeOf(req).op !== 'listAttachedFiles') return next(req);
       return (async () => {
         const res = await next(req);
@@ -251,7 +257,7 @@ export const FILE_FAULTS: Fault[] = [
         }
         return withResponseJson(res, body);
       })();
-    },
+    }),
   },
   {
     name: 'file-query-desc-per-page',
@@ -410,10 +416,11 @@ export const FILE_FAULTS: Fault[] = [
     description:
       'The attached-files listing builds DownloadURL as an absolute URL (scheme and host of the request); the single file and the file query are right.',
     requirements: ['FILE-013'],
-    rewrite: (req, ctx, next) =>
+    rewrite: onAttached((req, ctx, next) =>
       mapAttachedField('DownloadURL', (v) =>
         typeof v === 'string' && v !== '' && !/^[a-z]+:/i.test(v) ? `${ctx.publicUrl}/${v.replace(/^\//, '')}` : v,
       )(req, ctx, next),
+    ),
   },
   {
     name: 'attached-files-download-url-for-external',

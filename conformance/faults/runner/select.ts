@@ -6,7 +6,7 @@ import type { RunResults, TestResult } from '../../src/report/results.js';
 import { FAULTS } from '../catalogue/index.js';
 import { CONTROLS } from '../controls/index.js';
 import type { Control, Fault } from '../fault.js';
-import { operationIdsOf, operationsRewritten } from '../operations.js';
+import { operationIdsRewritten } from '../operations.js';
 import type { FaultScope } from './judge.js';
 
 /** One run through the proxy: a fault or a control. */
@@ -95,8 +95,7 @@ function jobOperations(job: Job): string[] | undefined {
   if (job.kind === 'control' && (job.control.serverFlags?.length || job.control.config)) return undefined;
   const rewrite = job.kind === 'fault' ? job.fault.rewrite : job.control.rewrite;
   if (job.kind === 'control' && !rewrite) return undefined;
-  const ops = operationsRewritten(rewrite);
-  return ops ? operationIdsOf(ops) : undefined;
+  return operationIdsRewritten(rewrite);
 }
 
 /** What one job runs: suite files (undefined: every file) and tests by ID (undefined: every test of them). */
