@@ -176,18 +176,23 @@ conformance(
       fileName: 'alias-me.txt',
       contentsBase64: Buffer.from('alias').toString('base64'),
     });
+    // an alias holds the field's value: what the same file answers under the field's own name
+    // (whether that value is right is the file requirements' own: FILE-002 for FileSize)
+    const own = await get(t, `/api/File/${f.fileId}`, { columns: 'FileName,FileSize' });
+    expect(own.status).toBe(200);
+    const ownRec = (own.json as RecordEnvelope).Record;
     const fres = await get(t, `/api/File/${f.fileId}`, { columns: 'FileName as Name1,FileSize as Bytes' });
     expect(fres.status).toBe(200);
     const frec = (fres.json as RecordEnvelope).Record;
     expect(keysOf(frec)).toEqual(['Bytes', 'Name1']);
-    expect(frec.Name1).toBe('alias-me.txt');
-    expect(frec.Bytes).toBe(5);
+    expect(frec.Name1).toBe(ownRec.FileName);
+    expect(frec.Bytes).toBe(ownRec.FileSize);
 
     const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, {
       columns: 'FileID as Ident,FileName as Nm',
     });
     expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
-    expect(fr.Nm).toBe('alias-me.txt');
+    expect(fr.Nm).toBe(ownRec.FileName);
 
     // the attached-files listing and the link query take aliases too
     const att = await get(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, {
@@ -196,7 +201,7 @@ conformance(
     expect(att.status, 'listAttachedFiles').toBe(200);
     const al = await listOf(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, att);
     for (const x of al) expect(keysOf(x), 'listAttachedFiles').toEqual(['Ident', 'Nm']);
-    expect(al.find((x) => x.Ident === f.fileId)?.Nm, 'listAttachedFiles').toBe('alias-me.txt');
+    expect(al.find((x) => x.Ident === f.fileId)?.Nm, 'listAttachedFiles').toBe(ownRec.FileName);
 
     const lq = await get(t, '/api/Link/Query', {
       childDomain: 'File',
@@ -220,11 +225,14 @@ conformance(
     expect(pairs(ll, 'Owner', 'Item'), 'queryLinks: Owner and Item hold ParentID and ChildID').toEqual(
       pairs((plain.json as ListEnvelope).List, 'ParentID', 'ChildID'),
     );
-    expect(
-      ll.map((x) => Number(x.Item)).every((id) => id === f.fileId),
-      'queryLinks: the file is the child',
-    ).toBe(true);
-    expect(ll.map((x) => Number(x.Owner))).toContain(f.parentId);
+    // which links a query by child answers is LINK-011's: a step here
+    await t.needs('LINK-011', 'Link/Query by child answers the links of that child', async () => {
+      expect(
+        ll.map((x) => Number(x.Item)).every((id) => id === f.fileId),
+        'queryLinks: the file is the child',
+      ).toBe(true);
+      expect(ll.map((x) => Number(x.Owner))).toContain(f.parentId);
+    });
   },
 );
 
@@ -423,13 +431,21 @@ conformance(
       for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
       expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
 
-      const att2 = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns: 'FileSize as Size' });
-      expect(att2.status).toBe(200);
-      const sizes = (await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, att2)).map((x) => {
-        expect(keysOf(x)).toEqual(['Size']);
-        return x.Size;
+      // an aliased column (COL-003's rule, a step here) holds the field's value: the sizes the
+      // listing answers under the field's own name (whether they are right is FILE-002's)
+      const sizesOf = async (columns: string, key: string) => {
+        const res = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns });
+        expect(res.status).toBe(200);
+        const rows = await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, res);
+        return { rows, sizes: rows.map((x) => JSON.stringify(x[key])).sort() };
+      };
+      const plainSizes = await sizesOf('FileSize', 'FileSize');
+      for (const x of plainSizes.rows) expect(keysOf(x)).toEqual(['FileSize']);
+      const aliased = await sizesOf('FileSize as Size', 'Size');
+      await t.needs('COL-003', 'the attached-files listing answers an aliased column under its alias', async () => {
+        for (const x of aliased.rows) expect(keysOf(x)).toEqual(['Size']);
       });
-      expect(sizes.sort()).toEqual([3, 4]);
+      expect(aliased.sizes).toEqual(plainSizes.sizes);
 
       const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
       expect(fq.status).toBe(200);
@@ -447,11 +463,12 @@ conformance(
       expect(lq.status).toBe(200);
       const ll = (lq.json as ListEnvelope).List;
       expect(ll.length).toBeGreaterThan(0);
-      for (const x of ll) {
-        expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
-        expect(x.ChildID).toBe(fileIds[0]);
-      }
-      expect(ll.map((x) => x.ParentID)).toContain(p.id);
+      for (const x of ll) expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
+      // which links a query by child answers is LINK-011's: a step here
+      await t.needs('LINK-011', 'Link/Query by child answers the links of that child', async () => {
+        for (const x of ll) expect(x.ChildID).toBe(fileIds[0]);
+        expect(ll.map((x) => x.ParentID)).toContain(p.id);
+      });
 
       const lq2 = await get(t, '/api/Link/Query', {
         childDomain: 'File',
