@@ -217,8 +217,12 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
       const r = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
       if (type === 'Endorsement') {
+        // the delete was soft: Reinstate takes the record back (a permanent delete leaves it nothing)
         expect(isRefusal(r.res), `Reinstate after a soft delete (${r.status} ${JSON.stringify(r.body)})`).toBe(false);
-        expect(await readRecord(t, p, l1), 'the record is back with its values').toEqual(before);
+        // that the reinstated record is active again with its values is SCHED-021's statement
+        await t.needs('SCHED-021', 'the reinstated record is back with its values', async () =>
+          expect(await readRecord(t, p, l1), 'the record is back with its values').toEqual(before),
+        );
       } else {
         // Reinstate's answer is not shown; when it is a result, it reports no success.
         for (const res of resultsOf(r.body))

@@ -139,7 +139,19 @@ export const LINK_FAULT_CASES: Case[] = [
   },
   {
     fault: 'link-remove-noop',
-    title: 'Remove answers success without reaching the upstream',
+    title: 'Remove reaches the upstream; what a success removed is put back and shown under its old LinkID',
+    side: {
+      'GET /api/Link/Query?': {
+        status: 200,
+        json: {
+          List: [{ LinkID: 40, ParentDomainID: 1, ParentID: 1, ChildDomainID: 2, ChildID: 3, ContactTypeID: 2 }],
+        },
+      },
+      'POST /api/Link/Upsert': {
+        status: 200,
+        json: { IsSuccessful: true, LinkID: 41, ParentRecordID: 1, ChildRecordID: 3, Message: null },
+      },
+    },
     steps: [
       {
         req: post('/api/Link/Remove', {
@@ -148,7 +160,82 @@ export const LINK_FAULT_CASES: Case[] = [
           ChildDomain: 'Contact',
           ChildRecordID: 3,
         }),
-        expect: (out, f) => (untouched(f), expect(json(out)).toEqual({ IsSuccessful: true, Message: 'Link removed.' })),
+        upstream: ok({ IsSuccessful: true, Message: 'Link removed.' }),
+        expect: (out, f, side) => {
+          expect(json(f[0]!)).toEqual({
+            ParentDomain: 'Claim',
+            ParentRecordID: 1,
+            ChildDomain: 'Contact',
+            ChildRecordID: 3,
+          });
+          expect(json(out)).toEqual({ IsSuccessful: true, Message: 'Link removed.' });
+          expect(side).toEqual([
+            'GET /api/Link/Query?parentDomain=Claim&childDomain=Contact&parentRecordID=1&childRecordID=3&columns=LinkID%2CParentDomainID%2CParentID%2CChildDomainID%2CChildID%2CContactTypeID [ADMIN]',
+            'POST /api/Link/Upsert [ADMIN]',
+          ]);
+        },
+      },
+      {
+        req: get('/api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentID,LinkID as Id'),
+        upstream: ok({ List: [{ ParentID: 1, Id: 41 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ ParentID: 1, Id: 40 }]),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        upstream: ok({ IsSuccessful: true, LinkID: 41, ParentRecordID: 1, ChildRecordID: 3, Message: null }),
+        expect: (out) => expect(json(out).LinkID).toBe(40),
+      },
+    ],
+  },
+  {
+    fault: 'link-remove-noop',
+    title: 'a refused Remove, or one that removed nothing, passes untouched and nothing is put back',
+    side: {
+      'GET /api/Link/Query?': {
+        status: 200,
+        json: {
+          List: [{ LinkID: 40, ParentDomainID: 1, ParentID: 1, ChildDomainID: 4, ChildID: 3, ContactTypeID: null }],
+        },
+      },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'File',
+          ChildRecordID: 3,
+        }),
+        upstream: problem(403, 'Forbidden', 'Modify Files is required.'),
+        expect: (out, f, side) => (
+          expect(f).toHaveLength(1),
+          expect(out.status).toBe(403),
+          expect(side.some((l) => l.includes('Upsert'))).toBe(false)
+        ),
+      },
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimNumber',
+          ParentRecordKey: 'C-1',
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+          Relationship: 'ADJ',
+        }),
+        upstream: ok({ IsSuccessful: false, Message: 'No link was found; nothing was removed.' }),
+        expect: (out, f, side) => {
+          expect(json(out).IsSuccessful).toBe(false);
+          expect(f).toHaveLength(1);
+          // the look-up names the records and the relationship as the Remove did
+          expect(side).toEqual([
+            'GET /api/Link/Query?parentDomain=Claim&childDomain=Contact&parentRecordMatchField=ClaimNumber&parentRecordKey=C-1&childRecordID=3&relationship=ADJ&columns=LinkID%2CParentDomainID%2CParentID%2CChildDomainID%2CChildID%2CContactTypeID [ADMIN]',
+          ]);
+        },
       },
     ],
   },

@@ -88,6 +88,73 @@ async function linksOfChild(ctx: FaultContext, b: LinkBody, knownChildId: unknow
   }));
 }
 
+/** The Contact Type code of a stored ContactTypeID (null for none; undefined when not in the list). */
+function contactTypeCode(id: unknown): string | null | undefined {
+  if (id === null || id === undefined) return null;
+  return typeof id === 'number' ? CONTACT_TYPES[id - 1]?.[0] : undefined;
+}
+
+interface StoredLink {
+  LinkID: number;
+  ParentDomainID: number;
+  ParentID: number;
+  ChildDomainID: number;
+  ChildID: number;
+  ContactTypeID: number | null;
+}
+
+/**
+ * The links a Link/Remove body would delete, every column, as the administrator: the same
+ * identification of each side (primary key, else match field and key) and, for a Contact child,
+ * the same relationship. Undefined when the body names nothing Link/Query can look up.
+ */
+async function linksARemoveNames(ctx: FaultContext, b: LinkBody): Promise<StoredLink[] | undefined> {
+  if (typeof b.ParentDomain !== 'string' || typeof b.ChildDomain !== 'string') return undefined;
+  const q = new URLSearchParams({ parentDomain: b.ParentDomain, childDomain: b.ChildDomain });
+  for (const [side, Side] of [
+    ['parent', 'Parent'],
+    ['child', 'Child'],
+  ] as const) {
+    const id = b[`${Side}RecordID`];
+    const field = b[`${Side}RecordMatchField`];
+    const key = b[`${Side}RecordKey`];
+    if (typeof id === 'number') q.set(`${side}RecordID`, String(id));
+    else if (typeof field === 'string' && (typeof key === 'string' || typeof key === 'number')) {
+      q.set(`${side}RecordMatchField`, field);
+      q.set(`${side}RecordKey`, String(key));
+    } else return undefined;
+  }
+  // Remove judges the relationship of Contact links only (null or empty: a link without one).
+  if (b.ChildDomain === 'Contact' && b.Relationship !== undefined) q.set('relationship', b.Relationship ?? '');
+  q.set('columns', LINK_COLUMNS.join(','));
+  const r = await ctx.call('GET', `/api/Link/Query?${q.toString()}`);
+  return r.status === 200 && Array.isArray(r.json?.List) ? (r.json.List as StoredLink[]) : undefined;
+}
+
+/** LinkID of a link put back by `link-remove-noop` → the LinkID it had before (what clients see). */
+function restoredLinkIds(ctx: FaultContext): Map<number, number> {
+  let m = ctx.memory.get('restoredLinkIds') as Map<number, number> | undefined;
+  if (!m) ctx.memory.set('restoredLinkIds', (m = new Map()));
+  return m;
+}
+
+/** Insert a deleted link again, as the administrator, and show it under its old LinkID from now on. */
+async function putLinkBack(ctx: FaultContext, l: StoredLink): Promise<void> {
+  const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
+  const rel = contactTypeCode(l.ContactTypeID);
+  const r = await ctx.call('POST', '/api/Link/Upsert', {
+    body: {
+      ParentDomain: names.get(l.ParentDomainID),
+      ParentRecordID: l.ParentID,
+      ChildDomain: names.get(l.ChildDomainID),
+      ChildRecordID: l.ChildID,
+      ...(rel !== null && rel !== undefined ? { Relationship: rel } : {}),
+    },
+  });
+  const ids = restoredLinkIds(ctx);
+  if (typeof r.json?.LinkID === 'number') ids.set(r.json.LinkID, ids.get(l.LinkID) ?? l.LinkID);
+}
+
 /** Delete one link (reference body names), as the administrator. */
 async function removeLinkRow(ctx: FaultContext, l: ChildLink): Promise<void> {
   await ctx.call('POST', '/api/Link/Remove', {
@@ -284,7 +351,30 @@ export const LINK_FAULTS: Fault[] = [
     area: 'LINK',
     description: 'Link/Remove answers success without deleting the link.',
     requirements: ['LINK-015'],
-    rewrite: on(['removeLink'], async () => makeResponse(200, { IsSuccessful: true, Message: 'Link removed.' })),
+    // The request reaches the server, which authenticates, checks permissions, validates and
+    // answers; only the deletion is lost: what it removed is put back as it was (same LinkID seen).
+    rewrite: on(['removeLink', 'upsertLink', 'queryLinks'], async (req, route, ctx, next) => {
+      const ids = restoredLinkIds(ctx);
+      if (route.op === 'removeLink') {
+        const b = linkBody(req);
+        const named = b ? await linksARemoveNames(ctx, b) : undefined;
+        const res = await next(req);
+        if (!named?.length || !isOk(res) || bodyJson(res)?.IsSuccessful === false) return res;
+        for (const l of named) await putLinkBack(ctx, l);
+        return res;
+      }
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (ids.size === 0 || !isOk(res) || !body) return res;
+      if (route.op === 'upsertLink') {
+        if (typeof body.LinkID === 'number' && ids.has(body.LinkID)) body.LinkID = ids.get(body.LinkID);
+        return withResponseJson(res, body);
+      }
+      if (!Array.isArray(body.List)) return res;
+      for (const k of keysOf(req, 'LinkID'))
+        for (const row of body.List) if (row && ids.has(row[k])) row[k] = ids.get(row[k]);
+      return withResponseJson(res, body);
+    }),
   },
   {
     name: 'link-upsert-duplicates',

@@ -1,7 +1,7 @@
 // The canned cases of the PROP faults (prop.ts): each fault's rewrite on canned exchanges
 // (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
 import { expect } from 'vitest';
-import { makeResponse } from '../exchange.js';
+import { makeRequest, makeResponse, problem } from '../exchange.js';
 import { type Case, del, get, json, ok, post, proposal, record, result, SCHED, untouched } from './canned-cases.js';
 
 const notModifiable = makeResponse(409, result(false, 0, null, 'Cannot modify Proposal with ID# 5.'));
@@ -101,18 +101,23 @@ export const PROP_FAULT_CASES: Case[] = [
   },
   {
     fault: 'all-deletes-soft',
-    title: 'a Quote delete is soft: the record stays and Reinstate works',
+    title: 'a Quote delete the upstream accepts is soft: the record stays, reads as deleted and Reinstate works',
     side: {
       'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }),
-      'GET /api/ProposalLocation/7?': record({ ProposalID: 5, IsDeleted: false }),
+      [`POST ${SCHED}/UpsertMulti`]: { status: 200, json: { Inserts: [], Updates: [result(true, 7, 0)], Deletes: [] } },
     },
     steps: [
       {
         req: del(`${SCHED}/7`),
-        expect: (out, f) => (
-          untouched(f),
-          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
-        ),
+        expect: (out, f, side) => {
+          untouched(f);
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null });
+          // the checks are the upstream's: an update of no fields with the caller's token
+          expect(side).toEqual([
+            'GET /api/Proposal/5?columns=ProposalType%2CStatusCode%2CMemberID%2CApplicantName%2CPendingExpiryChange [ADMIN]',
+            `POST ${SCHED}/UpsertMulti [T]`,
+          ]);
+        },
       },
       {
         req: get('/api/ProposalLocation/7?columns=LocationName,IsDeleted'),
@@ -120,8 +125,72 @@ export const PROP_FAULT_CASES: Case[] = [
         expect: (out) => expect(json(out).Record).toEqual({ LocationName: 'A', IsDeleted: true }),
       },
       {
+        req: del(`${SCHED}/7`),
+        expect: (out, f) => (
+          untouched(f),
+          expect(out.status).toBe(200),
+          expect(json(out)).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null })
+        ),
+      },
+      {
         req: post(`${SCHED}/7/Reinstate`),
-        expect: (out, f) => (untouched(f), expect(json(out).IsSuccessful).toBe(true)),
+        expect: (out, f, side) => (
+          untouched(f),
+          expect(json(out).IsSuccessful).toBe(true),
+          expect(side).toEqual([`POST ${SCHED}/UpsertMulti [T]`])
+        ),
+      },
+      {
+        req: get('/api/ProposalLocation/7?columns=LocationName,IsDeleted'),
+        upstream: ok({ Record: { LocationName: 'A', IsDeleted: false }, Domain: 'ProposalLocation', Id: 7 }),
+        expect: (out) => expect(json(out).Record).toEqual({ LocationName: 'A', IsDeleted: false }),
+      },
+    ],
+  },
+  {
+    fault: 'all-deletes-soft',
+    title: 'a delete the upstream refuses (not modifiable, no token) reaches it and keeps its refusal',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'Q', PendingExpiryChange: false }),
+      [`POST ${SCHED}/UpsertMulti`]: {
+        status: 409,
+        json: { Inserts: [], Updates: [result(false, 7, 0, 'Cannot modify Proposal with ID# 5.')], Deletes: [] },
+      },
+    },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: notModifiable,
+        expect: (out, f) => (
+          expect(f).toHaveLength(1),
+          expect(out.status).toBe(409),
+          expect(json(out).RecordID).toBe(0)
+        ),
+      },
+      {
+        req: makeRequest('DELETE', `${SCHED}/8`),
+        upstream: problem(401, 'Unauthenticated', 'No token.'),
+        expect: (out, f, side) => (
+          expect(f).toHaveLength(1),
+          expect(out.status).toBe(401),
+          expect(side).toContain(`POST ${SCHED}/UpsertMulti [null]`)
+        ),
+      },
+    ],
+  },
+  {
+    fault: 'all-deletes-soft',
+    title: 'an Endorsement delete goes to the upstream untouched',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'E', StatusCode: 'Q', PendingExpiryChange: false }) },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null, 'Deleted schedule with id 7 successfully. It can be reinstated.')),
+        expect: (out, f, side) => (
+          expect(f).toHaveLength(1),
+          expect(json(out).RecordID).toBe(7),
+          expect(side.some((l) => l.includes('UpsertMulti'))).toBe(false)
+        ),
       },
     ],
   },

@@ -1,7 +1,7 @@
 // Faults of proposals and modifiability (PROP): spec 2.7, 3, 4.5, 7.
 // Bodies are `Json` (the exchange's parsed body, of no known shape until a fault looks at it).
-import type { Fault } from '../fault.js';
-import { bodyJson, isOk, keysOf, makeResponse, withResponseJson } from '../exchange.js';
+import type { Fault, FaultContext } from '../fault.js';
+import { bodyJson, isOk, keysOf, makeResponse, type ProxyRequest, withResponseJson } from '../exchange.js';
 import {
   allSuccessful,
   failedResult,
@@ -14,6 +14,8 @@ import {
   type ProposalFacts,
   readProposal,
   readRecord,
+  type RouteOf,
+  tokenOf,
   truthy,
   upsertBody,
 } from './util.js';
@@ -49,6 +51,32 @@ function modifiabilityGap(missed: (p: ProposalFacts) => boolean): Fault['rewrite
       return withResponseJson(res, allSuccessful(body, ctx), 200);
     }),
   );
+}
+
+/** The reference's message for a schedule ID that is no active record of the proposal. */
+function notOnProposal(domain: string, sid: number, proposalId: string): string {
+  return `${domain} schedule with id ${sid} was not found on Proposal with ID# ${Number(proposalId)}.`;
+}
+
+/**
+ * Whether the upstream accepts a change of this schedule record from this caller: an UpsertMulti
+ * with one update of no fields, sent with the caller's token, goes through every check a DELETE
+ * makes (token, Edit permission, proposal, schedule domain, modifiability, an active record of the
+ * proposal) and changes nothing.
+ */
+async function passesScheduleChecks(
+  req: ProxyRequest,
+  route: RouteOf<'deleteSchedule' | 'reinstateSchedule'>,
+  ctx: FaultContext,
+): Promise<boolean> {
+  const sid = Number(route.scheduleId);
+  if (!Number.isSafeInteger(sid)) return false;
+  const r = await ctx.call(
+    'POST',
+    `/api/Quotes/Proposals/${encodeURIComponent(route.proposalId)}/Schedules/${encodeURIComponent(route.domain)}/UpsertMulti`,
+    { token: tokenOf(req, ctx) ?? null, body: { Inserts: [], Updates: [{ ID: sid }], Deletes: [] } },
+  );
+  return r.status === 200 && r.json?.Updates?.[0]?.IsSuccessful === true;
 }
 
 const isOpen = (p: ProposalFacts) => !NON_MODIFIABLE_STATUSES.includes(String(p.StatusCode));
@@ -135,6 +163,9 @@ export const PROP_FAULTS: Fault[] = [
     description:
       'Schedule delete is always soft: records of Quote, Application, Renewal, Rewrite and Reissue proposals stay readable and reinstatable.',
     requirements: ['PROP-001', 'SCHED-022'],
+    // The imitated server checks a delete and a reinstatement as the upstream does (token, Edit
+    // permission, proposal, schedule domain, modifiability, an active record of that proposal) and
+    // only then sets IsDeleted instead of deleting: whatever it would refuse, the upstream refuses.
     rewrite: on(['deleteSchedule', 'reinstateSchedule', 'getRecord'], async (req, route, ctx, next) => {
       const soft: Set<string> = ctx.memory.get('soft') ?? new Set();
       ctx.memory.set('soft', soft);
@@ -150,24 +181,18 @@ export const PROP_FAULTS: Fault[] = [
       const key = `${route.domain}/${Number(route.scheduleId)}`;
       const sid = Number(route.scheduleId);
       if (route.op === 'reinstateSchedule') {
-        if (!soft.has(key)) return next(req);
+        if (!soft.has(key) || !(await passesScheduleChecks(req, route, ctx))) return next(req);
         soft.delete(key);
         return makeResponse(200, okResult(sid, null, `Reinstated schedule with id ${sid} successfully.`));
       }
-      if (soft.has(key)) {
-        return makeResponse(
-          404,
-          failedResult(
-            0,
-            null,
-            `${route.domain} schedule with id ${sid} was not found on Proposal with ID# ${Number(route.proposalId)}.`,
-          ),
-        );
+      if (!soft.has(key)) {
+        const p = await readProposal(ctx, route.proposalId);
+        if (!p || p.ProposalType === 'E') return next(req);
       }
-      const p = await readProposal(ctx, route.proposalId);
-      if (!p || p.ProposalType === 'E' || !isOpen(p) || truthy(p.PendingExpiryChange)) return next(req);
-      const rec = await readRecord(ctx, route.domain, sid, ['ProposalID', 'IsDeleted']);
-      if (!rec || rec.ProposalID !== Number(route.proposalId) || truthy(rec.IsDeleted)) return next(req);
+      if (!(await passesScheduleChecks(req, route, ctx))) return next(req);
+      // A record it soft-deleted is no active record any more: the reference's answer (HTTP 200).
+      if (soft.has(key))
+        return makeResponse(200, failedResult(0, null, notOnProposal(route.domain, sid, route.proposalId)));
       soft.add(key);
       return makeResponse(
         200,

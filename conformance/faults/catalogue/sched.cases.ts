@@ -2,7 +2,7 @@
 // (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
 import { expect } from 'vitest';
 import { makeResponse, problem } from '../exchange.js';
-import { type Case, del, json, ok, post, proposal, record, result, SCHED, untouched } from './canned-cases.js';
+import { type Case, del, json, ok, post, proposal, record, result, SCHED } from './canned-cases.js';
 
 const upserted = (body: Record<string, unknown>) => ok({ Inserts: [], Updates: [], Deletes: [], ...body });
 
@@ -166,13 +166,30 @@ export const SCHED_FAULT_CASES: Case[] = [
   },
   {
     fault: 'reinstate-noop',
-    title: 'Reinstate answers success without reaching the upstream',
+    title: 'Reinstate reaches the upstream; a success is undone by deleting the record again, a refusal passes',
     steps: [
       {
         req: post(`${SCHED}/7/Reinstate`),
-        expect: (out, f) => (
-          untouched(f),
-          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null })
+        upstream: ok(result(true, 7, null, 'Reinstated schedule with id 7 successfully.')),
+        expect: (out, f, side) => {
+          expect(f).toHaveLength(1);
+          expect(f[0]!.path).toBe(`${SCHED}/7/Reinstate`);
+          expect(json(out)).toEqual(result(true, 7, null, 'Reinstated schedule with id 7 successfully.'));
+          expect(side).toEqual([`DELETE ${SCHED}/7 [ADMIN]`]);
+        },
+      },
+      {
+        req: post(`${SCHED}/8/Reinstate`),
+        upstream: problem(401, 'Unauthenticated', 'No token.'),
+        expect: (out, f, side) => (expect(f).toHaveLength(1), expect(out.status).toBe(401), expect(side).toEqual([])),
+      },
+      {
+        req: post(`${SCHED}/9/Reinstate`),
+        upstream: makeResponse(409, result(false, 0, null, 'ProposalLocation schedule with id 9 is not deleted.')),
+        expect: (out, f, side) => (
+          expect(f).toHaveLength(1),
+          expect(json(out).IsSuccessful).toBe(false),
+          expect(side).toEqual([])
         ),
       },
     ],

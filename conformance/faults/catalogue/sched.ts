@@ -232,9 +232,16 @@ const SCHED: Fault[] = [
     area: 'SCHED',
     description: 'Reinstate answers success but does not restore the soft-deleted record.',
     requirements: ['SCHED-021'],
-    rewrite: on(['reinstateSchedule'], async (_req, route) => {
-      const sid = Number(route.scheduleId);
-      return makeResponse(200, okResult(sid, null, `Reinstated schedule with id ${sid} successfully.`));
+    // The server checks and answers the reinstatement; only its effect is lost: the record is
+    // soft-deleted again (as the administrator, the single DELETE), so it stays deleted.
+    rewrite: on(['reinstateSchedule'], async (req, route, ctx, next) => {
+      const res = await next(req);
+      if (!isOk(res) || bodyJson(res)?.IsSuccessful !== true) return res;
+      await ctx.call(
+        'DELETE',
+        `/api/Quotes/Proposals/${encodeURIComponent(route.proposalId)}/Schedules/${encodeURIComponent(route.domain)}/${encodeURIComponent(route.scheduleId)}`,
+      );
+      return res;
     }),
   },
   {
