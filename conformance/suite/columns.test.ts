@@ -17,6 +17,7 @@ import {
   findInQuery,
   listOf,
   needsColumnsHonoured,
+  needsNoParentInformation,
   needsReadById,
 } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
@@ -191,6 +192,7 @@ conformance(
     const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, {
       columns: 'FileID as Ident,FileName as Nm',
     });
+    await needsNoParentInformation(t, [fr], 'GET /api/File/Query');
     expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
     expect(fr.Nm).toBe(ownRec.FileName);
 
@@ -433,23 +435,27 @@ conformance(
 
       // an aliased column (COL-003's rule, a step here) holds the field's value: the sizes the
       // listing answers under the field's own name (whether they are right is FILE-002's)
+      // (the sizes of the fixture's files, by FileID: which files are listed is FILE-007's)
       const sizesOf = async (columns: string, key: string) => {
         const res = await get(t, `/api/${enc(p.domain)}/${p.id}/Files`, { columns });
         expect(res.status).toBe(200);
         const rows = await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, res);
-        return { rows, sizes: rows.map((x) => JSON.stringify(x[key])).sort() };
+        const sizes = fileIds.map((id) => JSON.stringify(rows.find((x) => x.FileID === id)?.[key]));
+        return { rows, sizes };
       };
-      const plainSizes = await sizesOf('FileSize', 'FileSize');
-      for (const x of plainSizes.rows) expect(keysOf(x)).toEqual(['FileSize']);
-      const aliased = await sizesOf('FileSize as Size', 'Size');
+      const plainSizes = await sizesOf('FileID,FileSize', 'FileSize');
+      for (const x of plainSizes.rows) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+      const aliased = await sizesOf('FileID,FileSize as Size', 'Size');
       await t.needs('COL-003', 'the attached-files listing answers an aliased column under its alias', async () => {
-        for (const x of aliased.rows) expect(keysOf(x)).toEqual(['Size']);
+        for (const x of aliased.rows) expect(keysOf(x)).toEqual(['FileID', 'Size']);
       });
       expect(aliased.sizes).toEqual(plainSizes.sizes);
 
       const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
       expect(fq.status).toBe(200);
-      for (const x of await listOf(t, '/api/File/Query', fq)) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+      const fl = await listOf(t, '/api/File/Query', fq);
+      await needsNoParentInformation(t, fl, 'GET /api/File/Query');
+      for (const x of fl) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
 
       const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
       expect(one.status).toBe(200);

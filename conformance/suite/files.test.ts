@@ -5,7 +5,15 @@
 import { describe, expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
-import { type Ctx, type Q, enc, get, listOf, needsColumnsHonoured } from './support/request.js';
+import {
+  type Ctx,
+  type Q,
+  enc,
+  get,
+  listOf,
+  needsColumnsHonoured,
+  needsNoParentInformation,
+} from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
 import type { FileParams, Permission } from './support/states.js';
 
@@ -307,10 +315,23 @@ conformance(
     });
     const sorted = (ids: unknown[]) => [...ids].sort();
     const twinDomain = p.twinDomain ?? t.notApplicable("provider state 'a record with files' gave no twinDomain");
-    const own = await attached(t, p.domain, p.id, { columns: 'FileID', take: 50 });
-    expect(sorted(own.map((x) => x.FileID)), `files of ${p.domain} ${p.id}`).toEqual(sorted(p.fileIds));
-    const twin = await attached(t, twinDomain, p.id, { columns: 'FileID', take: 50 });
-    expect(sorted(twin.map((x) => x.FileID)), `files of ${twinDomain} ${p.id}`).toEqual(sorted(p.twinFileIds ?? []));
+    const own = (await attached(t, p.domain, p.id, { columns: 'FileID', take: 50 })).map((x) => x.FileID);
+    const twin = (await attached(t, twinDomain, p.id, { columns: 'FileID', take: 50 })).map((x) => x.FileID);
+    const twinIds = p.twinFileIds ?? [];
+    // LINK-021's statement: neither lists a file of the other
+    expect(
+      own.filter((id) => twinIds.includes(id as number)),
+      `files of ${twinDomain} ${p.id} listed for ${p.domain}`,
+    ).toEqual([]);
+    expect(
+      twin.filter((id) => p.fileIds.includes(id as number)),
+      `files of ${p.domain} ${p.id} listed for ${twinDomain}`,
+    ).toEqual([]);
+    // that each lists exactly its own files is FILE-007's (its own test): a step here
+    await t.needs('FILE-007', 'the attached-files listing lists exactly the files linked to the parent', async () => {
+      expect(sorted(own), `files of ${p.domain} ${p.id}`).toEqual(sorted(p.fileIds));
+      expect(sorted(twin), `files of ${twinDomain} ${p.id}`).toEqual(sorted(twinIds));
+    });
   },
 );
 
@@ -373,8 +394,9 @@ conformance(
       const rec = await fileRecord(t, f.fileId, 'Contents');
       expect(Object.keys(rec)).toEqual(['Contents']);
       expect(bytesOf(rec.Contents).equals(bytes), name).toBe(true);
+      // beside another column too (that FileSize is the bytes' size is FILE-002's, not judged here)
       const rec2 = await fileRecord(t, f.fileId, 'FileSize,Contents');
-      expect(bytesOf(rec2.Contents).length).toBe(rec2.FileSize);
+      expect(bytesOf(rec2.Contents).equals(bytes), `${name} beside FileSize`).toBe(true);
     }
   },
 );
@@ -602,12 +624,16 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       expect(Object.keys(rec).sort()).toEqual(sorted);
       expect(rec.FileID).toBe(id);
       expect(rec.FileName).toBe('every.txt');
-      expect(bytesOf(rec.Contents).toString()).toBe('every column');
+      // the bytes Contents holds are FILE-010's statement: a step here
+      await t.needs('FILE-010', 'Contents holds the file’s bytes in base64', async () =>
+        expect(bytesOf(rec.Contents).toString()).toBe('every column'),
+      );
 
       expect(list).toHaveLength(1);
       expect(Object.keys(list[0]).sort()).toEqual(sorted);
       expect(list[0].FileID).toBe(id);
 
+      await needsNoParentInformation(t, [row], 'GET /api/File/Query');
       expect(Object.keys(row).sort()).toEqual([...meta].sort());
       expect(row.FileName).toBe('every.txt');
     },

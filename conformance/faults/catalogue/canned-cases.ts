@@ -64,7 +64,8 @@ export function context(c: Case, sideLog: string[]): FaultContext {
       const hit = keys.find((k) => line === k || line.startsWith(k));
       if (!hit) return { status: 404, text: '{}', json: {} };
       const r = c.side![hit]!;
-      return { status: r.status, text: JSON.stringify(r.json), json: r.json };
+      // a copy per call: a fault may change what it got (a later step must see the case as written)
+      return { status: r.status, text: JSON.stringify(r.json), json: structuredClone(r.json) };
     },
   };
 }

@@ -195,6 +195,7 @@ export const FILE_FAULT_CASES: Case[] = [
           ],
         },
       },
+      'GET /api/File/6?columns=Contents': { status: 200, json: { Record: { Contents: 'b3JwaGFu' } } },
     },
     steps: [
       {
@@ -207,6 +208,19 @@ export const FILE_FAULT_CASES: Case[] = [
               s.startsWith('GET /api/File/Query?sort=FileID+desc&take=100&columns=FileName%2CFileID+as+__fp0 [T]'),
             ),
           ).toBe(true);
+          expect(side.some((s) => s.startsWith('GET /api/File/6'))).toBe(false);
+        },
+      },
+      {
+        // asked for Contents, an orphan carries its bytes as any listed file does
+        req: get('/api/Claim/9/Files?columns=FileName,Contents'),
+        upstream: ok({ List: [{ FileName: 'a', Contents: 'YQ==' }] }),
+        expect: (out, _f, side) => {
+          expect(json(out).List).toEqual([
+            { FileName: 'a', Contents: 'YQ==' },
+            { FileName: 'orphan', Contents: 'b3JwaGFu' },
+          ]);
+          expect(side.some((s) => s.startsWith('GET /api/File/6?columns=Contents'))).toBe(true);
         },
       },
     ],

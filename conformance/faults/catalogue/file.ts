@@ -249,10 +249,18 @@ export const FILE_FAULTS: Fault[] = [
         const { req: sr, hidden } = withHiddenColumns(side, ['FileID']);
         const orphans = await ctx.call('GET', `/api/File/Query?${sr.query}`, { token: tokenOf(req, ctx) ?? null });
         if (orphans.status !== 200 || !Array.isArray(orphans.json?.List)) return res;
+        const contents = (cols ?? []).filter((c) => c.field === 'Contents');
         for (const rec of orphans.json.List) {
-          if (linked.has(rec[hidden.keys.get('FileID')!])) continue;
+          const fileId = rec[hidden.keys.get('FileID')!];
+          if (linked.has(fileId)) continue;
           stripHidden(rec, hidden);
-          for (const c of cols ?? []) if (c.field === 'Contents') rec[c.key] = null;
+          // the outer join lists an orphan as it lists any file: its bytes too, when asked
+          if (contents.length) {
+            const one = await ctx.call('GET', `/api/File/${fileId}?columns=Contents`, {
+              token: tokenOf(req, ctx) ?? null,
+            });
+            for (const c of contents) rec[c.key] = one.json?.Record?.Contents ?? null;
+          }
           body.List.push(rec);
         }
         return withResponseJson(res, body);

@@ -120,8 +120,27 @@ function columnItems(columns: string): Array<{ field: string; key: string }> {
  * blocks it by COL-001 instead of failing its own requirement. A missing column is left to the
  * test: suppression, an alias not applied or a failed resolution are other rules' failures.
  */
+/** The parent of a file: information File/Query answers without (FILE-008). */
+const PARENT_INFORMATION = ['ParentDomainID', 'ParentID'];
+
+/**
+ * A File/Query row that carries its parent breaks FILE-008 ("without parent information"), the
+ * requirement that names that very fact: a step of any other test that reads File/Query rows, so a
+ * join that leaks the parent is one red line, not one more for every column check that sees it.
+ */
+export async function needsNoParentInformation(t: Ctx, rows: Row[], where: string, asked?: Set<string>): Promise<void> {
+  const leaked = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))].filter(
+    (k) => PARENT_INFORMATION.includes(k) && !asked?.has(k),
+  );
+  if (leaked.length === 0) return;
+  await t.needs('FILE-008', `${where} answers files without parent information`, async () =>
+    expect(leaked, `${where}: parent columns on a file row`).toEqual([]),
+  );
+}
+
 export async function needsColumnsHonoured(t: Ctx, columns: string, rows: Row[], where: string): Promise<void> {
   const asked = askedKeys(columns);
+  if (/\/api\/File\/Query\b/.test(where)) await needsNoParentInformation(t, rows, where, asked);
   await t.needs('COL-001', `${where} answers only the asked columns`, async () => {
     const unasked = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))].filter((k) => !asked.has(k));
     expect(unasked, `${where}: columns not asked for (columns=${columns})`).toEqual([]);
