@@ -125,11 +125,12 @@ conformance(
     const fq = (await listOf(t, fqPath, fqRes)) as Schemas['FileRecord'][];
     expect(fq.length).toBeGreaterThan(0);
     for (const x of fq) checkFile(x, 'queryFiles');
-    const gf = await expectOk<Schemas['FileEnvelope']>(
-      t,
-      await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` })),
-      'getFile',
+    const gfRes = await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` }));
+    // Contents is asked too: that it is served is FILE-010's rule (judged by its test): a step here
+    await t.needs('FILE-010', 'getFile serves Contents', async () =>
+      expect(is2xx(gfRes.status), `getFile with Contents: ${gfRes.status} ${gfRes.text.slice(0, 300)}`).toBe(true),
     );
+    const gf = await expectOk<Schemas['FileEnvelope']>(t, gfRes, 'getFile');
     await t.needs('FILE-009', 'getFile answers {Record, Domain File, Id}', async () => {
       expect(gf.Domain).toBe('File');
       expect(gf.Id).toBe(fileId);
