@@ -5,6 +5,7 @@ import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, enc, get, listOf } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import { expectStateRows } from './support/records-query.js';
+import { CORE_DOMAIN_IDS, MAX_CORE_DOMAIN_ID } from './support/domain-ids.js';
 import type { components } from '../../spec/generated/openapi.js';
 
 /** An entry of the domain list as received (its shape is what DOM-003 checks). */
@@ -14,17 +15,6 @@ type RecordEnvelope = components['schemas']['RecordEnvelope'];
 type ListEnvelope = components['schemas']['ListEnvelope'];
 type Problem = components['schemas']['Problem'];
 
-const CORE_IDS: Record<string, number> = {
-  Claim: 1,
-  Contact: 2,
-  Location: 3,
-  File: 4,
-  Note: 5,
-  Policy: 6,
-  Task: 7,
-  Incident: 11,
-};
-const MAX_CORE_ID = Math.max(...Object.values(CORE_IDS));
 /**
  * Every permission that opens rather than restricts. Which permission makes a domain accessible is
  * not shown (View is the reference's choice, DOM-009), so core tests that need access grant them all.
@@ -155,7 +145,7 @@ conformance(
   },
   async (t) => {
     const list = await listDomains(t);
-    for (const [name, id] of Object.entries(CORE_IDS)) {
+    for (const [name, id] of Object.entries(CORE_DOMAIN_IDS)) {
       const d = list.find((x) => x.Name === name);
       expect(d, `core domain ${name} is listed for a user with every permission`).toBeDefined();
       expect(d?.DomainID, `DomainID of ${name}`).toBe(id);
@@ -174,7 +164,7 @@ conformance(
     const customs = list.filter((d) => typeof d.Name === 'string' && d.Name.startsWith('Custom.'));
     if (customs.length === 0) t.notApplicable('the implementation offers no customer-defined domain');
     for (const c of customs) {
-      expect(c.DomainID, `DomainID of ${c.Name}`).toBeGreaterThan(MAX_CORE_ID);
+      expect(c.DomainID, `DomainID of ${c.Name}`).toBeGreaterThan(MAX_CORE_DOMAIN_ID);
     }
   },
 );

@@ -612,6 +612,16 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
         t.given('a record with files', { files: [{ fileName: 'every.txt', contentsBase64: b64('every column') }] }),
       ]);
       const id = p.fileIds[0] as number;
+      // Contents is asked beside the metadata columns: that it is served, with the file's bytes in
+      // base64, on the record and on the attached-files listing is FILE-010's and FILE-011's rule
+      // (judged by their tests): steps here
+      await t.needs('FILE-010', `GET /api/File/${id} serves Contents`, async () => {
+        expect(bytesOf((await fileRecord(t, id, 'Contents')).Contents).toString()).toBe('every column');
+      });
+      await t.needs('FILE-011', `GET /api/${p.domain}/${p.id}/Files serves Contents`, async () => {
+        const rows = await attached(t, p.domain, p.id, { columns: 'Contents' });
+        expect(rows.map((r) => bytesOf(r.Contents).toString())).toContain('every column');
+      });
       const sorted = [...ALL_COLUMNS].sort();
       // on the file query every metadata column (Contents is meant for single-record reads)
       const meta = ALL_COLUMNS.filter((c) => c !== 'Contents');

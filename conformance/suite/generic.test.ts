@@ -7,6 +7,7 @@ import { conformance, linkBody } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, enc, keysOf, listOf, withQuery } from './support/request.js';
 import { expectProblem } from './support/problem.js';
+import { createMember, expectBodylessAccepted } from './support/create-member.js';
 
 type Raw = Awaited<ReturnType<Ctx['raw']>>;
 type Schemas = components['schemas'];
@@ -124,11 +125,12 @@ conformance(
     const fq = (await listOf(t, fqPath, fqRes)) as Schemas['FileRecord'][];
     expect(fq.length).toBeGreaterThan(0);
     for (const x of fq) checkFile(x, 'queryFiles');
-    const gf = await expectOk<Schemas['FileEnvelope']>(
-      t,
-      await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` })),
-      'getFile',
+    const gfRes = await t.raw(withQuery(`/api/File/${fileId}`, { columns: `${fileCols},Contents` }));
+    // Contents is asked too: that it is served is FILE-010's rule (judged by its test): a step here
+    await t.needs('FILE-010', 'getFile serves Contents', async () =>
+      expect(is2xx(gfRes.status), `getFile with Contents: ${gfRes.status} ${gfRes.text.slice(0, 300)}`).toBe(true),
     );
+    const gf = await expectOk<Schemas['FileEnvelope']>(t, gfRes, 'getFile');
     await t.needs('FILE-009', 'getFile answers {Record, Domain File, Id}', async () => {
       expect(gf.Domain).toBe('File');
       expect(gf.Id).toBe(fileId);
@@ -204,11 +206,10 @@ conformance(
 
     // createMember: member creation result (2.6)
     const noMember = await t.given('a proposal', { type: 'Quote', hasMember: false });
-    const cm = await expectOk<Schemas['MemberCreationResult']>(
-      t,
-      await t.raw(`/api/Quotes/Proposals/${noMember.proposalId}/CreateMember`, { method: 'POST' }),
-      'createMember',
-    );
+    const created = await createMember(t, noMember.proposalId);
+    // a refusal of the bodyless form is MEM-008's (judged by its test): a step here
+    expectBodylessAccepted(created);
+    const cm = await expectOk<Schemas['MemberCreationResult']>(t, created, 'createMember');
     expect(typeof cm.IsSuccessful).toBe('boolean');
     expect(isInt(cm.RecordID)).toBe(true);
     // the outcome is MEM-002's rule (judged by its test): a step here

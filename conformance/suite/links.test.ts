@@ -15,6 +15,7 @@ import { type Ctx, type Q, findInQuery, get, judgedAlone } from './support/reque
 import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
 import { CHILD_DOMAIN_IDS, needsRowsOfChild } from './support/links-of-child.js';
+import { MAX_CORE_DOMAIN_ID, needsListedDomainId } from './support/domain-ids.js';
 
 type LinkList = components['schemas']['LinkList'];
 type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
@@ -137,7 +138,17 @@ function linkArgs(
 async function contact(t: Ctx) {
   return t.given('a contact');
 }
+/**
+ * A link parent from the provider state. Its DomainID is what the test looks for in the link rows:
+ * that the service lists the domain with it is a step (DOM-004, DOM-005: support/domain-ids.ts).
+ */
 async function linkParent(t: Ctx, domain?: string) {
+  const p = await linkParentById(t, domain);
+  await needsListedDomainId(t, p.domain, p.domainId);
+  return p;
+}
+/** A link parent the test finds by its record ID alone, never by its DomainID: no step on the latter. */
+async function linkParentById(t: Ctx, domain?: string) {
   return t.given('a link parent', domain === undefined ? {} : { domain });
 }
 async function unlinkedFile(t: Ctx, name = 'link-child.txt') {
@@ -269,7 +280,10 @@ conformance(
     expectAccepted(await t.links.upsert(linkArgs(parent, 'File', f.fileId)), `Upsert of a File link under ${domain}`);
     expect(await linksUnder(t, 'Contact', c.contactId, p)).toHaveLength(1);
     expect(await linksUnder(t, 'File', f.fileId, p)).toHaveLength(1);
-    expect(p.domainId, 'custom DomainIDs are above the core ones').toBeGreaterThan(11);
+    // the number itself is DOM-005's rule (judged by its test): a step here
+    await t.needs('DOM-005', `${domain} has a DomainID above every core one`, async () =>
+      expect(p.domainId, 'custom DomainIDs are above the core ones').toBeGreaterThan(MAX_CORE_DOMAIN_ID),
+    );
   },
 );
 
@@ -941,8 +955,9 @@ conformance(
   async (t) => {
     const [r1, r2] = await relationships(t);
     const p1 = await linkParent(t);
-    const p2 = await linkParent(t, 'Incident');
-    const p3 = await linkParent(t);
+    // p2 and p3 are found by their IDs (the snapshots compare the links as read, before and after)
+    const p2 = await linkParentById(t, 'Incident');
+    const p3 = await linkParentById(t);
     const c = await contact(t);
     const other = await contact(t);
     const f = await unlinkedFile(t, 'neighbour.txt');
@@ -1017,6 +1032,7 @@ conformance(
         `provider state 'a link parent' made no twin parent: its answer has no ${twinDomain === undefined ? 'twinDomain' : 'twinDomainId'}`,
       );
     const twin = { domain: twinDomain, domainId: twinDomainId, id: p.id };
+    for (const x of [p, twin]) await needsListedDomainId(t, x.domain, x.domainId);
     const c = await contact(t);
     const link = (x: { domain: string; id: number }) => linkArgs(x, 'Contact', c.contactId);
     expectAccepted(await t.links.upsert(link(p)), `Upsert ${p.domain} ${p.id} -> contact`);

@@ -21,11 +21,7 @@ import {
   type MemberCreationResult,
 } from './support/binding.js';
 import { type Ctx, judgedAlone } from './support/request.js';
-
-/** POST CreateMember without a body (the operation takes none). */
-async function createMember(t: Ctx, proposalId: number): Promise<RawResponse> {
-  return t.raw(`/api/Quotes/Proposals/${proposalId}/CreateMember`, { method: 'POST' });
-}
+import { createMember, expectBodylessAccepted, needsBodylessFormAccepted } from './support/create-member.js';
 
 function expectCreationResult(body: unknown): asserts body is MemberCreationResult {
   expect(typeof body === 'object' && body !== null, `member creation result: ${JSON.stringify(body)}`).toBe(true);
@@ -34,23 +30,6 @@ function expectCreationResult(body: unknown): asserts body is MemberCreationResu
   expect(Number.isInteger(o.RecordID), `RecordID is an integer (${JSON.stringify(o.RecordID)})`).toBe(true);
   expect(o, 'Message is present').toHaveProperty('Message');
   expect(o.Message === null || typeof o.Message === 'string', 'Message is a string or null').toBe(true);
-}
-
-/** Statuses that refuse a request for its form or body (not its proposal, its token or its member). */
-const FORM_REFUSED = [400, 411, 415, 422];
-
-/**
- * A CreateMember without a body, on a proposal without a member and with valid applicant data, is
- * not refused for its form: the only thing such a call can lack is the body, which the operation
- * does not take (MEM-008's statement, judged as its failure alone; a test that creates a member as
- * its set-up is blocked by it).
- */
-function expectBodylessAccepted(res: RawResponse) {
-  judgedAlone('MEM-008', 'CreateMember without a body is not refused for its form', () =>
-    expect(FORM_REFUSED, `CreateMember without a body: ${res.status} ${res.text.slice(0, 200)}`).not.toContain(
-      res.status,
-    ),
-  );
 }
 
 /** A successful CreateMember on a proposal without a member and with valid applicant data: the new member's ID. */
@@ -211,6 +190,9 @@ conformance(
   async (t) => {
     const p = await t.given('a proposal', { type: 'Renewal', hasMember: true, rated: true });
     expect(Number.isInteger(p.memberId)).toBe(true);
+    // the control first: the same bodyless call on a proposal without a member, so a refusal of the
+    // call's form (MEM-008) shows there and is not taken for the answer about the member
+    await needsBodylessFormAccepted(t);
     expectAlreadyAssigned(await createMember(t, p.proposalId));
 
     const s = await bindAndRead(t, p.proposalId);

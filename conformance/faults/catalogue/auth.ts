@@ -55,7 +55,9 @@ export const AUTH_FAULTS: Fault[] = [
     name: 'contents-refused-with-token',
     area: 'AUTH',
     description: 'Requesting Contents with token authentication is refused (403) as if it needed a web session.',
-    requirements: ['AUTH-003', 'FILE-010'],
+    // refused on every file read, so also on the attached-files listing, where 4.3 rule 1 says "It
+    // is accepted on the attached-files listing" (FILE-011; token authentication is the interface's, 5)
+    requirements: ['AUTH-003', 'FILE-010', 'FILE-011'],
     rewrite: (req, _ctx, next) => {
       const route = routeOf(req);
       if (!FILE_READS.includes(route.op as never) || !isFileRead(route)) return next(req);
