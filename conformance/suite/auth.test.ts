@@ -116,7 +116,8 @@ const STATES: { [K in keyof Fixture]: (t: Ctx) => Promise<Fixture[K]> } = {
   quote: (t) => t.given('a proposal', { type: 'Quote', locations: 3, hasMember: false }),
   bindable: (t) => t.given('a proposal', { type: 'Quote', hasMember: true, rated: true }),
   bindable2: (t) => t.given('a proposal', { type: 'Quote', hasMember: true, rated: true }),
-  endorsement: (t) => t.given('a proposal', { type: 'Endorsement', locations: 1 }),
+  // two records: the first for the sweep's Reinstate, the second a control (needsReinstatable)
+  endorsement: (t) => t.given('a proposal', { type: 'Endorsement', locations: 2 }),
 };
 
 /** The states of a family's test (the others are absent: its sweep never reads them). */
@@ -135,12 +136,14 @@ async function fixture(t: Ctx, family: Family): Promise<Fixture> {
     expect(isRefusal(ok), `setup link: ${ok.text.slice(0, 200)}`).toBe(false);
   }
   if (f.endorsement) {
-    // soft-delete the endorsement's location first, so that Reinstate has something to do
-    const del = await t.raw(
-      `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${f.endorsement.locationIds[0]}`,
-      { method: 'DELETE' },
-    );
-    expect(isRefusal(del)).toBe(false);
+    // soft-delete the endorsement's locations first, so that Reinstate has something to do
+    for (const id of f.endorsement.locationIds.slice(0, 2)) {
+      const del = await t.raw(
+        `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${id}`,
+        { method: 'DELETE' },
+      );
+      expect(isRefusal(del)).toBe(false);
+    }
   }
   return f;
 }
@@ -220,8 +223,22 @@ const SWEEP: Record<string, (f: Fixture) => Op> = {
 };
 
 const schedulesOf = (q: Fixture['quote']) => `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
-const reinstatePath = (f: Fixture) =>
-  `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${f.endorsement.locationIds[0]}/Reinstate`;
+const reinstatePath = (f: Fixture, which = 0) =>
+  `/api/Quotes/Proposals/${f.endorsement.proposalId}/Schedules/${enc(f.endorsement.scheduleDomain)}/${f.endorsement.locationIds[which]}/Reinstate`;
+
+/**
+ * A Reinstate the sweep judges was not served: whether a soft-deleted record can be reinstated at
+ * all (its DELETE was soft) is SCHED-019's, tried by the suite on the control record, a step. It
+ * blocks the test when the control cannot be reinstated either; otherwise the caller was refused.
+ */
+async function needsReinstatable(t: Ctx, f: Fixture): Promise<void> {
+  await t.needs('SCHED-019', 'a soft-deleted Endorsement schedule record can be reinstated (a control)', async () => {
+    const control = await t.raw(reinstatePath(f, 1), { method: 'POST' });
+    expect(isRefusal(control), `Reinstate of the control record: ${control.status} ${control.text.slice(0, 200)}`).toBe(
+      false,
+    );
+  });
+}
 
 function sweep(f: Fixture, family: Family): Op[] {
   return FAMILIES[family].ops.map((op) => SWEEP[op]!(f));
@@ -265,6 +282,7 @@ async function expectNothingChanged(t: Ctx, f: Fixture, family: Family) {
     }
     // the soft-deleted record is still soft-deleted: reinstating it now works
     const re = await t.raw(reinstatePath(f), { method: 'POST' });
+    if (isRefusal(re)) await needsReinstatable(t, f);
     expect(isRefusal(re), `reinstate after refused attempts: ${re.text.slice(0, 200)}`).toBe(false);
   }
   if (family === 'proposal-writes') {
@@ -329,12 +347,18 @@ for (const family of FAMILY_NAMES) {
           );
         // CreateMember is sent in its documented form, without a body: its refusal is MEM-008's
         if (o.op === 'createMember') expectBodylessAccepted(res);
+        if (o.op === 'reinstateSchedule' && (!is2xx(res.status) || isRefusal(res))) await needsReinstatable(t, f);
         expect(is2xx(res.status), `${o.op} with a valid token: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
         if (o.op !== 'queueBindQuote' && o.op !== 'bindQuote') {
           expect(isRefusal(res), `${o.op}: ${res.text.slice(0, 200)}`).toBe(false);
         }
+        // served with the record's data: which columns a read answers is the column rules' (a step)
         if (o.secret && ['getRecord', 'listAttachedFiles', 'getFile'].includes(o.op))
-          expect(res.text, o.op).toContain(o.secret);
+          await t.needs(
+            o.path.includes('columns=') ? 'COL-001' : 'COL-002',
+            `${o.op} answers the record’s columns`,
+            async () => expect(res.text, o.op).toContain(o.secret),
+          );
       }
       if (family === 'link-writes') {
         // the link writes were served; that they took effect is LINK-013's and LINK-015's statement

@@ -372,7 +372,10 @@ conformance(
       expect(body.Domain).toBe('File');
       expect(body.Id).toBe(f.fileId);
       expect(typeof body.Record).toBe('object');
-      expect(body.Record.FileName).toBe('env.txt');
+      // the record is the file: its name there is the column rule's (COL-001 asked, COL-002 not), a step
+      await t.needs(q.columns ? 'COL-001' : 'COL-002', 'the record holds the file’s columns', async () =>
+        expect(body.Record.FileName).toBe('env.txt'),
+      );
     }
   },
 );
@@ -433,7 +436,10 @@ conformance(
     const bytes = 'the bytes of a file that the file query must not carry';
     const f = await newFile(t, { fileName: 'metadata-only.txt', contentsBase64: b64(bytes) });
     const row = await fileRow(t, f.fileId);
-    expect(row.FileName, 'the row is the file').toBe('metadata-only.txt');
+    // the row is the file: that a row without a column list holds the file's columns is COL-002's (a step)
+    await t.needs('COL-002', 'a File/Query row without a column list holds the file’s columns', async () =>
+      expect(row.FileName, 'the row is the file').toBe('metadata-only.txt'),
+    );
     expect(row.Contents ?? null, 'Contents on a File/Query row without columns').toBeNull();
     expect(Object.values(row), 'the bytes under another key').not.toContain(b64(bytes));
   },

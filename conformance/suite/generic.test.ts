@@ -258,7 +258,12 @@ conformance(
     const e = await t.given('a proposal', { type: 'Endorsement', locations: 1 });
     const ebase = `/api/Quotes/Proposals/${e.proposalId}/Schedules/${enc(e.scheduleDomain)}/${e.locationIds[0]}`;
     await expectOk(t, await t.raw(ebase, { method: 'DELETE' }), 'deleteSchedule (endorsement)');
-    await expectOk(t, await t.raw(`${ebase}/Reinstate`, { method: 'POST' }), 'reinstateSchedule');
+    const re = await t.raw(`${ebase}/Reinstate`, { method: 'POST' });
+    // that the record can be reinstated at all (its DELETE was soft) is SCHED-019's: a step here
+    await t.needs('SCHED-019', 'a soft-deleted Endorsement schedule record can be reinstated', async () =>
+      expect(is2xx(re.status), `reinstateSchedule: ${re.status} ${re.text.slice(0, 200)}`).toBe(true),
+    );
+    await expectOk(t, re, 'reinstateSchedule');
 
     // queueBindQuote and bindQuote (payload and response not shown: JSON, or nothing)
     const b1 = await t.given('a proposal', { type: 'Quote', hasMember: true, rated: true });
