@@ -68,9 +68,11 @@ function mutationRows(m: Json, d: Json | undefined): string[] {
   const selected =
     f.median === null
       ? 'not measured'
-      : `${f.median} (max ${f.max}) over ${f.scope === 'whole-suite' ? 'the whole core suite' : f.scope === 'whole-files' || f.scope === 'operations' ? "each fault's whole suite files" : "each fault's selected requirements"} in the latest mutation run`;
+      : `${f.median} (max ${f.max}) over ${f.scope === 'whole-suite' || f.scope === 'operations' ? 'the whole core suite' : f.scope === 'whole-files' ? "each fault's whole suite files" : "each fault's selected requirements"} in the latest mutation run, ${(f.unnamed as string[] | undefined)?.length ?? 0} faults fail a requirement they do not name`;
   let whole = '';
-  if (d?.failedPerFault?.median !== null && d?.failedPerFault?.median !== undefined) {
+  // the diagnosis run is the check of a figure the mutation run already gives over the whole suite
+  const overWholeSuite = f.scope === 'whole-suite' || f.scope === 'operations';
+  if (!overWholeSuite && d?.failedPerFault?.median !== null && d?.failedPerFault?.median !== undefined) {
     const df = d.failedPerFault as Json;
     whole = `; over the whole core suite (\`npm run bench:diagnosis\`, ${String(d.startedAt).slice(0, 10)}, ${d.score.total} faults): median ${df.median}, max ${df.max}, ${(df.unnamed as string[]).length} faults fail a requirement they do not name`;
   }

@@ -324,7 +324,11 @@ async function main(argv: string[]): Promise<number> {
       const session = opts.session ? (sessions[lane] ??= openSuiteSession()) : undefined;
       const once = () => runJob(job, name, dir, { servers, selection, settings, log, session });
       const { run, proxyErrors } = await once();
-      const tests = selection.tests ? `${selection.tests.length} tests` : 'whole files';
+      const tests = selection.tests
+        ? `${selection.tests.length} tests`
+        : selection.include
+          ? 'whole files'
+          : 'whole suite';
       if (job.kind === 'fault') {
         let o = judgeFault(job.fault, run, baselineResults, dir, proxyErrors);
         if (o.caught && seeds > 1) o = await alsoOnOtherSeeds(job, o, selection, session);
