@@ -222,11 +222,6 @@ conformance(
       columns: 'ParentID,ChildID',
     });
     expect(plain.status, 'queryLinks without aliases').toBe(200);
-    const pairs = (rows: Array<Record<string, unknown>>, owner: string, item: string) =>
-      rows.map((x) => JSON.stringify([x[owner], x[item]])).sort();
-    expect(pairs(ll, 'Owner', 'Item'), 'queryLinks: Owner and Item hold ParentID and ChildID').toEqual(
-      pairs((plain.json as ListEnvelope).List, 'ParentID', 'ChildID'),
-    );
     // which links a query by child answers is LINK-011's: a step here
     await t.needs('LINK-011', 'Link/Query by child answers the links of that child', async () => {
       expect(
@@ -234,7 +229,17 @@ conformance(
         'queryLinks: the file is the child',
       ).toBe(true);
       expect(ll.map((x) => Number(x.Owner))).toContain(f.parentId);
+      const own = (plain.json as ListEnvelope).List;
+      expect(
+        own.map((x) => Number(x.ChildID)).every((id) => id === f.fileId),
+        'queryLinks: the file is the child',
+      ).toBe(true);
     });
+    const pairs = (rows: Array<Record<string, unknown>>, owner: string, item: string) =>
+      rows.map((x) => JSON.stringify([x[owner], x[item]])).sort();
+    expect(pairs(ll, 'Owner', 'Item'), 'queryLinks: Owner and Item hold ParentID and ChildID').toEqual(
+      pairs((plain.json as ListEnvelope).List, 'ParentID', 'ChildID'),
+    );
   },
 );
 
