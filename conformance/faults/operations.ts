@@ -57,7 +57,7 @@ const OPERATION_IDS: Partial<Record<Op, string[]>> = {
 };
 
 /** The operationIds of `ops`; undefined when one of them is no operation of the document (a test may still send it). */
-export function operationIdsOf(ops: readonly Op[]): string[] | undefined {
+function operationIdsOf(ops: readonly Op[]): string[] | undefined {
   const out = new Set<string>();
   for (const op of ops) {
     if (op === 'other' || op === 'providerStates' || op === 'health') return undefined;

@@ -415,8 +415,9 @@ conformance(
     mutates: true,
   },
   async (t) => {
-    const p = await linkParent(t);
-    const c = await contact(t);
+    // the states first, then the DomainID step (a value missing from either ends the test as its own)
+    const [p, c] = await Promise.all([linkParentById(t), contact(t)]);
+    await needsListedDomainId(t, p.domain, p.domainId);
     // Upsert: parent by text match field, child by numeric match field.
     expectAccepted(
       await t.links.upsert({
@@ -802,10 +803,9 @@ conformance(
     mutates: true,
   },
   async (t) => {
-    const p1 = await linkParent(t);
-    const p2 = await linkParent(t);
-    const c1 = await contact(t);
-    const c2 = await contact(t);
+    // the states first, then the DomainID steps (a value missing from one ends the test as its own)
+    const [p1, p2, c1, c2] = await Promise.all([linkParentById(t), linkParentById(t), contact(t), contact(t)]);
+    for (const p of [p1, p2]) await needsListedDomainId(t, p.domain, p.domainId);
     for (const [p, c] of [
       [p1, c1],
       [p1, c2],

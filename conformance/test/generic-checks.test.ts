@@ -109,10 +109,12 @@ describe('generic checks', () => {
     expect(r.operation?.operationId).toBe('getBindStatus');
   });
 
-  it('an invalid body of a documented core status is a GEN-002 violation', () => {
+  it('an invalid body of a documented core status is a GEN-002 violation, named by the requirement that states the constraint', () => {
     const r = checker.check(req({ bodyText: JSON.stringify({ ...bindStatus, Status: 'Maybe', PolicyID: 'x' }) }));
-    expect(r.violations.map((v) => v.code)).toEqual(['GEN-002']);
-    expect(r.violations[0].message).toMatch(/^\[GEN-002\] GET .*BindStatus → 200 \(getBindStatus\)/);
+    expect(r.violations.map((v) => [v.code, v.requirements])).toEqual([['GEN-002', ['BIND-001']]]);
+    expect(r.violations[0].message).toMatch(
+      /^\[BIND-001, the documented shape\] GET .*BindStatus → 200 \(getBindStatus\)/,
+    );
     expect(r.violations[0].message).toMatch(/\/Status/);
   });
 
@@ -327,7 +329,13 @@ describe('the list of generic checks', () => {
         const out: CheckResult = { checked: [], violations: [], findings: [] };
         c.run(exchangeOf(x), out);
         for (const code of [...out.checked, ...out.violations.map((v) => v.code)]) codes.add(code);
-        for (const v of out.violations) expect(v.message.startsWith(`[${c.requirement}`), v.message).toBe(true);
+        // a message names what it is counted against: the check's requirement, or the requirements
+        // that state the broken constraint (types.ts `requirements`)
+        for (const v of out.violations)
+          expect(
+            v.message.startsWith(`[${v.requirements?.length ? v.requirements.join(', ') : c.requirement}`),
+            v.message,
+          ).toBe(true);
       }
       expect([...codes], c.name).toEqual([c.requirement]);
     }
