@@ -16,6 +16,7 @@ import { renderChart, type Panel } from './lib/chart.js';
 import { verifyNoBytesWithoutContents, type VerifyResult } from './lib/verify.js';
 import { runLatency, type LatencyRun } from './lib/latency.js';
 import { benchMutation, type MutationBench } from './lib/mutation.js';
+import { benchCi, type CiBench } from './lib/ci.js';
 
 // ------------------------------------------------------------------------------------ options
 
@@ -28,7 +29,8 @@ const HELP = `usage: npm run bench [-- options]
   --sizes <list>        Claim rows of the scale runs (default 10k,100k,1m; quick 1k,10k)
   --latency <list>      ms added to every response in the latency scenario (default 0,50,200; quick 0,50)
   --concurrency <n>     the suite's --concurrency in the latency and suite sections (default: the CLI's)
-  --only <list>         sections: throughput,scale,latency,suite,mutation (default all)
+  --only <list>         sections: throughput,scale,latency,suite,mutation,ci (default all; quick: all but ci)
+                        ci: \`bash .ci/run\` on a fresh clone of HEAD with ../shared beside it (about 13 min)
   --out <dir>           output directory (default reports/bench; quick: reports/tmp/bench-quick, git-ignored)
   --no-pin              do not pin the load generator and the servers to separate CPUs
   -h, --help            this text
@@ -71,7 +73,9 @@ const cfg = {
   warmup: Number(argv.warmup ?? (quick ? 0.1 : 1)),
   connections: Number(argv.connections ?? 10),
   sizes: (argv.sizes ?? (quick ? '1k,10k' : '10k,100k,1m')).split(',').map(parseSize),
-  sections: new Set((argv.only ?? 'throughput,scale,latency,suite,mutation').split(',').map((s) => s.trim())),
+  sections: new Set(
+    (argv.only ?? `throughput,scale,latency,suite,mutation${quick ? '' : ',ci'}`).split(',').map((s) => s.trim()),
+  ),
   latencies: (argv.latency ?? (quick ? '0,50' : '0,50,200')).split(',').map((s) => Number(s.trim())),
   concurrency: argv.concurrency ? Number(argv.concurrency) : undefined,
   out: resolve(ROOT, argv.out ?? (quick ? 'reports/tmp/bench-quick' : 'reports/bench')),
@@ -85,7 +89,7 @@ const cfg = {
   mutationOnly: quick ? ['lowercase-domain-accepted', 'unknown-domain-422'] : undefined,
 };
 for (const s of cfg.sections)
-  if (!['throughput', 'scale', 'latency', 'suite', 'mutation'].includes(s))
+  if (!['throughput', 'scale', 'latency', 'suite', 'mutation', 'ci'].includes(s))
     throw new Error(`--only: unknown section '${s}'`);
 if (cfg.latencies.some((x) => !(x >= 0))) throw new Error('--latency: a comma list of milliseconds, e.g. 0,50,200');
 if (cfg.concurrency !== undefined && !(cfg.concurrency >= 1)) throw new Error('--concurrency must be >= 1');
@@ -469,6 +473,14 @@ async function suiteSection(work: string): Promise<SuiteBench> {
   return r;
 }
 
+async function ciSection(): Promise<CiBench> {
+  log('\n## CI: `bash .ci/run` on a fresh clone of HEAD (../shared beside it)');
+  const r = await benchCi(log);
+  log(`wall ${(r.wallMs / 1000).toFixed(0)} s (exit ${r.exitCode}), commit ${r.commit ?? '?'}`);
+  if (r.exitCode !== 0) log(r.outputTail);
+  return r;
+}
+
 async function mutationSection(): Promise<MutationBench> {
   log(
     `\n## Mutation run (${cfg.mutationOnly ? `subset: ${cfg.mutationOnly.join(', ')}` : 'every fault and every control'}, each on its own reference server)`,
@@ -502,6 +514,7 @@ function targets(
   suite?: SuiteBench,
   lat?: LatencyRun[],
   mut?: MutationBench,
+  ci?: CiBench,
 ): Target[] {
   const out: Target[] = [];
   const full = !cfg.suiteInclude;
@@ -533,6 +546,15 @@ function targets(
         `${(mut.wallMs / 1000).toFixed(0)} s (${mut.faults.caught}/${mut.faults.total} caught, ${mut.controls.falseAlarms}/${mut.controls.total} false alarms; machine CPU ${((mut.machineCpuMs ?? NaN) / 1000).toFixed(0)} s)` +
         (whole ? '' : ' (quick subset: not judged)'),
       met: whole ? mut.wallMs <= 180_000 && mut.exitCode === 0 : undefined,
+    });
+  }
+  if (ci) {
+    const phases = ci.phases.map((p) => `${p.phase} at ${p.atS} s`).join('; ');
+    out.push({
+      name: 'CI: `bash .ci/run` on a fresh clone, wall time (installs included)',
+      goal: '<= 8 min',
+      measured: `${(ci.wallMs / 1000).toFixed(0)} s (commit ${ci.commit ?? '?'}, exit ${ci.exitCode}${phases ? `; ${phases}` : ''})`,
+      met: ci.wallMs <= 480_000 && ci.exitCode === 0,
     });
   }
   for (const id of ['record', 'record-excl']) {
@@ -968,6 +990,7 @@ interface Results {
   latency?: Array<Omit<LatencyRun, 'outputTail'>>;
   suite?: SuiteBench;
   mutation?: Omit<MutationBench, 'outputTail'>;
+  ci?: Omit<CiBench, 'outputTail'>;
   targets: Target[];
   totalMs: number;
 }
@@ -987,6 +1010,7 @@ async function main(): Promise<number> {
   let suite: SuiteBench | undefined;
   let latency: LatencyRun[] | undefined;
   let mutation: MutationBench | undefined;
+  let ci: CiBench | undefined;
   const verify: VerifyResult[] = [];
   try {
     verify.push(...(await verifyNoBytesWithoutContents()));
@@ -996,13 +1020,14 @@ async function main(): Promise<number> {
     // The suite runs below are judged on the whole machine ("on 2 cores"): the pin of the load
     // generator would be inherited by every process they start (until this line it was, and the
     // latency, container and mutation runs of earlier reports ran on one core).
-    if (pinned && ['latency', 'suite', 'mutation'].some((s) => cfg.sections.has(s))) {
+    if (pinned && ['latency', 'suite', 'mutation', 'ci'].some((s) => cfg.sections.has(s))) {
       unpin(process.pid, cpus().length);
       log(`\n(the load generator's CPU pin lifted: the suite runs below use all ${cpus().length} CPUs)`);
     }
     if (cfg.sections.has('latency')) latency = await latencySection(work);
     if (cfg.sections.has('suite')) suite = await suiteSection(work);
     if (cfg.sections.has('mutation')) mutation = await mutationSection();
+    if (cfg.sections.has('ci')) ci = await ciSection();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -1025,7 +1050,8 @@ async function main(): Promise<number> {
     suite,
     latency: latency?.map(({ outputTail: _tail, ...r }) => r),
     mutation: mutation && (({ outputTail: _tail, ...r }) => r)(mutation),
-    targets: targets(throughput, scale, suite, latency, mutation),
+    ci: ci && (({ outputTail: _tail, ...r }) => r)(ci),
+    targets: targets(throughput, scale, suite, latency, mutation, ci),
     totalMs: 0,
   };
   results.totalMs = performance.now() - t0;
@@ -1039,7 +1065,10 @@ async function main(): Promise<number> {
   log(
     `\nwrote ${relative(ROOT, cfg.out)}/{bench.json,bench.svg,README.md} in ${(results.totalMs / 1000).toFixed(0)} s`,
   );
-  return verify.every((v) => v.ok) && (!suite || suite.exitCode === 0) && (latency ?? []).every((r) => r.exitCode === 0)
+  return verify.every((v) => v.ok) &&
+    (!suite || suite.exitCode === 0) &&
+    (!ci || ci.exitCode === 0) &&
+    (latency ?? []).every((r) => r.exitCode === 0)
     ? 0
     : 1;
 }
