@@ -89,11 +89,46 @@ describe('the generated query oracle names the broken rule', () => {
       }
     };
     expect(blameOf(byKeys.slice(5, 9))).toBeUndefined();
-    // the second key ignored: within a group the records come in reverse
-    const firstKeyOnly = [...rows].sort((a, b) => b.G - a.G || b.N.localeCompare(a.N));
+    // the second key ignored: within a group the records come in the store's order (here neither
+    // N's order nor its reverse, as the reference's adversarial fixture has it)
+    const store = (r: { N: string }) => (Number(r.N.slice(1)) * 5) % 12;
+    const firstKeyOnly = [...rows].sort((a, b) => b.G - a.G || store(a) - store(b));
     expect(blameOf(firstKeyOnly.slice(5, 9))).toBe('QRY-024');
     // the right order from another offset
     expect(blameOf(byKeys.slice(4, 8))).toBe('QRY-006');
+  });
+
+  it('a page another direction gives at the same offset is the order’s, even where it looks in order from elsewhere', () => {
+    // G in groups, N distinct, H alternating: the columns asked (G, H) project alike across
+    // records, so the page of a turned direction can match the order asked at another offset
+    const rows = Array.from({ length: 12 }, (_, i) => ({ G: i % 3, H: i % 2, N: `n${String(i).padStart(2, '0')}` }));
+    const fx = { recs: { ids: rows.map((_, i) => i + 1) }, fields: ['G', 'H', 'N'], truth: rows } as unknown as Fixture;
+    const columns = [{ field: 'G' }, { field: 'H' }];
+    const keys = [
+      { field: 'G', dir: 'desc' as const },
+      { field: 'N', dir: 'asc' as const },
+    ];
+    const blameOf = (c: QueryCase, List: unknown[]) => {
+      try {
+        judge(fx, c, 200, { List });
+        return undefined;
+      } catch (e) {
+        return (e as { requirement?: string }).requirement;
+      }
+    };
+    const by = (gDesc: boolean, nAsc: boolean) =>
+      [...rows]
+        .sort((a, b) => (gDesc ? b.G - a.G : a.G - b.G) || (nAsc ? a.N.localeCompare(b.N) : b.N.localeCompare(a.N)))
+        .map((r) => ({ G: r.G, H: r.H }));
+    const c = (explicitAsc: boolean): QueryCase => ({ columns, sort: { keys, explicitAsc }, offset: 5, take: 2 });
+    expect(blameOf(c(true), by(true, true).slice(5, 7))).toBeUndefined();
+    // `N asc` read as descending: the keyword's failure, not the offset's
+    expect(blameOf(c(true), by(true, false).slice(5, 7))).toBe('QRY-023');
+    // a bare `N` read as descending, among several keys: the several keys' rule
+    expect(blameOf(c(false), by(true, false).slice(5, 7))).toBe('QRY-024');
+    // `G desc` read as ascending: the direction's
+    const early: QueryCase = { columns, sort: { keys, explicitAsc: true }, offset: 1, take: 2 };
+    expect(blameOf(early, by(false, true).slice(1, 3))).toBe('QRY-008');
   });
 
   it('with suppression asked, a sorted page of other records is judged by the offset, not by its columns', () => {
@@ -126,5 +161,9 @@ describe('the generated query oracle names the broken rule', () => {
     expect(blameOf(byN.slice(0, 3))).toBe('QRY-006');
     // suppression ignored on the right records: QRY-011
     expect(blameOf(byN.slice(6, 9))).toBe('QRY-011');
+    // out of order, one record with Notes taking the place of one without: suppression keeps Notes
+    // on every row, the right records among them too; the order's failure, not suppression's
+    const swapped = [byN[6]!, byN[7]!, byN[5]!];
+    expect(blameOf(swapped)).toBe('QRY-008');
   });
 });

@@ -175,6 +175,24 @@ class Broken extends Error {
 }
 
 /**
+ * The keys, with some directions turned, whose order gives exactly `page` (by `slice` of the
+ * ordered truth at the page's offset); undefined when none does. Tried: each key turned alone, and
+ * all of them (a keyword read the other way, or a direction ignored, on one key or on every one).
+ */
+function otherOrderAtOffset(
+  keys: SortKey[],
+  slice: (keys: SortKey[]) => string[],
+  page: string[],
+): SortKey[] | undefined {
+  const turn = (k: SortKey): SortKey => ({ ...k, dir: k.dir === 'asc' ? 'desc' : 'asc' });
+  const tries = [...keys.map((_, i) => keys.map((k, j) => (j === i ? turn(k) : k))), keys.map(turn)];
+  return tries.find((ks) => {
+    const want = slice(ks);
+    return want.length === page.length && page.every((v, i) => v === want[i]);
+  });
+}
+
+/**
  * Judges one answer against the oracle. With a sort, the page is known exactly: the ordered truth
  * from the offset, as many as take asks (default 30), at most 100; without one, which records a
  * page holds is not documented, so it is judged by its size, its columns and that every row is one
@@ -211,7 +229,7 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
   // the columns: exactly the requested keys (aliases for aliased ones), less the ones suppression drops
   const pageRows = (page ?? (rows as Row[])) as Row[];
   const empty = new Set(keys.filter((k) => pageRows.every((r) => isNull(r[k]))));
-  // a sorted page of other records than the ones the offset names (an offset ignored): which
+  // a sorted page of other records than the ones asked (an offset ignored, an order broken): which
   // columns suppression keeps follows from those records, so the rows are judged by the order and
   // the offset below, not by their columns; a row is the expected record when every column both
   // hold, and suppression cannot drop, agrees
@@ -219,10 +237,13 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
     keys
       .filter((k) => k in row && k in want && !empty.has(k))
       .every((k) => JSON.stringify(row[k]) === JSON.stringify(want[k]));
-  for (const [i, row] of (rows as Row[]).entries()) {
+  // suppression keeps or drops a column by the whole page: a page holding other records than the
+  // expected ones (one of them off the page) keeps other columns, so its columns are not judged
+  const otherRecords =
+    page !== undefined && c.suppress === true && (rows as Row[]).some((row, i) => !sameRecord(row ?? {}, page[i]!));
+  for (const [i, row] of (otherRecords ? [] : (rows as Row[])).entries()) {
     const got = Object.keys(row ?? {}).sort();
     const expected = keys.filter((k) => !(c.suppress === true && empty.has(k))).sort();
-    if (page && c.suppress === true && !sameRecord(row ?? {}, page[i]!)) continue;
     if (JSON.stringify(got) !== JSON.stringify(expected)) {
       const missing = expected.filter((k) => !got.includes(k));
       const extra = got.filter((k) => !expected.includes(k));
@@ -260,27 +281,38 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
           .slice(1, 1 + rows.length)
           .map((r) => values(project(c, r)));
         const shifted = c.offset === undefined && (rows as Row[]).every((r, k) => values(r) === fromSecond[k]);
-        // records of the fixture in the order asked, only not the ones the offset names: the
-        // offset's; out of the order asked: the order's, wherever the page starts
+        // the order asked, only from another offset (a slice of the ordered truth that starts
+        // elsewhere): the offset's; anything else is the order's, wherever the page starts
         const orderedValues = ordered(f.truth, keys0).map((r) => values(project(c, r)));
-        const used = new Set<number>();
-        const at = (rows as Row[]).map((r) => {
-          const i = orderedValues.findIndex((v, j) => v === values(r) && !used.has(j));
-          used.add(i);
-          return i;
-        });
-        const inOrder = at.every((i, j) => i >= 0 && (j === 0 || i > at[j - 1]!));
-        const req = shifted
-          ? 'QRY-007'
-          : dottedWrong
-            ? 'COL-004'
-            : start > 0 && inOrder
-              ? 'QRY-006'
+        const elsewhere =
+          start > 0 &&
+          orderedValues.some(
+            (_, s) => s !== start && (rows as Row[]).every((r, k) => values(r) === orderedValues[s + k]),
+          );
+        // the page another order gives at this very offset (a direction read the other way): the
+        // order's, even where records that project alike make it look in order from elsewhere
+        const flipped = otherOrderAtOffset(
+          keys0,
+          (ks) =>
+            ordered(f.truth, ks)
+              .slice(start, start + rows.length)
+              .map((r) => values(project(c, r))),
+          (rows as Row[]).map(values),
+        );
+        // the keys whose direction that other order turned: all of them asked `asc` with the
+        // keyword, the keyword's (QRY-023); all asked `desc`, the direction's (QRY-008)
+        const turned = flipped ? keys0.filter((k, j) => flipped[j]!.dir !== k.dir) : [];
+        const orderReq =
+          turned.length && c.sort!.explicitAsc && turned.every((k) => k.dir === 'asc')
+            ? 'QRY-023'
+            : turned.length && turned.every((k) => k.dir === 'desc')
+              ? 'QRY-008'
               : keys0.length > 1
                 ? 'QRY-024'
                 : c.sort!.explicitAsc && keys0[0]!.dir === 'asc'
                   ? 'QRY-023'
                   : 'QRY-008';
+        const req = shifted ? 'QRY-007' : dottedWrong ? 'COL-004' : elsewhere && !flipped ? 'QRY-006' : orderReq;
         throw new Broken(
           req,
           `row ${i} is ${values(row)}, expected ${values(page[i]!)} (sort ${sortParam(c.sort!.keys)})`,

@@ -163,6 +163,18 @@ export function judgedAlone<T>(requirement: string, step: string, check: () => T
   }
 }
 
+/**
+ * Runs `parts` at once and, when some fail, throws the failure of the first in the order given:
+ * a test that checks the domain query and the file query side by side ends on the domain query's
+ * failure whichever answered first, so the same fault always blocks by the same requirement.
+ */
+export async function allInOrder<T>(parts: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
 /** The keys of a record, sorted, for comparing column sets. */
 export function keysOf(o: Record<string, unknown>): string[] {
   return Object.keys(o).sort();
