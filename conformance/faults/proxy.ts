@@ -36,6 +36,13 @@ export interface FaultProxyOptions {
   timeoutMs?: number;
   /** Where proxy errors are reported (default: stderr). */
   log?: (line: string) => void;
+  /**
+   * Keep upstream connections alive, each idle at most this long (ms). Only for an upstream known
+   * to keep idle connections open much longer (the mutation run's reference servers, started with
+   * `--keep-alive-timeout`): otherwise a request can go out on a connection the upstream is closing
+   * as idle, and fail. Omitted: a new connection per request.
+   */
+  upstreamIdleMs?: number;
 }
 
 export interface FaultProxy {
@@ -81,7 +88,8 @@ async function forward(
   dispatcher: Dispatcher,
   upstream: string,
   req: ProxyRequest,
-  timeoutMs = 30_000,
+  timeoutMs: number,
+  keepAlive: boolean,
 ): Promise<ProxyResponse> {
   // what fetch() sent when the client named none: the upstream sees the same request
   const headers: Record<string, string> = { accept: '*/*' };
@@ -92,9 +100,10 @@ async function forward(
     headers,
     body: hasBody ? req.body : undefined,
     dispatcher,
-    // a new connection per request: no kept-alive connection can be closed as idle by the upstream
-    // just as a request goes out on it (ECONNRESET under load; a starved upstream still resets some)
-    reset: true,
+    // unless the upstream is known to keep idle connections longer than the pool does, a new
+    // connection per request: none can be closed as idle by the upstream just as a request goes out
+    // on it (ECONNRESET under load; a starved upstream still resets some)
+    reset: !keepAlive,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
@@ -147,8 +156,11 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   let domains: Promise<Map<string, number>> | undefined;
   let publicUrl = '';
 
-  const pool = new Agent();
-  const next = (req: ProxyRequest) => forward(pool, upstream, req, timeoutMs);
+  const keepAlive = opts.upstreamIdleMs !== undefined;
+  const pool = new Agent(
+    keepAlive ? { keepAliveTimeout: opts.upstreamIdleMs, keepAliveMaxTimeout: opts.upstreamIdleMs } : {},
+  );
+  const next = (req: ProxyRequest) => forward(pool, upstream, req, timeoutMs, keepAlive);
 
   async function call(
     method: string,

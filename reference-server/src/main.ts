@@ -80,6 +80,10 @@ export function buildProgram(): Command {
         .default('on'),
     )
     .option('--id-start <n>', 'number new records, links, users and codes from n on (default: 1)')
+    .option(
+      '--keep-alive-timeout <ms>',
+      "how long an idle kept-alive connection stays open (default: 5000, Node's); a client that keeps its idle connections for less never sends on one the server is closing",
+    )
     .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
     .allowExcessArguments(false)
     .showHelpAfterError('(run with --help for usage)');
@@ -113,11 +117,19 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     exclusiveDb?: boolean | string;
     enhancedSessionSecurity: 'on' | 'off';
     idStart?: string;
+    keepAliveTimeout?: string;
     logLevel: LogLevel;
   }>();
   if (o.idStart !== undefined && !/^[1-9]\d{0,14}$/.test(o.idStart)) {
     process.stderr.write(
       `error: --id-start must be a positive integer, got '${o.idStart}'\n(run with --help for usage)\n`,
+    );
+    process.exitCode = 2;
+    return undefined;
+  }
+  if (o.keepAliveTimeout !== undefined && !/^[1-9]\d{0,6}$/.test(o.keepAliveTimeout)) {
+    process.stderr.write(
+      `error: --keep-alive-timeout must be a number of milliseconds from 1 to 9999999, got '${o.keepAliveTimeout}'\n(run with --help for usage)\n`,
     );
     process.exitCode = 2;
     return undefined;
@@ -188,6 +200,8 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
     return undefined;
   });
   if (!server) return undefined;
+  if (o.keepAliveTimeout !== undefined)
+    (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = Number(o.keepAliveTimeout);
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;

@@ -1,6 +1,7 @@
 // The `reference-server` command (bin/reference-server.mjs → src/main.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,7 @@ describe('reference-server CLI', () => {
       '--seed',
       '--provider-states',
       '--enhanced-session-security',
+      '--keep-alive-timeout',
       '--log-level',
     ])
       expect(r.stdout).toContain(o);
@@ -66,6 +68,8 @@ describe('reference-server CLI', () => {
       ['--seed', 'prod'],
       ['--enhanced-session-security', 'maybe'],
       ['--log-level', 'loud'],
+      ['--keep-alive-timeout', '0'],
+      ['--keep-alive-timeout', 'soon'],
       ['extra'],
     ]) {
       const r = run(args);
@@ -102,6 +106,28 @@ describe('reference-server CLI', () => {
       .filter((l) => l.startsWith('{'));
     const request = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request' && e.path === '/health');
     expect(request).toMatchObject({ method: 'GET', path: '/health', status: 200, ms: expect.any(Number) });
+  }, 40_000);
+
+  it('--keep-alive-timeout closes an idle kept-alive connection after that long', async () => {
+    const s = start(['--port', '0', '--db', ':memory:', '--log-level', 'warn', '--keep-alive-timeout', '300']);
+    const { port } = new URL(await s.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    let answered = 0;
+    socket.on('data', (d: Buffer) => {
+      if (!answered && d.toString().startsWith('HTTP/1.1 200')) answered = Date.now();
+    });
+    socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+    // polled to a deadline: the server closes the idle connection itself, after about 300 ms
+    const at = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 10_000))]);
+    socket.destroy();
+    s.child.kill('SIGTERM');
+    expect(answered, 'the request was answered').toBeGreaterThan(0);
+    expect(at, 'the server closed the idle connection').toBeGreaterThan(0);
+    // not before, and well before Node's default of 5 s
+    expect(at - answered).toBeGreaterThanOrEqual(250);
+    expect(at - answered).toBeLessThan(3_000);
+    expect(await s.exited).toBe(0);
   }, 40_000);
 
   it('REFERENCE_PROVIDER_STATES=1 enables the provider-state endpoint', async () => {

@@ -10,7 +10,7 @@ import type { Control, Fault } from '../fault.js';
 import { startFaultProxy } from '../proxy.js';
 import type { ConformanceRun } from './judge.js';
 import type { Job, JobSelection } from './select.js';
-import type { ServerPool } from './servers.js';
+import { type ServerPool, UPSTREAM_IDLE_MS } from './servers.js';
 import { ROOT } from '../../../spec/paths.js';
 
 /** What every run of one mutation run shares. */
@@ -127,6 +127,7 @@ export async function runJob(
       upstream: ref.url,
       fault: job.kind === 'fault' ? job.fault : asFault(job.control),
       log: (l) => o.log(`[${name}] ${l}`),
+      upstreamIdleMs: UPSTREAM_IDLE_MS,
     });
     try {
       const config = job.kind === 'control' ? job.control.config : undefined;

@@ -6,6 +6,15 @@ import path from 'node:path';
 import { startReferenceProcess } from '../../src/targets/reference-process.js';
 import { ROOT } from '../../../spec/paths.js';
 
+/**
+ * The servers keep an idle connection 30 s, the proxy in front of each at most 2 s: the proxy
+ * closes an idle connection long before its server would, so it can keep connections alive without
+ * sending on one the server is closing (a new connection per request cost the runner's process a
+ * fifth of its busy time: connect, close, and the stack of undici's 'reset' error).
+ */
+const SERVER_KEEP_ALIVE_MS = 30_000;
+export const UPSTREAM_IDLE_MS = 2_000;
+
 export interface Reference {
   url: string;
   stop(): Promise<void>;
@@ -17,7 +26,7 @@ async function startReference(bin: string | undefined, reportDir: string, flags:
   const ref = await startReferenceProcess({
     bin,
     providerStates: true,
-    args: ['--log-level', 'warn', ...flags],
+    args: ['--log-level', 'warn', '--keep-alive-timeout', String(SERVER_KEEP_ALIVE_MS), ...flags],
     logFile,
   }).catch((e: Error) => {
     throw new Error(`${e.message}\nsee ${path.relative(ROOT, logFile)}`, { cause: e });
