@@ -2,7 +2,7 @@
 // Prints the figures and writes reports/bench/{bench.json, bench.svg, README.md}.
 // Every throughput figure is measured side by side with the bare Hono ceiling in the same run, so
 // the ratio holds on a noisy machine. See docs/benchmarks.md.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -33,6 +33,8 @@ const HELP = `usage: npm run bench [-- options]
                         ci: \`bash .ci/run\` on a fresh clone of HEAD with ../shared beside it (about 13 min)
   --out <dir>           output directory (default reports/bench; quick: reports/tmp/bench-quick, git-ignored)
   --no-pin              do not pin the load generator and the servers to separate CPUs
+  --render              measure nothing: write README.md and bench.svg again from the bench.json in
+                        --out (after a change of the report's form)
   -h, --help            this text
 `;
 
@@ -57,6 +59,7 @@ const { values: argv } = parseArgs({
     latency: { type: 'string' },
     concurrency: { type: 'string' },
     out: { type: 'string' },
+    render: { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -549,7 +552,15 @@ function targets(
     });
   }
   if (ci) {
-    const phases = ci.phases.map((p) => `${p.phase} at ${p.atS} s`).join('; ');
+    // how long each phase of .ci/run took, the ones of 5 s or more, by the first words of its line
+    const phases = ci.phases
+      .map((p, i) => ({
+        name: p.phase.split(/[:(,]/)[0]!.trim(),
+        s: (ci.phases[i + 1]?.atS ?? Math.round(ci.wallMs / 1000)) - p.atS,
+      }))
+      .filter((p) => p.s >= 5)
+      .map((p) => `${p.name} ${p.s} s`)
+      .join('; ');
     out.push({
       name: 'CI: `bash .ci/run` on a fresh clone, wall time (installs included)',
       goal: '<= 8 min',
@@ -997,6 +1008,28 @@ interface Results {
 
 // ------------------------------------------------------------------------------------ main
 
+/** README.md and bench.svg again from the bench.json of `cfg.out`, its targets judged anew. */
+function render(): number {
+  const file = join(cfg.out, 'bench.json');
+  const r = JSON.parse(readFileSync(file, 'utf8')) as Results;
+  r.targets = targets(
+    r.throughput,
+    r.scale,
+    r.suite,
+    r.latency as LatencyRun[] | undefined,
+    r.mutation as MutationBench | undefined,
+    r.ci as CiBench | undefined,
+  );
+  writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
+  writeFileSync(
+    join(cfg.out, 'bench.svg'),
+    chart(r.throughput, r.scale, r.suite, r.latency as LatencyRun[] | undefined),
+  );
+  writeFileSync(join(cfg.out, 'README.md'), markdown(r));
+  log(`rendered ${relative(ROOT, cfg.out)}/{bench.json,bench.svg,README.md} from the figures of ${r.meta.date}`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const t0 = performance.now();
   const loadStart = loadavg();
@@ -1073,7 +1106,7 @@ async function main(): Promise<number> {
     : 1;
 }
 
-main().then(
+(argv.render ? Promise.resolve().then(render) : main()).then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`bench: error: ${(err as Error)?.stack ?? err}\n`);
