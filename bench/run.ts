@@ -619,7 +619,10 @@ function targets(
 
 // ------------------------------------------------------------------------------------ report
 
-function chart(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench, lat?: LatencyRun[]): string {
+/** The chart of the figures of `r`, headed by the date and machine of its run (also when rendered again). */
+function chart(r: Results): string {
+  const { throughput: t, scale: s, suite } = r;
+  const lat = r.latency as LatencyRun[] | undefined;
   const panels: Panel[] = [];
   if (t) {
     panels.push({
@@ -700,7 +703,8 @@ function chart(t?: ThroughputSection, s?: ScaleRow[], suite?: SuiteBench, lat?: 
       })),
     });
   }
-  const meta = `${new Date().toISOString().slice(0, 16)}Z, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}${cfg.quick ? ', QUICK' : ''}`;
+  const m = r.meta;
+  const meta = `${m.date.slice(0, 16)}Z, ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}${m.config.quick ? ', QUICK' : ''}`;
   return renderChart('rflps reference server benchmarks', meta, panels);
 }
 
@@ -1008,6 +1012,14 @@ interface Results {
 
 // ------------------------------------------------------------------------------------ main
 
+/** bench.json, bench.svg and README.md of `r` in `cfg.out`. */
+function writeReports(r: Results): void {
+  mkdirSync(cfg.out, { recursive: true });
+  writeFileSync(join(cfg.out, 'bench.json'), JSON.stringify(r, null, 2) + '\n');
+  writeFileSync(join(cfg.out, 'bench.svg'), chart(r));
+  writeFileSync(join(cfg.out, 'README.md'), markdown(r));
+}
+
 /** README.md and bench.svg again from the bench.json of `cfg.out`, its targets judged anew. */
 function render(): number {
   const file = join(cfg.out, 'bench.json');
@@ -1020,12 +1032,7 @@ function render(): number {
     r.mutation as MutationBench | undefined,
     r.ci as CiBench | undefined,
   );
-  writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
-  writeFileSync(
-    join(cfg.out, 'bench.svg'),
-    chart(r.throughput, r.scale, r.suite, r.latency as LatencyRun[] | undefined),
-  );
-  writeFileSync(join(cfg.out, 'README.md'), markdown(r));
+  writeReports(r);
   log(`rendered ${relative(ROOT, cfg.out)}/{bench.json,bench.svg,README.md} from the figures of ${r.meta.date}`);
   return 0;
 }
@@ -1088,10 +1095,7 @@ async function main(): Promise<number> {
     totalMs: 0,
   };
   results.totalMs = performance.now() - t0;
-  mkdirSync(cfg.out, { recursive: true });
-  writeFileSync(join(cfg.out, 'bench.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(join(cfg.out, 'bench.svg'), chart(throughput, scale, suite, latency));
-  writeFileSync(join(cfg.out, 'README.md'), markdown(results));
+  writeReports(results);
   log('\n## Targets');
   for (const t of results.targets)
     log(`${t.met === undefined ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.name}: ${t.measured} (goal ${t.goal})`);

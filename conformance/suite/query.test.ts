@@ -43,6 +43,7 @@ import {
   rowsOf,
   sortParam,
   valuesInCreationOrder,
+  withTurned,
 } from './support/records-query.js';
 
 const is2xx = (s: number) => s >= 200 && s < 300;
@@ -362,12 +363,8 @@ async function needsEachDirection(
   q: Q,
 ): Promise<void> {
   const whole = (await list(t, queryPath(recs), { ...q, take: rows.length, [t.bindings.query.skip]: 0 })).map(pick);
-  const turn = (k: SortKey): SortKey => ({ ...k, dir: k.dir === 'asc' ? 'desc' : 'asc' });
   for (const [j, key] of keys.entries()) {
-    const turned = ordered(
-      rows,
-      keys.map((k, i) => (i === j ? turn(k) : k)),
-    ).map(pick);
+    const turned = ordered(rows, withTurned(keys, j)).map(pick);
     if (JSON.stringify(whole) !== JSON.stringify(turned)) continue;
     const alone = sortParam([key]);
     const page = (

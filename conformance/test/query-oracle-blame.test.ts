@@ -16,9 +16,10 @@ function page(c: QueryCase, served = c.offset ?? 0) {
   return { List: truth.slice(served, served + size) };
 }
 
-function blame(c: QueryCase, body: unknown): string | undefined {
+/** The requirement the oracle blames for `body` as the answer to `c` (on `fixture`); undefined: accepted. */
+function blame(c: QueryCase, body: unknown, fixture: Fixture = f): string | undefined {
   try {
-    judge(f, c, 200, body);
+    judge(fixture, c, 200, body);
     return undefined;
   } catch (e) {
     return (e as { requirement?: string }).requirement;
@@ -80,14 +81,7 @@ describe('the generated query oracle names the broken rule', () => {
       take: 4,
     };
     const byKeys = [...rows].sort((a, b) => b.G - a.G || a.N.localeCompare(b.N));
-    const blameOf = (List: unknown[]) => {
-      try {
-        judge(two, c, 200, { List });
-        return undefined;
-      } catch (e) {
-        return (e as { requirement?: string }).requirement;
-      }
-    };
+    const blameOf = (List: unknown[]) => blame(c, { List }, two);
     expect(blameOf(byKeys.slice(5, 9))).toBeUndefined();
     // the second key ignored: within a group the records come in the store's order (here neither
     // N's order nor its reverse, as the reference's adversarial fixture has it)
@@ -108,14 +102,7 @@ describe('the generated query oracle names the broken rule', () => {
       { field: 'G', dir: 'desc' as const },
       { field: 'N', dir: 'asc' as const },
     ];
-    const blameOf = (c: QueryCase, List: unknown[]) => {
-      try {
-        judge(fx, c, 200, { List });
-        return undefined;
-      } catch (e) {
-        return (e as { requirement?: string }).requirement;
-      }
-    };
+    const blameOf = (c: QueryCase, List: unknown[]) => blame(c, { List }, fx);
     const by = (gDesc: boolean, nAsc: boolean) =>
       [...rows]
         .sort((a, b) => (gDesc ? b.G - a.G : a.G - b.G) || (nAsc ? a.N.localeCompare(b.N) : b.N.localeCompare(a.N)))
@@ -147,14 +134,7 @@ describe('the generated query oracle names the broken rule', () => {
       suppress: true,
     };
     const byN = [...rows].sort((a, b) => b.N.localeCompare(a.N));
-    const blameOf = (List: unknown[]) => {
-      try {
-        judge(fx, c, 200, { List });
-        return undefined;
-      } catch (e) {
-        return (e as { requirement?: string }).requirement;
-      }
-    };
+    const blameOf = (List: unknown[]) => blame(c, { List }, fx);
     const dropNull = (r: { N: string; Notes: string | null }) => (r.Notes === null ? { N: r.N } : r);
     expect(blameOf(byN.slice(6, 9).map(dropNull))).toBeUndefined();
     // the offset ignored: the first page, whose Notes are set, instead of the null-Notes page

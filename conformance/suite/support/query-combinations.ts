@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { type Ctx, type Q, type Row, enc, get } from './request.js';
-import { type Records, type SortKey, ordered, sortParam } from './records-query.js';
+import { type Records, type SortKey, ordered, sortParam, withTurned } from './records-query.js';
 
 /** One requested column: a field (plain or dotted) and an optional alias. */
 interface Column {
@@ -184,8 +184,7 @@ function otherOrderAtOffset(
   slice: (keys: SortKey[]) => string[],
   page: string[],
 ): SortKey[] | undefined {
-  const turn = (k: SortKey): SortKey => ({ ...k, dir: k.dir === 'asc' ? 'desc' : 'asc' });
-  const tries = [...keys.map((_, i) => keys.map((k, j) => (j === i ? turn(k) : k))), keys.map(turn)];
+  const tries = [...keys.map((_, j) => withTurned(keys, j)), withTurned(keys)];
   return tries.find((ks) => {
     const want = slice(ks);
     return want.length === page.length && page.every((v, i) => v === want[i]);
@@ -363,27 +362,37 @@ async function firstPass(
   f: Fixture,
   seed: number,
   numRuns: number,
-): Promise<{ refused: QueryCase[]; first?: { error: unknown; sent: string } }> {
+): Promise<{ refused: QueryCase[]; first?: Refusal }> {
   const cases = fc.sample(queryCases(f), { seed, numRuns });
-  const errors: Array<{ error: unknown; sent: string } | undefined> = [];
+  const refusals: Array<Refusal | undefined> = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      for (let i = next++; i < cases.length; i = next++) {
-        const q = params(t, f, cases[i]!);
-        const res = await get(t, `/api/${enc(f.recs.domain)}/Query`, q);
-        try {
-          judge(f, cases[i]!, res.status, res.json);
-        } catch (error) {
-          errors[i] = {
-            error,
-            sent: `GET /api/${f.recs.domain}/Query ${JSON.stringify(q)} -> ${res.status} ${res.text.slice(0, 300)}`,
-          };
-        }
-      }
+      for (let i = next++; i < cases.length; i = next++) refusals[i] = await askAndJudge(t, f, cases[i]!);
     }),
   );
-  return { refused: cases.filter((_, i) => errors[i]), first: errors.find(Boolean) };
+  return { refused: cases.filter((_, i) => refusals[i]), first: refusals.find(Boolean) };
+}
+
+/** What the oracle refused, with the request and the start of its answer. */
+interface Refusal {
+  error: unknown;
+  sent: string;
+}
+
+/** Sends one generated request and judges its answer; the refusal, if the oracle refuses it. */
+async function askAndJudge(t: Ctx, f: Fixture, c: QueryCase): Promise<Refusal | undefined> {
+  const q = params(t, f, c);
+  const res = await get(t, `/api/${enc(f.recs.domain)}/Query`, q);
+  try {
+    judge(f, c, res.status, res.json);
+    return undefined;
+  } catch (error) {
+    return {
+      error,
+      sent: `GET /api/${f.recs.domain}/Query ${JSON.stringify(q)} -> ${res.status} ${res.text.slice(0, 300)}`,
+    };
+  }
 }
 
 /** Runs `numRuns` generated requests from the run's seed; on a failure, the shrunk request and the requirement it breaks. */
@@ -397,13 +406,10 @@ export async function runCombinations(t: Ctx, f: Fixture, numRuns: number): Prom
   let failing = '';
   const out = await fc.check(
     fc.asyncProperty(queryCases(f), async (c) => {
-      const q = params(t, f, c);
-      const res = await get(t, `/api/${enc(f.recs.domain)}/Query`, q);
-      try {
-        judge(f, c, res.status, res.json);
-      } catch (e) {
-        failing = `GET /api/${f.recs.domain}/Query ${JSON.stringify(q)} -> ${res.status} ${res.text.slice(0, 300)}`;
-        throw e;
+      const refusal = await askAndJudge(t, f, c);
+      if (refusal) {
+        failing = refusal.sent;
+        throw refusal.error;
       }
     }),
     { seed, numRuns, endOnFailure: t.run.skipShrink === true, examples: refused.map((c) => [c] as [QueryCase]) },

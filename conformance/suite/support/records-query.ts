@@ -128,6 +128,11 @@ export function ordered(rows: Row[], keys: SortKey[]): Row[] {
   });
 }
 
+/** `keys` with the direction of key `j` turned the other way (every key's when `j` is omitted). */
+export function withTurned(keys: SortKey[], j?: number): SortKey[] {
+  return keys.map((k, i) => (j === undefined || i === j ? { ...k, dir: k.dir === 'asc' ? 'desc' : 'asc' } : k));
+}
+
 /** The `sort` parameter for `keys`: `<column> <direction>` items joined by commas. */
 export function sortParam(keys: SortKey[], explicitAsc = true): string {
   return keys.map((k) => (k.dir === 'desc' ? `${k.field} desc` : explicitAsc ? `${k.field} asc` : k.field)).join(',');
