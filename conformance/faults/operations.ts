@@ -36,6 +36,25 @@ export function rewritesOnlyOperations<F extends AnyRewrite>(
   return rewritesOnly(ops, rewrite);
 }
 
+/** Rewrites that read users' grants (FaultContext.grantsOf), which the proxy learns from provider states. */
+const READS_GRANTS = new WeakSet<AnyRewrite>();
+
+/**
+ * Tags `rewrite` as one that reads users' grants: its run sends provider states through the proxy,
+ * which notes the grants of each user set up. Every other run sends them to the server directly (a
+ * third of the suite's requests, which no rewrite sees), and there grantsOf throws, so a rewrite
+ * that reads grants untagged fails loudly; the canned cases check the tag as well.
+ */
+export function readsGrants<F extends AnyRewrite>(rewrite: F): F {
+  READS_GRANTS.add(rewrite);
+  return rewrite;
+}
+
+/** Whether `rewrite` was tagged with readsGrants. */
+export function rewriteReadsGrants(rewrite: AnyRewrite | undefined): boolean {
+  return !!rewrite && READS_GRANTS.has(rewrite);
+}
+
 /** The operations a rewrite touches; undefined: any (untagged, or no rewrite of its own but server flags or bindings). */
 export function operationsRewritten(rewrite: AnyRewrite | undefined): readonly Op[] | undefined {
   return rewrite ? TAGS.get(rewrite) : undefined;

@@ -43,6 +43,13 @@ export interface FaultProxyOptions {
    * as idle, and fail. Omitted: a new connection per request.
    */
   upstreamIdleMs?: number;
+  /**
+   * The suite sends its provider states to the upstream directly, not through this proxy (the
+   * mutation run, for a rewrite not tagged readsGrants): the proxy cannot know users' grants, and a
+   * rewrite that asks for them is an error of the run (FaultProxy.stats.misuse), never a silent
+   * "unknown".
+   */
+  statesElsewhere?: boolean;
 }
 
 export interface FaultProxy {
@@ -50,8 +57,8 @@ export interface FaultProxy {
   port: number;
   fault: Fault | undefined;
   context: FaultContext;
-  /** Exchanges handled so far (fault applied or not) and upstream errors. */
-  stats: { exchanges: number; errors: number };
+  /** Exchanges handled so far (fault applied or not), upstream errors, and a rewrite's misuse of the context. */
+  stats: { exchanges: number; errors: number; misuse?: string };
   close(): Promise<void>;
 }
 
@@ -150,7 +157,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const log = opts.log ?? ((line: string) => process.stderr.write(`[fault-proxy] ${line}\n`));
   const grants = new Map<string, Grants | 'admin'>();
-  const stats = { exchanges: 0, errors: 0 };
+  const stats: FaultProxy['stats'] = { exchanges: 0, errors: 0 };
   const setupId = `fault-proxy-${fault?.name ?? 'none'}-${randomUUID()}`;
   let admin: Promise<string> | undefined;
   let domains: Promise<Map<string, number>> | undefined;
@@ -216,6 +223,10 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       return domains;
     },
     grantsOf(token) {
+      if (opts.statesElsewhere) {
+        stats.misuse ??= `the rewrite of ${fault?.name ?? 'this proxy'} reads users' grants, but provider states bypass the proxy: tag it with readsGrants (operations.ts)`;
+        throw new Error(stats.misuse);
+      }
       return token === undefined ? undefined : grants.get(token);
     },
   };

@@ -124,7 +124,7 @@ function program(): Command {
     )
     .option(
       '--no-bundle',
-      'start the reference servers from their sources through tsx (default: an esbuild bundle, built at the start)',
+      "start the reference servers' hosts from their sources through tsx (default: an esbuild bundle, built at the start)",
     )
     .option('--list', 'print the fault and control catalogues and exit')
     .exitOverride()
@@ -205,7 +205,7 @@ async function main(argv: string[]): Promise<number> {
   const startedAt = new Date(t0).toISOString();
   let serverBin: string | undefined;
   if (opts.bundle) {
-    serverBin = (await buildRunBundles()).reference;
+    serverBin = (await buildRunBundles()).host;
     log(`bundle: ${path.relative(ROOT, serverBin)} (${Date.now() - t0} ms)`);
   }
   const reportDir = path.resolve(ROOT, opts.reportDir);

@@ -185,6 +185,24 @@ describe('fault proxy with a fault', () => {
     expect(((await up.json()) as any).echo.token).toBe('ADMIN-TOKEN');
   });
 
+  it('with provider states sent elsewhere, refuses a rewrite that reads grants and names the misuse', async () => {
+    const lines: string[] = [];
+    proxy = await startFaultProxy({
+      upstream: upstreamUrl,
+      fault: 'link-parent-permission-not-checked',
+      statesElsewhere: true,
+      log: (l) => lines.push(l),
+    });
+    const up = await fetch(`${proxy.url}/api/Link/Upsert`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Token: 'LIMITED' },
+      body: JSON.stringify({ ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 2 }),
+    });
+    expect(up.status).toBe(502);
+    expect(proxy.stats.misuse).toMatch(/link-parent-permission-not-checked reads users' grants.*readsGrants/);
+    expect(lines.join('\n')).toMatch(/readsGrants/);
+  });
+
   it('obtains an administrator token through the provider-state endpoint and tears it down on close', async () => {
     proxy = await startFaultProxy({ upstream: upstreamUrl, fault: 'unauthenticated-served' });
     const res = await fetch(`${proxy.url}/api/Domains`);

@@ -16,6 +16,7 @@ import {
   withResponseJson,
 } from '../exchange.js';
 import { FILE_READS, LINKABLE, linkBody, on, tokenOf, withToken } from './util.js';
+import { readsGrants } from '../operations.js';
 
 /** The caller's grants when they are known (a user created with explicit grants). */
 function knownGrants(req: ProxyRequest, ctx: FaultContext) {
@@ -30,24 +31,26 @@ function knownGrants(req: ProxyRequest, ctx: FaultContext) {
  * may not view, named for that side, is still refused by the upstream.
  */
 function linkQueryChecksOnly(side: 'parent' | 'child'): Fault['rewrite'] {
-  return on(['queryLinks'], async (req, _route, ctx, next) => {
-    const g = knownGrants(req, ctx);
-    const named = req.query.get(`${side}Domain`);
-    if (!g || (named && !holds(g, named, 'View'))) return next(req);
-    const field = side === 'parent' ? 'ParentDomainID' : 'ChildDomainID';
-    const { req: r, hidden } = withHiddenColumns(req, [field]);
-    const res = await next(withToken(r, ctx, await ctx.adminToken()));
-    const body = bodyJson(res);
-    if (!isOk(res) || !Array.isArray(body?.List)) return next(req);
-    const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
-    const key = hidden.keys.get(field)!;
-    body.List = (body.List as Array<Record<string, unknown>>).filter((row) => {
-      const domain = names.get(row[key] as number);
-      stripHidden(row, hidden);
-      return domain !== undefined && holds(g, domain, 'View');
-    });
-    return withResponseJson(res, body);
-  });
+  return readsGrants(
+    on(['queryLinks'], async (req, _route, ctx, next) => {
+      const g = knownGrants(req, ctx);
+      const named = req.query.get(`${side}Domain`);
+      if (!g || (named && !holds(g, named, 'View'))) return next(req);
+      const field = side === 'parent' ? 'ParentDomainID' : 'ChildDomainID';
+      const { req: r, hidden } = withHiddenColumns(req, [field]);
+      const res = await next(withToken(r, ctx, await ctx.adminToken()));
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List)) return next(req);
+      const names = new Map([...(await ctx.domainIds()).entries()].map(([n, id]) => [id, n]));
+      const key = hidden.keys.get(field)!;
+      body.List = (body.List as Array<Record<string, unknown>>).filter((row) => {
+        const domain = names.get(row[key] as number);
+        stripHidden(row, hidden);
+        return domain !== undefined && holds(g, domain, 'View');
+      });
+      return withResponseJson(res, body);
+    }),
+  );
 }
 
 export const AUTH_FAULTS: Fault[] = [
@@ -93,30 +96,34 @@ export const AUTH_FAULTS: Fault[] = [
     description:
       'Link operations check only View on the child domain, not the Attach/Detach/Modify permission on the parent.',
     requirements: ['AUTH-004', 'AUTH-006', 'AUTH-007'],
-    rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
-      const g = knownGrants(req, ctx);
-      const b = linkBody(req);
-      if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
-      const need = linkPermission(route.op, b.ChildDomain);
-      if (!holds(g, b.ParentDomain, need) && holds(g, b.ChildDomain, 'View'))
-        return next(withToken(req, ctx, await ctx.adminToken()));
-      return next(req);
-    }),
+    rewrite: readsGrants(
+      on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
+        const g = knownGrants(req, ctx);
+        const b = linkBody(req);
+        if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
+        const need = linkPermission(route.op, b.ChildDomain);
+        if (!holds(g, b.ParentDomain, need) && holds(g, b.ChildDomain, 'View'))
+          return next(withToken(req, ctx, await ctx.adminToken()));
+        return next(req);
+      }),
+    ),
   },
   {
     name: 'link-child-view-not-checked',
     area: 'AUTH',
     description: 'Link operations check the parent permission but not View on the child domain.',
     requirements: ['AUTH-005'],
-    rewrite: on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
-      const g = knownGrants(req, ctx);
-      const b = linkBody(req);
-      if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
-      if (holds(g, b.ParentDomain, linkPermission(route.op, b.ChildDomain)) && !holds(g, b.ChildDomain, 'View')) {
-        return next(withToken(req, ctx, await ctx.adminToken()));
-      }
-      return next(req);
-    }),
+    rewrite: readsGrants(
+      on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
+        const g = knownGrants(req, ctx);
+        const b = linkBody(req);
+        if (!g || !b?.ParentDomain || !b.ChildDomain) return next(req);
+        if (holds(g, b.ParentDomain, linkPermission(route.op, b.ChildDomain)) && !holds(g, b.ChildDomain, 'View')) {
+          return next(withToken(req, ctx, await ctx.adminToken()));
+        }
+        return next(req);
+      }),
+    ),
   },
   {
     name: 'link-query-parent-permission-not-checked',
@@ -140,21 +147,24 @@ export const AUTH_FAULTS: Fault[] = [
     description:
       'Link/Remove checks the Upsert permission (Attach Contacts / Attach Files) instead of Detach Contacts / Modify Files.',
     requirements: ['AUTH-006', 'AUTH-007'],
-    rewrite: on(['removeLink'], async (req, _route, ctx, next) => {
-      const g = knownGrants(req, ctx);
-      const b = linkBody(req);
-      if (!g || !b?.ParentDomain || !b.ChildDomain || !LINKABLE.includes(b.ChildDomain)) return next(req);
-      const wrong = holds(g, b.ParentDomain, linkPermission('upsertLink', b.ChildDomain));
-      const right = holds(g, b.ParentDomain, linkPermission('removeLink', b.ChildDomain));
-      if (wrong && !right && holds(g, b.ChildDomain, 'View')) return next(withToken(req, ctx, await ctx.adminToken()));
-      if (!wrong && right) {
-        return problem(
-          403,
-          'Forbidden',
-          `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`,
-        );
-      }
-      return next(req);
-    }),
+    rewrite: readsGrants(
+      on(['removeLink'], async (req, _route, ctx, next) => {
+        const g = knownGrants(req, ctx);
+        const b = linkBody(req);
+        if (!g || !b?.ParentDomain || !b.ChildDomain || !LINKABLE.includes(b.ChildDomain)) return next(req);
+        const wrong = holds(g, b.ParentDomain, linkPermission('upsertLink', b.ChildDomain));
+        const right = holds(g, b.ParentDomain, linkPermission('removeLink', b.ChildDomain));
+        if (wrong && !right && holds(g, b.ChildDomain, 'View'))
+          return next(withToken(req, ctx, await ctx.adminToken()));
+        if (!wrong && right) {
+          return problem(
+            403,
+            'Forbidden',
+            `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`,
+          );
+        }
+        return next(req);
+      }),
+    ),
   },
 ];

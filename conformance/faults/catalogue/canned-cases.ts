@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { faultByName } from './index.js';
 import type { FaultContext, SideResponse } from '../fault.js';
+import { rewriteReadsGrants } from '../operations.js';
 import {
   bodyJson,
   type Grants,
@@ -50,13 +51,20 @@ const DOMAINS = new Map([
 ]);
 
 export function context(c: Case, sideLog: string[]): FaultContext {
+  const fault = faultByName(c.fault);
   return {
     tokenHeader: 'token',
     memory: new Map(),
     publicUrl: 'http://proxy.test',
     adminToken: async () => 'ADMIN',
     domainIds: async () => DOMAINS,
-    grantsOf: (t) => (t === undefined ? undefined : c.grants?.[t]),
+    grantsOf: (t) => {
+      // the proxy knows grants only when the run sends provider states through it (operations.ts readsGrants)
+      expect(rewriteReadsGrants(fault?.rewrite), `${c.fault} reads grants: tag its rewrite with readsGrants`).toBe(
+        true,
+      );
+      return t === undefined ? undefined : c.grants?.[t];
+    },
     async call(method, pathAndQuery, opts = {}) {
       const line = `${method} ${pathAndQuery}`;
       sideLog.push(`${line} [${opts.token === undefined ? 'ADMIN' : opts.token}]`);

@@ -4,6 +4,7 @@
 import type { Control } from '../fault.js';
 import { bodyJson, isOk, problem, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
 import { NOT_SHOWN, only, recode, type Rewrite } from './util.js';
+import { readsGrants } from '../operations.js';
 
 const AUTH_OPEN = 'Section 5: "Token issuance, the header that carries the token, and token lifetime: not shown."';
 
@@ -115,18 +116,20 @@ export const AUTH_CONTROLS: Control[] = [
     allowedBy:
       'Section 5: "Link operations check the user\'s permissions on the parent domain. The user must also hold View permission on the child domain." with section 7: "Error format and status codes for all other failures (... permission denied ...): not shown." (whether a failed check refuses the query or leaves the link out is not shown)',
     select: ['AUTH-', 'LINK-'],
-    rewrite: only(['queryLinks'], async (req, ctx, next) => {
-      const own = await next(req);
-      const token = req.headers[ctx.tokenHeader];
-      const grants = token ? ctx.grantsOf(token) : undefined;
-      if (routeOf(req).op !== 'queryLinks' || !grants || grants === 'admin' || !isOk(own)) return own;
-      // the links the administrator sees for the same query: more than the caller's means some were left out
-      const all = await next({ ...req, headers: { ...req.headers, [ctx.tokenHeader]: await ctx.adminToken() } });
-      const mine = bodyJson(own)?.List;
-      const every = bodyJson(all)?.List;
-      if (isOk(all) && Array.isArray(mine) && Array.isArray(every) && every.length > mine.length)
-        return problem(403, 'Forbidden', 'You may not view every link this query selects.');
-      return own;
-    }),
+    rewrite: readsGrants(
+      only(['queryLinks'], async (req, ctx, next) => {
+        const own = await next(req);
+        const token = req.headers[ctx.tokenHeader];
+        const grants = token ? ctx.grantsOf(token) : undefined;
+        if (routeOf(req).op !== 'queryLinks' || !grants || grants === 'admin' || !isOk(own)) return own;
+        // the links the administrator sees for the same query: more than the caller's means some were left out
+        const all = await next({ ...req, headers: { ...req.headers, [ctx.tokenHeader]: await ctx.adminToken() } });
+        const mine = bodyJson(own)?.List;
+        const every = bodyJson(all)?.List;
+        if (isOk(all) && Array.isArray(mine) && Array.isArray(every) && every.length > mine.length)
+          return problem(403, 'Forbidden', 'You may not view every link this query selects.');
+        return own;
+      }),
+    ),
   },
 ];

@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { controlByName } from './index.js';
 import type { FaultContext } from '../fault.js';
+import { rewriteReadsGrants } from '../operations.js';
 import {
   bodyJson,
   type Grants,
@@ -30,14 +31,19 @@ export interface Case {
   expect(out: ProxyResponse, forwarded: ProxyRequest[]): void;
 }
 
-function context(c: Case, memory = new Map()): FaultContext {
+function context(name: string, c: Case, memory = new Map()): FaultContext {
   return {
     tokenHeader: 'token',
     memory,
     publicUrl: 'http://proxy.test',
     adminToken: async () => 'ADMIN',
     domainIds: async () => new Map(),
-    grantsOf: (t) => (c.grants && t !== undefined ? c.grants[t] : 'admin'),
+    grantsOf: (t) => {
+      // the proxy knows grants only when the run sends provider states through it (operations.ts readsGrants)
+      const tagged = rewriteReadsGrants(controlByName(name)?.rewrite);
+      expect(tagged, `${name} reads grants: tag its rewrite with readsGrants`).toBe(true);
+      return c.grants && t !== undefined ? c.grants[t] : 'admin';
+    },
     async call(method, pathAndQuery) {
       const line = `${method} ${pathAndQuery}`;
       const hit = Object.keys(c.side ?? {}).find((k) => line.startsWith(k));
@@ -64,7 +70,7 @@ export async function run(name: string, c: Case, memory?: Map<string, any>): Pro
     const u = c.upstream ?? makeResponse(200, {});
     return typeof u === 'function' ? u(req) : u;
   };
-  const out = await control!.rewrite!(c.req, context(c, memory), next);
+  const out = await control!.rewrite!(c.req, context(name, c, memory), next);
   c.expect(out, forwarded);
 }
 

@@ -85,7 +85,11 @@ export async function establishBaseline(o: {
   const ref = await o.servers.take([]);
   let run;
   try {
-    run = await runSuite(ref.url, {}, o.dir, { timeoutMs: o.timeoutMs, concurrency: 16, seed: o.seed });
+    run = await runSuite(ref.url, `${ref.url}/_provider-states`, {}, o.dir, {
+      timeoutMs: o.timeoutMs,
+      concurrency: 16,
+      seed: o.seed,
+    });
   } finally {
     await o.servers.release(ref);
   }

@@ -8,6 +8,7 @@ import { runConformance, type ConformanceOptions } from '../../src/run/run-confo
 import type { SuiteSession } from '../../src/run/suite-session.js';
 import type { Control, Fault } from '../fault.js';
 import { startFaultProxy } from '../proxy.js';
+import { rewriteReadsGrants } from '../operations.js';
 import type { ConformanceRun } from './judge.js';
 import type { Job, JobSelection } from './select.js';
 import { type ServerPool, UPSTREAM_IDLE_MS } from './servers.js';
@@ -33,6 +34,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** The core suite against `baseUrl`: the files and tests of `sel`; reports in `reportDir` (run.log: its output). */
 export async function runSuite(
   baseUrl: string,
+  providerStatesUrl: string,
   sel: JobSelection,
   reportDir: string,
   s: RunSettings,
@@ -46,7 +48,7 @@ export async function runSuite(
   if (configFile) fs.writeFileSync(configFile, stringifyYaml(config));
   const options: ConformanceOptions = {
     baseUrl,
-    providerStatesUrl: `${baseUrl}/_provider-states`,
+    providerStatesUrl,
     profile: 'core',
     reportDir,
     timeout: String(REQUEST_TIMEOUT_MS),
@@ -123,15 +125,27 @@ export async function runJob(
     return { run: { exitCode: null, durationMs: Date.now() - started, error }, proxyErrors: 0 };
   }
   try {
+    const fault = job.kind === 'fault' ? job.fault : asFault(job.control);
+    // Provider states pass through the proxy untouched; only a rewrite that reads users' grants needs
+    // to see them. Every other run sends them to its server directly: a third of the suite's
+    // requests, spared the proxy's hop.
+    const statesThroughProxy = rewriteReadsGrants(job.kind === 'fault' ? job.fault.rewrite : job.control.rewrite);
     const proxy = await startFaultProxy({
       upstream: ref.url,
-      fault: job.kind === 'fault' ? job.fault : asFault(job.control),
+      fault,
       log: (l) => o.log(`[${name}] ${l}`),
       upstreamIdleMs: UPSTREAM_IDLE_MS,
+      statesElsewhere: !statesThroughProxy,
     });
     try {
       const config = job.kind === 'control' ? job.control.config : undefined;
-      const run = await runSuite(proxy.url, o.selection, dir, o.settings, config, o.session);
+      const states = `${statesThroughProxy ? proxy.url : ref.url}/_provider-states`;
+      const run = await runSuite(proxy.url, states, o.selection, dir, o.settings, config, o.session);
+      if (proxy.stats.misuse)
+        return {
+          run: { exitCode: null, durationMs: run.durationMs, error: proxy.stats.misuse },
+          proxyErrors: proxy.stats.errors,
+        };
       return { run, proxyErrors: proxy.stats.errors };
     } finally {
       await proxy.close();

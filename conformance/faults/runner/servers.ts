@@ -1,9 +1,13 @@
-// The reference servers of a mutation run: one per run (baseline, fault, control), each a process
-// of its own with a temporary SQLite file and the provider-state endpoint, stopped after its run.
-// Plain servers are started ahead of use so that a run rarely waits for one.
+// The reference servers of a mutation run: one per run (baseline, fault, control), each a server of
+// its own (its own app, temporary SQLite file, port and provider-state endpoint), stopped after its
+// run. They live in a few long-lived host processes (reference-server/src/host.ts, one per lane),
+// not in a process each: ~200 process starts cost the machine a fifth of the run's CPU, and a
+// fresh process answers the same requests with a third more CPU while V8 is still compiling them.
+// Black box: the runner talks to the hosts over their stdin and stdout; it imports nothing of them.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startReferenceProcess } from '../../src/targets/reference-process.js';
+import { createInterface } from 'node:readline';
 import { ROOT } from '../../../spec/paths.js';
 
 /**
@@ -15,69 +19,158 @@ import { ROOT } from '../../../spec/paths.js';
 const SERVER_KEEP_ALIVE_MS = 30_000;
 export const UPSTREAM_IDLE_MS = 2_000;
 
+/** How long a host has to answer a start or a stop (a loaded machine; a start takes milliseconds). */
+const ANSWER_TIMEOUT_MS = 60_000;
+
 export interface Reference {
   url: string;
   stop(): Promise<void>;
 }
 
-async function startReference(bin: string | undefined, reportDir: string, flags: string[]): Promise<Reference> {
-  fs.mkdirSync(reportDir, { recursive: true });
-  const logFile = path.join(reportDir, 'reference-server.log');
-  const ref = await startReferenceProcess({
-    bin,
-    providerStates: true,
-    args: ['--log-level', 'warn', '--keep-alive-timeout', String(SERVER_KEEP_ALIVE_MS), ...flags],
-    logFile,
-  }).catch((e: Error) => {
-    throw new Error(`${e.message}\nsee ${path.relative(ROOT, logFile)}`, { cause: e });
-  });
-  return {
-    url: ref.url,
-    stop: async () => {
-      await ref.stop();
-    },
-  };
+/** The command of a host: its esbuild bundle, or its source through tsx. */
+function hostCommand(bundle: string | undefined): string[] {
+  return bundle
+    ? [process.execPath, bundle]
+    : [process.execPath, '--import', 'tsx', path.join(ROOT, 'reference-server', 'src', 'host.ts')];
+}
+
+interface Answer {
+  id?: number;
+  url?: string;
+  stopped?: boolean;
+  error?: string;
+}
+
+/** One host process and the servers it runs for this pool. */
+class Host {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<number, (a: Answer) => void>();
+  /** why it can take no more requests (it exited, or its stdin closed) */
+  gone: string | undefined;
+  live = 0;
+
+  constructor(command: string[], logFile: string) {
+    const log = fs.openSync(logFile, 'a');
+    this.child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['pipe', 'pipe', log] });
+    fs.closeSync(log);
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      let a: Answer;
+      try {
+        a = JSON.parse(line) as Answer;
+      } catch {
+        return;
+      }
+      if (a.id !== undefined) this.waiting.get(a.id)?.(a);
+    });
+    this.child.once('exit', (code, signal) => {
+      this.gone = `the server host exited with ${signal ?? `code ${code}`}; see ${path.relative(ROOT, logFile)}`;
+      for (const answer of this.waiting.values()) answer({ error: this.gone });
+      this.waiting.clear();
+    });
+    this.child.stdin!.on('error', () => undefined);
+  }
+
+  private ask(command: Record<string, unknown> & { id: number }): Promise<Answer> {
+    if (this.gone) return Promise.resolve({ error: this.gone });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(command.id);
+        resolve({ error: `the server host gave no answer within ${ANSWER_TIMEOUT_MS} ms` });
+      }, ANSWER_TIMEOUT_MS);
+      this.waiting.set(command.id, (a) => {
+        clearTimeout(timer);
+        this.waiting.delete(command.id);
+        resolve(a);
+      });
+      this.child.stdin!.write(JSON.stringify(command) + '\n');
+    });
+  }
+
+  async start(id: number, flags: string[], logFile: string): Promise<Reference> {
+    const a = await this.ask({
+      id,
+      start: [
+        '--provider-states',
+        '--log-level',
+        'warn',
+        '--keep-alive-timeout',
+        String(SERVER_KEEP_ALIVE_MS),
+        ...flags,
+      ],
+      log: logFile,
+    });
+    if (!a.url) throw new Error(`${a.error ?? 'no URL in the answer'}\nsee ${path.relative(ROOT, logFile)}`);
+    this.live++;
+    let stopping: Promise<void> | undefined;
+    return {
+      url: a.url,
+      stop: () =>
+        (stopping ??= this.ask({ id, stop: true }).then((b) => {
+          this.live--;
+          if (!b.stopped && !this.gone) throw new Error(`server ${id} did not stop: ${b.error}`);
+        })),
+    };
+  }
+
+  /** Stops its servers (the host does, when its stdin ends) and waits for it to exit. */
+  async close(graceMs = 10_000): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin!.end();
+    const t = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(t);
+  }
 }
 
 /**
- * Reference servers started ahead of use (plain ones, no flags) so that a run rarely waits for one.
- * Each server serves exactly one run and is stopped after it: nothing carries state between runs.
+ * The servers of a mutation run, in `hosts` host processes (one per lane): a server is started on
+ * the host that runs the fewest, and is stopped after its one run. Nothing carries state between
+ * runs: each server has a new database, and each run a server of its own. A host that exited is
+ * replaced at the next start.
  */
 export class ServerPool {
-  private ready: Array<Promise<Reference>> = [];
+  private readonly hosts: Host[] = [];
   private serial = 0;
-  private readonly live = new Set<Reference>();
+  private closed = false;
+  private readonly command: string[];
+
   constructor(
     private readonly dir: string,
-    private warm: number,
-    /** the server's command (default: from its sources; the runner passes an esbuild bundle) */
-    private readonly bin?: string,
-  ) {}
-  private start(flags: string[]): Promise<Reference> {
-    const p = startReference(this.bin, path.join(this.dir, `server-${++this.serial}`), flags).then((r) => {
-      this.live.add(r);
-      return r;
-    });
-    p.catch(() => undefined);
-    return p;
+    private readonly size: number,
+    /** the host's esbuild bundle (default: its sources through tsx) */
+    bundle?: string,
+  ) {
+    this.command = hostCommand(bundle);
+    fs.mkdirSync(dir, { recursive: true });
   }
-  fill(): void {
-    while (this.ready.length < this.warm) this.ready.push(this.start([]));
+
+  private host(): Host {
+    for (let i = 0; i < this.hosts.length; i++)
+      if (this.hosts[i]!.gone) this.hosts[i] = new Host(this.command, this.hostLog(i));
+    while (this.hosts.length < this.size) this.hosts.push(new Host(this.command, this.hostLog(this.hosts.length)));
+    return this.hosts.reduce((a, b) => (b.live < a.live ? b : a));
   }
-  take(flags: string[]): Promise<Reference> {
-    if (flags.length) return this.start(flags);
-    const p = this.ready.shift() ?? this.start([]);
-    this.fill();
-    return p;
+
+  private hostLog(i: number): string {
+    return path.join(this.dir, `host-${i + 1}.log`);
   }
+
+  /** A new server with the command line's `flags` (a control's); its log in `server-<n>/reference-server.log`. */
+  async take(flags: string[]): Promise<Reference> {
+    if (this.closed) throw new Error('the server pool is closed');
+    const id = ++this.serial;
+    const dir = path.join(this.dir, `server-${id}`);
+    fs.mkdirSync(dir, { recursive: true });
+    return this.host().start(id, flags, path.join(dir, 'reference-server.log'));
+  }
+
   async release(ref: Reference): Promise<void> {
-    this.live.delete(ref);
     await ref.stop();
   }
+
   async close(): Promise<void> {
-    this.warm = 0;
-    await Promise.all(this.ready.splice(0).map((p) => p.catch(() => undefined)));
-    await Promise.all([...this.live].map((r) => r.stop().catch(() => undefined)));
-    this.live.clear();
+    this.closed = true;
+    await Promise.all(this.hosts.map((h) => h.close().catch(() => undefined)));
   }
 }
