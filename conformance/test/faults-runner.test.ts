@@ -195,6 +195,23 @@ describe('jobSelection: the tests that call an operation the rewrite touches', (
     };
     expect(jobSelection(control, 'operations', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1', 'a3'] });
   });
+  it('keeps, for a fault that hides records it deleted, the tests of its operations and of the reads that hide them', () => {
+    // delete-ignores-modifiability: deleteSchedule, and getRecord, queryRecords and Reinstate answer as if deleted
+    const hiding = { kind: 'fault' as const, fault: faultByName('delete-ignores-modifiability')! };
+    const tests = [
+      t('d1', 'suite/d.test.ts', ['SCHED-018'], ['deleteSchedule']),
+      t('d2', 'suite/d.test.ts', ['REC-001'], ['getRecord']),
+      t('d3', 'suite/d.test.ts', ['FILE-001'], ['getFile']),
+      t('d4', 'suite/d.test.ts', ['QRY-001'], ['queryRecords']),
+      t('d5', 'suite/d.test.ts', ['SCHED-019'], ['reinstateSchedule']),
+      t('d6', 'suite/d.test.ts', ['LINK-001'], ['queryLinks', 'upsertLink']),
+      t('d7', 'suite/d.test.ts', ['DOM-001'], ['listDomains']),
+    ];
+    expect(jobSelection(hiding, 'operations', tests)).toEqual({
+      include: ['suite/d.test.ts'],
+      tests: ['d1', 'd2', 'd3', 'd4', 'd5'],
+    });
+  });
   it('runs the whole suite for a fault whose rewrite is untagged (it may touch every operation)', () => {
     const untagged = { kind: 'fault' as const, fault: faultByName('problem-details-as-plain-text')! };
     expect(jobSelection(untagged, 'operations', suite)).toEqual({});

@@ -4,18 +4,16 @@ import type { Fault, FaultContext } from '../fault.js';
 import {
   bodyJson,
   holds,
-  isFileRead,
   isOk,
   keysOf,
   linkPermission,
   problem,
   type ProxyRequest,
-  routeOf,
   stripHidden,
   withHiddenColumns,
   withResponseJson,
 } from '../exchange.js';
-import { FILE_READS, LINKABLE, linkBody, on, tokenOf, withToken } from './util.js';
+import { LINKABLE, linkBody, on, onFileRead, tokenOf, withToken } from './util.js';
 import { readsGrants } from '../operations.js';
 
 /** The caller's grants when they are known (a user created with explicit grants). */
@@ -61,12 +59,10 @@ export const AUTH_FAULTS: Fault[] = [
     // refused on every file read, so also on the attached-files listing, where 4.3 rule 1 says "It
     // is accepted on the attached-files listing" (FILE-011; token authentication is the interface's, 5)
     requirements: ['AUTH-003', 'FILE-010', 'FILE-011'],
-    rewrite: (req, _ctx, next) => {
-      const route = routeOf(req);
-      if (!FILE_READS.includes(route.op as never) || !isFileRead(route)) return next(req);
+    rewrite: onFileRead((req, _ctx, next) => {
       if (!keysOf(req, 'Contents').length || !req.query.has('columns')) return next(req);
       return Promise.resolve(problem(403, 'Forbidden', 'Contents can only be read in a web session.'));
-    },
+    }),
   },
   {
     name: 'unauthenticated-served',

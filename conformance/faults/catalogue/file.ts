@@ -1,36 +1,21 @@
 // Faults of the files area (FILE): spec 2.2, 4.3.
 import { createHash } from 'node:crypto';
-import type { Fault, FaultContext, Next } from '../fault.js';
+import type { Fault, FaultContext } from '../fault.js';
 import {
   bodyJson,
   cloneRequest,
   formatColumns,
-  isFileRead,
   isOk,
   keysOf,
   parseColumns,
-  type ProxyRequest,
-  type ProxyResponse,
   routeOf,
   stripHidden,
   withHiddenColumns,
   withResponseJson,
 } from '../exchange.js';
-import { rewritesOnly, rewritesOnlyOperations } from '../operations.js';
-import { FILE_READS, ignoreQueryParam, on, onJsonResponse, tokenOf } from './util.js';
+import { rewritesOnly } from '../operations.js';
+import { ignoreQueryParam, on, onFileRead, onJsonResponse, tokenOf } from './util.js';
 import { sortWithinPage } from './sort-within-page.js';
-
-/** The operationIds of file reads: the record routes of the proxy, narrowed to domain File. */
-const FILE_READ_OPERATIONS = ['getFile', 'queryFiles', 'listAttachedFiles'];
-
-/** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
-function onFileRead(
-  fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
-): Fault['rewrite'] {
-  return rewritesOnlyOperations(FILE_READS, FILE_READ_OPERATIONS, (req, ctx, next) =>
-    isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req),
-  );
-}
 
 /** Change the value of `field` (under every key that carries it) in every file record read. */
 function mapFileField(field: string, fn: (v: unknown) => unknown): Fault['rewrite'] {

@@ -1,9 +1,10 @@
 // Helpers shared by the fault definitions.
 import type { Fault, FaultContext, Next } from '../fault.js';
-import { rewritesOnly } from '../operations.js';
+import { operationsRewritten, rewritesOnly, rewritesOnlyOperations } from '../operations.js';
 import {
   bodyJson,
   cloneRequest,
+  isFileRead,
   isOk,
   problem,
   routeOf,
@@ -26,6 +27,18 @@ export const QUERIES = ['queryRecords'] as const;
 
 /** The operations that read file records (a file fault also narrows them with `isFileRead`). */
 export const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
+
+/** The operationIds of file reads: the record routes of the proxy, narrowed to domain File. */
+const FILE_READ_OPERATIONS = ['getFile', 'queryFiles', 'listAttachedFiles'];
+
+/** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
+export function onFileRead(
+  fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
+): Fault['rewrite'] {
+  return rewritesOnlyOperations(FILE_READS, FILE_READ_OPERATIONS, (req, ctx, next) =>
+    isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req),
+  );
+}
 
 /** A rewrite that applies only to the listed operations; everything else passes through (the fault
  * runner runs such a fault only against the tests that call them: operations.ts). */
@@ -266,7 +279,15 @@ export function linkBody(req: ProxyRequest): LinkBody | undefined {
   return b && typeof b === 'object' && !Array.isArray(b) ? (b as LinkBody) : undefined;
 }
 
-/** Wrap a rewrite so that records it hid stay hidden on later reads. */
+/** The operations hiddenAware answers itself; every other request goes to the wrapped rewrite. */
+const HIDDEN_READS: readonly Op[] = ['getRecord', 'queryRecords', 'reinstateSchedule'];
+
+/**
+ * Wrap a rewrite so that records it hid stay hidden on later reads. Tagged as touching the wrapped
+ * rewrite's operations and the reads of hiddenAware (untagged when the wrapped rewrite is).
+ */
 export function hiding(rewrite: Fault['rewrite']): Fault['rewrite'] {
-  return (req, ctx, next) => hiddenAware(req, ctx, next, (r) => rewrite(r, ctx, next));
+  const wrapped: Fault['rewrite'] = (req, ctx, next) => hiddenAware(req, ctx, next, (r) => rewrite(r, ctx, next));
+  const ops = operationsRewritten(rewrite);
+  return ops ? rewritesOnly([...ops, ...HIDDEN_READS], wrapped) : wrapped;
 }
