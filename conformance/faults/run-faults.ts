@@ -42,6 +42,7 @@ import {
   expectedCost,
   jobName,
   jobSelection,
+  needsBaseline,
   selectControls,
   selectFaults,
   type Job,
@@ -151,11 +152,17 @@ function listing(faults: Fault[], controls: Control[]): string {
   );
 }
 
-/** Runs `fn` over `items`, `n` at a time (`lane`: which of the n runs it). */
-async function pool<T>(items: T[], n: number, fn: (t: T, lane: number) => Promise<void>): Promise<void> {
-  let i = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async (_, lane) => {
-    while (i < items.length) await fn(items[i++]!, lane);
+/**
+ * Runs `fn` over the items `next` gives, `n` at a time (`lane`: which of the n runs it); `next`
+ * may wait for more (undefined: no more).
+ */
+async function pool<T>(
+  n: number,
+  next: () => T | undefined | Promise<T | undefined>,
+  fn: (t: T, lane: number) => Promise<void>,
+): Promise<void> {
+  const lanes = Array.from({ length: Math.max(1, n) }, async (_, lane) => {
+    for (let t = await next(); t !== undefined; t = await next()) await fn(t, lane);
   });
   await Promise.all(lanes);
 }
@@ -276,7 +283,12 @@ async function main(argv: string[]): Promise<number> {
     );
   };
   try {
-    const b = await establishBaseline({
+    // Faults that run the whole suite whatever the baseline says start beside it; the rest wait for
+    // it (their tests are chosen by what each test called there). A read or skipped baseline is
+    // done at once, and --baseline-results brings its own seed, so nothing starts before it then.
+    const baselineRuns = !opts.baselineResults && !opts.skipBaseline;
+    const early = baselineRuns ? jobs.filter((job) => !needsBaseline(job, scope)) : [];
+    const baselineDone = establishBaseline({
       from: opts.baselineResults,
       skip: opts.skipBaseline,
       dir: path.join(faultsDir, '_baseline'),
@@ -284,16 +296,25 @@ async function main(argv: string[]): Promise<number> {
       seed,
       timeoutMs,
       log,
+    }).then((b) => {
+      baseline = b.outcome;
+      baselineResults = b.byId;
+      seed = b.seed;
+      return b.suite;
     });
-    baseline = b.outcome;
-    baselineResults = b.byId;
-    seed = b.seed;
-    const suite = b.suite;
-
-    const settings: RunSettings = { timeoutMs, concurrency: runConcurrency, seed };
+    // early jobs run with the given seed, which is the baseline's when it runs
+    const settings = (): RunSettings => ({ timeoutMs, concurrency: runConcurrency, seed });
     let done = 0;
-    const selections = new Map(jobs.map((job) => [job, jobSelection(job, scope, suite)]));
-    const order = costliestFirst(jobs, (job) => expectedCost(selections.get(job)!, suite));
+    const selections = new Map<Job, JobSelection>(early.map((job) => [job, jobSelection(job, scope, undefined)]));
+    const queue: Job[] = [...early];
+    const rest = baselineDone.then((suite) => {
+      const later = jobs.filter((job) => !early.includes(job));
+      for (const job of later) selections.set(job, jobSelection(job, scope, suite));
+      queue.push(...costliestFirst(later, (job) => expectedCost(selections.get(job)!, suite)));
+    });
+    rest.catch(() => undefined); // awaited below; a failed baseline fails the run there
+    // a lane that finds the queue empty waits for the baseline once; after it, empty means done
+    const nextJob = async () => queue.shift() ?? (await rest, queue.shift());
     /** The fault's outcome over --seeds seeds: the first one's, judged again under each other seed. */
     const alsoOnOtherSeeds = async (
       job: Job & { kind: 'fault' },
@@ -308,7 +329,7 @@ async function main(argv: string[]): Promise<number> {
         const again = await runJob(job, job.fault.name, dir, {
           servers,
           selection,
-          settings: { ...settings, seed: s },
+          settings: { ...settings(), seed: s },
           log,
           session,
         });
@@ -316,14 +337,16 @@ async function main(argv: string[]): Promise<number> {
       }
       return overSeeds({ seed, outcome: first }, more);
     };
-    await pool(order, concurrency, async (job, lane) => {
+    await pool(concurrency, nextJob, async (job, lane) => {
       const name = jobName(job);
       const dir = path.join(faultsDir, name);
       const selection = selections.get(job)!;
       // one suite session per lane: consecutive runs of a lane share vitest, its thread and modules
       const session = opts.session ? (sessions[lane] ??= openSuiteSession()) : undefined;
-      const once = () => runJob(job, name, dir, { servers, selection, settings, log, session });
+      const once = () => runJob(job, name, dir, { servers, selection, settings: settings(), log, session });
       const { run, proxyErrors } = await once();
+      // judged against the baseline's results: an early job waits for them
+      await rest;
       const tests = selection.tests
         ? `${selection.tests.length} tests`
         : selection.include
@@ -363,6 +386,7 @@ async function main(argv: string[]): Promise<number> {
       }
       writeReports(false);
     });
+    await rest;
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await servers.close();

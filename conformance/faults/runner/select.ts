@@ -98,6 +98,16 @@ function jobOperations(job: Job): string[] | undefined {
   return operationIdsRewritten(rewrite);
 }
 
+/**
+ * Whether a job's tests depend on the baseline: they do unless it is a fault that runs the whole
+ * suite whatever the baseline says (an untagged rewrite, or --whole-suite). Those start while the
+ * baseline runs; every job is judged against the baseline's results once it is done.
+ */
+export function needsBaseline(job: Job, scope: FaultScope): boolean {
+  if (job.kind === 'control') return true;
+  return scope === 'whole-files' || (scope === 'operations' && jobOperations(job) !== undefined);
+}
+
 /** What one job runs: suite files (undefined: every file) and tests by ID (undefined: every test of them). */
 export interface JobSelection {
   include?: string[];
