@@ -76,64 +76,67 @@ interface Options {
   strictDiagnosis?: boolean;
 }
 
+/**
+ * 4 on 2 cores: a run often waits (an absence watched for 2 s, polling), so more runs than cores keep
+ * both busy. farm-bench, 2 pairs of full runs: 4 at once 192.6 s (CPU 326 s), 5 at once 196.7 s (CPU
+ * 355 s); 3 at once took 213 s in a single run.
+ */
+const RUNS_AT_ONCE = '4';
+
 function program(): Command {
-  return (
-    new Command()
-      .name('run-faults')
-      .description(
-        'Mutation run: check that the reference server passes the core suite, then run every fault and every control ' +
-          'through the fault-injecting proxy, each in front of a reference server of its own, and report which faults the ' +
-          'suite catches (mutation score), which controls it fails (false alarms) and how many requirements each fault fails. ' +
-          'Exit codes: 0 baseline passes, every fault is caught (failing no more requirements it does not name than allowed) and every control passes; 1 otherwise; 2 usage error.',
-      )
-      .option('--only <names>', 'comma list of fault and control names to run (default: all)')
-      .option('--faults-only', 'run the faults, not the controls')
-      .option('--controls-only', 'run the controls, not the faults')
-      .option(
-        '--whole-files',
-        "run every test of the suite files of each fault's and control's requirements, not the tests of the whole suite that call an operation it rewrites (faster; blind to what a fault fails in other files)",
-      )
-      .option(
-        '--whole-suite',
-        'run the whole core suite for each fault, not only the tests that call an operation it rewrites (the same figures, slower: the check of that claim)',
-      )
-      .option(
-        '--strict-diagnosis',
-        'exit 1 when a caught fault fails any core requirement it does not name (one bug, one red line); without it, ' +
-          'exit 1 when a fault fails more of them than conformance/faults/known-extra-failures.yaml allows',
-      )
-      // 4 on 2 cores: a run often waits (an absence watched for 2 s, polling), so more runs than cores
-      // keep both busy; farm-bench, 2 pairs of full runs: 4 runs 192.6 s (CPU 326 s), 5 runs 196.7 s (CPU 355 s)
-      .option('--concurrency <n>', 'runs at the same time, each with its own reference server and proxy', '4')
-      .option('--report-dir <dir>', 'reports directory (mutation.json, mutation.md, faults/<name>/)', 'reports')
-      .option(
-        '--skip-baseline',
-        'do not run the suite against the reference first (development only; the run then cannot pass, and every run covers whole files)',
-      )
-      .option(
-        '--baseline-results <file>',
-        'use the results.json of an earlier baseline run instead of running the baseline (development: iterate on a few runs; its seed is used)',
-      )
-      .option('--seed <n>', 'the seed of every run (default: chosen at random, printed and reported)')
-      .option(
-        '--seeds <n>',
-        'run each caught fault under this many seeds (the first, then seeds derived from it); caught only when every seed catches it',
-        '1',
-      )
-      .option('--timeout <ms>', 'time limit of one conformance run', '600000')
-      .option('--run-concurrency <n>', 'tests in flight within each run (8 = one worker thread per run)', '8')
-      .option(
-        '--no-session',
-        "every run on a vitest instance of its own (default: one suite session per lane: its instance, worker thread and loaded modules serve the lane's runs)",
-      )
-      .option(
-        '--no-bundle',
-        "start the reference servers' hosts from their sources through tsx (default: an esbuild bundle, built at the start)",
-      )
-      .option('--list', 'print the fault and control catalogues and exit')
-      .exitOverride()
-      .showHelpAfterError()
-  );
+  return new Command()
+    .name('run-faults')
+    .description(
+      'Mutation run: check that the reference server passes the core suite, then run every fault and every control ' +
+        'through the fault-injecting proxy, each in front of a reference server of its own, and report which faults the ' +
+        'suite catches (mutation score), which controls it fails (false alarms) and how many requirements each fault fails. ' +
+        'Exit codes: 0 baseline passes, every fault is caught (failing no more requirements it does not name than allowed) and every control passes; 1 otherwise; 2 usage error.',
+    )
+    .option('--only <names>', 'comma list of fault and control names to run (default: all)')
+    .option('--faults-only', 'run the faults, not the controls')
+    .option('--controls-only', 'run the controls, not the faults')
+    .option(
+      '--whole-files',
+      "run every test of the suite files of each fault's and control's requirements, not the tests of the whole suite that call an operation it rewrites (faster; blind to what a fault fails in other files)",
+    )
+    .option(
+      '--whole-suite',
+      'run the whole core suite for each fault, not only the tests that call an operation it rewrites (the same figures, slower: the check of that claim)',
+    )
+    .option(
+      '--strict-diagnosis',
+      'exit 1 when a caught fault fails any core requirement it does not name (one bug, one red line); without it, ' +
+        'exit 1 when a fault fails more of them than conformance/faults/known-extra-failures.yaml allows',
+    )
+    .option('--concurrency <n>', 'runs at the same time, each with its own reference server and proxy', RUNS_AT_ONCE)
+    .option('--report-dir <dir>', 'reports directory (mutation.json, mutation.md, faults/<name>/)', 'reports')
+    .option(
+      '--skip-baseline',
+      'do not run the suite against the reference first (development only; the run then cannot pass, and every run covers whole files)',
+    )
+    .option(
+      '--baseline-results <file>',
+      'use the results.json of an earlier baseline run instead of running the baseline (development: iterate on a few runs; its seed is used)',
+    )
+    .option('--seed <n>', 'the seed of every run (default: chosen at random, printed and reported)')
+    .option(
+      '--seeds <n>',
+      'run each caught fault under this many seeds (the first, then seeds derived from it); caught only when every seed catches it',
+      '1',
+    )
+    .option('--timeout <ms>', 'time limit of one conformance run', '600000')
+    .option('--run-concurrency <n>', 'tests in flight within each run (8 = one worker thread per run)', '8')
+    .option(
+      '--no-session',
+      "every run on a vitest instance of its own (default: one suite session per lane: its instance, worker thread and loaded modules serve the lane's runs)",
+    )
+    .option(
+      '--no-bundle',
+      "start the reference servers' hosts from their sources through tsx (default: an esbuild bundle, built at the start)",
+    )
+    .option('--list', 'print the fault and control catalogues and exit')
+    .exitOverride()
+    .showHelpAfterError();
 }
 
 function listing(faults: Fault[], controls: Control[]): string {
