@@ -256,8 +256,10 @@ export async function expectPages(
 ): Promise<void> {
   // on the file query, its own requirement states that it takes the domain query's offset and sort
   const rules = path === '/api/File/Query' ? fileQueryRules(order) : { offset: 'QRY-006', order };
+  const own = new Set(expected.map((v) => JSON.stringify(v)));
   for (let k = 0; k < expected.length; k += size) {
     const page = (await list(t, path, { ...q, take: size, [t.bindings.query.skip]: k })).map(pick);
+    await needsOnlyOwnRows(t, page, own);
     const msg = `${what}: page at offset ${k} (take ${size}) against the whole ordered set`;
     const want = expected.slice(k, k + size);
     // a later page of the right records in the wrong place: the whole set on one page tells whether
@@ -271,9 +273,24 @@ export async function expectPages(
     else expect(page, msg).toEqual(want);
   }
   const beyond = await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length });
+  await needsOnlyOwnRows(t, beyond.map(pick), own);
   judgedAlone(rules.offset, `${what}: offset ${expected.length} is past the end`, () =>
     expect(beyond, `${what}: offset ${expected.length} is past the end`).toEqual([]),
   );
+}
+
+/**
+ * Rows of a page that are none of the state's records (`own`: their values as the whole read gave
+ * them) were let in by a filter that does not restrict: QRY-009 blocks the test, whichever page
+ * shows it. (The whole read's own check, expectStateRows, can pass before other tests have created
+ * the records such a filter lets in later.)
+ */
+async function needsOnlyOwnRows(t: Ctx, values: unknown[], own: Set<string>): Promise<void> {
+  const foreign = values.filter((v) => !own.has(JSON.stringify(v)));
+  if (foreign.length)
+    await t.needs('QRY-009', `the filter of a 'records' state selects only its records`, async () => {
+      expect(foreign, `rows the state's filter let in that are none of its ${own.size} records`).toEqual([]);
+    });
 }
 
 /** The requirement that states the order a query asked for: one column (QRY-008), the explicit asc keyword (QRY-023), several columns (QRY-024). */
