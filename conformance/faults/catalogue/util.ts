@@ -26,7 +26,7 @@ export const READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const
 export const QUERIES = ['queryRecords'] as const;
 
 /** The operations that read file records (a file fault also narrows them with `isFileRead`). */
-export const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
+const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
 
 /** The operationIds of file reads: the record routes of the proxy, narrowed to domain File. */
 const FILE_READ_OPERATIONS = ['getFile', 'queryFiles', 'listAttachedFiles'];
