@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { components } from '../../spec/generated/openapi.js';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { enc, get, listOf } from './support/request.js';
+import { enc, get, listOf, needsReadById } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 import { expectStateRows } from './support/records-query.js';
 
@@ -91,11 +91,14 @@ conformance(
   async (t) => {
     // A record that existed: the referenced record of 'a record with a missing association' was deleted.
     const m = await t.given('a record with a missing association');
+    const assoc = await t.given('a record with associations', { domain: m.domain });
+    // The deleted ID is read from that record: a read by ID that answers another record (REC-002)
+    // would hand over another record's association, one that exists, and this test would fail on it.
+    await needsReadById(t, m.domain, assoc.keyField, m.id);
     const ref = await get(t, `/api/${enc(m.domain)}/${m.id}`, { columns: m.associationKeyField });
     expect(ref.status, `GET /api/${m.domain}/${m.id}`).toBe(200);
     const deletedId = (ref.json as RecordEnvelope).Record[m.associationKeyField];
     expect(Number.isInteger(deletedId), `${m.associationKeyField} holds the deleted record's ID`).toBe(true);
-    const assoc = await t.given('a record with associations', { domain: m.domain });
     const f = await t.given('a file', {
       kind: 'internal',
       linked: false,
