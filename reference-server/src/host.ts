@@ -15,15 +15,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { isProcessEntry } from './entry.js';
 import { parseServerArgs } from './options.js';
 import { startServer, StartError, type RunningServer, type ServerOutput } from './server.js';
 
-interface Hosted {
-  server: RunningServer;
+/** What a server of the host holds besides itself: its temporary directory and its open log. */
+interface Place {
   dir: string;
   logFd: number | undefined;
+}
+
+/** Closes the log and removes the directory (the database with it). */
+function clear(place: Place): void {
+  if (place.logFd !== undefined) fs.closeSync(place.logFd);
+  fs.rmSync(place.dir, { recursive: true, force: true });
 }
 
 type Command = { id: number; start: string[]; log?: string } | { id: number; stop: true };
@@ -40,26 +45,22 @@ export async function runHost(
   input: NodeJS.ReadableStream = process.stdin,
   output: (line: string) => void = (l) => process.stdout.write(l),
 ): Promise<void> {
-  const hosted = new Map<number, Hosted>();
+  const hosted = new Map<number, { server: RunningServer; place: Place }>();
   const answer = (o: Record<string, unknown>) => output(JSON.stringify(o) + '\n');
 
   async function start(id: number, flags: string[], log: string | undefined): Promise<void> {
     if (hosted.has(id)) return answer({ id, error: `server ${id} is already running` });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-host-'));
-    const logFd = log ? fs.openSync(log, 'w') : undefined;
-    const drop = () => {
-      if (logFd !== undefined) fs.closeSync(logFd);
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
+    const place: Place = { dir, logFd: log ? fs.openSync(log, 'w') : undefined };
     try {
       const argv = ['node', 'reference-server', '--port', '0', '--host', '127.0.0.1'];
       const o = parseServerArgs([...argv, '--db', path.join(dir, 'reference.db'), ...flags]);
       if (!o) throw new StartError('--help is no server', 2);
-      const server = await startServer(o, fileOutput(logFd));
-      hosted.set(id, { server, dir, logFd });
+      const server = await startServer(o, fileOutput(place.logFd));
+      hosted.set(id, { server, place });
       answer({ id, url: server.url });
     } catch (e) {
-      drop();
+      clear(place);
       answer({
         id,
         error: e instanceof Error ? e.message || `usage error (exit ${(e as StartError).exitCode})` : String(e),
@@ -72,8 +73,7 @@ export async function runHost(
     if (!h) return answer({ id, error: `no server ${id}` });
     hosted.delete(id);
     await h.server.close();
-    if (h.logFd !== undefined) fs.closeSync(h.logFd);
-    fs.rmSync(h.dir, { recursive: true, force: true });
+    clear(h.place);
     answer({ id, stopped: true });
   }
 
@@ -96,12 +96,4 @@ export async function runHost(
   await Promise.all([...hosted.keys()].map((id) => stop(id)));
 }
 
-function isEntry(): boolean {
-  try {
-    return !!process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) void runHost().then(() => process.exit(0));
+if (isProcessEntry(import.meta.url)) void runHost().then(() => process.exit(0));

@@ -1,6 +1,5 @@
 // The reference server's command line (architecture section 6): the `reference-server` command.
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { isProcessEntry } from './entry.js';
 import { parseServerArgs } from './options.js';
 import { startServer, StartError, type RunningServer } from './server.js';
 
@@ -32,12 +31,4 @@ export async function main(argv: string[] = process.argv): Promise<RunningServer
   return running;
 }
 
-function isEntry(): boolean {
-  try {
-    return !!process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) void main(process.argv);
+if (isProcessEntry(import.meta.url)) void main(process.argv);

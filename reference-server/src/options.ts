@@ -5,12 +5,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { STATE_MODES, type StateMode } from './provider-states/protocol.js';
 import { LOG_LEVELS, StartError, type LogLevel, type ServerOptions } from './server.js';
 
-function usageError(msg: string): never {
-  throw new CommanderError(2, 'reference-server.usage', `error: ${msg}`);
-}
-
 function parsePort(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) > 65535) usageError(`--port must be an integer from 0 to 65535, got '${v}'`);
+  if (!/^\d+$/.test(v) || Number(v) > 65535)
+    throw new StartError(`error: --port must be an integer from 0 to 65535, got '${v}'`, 2);
   return Number(v);
 }
 
@@ -79,8 +76,8 @@ export function parseServerArgs(argv: string[]): ServerOptions | undefined {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
         return undefined;
-      // commander printed its own message; ours (parsePort) is printed by the caller
-      throw new StartError(err.code === 'reference-server.usage' ? err.message : '', 2);
+      // commander printed its own message; the caller prints only ours (a StartError with a message)
+      throw new StartError('', 2);
     }
     throw err;
   }
@@ -105,14 +102,8 @@ export function parseServerArgs(argv: string[]): ServerOptions | undefined {
       `error: --keep-alive-timeout must be a number of milliseconds from 1 to 9999999, got '${o.keepAliveTimeout}'`,
       2,
     );
-  let port: number;
-  try {
-    port = parsePort(String(o.port));
-  } catch (err) {
-    throw new StartError((err as Error).message, 2);
-  }
   return {
-    port,
+    port: parsePort(String(o.port)),
     host: o.host,
     dbPath: o.db === ':memory:' ? ':memory:' : resolve(o.db),
     seed: o.seed,
