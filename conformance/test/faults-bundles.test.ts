@@ -3,11 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildRunBundles } from '../faults/bundles.js';
 import { ServerPool } from '../faults/runner/servers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-pool-test-'));
+let host: string;
+beforeAll(async () => {
+  host = (await buildRunBundles()).host;
+}, 60_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const domains = (url: string, token: string) => fetch(`${url}/api/Domains`, { headers: { Token: token } });
@@ -23,7 +27,6 @@ async function userToken(url: string): Promise<string> {
 }
 
 it('runs each server with its own database and port, stops it on request, and ends its hosts on close', async () => {
-  const { host } = await buildRunBundles();
   const pool = new ServerPool(dir, 2, host);
   try {
     const [a, b] = await Promise.all([pool.take([]), pool.take(['--single-id-sequence'])]);
@@ -46,7 +49,6 @@ it('runs each server with its own database and port, stops it on request, and en
 }, 60_000);
 
 it('refuses a server with a flag it does not know, and goes on serving', async () => {
-  const { host } = await buildRunBundles();
   const pool = new ServerPool(dir, 1, host);
   try {
     await expect(pool.take(['--no-such-flag'])).rejects.toThrow(/usage error|unknown option/);

@@ -129,7 +129,7 @@ export async function runJob(
     // Provider states pass through the proxy untouched; only a rewrite that reads users' grants needs
     // to see them. Every other run sends them to its server directly: a third of the suite's
     // requests, spared the proxy's hop.
-    const statesThroughProxy = rewriteReadsGrants(job.kind === 'fault' ? job.fault.rewrite : job.control.rewrite);
+    const statesThroughProxy = rewriteReadsGrants(fault.rewrite);
     const proxy = await startFaultProxy({
       upstream: ref.url,
       fault,
