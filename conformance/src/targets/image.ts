@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import type { StartedTestContainer } from 'testcontainers';
 import { HarnessError } from '../errors.js';
+import { httpReady } from './http-ready.js';
 import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';
 
 export interface ImageTargetOptions {
@@ -65,7 +66,7 @@ export class ImageTarget implements Target {
 
   async start(): Promise<StartedTarget> {
     const log = this.opts.log ?? defaultLog;
-    const { GenericContainer, Wait, getContainerRuntimeClient, ImageName } = await tc();
+    const { GenericContainer, getContainerRuntimeClient, ImageName } = await tc();
     const port = this.opts.containerPort ?? 8080;
     const healthPath = this.opts.healthPath ?? '/health';
     const timeout = this.opts.startTimeoutMs ?? 60_000;
@@ -87,7 +88,9 @@ export class ImageTarget implements Target {
       this.container = await new GenericContainer(this.opts.image)
         .withExposedPorts(port)
         .withEnvironment({ REFERENCE_PROVIDER_STATES: '1', ...(this.opts.env ?? {}) })
-        .withWaitStrategy(Wait.forHttp(healthPath, port).forStatusCode(200).withStartupTimeout(timeout))
+        .withWaitStrategy(
+          httpReady({ path: healthPath, port, host: (await getContainerRuntimeClient()).info.containerRuntime.host }),
+        )
         .withStartupTimeout(timeout)
         .start();
     } catch (e) {

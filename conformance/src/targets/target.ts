@@ -25,16 +25,18 @@ export interface Target {
 export type Log = (line: string) => void;
 export const defaultLog: Log = (line) => process.stderr.write(`${line}\n`);
 
-/** GET `url` until it answers 200 or `timeoutMs` passes. Returns the last problem on failure. */
+/** GET `url` until it answers 200 or `timeoutMs` passes. Returns the last problem on failure, or
+ * what `abort` answered when it answers something (the server's process ended). A probe may take
+ * up to 5 s (a busy machine answers late); the probes follow each other after `intervalMs`. */
 export async function waitForHealth(
   url: string,
   timeoutMs: number,
-  opts: { intervalMs?: number; abort?: () => string | undefined } = {},
+  opts: { intervalMs?: number; abort?: () => string | undefined | Promise<string | undefined> } = {},
 ): Promise<{ ok: true } | { ok: false; problem: string }> {
   const deadline = Date.now() + timeoutMs;
   let problem = 'no answer';
   while (Date.now() < deadline) {
-    const stop = opts.abort?.();
+    const stop = await opts.abort?.();
     if (stop) return { ok: false, problem: stop };
     try {
       const res = await fetch(url, {
