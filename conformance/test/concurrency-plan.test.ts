@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { concurrencyPlan } from '../src/run/vitest-run.js';
 
 describe('concurrencyPlan', () => {
-  it('gives 8 tests per file and a worker per 8 up to 8 workers, then more tests per file', () => {
+  it('gives 4 tests per file and a worker per 4 up to 8 workers, then more tests per file', () => {
     expect(concurrencyPlan(1)).toEqual({ workers: 1, perFile: 1 });
-    expect(concurrencyPlan(8)).toEqual({ workers: 1, perFile: 8 });
-    expect(concurrencyPlan(16)).toEqual({ workers: 2, perFile: 8 });
+    expect(concurrencyPlan(4)).toEqual({ workers: 1, perFile: 4 });
+    expect(concurrencyPlan(8)).toEqual({ workers: 2, perFile: 4 });
+    expect(concurrencyPlan(16)).toEqual({ workers: 4, perFile: 4 });
+    expect(concurrencyPlan(32)).toEqual({ workers: 8, perFile: 4 });
     expect(concurrencyPlan(64)).toEqual({ workers: 8, perFile: 8 });
     expect(concurrencyPlan(128)).toEqual({ workers: 8, perFile: 16 });
     expect(concurrencyPlan(256)).toEqual({ workers: 8, perFile: 32 });

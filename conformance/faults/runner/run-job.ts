@@ -73,6 +73,8 @@ export async function runSuite(
       writeReports: true,
       ...(sel.tests ? { tests: sel.tests } : {}),
       ...(session ? { session } : {}),
+      // one worker thread per run: the lanes run beside each other (docs/benchmarks.md, session 4)
+      workers: 1,
     });
     return { exitCode: results.exitCode, durationMs: Date.now() - started, results };
   } catch (e) {

@@ -40,10 +40,11 @@ export class ConformanceReporter implements Reporter {
     this.phase = (vitest.config?.provide as { conformance?: { phase?: string } } | undefined)?.conformance?.phase;
   }
 
-  onTestRunStart(specs: ReadonlyArray<unknown>): void {
+  onTestRunStart(specs: ReadonlyArray<{ moduleId?: string }>): void {
+    // the service-wide phase runs its files one at a time (vitest-run.ts)
     if (this.phase === 'service-wide')
       this.out(
-        `conformance: service-wide phase: ${specs.length} suite file(s) with tests that change a setting of the whole service, alone\n`,
+        `conformance: service-wide phase: ${specs.map((s) => (s.moduleId ? relFile(s.moduleId) : '?')).join(', ')}: the tests that change a setting of the whole service, one at a time\n`,
       );
     else this.out(`conformance: running ${specs.length} suite file(s)\n`);
   }

@@ -9,7 +9,7 @@ import { precompileValidators } from '../suite-api/generic-checks/schema-validat
 import { concurrencyFor, randomSeed, resolveRunOptions, type RawOptions, type RunOptions } from './config.js';
 import type { RunContext } from './context.js';
 import { runSuite } from './vitest-run.js';
-import type { SuiteSession } from './suite-session.js';
+import { openSuiteSession, type SuiteSession } from './suite-session.js';
 import { HarnessError, UsageError } from '../errors.js';
 import { relFile } from '../paths.js';
 import { ConformanceReporter } from '../report/reporter.js';
@@ -48,6 +48,9 @@ export interface RunHooks {
    * worker threads, with the suite's modules loaded, serve this run and the caller's next ones.
    * The caller closes it. Not used for a sharded run or one recording HAR (--record-har). */
   session?: SuiteSession;
+  /** Worker threads (default: from the concurrency, concurrencyPlan in vitest-run.ts); the fault
+   * runner runs each of its runs on one, its lanes beside each other. */
+  workers?: number;
 }
 
 /** The per-test timeout: never shorter than a poll to the async deadline plus time around it. */
@@ -79,6 +82,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   // the caller's own signal listeners, kept when vitest's are removed below
   const callerListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   let vitest: Vitest | undefined;
+  let ownSession: SuiteSession | undefined;
   const onAbort = () => void vitest?.cancelCurrentRun('keyboard-input').catch(() => {});
   signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -161,17 +165,21 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       log(
         `conformance: the target answers in ${Math.round(started.roundTripMs!)} ms: ${concurrency} tests in flight (--concurrency to choose)`,
       );
+    // without the caller's session, one of the run's own: the service-wide phase then runs on the
+    // main phase's threads (runSuite); the HAR spool reaches the workers in their environment, set
+    // when a thread starts, so a recording run starts its own threads
+    const session = raw.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
     try {
       await runSuite({
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
         testTimeoutMs: effectiveTestTimeout(o),
         concurrency,
+        ...(hooks.workers ? { maxWorkers: hooks.workers } : {}),
         shard: o.shard,
         bail: o.bail,
         include: o.include,
-        // the HAR spool reaches the workers in their environment, set when a thread starts
-        session: raw.recordHar ? undefined : hooks.session,
+        session,
         onVitest: (v) => {
           vitest = v;
           // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal
@@ -193,6 +201,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   } finally {
     signal?.removeEventListener('abort', onAbort);
     har?.end();
+    await ownSession?.close();
     await target.stop();
   }
 }

@@ -80,8 +80,8 @@ export function openSuiteSession(): SuiteSession {
   const session = ++sessions;
   let runs = 0;
   let busy = false;
-  // one instance per configuration (the main phase and the service-wide phase differ: workers,
-  // tests per file); a worker thread takes its configuration once, when it starts
+  // one instance per configuration (the runs of one lane share one; both phases of a run take the
+  // same, vitest-run.ts); a worker thread takes its configuration once, when it starts
   const instances = new Map<string, Promise<Instance>>();
   const invalidated = suiteFiles();
   const created: Instance[] = [];

@@ -381,9 +381,21 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   const name = `${record.title} [${record.requirements.join(' ')}]`;
   // a test's own timeout never cuts a poll to the async deadline short
   const timeout = record.timeoutMs === undefined ? undefined : Math.max(record.timeoutMs, c.asyncTimeoutMs + 30_000);
-  test(name, { skip: !sel.run || otherPhase || leftOut, timeout, meta }, async (vctx) => {
-    await runBody(record, body, vctx);
-  });
+  // in their own phase, the service-wide tests run one at a time (vitest-run.ts runs that phase
+  // with the main phase's configuration, tests of a file concurrently)
+  const sequential = record.serviceWide === true && c.phase === 'service-wide';
+  test(
+    name,
+    {
+      skip: !sel.run || otherPhase || leftOut,
+      timeout,
+      meta,
+      ...(sequential ? { sequential, concurrent: false } : {}),
+    },
+    async (vctx) => {
+      await runBody(record, body, vctx);
+    },
+  );
 }
 
 async function runBody(
