@@ -102,4 +102,8 @@ export interface Control {
    * (judge-undocumented-part.ts).
    */
   judge?: 'state-endpoint' | 'undocumented-part';
+  /** How long the rewrite holds an outcome back (a slow but allowed service): any test of the run
+   * may wait that long, which the baseline's test times do not show. The runner counts it into the
+   * run's expected cost, so the run starts early instead of last (runner/select.ts expectedCost). */
+  delaysMs?: number;
 }

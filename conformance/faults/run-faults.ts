@@ -40,6 +40,7 @@ import { openSuiteSession, type SuiteSession } from '../src/run/suite-session.js
 import {
   costliestFirst,
   expectedCost,
+  jobDelayMs,
   jobName,
   jobSelection,
   needsBaseline,
@@ -125,7 +126,7 @@ function program(): Command {
       '1',
     )
     .option('--timeout <ms>', 'time limit of one conformance run', '600000')
-    .option('--run-concurrency <n>', 'tests in flight within each run (8 = one worker thread per run)', '8')
+    .option('--run-concurrency <n>', 'tests in flight within each run (on one worker thread)', '8')
     .option(
       '--no-session',
       "every run on a vitest instance of its own (default: one suite session per lane: its instance, worker thread and loaded modules serve the lane's runs)",
@@ -317,7 +318,7 @@ async function main(argv: string[]): Promise<number> {
     const rest = baselineDone.then((suite) => {
       const later = jobs.filter((job) => !early.includes(job));
       for (const job of later) selections.set(job, jobSelection(job, scope, suite));
-      queue.push(...costliestFirst(later, (job) => expectedCost(selections.get(job)!, suite)));
+      queue.push(...costliestFirst(later, (job) => expectedCost(selections.get(job)!, suite, jobDelayMs(job))));
     });
     rest.catch(() => undefined); // awaited below; a failed baseline fails the run there
     // a lane that finds the queue empty waits for the baseline once; after it, empty means done

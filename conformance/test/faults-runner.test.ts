@@ -19,9 +19,11 @@ import {
   costliestFirst,
   expectedCost,
   filesFor,
+  jobDelayMs,
   jobSelection,
   selectFaults,
   suiteTests,
+  type Job,
   type SuiteTest,
 } from '../faults/runner/select.js';
 
@@ -232,6 +234,14 @@ describe('jobSelection: the tests that call an operation the rewrite touches', (
     expect(expectedCost({ tests: ['q'] }, timed)).toBe(20);
     expect(expectedCost({ include: ['suite/p.test.ts'] }, timed)).toBe(500);
     expect(expectedCost({}, timed)).toBe(520);
+    // a control that holds outcomes back: its delay counts once per test it runs
+    expect(expectedCost({ tests: ['q'] }, timed, 8_000)).toBe(8_020);
+    const slow = {
+      kind: 'control',
+      control: { name: 'x', area: 'BIND', description: '', allowedBy: '', delaysMs: 8_000 },
+    };
+    expect(jobDelayMs(slow as Job)).toBe(8_000);
+    expect(jobDelayMs({ kind: 'control', control: { ...slow.control, delaysMs: undefined } } as Job)).toBe(0);
     expect(costliestFirst(['a', 'b', 'c', 'd'], (x) => ({ a: 1, b: 5, c: 1, d: 9 })[x]!)).toEqual(['d', 'b', 'a', 'c']);
   });
   it('reads what each core test called from a run, and marks the tests that did not pass or sent unknown requests', () => {

@@ -27,6 +27,7 @@ export const BIND_CONTROLS: Control[] = [
     allowedBy:
       'Section 3: "Proposal bind status | NotBound | POST QueueBindQuote | ... | binding runs asynchronously" (no duration is documented)',
     select: ['BIND-', 'MEM-007'],
+    delaysMs: SLOW_BIND_MS,
     rewrite: only(['queueBindQuote', 'getBindStatus'], async (req, ctx, next) => {
       const route = routeOf(req);
       const res = await next(req);

@@ -140,14 +140,20 @@ export function jobSelection(job: Job, scope: FaultScope, suite: SuiteTest[] | u
 
 /**
  * What a job's run will roughly cost: the baseline time of the tests it runs (every test of the
- * included files, or of the suite, when it runs whole files). Jobs start most costly first, so the
- * long runs do not start last and leave the cores idle at the end while they finish.
+ * included files, or of the suite, when it runs whole files), each plus `delayMs` (a control that
+ * holds outcomes back: Control.delaysMs). Jobs start most costly first, so the long runs do not
+ * start last and leave the cores idle at the end while they finish.
  */
-export function expectedCost(sel: JobSelection, suite: ReadonlyArray<SuiteTest>): number {
+export function expectedCost(sel: JobSelection, suite: ReadonlyArray<SuiteTest>, delayMs = 0): number {
   const picked = sel.tests
     ? new Set(sel.tests)
     : new Set(suite.filter((t) => !sel.include || sel.include.includes(t.file)).map((t) => t.id));
-  return suite.reduce((sum, t) => sum + (picked.has(t.id) ? Math.max(1, t.durationMs) : 0), 0);
+  return suite.reduce((sum, t) => sum + (picked.has(t.id) ? Math.max(1, t.durationMs) + delayMs : 0), 0);
+}
+
+/** The delay a job's rewrite adds to each of its tests (Control.delaysMs; faults: none). */
+export function jobDelayMs(job: Job): number {
+  return job.kind === 'control' ? (job.control.delaysMs ?? 0) : 0;
 }
 
 /** `jobs` most costly first (ties: as given). */
