@@ -26,6 +26,7 @@ import {
   applyReinstate,
   expectBatch,
   expectedRead,
+  filledArrays,
   linkedParents,
   reinstateCandidates,
   reinstateOutcome,
@@ -253,8 +254,12 @@ function checkResults(
 
 class BatchCommand implements Cmd {
   constructor(readonly spec: BatchSpec) {}
-  check() {
-    return true;
+  /** A batch answered with part of its items runs only once an answer listing every item has shown
+   * the OrderNumbers of its arrays (Model.ordersShown): one wrong numbering, one red line (SCHED-003). */
+  check(m: Readonly<Model>) {
+    // resolved on a copy: resolving draws field values from the model's counter
+    const b = resolveBatch({ ...(m as Model) }, this.spec);
+    return expectBatch(m as Model, b).answered === 'all' || filledArrays(b).every((a) => m.ordersShown.has(a));
   }
   async run(m: Model, r: Real) {
     const b = resolveBatch(m, this.spec);
@@ -303,6 +308,8 @@ class BatchCommand implements Cmd {
     const ins = checkResults('Inserts', answer.Inserts, e.inserts, e.answered, known, listing);
     checkResults('Updates', answer.Updates, e.updates, e.answered, known, listing);
     checkResults('Deletes', answer.Deletes, e.deletes, e.answered, known, listing);
+    // every item answered and each OrderNumber its index: the numbering of these arrays is shown
+    if (e.answered === 'all') for (const a of filledArrays(b)) m.ordersShown.add(a);
     applyBatch(
       m,
       b,

@@ -57,7 +57,17 @@ export interface Model {
   contacts: number;
   /** Counter for distinct field values (deterministic for a seed). */
   seq: number;
+  /**
+   * The arrays of a batch answer (Inserts, Updates, Deletes) whose OrderNumbers an answer listing
+   * every item has shown to be the items' indexes (SCHED-003). A partial listing (an atomic batch)
+   * names its items by OrderNumber alone: a listing that differs would be a wrong listing or a wrong
+   * numbering, which that answer cannot tell apart, so the model sends one only once the numbering
+   * is shown (BatchCommand.check).
+   */
+  ordersShown: Set<BatchArray>;
 }
+
+export type BatchArray = 'Inserts' | 'Updates' | 'Deletes';
 
 export function newModel(flavour: Flavour, kind: ProposalKind, initial: Array<{ id: number; fields: LocFields }>) {
   const m: Model = {
@@ -69,6 +79,7 @@ export function newModel(flavour: Flavour, kind: ProposalKind, initial: Array<{ 
     parents: 2,
     contacts: 3,
     seq: 0,
+    ordersShown: new Set(),
   };
   return m;
 }
@@ -151,6 +162,15 @@ export function resolveBatch(m: Model, spec: BatchSpec): ResolvedBatch {
     return { kind, fields: rest };
   });
   return { atomic: spec.atomic, inserts, updates, deletes };
+}
+
+/** The arrays of a resolved batch that hold items. */
+export function filledArrays(b: ResolvedBatch): BatchArray[] {
+  const out: BatchArray[] = [];
+  if (b.inserts.length) out.push('Inserts');
+  if (b.updates.length) out.push('Updates');
+  if (b.deletes.length) out.push('Deletes');
+  return out;
 }
 
 /** The predicted result of one item: its position, outcome and RecordID ('new' = a fresh ID). */
