@@ -452,15 +452,40 @@ async function latencySection(work: string): Promise<LatencyRun[]> {
   return out;
 }
 
+/** Measured runs of the suite section (after one not counted): the median is reported. */
+const SUITE_RUNS = 3;
+
 async function suiteSection(work: string): Promise<SuiteBench> {
   log(
     `\n## Conformance suite (${cfg.suiteInclude ? `subset: ${cfg.suiteInclude.join(', ')}` : 'full core run'} against the reference container)`,
   );
-  const r = await benchSuite({
-    reportDir: join(work, 'suite'),
-    include: cfg.suiteInclude,
-    extraArgs: [...cfg.suiteArgs, ...(cfg.concurrency ? ['--concurrency', String(cfg.concurrency)] : [])],
-  });
+  const once = () =>
+    benchSuite({
+      reportDir: join(work, 'suite'),
+      include: cfg.suiteInclude,
+      extraArgs: [...cfg.suiteArgs, ...(cfg.concurrency ? ['--concurrency', String(cfg.concurrency)] : [])],
+    });
+  // one run not counted (it builds the image when its sources changed, and meets a machine still
+  // busy from the section before: one run of 24.3 s, 14.2 s of it the container start, beside
+  // 8.1 s when run alone), then SUITE_RUNS runs, the median reported
+  const warmup = await once();
+  const measured: SuiteBench[] = [];
+  for (let i = 0; i < SUITE_RUNS; i++) measured.push(await once());
+  const sorted = [...measured].sort((a, b) => a.wallMs - b.wallMs);
+  const failed = measured.find((m) => m.exitCode !== 0);
+  const r: SuiteBench = {
+    ...(failed ?? sorted[Math.floor(sorted.length / 2)]!),
+    runs: {
+      wallMs: measured.map((m) => m.wallMs),
+      warmupWallMs: warmup.wallMs,
+      ...(warmup.phases.build !== undefined && warmup.phases.container !== undefined
+        ? { warmupImageCheckMs: warmup.phases.container - warmup.phases.build }
+        : {}),
+    },
+  };
+  log(
+    `${SUITE_RUNS} runs after one not counted (${(warmup.wallMs / 1000).toFixed(1)} s): ${measured.map((m) => `${(m.wallMs / 1000).toFixed(1)} s`).join(', ')}; ${failed ? 'a failed run' : 'the median'}:`,
+  );
   const p = r.phases;
   log(
     `wall ${(r.wallMs / 1000).toFixed(1)} s (exit ${r.exitCode}, ${r.verdict ?? 'no verdict'}): ` +
@@ -536,7 +561,7 @@ function targets(
     out.push({
       name: 'core suite against the reference container, wall time, container start included',
       goal: '<= 8 s',
-      measured: `${(suite.wallMs / 1000).toFixed(1)} s${full ? '' : ' (quick subset: not judged)'}`,
+      measured: `${(suite.wallMs / 1000).toFixed(1)} s${suite.runs ? ` (median of ${suite.runs.wallMs.length} runs after one not counted)` : ''}${full ? '' : ' (quick subset: not judged)'}`,
       met: full ? suite.wallMs <= 8_000 && suite.exitCode === 0 : undefined,
     });
   }
@@ -891,7 +916,10 @@ function markdown(r: Results): string {
     L.push('## Conformance suite', '');
     L.push(
       `\`node ${su.args.join(' ').replace(/--report-dir \S+/, '--report-dir <tmp>')}\`: exit ${su.exitCode}, ${su.verdict ?? 'no verdict'}; ${su.containersStarted} container(s) started; ` +
-        `vitest runs the files in parallel (pool and workers: conformance/src/run/vitest-run.ts).`,
+        `vitest runs the files in parallel (pool and workers: conformance/src/run/vitest-run.ts).` +
+        (su.runs
+          ? ` The median of ${su.runs.wallMs.length} runs (${su.runs.wallMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}) after one not counted (${(su.runs.warmupWallMs / 1000).toFixed(1)} s${su.runs.warmupImageCheckMs !== undefined ? `, its image check ${(su.runs.warmupImageCheckMs / 1000).toFixed(1)} s` : ''}); the phases below are the median run's.`
+          : ''),
       '',
     );
     L.push(

@@ -23,6 +23,7 @@ export async function benchCi(log: (s: string) => void): Promise<CiBench> {
   const shared = join(dirname(ROOT), 'shared');
   if (!existsSync(shared)) throw new Error(`bench ci: no ${shared} beside the checkout (CI has the spec folder there)`);
   const dir = mkdtempSync(join(tmpdir(), 'rflps-ci-'));
+  let keep = false;
   try {
     const clone = spawnSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, join(dir, 'main')], {
       encoding: 'utf8',
@@ -56,8 +57,13 @@ export async function benchCi(log: (s: string) => void): Promise<CiBench> {
       child.stderr.on('data', take);
       child.on('close', (code) => resolve(code));
     });
+    // a failed run keeps its clone (its reports: reports/faults/, reports/ci/) for the diagnosis
+    if (exitCode !== 0) {
+      keep = true;
+      log(`  the clone is kept with its reports: ${join(dir, 'main')}`);
+    }
     return { exitCode, wallMs: performance.now() - t0, commit, phases, outputTail: tail };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -35,10 +35,17 @@ function machineBusyMs(): number | undefined {
   }
 }
 
+/** The fixed seed of `npm run test:faults` (package.json). */
+export const MUTATION_SEED = '20261125';
+
 export async function benchMutation(o: { reportDir: string; only?: string[] }): Promise<MutationBench> {
   const args = [
     join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
     'conformance/faults/run-faults.ts',
+    // the seed of `npm run test:faults`: the same runs as the committed reports, comparable from one
+    // bench to the next (other seeds: `npm run bench:seeds`)
+    '--seed',
+    MUTATION_SEED,
     '--report-dir',
     o.reportDir,
     ...(o.only ? ['--only', o.only.join(',')] : []),

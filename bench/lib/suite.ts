@@ -39,6 +39,9 @@ export interface SuiteBench {
   containersStarted: number;
   args: string[];
   outputTail: string;
+  /** When the section ran it several times: every measured run's wall time (this one the median),
+   * and the run before them, not counted (it builds the image when its sources changed). */
+  runs?: { wallMs: number[]; warmupWallMs: number; warmupImageCheckMs?: number };
 }
 
 const MARKS: Array<[string, RegExp]> = [
