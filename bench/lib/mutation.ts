@@ -36,7 +36,7 @@ function machineBusyMs(): number | undefined {
 }
 
 /** The fixed seed of `npm run test:faults` (package.json). */
-export const MUTATION_SEED = '20261125';
+const MUTATION_SEED = '20261125';
 
 export async function benchMutation(o: { reportDir: string; only?: string[] }): Promise<MutationBench> {
   const args = [
