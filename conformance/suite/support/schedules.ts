@@ -312,7 +312,7 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
 
 /**
  * The schedule record IDs this test named in requests of its own so far: those it updated or
- * deleted through UpsertMulti (Updates[].ID, Deletes[]), and the last path segment of a DELETE or
+ * deleted through UpsertMulti (Updates[].ID, Deletes[].ID), and the last path segment of a DELETE or
  * Reinstate of one record.
  */
 function scheduleIdsNamed(t: Ctx): Set<number> {
@@ -328,9 +328,9 @@ function scheduleIdsNamed(t: Ctx): Set<number> {
       continue;
     }
     if (!isObject(body)) continue;
-    for (const u of Array.isArray(body.Updates) ? body.Updates : [])
-      if (isObject(u) && Number.isInteger(u.ID)) ids.add(u.ID as number);
-    for (const d of Array.isArray(body.Deletes) ? body.Deletes : []) if (Number.isInteger(d)) ids.add(d as number);
+    // an update and a delete alike name their record as { ID } (spec 4.5)
+    for (const item of [body.Updates, body.Deletes].flatMap((a) => (Array.isArray(a) ? a : [])))
+      if (isObject(item) && Number.isInteger(item.ID)) ids.add(item.ID as number);
   }
   return ids;
 }
