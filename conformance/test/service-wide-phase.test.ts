@@ -1,20 +1,12 @@
 // The service-wide phase (vitest-run.ts runSuite) runs on the main phase's configuration, tests of a
 // file concurrently: the service-wide tests must still start only after the main phase and run one
 // at a time. In a child process (fixtures/service-wide-run.ts): vitest is not nested.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../src/paths.js';
+import { runFixture } from './helpers/fixture-process.js';
 
 describe('the service-wide phase', () => {
   it('runs the service-wide tests after the others, one at a time', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'conformance/test/fixtures/service-wide-run.ts')],
-      { cwd: ROOT, timeout: 60_000 },
-    );
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { tests: Record<string, string>; order: string[] };
+    const out = await runFixture<{ tests: Record<string, string>; order: string[] }>('service-wide-run.ts', 60_000);
     expect(out.tests).toEqual({
       'fx.main': 'passed',
       'fx.setting-1': 'passed',

@@ -2,23 +2,15 @@
 // and its kept worker thread, each against its own reference server. Each run has its own context:
 // its requests reach only its server, its results hold only its tests, and a file run again
 // registers its tests anew. In a child process (fixtures/session-runs.ts): vitest is not nested.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../src/paths.js';
+import { runFixture } from './helpers/fixture-process.js';
 
 describe('suite session', () => {
   it('five runs against five servers: each its own requests and results, a thread kept from run to run', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'conformance/test/fixtures/session-runs.ts')],
-      { cwd: ROOT, timeout: 150_000 },
-    );
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    const out = await runFixture<{
       runs: Array<{ tests?: Record<string, string>; rejected?: string; exchanges: number[] }>;
       stats: { instances: number; threads: number; runs: number };
-    };
+    }>('session-runs.ts', 150_000);
     const [r1, r2, r3, r4, r5] = out.runs;
     expect(r1!.tests).toEqual({ 'records.get-by-id-returns-stored-values': 'passed' });
     // a main-phase and a service-wide test: the second run's results hold them and nothing of the first
