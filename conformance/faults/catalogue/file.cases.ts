@@ -226,6 +226,40 @@ export const FILE_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'attached-files-include-unattached',
+    title: 'an orphan whose bytes cannot be read any more (removed since the query) is not appended',
+    side: {
+      'GET /api/Link/Query?childDomain=File': { status: 200, json: { List: [] } },
+      'GET /api/File/Query?': {
+        status: 200,
+        json: {
+          List: [
+            { FileName: 'gone', __fp0: 7 },
+            { FileName: 'orphan', __fp0: 6 },
+          ],
+        },
+      },
+      'GET /api/File/6?columns=Contents': { status: 200, json: { Record: { Contents: 'b3JwaGFu' } } },
+      // file 7: no canned answer, the read answers 404
+    },
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileName,Contents'),
+        upstream: ok({ List: [] }),
+        expect: (out, _f, side) => {
+          expect(json(out).List).toEqual([{ FileName: 'orphan', Contents: 'b3JwaGFu' }]);
+          expect(side.some((s) => s.startsWith('GET /api/File/7?columns=Contents'))).toBe(true);
+        },
+      },
+      {
+        // without Contents nothing is read per file: both orphans are listed
+        req: get('/api/Claim/9/Files?columns=FileName'),
+        upstream: ok({ List: [] }),
+        expect: (out) => expect(json(out).List).toEqual([{ FileName: 'gone' }, { FileName: 'orphan' }]),
+      },
+    ],
+  },
+  {
     fault: 'file-query-desc-per-page',
     title: 'a descending file query is fetched unsorted and only the page is sorted; ascending and record queries stay',
     steps: [

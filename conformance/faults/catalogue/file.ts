@@ -239,12 +239,17 @@ export const FILE_FAULTS: Fault[] = [
           const fileId = rec[hidden.keys.get('FileID')!];
           if (linked.has(fileId)) continue;
           stripHidden(rec, hidden);
-          // the outer join lists an orphan as it lists any file: its bytes too, when asked
+          // the outer join lists an orphan as it lists any file: its bytes too, when asked. A file
+          // whose bytes cannot be read any more (another test's teardown removed it since the
+          // query) is not joined: listed with Contents null, it broke the documented shape
+          // (FILE-010), a failure of this imitation, not of the outer join it imitates
           if (contents.length) {
             const one = await ctx.call('GET', `/api/File/${fileId}?columns=Contents`, {
               token: tokenOf(req, ctx) ?? null,
             });
-            for (const c of contents) rec[c.key] = one.json?.Record?.Contents ?? null;
+            const bytes = one.status === 200 ? one.json?.Record?.Contents : undefined;
+            if (typeof bytes !== 'string') continue;
+            for (const c of contents) rec[c.key] = bytes;
           }
           body.List.push(rec);
         }
