@@ -1,15 +1,16 @@
-// The typed HTTP client of the suite: openapi-fetch plus one middleware that adds the token,
-// applies the per-request timeout, records every exchange into the current test's log and runs
-// the generic checks (generic-checks.ts) on every response.
+// The HTTP client of the suite's tests: the typed client (openapi-fetch, its types generated from
+// the OpenAPI document) and untyped requests (rawRequest). Both send through the undici transport
+// (transport.ts) by one function that adds the token, applies the per-request timeout, records
+// every exchange into the current test's log and runs the generic checks (generic-checks.ts) on
+// every answer.
 import { guardCoreSurface, guardSuiteRequest, type RequestSurface } from './request-guard.js';
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { Bindings } from './bindings.js';
 import type { GenericChecker } from './generic-checks/checker.js';
 import { GENERIC_REQUIREMENTS } from './generic-checks/checks.js';
 import type { Finding, GenericCode, Violation } from './generic-checks/types.js';
-import { describeError, TargetError } from '../errors.js';
-import { spooledFetch } from '../traffic/spool.js';
-import { readBodyCapped, send, type HttpResponse, type TransportError } from './transport.js';
+import { TargetError } from '../errors.js';
+import { send, type HttpResponse, type TransportError } from './transport.js';
 
 /** One recorded request/response pair. */
 export interface Exchange {
@@ -107,140 +108,26 @@ function notAStatus(what: string, status: number): TargetError {
   return new TargetError(`${what}: the target answered with ${status}, which is not an HTTP status (100-599)`);
 }
 
-function conformanceMiddleware(opts: ClientOptions): Middleware {
-  const pending = new Map<string, { t0: number; exchange: Exchange }>();
-  const tokenHeader = opts.bindings.tokenHeader.toLowerCase();
-
-  return {
-    async onRequest({ request, id }) {
-      guardSuiteRequest(request.method, request.url);
-      if (opts.surface) guardCoreSurface(opts.surface, request.method, request.url, relativePath(opts, request.url));
-      const token = await opts.token();
-      if (token !== null && token !== undefined && !request.headers.has(tokenHeader)) {
-        request.headers.set(opts.bindings.tokenHeader, `${opts.bindings.tokenPrefix}${token}`);
-      }
-      const requestHeaders: Record<string, string> = {};
-      request.headers.forEach((v, k) => {
-        requestHeaders[k] = k === tokenHeader ? REDACTED : v;
-      });
-      let requestBody: string | undefined;
-      if (request.body !== null) requestBody = truncate(await request.clone().text());
-      const exchange: Exchange = {
-        method: request.method,
-        url: request.url,
-        requestHeaders,
-        requestBody,
-        ms: 0,
-        at: performance.timeOrigin + performance.now(),
-      };
-      opts.log.exchanges.push(exchange);
-      pending.set(id, { t0: performance.now(), exchange });
-      // The timeout covers the whole exchange, body included. Redirects are not followed: a
-      // redirect to another origin would carry the token header along (fetch drops only
-      // Authorization), and the interface documents no 3xx (the generic checks report it).
-      return new Request(request, {
-        redirect: 'manual',
-        signal: AbortSignal.any([
-          request.signal,
-          AbortSignal.timeout(opts.timeoutMs),
-          ...(opts.signal ? [opts.signal] : []),
-        ]),
-      });
-    },
-
-    async onResponse({ request, response, id }) {
-      const p = pending.get(id);
-      pending.delete(id);
-      const what = `${request.method} ${request.url}`;
-      if (response.status < 100 || response.status > 599) {
-        await response.body?.cancel().catch(() => undefined);
-        if (p) p.exchange.error = `invalid HTTP status ${response.status}`;
-        throw notAStatus(what, response.status);
-      }
-      let text: string;
-      try {
-        text = await readBodyCapped(response, what);
-      } catch (e) {
-        if (p) {
-          p.exchange.status = response.status;
-          p.exchange.ms = Math.round(performance.now() - p.t0);
-          p.exchange.error = e instanceof TargetError ? e.message : `reading the body failed: ${describeError(e)}`;
-        }
-        if (e instanceof TargetError) throw e;
-        const name = (e as { name?: string })?.name;
-        if (name === 'TimeoutError' || (name === 'AbortError' && request.signal.aborted)) {
-          throw new TargetError(`${what}: the response body did not arrive within ${opts.timeoutMs} ms (--timeout)`);
-        }
-        throw new TargetError(`${what}: reading the response body failed: ${describeError(e)}`);
-      }
-      const ex = p?.exchange ?? { method: request.method, url: request.url, requestHeaders: {}, ms: 0 };
-      if (!p) opts.log.exchanges.push(ex);
-      recordAnswer(opts, ex, p?.t0 ?? performance.now(), {
-        method: request.method,
-        url: request.url,
-        status: response.status,
-        headers: Object.fromEntries(response.headers.entries()),
-        text,
-      });
-      // The stream is consumed: hand on a response with the body that was read.
-      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    },
-
-    onError({ request, error, id }) {
-      const p = pending.get(id);
-      pending.delete(id);
-      const what = describeError(error);
-      if (p) {
-        p.exchange.ms = Math.round(performance.now() - p.t0);
-        p.exchange.error = what;
-      }
-      if (error instanceof TargetError) return error;
-      const name = (error as { name?: string })?.name;
-      if (name === 'TimeoutError') {
-        return new TargetError(`${request.method} ${request.url}: no answer within ${opts.timeoutMs} ms (--timeout)`);
-      }
-      if (error instanceof TypeError || name === 'AbortError') {
-        return new TargetError(`${request.method} ${request.url}: ${what}`);
-      }
-      return error instanceof Error ? error : new Error(what);
-    },
-  };
-}
-
-/** An openapi-fetch client with the conformance middleware. */
-export function makeClient<Paths extends object>(opts: ClientOptions): Client<Paths> {
-  const client = createClient<Paths>({ baseUrl: opts.baseUrl, fetch: spooledFetch });
-  client.use(conformanceMiddleware(opts));
-  return client;
+/** One request as the suite sends it: its headers as sent, lower-case names, the token not yet added. */
+interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
 /**
- * An untyped request, recorded and checked like the typed client's, sent through the undici
- * transport (transport.ts: a quarter of fetch's CPU per request; most of the suite's requests come
- * this way).
+ * Sends one request of a test through the undici transport (transport.ts) and records it: the
+ * guards first (a request the suite must not send fails as the suite's error), then the token,
+ * the exchange in the test's log, the generic checks on the answer. Every failure to get an
+ * answer is a TargetError naming the request. Used by the typed client and by rawRequest alike.
  */
-export async function rawRequest(opts: ClientOptions, path: string, init: RawInit = {}): Promise<RawResponse> {
-  const token = init.token !== undefined ? init.token : await opts.token();
-  const url = /^https?:\/\//.test(path)
-    ? path
-    : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
-  const method = (init.method ?? 'GET').toUpperCase();
-  guardSuiteRequest(method, url);
-  if (opts.surface) guardCoreSurface(opts.surface, method, url, relativePath(opts, url));
-  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
-    throw new TypeError(`rawRequest ${method} ${path}: the body must be a string`);
-  }
-  const body = init.body ?? undefined;
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((v, k) => {
-    headers[k] = v;
-  });
-  if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-  if (headers.accept === undefined) headers.accept = 'application/json';
+async function exchangeOf(
+  opts: ClientOptions,
+  r: OutgoingRequest,
+  token: string | null | undefined,
+): Promise<HttpResponse> {
+  const { method, url, headers, body } = r;
   const tokenHeader = opts.bindings.tokenHeader.toLowerCase();
   if (token !== null && token !== undefined && headers[tokenHeader] === undefined) {
     headers[tokenHeader] = `${opts.bindings.tokenPrefix}${token}`;
@@ -294,6 +181,97 @@ export async function rawRequest(opts: ClientOptions, path: string, init: RawIni
     throw notAStatus(what, res.status);
   }
   recordAnswer(opts, exchange, t0, { method, url, status: res.status, headers: res.headers, text: res.text });
+  return res;
+}
+
+/** The guards of a request the suite is about to send (request-guard.ts). */
+function guard(opts: ClientOptions, method: string, url: string): void {
+  guardSuiteRequest(method, url);
+  if (opts.surface) guardCoreSurface(opts.surface, method, url, relativePath(opts, url));
+}
+
+/**
+ * What openapi-fetch builds for each call and hands to `fetch`: the URL, method, headers and body
+ * it serialised, and nothing of a WHATWG Request (a signal, a body stream), which the typed
+ * client's fetch below never needs. Building a real Request per call, then a second one with the
+ * combined signal, and sending it through fetch cost the suite's threads about a tenth of their
+ * CPU in a profile of the mutation run.
+ */
+class TypedRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: string | null;
+  constructor(url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }) {
+    this.url = url;
+    this.method = (init.method ?? 'GET').toUpperCase();
+    this.headers = new Headers(init.headers);
+    if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
+      throw new TypeError(`${this.method} ${url}: the typed client sends JSON bodies only`);
+    }
+    this.body = init.body ?? null;
+  }
+}
+
+/** The typed client's fetch: the request through exchangeOf, its answer handed back as a Response. */
+async function typedFetch(opts: ClientOptions, request: TypedRequest): Promise<Response> {
+  guard(opts, request.method, request.url);
+  const token = await opts.token();
+  const headers: Record<string, string> = {};
+  request.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
+  // what fetch asked for when the typed client went through it; redirects are not followed
+  // (undici.request never follows them: a redirect to another origin would carry the token)
+  if (headers.accept === undefined) headers.accept = '*/*';
+  const res = await exchangeOf(
+    opts,
+    { method: request.method, url: request.url, headers, body: request.body ?? undefined },
+    token,
+  );
+  if (res.status < 200) {
+    // the Response class carries no 1xx status, and a 1xx is never a final answer
+    throw new TargetError(
+      `${request.method} ${request.url}: the target answered with ${res.status} as its final answer`,
+    );
+  }
+  return new Response(NULL_BODY_STATUSES.has(res.status) ? null : res.text, {
+    status: res.status,
+    headers: res.headers,
+  });
+}
+
+/** An openapi-fetch client whose requests are sent, recorded and checked as rawRequest's are. */
+export function makeClient<Paths extends object>(opts: ClientOptions): Client<Paths> {
+  return createClient<Paths>({
+    baseUrl: opts.baseUrl,
+    Request: TypedRequest as unknown as typeof Request,
+    fetch: (request: Request) => typedFetch(opts, request as unknown as TypedRequest),
+  });
+}
+
+/**
+ * An untyped request, recorded and checked like the typed client's, sent through the undici
+ * transport (transport.ts: a quarter of fetch's CPU per request).
+ */
+export async function rawRequest(opts: ClientOptions, path: string, init: RawInit = {}): Promise<RawResponse> {
+  const token = init.token !== undefined ? init.token : await opts.token();
+  const url = /^https?:\/\//.test(path)
+    ? path
+    : `${opts.baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
+  const method = (init.method ?? 'GET').toUpperCase();
+  guard(opts, method, url);
+  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
+    throw new TypeError(`rawRequest ${method} ${path}: the body must be a string`);
+  }
+  const body = init.body ?? undefined;
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((v, k) => {
+    headers[k] = v;
+  });
+  if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+  if (headers.accept === undefined) headers.accept = 'application/json';
+  const res = await exchangeOf(opts, { method, url, headers, body }, token);
   let json: unknown;
   if (res.text.trim() !== '') {
     try {

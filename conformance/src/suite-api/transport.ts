@@ -190,7 +190,7 @@ async function sendWithFetch(r: HttpRequest): Promise<HttpResponse> {
  * the body is cancelled and a TargetError names the limit. Errors while reading (a reset, a
  * timeout of the request's signal, bad content encoding) propagate.
  */
-export async function readBodyCapped(response: Response, what: string, max = MAX_RESPONSE_BYTES): Promise<string> {
+async function readBodyCapped(response: Response, what: string, max = MAX_RESPONSE_BYTES): Promise<string> {
   const tooLarge = (n: string) => bodyTooLarge(what, n, max);
   const announced = announcedTooLarge(
     response.headers.get('content-encoding'),

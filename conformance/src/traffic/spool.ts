@@ -51,19 +51,3 @@ export async function spooled<R extends Req, S extends Res>(r: R, send: (r: R) =
   fs.appendFileSync(path.join(dir, `${process.pid}-${threadId}.ndjson`), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   return res;
 }
-
-/** fetch for the typed client (openapi-fetch): the same spool as `spooled`. */
-export async function spooledFetch(request: Request): Promise<Response> {
-  if (!spoolDir) return fetch(request);
-  const body = request.body === null ? undefined : await request.clone().text();
-  const headers: Record<string, string> = {};
-  request.headers.forEach((v, k) => (headers[k] = v));
-  let response!: Response;
-  await spooled({ method: request.method, url: request.url, headers, body }, async () => {
-    response = await fetch(request);
-    const h: Record<string, string> = {};
-    response.headers.forEach((v, k) => (h[k] = v));
-    return { status: response.status, headers: h, text: await response.clone().text() };
-  });
-  return response;
-}
