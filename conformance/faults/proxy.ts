@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { FAULTS } from './catalogue/index.js';
 import type { Fault, FaultContext, SideResponse } from './fault.js';
 import {
@@ -86,12 +86,12 @@ function resolveFault(f: Fault | string | null | undefined): Fault | undefined {
 }
 
 /**
- * Send `req` to `upstream` as is; the answer as a ProxyResponse. undici's request(), not fetch():
+ * Send `req` to `upstream` as is; the answer as a ProxyResponse. undici's dispatcher, not fetch():
  * the mutation run sends every request of ~200 suite runs through a proxy in its own process, and
  * fetch's web streams cost it several times the CPU (a profile of six runs: 10 s of the runner's
  * 52 s busy time in forward() and send()).
  */
-async function forward(
+function forward(
   dispatcher: Dispatcher,
   upstream: string,
   req: ProxyRequest,
@@ -102,22 +102,49 @@ async function forward(
   const headers: Record<string, string> = { accept: '*/*' };
   for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers[k] = v;
   const hasBody = !['GET', 'HEAD'].includes(req.method) && req.body.length > 0;
-  const res = await request(upstream + pathWithQuery(req), {
-    method: req.method as Dispatcher.HttpMethod,
-    headers,
-    body: hasBody ? req.body : undefined,
-    dispatcher,
-    // unless the upstream is known to keep idle connections longer than the pool does, a new
-    // connection per request: none can be closed as idle by the upstream just as a request goes out
-    // on it (ECONNRESET under load; a starved upstream still resets some)
-    reset: !keepAlive,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+  const url = new URL(upstream + pathWithQuery(req));
+  // the body collected as it arrives: undici's request API wraps every answer in a stream, which
+  // costs the runner's thread, where every proxy of a mutation run lives, tens of µs per exchange
+  // (measured for the suite's transport, suite-api/transport.ts)
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    const out: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    dispatcher.dispatch(
+      {
+        origin: url.origin,
+        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        body: hasBody ? req.body : undefined,
+        // unless the upstream is known to keep idle connections longer than the pool does, a new
+        // connection per request: none can be closed as idle by the upstream just as a request
+        // goes out on it (ECONNRESET under load; a starved upstream still resets some)
+        reset: !keepAlive,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
+      {
+        // undici takes a handler without it for one of its older API, and refuses it
+        onRequestStart() {},
+        onResponseStart(_c, statusCode, raw) {
+          if (statusCode < 200) return;
+          status = statusCode;
+          for (const [k, v] of Object.entries(raw))
+            if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+        },
+        onResponseData(_c, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          resolve({ status, headers: out, body: Buffer.concat(chunks) });
+        },
+        onResponseError(_c, err) {
+          reject(err);
+        },
+      },
+    );
   });
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers))
-    if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return { status: res.statusCode, headers: out, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
