@@ -12,18 +12,25 @@ const testTimeout = 30_000;
 // other core meanwhile: on this 2-core machine the run took 164 s with 2 at once against 240 s with
 // 1, and 195 s with 3 (with a timing test of the suite session failing under that load).
 const maxWorkers = Math.max(2, availableParallelism());
+// The files of these projects share a worker's loaded modules instead of loading them again per
+// file: they mock nothing and set no environment (checked with grep for vi.mock, vi.stub*,
+// vi.spyOn, fake timers and process.env writes). Measured on this 2-core machine, the five
+// projects' 1,208 tests: 63.6 -> 50.4 CPU-s, 35.0 -> 28.1 s.
+const isolate = false;
 
 export default defineConfig({
   test: {
     maxWorkers,
     reporters: ['default', ['json', { outputFile: 'reports/tmp/vitest-results.json' }]],
     projects: [
-      { test: { name: 'spec', include: ['spec/test/**/*.test.ts'], testTimeout } },
-      { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'], testTimeout } },
+      { test: { name: 'spec', include: ['spec/test/**/*.test.ts'], testTimeout, isolate } },
+      { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'], testTimeout, isolate } },
+      // isolated: its files drive the suite's own modules (transport, HAR spool, run context),
+      // whose module-level state is per thread; sharing it would save ~7 CPU-s of ~230 (measured)
       { test: { name: 'conformance-harness', include: ['conformance/test/**/*.test.ts'], testTimeout } },
-      { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout } },
-      { test: { name: 'bench', include: ['bench/test/**/*.test.ts'], testTimeout } },
-      { test: { name: 'clients', include: ['clients/test/**/*.test.ts'], testTimeout } },
+      { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout, isolate } },
+      { test: { name: 'bench', include: ['bench/test/**/*.test.ts'], testTimeout, isolate } },
+      { test: { name: 'clients', include: ['clients/test/**/*.test.ts'], testTimeout, isolate } },
     ],
   },
 });
