@@ -8,7 +8,7 @@ import { runFixture } from './helpers/fixture-process.js';
 describe('suite session', () => {
   it('five runs against five servers: each its own requests and results, a thread kept from run to run', async () => {
     const out = await runFixture<{
-      runs: Array<{ tests?: Record<string, string>; rejected?: string; exchanges: number[] }>;
+      runs: Array<{ tests?: Record<string, string>; rejected?: string; exchanges: number[]; instances: number }>;
       stats: { instances: number; threads: number; runs: number };
     }>('session-runs.ts', 150_000);
     const [r1, r2, r3, r4, r5] = out.runs;
@@ -34,6 +34,8 @@ describe('suite session', () => {
     // thread per instance, kept from run to run
     expect(out.stats.runs).toBe(6);
     expect(out.stats.threads).toBe(out.stats.instances);
+    // the instances started by the end of each run: which run left its instance behind, if one did
+    expect(out.runs.map((r) => r.instances)).toEqual([1, 1, 1, 1, 2]);
     expect(out.stats.instances).toBe(2);
   }, 180_000);
 });
