@@ -463,7 +463,16 @@ async function suiteSection(work: string): Promise<SuiteBench> {
     benchSuite({
       reportDir: join(work, 'suite'),
       include: cfg.suiteInclude,
-      extraArgs: [...cfg.suiteArgs, ...(cfg.concurrency ? ['--concurrency', String(cfg.concurrency)] : [])],
+      extraArgs: [
+        ...cfg.suiteArgs,
+        ...(cfg.concurrency ? ['--concurrency', String(cfg.concurrency)] : []),
+        // the section measures the container: without an engine the CLI would fall back to a
+        // local process and this section would report that as the container's figure (it did
+        // once, on a machine whose Docker engine was not started)
+        ...(cfg.quick || cfg.suiteArgs.some((a) => /^--(local-process|base-url|image)/.test(a))
+          ? []
+          : ['--require-container']),
+      ],
     });
   // one run not counted (it builds the image when its sources changed, and meets a machine still
   // busy from the section before: one run of 24.3 s, 14.2 s of it the container start, beside
