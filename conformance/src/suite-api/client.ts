@@ -118,9 +118,10 @@ interface OutgoingRequest {
 
 /**
  * Sends one request of a test through the undici transport (transport.ts) and records it: the
- * guards first (a request the suite must not send fails as the suite's error), then the token,
- * the exchange in the test's log, the generic checks on the answer. Every failure to get an
- * answer is a TargetError naming the request. Used by the typed client and by rawRequest alike.
+ * token added (unless the request names its own), the exchange in the test's log, the generic
+ * checks on the answer. Every failure to get an answer is a TargetError naming the request. Used
+ * by the typed client and by rawRequest alike, each after its guards (`guard`). `r.headers` is
+ * the request's own record, which this completes.
  */
 async function exchangeOf(
   opts: ClientOptions,
@@ -200,12 +201,16 @@ function guard(opts: ClientOptions, method: string, url: string): void {
 class TypedRequest {
   readonly url: string;
   readonly method: string;
-  readonly headers: Headers;
+  /** lower-case names, as Headers gives them; sent once, completed by typedFetch */
+  readonly headers: Record<string, string> = {};
   readonly body: string | null;
   constructor(url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }) {
     this.url = url;
     this.method = (init.method ?? 'GET').toUpperCase();
-    this.headers = new Headers(init.headers);
+    // openapi-fetch hands over the Headers it merged: read, not copied
+    (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((v, k) => {
+      this.headers[k] = v;
+    });
     if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
       throw new TypeError(`${this.method} ${url}: the typed client sends JSON bodies only`);
     }
@@ -217,12 +222,9 @@ class TypedRequest {
 async function typedFetch(opts: ClientOptions, request: TypedRequest): Promise<Response> {
   guard(opts, request.method, request.url);
   const token = await opts.token();
-  const headers: Record<string, string> = {};
-  request.headers.forEach((v, k) => {
-    headers[k] = v;
-  });
+  const headers = request.headers;
   // what fetch asked for when the typed client went through it; redirects are not followed
-  // (undici.request never follows them: a redirect to another origin would carry the token)
+  // (the transport never follows them: a redirect to another origin would carry the token)
   if (headers.accept === undefined) headers.accept = '*/*';
   const res = await exchangeOf(
     opts,
@@ -250,10 +252,7 @@ export function makeClient<Paths extends object>(opts: ClientOptions): Client<Pa
   });
 }
 
-/**
- * An untyped request, recorded and checked like the typed client's, sent through the undici
- * transport (transport.ts: a quarter of fetch's CPU per request).
- */
+/** An untyped request, sent, recorded and checked as the typed client's are (exchangeOf). */
 export async function rawRequest(opts: ClientOptions, path: string, init: RawInit = {}): Promise<RawResponse> {
   const token = init.token !== undefined ? init.token : await opts.token();
   const url = /^https?:\/\//.test(path)
