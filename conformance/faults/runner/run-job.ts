@@ -3,7 +3,6 @@
 // process (runConformance: no process of the conformance CLI), its reports in the run's directory.
 import fs from 'node:fs';
 import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
 import { runConformance, type ConformanceOptions } from '../../src/run/run-conformance.js';
 import type { SuiteSession } from '../../src/run/suite-session.js';
 import type { Control, Fault } from '../fault.js';
@@ -43,21 +42,19 @@ export async function runSuite(
 ): Promise<ConformanceRun> {
   fs.rmSync(reportDir, { recursive: true, force: true });
   fs.mkdirSync(reportDir, { recursive: true });
-  // A control's bindings reach the suite as a config file, as a vendor would give them.
-  const configFile = config ? path.join(reportDir, 'control-config.yaml') : undefined;
-  if (configFile) fs.writeFileSync(configFile, stringifyYaml(config));
   const options: ConformanceOptions = {
     baseUrl,
     providerStatesUrl,
     profile: 'core',
     reportDir,
-    timeout: String(REQUEST_TIMEOUT_MS),
-    concurrency: String(s.concurrency),
-    seed: String(s.seed),
+    timeout: REQUEST_TIMEOUT_MS,
+    concurrency: s.concurrency,
+    seed: s.seed,
     // a fault needs the verdict, not the shortest counterexample of a model-based test
     skipShrink: true,
-    ...(sel.include?.length ? { include: sel.include.join(',') } : {}),
-    ...(configFile ? { config: configFile } : {}),
+    ...(sel.include?.length ? { include: sel.include } : {}),
+    // a control's bindings, as an object (checked as a config file's `bindings:` would be)
+    ...(config ? { bindings: config.bindings } : {}),
   };
   const logFile = path.join(reportDir, 'run.log');
   const out = fs.openSync(logFile, 'w');

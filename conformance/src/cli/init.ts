@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ENV_VARS } from '../run/config.js';
+import { CONFIG_KEYS } from '../run/options.js';
 import { EXIT } from '../report/results.js';
 import { bindingRows } from './binding-docs.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
@@ -31,7 +31,7 @@ function configYaml(run: Command): string {
   ];
   for (const o of run.options) {
     const key = o.attributeName();
-    if (!ENV_VARS[key] || key === 'config') continue;
+    if (!CONFIG_KEYS.has(key)) continue;
     const flag = (o.long ?? '').replace(/^--/, '');
     const value =
       o.required || o.optional

@@ -18,6 +18,7 @@ import { HarnessError } from '../errors.js';
 import { EXIT } from '../report/results.js';
 import type { Profile, RunContext } from '../run/context.js';
 import { splitList } from '../run/context.js';
+import { optionDefault } from '../run/options.js';
 import { LocalProcessTarget } from '../targets/local-process.js';
 import { runSuite } from '../run/vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
@@ -183,9 +184,9 @@ async function statesCommand(opts: StatesOptions): Promise<number> {
       profile,
       requirements: opts.requirements ? splitList(opts.requirements) : [],
       readOnly: !!opts.readOnly,
-      timeoutMs: 10_000,
-      asyncTimeoutMs: 60_000,
-      clockToleranceMs: 50 * 60_000,
+      timeoutMs: optionDefault('timeout'),
+      asyncTimeoutMs: optionDefault('asyncTimeout'),
+      clockToleranceMs: optionDefault('clockTolerance'),
       bindings: resolveBindings(),
     };
     await runSuite({ ctx, reporters: [{}] });

@@ -1,35 +1,32 @@
-// Run options from the command line, CONFORMANCE_* env vars and a config file (YAML/JSON), in that
-// order of precedence, validated into one RunOptions.
+// Run options from the command line (or a caller's options in code), CONFORMANCE_* env vars and a
+// config file (YAML/JSON), in that order of precedence, validated into one RunOptions. Which options
+// there are, where each is taken from, how it is read and its default: the table in options.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { resolveBindings, type Bindings } from '../suite-api/bindings.js';
 import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
+import type { FixtureEntry, Profile } from './context.js';
 import {
-  DEFAULT_ABSENCE_FACTOR,
-  DEFAULT_ABSENCE_FLOOR_S,
-  splitList,
-  type FixtureEntry,
-  type Profile,
-} from './context.js';
+  CONFIG_KEYS,
+  camel,
+  checkOptionKeys,
+  optionDefault,
+  optionRow,
+  parseSeed,
+  readOption,
+  unknownKeyError,
+  type ConformanceOptions,
+  type Given,
+  type OptionKey,
+  type Resolved,
+} from './options.js';
 import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
 import type { ExpectedFailure, RunResults } from '../report/results.js';
 
-/** Default --async-timeout: generous, since the spec sets no deadline for asynchronous work. */
-const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
-/**
- * Default --clock-tolerance: 50 minutes, under the smallest whole-hour zone offset, so a local time
- * written as UTC is still told apart from UTC while ordinary clock drift passes.
- */
-const DEFAULT_CLOCK_TOLERANCE_MS = 50 * 60_000;
-
-/** Tests in flight at once by default (--concurrency): sized for I/O, not for the CPU. A test spends
- * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
- * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
-export const DEFAULT_CONCURRENCY = 16;
 /** Tests in flight by default against a target at least REMOTE_ROUND_TRIP_MS away: there every
  * test waits on the network, and more of them at once buy wall time for little CPU (at 200 ms per
  * request under load ~20: 102 s with 16, 67 s with 64, for 2.6 s more suite CPU; with the long
@@ -100,57 +97,11 @@ export interface RunOptions {
   seed?: number;
   /** --skip-shrink: a failing model-based test reports the sequence it found, not shrunk. */
   skipShrink: boolean;
+  /** --record-har: write the suite's own traffic as HAR 1.2 to this file. */
+  recordHar?: string;
 }
 
-/** Raw option values as commander gives them (strings, booleans, arrays). */
-export type RawOptions = Partial<Record<string, string | boolean | string[] | undefined>>;
-
-interface Source {
-  name: string;
-  get(key: string): string | boolean | string[] | undefined;
-}
-
-/** Option key → env var. */
-export const ENV_VARS: Record<string, string> = {
-  baseUrl: 'CONFORMANCE_BASE_URL',
-  image: 'CONFORMANCE_IMAGE',
-  localProcess: 'CONFORMANCE_LOCAL_PROCESS',
-  profile: 'CONFORMANCE_PROFILE',
-  requirements: 'CONFORMANCE_REQUIREMENTS',
-  readOnly: 'CONFORMANCE_READ_ONLY',
-  timeout: 'CONFORMANCE_TIMEOUT',
-  testTimeout: 'CONFORMANCE_TEST_TIMEOUT',
-  asyncTimeout: 'CONFORMANCE_ASYNC_TIMEOUT',
-  clockTolerance: 'CONFORMANCE_CLOCK_TOLERANCE',
-  absenceFactor: 'CONFORMANCE_ABSENCE_FACTOR',
-  absenceFloor: 'CONFORMANCE_ABSENCE_FLOOR',
-  shard: 'CONFORMANCE_SHARD',
-  concurrency: 'CONFORMANCE_CONCURRENCY',
-  reportDir: 'CONFORMANCE_REPORT_DIR',
-  fixtures: 'CONFORMANCE_FIXTURES',
-  providerStatesUrl: 'CONFORMANCE_PROVIDER_STATES_URL',
-  providerStatesProtocol: 'CONFORMANCE_PROVIDER_STATES_PROTOCOL',
-  requireContainer: 'CONFORMANCE_REQUIRE_CONTAINER',
-  containerPort: 'CONFORMANCE_CONTAINER_PORT',
-  containerEnv: 'CONFORMANCE_CONTAINER_ENV',
-  healthPath: 'CONFORMANCE_HEALTH_PATH',
-  startTimeout: 'CONFORMANCE_START_TIMEOUT',
-  bail: 'CONFORMANCE_BAIL',
-  reporterVerbose: 'CONFORMANCE_REPORTER_VERBOSE',
-  config: 'CONFORMANCE_CONFIG',
-  include: 'CONFORMANCE_INCLUDE',
-  baseline: 'CONFORMANCE_BASELINE',
-  expectedFailures: 'CONFORMANCE_EXPECTED_FAILURES',
-  targetLabel: 'CONFORMANCE_TARGET_LABEL',
-  seed: 'CONFORMANCE_SEED',
-  skipShrink: 'CONFORMANCE_SKIP_SHRINK',
-};
-
-const CONFIG_KEYS = new Set([...Object.keys(ENV_VARS).filter((k) => k !== 'config'), 'bindings']);
-
-function kebabToCamel(s: string): string {
-  return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
+export { parseSeed };
 
 function readConfigFile(file: string): Record<string, unknown> {
   let text: string;
@@ -169,100 +120,63 @@ function readConfigFile(file: string): Record<string, unknown> {
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`config file ${file} must be a mapping`);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) {
-    const key = kebabToCamel(k);
+    const key = camel(k);
     if (!CONFIG_KEYS.has(key))
-      throw new UsageError(`config file ${file}: unknown key '${k}' (known: ${[...CONFIG_KEYS].join(', ')})`);
+      throw unknownKeyError(`config file ${file}`, k, CONFIG_KEYS, /[A-Z]/.test(k) ? 'camel' : 'kebab');
     out[key] = v;
   }
   return out;
 }
 
-function truthy(v: string): boolean {
-  return /^(1|true|yes|on)$/i.test(v.trim());
-}
-
 /**
- * Resolves the run options. `cli` holds only options given on the command line.
- * Throws UsageError on anything invalid.
+ * Resolves the run options: each option from the command line (or a caller's options in code),
+ * else its CONFORMANCE_* variable, else the config file, else its default (the table in
+ * options.ts says which places take it, how it is read and its default). `cli` holds only options
+ * given on the command line. Throws UsageError on anything invalid, an unknown key included.
  */
 export function resolveRunOptions(
-  cli: RawOptions,
+  cli: ConformanceOptions,
   env: NodeJS.ProcessEnv = process.env,
   opts: { catalogue?: Catalogue; cwd?: string } = {},
 ): RunOptions {
+  checkOptionKeys(cli);
   const cwd = opts.cwd ?? process.cwd();
-  const configFile = (cli.config as string | undefined) ?? env.CONFORMANCE_CONFIG;
-  const file = configFile ? readConfigFile(path.resolve(cwd, configFile)) : {};
-  const fileDir = configFile ? path.dirname(path.resolve(cwd, configFile)) : cwd;
-
-  const sources: Source[] = [
-    { name: 'command line', get: (k) => cli[k] },
-    {
-      name: 'environment',
-      get: (k) => {
-        const v = ENV_VARS[k] ? env[ENV_VARS[k]] : undefined;
-        return v === undefined || v === '' ? undefined : v;
-      },
-    },
-    {
-      name: `config file`,
-      get: (k) => {
-        const v = file[k];
-        if (v === undefined || v === null) return undefined;
-        if (typeof v === 'number') return String(v);
-        if (Array.isArray(v)) return v.map(String);
-        if (typeof v === 'object') {
-          if (k === 'containerEnv') return Object.entries(v).map(([a, b]) => `${a}=${String(b)}`);
-          throw new UsageError(`config file: '${k}' must be a scalar or a list`);
-        }
-        return v as string | boolean;
-      },
-    },
-  ];
-  const pick = (k: string) => {
-    for (const s of sources) {
-      const v = s.get(k);
-      if (v !== undefined) return { v, from: s.name };
+  const given = (k: OptionKey): Given | undefined => {
+    const row = optionRow(k) as { kind: string; env?: string; config?: false };
+    const places: [Given['from'], unknown][] = [
+      ['command line', cli[k]],
+      ['environment', row.env && env[row.env] !== '' ? env[row.env] : undefined],
+      ['config file', row.config === false ? undefined : file[k]],
+    ];
+    for (const [from, v] of places) {
+      if (v === undefined || v === null) continue;
+      if (typeof v === 'object' && !Array.isArray(v) && row.kind !== 'keyValues' && row.kind !== 'bindings')
+        throw new UsageError(
+          `${from === 'config file' ? 'config file' : 'options'}: '${k}' must be a scalar or a list`,
+        );
+      return { v, from };
     }
     return undefined;
   };
-  const str = (k: string): string | undefined => {
-    const p = pick(k);
-    if (!p) return undefined;
-    if (Array.isArray(p.v)) return p.v.join(',');
-    return String(p.v);
+  /** The option's value (read and validated by its kind), else its default. */
+  const get = <K extends OptionKey>(k: K): Resolved<K> => {
+    const g = given(k);
+    return (g ? readOption(k, g) : optionDefault(k)) as Resolved<K>;
   };
-  const bool = (k: string): boolean => {
-    const p = pick(k);
-    if (!p) return false;
-    if (typeof p.v === 'boolean') return p.v;
-    return truthy(String(p.v));
-  };
-  const int = (k: string, def: number, min = 1): number => {
-    const s = str(k);
-    if (s === undefined) return def;
-    if (!/^\d+$/.test(s.trim()) || Number(s) < min)
-      throw new UsageError(`--${kebab(k)} must be an integer >= ${min} (got '${s}')`);
-    return Number(s);
-  };
-  /** A decimal number >= min (factors and seconds). */
-  const num = (k: string, def: number, min: number): number => {
-    const s = str(k);
-    if (s === undefined) return def;
-    if (!/^\d+(\.\d+)?$/.test(s.trim()) || Number(s) < min)
-      throw new UsageError(`--${kebab(k)} must be a number >= ${min} (got '${s}')`);
-    return Number(s);
-  };
-  const list = (k: string): string[] => {
-    const p = pick(k);
-    if (!p) return [];
-    return (Array.isArray(p.v) ? p.v : [String(p.v)]).flatMap((x) => splitList(String(x)));
+  // the config file first: every other option may come from it
+  const configFile = cli.config ?? (env.CONFORMANCE_CONFIG || undefined);
+  const file = configFile ? readConfigFile(path.resolve(cwd, configFile)) : {};
+  const fileDir = configFile ? path.dirname(path.resolve(cwd, configFile)) : cwd;
+  /** A file option: relative to the config file when named there, else to the working directory. */
+  const fileOption = (k: 'fixtures' | 'baseline' | 'expectedFailures'): string | undefined => {
+    const v = get(k);
+    return v ? path.resolve(given(k)!.from === 'config file' ? fileDir : cwd, v) : undefined;
   };
 
   // target
-  const baseUrl = str('baseUrl');
-  const image = str('image');
-  const localProcess = bool('localProcess');
+  const baseUrl = get('baseUrl');
+  const image = get('image');
+  const localProcess = get('localProcess') ?? false;
   if ([baseUrl, image, localProcess].filter(Boolean).length > 1) {
     throw new UsageError('give only one of --base-url, --image and --local-process');
   }
@@ -285,7 +199,7 @@ export function resolveRunOptions(
     target = { kind: 'reference' };
   }
 
-  const providerStatesUrl = str('providerStatesUrl');
+  const providerStatesUrl = get('providerStatesUrl');
   if (providerStatesUrl) {
     try {
       new URL(providerStatesUrl);
@@ -294,19 +208,16 @@ export function resolveRunOptions(
     }
   }
 
-  const profile = (str('profile') ?? 'core') as Profile;
-  if (!['core', 'implementation-defined', 'all'].includes(profile)) {
-    throw new UsageError(`--profile must be core, implementation-defined or all (got '${profile}')`);
-  }
+  const profile: Profile = get('profile');
 
-  const requirements = list('requirements');
+  const requirements = get('requirements') ?? [];
   if (opts.catalogue && requirements.length > 0) {
     const ids = opts.catalogue.requirements.map((r) => r.id);
     const bad = requirements.filter((p) => !ids.some((id) => id === p || id.startsWith(p)));
     if (bad.length) throw new UsageError(`--requirements: no requirement matches ${bad.join(', ')}`);
   }
 
-  const shard = str('shard');
+  const shard = get('shard');
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard.trim());
     if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) {
@@ -314,16 +225,14 @@ export function resolveRunOptions(
     }
   }
 
-  const fixturesRaw = str('fixtures');
+  const fixturesFile = fileOption('fixtures');
   let fixtures: FixtureEntry[] | undefined;
-  let fixturesFile: string | undefined;
-  if (fixturesRaw) {
-    fixturesFile = path.resolve(pick('fixtures')!.from === 'config file' ? fileDir : cwd, fixturesRaw);
+  if (fixturesFile) {
     fixtures = loadFixturesFile(fixturesFile);
     if (providerStatesUrl) throw new UsageError('give either --fixtures or --provider-states-url, not both');
   }
   const providerStatesProtocol =
-    str('providerStatesProtocol') ?? (fixturesFile ? fixturesProtocol(fixturesFile) : undefined);
+    get('providerStatesProtocol') ?? (fixturesFile ? fixturesProtocol(fixturesFile) : undefined);
   if (providerStatesProtocol !== undefined) {
     const n = negotiate(providerStatesProtocol);
     if ('problem' in n)
@@ -332,44 +241,27 @@ export function resolveRunOptions(
       );
   }
 
-  const containerEnv: Record<string, string> = {};
-  for (const kv of pickList(pick('containerEnv'))) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new UsageError(`--container-env must be K=V (got '${kv}')`);
-    containerEnv[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-
-  const bailStr = str('bail');
-  let bail: number | undefined;
-  if (bailStr !== undefined && bailStr !== 'false') {
-    bail = bailStr === 'true' ? 1 : int('bail', 1);
-  }
-
-  const healthPath = str('healthPath') ?? '/health';
+  const healthPath = get('healthPath');
   if (!healthPath.startsWith('/')) throw new UsageError(`--health-path must start with '/' (got '${healthPath}')`);
 
   let bindings: Bindings;
+  const bindingsGiven = given('bindings');
   try {
-    bindings = resolveBindings(file.bindings);
+    bindings = resolveBindings(bindingsGiven?.v);
   } catch (e) {
-    throw new UsageError(`config file: ${(e as Error).message}`);
+    throw new UsageError(
+      `${bindingsGiven?.from === 'config file' ? 'config file' : 'options'}: ${(e as Error).message}`,
+    );
   }
 
-  const reportDir = path.resolve(cwd, str('reportDir') ?? 'reports/latest');
-
-  // a file named in the config file is relative to the config file
-  const fileOption = (k: string): string | undefined => {
-    const v = str(k);
-    return v ? path.resolve(pick(k)!.from === 'config file' ? fileDir : cwd, v) : undefined;
-  };
+  const reportDir = path.resolve(cwd, get('reportDir'));
   const baselineFile = fileOption('baseline');
   const baseline = baselineFile ? loadBaseline(baselineFile) : undefined;
   const expectedFailuresFile = fileOption('expectedFailures');
   const expectedFailures = expectedFailuresFile
     ? loadExpectedFailures(expectedFailuresFile, opts.catalogue)
     : undefined;
-  const targetLabel = str('targetLabel')?.trim() || undefined;
-  const seed = parseSeed(str('seed'));
+  const include = get('include') ?? [];
 
   return {
     target,
@@ -379,63 +271,42 @@ export function resolveRunOptions(
     ...(providerStatesProtocol !== undefined ? { providerStatesProtocol } : {}),
     profile,
     requirements,
-    readOnly: bool('readOnly'),
-    timeoutMs: int('timeout', 10_000),
-    testTimeoutMs: int('testTimeout', 60_000),
-    asyncTimeoutMs: int('asyncTimeout', DEFAULT_ASYNC_TIMEOUT_MS),
-    clockToleranceMs: int('clockTolerance', DEFAULT_CLOCK_TOLERANCE_MS),
-    absenceFactor: num('absenceFactor', DEFAULT_ABSENCE_FACTOR, 1),
-    absenceFloorS: num('absenceFloor', DEFAULT_ABSENCE_FLOOR_S, 0),
-    concurrency: int('concurrency', DEFAULT_CONCURRENCY),
-    concurrencyGiven: str('concurrency') !== undefined,
+    readOnly: get('readOnly') ?? false,
+    timeoutMs: get('timeout'),
+    testTimeoutMs: get('testTimeout'),
+    asyncTimeoutMs: get('asyncTimeout'),
+    clockToleranceMs: get('clockTolerance'),
+    absenceFactor: get('absenceFactor'),
+    absenceFloorS: get('absenceFloor'),
+    concurrency: get('concurrency'),
+    concurrencyGiven: given('concurrency') !== undefined,
     shard,
     reportDir,
-    requireContainer: bool('requireContainer') || env.CI === 'true',
-    containerPort: int('containerPort', 8080),
-    containerEnv,
+    requireContainer: (get('requireContainer') ?? false) || env.CI === 'true',
+    containerPort: get('containerPort'),
+    containerEnv: get('containerEnv') ?? {},
     healthPath,
-    healthPathGiven: str('healthPath') !== undefined,
-    startTimeoutMs: int('startTimeout', 60_000),
-    bail,
-    verbose: bool('reporterVerbose'),
+    healthPathGiven: given('healthPath') !== undefined,
+    startTimeoutMs: get('startTimeout'),
+    bail: get('bail'),
+    verbose: get('reporterVerbose') ?? false,
     bindings,
     configFile,
-    include: list('include').length ? list('include') : undefined,
+    include: include.length ? include : undefined,
     baselineFile,
     baseline,
     expectedFailuresFile,
     expectedFailures,
-    targetLabel,
-    seed,
-    skipShrink: bool('skipShrink'),
+    targetLabel: get('targetLabel')?.trim() || undefined,
+    seed: get('seed'),
+    skipShrink: get('skipShrink') ?? false,
+    recordHar: get('recordHar'),
   };
-}
-
-/** A seed is a 32-bit signed integer (what fast-check takes). */
-export function parseSeed(s: string | undefined): number | undefined {
-  if (s === undefined) return undefined;
-  const n = Number(s.trim());
-  if (!/^-?\d+$/.test(s.trim()) || n < -(2 ** 31) || n > 2 ** 31 - 1)
-    throw new UsageError(`--seed must be an integer from -2147483648 to 2147483647 (got '${s}')`);
-  return n;
 }
 
 /** A random seed, for a run that was given none (printed and reported, so the run can be repeated). */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
-}
-
-function pickList(p: { v: string | boolean | string[] } | undefined): string[] {
-  if (!p) return [];
-  if (Array.isArray(p.v)) return p.v;
-  return String(p.v)
-    .split(/[,;\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function kebab(k: string): string {
-  return k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /** The `protocol:` a fixtures file declares at its top (a mapping with `fixtures:`), if any. */

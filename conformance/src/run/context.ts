@@ -3,8 +3,11 @@ import type {} from 'vitest';
 import type { Bindings } from '../suite-api/bindings.js';
 import { defaultBindings } from '../suite-api/bindings.js';
 import type { RequirementLevel } from '../spec/catalogue.js';
+import { DEFAULT_ABSENCE_FACTOR, DEFAULT_ABSENCE_FLOOR_S, envOption, optionDefault, PROFILES } from './options.js';
 
-export type Profile = 'core' | 'implementation-defined' | 'all';
+export { splitList } from './options.js';
+
+export type Profile = (typeof PROFILES)[number];
 export type TargetKind = 'container' | 'local-process' | 'url';
 
 export interface FixtureEntry {
@@ -69,15 +72,6 @@ export interface RunContext {
 }
 
 /**
- * Defaults of --absence-factor and --absence-floor: an effect a refused request must not have is
- * judged absent after this many times as long as the accepted case took to show it, and never
- * sooner than the floor (seconds). A real queue may run a rejected job later than an accepted one
- * (other work ahead of it, retries), so the accepted case's time alone is too short a window.
- */
-export const DEFAULT_ABSENCE_FACTOR = 3;
-export const DEFAULT_ABSENCE_FLOOR_S = 2;
-
-/**
  * The window after which an effect a refused request must not have is judged absent: factor times
  * the accepted case's time (`neededMs`), at least the floor, at most --async-timeout.
  */
@@ -96,37 +90,30 @@ declare module 'vitest' {
   }
 }
 
-/** Context used when a suite file runs without the CLI (plain vitest), from CONFORMANCE_* env vars. */
+/**
+ * Context used when a suite file runs without the CLI (plain vitest), from CONFORMANCE_* env vars,
+ * each read and validated as a run reads it (the table in options.ts); the base URL defaults to a
+ * reference server on port 8080.
+ */
 export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext {
-  const baseUrl = (env.CONFORMANCE_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  const baseUrl = (envOption('baseUrl', env) ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  const protocol = envOption('providerStatesProtocol', env);
   return {
     baseUrl,
-    stateUrl: env.CONFORMANCE_PROVIDER_STATES_URL ?? `${baseUrl}/_provider-states`,
-    ...(env.CONFORMANCE_PROVIDER_STATES_PROTOCOL
-      ? { providerStatesProtocol: env.CONFORMANCE_PROVIDER_STATES_PROTOCOL }
-      : {}),
-    profile: (env.CONFORMANCE_PROFILE as Profile) ?? 'core',
-    requirements: env.CONFORMANCE_REQUIREMENTS ? splitList(env.CONFORMANCE_REQUIREMENTS) : [],
-    readOnly: env.CONFORMANCE_READ_ONLY === '1' || env.CONFORMANCE_READ_ONLY === 'true',
-    timeoutMs: Number(env.CONFORMANCE_TIMEOUT ?? 10_000),
-    asyncTimeoutMs: Number(env.CONFORMANCE_ASYNC_TIMEOUT ?? 60_000),
-    clockToleranceMs: Number(env.CONFORMANCE_CLOCK_TOLERANCE ?? 50 * 60_000),
-    absenceFactor: env.CONFORMANCE_ABSENCE_FACTOR !== undefined ? Number(env.CONFORMANCE_ABSENCE_FACTOR) : undefined,
-    absenceFloorS: env.CONFORMANCE_ABSENCE_FLOOR !== undefined ? Number(env.CONFORMANCE_ABSENCE_FLOOR) : undefined,
+    stateUrl: envOption('providerStatesUrl', env) ?? `${baseUrl}/_provider-states`,
+    ...(protocol !== undefined ? { providerStatesProtocol: protocol } : {}),
+    profile: envOption('profile', env) ?? optionDefault('profile'),
+    requirements: envOption('requirements', env) ?? [],
+    readOnly: envOption('readOnly', env) ?? false,
+    timeoutMs: envOption('timeout', env) ?? optionDefault('timeout'),
+    asyncTimeoutMs: envOption('asyncTimeout', env) ?? optionDefault('asyncTimeout'),
+    clockToleranceMs: envOption('clockTolerance', env) ?? optionDefault('clockTolerance'),
+    absenceFactor: envOption('absenceFactor', env),
+    absenceFloorS: envOption('absenceFloor', env),
     bindings: defaultBindings,
-    seed:
-      env.CONFORMANCE_SEED !== undefined && /^-?\d+$/.test(env.CONFORMANCE_SEED)
-        ? Number(env.CONFORMANCE_SEED)
-        : undefined,
-    skipShrink: env.CONFORMANCE_SKIP_SHRINK === '1' || env.CONFORMANCE_SKIP_SHRINK === 'true',
+    seed: envOption('seed', env),
+    skipShrink: envOption('skipShrink', env) ?? false,
   };
-}
-
-export function splitList(s: string): string[] {
-  return s
-    .split(/[,\s]+/)
-    .map((x) => x.trim())
-    .filter(Boolean);
 }
 
 export function profileLevels(profile: Profile): RequirementLevel[] {

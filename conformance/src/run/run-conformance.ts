@@ -6,7 +6,8 @@ import type { Vitest } from 'vitest/node';
 import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
-import { concurrencyFor, randomSeed, resolveRunOptions, type RawOptions, type RunOptions } from './config.js';
+import { concurrencyFor, randomSeed, resolveRunOptions, type RunOptions } from './config.js';
+import type { ConformanceOptions } from './options.js';
 import type { RunContext } from './context.js';
 import { runSuite } from './vitest-run.js';
 import { openSuiteSession, type SuiteSession } from './suite-session.js';
@@ -20,11 +21,9 @@ import { specVersion, suiteVersion } from '../cli/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
 
 export type { RunResults } from '../report/results.js';
-
-/** The options of `conformance run` in camel case, e.g. `{ baseUrl: 'http://localhost:8080',
- * profile: 'core', requirements: 'SCHED-' }` (`conformance run --help` lists them). Without
- * `reportDir` no report file is written. */
-export type ConformanceOptions = RawOptions;
+/** The options of `conformance run` in camel case, typed (options.ts, the table of run options).
+ * Without `reportDir` no report file is written. */
+export type { ConformanceOptions } from './options.js';
 
 /** What only a caller in code gives. */
 export interface RunHooks {
@@ -95,7 +94,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     log(`conformance: target: ${target.describe()}`);
     const started = await target.start();
     signal?.throwIfAborted();
-    har = startHarRecording(raw.recordHar as string | undefined, o.bindings, log);
+    har = startHarRecording(o.recordHar, o.bindings, log);
     const ctx: RunContext = {
       ...(har ? { harSpool: har.spool } : {}),
       baseUrl: started.baseUrl,
@@ -168,7 +167,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     // without the caller's session, one of the run's own: the service-wide phase then runs on the
     // main phase's threads (runSuite); the HAR spool reaches the workers in their environment, set
     // when a thread starts, so a recording run starts its own threads
-    const session = raw.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
+    const session = o.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
     try {
       await runSuite({
         ctx,

@@ -5,7 +5,7 @@ import type { SerializedError } from 'vitest';
 import path from 'node:path';
 import { ROOT, SUITE_GLOB } from '../paths.js';
 import type { RunContext } from './context.js';
-import { DEFAULT_CONCURRENCY } from './config.js';
+import { DEFAULT_CONCURRENCY } from './options.js';
 import { LongChainsFirst } from './file-order.js';
 import type { SuiteSession } from './suite-session.js';
 

@@ -1,0 +1,613 @@
+// The options of `conformance run`, declared once. Each row of RUN_OPTIONS gives an option's key
+// (camel case: the library's key, the config file's key, also accepted in kebab case, and
+// commander's attribute), its command-line flag, its CONFORMANCE_* variable, whether the config file
+// takes it, its kind (how a value is read and validated), its default and its help. Derived from the
+// table, nowhere written by hand:
+//   - the flags of `conformance run` and their help (cli/run.ts, runOptionFlags below), with the
+//     variable in brackets and `{default}` replaced by the default;
+//   - the environment map (ENV_VARS) and the "Environment:" line of `conformance run --help`;
+//   - the keys the config file takes (CONFIG_KEYS; `conformance init` writes them commented out);
+//   - the validation of each value (readOption, one reader per kind, the same messages for the
+//     command line, the environment, the config file and the library);
+//   - the library's typed options (ConformanceOptions: numbers as numbers, booleans as booleans,
+//     bindings as an object), and the error with a suggestion for an unknown key (unknownKeyError);
+//   - the context of a suite file run by plain vitest (context.ts contextFromEnv).
+// What spans several options (only one target; --fixtures or --provider-states-url; a file named in
+// the config file is relative to it) stays in config.ts resolveRunOptions, which reads every value
+// through this table.
+//
+// Adding an option is one row here, plus the field of RunOptions (config.ts) that carries its
+// resolved value to where it is used:
+//   1. append { key, flag, env, kind, help } (and `default`, `min`, `choices`, `config: false`,
+//      `envInHelp: false` as needed) at the place its flag should appear in `--help`;
+//   2. in resolveRunOptions, read it with `get('<key>')` (typed by its kind) into RunOptions;
+//   3. a kind this table lacks (e.g. `N|N%`) is one reader in readOption and one type in InputOf;
+//   4. add a line to CHANGELOG.md (`## Unreleased`): a new option is a public contract.
+// conformance/test/options.test.ts checks that every row reaches the flags, the environment map,
+// the config file and the library type, and that help shows the default it declares.
+import type { Bindings } from '../suite-api/bindings.js';
+import { UsageError } from '../errors.js';
+
+/** The profiles a run may select (--profile). */
+export const PROFILES = ['core', 'implementation-defined', 'all'] as const;
+
+/**
+ * Defaults of --absence-factor and --absence-floor: an effect a refused request must not have is
+ * judged absent after this many times as long as the accepted case took to show it, and never
+ * sooner than the floor (seconds). A real queue may run a rejected job later than an accepted one
+ * (other work ahead of it, retries), so the accepted case's time alone is too short a window.
+ */
+export const DEFAULT_ABSENCE_FACTOR = 3;
+export const DEFAULT_ABSENCE_FLOOR_S = 2;
+
+/** Tests in flight at once by default (--concurrency): sized for I/O, not for the CPU. A test spends
+ * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
+ * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
+export const DEFAULT_CONCURRENCY = 16;
+
+/**
+ * How a value is read:
+ * - string: text (a list given is joined with commas);
+ * - boolean: a flag; from text 1, true, yes or on (any case) is true, anything else false;
+ * - integer: a whole number >= min; number: a decimal number >= min (text or number);
+ * - seed: a 32-bit signed integer (what fast-check takes);
+ * - choice: one of `choices`;
+ * - list: comma- or space-separated text, or a list;
+ * - keyValues: K=V pairs: repeated flags, a list, text separated by `,` `;` or newlines, or a mapping;
+ * - count: a flag with an optional whole number (`--bail` = 1, `--bail 3`, `false` = off);
+ * - bindings: an object of names the spec leaves open (suite-api/bindings.ts).
+ */
+type Kind =
+  'string' | 'boolean' | 'integer' | 'number' | 'seed' | 'choice' | 'list' | 'keyValues' | 'count' | 'bindings';
+
+interface OptionRow {
+  /** camel case: the library's key, the config file's (also in kebab case), commander's attribute */
+  readonly key: string;
+  /** commander flag with its argument (`<x>` required, `[x]` optional); absent: no flag */
+  readonly flag?: string;
+  /** the CONFORMANCE_* variable; absent: none */
+  readonly env?: string;
+  /** false: not taken from the config file (default: taken) */
+  readonly config?: false;
+  readonly kind: Kind;
+  /** the value when the option is not given; `{default}` in the help shows it */
+  readonly default?: string | number;
+  /** integer and number: the smallest value allowed (integer default 1) */
+  readonly min?: number;
+  /** choice: the values allowed */
+  readonly choices?: readonly string[];
+  readonly help: string;
+  /** false: the help does not name the variable (default: ` [VARIABLE]` is appended) */
+  readonly envInHelp?: false;
+}
+
+export const RUN_OPTIONS = [
+  {
+    key: 'baseUrl',
+    flag: '--base-url <url>',
+    env: 'CONFORMANCE_BASE_URL',
+    kind: 'string',
+    help: 'test a running implementation at this URL',
+  },
+  {
+    key: 'image',
+    flag: '--image <image>',
+    env: 'CONFORMANCE_IMAGE',
+    kind: 'string',
+    help: 'test this container image (testcontainers)',
+  },
+  {
+    key: 'localProcess',
+    flag: '--local-process',
+    env: 'CONFORMANCE_LOCAL_PROCESS',
+    kind: 'boolean',
+    help: 'run the reference server as a local process instead of its image',
+  },
+  {
+    key: 'providerStatesUrl',
+    flag: '--provider-states-url <url>',
+    env: 'CONFORMANCE_PROVIDER_STATES_URL',
+    kind: 'string',
+    help: 'provider-state endpoint (default <base-url>/_provider-states)',
+  },
+  {
+    key: 'providerStatesProtocol',
+    flag: '--provider-states-protocol <version>',
+    env: 'CONFORMANCE_PROVIDER_STATES_PROTOCOL',
+    kind: 'string',
+    help: 'the provider-state protocol version the endpoint implements (default: what its setup answers declare as `protocol`, else 1.0.0); the suite sends nothing newer',
+  },
+  {
+    key: 'fixtures',
+    flag: '--fixtures <file>',
+    env: 'CONFORMANCE_FIXTURES',
+    kind: 'string',
+    help: 'YAML/JSON list of {state, params?, values} used instead of provider states',
+  },
+  {
+    key: 'profile',
+    flag: '--profile <profile>',
+    env: 'CONFORMANCE_PROFILE',
+    kind: 'choice',
+    choices: PROFILES,
+    default: 'core',
+    help: 'core | implementation-defined | all (default {default})',
+  },
+  {
+    key: 'requirements',
+    flag: '--requirements <ids>',
+    env: 'CONFORMANCE_REQUIREMENTS',
+    kind: 'list',
+    help: 'comma list of requirement IDs or prefixes, e.g. SCHED-,AUTH-001',
+  },
+  {
+    key: 'readOnly',
+    flag: '--read-only',
+    env: 'CONFORMANCE_READ_ONLY',
+    kind: 'boolean',
+    help: 'leave out tests that change data',
+  },
+  {
+    key: 'timeout',
+    flag: '--timeout <ms>',
+    env: 'CONFORMANCE_TIMEOUT',
+    kind: 'integer',
+    default: 10_000,
+    help: 'per-request timeout (default {default})',
+  },
+  {
+    key: 'testTimeout',
+    flag: '--test-timeout <ms>',
+    env: 'CONFORMANCE_TEST_TIMEOUT',
+    kind: 'integer',
+    default: 60_000,
+    help: 'per-test timeout (default {default}; at least --async-timeout + 30000)',
+  },
+  {
+    key: 'asyncTimeout',
+    flag: '--async-timeout <ms>',
+    env: 'CONFORMANCE_ASYNC_TIMEOUT',
+    kind: 'integer',
+    // generous, since the spec sets no deadline for asynchronous work
+    default: 60_000,
+    help: 'deadline for asynchronous outcomes (binding), polled, never slept; also the longest wait before an effect is judged absent (default {default})',
+  },
+  {
+    key: 'absenceFactor',
+    flag: '--absence-factor <n>',
+    env: 'CONFORMANCE_ABSENCE_FACTOR',
+    kind: 'number',
+    min: 1,
+    default: DEFAULT_ABSENCE_FACTOR,
+    help: 'an effect a refused request must not have is judged absent after n times as long as the accepted case took to show it (default {default})',
+  },
+  {
+    key: 'absenceFloor',
+    flag: '--absence-floor <s>',
+    env: 'CONFORMANCE_ABSENCE_FLOOR',
+    kind: 'number',
+    min: 0,
+    default: DEFAULT_ABSENCE_FLOOR_S,
+    help: '... and never sooner than this many seconds (default {default}; both capped by --async-timeout)',
+  },
+  {
+    key: 'clockTolerance',
+    flag: '--clock-tolerance <ms>',
+    env: 'CONFORMANCE_CLOCK_TOLERANCE',
+    kind: 'integer',
+    // 50 minutes, under the smallest whole-hour zone offset, so a local time written as UTC is
+    // still told apart from UTC while ordinary clock drift passes
+    default: 50 * 60_000,
+    help: "how far the target's clock may be from the runner's when a timestamp is checked against now (default {default} = 50 min)",
+  },
+  {
+    key: 'concurrency',
+    flag: '--concurrency <n>',
+    env: 'CONFORMANCE_CONCURRENCY',
+    kind: 'integer',
+    default: DEFAULT_CONCURRENCY,
+    help: 'most tests in flight at once: 8 per suite file in ceil(n/8) worker threads, at most 8 threads and then more tests per file (default: 128 when the target answers in 20 ms or more, else {default}; 1 = one test at a time)',
+  },
+  {
+    key: 'shard',
+    flag: '--shard <i/n>',
+    env: 'CONFORMANCE_SHARD',
+    kind: 'string',
+    help: 'run shard i of n of the suite files',
+  },
+  {
+    key: 'reportDir',
+    flag: '--report-dir <dir>',
+    env: 'CONFORMANCE_REPORT_DIR',
+    kind: 'string',
+    default: 'reports/latest',
+    help: 'where report.html, results.json, junit.xml and badge.svg go (default {default})',
+  },
+  {
+    key: 'requireContainer',
+    flag: '--require-container',
+    env: 'CONFORMANCE_REQUIRE_CONTAINER',
+    kind: 'boolean',
+    help: 'fail (exit 3) instead of falling back to a local process when no container engine answers; implied by CI=true',
+  },
+  {
+    key: 'containerPort',
+    flag: '--container-port <port>',
+    env: 'CONFORMANCE_CONTAINER_PORT',
+    kind: 'integer',
+    default: 8080,
+    help: 'port the image serves on (default {default})',
+  },
+  {
+    key: 'containerEnv',
+    flag: '--container-env <K=V>',
+    env: 'CONFORMANCE_CONTAINER_ENV',
+    kind: 'keyValues',
+    help: 'extra container environment (repeatable)',
+    envInHelp: false,
+  },
+  {
+    key: 'healthPath',
+    flag: '--health-path <path>',
+    env: 'CONFORMANCE_HEALTH_PATH',
+    kind: 'string',
+    default: '/health',
+    help: 'health endpoint waited for until it answers 200 (image and reference default {default}; a --base-url target is waited for only when this is given, else GET / must answer anything)',
+  },
+  {
+    key: 'startTimeout',
+    flag: '--start-timeout <ms>',
+    env: 'CONFORMANCE_START_TIMEOUT',
+    kind: 'integer',
+    default: 60_000,
+    help: 'how long the target may take to become healthy (default {default})',
+  },
+  {
+    key: 'bail',
+    flag: '--bail [n]',
+    env: 'CONFORMANCE_BAIL',
+    kind: 'count',
+    help: 'stop after n failed tests (default 1)',
+  },
+  {
+    key: 'reporterVerbose',
+    flag: '--reporter-verbose',
+    env: 'CONFORMANCE_REPORTER_VERBOSE',
+    kind: 'boolean',
+    help: "also print vitest's per-test output and every requirement",
+  },
+  {
+    key: 'include',
+    flag: '--include <globs>',
+    env: 'CONFORMANCE_INCLUDE',
+    kind: 'list',
+    help: 'suite files to run, comma list of globs relative to the repository root (default conformance/suite/**/*.test.ts)',
+  },
+  {
+    key: 'baseline',
+    flag: '--baseline <results.json>',
+    env: 'CONFORMANCE_BASELINE',
+    kind: 'string',
+    help: 'an earlier results.json: report what newly failed and what got fixed; fail (exit 1) only on regressions',
+  },
+  {
+    key: 'expectedFailures',
+    flag: '--expected-failures <file>',
+    env: 'CONFORMANCE_EXPECTED_FAILURES',
+    kind: 'string',
+    help: 'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire',
+  },
+  {
+    key: 'targetLabel',
+    flag: '--target-label <text>',
+    env: 'CONFORMANCE_TARGET_LABEL',
+    kind: 'string',
+    help: 'a name for the target shown in the reports, e.g. "Acme API 2.3"',
+  },
+  {
+    key: 'seed',
+    flag: '--seed <n>',
+    env: 'CONFORMANCE_SEED',
+    kind: 'seed',
+    help: 'seed of the generated (model-based) tests; default random, printed and kept in results.json',
+  },
+  {
+    key: 'skipShrink',
+    flag: '--skip-shrink',
+    env: 'CONFORMANCE_SKIP_SHRINK',
+    kind: 'boolean',
+    help: 'a failing model-based test reports the first failing sequence as found instead of shrinking it to a shorter one (faster when only the verdict matters, as in the mutation run)',
+  },
+  {
+    key: 'recordHar',
+    flag: '--record-har <file>',
+    config: false,
+    kind: 'string',
+    help: "write the suite's own traffic as HAR 1.2 (credentials redacted), e.g. for a browser's developer tools",
+  },
+  {
+    key: 'config',
+    flag: '--config <file>',
+    env: 'CONFORMANCE_CONFIG',
+    config: false,
+    kind: 'string',
+    help: 'YAML config file: any option above (kebab or camel case) and `bindings:`',
+  },
+  {
+    key: 'bindings',
+    kind: 'bindings',
+    help: "names the spec leaves open, mapped to yours (the config file's `bindings:`, or an object in code; conformance/README.md section 4)",
+  },
+] as const satisfies readonly OptionRow[];
+
+type Row = (typeof RUN_OPTIONS)[number];
+export type OptionKey = Row['key'];
+type RowOf<K extends OptionKey> = Extract<Row, { key: K }>;
+
+/** Every level of an object optional (the library's and the config file's bindings). */
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** What a caller in code may give for an option of kind K (numbers also as their text, as before 0.3). */
+type InputOf<R extends Row> = R['kind'] extends 'integer' | 'number' | 'seed'
+  ? number | string
+  : R['kind'] extends 'boolean'
+    ? boolean
+    : R['kind'] extends 'list'
+      ? string | string[]
+      : R['kind'] extends 'keyValues'
+        ? Record<string, string> | string[] | string
+        : R['kind'] extends 'count'
+          ? number | boolean | string
+          : R['kind'] extends 'choice'
+            ? R extends { choices: readonly (infer C)[] }
+              ? C
+              : never
+            : R['kind'] extends 'bindings'
+              ? DeepPartial<Bindings>
+              : string;
+
+/** The value an option of kind K is read into. */
+type ValueOf<R extends Row> = R['kind'] extends 'integer' | 'number' | 'seed' | 'count'
+  ? number
+  : R['kind'] extends 'boolean'
+    ? boolean
+    : R['kind'] extends 'list'
+      ? string[]
+      : R['kind'] extends 'keyValues'
+        ? Record<string, string>
+        : R['kind'] extends 'choice'
+          ? R extends { choices: readonly (infer C)[] }
+            ? C
+            : never
+          : R['kind'] extends 'bindings'
+            ? DeepPartial<Bindings>
+            : string;
+
+/**
+ * The options of `conformance run` as a caller in code gives them (runConformance), in camel case:
+ * `{ baseUrl: 'http://localhost:8080', profile: 'core', requirements: 'SCHED-', timeout: 5000 }`.
+ * `conformance run --help` lists them; `bindings` is the config file's `bindings:` as an object.
+ * An unknown key is a UsageError that names the nearest known one.
+ */
+export type ConformanceOptions = { [R in Row as R['key']]?: InputOf<R> };
+
+/** An option's value as read from one place, with that place's name (for messages and relative paths). */
+export interface Given {
+  v: unknown;
+  from: 'command line' | 'environment' | 'config file';
+}
+
+export function optionRow<K extends OptionKey>(key: K): RowOf<K> {
+  return RUN_OPTIONS.find((r) => r.key === key) as RowOf<K>;
+}
+
+/** An option's value once resolved: never undefined when the option has a default. */
+export type Resolved<K extends OptionKey> =
+  RowOf<K> extends { default: unknown } ? ValueOf<RowOf<K>> : ValueOf<RowOf<K>> | undefined;
+
+/** The option's default (undefined: none). */
+export function optionDefault<K extends OptionKey>(key: K): Resolved<K> {
+  return (optionRow(key) as OptionRow).default as Resolved<K>;
+}
+
+/** Option key → CONFORMANCE_* variable. */
+export const ENV_VARS: Readonly<Record<string, string>> = Object.fromEntries(
+  RUN_OPTIONS.flatMap((r: OptionRow) => (r.env ? [[r.key, r.env]] : [])),
+);
+
+/** The keys the config file takes (camel case; kebab case is read as camel). */
+export const CONFIG_KEYS: ReadonlySet<string> = new Set(
+  RUN_OPTIONS.filter((r: OptionRow) => r.config !== false).map((r) => r.key),
+);
+
+const LIBRARY_KEYS: ReadonlySet<string> = new Set(RUN_OPTIONS.map((r) => r.key));
+
+/** A flag of `conformance run` as commander declares it (cli/run.ts). */
+export interface FlagSpec {
+  key: OptionKey;
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+  /** repeatable: every occurrence is kept (a list) */
+  repeatable: boolean;
+}
+
+/** The flags of `conformance run`, in the order of the table, with their help as printed. */
+export function runOptionFlags(): FlagSpec[] {
+  return RUN_OPTIONS.flatMap((r: OptionRow): FlagSpec[] => {
+    if (!r.flag) return [];
+    const help = r.help.replace('{default}', String(r.default));
+    return [
+      {
+        key: r.key as OptionKey,
+        flags: r.flag,
+        description: r.env && r.envInHelp !== false ? `${help} [${r.env}]` : help,
+        ...(r.choices ? { choices: r.choices } : {}),
+        repeatable: r.kind === 'keyValues',
+      },
+    ];
+  });
+}
+
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours) of two short names. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/** The known name nearest to `name` (case and dashes ignored), if near enough to be a slip. */
+export function suggest(name: string, known: Iterable<string>): string | undefined {
+  const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
+  let best: { k: string; d: number } | undefined;
+  for (const k of known) {
+    const d = distance(norm(name), norm(k));
+    if (!best || d < best.d) best = { k, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(norm(name).length / 3)) ? best.k : undefined;
+}
+
+/**
+ * The error for a key no option has: `where` names the place (`options`, `config file x.yaml`),
+ * `known` the keys taken there, written as the caller writes them (`kebab`: as a config file's
+ * kebab-case key).
+ */
+export function unknownKeyError(
+  where: string,
+  key: string,
+  known: Iterable<string>,
+  style: 'camel' | 'kebab',
+): UsageError {
+  const names = [...known].map((k) => (style === 'kebab' ? kebab(k) : k));
+  const near = suggest(key, names);
+  return new UsageError(
+    `${where}: unknown ${where === 'options' ? 'option' : 'key'} '${key}' (${near ? `did you mean ${near}?` : `known: ${names.join(', ')}`})`,
+  );
+}
+
+/** Throws for the first key of a caller's options no option has (with the nearest known key). */
+export function checkOptionKeys(options: object): void {
+  for (const k of Object.keys(options))
+    if (!LIBRARY_KEYS.has(k)) throw unknownKeyError('options', k, LIBRARY_KEYS, 'camel');
+}
+
+export function splitList(s: string): string[] {
+  return s
+    .split(/[,\s]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+function truthy(v: string): boolean {
+  return /^(1|true|yes|on)$/i.test(v.trim());
+}
+
+function text(v: unknown): string {
+  return Array.isArray(v) ? v.map(String).join(',') : String(v);
+}
+
+function integer(name: string, s: string, min: number): number {
+  if (!/^\d+$/.test(s.trim()) || Number(s) < min)
+    throw new UsageError(`${name} must be an integer >= ${min} (got '${s}')`);
+  return Number(s);
+}
+
+/** A seed is a 32-bit signed integer (what fast-check takes). */
+export function parseSeed(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s.trim());
+  if (!/^-?\d+$/.test(s.trim()) || n < -(2 ** 31) || n > 2 ** 31 - 1)
+    throw new UsageError(`--seed must be an integer from -2147483648 to 2147483647 (got '${s}')`);
+  return n;
+}
+
+/**
+ * Reads and validates a given value of option `key` by its kind; undefined for a value that means
+ * "not set" (`--bail false`). Bindings are checked by their own resolver (resolveBindings, called by
+ * config.ts). Throws UsageError naming the flag (`--timeout must be ...`).
+ */
+export function readOption<K extends OptionKey>(key: K, given: Given): ValueOf<RowOf<K>> | undefined {
+  const r: OptionRow = optionRow(key);
+  const name = `--${kebab(r.key)}`;
+  const v = given.v;
+  const out = (x: unknown) => x as ValueOf<RowOf<K>>;
+  switch (r.kind) {
+    case 'string':
+      return out(text(v));
+    case 'boolean':
+      return out(typeof v === 'boolean' ? v : truthy(text(v)));
+    case 'integer':
+      return out(integer(name, text(v), r.min ?? 1));
+    case 'number': {
+      const s = text(v);
+      const min = r.min ?? 0;
+      if (!/^\d+(\.\d+)?$/.test(s.trim()) || Number(s) < min)
+        throw new UsageError(`${name} must be a number >= ${min} (got '${s}')`);
+      return out(Number(s));
+    }
+    case 'seed':
+      return out(parseSeed(text(v)));
+    case 'choice': {
+      const s = text(v);
+      const choices = r.choices ?? [];
+      if (!choices.includes(s))
+        throw new UsageError(
+          `${name} must be ${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]} (got '${s}')`,
+        );
+      return out(s);
+    }
+    case 'list':
+      return out((Array.isArray(v) ? v : [v]).flatMap((x) => splitList(String(x))));
+    case 'keyValues': {
+      const pairs: string[] =
+        v !== null && typeof v === 'object' && !Array.isArray(v)
+          ? Object.entries(v).map(([a, b]) => `${a}=${String(b)}`)
+          : Array.isArray(v)
+            ? v.map(String)
+            : String(v)
+                .split(/[,;\n]/)
+                .map((s) => s.trim())
+                .filter(Boolean);
+      const map: Record<string, string> = {};
+      for (const kv of pairs) {
+        const i = kv.indexOf('=');
+        if (i <= 0) throw new UsageError(`${name} must be K=V (got '${kv}')`);
+        map[kv.slice(0, i)] = kv.slice(i + 1);
+      }
+      return out(map);
+    }
+    case 'count': {
+      const s = text(v);
+      if (s === 'false') return undefined;
+      return out(s === 'true' ? 1 : integer(name, s, 1));
+    }
+    case 'bindings':
+      // its keys and values: resolveBindings (suite-api/bindings.ts), called by resolveRunOptions
+      return out(v);
+  }
+}
+
+/**
+ * The options a suite file run by plain vitest takes from CONFORMANCE_* variables (context.ts
+ * contextFromEnv), read and validated as a run reads them; absent: not set.
+ */
+export function envOption<K extends OptionKey>(key: K, env: NodeJS.ProcessEnv): ValueOf<RowOf<K>> | undefined {
+  const name = (optionRow(key) as OptionRow).env;
+  const v = name ? env[name] : undefined;
+  return v === undefined || v === '' ? undefined : readOption(key, { v, from: 'environment' });
+}
