@@ -2,24 +2,10 @@
 // negotiation"): the protocol version spoken, the tests that did not run for want of a newer one and
 // what the endpoint must declare and support to run them, and the tests the endpoint, not the
 // interface, stopped (precondition-failed, or a fixture it said cannot exist here).
-import type { TestResult } from './results.js';
+import type { ProviderStatesReport, TestResult } from './results.js';
 
-export interface ProviderStatesReport {
-  /** The newest protocol version this suite speaks. */
-  suite: string;
-  /** The version the run was told (--provider-states-protocol, or the fixtures file's `protocol:`). */
-  configured?: string;
-  /** The versions the tests spoke (one, unless the endpoint changed its answer during the run). */
-  used: string[];
-  /** Tests that did not run for want of a newer protocol. */
-  notRunForProtocol: number;
-  /** What the endpoint must declare and support to run them, newest first, with how many tests wait. */
-  needs: Array<{ since: string; what: string; tests: number }>;
-  /** Tests that ended precondition-failed: a state could not be set up as asked. */
-  preconditionFailed: number;
-  /** Tests that ended not-applicable because the endpoint said the fixture cannot exist here (501) or refused it as allowed (400). */
-  refused: number;
-}
+// the report's shape lives with the rest of results.json (results.ts), which this module fills
+export type { ProviderStatesReport } from './results.js';
 
 const REFUSED = /^provider state '[^']+' cannot exist here: |\(400\), as the protocol allows: /;
 

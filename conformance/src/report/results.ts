@@ -7,7 +7,24 @@ import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue
 import { areaOf } from '../spec/catalogue.js';
 import type { Profile, TargetKind } from '../run/context.js';
 import { matchesSelection, profileLevels } from '../run/context.js';
-import type { ProviderStatesReport } from './provider-states.js';
+
+/** What the provider-state endpoint made of the run (filled by provider-states.ts). */
+export interface ProviderStatesReport {
+  /** The newest protocol version this suite speaks. */
+  suite: string;
+  /** The version the run was told (--provider-states-protocol, or the fixtures file's `protocol:`). */
+  configured?: string;
+  /** The versions the tests spoke (one, unless the endpoint changed its answer during the run). */
+  used: string[];
+  /** Tests that did not run for want of a newer protocol. */
+  notRunForProtocol: number;
+  /** What the endpoint must declare and support to run them, newest first, with how many tests wait. */
+  needs: Array<{ since: string; what: string; tests: number }>;
+  /** Tests that ended precondition-failed: a state could not be set up as asked. */
+  preconditionFailed: number;
+  /** Tests that ended not-applicable because the endpoint said the fixture cannot exist here (501) or refused it as allowed (400). */
+  refused: number;
+}
 
 /**
  * The result of one test.

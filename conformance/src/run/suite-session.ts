@@ -13,8 +13,11 @@ import path from 'node:path';
 import { createVitest, type Reporter, type TestSpecification, type Vitest } from 'vitest/node';
 import { ROOT } from '../paths.js';
 import { KeptThreads } from './kept-threads.js';
-import type { SuiteRunOptions, SuiteRunResult } from './vitest-run.js';
+import type { SuiteRunOptions, SuiteSession } from './vitest-run.js';
 import { sessionCanRun, suiteConfig } from './vitest-run.js';
+
+// its interface lives with the runs it serves (vitest-run.ts), which takes one
+export type { SuiteSession } from './vitest-run.js';
 
 /** The reporter hooks a run's reporters receive (onInit: once per run, from runOnce). */
 const HOOKS = [
@@ -59,15 +62,6 @@ function suiteFiles(): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[])
     .filter((f) => /\.[cm]?[jt]s$/.test(f))
     .map((f) => path.join(dir, f).split(path.sep).join('/'));
-}
-
-export interface SuiteSession {
-  /** One vitest run (one phase) of the suite on the session's instance for this configuration. */
-  runOnce(o: SuiteRunOptions): Promise<SuiteRunResult>;
-  /** Ends every instance and its threads. */
-  close(): Promise<void>;
-  /** vitest instances and worker threads started so far, runs done (to see that they are reused). */
-  stats(): { instances: number; threads: number; runs: number };
 }
 
 let sessions = 0;

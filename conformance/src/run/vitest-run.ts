@@ -7,7 +7,17 @@ import { ROOT, SUITE_GLOB } from '../paths.js';
 import type { RunContext } from './context.js';
 import { DEFAULT_CONCURRENCY } from './options.js';
 import { LongChainsFirst } from './file-order.js';
-import type { SuiteSession } from './suite-session.js';
+
+/** A suite session (suite-session.ts openSuiteSession): one vitest instance and its worker threads
+ * serving run after run. */
+export interface SuiteSession {
+  /** One vitest run (one phase) of the suite on the session's instance for this configuration. */
+  runOnce(o: SuiteRunOptions): Promise<SuiteRunResult>;
+  /** Ends every instance and its threads. */
+  close(): Promise<void>;
+  /** vitest instances and worker threads started so far, runs done (to see that they are reused). */
+  stats(): { instances: number; threads: number; runs: number };
+}
 
 export interface SuiteRunOptions {
   ctx: RunContext;
