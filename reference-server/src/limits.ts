@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, problemBody, REASONS, type ProblemCode } from './errors.js';
+import { own } from './own.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const MAX_URL_CHARS = 10_000;
@@ -98,7 +99,7 @@ export function clientErrorHandler(max = MAX_URL_CHARS) {
     const answer = () => {
       if (!socket.writable) return void socket.destroy();
       socket.end(
-        `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
+        `HTTP/1.1 ${status} ${own(REASONS, status) ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
       // end() flushes the answer; a socket that never drains is destroyed.

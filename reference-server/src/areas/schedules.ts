@@ -29,6 +29,7 @@ import { ENDORSEMENT, SCHEDULE_DOMAINS, type ProposalRow } from '../proposals/mo
 import { cannotModifyMessage, modifiability } from '../proposals/modifiability.js';
 import { migrate } from '../proposals/tables.js';
 import { parseBoolParam, parseIntParam } from '../validation.js';
+import { own } from '../own.js';
 
 /** Schedule operation result (spec 2.5); Warnings is always null in the reference. */
 // REQ: SCHED-001
@@ -77,7 +78,7 @@ function scheduleDomain(deps: Deps, proposalId: number, name: string): ScheduleD
     fields.set(f.name, f);
   }
   const required = new Set<string>();
-  const known = Object.prototype.hasOwnProperty.call(SCHEDULE_DOMAINS, name) ? SCHEDULE_DOMAINS[name] : undefined;
+  const known = own(SCHEDULE_DOMAINS, name);
   if (known) required.add(known.required);
   for (const f of def.fields) if (f.required && fields.has(f.name)) required.add(f.name);
   return { name, key: def.key || `${name}ID`, required: [...required], fields };

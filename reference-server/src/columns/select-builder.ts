@@ -4,6 +4,7 @@
 import { type ColumnType, type DomainDef, type FieldDef, nativeColumns, q } from '../dictionary.js';
 import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
+import { own } from '../own.js';
 
 export type Mode = 'select' | 'filter' | 'sort';
 
@@ -125,7 +126,7 @@ export class SelectBuilder {
     }
     if (f?.type === 'coded') {
       // REQ: COL-005
-      const type = CODE_PROPS[prop];
+      const type = own(CODE_PROPS, prop);
       if (!type) this.fail(mode, `Coded field '${head}' has the properties Code and Description, not '${prop}'.`);
       const alias = this.joinCode(f);
       return { kind: 'sql', sql: `${alias}.${q(prop)}`, type };
