@@ -33,6 +33,7 @@ export const REASONS: Record<number, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   414: 'URI Too Long',
+  417: 'Expectation Failed',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',

@@ -310,14 +310,16 @@ function parseUpsertBody(text: string): UpsertBody {
   if (!isObject(raw))
     throw malformed('The request body must be a JSON object with Inserts, Updates and Deletes arrays.');
   const arr = (name: 'Inserts' | 'Updates' | 'Deletes'): unknown[] => {
-    const v = raw[name];
-    if (v === undefined || v === null) return [];
+    // all three arrays are required (any may be empty): a missing or misspelt one (`Insert`) is
+    // refused rather than read as empty, which answered 200 and did nothing (issue 35)
+    const v = Object.hasOwn(raw, name) ? raw[name] : undefined;
+    if (v === undefined) throw malformed(`${name} is required: an array, which may be empty.`);
     if (!Array.isArray(v)) throw malformed(`${name} must be an array.`);
     return v;
   };
   const fieldsOf = (item: Record<string, unknown>, where: string): Record<string, unknown> => {
-    const f = item.Fields;
-    if (f === undefined || f === null) return {};
+    const f = Object.hasOwn(item, 'Fields') ? item.Fields : undefined;
+    if (f === undefined) throw malformed(`${where}.Fields is required: an object of field name to value.`);
     if (!isObject(f)) throw malformed(`${where}.Fields must be an object of field name to value.`);
     return f;
   };
