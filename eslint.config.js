@@ -120,4 +120,36 @@ export default tseslint.config(
     files: ['conformance/suite/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
+  {
+    // Own lookups (issue 35): in the reference server a name from a request (column, property,
+    // field, setting, state) is looked up in a table's own entries only. `TABLE[name]` on a plain
+    // object and `name in obj` also find what every object inherits (`constructor`, `toString`,
+    // `__proto__`...): `Custom2Code.constructor` passed the coded-property check and reached SQL.
+    // Constant tables (ALL_CAPS names) are read with a computed key through own()
+    // (reference-server/src/own.ts) or are Maps; a module's string-keyed object-literal table
+    // has an ALL_CAPS name, so the first rule sees its reads. reference-server/test/own-lookups.test.ts
+    // plants each mistake and checks that lint fails on it.
+    files: ['reference-server/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[computed=true][object.name=/^[A-Z][A-Z0-9_]*$/][property.type!='Literal']",
+          message:
+            'A constant table read with a computed key also finds inherited members (constructor, toString, __proto__): use own(TABLE, key) from own.ts, or a Map.',
+        },
+        {
+          selector: "BinaryExpression[operator='in']",
+          message:
+            '`key in obj` also finds inherited members (constructor, toString, __proto__): use Object.hasOwn(obj, key), or a Map.',
+        },
+        {
+          selector:
+            ":matches(Program, ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator[id.name!=/^[A-Z][A-Z0-9_]*$/][id.typeAnnotation.typeAnnotation.typeName.name='Record'][init.type='ObjectExpression'][init.properties.length>0]",
+          message:
+            'A string-keyed lookup table is a Map, or a constant with an ALL_CAPS name read through own() (so the computed-read rule sees it).',
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,7 @@
 // SQLite: open (file in WAL mode, or ':memory:') and create the schema from the data dictionary.
 import Database from 'better-sqlite3';
 import { CODE_LISTS, DOMAINS, type DomainDef, nativeColumns, q } from './dictionary.js';
+import { own } from './own.js';
 
 const SQL_TYPES = {
   integer: 'INTEGER',
@@ -98,7 +99,7 @@ export function cacheStatements(db: Database.Database, max = STATEMENT_CACHE_SIZ
 function domainTableSql(def: DomainDef): string[] {
   const cols = nativeColumns(def)
     .slice(1)
-    .map((c) => `${q(c.name)} ${SQL_TYPES[c.type]}`);
+    .map((c) => `${q(c.name)} ${own(SQL_TYPES, c.type)!}`);
   const stmts = [
     `CREATE TABLE IF NOT EXISTS ${q(def.table)} (${q(def.key)} INTEGER PRIMARY KEY AUTOINCREMENT${cols.length ? ', ' + cols.join(', ') : ''})`,
   ];

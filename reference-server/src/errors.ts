@@ -1,6 +1,7 @@
 // One error shape for every undocumented failure: RFC 9457 problem details (architecture section 2).
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { own } from './own.js';
 
 // REQ: GEN-003
 export type ProblemCode =
@@ -32,6 +33,7 @@ export const REASONS: Record<number, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   414: 'URI Too Long',
+  417: 'Expectation Failed',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',
@@ -62,7 +64,7 @@ export class ApiError extends Error {
 }
 
 export function problemBody(status: number, code: ProblemCode, detail: string): Problem {
-  return { type: PROBLEM_TYPE, title: REASONS[status] ?? 'Error', status, detail, code };
+  return { type: PROBLEM_TYPE, title: own(REASONS, status) ?? 'Error', status, detail, code };
 }
 
 /** A problem+json response (a JSON body, like every other answer). */

@@ -17,6 +17,15 @@ function invalid(detail: string): never {
   throw new ApiError(400, 'InvalidFilter', detail);
 }
 
+const LINQ_OPS = new Map<string, CompareOp>([
+  ['==', 'eq'],
+  ['!=', 'ne'],
+  ['<', 'lt'],
+  ['<=', 'le'],
+  ['>', 'gt'],
+  ['>=', 'ge'],
+]);
+
 /** At most this many conditions in one `filter` or `linqFilter`, and parentheses nested at most
  * this deep: bounded parser recursion and SQL expression depth (SQLite refuses trees deeper than
  * 1000; a deeper LINQ nesting overflowed the parser's stack). More → 400 InvalidFilter. */
@@ -262,8 +271,8 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
       return comparison(sql, type, m[1]!, m[2] === 'Contains' ? 'contains' : 'startswith', arg.v);
     }
     const opTok = peek();
-    const ops: Record<string, CompareOp> = { '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
-    if (opTok.k !== 'op' || !(opTok.v in ops))
+    const op = opTok.k === 'op' ? LINQ_OPS.get(opTok.v) : undefined;
+    if (!op)
       invalid(
         `Expected a comparison (== != < <= > >=) or .Contains/.StartsWith after '${t.v}' at position ${opTok.pos}.`,
       );
@@ -275,7 +284,7 @@ export function parseLinq(src: string, resolve: FieldResolver): SqlFragment {
     else invalid(`Expected a literal (string, number, true, false or null) at position ${lit.pos}.`);
     p++;
     const { sql, type } = resolve(t.v);
-    return comparison(sql, type, t.v, ops[opTok.v]!, value);
+    return comparison(sql, type, t.v, op, value);
   }
 
   const e = orExpr();

@@ -88,7 +88,9 @@ export async function runHost(
       answer({ error: `not a command: ${(e as Error).message}` });
       continue;
     }
-    const p = 'start' in cmd ? start(cmd.id, cmd.start, cmd.log) : stop(cmd.id);
+    const p = Object.hasOwn(cmd, 'start')
+      ? start(cmd.id, (cmd as { start: string[] }).start, (cmd as { log?: string }).log)
+      : stop(cmd.id);
     pending.add(p);
     void p.finally(() => pending.delete(p));
   }

@@ -1,8 +1,10 @@
 // Request limits (architecture section 2): body over 10 MB → 413, URL over 10,000 characters → 414.
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, problemBody, REASONS, type ProblemCode } from './errors.js';
+import { own } from './own.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const MAX_URL_CHARS = 10_000;
@@ -24,6 +26,17 @@ export function checkUrlLength(raw: string, max = MAX_URL_CHARS): void {
   if (target > max) throw new ApiError(414, 'UriTooLong', `The request URL is longer than ${max} characters.`);
 }
 
+/** ApiError 413 when the request declares a body (Content-Length) over `max`: for GET and HEAD,
+ * whose bodies no route reads (bodySizeLimit limits the others as they are read). */
+// REQ: LIM-001
+export function checkDeclaredBodySize(c: Context, max = MAX_BODY_BYTES): void {
+  // node's request when served by @hono/node-server (its headers object, no Headers built)
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const declared = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > max)
+    throw new ApiError(413, 'PayloadTooLarge', `The request body is larger than ${max} bytes.`);
+}
+
 // REQ: LIM-001
 export function bodySizeLimit(max = MAX_BODY_BYTES): MiddlewareHandler {
   const limit = bodyLimit({
@@ -40,8 +53,11 @@ export function bodySizeLimit(max = MAX_BODY_BYTES): MiddlewareHandler {
 
 /** Largest request head (request line and headers) the HTTP server reads: well above the URL
  * limit, so that a URL up to 10,000 characters with ordinary headers always reaches the routes
- * (node's default of 16 KB refused a long URL plus a long header with 431). */
-export const MAX_HEADER_BYTES = 64 * 1024;
+ * (node's default of 16 KB refused a long URL plus a long header with 431). Below the 64 KB a
+ * socket read delivers at once: a request line longer than the head limit overflows within the
+ * read that starts it, where the refusal can still tell a long URL (414) from long headers (431);
+ * at 64 KB a 100,000-character URL overflowed in its second read and was answered 431 (issue 35). */
+export const MAX_HEADER_BYTES = 60 * 1024;
 
 /**
  * `clientError` handler of the HTTP server: requests that node's HTTP parser refuses before any
@@ -98,7 +114,7 @@ export function clientErrorHandler(max = MAX_URL_CHARS) {
     const answer = () => {
       if (!socket.writable) return void socket.destroy();
       socket.end(
-        `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
+        `HTTP/1.1 ${status} ${own(REASONS, status) ?? 'Error'}\r\nContent-Type: application/problem+json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
       // end() flushes the answer; a socket that never drains is destroyed.
@@ -110,4 +126,88 @@ export function clientErrorHandler(max = MAX_URL_CHARS) {
       setTimeout(() => socket.destroy(), 10_000).unref();
     } else answer();
   };
+}
+
+/** Writes a problem+json answer on a response node's HTTP server created (before any route). */
+function answerProblem(res: ServerResponse, status: number, code: ProblemCode, detail: string): void {
+  const body = JSON.stringify(problemBody(status, code, detail));
+  res.writeHead(status, {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body);
+}
+
+/** A Host header @hono/node-server takes as it is (its own fast test). */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
+/** Whether `host` is a Host header @hono/node-server accepts (it answers others with a bare 400):
+ * a plain one, or one the URL parser reads back as the same host. */
+function validHost(host: string): boolean {
+  if (PLAIN_HOST.test(host)) return true;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}/`).hostname;
+  } catch {
+    return false;
+  }
+  return (
+    hostname.length === host.length ||
+    hostname === (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase()
+  );
+}
+
+/** Why node's HTTP layer or @hono/node-server would refuse `req` with a bare 400, or undefined. */
+export function headRefusal(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  if (host === undefined) {
+    // RFC 9112 3.2: a server answers 400 to an HTTP/1.1 request without Host
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'The Host header is required.';
+  } else if (!validHost(host)) return 'The Host header is not a valid host.';
+  const target = req.url ?? '';
+  if (target.charCodeAt(0) === 47) {
+    const backslash = target.indexOf('\\');
+    if (backslash >= 0) {
+      const query = target.indexOf('?');
+      if (query < 0 || backslash < query) return 'The request path must not contain a backslash.';
+    }
+    return undefined;
+  }
+  if (target === '*')
+    return `The request target '*' (asterisk form) is not supported; no operation is declared for it.`;
+  if (!/^https?:\/\//i.test(target)) return 'The request target must be a path (origin form) or an absolute http URL.';
+  try {
+    new URL(target);
+  } catch {
+    return 'The request target is not a valid absolute URL.';
+  }
+  return undefined;
+}
+
+/**
+ * Makes node's own answers before any route problem+json (issue 35): the bare 400 to a missing or
+ * invalid Host header and to a request target that is not a path (`OPTIONS *`), and the bare 417
+ * to an `Expect` other than `100-continue`. The server must be created with
+ * `requireHostHeader: false` (serverOptions), so that the missing Host reaches this check.
+ */
+// REQ: LIM-001
+export function guardRequests(server: Server): void {
+  const [listener] = server.listeners('request') as RequestListener[];
+  if (!listener) throw new Error('guardRequests: the server has no request listener yet');
+  server.removeListener('request', listener);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = headRefusal(req);
+    if (refusal === undefined) return listener(req, res);
+    // the body (if any) is not read: the connection closes after the answer
+    answerProblem(res, 400, 'MalformedRequest', refusal);
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    answerProblem(
+      res,
+      417,
+      'MalformedRequest',
+      `The expectation '${String(req.headers.expect).slice(0, 100)}' cannot be met; only 100-continue is supported.`,
+    );
+  });
 }

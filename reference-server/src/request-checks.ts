@@ -13,7 +13,7 @@
 import type { Context, Handler, Hono, MiddlewareHandler, Next } from 'hono';
 import type { AppEnv, Deps } from './deps.js';
 import { authenticate } from './auth.js';
-import { checkUrlLength } from './limits.js';
+import { checkDeclaredBodySize, checkUrlLength } from './limits.js';
 import type { MethodRouter } from './routing.js';
 
 /** Paths that need a token: what Hono's pattern '/api/*' matches ('/api' itself included). */
@@ -40,8 +40,13 @@ function checked(handler: Handler<AppEnv>, checks: RequestChecks): Handler<AppEn
   return (c, next) => {
     checkUrlLength(c.req.url);
     const method = c.req.method;
-    // no body to limit: every check is synchronous, and so is the answer of a synchronous handler
-    if (method === 'GET' || method === 'HEAD') return rest(c, next);
+    // no body to read: every check is synchronous, and so is the answer of a synchronous handler.
+    // A body the client declares over the limit is refused all the same (413 on any operation);
+    // a GET body is never read, so one sent without a length is left unread.
+    if (method === 'GET' || method === 'HEAD') {
+      checkDeclaredBodySize(c);
+      return rest(c, next);
+    }
     return (async () => {
       await checks.bodyLimit(c, async () => {
         c.res = await rest(c, next);

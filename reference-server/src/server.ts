@@ -1,5 +1,6 @@
 // One reference server: its database opened, its app listening, its log lines written where the
 // caller says. Used by the command (main.ts) and by the host of many servers (host.ts).
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -7,7 +8,7 @@ import { seedDemo } from './seed.js';
 import { startIdsAt } from './settings.js';
 import type { StateMode } from './provider-states/protocol.js';
 import { specVersion } from './areas/health.js';
-import { clientErrorHandler, MAX_HEADER_BYTES } from './limits.js';
+import { clientErrorHandler, guardRequests, MAX_HEADER_BYTES } from './limits.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -108,9 +109,16 @@ export async function startServer(o: ServerOptions, output: ServerOutput = PROCE
 
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
     const s = serve(
-      { fetch: created.app.fetch, port: o.port, hostname: o.host, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } },
+      {
+        fetch: created.app.fetch,
+        port: o.port,
+        hostname: o.host,
+        // requireHostHeader: guardRequests answers a missing Host with a problem, not node's bare 400
+        serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+      },
       () => resolveServer(s),
     );
+    guardRequests(s as Server);
     // Requests node's parser refuses get a problem+json answer (414 for a request line over the limit).
     s.on('clientError', clientErrorHandler());
     s.once('error', reject);

@@ -1,6 +1,7 @@
 // Service settings, persisted in the `settings` table and mirrored in deps.settings.
 import type Database from 'better-sqlite3';
 import type { Settings } from './deps.js';
+import { own } from './own.js';
 
 /** Setting names of the service mapped to the fields of Settings. */
 export const SETTING_NAMES: Record<string, keyof Settings> = {
@@ -13,7 +14,7 @@ export function loadSettings(db: Database.Database, overrides: Partial<Settings>
   const settings: Settings = { ...DEFAULTS };
   const rows = db.prepare('SELECT Name, Value FROM settings').all() as Array<{ Name: string; Value: string }>;
   for (const r of rows) {
-    const field = SETTING_NAMES[r.Name];
+    const field = own(SETTING_NAMES, r.Name);
     if (field) settings[field] = JSON.parse(r.Value) as never;
   }
   for (const [name, field] of Object.entries(SETTING_NAMES)) {
@@ -33,7 +34,7 @@ function saveSetting(db: Database.Database, name: string, value: unknown): void 
 
 /** Set a setting by its service name, in the database and in the live settings object. */
 export function setSetting(db: Database.Database, settings: Settings, name: string, value: unknown): void {
-  const field = SETTING_NAMES[name];
+  const field = own(SETTING_NAMES, name);
   if (!field) throw new Error(`unknown setting ${name}`);
   settings[field] = value as never;
   saveSetting(db, name, value);

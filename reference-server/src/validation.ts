@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ApiError } from './errors.js';
+import { own } from './own.js';
 
 /** Parse the JSON body; malformed JSON → 400 MalformedRequest. */
 // REQ: GEN-004
@@ -207,7 +208,7 @@ export class SpecValidator {
         in: p.in as 'query' | 'path',
         required: !!p.required,
         numeric,
-        validate: this.compileAt(pointer, RELAXED[String(p.name)] ?? []),
+        validate: this.compileAt(pointer, own(RELAXED, String(p.name)) ?? []),
       });
     });
     let body: OperationCheck['body'];

@@ -81,7 +81,7 @@ describe('BindStatus and BindQuote', () => {
     const prop = h.deps.db.prepare(`SELECT StatusCode FROM "Proposal" WHERE ProposalID = ?`).get(p.proposalId) as any;
     expect(prop.StatusCode).toBe('B');
     const up = await h.call('POST', `${P(p.proposalId)}/Schedules/ProposalLocation/UpsertMulti`, {
-      body: { Inserts: [{ Fields: { LocationName: 'late' } }] },
+      body: { Inserts: [{ Fields: { LocationName: 'late' } }], Updates: [], Deletes: [] },
     });
     expect(up.status).toBe(409);
     // binding twice is refused and the status stays Bound

@@ -5,8 +5,11 @@ import { seedProposals } from '../src/proposals/seed.js';
 import { harness, type H } from './support/proposal-harness.js';
 
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
-const upsert = (h: H, id: number | string, body: unknown, q = '') =>
-  h.call('POST', `${P(id)}/Schedules/ProposalLocation/UpsertMulti${q}`, { body });
+/** An UpsertMulti call; arrays the test leaves out are sent empty (the reference requires all three). */
+const upsert = (h: H, id: number | string, body: object, q = '') =>
+  h.call('POST', `${P(id)}/Schedules/ProposalLocation/UpsertMulti${q}`, {
+    body: { Inserts: [], Updates: [], Deletes: [], ...body },
+  });
 const del = (h: H, id: number | string, sid: number | string) =>
   h.call('DELETE', `${P(id)}/Schedules/ProposalLocation/${sid}`);
 function dump(h: H): string {

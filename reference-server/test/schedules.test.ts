@@ -1,10 +1,16 @@
 // Schedules of a proposal: UpsertMulti, DELETE, Reinstate (spec 2.5, 3, 4.5, 6, 7).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type H } from './support/proposal-harness.js';
+import { expectDocumented, expectProblem } from './app-core.harness.js';
 
 const P = (id: number | string) => `/api/Quotes/Proposals/${id}`;
+/** An UpsertMulti call; arrays the test leaves out are sent empty (the reference requires all three). */
 const upsert = (h: H, id: number | string, body: unknown, q = '', domain = 'ProposalLocation', token?: string) =>
-  h.call('POST', `${P(id)}/Schedules/${domain}/UpsertMulti${q}`, { body, token });
+  h.call('POST', `${P(id)}/Schedules/${domain}/UpsertMulti${q}`, { body: withArrays(body), token });
+const withArrays = (body: unknown) =>
+  typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? { Inserts: [], Updates: [], Deletes: [], ...body }
+    : body;
 const del = (h: H, id: number | string, sid: number | string, domain = 'ProposalLocation', token?: string) =>
   h.call('DELETE', `${P(id)}/Schedules/${domain}/${sid}`, { token });
 const reinstate = (h: H, id: number | string, sid: number | string, domain = 'ProposalLocation') =>
@@ -92,16 +98,46 @@ describe('UpsertMulti', () => {
     expect(got.json.Record).toMatchObject({ LocationName: 'New HQ', City: 'Austin', ZipCode: '78701' });
   });
 
-  it('SCHED-008: any array may be empty, and a missing array counts as empty', async () => {
+  it('SCHED-008: any array may be empty', async () => {
     const p = await h.proposal();
     const empty = await upsert(h, p.proposalId, { Inserts: [], Updates: [], Deletes: [] });
     expect(empty.status).toBe(200);
     expect(empty.json).toEqual({ Inserts: [], Updates: [], Deletes: [] });
-    const only = await upsert(h, p.proposalId, { Inserts: [{ Fields: { LocationName: 'X' } }] });
+    const only = await upsert(h, p.proposalId, {
+      Inserts: [{ Fields: { LocationName: 'X' } }],
+      Updates: [],
+      Deletes: [],
+    });
     expect(only.status).toBe(200);
     expect(only.json.Updates).toEqual([]);
     expect(only.json.Deletes).toEqual([]);
     expect(only.json.Inserts[0].IsSuccessful).toBe(true);
+  });
+
+  it('a missing array or item Fields is 400 MalformedRequest and changes nothing (implementation-defined: the arrays are required)', async () => {
+    const p = await h.proposal({ locations: 1 });
+    const id = p.locationIds[0];
+    const ins = [{ Fields: { LocationName: 'Never' } }];
+    const bodies: Array<[string, unknown]> = [
+      ['no Deletes', { Inserts: ins, Updates: [] }],
+      ['no Updates', { Inserts: ins, Deletes: [] }],
+      ['no Inserts', { Updates: [], Deletes: [{ ID: id }] }],
+      ['a misspelt array', { Insert: ins, Updates: [], Deletes: [] }],
+      ['a null array', { Inserts: null, Updates: [], Deletes: [] }],
+      ['an empty object', {}],
+      ['an insert without Fields', { Inserts: [{ fields: { LocationName: 'Never' } }], Updates: [], Deletes: [] }],
+      ['an update without Fields', { Inserts: [], Updates: [{ ID: id }], Deletes: [{ ID: id }] }],
+    ];
+    const before = locations(h, p.proposalId, true);
+    for (const [what, body] of bodies) {
+      for (const q of ['', '?isAtomic=true']) {
+        const r = await h.call('POST', `${P(p.proposalId)}/Schedules/ProposalLocation/UpsertMulti${q}`, { body });
+        expectProblem(r, 400, 'MalformedRequest');
+        expectDocumented(r, 'post', '/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/UpsertMulti');
+        expect(r.json.detail, what).toMatch(/Inserts|Updates|Deletes|Fields/);
+      }
+    }
+    expect(locations(h, p.proposalId, true)).toEqual(before);
   });
 
   it('SCHED-016 SCHED-023 SCHED-002: an insert without LocationName fails with RecordID 0', async () => {

@@ -866,7 +866,10 @@ export interface components {
             ZipCode?: string;
         };
         /**
-         * @description Bulk schedule changes; any array may be empty. The reference accepts at most 100 items over
+         * @description Bulk schedule changes; any array may be empty. All three arrays and the `Fields` of every
+         *     insert and update are required: the reference refuses a body without one (or with a
+         *     misspelt or null one) with 400 `MalformedRequest` and changes nothing, rather than read it
+         *     as empty (implementation-defined). The reference accepts at most 100 items over
          *     the three arrays together and refuses more with 413 (implementation-defined; the
          *     specification shows no limit), so each array holds at most 100 items.
          */
@@ -1088,9 +1091,10 @@ export interface components {
         };
         /**
          * @description Request body over 10 MB (on any operation: a client may send a body even where none is
-         *     expected), or more than 100 items over the three arrays of one UpsertMulti call; nothing
-         *     changes. The limits, status and body are implementation-defined (the
-         *     specification does not show maximum body sizes).
+         *     expected; on `GET` and `HEAD`, whose bodies are never read, a declared `Content-Length`
+         *     over 10 MB, while a body sent there without a length is left unread), or more than 100
+         *     items over the three arrays of one UpsertMulti call; nothing changes. The limits, status
+         *     and body are implementation-defined (the specification does not show maximum body sizes).
          */
         PayloadTooLarge: {
             headers: {
@@ -1100,8 +1104,66 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description URL over 10,000 characters (implementation-defined limit, status and body). */
+        /**
+         * @description URL over 10,000 characters, however long (implementation-defined limit, status and body).
+         *     A request line too long for the 60 KB request head is answered 414 as well, not 431.
+         */
         UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description A match key (`ParentRecordKey`/`ChildRecordKey` with its match field) matches more than one
+         *     record: the link would be ambiguous, so nothing is written (Link/Upsert, Link/Remove) or
+         *     listed (Link/Query); `code` is `Conflict` and `detail` tells to use the record ID. The
+         *     specification does not show this case; status and body are implementation-defined.
+         */
+        LinkConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The client did not send the request head within 60 seconds, or the whole request within
+         *     300 seconds (node's `headersTimeout` and `requestTimeout`); the connection is closed after
+         *     this answer and nothing changes. Answered before any route (see "Answers before routing").
+         *     Status and body are implementation-defined.
+         */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description An `Expect` header other than `100-continue` (for example `Expect: 200-ok`): the request is
+         *     not processed and the connection is closed. Answered before any route (see "Answers before
+         *     routing"). Status and body are implementation-defined.
+         */
+        ExpectationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The request head (request line and headers) is over 60 KB and its request line is not what
+         *     is too long (a long URL gets 414): the connection is closed after this answer. Answered
+         *     before any route (see "Answers before routing"). Limit, status and body are
+         *     implementation-defined.
+         */
+        RequestHeadersTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1388,10 +1450,14 @@ export interface operations {
                     "application/json": components["schemas"]["DomainList"];
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["Unauthenticated"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getRecord: {
@@ -1454,8 +1520,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     queryRecords: {
@@ -1559,8 +1628,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UnknownDomain"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     listAttachedFiles: {
@@ -1623,8 +1695,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["DownloadUrlServerError"];
         };
     };
@@ -1710,8 +1785,11 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["DownloadUrlServerError"];
         };
     };
@@ -1753,8 +1831,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["DownloadUrlServerError"];
         };
     };
@@ -1833,8 +1914,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LinkConflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     upsertLink: {
@@ -1865,8 +1950,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LinkConflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     removeLink: {
@@ -1897,8 +1986,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LinkConflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getBindStatus: {
@@ -1930,8 +2023,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     queueBindQuote: {
@@ -1974,8 +2070,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     bindQuote: {
@@ -2007,9 +2106,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["BindConflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     createMember: {
@@ -2041,8 +2143,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecordNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
             /**
              * @description The proposal already has a MemberID. The body is a JSON string saying that a MemberID
              *     is already assigned to the proposal record; nothing is created.
@@ -2103,6 +2208,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ScheduleNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             /**
              * @description The proposal is not modifiable (implementation-defined status). Every item fails with a
              *     message that the proposal cannot be modified; nothing changes.
@@ -2117,6 +2223,8 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     deleteSchedule: {
@@ -2158,6 +2266,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ScheduleNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             /**
              * @description The proposal is not modifiable. The body is core (section 7); the status 409 is the
              *     reference's choice, since the specification does not show it.
@@ -2172,6 +2281,8 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     reinstateSchedule: {
@@ -2213,6 +2324,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ScheduleNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             /** @description The record is not soft-deleted (implementation-defined). */
             409: {
                 headers: {
@@ -2224,6 +2336,8 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     authenticate: {
@@ -2251,8 +2365,11 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["BadCredentials"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
 }

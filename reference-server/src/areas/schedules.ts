@@ -29,6 +29,7 @@ import { ENDORSEMENT, SCHEDULE_DOMAINS, type ProposalRow } from '../proposals/mo
 import { cannotModifyMessage, modifiability } from '../proposals/modifiability.js';
 import { migrate } from '../proposals/tables.js';
 import { parseBoolParam, parseIntParam } from '../validation.js';
+import { own } from '../own.js';
 
 /** Schedule operation result (spec 2.5); Warnings is always null in the reference. */
 // REQ: SCHED-001
@@ -77,7 +78,7 @@ function scheduleDomain(deps: Deps, proposalId: number, name: string): ScheduleD
     fields.set(f.name, f);
   }
   const required = new Set<string>();
-  const known = Object.prototype.hasOwnProperty.call(SCHEDULE_DOMAINS, name) ? SCHEDULE_DOMAINS[name] : undefined;
+  const known = own(SCHEDULE_DOMAINS, name);
   if (known) required.add(known.required);
   for (const f of def.fields) if (f.required && fields.has(f.name)) required.add(f.name);
   return { name, key: def.key || `${name}ID`, required: [...required], fields };
@@ -309,14 +310,16 @@ function parseUpsertBody(text: string): UpsertBody {
   if (!isObject(raw))
     throw malformed('The request body must be a JSON object with Inserts, Updates and Deletes arrays.');
   const arr = (name: 'Inserts' | 'Updates' | 'Deletes'): unknown[] => {
-    const v = raw[name];
-    if (v === undefined || v === null) return [];
+    // all three arrays are required (any may be empty): a missing or misspelt one (`Insert`) is
+    // refused rather than read as empty, which answered 200 and did nothing (issue 35)
+    const v = Object.hasOwn(raw, name) ? raw[name] : undefined;
+    if (v === undefined) throw malformed(`${name} is required: an array, which may be empty.`);
     if (!Array.isArray(v)) throw malformed(`${name} must be an array.`);
     return v;
   };
   const fieldsOf = (item: Record<string, unknown>, where: string): Record<string, unknown> => {
-    const f = item.Fields;
-    if (f === undefined || f === null) return {};
+    const f = Object.hasOwn(item, 'Fields') ? item.Fields : undefined;
+    if (f === undefined) throw malformed(`${where}.Fields is required: an object of field name to value.`);
     if (!isObject(f)) throw malformed(`${where}.Fields must be an object of field name to value.`);
     return f;
   };

@@ -7,7 +7,7 @@ import { type ColumnSpec, defaultColumns } from './column-list.js';
 import { isDownloadRestricted, requireDownloadUrls } from './download-url.js';
 import { selectColumns, shapeRow } from './output-columns.js';
 import type { RequestContext } from './request-context.js';
-import { SelectBuilder } from './select-builder.js';
+import { requireReachable, SelectBuilder } from './select-builder.js';
 
 /**
  * A compiled read of one record by key: the SELECT of the columns (with the key condition and any
@@ -37,9 +37,12 @@ export function compileRecordRead(
   const params = conditions.flatMap((w) => w.params);
   const sql = `SELECT ${selects.join(', ')} ${b.fromSql()} WHERE ${where.map((w) => `(${w.sql})`).join(' AND ')}`;
   const statement = deps.db.prepare(sql);
+  // other domains the columns read through associations: the user needs View on each
+  const reached = b.reached();
   return {
     wantsDownload,
     run(ctx, id) {
+      if (reached.length > 0) requireReachable(ctx.user, reached);
       const r = statement.get(id, ...params) as Record<string, unknown> | undefined;
       if (!r) return undefined;
       if (wantsDownload) requireDownloadUrls(ctx.deps);

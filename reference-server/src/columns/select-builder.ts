@@ -3,7 +3,10 @@
 // against the dictionary; only dictionary names reach the SQL text.
 import { type ColumnType, type DomainDef, type FieldDef, nativeColumns, q } from '../dictionary.js';
 import { ApiError } from '../errors.js';
+import { can } from '../auth.js';
+import type { User } from '../permissions.js';
 import type { Deps } from '../deps.js';
+import { own } from '../own.js';
 
 export type Mode = 'select' | 'filter' | 'sort';
 
@@ -20,6 +23,8 @@ const CODE_PROPS: Record<string, ColumnType> = { Code: 'text', Description: 'tex
 export class SelectBuilder {
   readonly alias = 't';
   private joins = new Map<string, { alias: string; sql: string }>();
+  /** domains other than `def` whose records the columns, filter or sort read (association targets) */
+  private readonly reachedDomains = new Set<string>();
 
   constructor(
     readonly deps: Deps,
@@ -45,6 +50,7 @@ export class SelectBuilder {
   private joinAssociation(f: FieldDef): { target: DomainDef; alias: string } {
     const target = this.deps.dict.get(f.target!);
     if (!target) throw new Error(`dictionary: ${this.def.name}.${f.name} targets unknown domain ${f.target}`);
+    if (target.name !== this.def.name) this.reachedDomains.add(target.name);
     const alias = this.join(
       'a:' + f.name,
       (a) => `LEFT JOIN ${q(target.table)} ${a} ON ${a}.${q(target.key)} = ${this.alias}.${q(f.name + 'ID')}`,
@@ -125,12 +131,17 @@ export class SelectBuilder {
     }
     if (f?.type === 'coded') {
       // REQ: COL-005
-      const type = CODE_PROPS[prop];
+      const type = own(CODE_PROPS, prop);
       if (!type) this.fail(mode, `Coded field '${head}' has the properties Code and Description, not '${prop}'.`);
       const alias = this.joinCode(f);
       return { kind: 'sql', sql: `${alias}.${q(prop)}`, type };
     }
     this.fail(mode, `Domain '${def.name}' has no association or coded field '${head}' (in '${name}').`);
+  }
+
+  /** The other domains this select reads through associations (dotted names, resolved names). */
+  reached(): string[] {
+    return [...this.reachedDomains];
   }
 
   fromSql(): string {
@@ -140,4 +151,21 @@ export class SelectBuilder {
 
 function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
+}
+
+/**
+ * 403 Forbidden unless `user` may View every domain in `reached`: a dotted column, filter or sort
+ * (`Location.Name`) or a resolved association name reads a record of the target domain, which
+ * needs View there as reading it directly does (docs/implementation-defined.md, cross-domain reads).
+ */
+// REQ: AUTH-012
+export function requireReachable(user: User, reached: readonly string[]): void {
+  for (const domain of reached) {
+    if (!can(user, domain, 'View'))
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `Permission 'View' on domain '${domain}' is required to read its fields through an association.`,
+      );
+  }
 }

@@ -8,7 +8,7 @@ import { isDownloadRestricted, requireDownloadUrls } from './download-url.js';
 import { selectColumns, shapeRow } from './output-columns.js';
 import { readRows } from './paging.js';
 import type { RequestContext } from './request-context.js';
-import { SelectBuilder } from './select-builder.js';
+import { requireReachable, SelectBuilder } from './select-builder.js';
 import { parseSortList } from './sort-list.js';
 
 export interface SelectOptions {
@@ -54,6 +54,7 @@ export function selectRecords(
   terms.push({ sql: `t.${q(def.key)}`, desc: false });
   const order = terms.map((t) => `${t.sql} ${t.desc ? 'DESC' : 'ASC'}`);
 
+  requireReachable(ctx.user, b.reached());
   const whereSql = where.length ? ' WHERE ' + where.map((w) => `(${w.sql})`).join(' AND ') : '';
   const params = where.flatMap((w) => w.params);
   const raw = readRows({

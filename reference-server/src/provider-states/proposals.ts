@@ -14,8 +14,9 @@ import { ApiError } from '../errors.js';
 import type { StateContext, StateDef } from './registry.js';
 import { deleteProposalCascade } from '../proposals/cascade.js';
 import { insertLocation, insertMember, insertProposal, insertProposalSet } from '../proposals/create.js';
-import { OPEN_STATUS, PROPOSAL_TYPES, type ProposalTypeName } from '../proposals/model.js';
+import { OPEN_STATUS, PROPOSAL_TYPES } from '../proposals/model.js';
 import { migrate } from '../proposals/tables.js';
+import { own } from '../own.js';
 
 const STATUS_PARAM: Record<string, string> = { open: OPEN_STATUS, Q: OPEN_STATUS, B: 'B', R: 'R', '0': '0' };
 
@@ -32,16 +33,16 @@ function setupProposal(params: Record<string, unknown>, ctx: StateContext): Reco
   const db = ctx.deps.db;
   migrate(db);
   const typeName = (params.type ?? 'Quote') as string;
-  if (!Object.prototype.hasOwnProperty.call(PROPOSAL_TYPES, typeName)) {
+  const type = own(PROPOSAL_TYPES, typeName);
+  if (type === undefined) {
     throw new ApiError(
       400,
       'MalformedRequest',
       `Provider state 'a proposal': type must be one of ${Object.keys(PROPOSAL_TYPES).join(', ')}.`,
     );
   }
-  const type = PROPOSAL_TYPES[typeName as ProposalTypeName];
   const statusParam = params.status === undefined || params.status === null ? 'open' : String(params.status);
-  const status = STATUS_PARAM[statusParam];
+  const status = own(STATUS_PARAM, statusParam);
   if (!status)
     throw new ApiError(400, 'MalformedRequest', `Provider state 'a proposal': status must be open, B, R or 0.`);
   const boundSet = bool(params, 'boundSet', false);

@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js';
 import { SelectBuilder } from '../columns/select-builder.js';
 import { insertFile } from '../areas/files.js';
 import type { StateContext, StateDef } from './registry.js';
+import { own } from '../own.js';
 
 /** A marker unique to this setup (letters and digits only), used in text values. */
 export function marker(ctx: StateContext): string {
@@ -156,7 +157,7 @@ const aRecordWithAssociations: StateDef = {
     const mark = marker(ctx);
     const target = deps.dict.get(assoc.target!)!;
     const targetId = createTarget(ctx, target, mark);
-    const codeList = CODE_LISTS[coded.target!]!;
+    const codeList = own(CODE_LISTS, coded.target!)!;
     const [code, description] = codeList[codeList.length - 1]!;
     const codeId = findCode(deps.db, coded.target!, code)!;
     const textField = texts[0]!;
@@ -282,7 +283,7 @@ const records: StateDef = {
     if (ordered.length < 1 || ordered.length + refColumns.length < 2) {
       throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has too few optional fields for this state.`);
     }
-    const override = NULL_PATTERN_FIELDS[def.name];
+    const override = own(NULL_PATTERN_FIELDS, def.name);
     const sometimes = override ? ordered.find((f) => f.name === override.sometimes)! : ordered[0]!;
     const allNull: { name: string } = override
       ? { name: override.allNull }

@@ -2,13 +2,15 @@
 import { ApiError } from '../errors.js';
 import { SETTING_NAMES, setSetting } from '../settings.js';
 import type { StateDef } from './registry.js';
+import { own } from '../own.js';
 
 const RESTORE = '$setting';
 
 const aSetting: StateDef = {
   setup(params, ctx) {
     const name = params.name;
-    if (typeof name !== 'string' || !SETTING_NAMES[name]) {
+    const field = typeof name === 'string' ? own(SETTING_NAMES, name) : undefined;
+    if (typeof name !== 'string' || !field) {
       throw new ApiError(
         400,
         'MalformedRequest',
@@ -16,7 +18,6 @@ const aSetting: StateDef = {
       );
     }
     if (typeof params.value !== 'boolean') throw new ApiError(400, 'MalformedRequest', "'value' must be a boolean.");
-    const field = SETTING_NAMES[name]!;
     ctx.trackData(RESTORE, 0, { name, previous: ctx.deps.settings[field] });
     setSetting(ctx.deps.db, ctx.deps.settings, name, params.value);
     return {};

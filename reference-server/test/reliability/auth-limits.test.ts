@@ -366,8 +366,8 @@ describe('LIM-001: documented limits at their boundaries, on every operation', (
           `${t.op} +${extra}`,
         ).toEqual([]);
         if (extra) expect(r.json).toMatchObject({ status: 413, code: 'PayloadTooLarge' });
-        // at the limit the body is read: refused for its content (400), or an empty UpsertMulti (200)
-        else expect(r.status, `${t.op}: ${r.text.slice(0, 200)}`).toBe(t.op === 'upsertSchedules' ? 200 : 400);
+        // at the limit the body is read: refused for its content (400; UpsertMulti's arrays are required)
+        else expect(r.status, `${t.op}: ${r.text.slice(0, 200)}`).toBe(400);
       }
     }
     report('limits-body', { operations: withBody.length, requests: withBody.length * 2 });

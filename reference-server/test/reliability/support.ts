@@ -41,8 +41,10 @@ const DOCUMENTED_500 = new Set(['createMember', 'getFile', 'queryFiles', 'listAt
  */
 const KNOWN_SPEC_GAPS = new Set<string>();
 
-/** Statuses a request that addresses no operation of the spec may get (wrong method or path). */
-const UNMATCHED_OK = new Set([401, 404, 413, 414]);
+/** Statuses a request that addresses no operation of the spec may get (wrong method or path),
+ * and the answers before routing of spec/openapi.yaml ("Answers before routing": 400 for a bad
+ * Host or a target that is not a path such as `OPTIONS *`, 408, 417, 431). */
+const UNMATCHED_OK = new Set([400, 401, 404, 408, 413, 414, 417, 431]);
 
 /** Server-internal text that must never reach a client (unless the client sent it itself):
  * stack frames and SQLite's own error texts, in any body. */
