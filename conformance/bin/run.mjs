@@ -1,6 +1,7 @@
 // The package export "./run": runConformance(options, hooks) -> Promise<RunResults>, a conformance
 // run as a library call (conformance/src/run/run-conformance.ts; conformance/README.md, "From your
-// own code"), and compareConformance(request), `conformance compare` as one (src/compare/). Loaded from the CLI's bundle, or through tsx where no bundle can be built.
+// own code"), and compareConformance(request), `conformance compare` as one (src/compare/).
+// Loaded from the CLI's bundle, or through tsx where no bundle can be built.
 import { pathToFileURL } from 'node:url';
 import { freshCliBundle } from './cli-bundle.mjs';
 
