@@ -1,2 +1,3 @@
 // Types of the package export "./run" (conformance/bin/run.mjs).
 export { runConformance, type ConformanceOptions, type RunHooks, type RunResults } from '../src/run/run-conformance.js';
+export { compareConformance, type CompareRequest, type CompareOutcome } from '../src/compare/index.js';

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { HarnessError, UsageError } from '../errors.js';
 import { EXIT } from '../report/results.js';
+import { registerCompare } from './compare.js';
 import { registerCoverage } from './coverage.js';
 import { registerInit } from './init.js';
 import { registerList } from './list.js';
@@ -17,6 +18,7 @@ import { suiteVersion } from './versions.js';
 
 // the library entry (package export "./run", conformance/bin/run.mjs) shares this bundle
 export { runConformance } from '../run/run-conformance.js';
+export { compareConformance } from '../compare/index.js';
 
 export function buildProgram(onExit: (code: number) => void): Command {
   const program = new Command();
@@ -40,6 +42,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
   registerStates(program, onExit);
   registerVerifyTraffic(program, onExit);
   registerRecord(program, onExit);
+  registerCompare(program, onExit);
 
   return program;
 }

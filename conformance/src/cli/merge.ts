@@ -62,7 +62,7 @@ function runKey(r: RunResults): string {
 }
 
 /** The merged results (not yet judged against a baseline or expected failures). */
-function mergeResults(
+export function mergeResults(
   shards: { file: string; results: RunResults }[],
   catalogue: Catalogue,
   opts: { allowMissing?: boolean } = {},
