@@ -146,6 +146,29 @@ describe('shards, selections, suite versions', () => {
     expect(() => compareConformance({ runs: [save(lonely)], since: hist })).toThrow(/no earlier run of 'Nobody'/);
   });
 
+  it('an image run without a label is its image name; the tag and digest are its version', () => {
+    const hist = path.join(tmp, 'images');
+    const img = (day: number, tag: string, fail: string[] = []) => {
+      const r = fakeRun({ startedAt: at(day), fail });
+      delete r.targetLabel;
+      r.target = {
+        ...r.target,
+        kind: 'container',
+        image: `ghcr.io/acme/api:${tag}`,
+        digest: `sha256:${tag}0000000000000`,
+      };
+      return r;
+    };
+    save(img(1, '1.0'), path.join(hist, 'a'));
+    const out = compareConformance({ runs: [save(img(2, '1.1', ['REC-001']))], since: hist });
+    expect(out.comparison.runs.map((r) => [r.implementation, r.implementationVersion])).toEqual([
+      ['ghcr.io/acme/api', '1.0 @1.0000000000'],
+      ['ghcr.io/acme/api', '1.1 @1.1000000000'],
+    ]);
+    expect(out.comparison.diff!.newlyFailing.map((e) => e.id)).toEqual(['REC-001']);
+    expect(row(out.comparison, 'REC-001').flaky).toBeUndefined();
+  });
+
   it('precondition-failed is not judged, for the cause fixture, and --allow fixture accepts it', () => {
     const a = fakeRun({ startedAt: at(1) });
     const b = fakeRun({ startedAt: at(2), precondition: ['PROP-001'] });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { renderCompareHtml } from './html.js';
 import { loadRunArg, mergeShardRuns, type LoadedRun } from './load.js';
-import { CAUSES, compareRuns, type Cause, type Comparison } from './model.js';
+import { CAUSES, compareRuns, implementationOf, type Cause, type Comparison } from './model.js';
 
 export interface CompareRequest {
   /** Report directories, results.json files or directories of runs. */
@@ -44,8 +44,7 @@ function parseAllow(a: CompareRequest['allow']): Cause[] {
 const byStart = (a: LoadedRun, b: LoadedRun) => a.results.startedAt.localeCompare(b.results.startedAt);
 
 function implementationKey(r: LoadedRun): string {
-  const t = r.results.target;
-  return r.results.targetLabel ?? t.image ?? t.description ?? t.baseUrl;
+  return implementationOf(r.results).implementation;
 }
 
 /** The runs to compare, in column order, and which two to diff. */
@@ -61,7 +60,7 @@ function gather(req: CompareRequest): { runs: LoadedRun[]; diff?: { base: number
       .sort(byStart);
     if (earlier.length === 0)
       throw new UsageError(
-        `--since ${req.since}: no earlier run of '${key}' there (runs are matched by --target-label)`,
+        `--since ${req.since}: no earlier run of '${key}' there (runs are matched by --target-label, else by image name)`,
       );
     const runs = [...earlier, head];
     return { runs, diff: { base: runs.length - 2, head: runs.length - 1 } };
