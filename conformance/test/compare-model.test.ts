@@ -61,6 +61,18 @@ describe('a directory of runs: history and flaky requirements', () => {
     ).toEqual(['REC-001']);
     expect(out.text).toMatch(/Flaky \(result changed without a new implementation or suite version\): REC-001$/m);
   });
+
+  it('a directory of two runs is a history too: no diff, exit 0', () => {
+    const two = path.join(tmp, 'two');
+    save(fakeRun({ startedAt: at(2), fail: ['REC-001'] }), path.join(two, 'x'));
+    save(fakeRun({ startedAt: at(1) }), path.join(two, 'y'));
+    const out = compareConformance({ runs: [two] });
+    expect(out.comparison.runs).toHaveLength(2);
+    expect(out.comparison.diff).toBeUndefined();
+    expect(out.exitCode).toBe(0);
+    // the same two runs given one by one are diffed
+    expect(compareConformance({ runs: [path.join(two, 'y'), path.join(two, 'x')] }).exitCode).toBe(1);
+  });
 });
 
 describe('shards, selections, suite versions', () => {
@@ -146,6 +158,29 @@ describe('shards, selections, suite versions', () => {
     expect(() => compareConformance({ runs: [save(lonely)], since: hist })).toThrow(/no earlier run of 'Nobody'/);
   });
 
+  it('an image run without a label is its image name; the tag and digest are its version', () => {
+    const hist = path.join(tmp, 'images');
+    const img = (day: number, tag: string, fail: string[] = []) => {
+      const r = fakeRun({ startedAt: at(day), fail });
+      delete r.targetLabel;
+      r.target = {
+        ...r.target,
+        kind: 'container',
+        image: `ghcr.io/acme/api:${tag}`,
+        digest: `sha256:${tag}0000000000000`,
+      };
+      return r;
+    };
+    save(img(1, '1.0'), path.join(hist, 'a'));
+    const out = compareConformance({ runs: [save(img(2, '1.1', ['REC-001']))], since: hist });
+    expect(out.comparison.runs.map((r) => [r.implementation, r.implementationVersion])).toEqual([
+      ['ghcr.io/acme/api', '1.0 @1.0000000000'],
+      ['ghcr.io/acme/api', '1.1 @1.1000000000'],
+    ]);
+    expect(out.comparison.diff!.newlyFailing.map((e) => e.id)).toEqual(['REC-001']);
+    expect(row(out.comparison, 'REC-001').flaky).toBeUndefined();
+  });
+
   it('precondition-failed is not judged, for the cause fixture, and --allow fixture accepts it', () => {
     const a = fakeRun({ startedAt: at(1) });
     const b = fakeRun({ startedAt: at(2), precondition: ['PROP-001'] });
@@ -177,5 +212,22 @@ describe('shards, selections, suite versions', () => {
     fs.writeFileSync(f, '{');
     expect(() => compareConformance({ runs: [f] })).toThrow(/is not JSON/);
     expect(() => compareConformance({ runs: [tmp + '/empty-nothing'] })).toThrow(/no such file or directory/);
+  });
+});
+
+describe('the vendor guide, section 12', () => {
+  it('its GitHub Actions example is YAML whose compare commands use options the command has', async () => {
+    const { parse } = await import('yaml');
+    const guide = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## 12. Comparing runs'));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+    const wf = parse(block) as { jobs: Record<string, { steps: { run?: string }[] }> };
+    const runs = Object.values(wf.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run ? [s.run] : [])));
+    const compares = runs.flatMap((r) => r.split('\n')).filter((l) => /conformance compare /.test(l));
+    expect(compares.length).toBe(2);
+    for (const l of compares)
+      for (const opt of l.match(/ --[a-z-]+/g) ?? [])
+        expect(['--since', '--out', '--allow', '--yes', '--package']).toContain(opt.trim());
+    expect(compares.some((l) => /--since history "\$RUN"/.test(l))).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export function registerCompare(program: Command, onExit: (code: number) => void
     .option('--out <dir>', 'where compare.html and compare.json go (default reports/compare)')
     .option(
       '--since <dir>',
-      'a directory of earlier runs: diff the one run given against the last run of the same implementation (--target-label) there',
+      'a directory of earlier runs: diff the one run given against the last run of the same implementation (--target-label, else image name) there',
     )
     .option('--allow <causes>', `comma list of causes of "no longer judged" the gate accepts: ${CAUSES.join(', ')}`)
     .action((runs: string[], opts: CompareOptions) => {
@@ -36,9 +36,11 @@ export function registerCompare(program: Command, onExit: (code: number) => void
     });
   cmd.addHelpText(
     'after',
-    '\nExit codes: 0 nothing regressed (or fewer or more than two runs and no --since: the matrix only),\n' +
-      '1 a requirement newly fails or is no longer judged for a cause --allow does not accept, 2 usage error\n' +
-      '(an argument is no run, an unknown cause). Judged: passed or failed.',
+    '\nA diff is made of exactly two runs given one by one (A B), or of one run and --since; a directory of\n' +
+      'runs is a history (matrix only). Judged: passed or failed.\n' +
+      'Exit codes: 0 nothing regressed (always 0 when no diff is made), 1 a requirement newly fails or is no\n' +
+      'longer judged for a cause --allow does not accept, 2 usage error (an argument that is no run, an\n' +
+      'unknown cause, no earlier run for --since).',
   );
 }
 

@@ -87,6 +87,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1rem 1.5rem;color:#1b1b1b}
 h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.2rem 0 .4rem}h3{font-size:1rem;margin:.8rem 0 .2rem}
 table{border-collapse:collapse}th,td{border:1px solid #d0d0d0;padding:.2rem .4rem;vertical-align:top}
 #runs td.n{text-align:right;font-variant-numeric:tabular-nums}
+#runs td.src{word-break:break-all;max-width:16rem;font-size:.85em;color:#444}
 #matrix{margin-top:.6rem}#matrix thead th{position:sticky;top:0;background:#f4f4f4;z-index:1;font-weight:600;text-align:left;min-width:7rem}
 #matrix th.req{font-weight:normal;text-align:left;max-width:34rem;background:#fff}
 .id{font-weight:600;font-family:ui-monospace,monospace}.lvl{color:#666;font-size:.8em}.q{color:#444;font-size:.85em}
@@ -125,7 +126,7 @@ export function renderCompareHtml(c: Comparison): string {
   const runRows = runs
     .map(
       (r) =>
-        `<tr><td>${r.index + 1}</td><td>${esc(r.implementation)}</td><td>${esc(r.implementationVersion ?? '—')}</td><td>${esc(r.suiteVersion)}</td><td>${esc(r.profile)}${r.selection.requirements.length ? ` ${esc(r.selection.requirements.join(','))}` : ''}${r.selection.readOnly ? ' read-only' : ''}</td><td>${esc(r.startedAt)}</td><td class="n">${r.judged.passed}</td><td class="n">${r.judged.judged}</td><td class="n">${r.judged.selected}</td><td class="n">${r.judged.notTestable}</td><td>${esc(r.verdict)} (exit ${r.exitCode})${r.runErrors ? `, ${r.runErrors} run error(s)` : ''}</td><td>${esc(r.source)}${r.shards ? ` (${r.shards.length} shards)` : ''}</td></tr>`,
+        `<tr><td>${r.index + 1}</td><td>${esc(r.implementation)}</td><td>${esc(r.implementationVersion ?? '—')}</td><td>${esc(r.suiteVersion)}</td><td>${esc(r.profile)}${r.selection.requirements.length ? ` ${esc(r.selection.requirements.join(','))}` : ''}${r.selection.readOnly ? ' read-only' : ''}</td><td>${esc(r.startedAt.slice(0, 16).replace('T', ' '))}</td><td class="n">${r.judged.passed}</td><td class="n">${r.judged.judged}</td><td class="n">${r.judged.selected}</td><td class="n">${r.judged.notTestable}</td><td>${esc(r.verdict)} (exit ${r.exitCode})${r.runErrors ? `, ${r.runErrors} run error(s)` : ''}</td><td class="src">${esc(r.source)}${r.shards ? ` (${r.shards.length} shards)` : ''}</td></tr>`,
     )
     .join('\n');
   const areaOptions = c.areas
@@ -151,7 +152,7 @@ export function renderCompareHtml(c: Comparison): string {
 <title>Conformance compare: ${runs.length} run(s)</title><style>${CSS}</style></head>
 <body>
 <h1>Conformance compare: ${runs.length} run(s), ${rowsTotal} requirements</h1>
-<table id="runs"><thead><tr><th>#</th><th>implementation</th><th>version</th><th>suite</th><th>selection</th><th>started</th><th>passed</th><th>judged</th><th>selected</th><th>not testable</th><th>verdict</th><th>source</th></tr></thead>
+<table id="runs"><thead><tr><th>#</th><th>implementation</th><th>version</th><th>suite</th><th>selection</th><th>started (UTC)</th><th>passed</th><th>judged</th><th>selected</th><th>not testable</th><th>verdict</th><th>source</th></tr></thead>
 <tbody>
 ${runRows}
 </tbody></table>

@@ -1,7 +1,8 @@
 // `conformance compare` as a library call: runs in (report directories, results.json files, a
 // directory of runs), compare.html and compare.json out, the gate's exit code back.
 //   compare A B          the matrix of the two runs and the diff A -> B (exit 1 on a regression)
-//   compare DIR          every run below DIR by start time: the matrix and each requirement's history
+//   compare DIR          every run below DIR by start time: the matrix and each requirement's
+//                        history (no diff, exit 0, however many runs DIR holds)
 //   compare --since DIR X  the runs in DIR of X's implementation, then X; the diff of the last of
 //                        them before X -> X (the check of an upgrade, run in CI)
 import fs from 'node:fs';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { renderCompareHtml } from './html.js';
 import { loadRunArg, mergeShardRuns, type LoadedRun } from './load.js';
-import { CAUSES, compareRuns, type Cause, type Comparison } from './model.js';
+import { CAUSES, compareRuns, implementationOf, type Cause, type Comparison } from './model.js';
 
 export interface CompareRequest {
   /** Report directories, results.json files or directories of runs. */
@@ -44,8 +45,7 @@ function parseAllow(a: CompareRequest['allow']): Cause[] {
 const byStart = (a: LoadedRun, b: LoadedRun) => a.results.startedAt.localeCompare(b.results.startedAt);
 
 function implementationKey(r: LoadedRun): string {
-  const t = r.results.target;
-  return r.results.targetLabel ?? t.image ?? t.description ?? t.baseUrl;
+  return implementationOf(r.results).implementation;
 }
 
 /** The runs to compare, in column order, and which two to diff. */
@@ -61,21 +61,24 @@ function gather(req: CompareRequest): { runs: LoadedRun[]; diff?: { base: number
       .sort(byStart);
     if (earlier.length === 0)
       throw new UsageError(
-        `--since ${req.since}: no earlier run of '${key}' there (runs are matched by --target-label)`,
+        `--since ${req.since}: no earlier run of '${key}' there (runs are matched by --target-label, else by image name)`,
       );
     const runs = [...earlier, head];
     return { runs, diff: { base: runs.length - 2, head: runs.length - 1 } };
   }
   if (req.runs.length === 0)
     throw new UsageError('compare needs at least one run (a report directory or a results.json)');
-  // a directory of runs is read in start order; runs given one by one keep the order given
+  // a directory of runs is read in start order (a history: no diff); runs given one by one keep
+  // the order given, and two of them are diffed
+  let history = false;
   const runs = mergeShardRuns(
     req.runs.flatMap((a) => {
       const rs = loadRunArg(a);
+      if (rs.length > 1) history = true;
       return rs.length > 1 ? [...rs].sort(byStart) : rs;
     }),
   );
-  return runs.length === 2 ? { runs, diff: { base: 0, head: 1 } } : { runs };
+  return runs.length === 2 && !history ? { runs, diff: { base: 0, head: 1 } } : { runs };
 }
 
 function label(c: Comparison['runs'][number]): string {

@@ -185,7 +185,12 @@ function cellOf(q: RequirementReport): Cell {
   return { ...cell, cause: want ?? 'not-applicable', ...(first?.detail ? { detail: first.detail } : {}) };
 }
 
-function implementationOf(r: RunResults): { implementation: string; implementationVersion?: string } {
+/**
+ * The implementation a run tested and its version: --target-label, else the image without its tag,
+ * else the target's description or host. The version is one the run records (an image digest, else
+ * the image's tag and digest); none for a URL target (keep --target-label stable and put the version elsewhere).
+ */
+export function implementationOf(r: RunResults): { implementation: string; implementationVersion?: string } {
   const rec = r as RunResults & { implementationVersion?: unknown; implementation?: { version?: unknown } };
   const declared =
     typeof rec.implementationVersion === 'string'
@@ -194,7 +199,8 @@ function implementationOf(r: RunResults): { implementation: string; implementati
         ? rec.implementation.version
         : undefined;
   const digest = r.target.digest ? r.target.digest.replace(/^sha256:/, '').slice(0, 12) : undefined;
-  let implementation = r.targetLabel ?? r.target.image ?? r.target.description;
+  const image = r.target.image ? /^(.*?)(?::([\w][\w.-]{0,127}))?(?:@.*)?$/.exec(r.target.image) : null;
+  let implementation = r.targetLabel ?? image?.[1] ?? r.target.description;
   if (!implementation) {
     try {
       implementation = new URL(r.target.baseUrl).host;
@@ -202,7 +208,8 @@ function implementationOf(r: RunResults): { implementation: string; implementati
       implementation = r.target.baseUrl;
     }
   }
-  const version = declared ?? digest;
+  const recorded = [image?.[2], digest].filter(Boolean).join(' @');
+  const version = declared ?? (recorded || undefined);
   return { implementation, ...(version ? { implementationVersion: version } : {}) };
 }
 
