@@ -118,7 +118,9 @@ function testsOf(v: Verification, o: TrafficReportOptions): TestResult[] {
   for (const j of v.judgements)
     for (const r of j.requirements) {
       const k = `${j.rule}\u0000${r}`;
-      groups.set(k, [...(groups.get(k) ?? []), j]);
+      const g = groups.get(k);
+      if (g) g.push(j);
+      else groups.set(k, [j]);
     }
   const rules = new Map(v.rules.map((r) => [r.name, r]));
   const out: TestResult[] = [];

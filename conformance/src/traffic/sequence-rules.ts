@@ -203,7 +203,9 @@ const pagesJoin: SequenceRule = {
       const s = intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0);
       if (s < 0) continue;
       const m = pages.get(k) ?? new Map<number, TrafficExchange[]>();
-      m.set(s, [...(m.get(s) ?? []), x]);
+      const at = m.get(s);
+      if (at) at.push(x);
+      else m.set(s, [x]);
       pages.set(k, m);
     }
     // complete answers of a filter (from offset 0, fewer records than asked): the columns that tell its records apart
@@ -440,6 +442,21 @@ const linkThenQuery: SequenceRule = {
         !x.bodyMissing &&
         Array.isArray((x.json as { List?: unknown } | undefined)?.List),
     );
+    // indexed once: the link writes of each child, the queries of each child
+    const writesByChild = new Map<string, TrafficExchange[]>();
+    for (const w of writes) {
+      const k = childOf(w);
+      const l = writesByChild.get(k);
+      if (l) l.push(w);
+      else writesByChild.set(k, [w]);
+    }
+    const queriesByChild = new Map<string, TrafficExchange[]>();
+    for (const x of queries) {
+      const k = `${x.query.get('childDomain')}#${x.query.get('childRecordID')}`;
+      const l = queriesByChild.get(k);
+      if (l) l.push(x);
+      else queriesByChild.set(k, [x]);
+    }
     for (const w of writes) {
       if (w.status < 200 || w.status >= 300 || (w.json as { IsSuccessful?: unknown })?.IsSuccessful === false) continue;
       const pd = field(w, lb.parentDomain);
@@ -453,12 +470,9 @@ const linkThenQuery: SequenceRule = {
         !Number.isInteger(Number(cid))
       )
         continue;
-      const q = queries.find(
-        (x) =>
-          after(w, x) &&
-          x.query.get('childDomain') === cd &&
-          x.query.get('childRecordID') === String(cid) &&
-          !writes.some((o) => o !== w && childOf(o) === childOf(w) && between(o, w, x)),
+      const same = writesByChild.get(childOf(w)) ?? [];
+      const q = (queriesByChild.get(`${cd}#${String(cid)}`) ?? []).find(
+        (x) => after(w, x) && !same.some((o) => o !== w && between(o, w, x)),
       );
       if (!q) continue;
       const removed = w.path === ctx.bindings.paths.linkRemove;

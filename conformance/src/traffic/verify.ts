@@ -102,7 +102,12 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
     })),
   ];
   const causes = new Map<MissingEvidence, TrafficExchange[]>();
-  for (const x of exchanges) if (x.evidence) causes.set(x.evidence, [...(causes.get(x.evidence) ?? []), x]);
+  for (const x of exchanges)
+    if (x.evidence) {
+      const c = causes.get(x.evidence);
+      if (c) c.push(x);
+      else causes.set(x.evidence, [x]);
+    }
   return {
     files,
     entries,
@@ -164,27 +169,29 @@ const GENERIC_OPS = new Set(['getRecord']);
  * (or one copy without it), starts within 2 s. The copy holding more evidence is kept.
  */
 function dedupe(xs: TrafficExchange[]): { kept: TrafficExchange[]; duplicates: number } {
+  // by start time: only the copies of the last 2 s of each method, URL and status are looked at
   const seen = new Map<string, TrafficExchange[]>();
   const drop = new Set<TrafficExchange>();
   for (const x of xs) {
     const k = `${x.method} ${x.url} ${x.status}`;
-    const same = seen.get(k) ?? [];
-    const twin = same.find(
+    let same = seen.get(k);
+    if (!same) seen.set(k, (same = []));
+    while (same.length && x.startMs - same[0].startMs > 2000) same.shift();
+    const at = same.findIndex(
       (y) =>
         y.file !== x.file &&
-        !drop.has(y) &&
         Math.abs(y.startMs - x.startMs) <= 2000 &&
         (x.requestBodyMissing || y.requestBodyMissing || (x.requestBody ?? '') === (y.requestBody ?? '')) &&
         (x.bodyMissing || y.bodyMissing || x.responseBody === y.responseBody),
     );
-    if (!twin) {
-      seen.set(k, [...same, x]);
+    if (at < 0) {
+      same.push(x);
       continue;
     }
-    if (twin.bodyMissing && !x.bodyMissing) {
-      drop.add(twin);
-      same[same.indexOf(twin)] = x;
-    } else drop.add(x);
+    // the copy holding more evidence is kept; a copy matched once is not matched again
+    const twin = same[at];
+    same.splice(at, 1);
+    drop.add(twin.bodyMissing && !x.bodyMissing ? twin : x);
   }
   return { kept: xs.filter((x) => !drop.has(x)), duplicates: drop.size };
 }
