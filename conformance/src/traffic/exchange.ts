@@ -64,9 +64,12 @@ export function exchangesOf(
   first = 0,
   resource: Resources = () => undefined,
   others?: { n: number },
+  release = false,
 ): TrafficExchange[] {
   const out: TrafficExchange[] = [];
   entries.forEach((e, i) => {
+    // the entry is read once: released as it is read, the parsed HAR and the exchanges are never all in memory
+    if (release) (entries as Array<HarEntry | undefined>)[i] = undefined;
     let u: URL;
     try {
       u = new URL(e.request.url);

@@ -55,7 +55,8 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
   for (const f of files) {
     const har = readHarFile(f);
     entries += har.entries.length;
-    candidates.push(...exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others));
+    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, true))
+      candidates.push(x);
   }
   const { base, chosen } = pickBase(candidates, o.baseUrl);
   const byBase = new Map<string, number>();
