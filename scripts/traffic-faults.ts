@@ -6,7 +6,10 @@
 // request). Every control (conformance/faults/controls) is recorded the same way and its HAR must
 // verify with 0 failed. Writes reports/traffic.md (the figures the vendor guide quotes) and
 // reports/traffic.json.
-//   npx tsx scripts/traffic-faults.ts [--only a,b] [--concurrency 2] [--out reports]
+// --keep <dir> keeps each job's recording (traffic.har, config.yaml, outcome.json); --hars <dir>
+// judges such kept recordings again with the verifier of this checkout, recording nothing (the
+// same recordings before and after a change of the rules).
+//   npx tsx scripts/traffic-faults.ts [--only a,b] [--concurrency 2] [--out reports] [--keep dir | --hars dir]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,12 +33,14 @@ const o = new Command()
   .option('--only <names>', 'comma list of faults and controls')
   .option('--concurrency <n>', 'jobs at once', '2')
   .option('--out <dir>', 'where traffic.md and traffic.json go', 'reports')
+  .option('--keep <dir>', "keep each job's recording (traffic.har, config.yaml, outcome.json) under <dir>/<name>")
+  .option('--hars <dir>', 'judge the recordings kept with --keep again, recording nothing')
   .option(
     '--from <traffic.json>',
     'write traffic.md (and the README figures) again from an earlier traffic.json, running nothing',
   )
   .parse(process.argv)
-  .opts<{ only?: string; concurrency: string; out: string; from?: string }>();
+  .opts<{ only?: string; concurrency: string; out: string; from?: string; keep?: string; hars?: string }>();
 const only = o.only?.split(',').map((s) => s.trim());
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'traffic-faults-'));
 
@@ -90,7 +95,36 @@ const REFERENCE: Control = {
   allowedBy: '-',
 };
 
+/** A kept recording judged again: the outcome recorded then, the verdict of this checkout's verifier. */
+function rejudge(kind: 'fault' | 'control' | 'reference', f: Fault | Control, from: string): Outcome {
+  const dir = path.join(from, f.name);
+  const then = JSON.parse(fs.readFileSync(path.join(dir, 'outcome.json'), 'utf8')) as Outcome;
+  const configFile = fs.existsSync(path.join(dir, 'config.yaml')) ? path.join(dir, 'config.yaml') : undefined;
+  const v = verifyTrafficFiles([path.join(dir, 'traffic.har')], configFile ? { config: configFile } : {});
+  return {
+    ...then,
+    kind,
+    trafficExit: v.results.exitCode,
+    trafficFailed: v.results.requirements.filter((q) => q.result === 'failed').map((q) => q.id),
+    exchanges: v.exchanges,
+    observed: `${v.observed.observed} of ${v.observed.testable} testable core requirements observed`,
+  };
+}
+
 async function job(kind: 'fault' | 'control' | 'reference', f: Fault | Control): Promise<Outcome> {
+  if (o.hars) return rejudge(kind, f, o.hars);
+  const out = await record(kind, f);
+  if (o.keep) {
+    const keep = path.join(o.keep, f.name);
+    fs.mkdirSync(keep, { recursive: true });
+    for (const n of ['traffic.har', 'config.yaml'])
+      if (fs.existsSync(path.join(work, f.name, n))) fs.copyFileSync(path.join(work, f.name, n), path.join(keep, n));
+    fs.writeFileSync(path.join(keep, 'outcome.json'), `${JSON.stringify(out, null, 2)}\n`);
+  }
+  return out;
+}
+
+async function record(kind: 'fault' | 'control' | 'reference', f: Fault | Control): Promise<Outcome> {
   const dir = path.join(work, f.name);
   fs.mkdirSync(dir, { recursive: true });
   const ref = await startReferenceProcess({

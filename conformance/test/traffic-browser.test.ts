@@ -89,6 +89,43 @@ describe.skipIf(skipBrowser)(
       for (const t of tokens) expect(v.texts).not.toContain(t);
     }, 120_000);
 
+    it("Playwright's other recording forms (content attach, .har.zip, omit) judge as the embedded one, or judge nothing", async () => {
+      const forms = {
+        embed: { path: path.join(tmp, 'forms', 'embed.har'), content: 'embed' as const },
+        attach: { path: path.join(tmp, 'forms', 'attach', 'attach.har'), content: 'attach' as const },
+        zip: { path: path.join(tmp, 'forms', 'session.har.zip') }, // attach by default for a .zip
+        omit: { path: path.join(tmp, 'forms', 'omit.har'), content: 'omit' as const },
+      };
+      const browser = await launchChromium();
+      try {
+        // one page's calls, recorded by four recorders at once (one context each, the same calls in turn)
+        for (const rec of Object.values(forms)) {
+          const context = await browser.newContext({ recordHar: rec });
+          await callFromPage(context, ref.url);
+          await context.close();
+        }
+      } finally {
+        await browser.close();
+      }
+      expect(fs.readdirSync(path.dirname(forms.attach.path)).length).toBeGreaterThan(3); // the bodies beside it
+      const decided = (r: RunResults) =>
+        r.requirements
+          .filter((q) => q.result === 'passed' || q.result === 'failed')
+          .map((q) => q.id)
+          .sort();
+      const embed = await verify(forms.embed.path, 'form-embed');
+      expectVerified(embed, ['GEN-002', 'COL-001', 'FILE-010']);
+      for (const name of ['attach', 'zip'] as const) {
+        const v = await verify(forms[name].path, `form-${name}`);
+        expect(v.r.counts.failed, name).toBe(0);
+        expect(decided(v.r), name).toEqual(decided(embed.r));
+      }
+      const omit = await verify(forms.omit.path, 'form-omit');
+      expect(omit.r.counts.failed).toBe(0);
+      expect(decided(omit.r)).toEqual([]);
+      expect(omit.r.warnings.join('\n')).toMatch(/not judged: the answer body was not recorded/);
+    }, 180_000);
+
     it("Chromium's DevTools protocol Network events, converted by chrome-har: parses and verifies", async () => {
       const browser = await launchChromium();
       const events: Array<{ method: string; params: any }> = [];

@@ -13,6 +13,7 @@ import { log } from './log.js';
 interface Opts {
   reportDir: string;
   config?: string;
+  baseUrl?: string;
   keepCredentials?: boolean;
   keepContents?: boolean;
   targetLabel?: string;
@@ -24,9 +25,13 @@ export function registerVerifyTraffic(program: Command, onExit: (code: number) =
     .description(
       'judge recorded traffic (HAR 1.2 files from browser developer tools, Playwright, mitmproxy, `conformance record`) against the rules of the catalogue that exchanges decide; no state endpoint needed. Writes report.html, results.json, junit.xml and badge.svg; exit 0 nothing failed, 1 a rule failed, 2 usage error or no exchange of the interface, 3 internal error',
     )
-    .argument('<file...>', 'HAR files, judged together in recorded order')
+    .argument('<file...>', 'HAR files (or Playwright .har.zip files), judged together in recorded order')
     .option('--report-dir <dir>', 'where the reports go', 'reports/traffic')
     .option('--config <file>', 'config file whose `bindings:` name the token header and query parameters (as for run)')
+    .option(
+      '--base-url <url>',
+      "the implementation's origin and path prefix before /api (default: the config's baseUrl, else the origin that answers the interface's own paths); other entries are not judged",
+    )
     .option('--keep-credentials', 'do not redact tokens, cookies and Authorization in the reports (default: redacted)')
     .option('--keep-contents', 'keep file Contents whole in the reports (default: shortened)')
     .option('--target-label <text>', 'a name for the recorded deployment shown in the reports')

@@ -20,3 +20,14 @@ export function bindingsFromConfig(file: string | undefined): Bindings {
     throw new UsageError(`config file ${file}: ${(e as Error).message}`);
   }
 }
+
+/** The config file's `baseUrl` (the implementation's origin and path prefix), when it names one. */
+export function baseUrlFromConfig(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    const doc = parseYaml(fs.readFileSync(file, 'utf8')) as { baseUrl?: unknown } | null;
+    return typeof doc?.baseUrl === 'string' && doc.baseUrl !== '' ? doc.baseUrl : undefined;
+  } catch {
+    return undefined; // bindingsFromConfig reports a file that cannot be read
+  }
+}

@@ -1,16 +1,34 @@
 // One recorded exchange of the interface as the traffic rules see it: request and answer, the
-// operation of spec/openapi.yaml it addresses, bodies parsed once. Built from HAR entries; entries
-// that are not the interface's (no `/api/` in the path, no answer) are left out.
+// operation of spec/openapi.yaml it addresses, bodies parsed once. Built from HAR entries whose path
+// has `/api/`; which of them are the implementation's (its origin and path prefix) verify.ts decides.
+// A body the recording does not hold (not recorded, not decodable, no answer at all) is marked, so
+// that no rule reads it as an empty answer.
+import zlib from 'node:zlib';
 import type { OpenApiIndex, OperationMatch } from '../spec/openapi.js';
 import type { HarEntry } from './har.js';
+
+/** Why an exchange's answer is no evidence: rules that read it do not judge it. */
+export type MissingEvidence = 'not-recorded' | 'undecodable' | 'no-answer';
+
+export const MISSING_EVIDENCE: Record<MissingEvidence, string> = {
+  'not-recorded':
+    'the answer body was not recorded (a browser export without bodies, Playwright content "omit", an attached file not found)',
+  undecodable:
+    'the answer body cannot be decoded (compressed bytes kept in content.text, which HAR 1.2 does not allow)',
+  'no-answer': 'the request has no answer in the recording (status 0 or no response)',
+};
 
 export interface TrafficExchange {
   /** Position in the recording (files in the order given, entries in file order). */
   index: number;
   /** `file#entry` for people. */
   source: string;
+  /** The HAR file it came from. */
+  file: string;
   method: string;
   url: string;
+  /** Origin and path prefix before `/api/` (the service root the spec's paths are relative to). */
+  base: string;
   /** The path from `/api/` on (relative to the service root, what the spec's paths are). */
   path: string;
   query: URLSearchParams;
@@ -18,64 +36,146 @@ export interface TrafficExchange {
   requestHeaders: Record<string, string>;
   requestBody?: string;
   requestJson?: unknown;
+  /** The request had a body the recording does not hold. */
+  requestBodyMissing: boolean;
+  /** 0 when there was no answer. */
   status: number;
   responseHeaders: Record<string, string>;
   responseBody: string;
-  /** The parsed answer; undefined when the body is empty or not JSON. */
+  /** The parsed answer; undefined when the body is empty, not JSON or not evidence. */
   json?: unknown;
-  /** The answer's body was not recorded (no text in the HAR): rules that need it skip. */
+  /** The answer is no evidence (`evidence` says why): rules that need it skip. */
   bodyMissing: boolean;
+  evidence?: MissingEvidence;
   /** Start and end on the recording's clock (ms since the epoch). */
   startMs: number;
   endMs: number;
   operation?: OperationMatch;
 }
 
-/** The interface's exchanges among HAR entries. */
-export function exchangesOf(entries: HarEntry[], file: string, index: OpenApiIndex, first = 0): TrafficExchange[] {
+/** Where attached bodies (`_file`) are read from. */
+export type Resources = (name: string) => Buffer | undefined;
+
+/** The candidate exchanges (a path with `/api/`) among HAR entries; `others` counts the rest. */
+export function exchangesOf(
+  entries: HarEntry[],
+  file: string,
+  index: OpenApiIndex,
+  first = 0,
+  resource: Resources = () => undefined,
+  others?: { n: number },
+  release = false,
+): TrafficExchange[] {
   const out: TrafficExchange[] = [];
   entries.forEach((e, i) => {
+    // the entry is read once: released as it is read, the parsed HAR and the exchanges are never all in memory
+    if (release) (entries as Array<HarEntry | undefined>)[i] = undefined;
     let u: URL;
     try {
       u = new URL(e.request.url);
     } catch {
+      if (others) others.n++;
       return;
     }
     const at = u.pathname.indexOf('/api/');
-    if (at < 0 || !e.response || !(e.response.status >= 100 && e.response.status <= 599)) return;
+    if (at < 0) {
+      if (others) others.n++;
+      return;
+    }
     const path = u.pathname.slice(at);
-    const content = e.response.content ?? { size: 0, mimeType: '' };
-    let responseBody = content.text ?? '';
-    if (content.text !== undefined && content.encoding === 'base64')
-      responseBody = Buffer.from(content.text, 'base64').toString('utf8');
-    // content.size is not a reliable length across tools (chrome-har counts the bytes of the
-    // dataReceived events on top of the body: twice the body), so only an absent text is missing
-    const bodyMissing = content.text === undefined && (content.size ?? 0) !== 0;
-    let requestBody = e.request.postData?.text;
-    if (requestBody !== undefined && e.request.postData?.encoding === 'base64')
-      requestBody = Buffer.from(requestBody, 'base64').toString('utf8');
+    const responseHeaders = lower(e.response?.headers);
+    const res = responseBodyOf(e, responseHeaders, resource);
+    const req = requestBodyOf(e, resource);
     const startMs = Date.parse(e.startedDateTime);
+    const start = Number.isFinite(startMs) ? startMs : 0;
     out.push({
       index: first + out.length,
       source: `${file}#${i}`,
+      file,
       method: e.request.method.toUpperCase(),
       url: e.request.url,
+      base: `${u.origin}${u.pathname.slice(0, at)}`,
       path,
       query: u.searchParams,
       requestHeaders: lower(e.request.headers),
-      requestBody,
-      requestJson: parse(requestBody),
-      status: e.response.status,
-      responseHeaders: lower(e.response.headers),
-      responseBody,
-      json: bodyMissing ? undefined : parse(responseBody),
-      bodyMissing,
-      startMs: Number.isFinite(startMs) ? startMs : 0,
-      endMs: (Number.isFinite(startMs) ? startMs : 0) + Math.max(0, Number(e.time) || 0),
+      requestBody: req.text,
+      requestJson: parse(req.text),
+      requestBodyMissing: req.missing,
+      status: res.evidence === 'no-answer' ? 0 : e.response.status,
+      responseHeaders,
+      responseBody: res.text ?? '',
+      json: res.evidence ? undefined : parse(res.text),
+      bodyMissing: res.evidence !== undefined,
+      ...(res.evidence ? { evidence: res.evidence } : {}),
+      startMs: start,
+      endMs: start + Math.max(0, Number(e.time) || 0),
       operation: index.match(e.request.method, path),
     });
   });
   return out;
+}
+
+const ENCODED = /\b(gzip|x-gzip|br|deflate|zstd)\b/i;
+// control characters JSON text never holds raw, and the replacement character of bytes that were not UTF-8
+// eslint-disable-next-line no-control-regex
+const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
+
+/** The answer's body as text, or why the recording holds none that is evidence. */
+function responseBodyOf(
+  e: HarEntry,
+  headers: Record<string, string>,
+  resource: Resources,
+): { text?: string; evidence?: MissingEvidence } {
+  const r = e.response as HarEntry['response'] | undefined;
+  if (!r || !(r.status >= 100 && r.status <= 599)) return { evidence: 'no-answer' };
+  const c = r.content ?? { size: 0, mimeType: '' };
+  let bytes: Buffer | undefined;
+  if (typeof c._file === 'string') {
+    bytes = resource(c._file);
+    if (!bytes) return { evidence: 'not-recorded' };
+  } else if (c.text === undefined) {
+    // content.size is not a reliable length across tools (chrome-har counts the bytes of the
+    // dataReceived events on top of the body), so a size or a Content-Length says a body existed
+    const declared = Number(headers['content-length'] ?? 0);
+    return (c.size ?? 0) > 0 || declared > 0 ? { evidence: 'not-recorded' } : { text: '' };
+  } else if (c.encoding === 'base64') bytes = Buffer.from(c.text, 'base64');
+  const encoding = headers['content-encoding'] ?? '';
+  if (bytes) {
+    const text = decoded(bytes, encoding);
+    return text === undefined ? { evidence: 'undecodable' } : { text };
+  }
+  const text = c.text!;
+  if (!ENCODED.test(encoding) || !BINARY.test(text) || parse(text) !== undefined) return { text };
+  // compressed bytes kept as text: readable only when each byte became one character
+  // eslint-disable-next-line no-control-regex
+  const t = /[^\u0000-\u00ff]/.test(text) ? undefined : decoded(Buffer.from(text, 'latin1'), encoding);
+  return t === undefined ? { evidence: 'undecodable' } : { text: t };
+}
+
+/** Bytes of a body as UTF-8 text, inflated first when they are still compressed; undefined when they cannot be. */
+function decoded(bytes: Buffer, encoding: string): string | undefined {
+  const plain = bytes.toString('utf8');
+  if (!BINARY.test(plain)) return plain;
+  try {
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) return zlib.gunzipSync(bytes).toString('utf8');
+    if (/\bbr\b/i.test(encoding)) return zlib.brotliDecompressSync(bytes).toString('utf8');
+    if (/\bdeflate\b/i.test(encoding)) return zlib.inflateSync(bytes).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  // bytes that are not text: what the answer was is for GEN-001 to judge, unless a compression was declared
+  return ENCODED.test(encoding) ? undefined : plain;
+}
+
+function requestBodyOf(e: HarEntry, resource: Resources): { text?: string; missing: boolean } {
+  const p = e.request.postData;
+  if (p && typeof p._file === 'string') {
+    const b = resource(p._file);
+    return b ? { text: b.toString('utf8'), missing: false } : { missing: true };
+  }
+  if (p?.text !== undefined)
+    return { text: p.encoding === 'base64' ? Buffer.from(p.text, 'base64').toString('utf8') : p.text, missing: false };
+  return { missing: (Number(e.request.bodySize) || 0) > 0 };
 }
 
 function lower(h: Array<{ name: string; value: string }> | undefined): Record<string, string> {

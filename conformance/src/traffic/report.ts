@@ -30,7 +30,8 @@ export const TO_RECORD: Record<string, string> = {
   empty_column_suppression: 'a query with empty-column suppression on and a `columns` list',
   no_suppression_by_default: 'a query without suppression whose requested column is null in every record',
   total_count: 'queries with and without the total-count parameter',
-  sort_order: 'a query sorted on a numeric or timestamp column: `<column> asc`, `<column> desc`',
+  sort_order:
+    'a query sorted on numeric or timestamp columns: `<column> asc`, `<column> desc`, `<a> asc,<b> desc` (with the columns requested)',
   single_read_envelope: 'GET /api/{domain}/{id} and GET /api/File/{id}',
   contents_base64_of_file_size:
     'GET /api/File/{id}?columns=FileSize,Contents (and the attached-files listing with Contents)',
@@ -52,13 +53,17 @@ export const TO_RECORD: Record<string, string> = {
   create_member_result: 'CreateMember on a proposal without a member',
   write_then_read: 'a successful insert or update followed by GET /api/{domain}/{id} of the record',
   failed_write_changes_nothing: 'GET of a record, a failing (atomic) batch naming it, GET again',
-  pages_join_without_overlap: 'two consecutive pages of one sorted, filtered query with the ID column',
+  pages_join_without_overlap:
+    'two consecutive pages of one sorted, filtered query with the ID column (or a column the whole filtered set, read once, shows distinct)',
   suppression_against_plain_query:
     'one filtered query with a `columns` list, once with empty-column suppression and once without',
   total_count_across_pages: 'several pages of one filtered query with the total count on',
   contents_against_file_size: "GET /api/File/{id}?columns=Contents and any answer with that file's FileSize",
   create_member_twice: 'CreateMember twice on one proposal',
   link_write_then_query: 'Link/Upsert or Link/Remove by primary keys, then Link/Query of that child with ParentID',
+  bound_stays_bound: 'BindStatus of a bound proposal read twice',
+  reinstated_is_readable: 'a schedule DELETE, Reinstate, then GET /api/{domain}/{id} of the record',
+  contents_with_token: 'GET /api/File/{id}?columns=Contents with the token header (and the same file without Contents)',
 };
 
 export interface TrafficReportOptions {
@@ -113,7 +118,9 @@ function testsOf(v: Verification, o: TrafficReportOptions): TestResult[] {
   for (const j of v.judgements)
     for (const r of j.requirements) {
       const k = `${j.rule}\u0000${r}`;
-      groups.set(k, [...(groups.get(k) ?? []), j]);
+      const g = groups.get(k);
+      if (g) g.push(j);
+      else groups.set(k, [j]);
     }
   const rules = new Map(v.rules.map((r) => [r.name, r]));
   const out: TestResult[] = [];
@@ -219,13 +226,42 @@ export function trafficResults(v: Verification, o: TrafficReportOptions): Traffi
       v.exchanges.length === 0
         ? ['the HAR file(s) hold no exchange of the interface (no request to an /api/ path with an answer)']
         : [],
-    warnings: toRecord.map((t) => `not observed, record to observe: ${t}`),
+    warnings: [...evidenceNotes(v), ...toRecord.map((t) => `not observed, record to observe: ${t}`)],
     findings: dedupe(v.findings),
   };
   return { results, observed: { testable: testable.length, observed }, toRecord };
 }
 
+/** What the verification left unjudged and why, once per cause (issue 34). */
+export function evidenceNotes(v: Verification): string[] {
+  return [
+    ...(v.base !== undefined
+      ? [
+          `the implementation: ${v.base} (${v.baseChosen === 'given' ? 'given with --base-url' : "chosen: the origin that answers the interface's own paths; give --base-url to choose another"})`,
+        ]
+      : []),
+    ...(v.notInterface
+      ? [
+          `${v.notInterface} HAR entries are not this interface, never judged${
+            v.otherBases.length
+              ? ` (${v.otherBases
+                  .slice(0, 3)
+                  .map((b) => `${b.base}: ${b.entries}`)
+                  .join(', ')}${v.otherBases.length > 3 ? ', …' : ''})`
+              : ''
+          }`,
+        ]
+      : []),
+    ...(v.duplicates ? [`${v.duplicates} exchange(s) recorded twice (in two files) judged once`] : []),
+    ...v.unjudged.map((u) => `${u.count} exchange(s) not judged: ${u.message} (first: ${u.example})`),
+    ...(v.requestBodiesMissing
+      ? [`${v.requestBodiesMissing} request body(ies) not recorded: rules that read the request did not judge them`]
+      : []),
+  ];
+}
+
 function baseOf(v: Verification): string {
+  if (v.base !== undefined) return v.base;
   const bases = [...new Set(v.exchanges.map((x) => x.url.slice(0, x.url.indexOf('/api/'))))];
   return bases.length === 1 ? bases[0] : bases.length === 0 ? '(none)' : `${bases[0]} (+${bases.length - 1} more)`;
 }

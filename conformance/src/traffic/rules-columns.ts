@@ -94,18 +94,27 @@ const defaultTake: ExchangeRule = {
   },
 };
 
-/** QRY-004: never more than 100 records, whatever `take` asks. */
+/** QRY-004: never more than 100 records, whatever `take` asks, and 100 when more remain. */
 const takeCap: ExchangeRule = {
   name: 'take_cap_100',
   requirements: ['QRY-004'],
-  description: 'a query never answers more than 100 records; judged passed where `take` asked for more than 100',
-  judge(x, _ctx, emit) {
+  description:
+    'a query never answers more than 100 records; where `take` asked for more than 100 and the total count shows at least 100 remain, it answers 100 (the maximum is a page of 100, not fewer)',
+  judge(x, ctx, emit) {
     if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
     const list = listOf(x);
     if (!list) return;
     const take = intParam(x.query, 'take');
     if (list.length > 100) return emit(['QRY-004'], false, `${list.length} records, more than the maximum 100`);
-    if (take !== undefined && take > 100) emit(['QRY-004'], true, `take=${take}: ${list.length} records`);
+    if (take === undefined || take <= 100) return;
+    const exp = expectedLength(x, ctx, 100);
+    if (exp !== undefined && list.length < exp)
+      return emit(
+        ['QRY-004'],
+        false,
+        `take=${take}: ${list.length} records, though the total count leaves ${exp} (the maximum is 100)`,
+      );
+    emit(['QRY-004'], true, `take=${take}: ${list.length} records`);
   },
 };
 
@@ -246,36 +255,73 @@ function comparableText(values: unknown[]): string[] | undefined {
   return rest.every((v) => /^[0-9a-z]*$/.test(v)) || rest.every((v) => /^[0-9A-Z]*$/.test(v)) ? rest : undefined;
 }
 
-/** QRY-008: `sort=<col> desc` orders descending, `<col>` ascending (numbers and timestamps; text collation is not stated). */
+/** The values of one column as comparable keys (numbers, ISO timestamps of one form, text no collation disputes); undefined when they are not. */
+function comparable(values: unknown[]): Array<number | string | null> | undefined {
+  const vs = values.filter((v) => v !== null);
+  if (vs.length === 0) return undefined;
+  if (vs.every((v) => typeof v === 'number')) return values as Array<number | null>;
+  if (vs.every((v) => typeof v === 'string' && ISO.test(v)) && new Set(vs.map((v) => String(v).length)).size === 1)
+    return values as Array<string | null>;
+  const text = comparableText(vs);
+  if (!text) return undefined;
+  const at = new Map(vs.map((v, i) => [v, text[i]]));
+  return values.map((v) => (v === null ? null : at.get(v)!));
+}
+
+const SORT_ITEM = /^\s*([^\s,]+)(?:\s+(asc|desc))?\s*$/i;
+
+/** QRY-008, QRY-023, QRY-024: `sort` of one or several `<column> [asc|desc]` items orders the answer, ties broken by the next item. */
 const sortOrder: ExchangeRule = {
   name: 'sort_order',
-  requirements: ['QRY-008', 'QRY-023'],
+  requirements: ['QRY-008', 'QRY-023', 'QRY-024'],
   description:
-    'sort `<column> desc` answers the records in descending order of that column, `<column>` (or `<column> asc`) in ascending order (judged on numbers, ISO timestamps of one form, and text whose order no collation disputes: after a common prefix only digits and letters of one case; the place of nulls is not stated)',
+    'sort `<column> desc` answers the records in descending order of that column, `<column>` (or `<column> asc`) in ascending order, and several comma-separated items order by the first, ties broken by the next, each in its own direction (judged on numbers, ISO timestamps of one form, and text whose order no collation disputes: after a common prefix only digits and letters of one case; a pair whose deciding value is null is not judged: the place of nulls is not stated)',
   judge(x, _ctx, emit) {
     if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
-    const m = /^\s*([^\s,]+)(?:\s+(asc|desc))?\s*$/i.exec(x.query.get('sort') ?? '');
-    if (!m) return;
+    const items = (x.query.get('sort') ?? '').split(',').map((p) => SORT_ITEM.exec(p));
+    if (items.length === 0 || items.some((m) => !m)) return;
     const cols = requestedColumns(x.query.get('columns'));
-    const key = cols ? cols.find((c) => c.field === m[1])?.key : m[1];
     const records = recordsOf(x);
-    if (!key || records.length < 2 || !records.every((r) => key in r)) return;
-    let values = records.map((r) => r[key]).filter((v) => v !== null);
-    const numbers = values.every((v) => typeof v === 'number');
-    const stamps =
-      values.every((v) => typeof v === 'string' && ISO.test(v)) &&
-      new Set(values.map((v) => String(v).length)).size === 1;
-    const text = !numbers && !stamps ? comparableText(values) : undefined;
-    if (text) values = text;
-    if (values.length < 2 || (!numbers && !stamps && !text)) return;
-    const desc = m[2]?.toLowerCase() === 'desc';
-    const reqs = m[2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
-    for (let i = 1; i < values.length; i++) {
-      const a = values[i - 1] as number | string;
-      const b = values[i] as number | string;
-      if (desc ? a < b : a > b) return emit(reqs, false, `sort ${m[0].trim()}: ${show(a)} comes before ${show(b)}`);
+    if (records.length < 2) return;
+    const keys = items.map((m) => ({
+      key: cols ? cols.find((c) => c.field === m![1])?.key : m![1],
+      desc: m![2]?.toLowerCase() === 'desc',
+      text: m![0].trim(),
+    }));
+    // the columns the answer shows, as comparable values; judging stops at the first it does not
+    const values: Array<Array<number | string | null>> = [];
+    for (const k of keys) {
+      if (!k.key || !records.every((r) => k.key! in r)) break;
+      const v = comparable(records.map((r) => r[k.key!]));
+      if (!v) break;
+      values.push(v);
     }
-    emit(reqs, true, `${values.length} values of ${key} in ${desc ? 'descending' : 'ascending'} order`);
+    if (values.length === 0) return;
+    const reqs = keys.length > 1 ? ['QRY-024'] : items[0]![2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
+    let judged = 0;
+    for (let i = 1; i < records.length; i++) {
+      for (let c = 0; c < values.length; c++) {
+        const a = values[c][i - 1];
+        const b = values[c][i];
+        if (a === null || b === null) break; // the place of nulls is not stated
+        if (a === b) continue; // tied: the next column decides
+        judged++;
+        if (keys[c].desc ? a < b : a > b)
+          return emit(
+            reqs,
+            false,
+            `sort ${x.query.get('sort')}: record ${i - 1} (${keys
+              .slice(0, c + 1)
+              .map((k) => show(records[i - 1][k.key!]))
+              .join(', ')}) comes before record ${i} (${keys
+              .slice(0, c + 1)
+              .map((k) => show(records[i][k.key!]))
+              .join(', ')}); ${keys[c].text} is ${keys[c].desc ? 'descending' : 'ascending'}`,
+          );
+        break;
+      }
+    }
+    if (judged > 0) emit(reqs, true, `${records.length} records in the order of ${keys.map((k) => k.text).join(', ')}`);
   },
 };
 

@@ -21,14 +21,13 @@ export const CORE_DOMAIN_IDS: ReadonlyMap<string, number> = new Map([
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** FILE-010, FILE-011, FILE-002, AUTH-003: Contents is base64 of exactly FileSize bytes. */
+/** FILE-010, FILE-011, FILE-002: Contents is base64 of exactly FileSize bytes (AUTH-003 is contents_with_token's). */
 const contentsLength: ExchangeRule = {
   name: 'contents_base64_of_file_size',
-  requirements: ['FILE-010', 'FILE-011', 'FILE-002', 'AUTH-003'],
-  description:
-    'a file record with Contents and FileSize holds Contents as base64 of exactly FileSize bytes, to a token-authenticated caller',
+  requirements: ['FILE-010', 'FILE-011', 'FILE-002'],
+  description: 'a file record with Contents and FileSize holds Contents as base64 of exactly FileSize bytes',
   judge(x, _ctx, emit) {
-    const reqs = ['FILE-010', 'FILE-002', 'AUTH-003', ...(op(x) === 'listAttachedFiles' ? ['FILE-011'] : [])];
+    const reqs = ['FILE-010', 'FILE-002', ...(op(x) === 'listAttachedFiles' ? ['FILE-011'] : [])];
     for (const r of fileRecords(x)) {
       if (typeof r.Contents !== 'string' || !isInt(r.FileSize)) continue;
       const c = r.Contents.replace(/\s+/g, '');

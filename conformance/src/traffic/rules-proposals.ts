@@ -1,16 +1,34 @@
 // Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
 import { isObject, type TrafficExchange } from './exchange.js';
 import { isInt, show, type ExchangeRule } from './rule.js';
-import { batchOf, itemId, itemOf, KINDS, type ScheduleResult } from './schedules.js';
+import { batchOf, itemId, itemOf, KINDS, type Batch, type Kind, type ScheduleResult } from './schedules.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
+
+/**
+ * The position a failed result's item must hold where the batch's documented validation decides it
+ * (4.5 rule 6: a ProposalLocation insert without LocationName, an update to an empty one, fails
+ * with the message that LocationName is required): the message names the cause, and the positions
+ * of the items that have it. Undefined where the validation does not decide.
+ */
+function lacking(b: Batch, k: Kind, r: ScheduleResult): number[] | undefined {
+  if (b.domain !== 'ProposalLocation' || k === 'Deletes' || r.IsSuccessful !== false) return undefined;
+  if (!(typeof r.Message === 'string' && LOCATION_NAME.test(r.Message) && REQUIRED.test(r.Message))) return undefined;
+  const at = b.input[k].flatMap((item, i) => {
+    const f = isObject(item.Fields) ? item.Fields : undefined;
+    if (!f) return [];
+    const name = f.LocationName;
+    return (k === 'Inserts' ? name === undefined || name === null || name === '' : name === '') ? [i] : [];
+  });
+  return at.length ? at : undefined;
+}
 
 /** SCHED-003: each OrderNumber is the item's zero-based position in its own input array. */
 const orderNumbers: ExchangeRule = {
   name: 'order_numbers',
   requirements: ['SCHED-003'],
   description:
-    "each result's OrderNumber is a distinct zero-based position within its own input array (Inserts, Updates, Deletes); null only where the batch was refused as a whole",
+    "each result's OrderNumber is a distinct zero-based position within its own input array (Inserts, Updates, Deletes), null only where the batch was refused as a whole; a failure saying LocationName is required names an item without one",
   judge(x, _ctx, emit) {
     const b = batchOf(x);
     if (!b?.results) return;
@@ -25,6 +43,13 @@ const orderNumbers: ExchangeRule = {
             ['SCHED-003'],
             false,
             `${k}: OrderNumber ${show(n)} for an input array of ${b.input[k].length} item(s)${isInt(n) && nums.has(n) ? ' (twice)' : ''}`,
+          );
+        const must = lacking(b, k, r);
+        if (must && !must.includes(n))
+          return emit(
+            ['SCHED-003'],
+            false,
+            `${k}: OrderNumber ${n} fails with ${show(r.Message)}, yet item ${n} has a LocationName; the item(s) without one: ${must.join(', ')}`,
           );
         nums.add(n);
         seen++;

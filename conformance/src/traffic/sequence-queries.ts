@@ -79,7 +79,9 @@ const totalAcrossPages: SequenceRule = {
     const groups = new Map<string, TrafficExchange[]>();
     for (const x of queries(xs, ctx)) {
       const k = keyWithout(x, [skipName, 'take', b.query.includeTotalCount, 'columns']);
-      groups.set(k, [...(groups.get(k) ?? []), x]);
+      const g = groups.get(k);
+      if (g) g.push(x);
+      else groups.set(k, [x]);
     }
     for (const g of groups.values()) {
       const counted = g.filter((x) => boolParam(x.query, b.query.includeTotalCount) === true && !b.totalCountHeader);

@@ -7,24 +7,61 @@
 import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
-import { isInt, show, type SequenceRule } from './rule.js';
+import { atPath } from '../suite-api/bindings.js';
+import { intParam, isInt, show, type SequenceRule } from './rule.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 
-/** Every exchange that may change schedule record `id` of `domain` (whatever its outcome). */
-function writesOf(xs: TrafficExchange[], domain: string, id: number): TrafficExchange[] {
-  return xs.filter((x) => {
+/** The schedule writes and single reads of a recording, by `domain#id`, built once per recording. */
+interface RecordIndex {
+  writes: Map<string, TrafficExchange[]>;
+  /** Batches whose request cannot be read: they may have touched any record of their domain. */
+  blind: Map<string, TrafficExchange[]>;
+  reads: Map<string, TrafficExchange[]>;
+}
+const indexes = new WeakMap<TrafficExchange[], RecordIndex>();
+
+function indexOf(xs: TrafficExchange[]): RecordIndex {
+  let ix = indexes.get(xs);
+  if (ix) return ix;
+  ix = { writes: new Map(), blind: new Map(), reads: new Map() };
+  const add = (m: Map<string, TrafficExchange[]>, k: string, x: TrafficExchange) => {
+    const l = m.get(k);
+    if (!l) m.set(k, [x]);
+    else if (l[l.length - 1] !== x) l.push(x);
+  };
+  for (const x of xs) {
     const p = x.operation?.pathParams;
-    if (!p || p.domain !== domain) return false;
-    if (op(x) === 'deleteSchedule' || op(x) === 'reinstateSchedule') return Number(p.scheduleId) === id;
-    if (op(x) !== 'upsertSchedules') return false;
-    const b = batchOf(x);
-    if (!b) return true; // an unreadable batch may have touched it
-    if ([...b.input.Updates, ...b.input.Deletes].some((i) => itemId(i) === id)) return true;
-    return b.results?.Inserts.some((r) => r.RecordID === id) ?? false;
-  });
+    if (!p) continue;
+    if (op(x) === 'deleteSchedule' || op(x) === 'reinstateSchedule')
+      add(ix.writes, `${p.domain}#${Number(p.scheduleId)}`, x);
+    else if (op(x) === 'upsertSchedules') {
+      const b = batchOf(x);
+      if (!b) {
+        add(ix.blind, p.domain, x);
+        continue;
+      }
+      for (const i of [...b.input.Updates, ...b.input.Deletes])
+        if (itemId(i) !== undefined) add(ix.writes, `${p.domain}#${itemId(i)}`, x);
+      for (const r of b.results?.Inserts ?? []) if (isInt(r.RecordID)) add(ix.writes, `${p.domain}#${r.RecordID}`, x);
+    } else if (
+      op(x) === 'getRecord' &&
+      x.status === 200 &&
+      isObject((x.json as { Record?: unknown } | undefined)?.Record)
+    )
+      add(ix.reads, `${p.domain}#${p.id}`, x);
+  }
+  indexes.set(xs, ix);
+  return ix;
+}
+
+/** Every exchange that may change schedule record `id` of `domain` (whatever its outcome), in recorded order. */
+function writesOf(xs: TrafficExchange[], domain: string, id: number): TrafficExchange[] {
+  const ix = indexOf(xs);
+  const w = [...(ix.writes.get(`${domain}#${id}`) ?? []), ...(ix.blind.get(domain) ?? [])];
+  return w.sort((a, b) => a.index - b.index);
 }
 
 /** Whether `w` may overlap the span from the end of `a` to the start of `b`. */
@@ -33,14 +70,7 @@ const between = (w: TrafficExchange, a: TrafficExchange, b: TrafficExchange) =>
 
 /** Reads (GET /api/{domain}/{id}, 200) of a record. */
 const readsOf = (xs: TrafficExchange[], domain: string, id: number) =>
-  xs.filter(
-    (x) =>
-      op(x) === 'getRecord' &&
-      x.status === 200 &&
-      x.operation!.pathParams.domain === domain &&
-      x.operation!.pathParams.id === String(id) &&
-      isObject((x.json as { Record?: unknown })?.Record),
-  );
+  indexOf(xs).reads.get(`${domain}#${String(id)}`) ?? [];
 
 function equalish(a: unknown, b: unknown): boolean {
   if (isDeepStrictEqual(a, b)) return true;
@@ -137,46 +167,210 @@ const failedWriteChangesNothing: SequenceRule = {
   },
 };
 
-/** QRY-006: consecutive pages of the same query join without overlap. */
+/** Rows as whole values, key order aside (the identity of a row when no ID column is asked for). */
+const rowKey = (r: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.keys(r)
+      .sort()
+      .map((k) => [k, r[k]]),
+  );
+
+/** QRY-006, FILE-022: consecutive pages of the same query join without overlap. */
 const pagesJoin: SequenceRule = {
   name: 'pages_join_without_overlap',
   requirements: ['QRY-006', 'FILE-022'],
   description:
-    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record, judged by the record ID column; only when both pages carry the same total count or a filter (no other writer assumed)',
+    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record, only when both pages carry the same total count or a filter (no other writer assumed); a record is told by its ID column, else by its whole row when a complete answer of the same filter shows a requested column whose values tell its records apart',
   judge(xs, ctx, emit) {
-    const skipName = ctx.bindings.query.skip;
-    const pages = xs.filter(
-      (x) => (op(x) === 'queryRecords' || op(x) === 'queryFiles') && x.status === 200 && x.query.get('sort'),
+    const b = ctx.bindings;
+    const skipName = b.query.skip;
+    const isQuery = (x: TrafficExchange) =>
+      (op(x) === 'queryRecords' || op(x) === 'queryFiles') &&
+      x.status === 200 &&
+      Array.isArray((x.json as { List?: unknown } | undefined)?.List);
+    const queries = xs.filter(isQuery);
+    const without = (x: TrafficExchange, names: string[]) =>
+      `${x.path}?${[...x.query]
+        .filter(([k]) => !names.includes(k))
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&')}`;
+    // the pages of each query, by start offset (keys built once: linear in the recording)
+    const pages = new Map<string, Map<number, TrafficExchange[]>>();
+    for (const x of queries) {
+      if (!x.query.get('sort')) continue;
+      const k = without(x, [skipName]);
+      const s = intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0);
+      if (s < 0) continue;
+      const m = pages.get(k) ?? new Map<number, TrafficExchange[]>();
+      const at = m.get(s);
+      if (at) at.push(x);
+      else m.set(s, [x]);
+      pages.set(k, m);
+    }
+    // complete answers of a filter (from offset 0, fewer records than asked): the columns that tell its records apart
+    const telling = new Map<string, Set<string>>();
+    for (const x of queries) {
+      const f = x.query.get(b.query.filter);
+      if (!f || (intParam(x.query, skipName) ?? 0) !== 0) continue;
+      const rows = recordsOf(x);
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      if (rows.length === 0 || rows.length >= take) continue;
+      const k = `${x.path}?${f}`;
+      const cols = telling.get(k) ?? new Set<string>();
+      for (const c of Object.keys(rows[0]))
+        if (
+          rows.every((r) => r[c] !== null && r[c] !== undefined) &&
+          new Set(rows.map((r) => show(r[c]))).size === rows.length
+        )
+          cols.add(c);
+      telling.set(k, cols);
+    }
+    const total = (x: TrafficExchange) => atPath(x.json, b.totalCountField);
+    for (const [, byStart] of pages)
+      for (const [s1, firsts] of byStart)
+        for (const p1 of firsts) {
+          const r1 = recordsOf(p1);
+          const take = intParam(p1.query, 'take') ?? 30;
+          if (r1.length === 0 || r1.length !== take) continue;
+          const p2 = (byStart.get(s1 + take) ?? []).find((p) => p !== p1);
+          if (!p2) continue;
+          const filter = p1.query.get(b.query.filter);
+          const stable = !!filter || (total(p1) !== undefined && total(p1) === total(p2));
+          const r2 = recordsOf(p2);
+          if (!stable || r2.length === 0) continue;
+          const domain = p1.operation!.pathParams.domain ?? 'File';
+          const idKey = [`${domain.replace(/^Custom\./, '')}ID`, 'ID', 'Id'].find(
+            (k) => r1.every((r) => k in r) && r2.every((r) => k in r),
+          );
+          const tells = filter ? telling.get(`${p1.path}?${filter}`) : undefined;
+          const byRow = !idKey && [...(tells ?? [])].some((c) => [...r1, ...r2].every((r) => c in r));
+          if (!idKey && !byRow) continue;
+          const keyOf = (r: Record<string, unknown>) => (idKey ? show(r[idKey]) : rowKey(r));
+          const ids1 = new Set(r1.map(keyOf));
+          if (ids1.size !== r1.length) continue;
+          const dup = r2.find((r) => ids1.has(keyOf(r)));
+          const what = idKey ? `${idKey} ${show(dup?.[idKey])}` : `the record ${show(dup)}`;
+          emit(
+            [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
+            !dup,
+            dup
+              ? `${what} is on both pages (start offset ${s1} and ${s1 + take})`
+              : `pages at start offset ${s1} and ${s1 + take} share no ${idKey ?? 'record'}`,
+            [p1, p2],
+          );
+        }
+  },
+};
+
+/** BIND-003: a bound proposal stays bound: Bound is never followed by NotBound. */
+const boundStaysBound: SequenceRule = {
+  name: 'bound_stays_bound',
+  requirements: ['BIND-003'],
+  description:
+    'after BindStatus answered Bound for a proposal, the next BindStatus of it (no other call naming that proposal between) answers Bound again: no stated transition leaves Bound',
+  judge(xs, _ctx, emit) {
+    const last = new Map<string, TrafficExchange>();
+    for (const x of xs) {
+      const pid = x.operation?.pathParams.proposalId;
+      if (pid === undefined) continue;
+      const prev = last.get(pid);
+      if (op(x) !== 'getBindStatus') {
+        last.delete(pid); // another call on the proposal came between
+        continue;
+      }
+      const st = (x.json as { Status?: unknown } | undefined)?.Status;
+      if (x.status !== 200 || typeof st !== 'string') {
+        last.delete(pid);
+        continue;
+      }
+      const was = prev && (prev.json as { Status?: unknown }).Status;
+      if (prev && was === 'Bound' && after(prev, x) && (st === 'Bound' || st === 'NotBound'))
+        emit(
+          ['BIND-003'],
+          st === 'Bound',
+          st === 'Bound'
+            ? `proposal ${pid}: Bound, then Bound again`
+            : `proposal ${pid} answered Bound, then NotBound on the next read with no call between`,
+          [prev, x],
+        );
+      last.set(pid, x);
+    }
+  },
+};
+
+/** SCHED-021: a record reinstated successfully is active again and readable. */
+const reinstatedIsReadable: SequenceRule = {
+  name: 'reinstated_is_readable',
+  requirements: ['SCHED-021'],
+  description:
+    'after a successful Reinstate of a schedule record, a later read of it (GET /api/{domain}/{id}, no other write to it between) answers it, not 404; judged only where a read of that domain answered 200 in the recording',
+  judge(xs, _ctx, emit) {
+    const readable = new Set(
+      xs.filter((x) => op(x) === 'getRecord' && x.status === 200).map((x) => x.operation!.pathParams.domain),
     );
-    const key = (x: TrafficExchange) => {
-      const q = new URLSearchParams(x.query);
-      q.delete(skipName);
-      return `${x.path}?${[...q].sort().join('&')}`;
-    };
-    for (const p1 of pages) {
-      const r1 = recordsOf(p1);
-      const take = Number(p1.query.get('take') ?? 30);
-      const s1 = Number(p1.query.get(skipName) ?? 0);
-      if (r1.length === 0 || r1.length !== take) continue;
-      const p2 = pages.find((p) => p !== p1 && key(p) === key(p1) && Number(p.query.get(skipName) ?? 0) === s1 + take);
-      if (!p2) continue;
-      const total = (x: TrafficExchange) => (x.json as Record<string, unknown>)[ctx.bindings.totalCountField];
-      const stable = p1.query.has(ctx.bindings.query.filter) || (total(p1) !== undefined && total(p1) === total(p2));
-      const domain = p1.operation!.pathParams.domain ?? 'File';
-      const idKey = [`${domain.replace(/^Custom\./, '')}ID`, 'ID', 'Id'].find((k) => r1.every((r) => k in r));
-      const r2 = recordsOf(p2);
-      if (!stable || !idKey || r2.length === 0 || !r2.every((r) => idKey in r)) continue;
-      const ids1 = new Set(r1.map((r) => r[idKey]));
-      if (ids1.size !== r1.length) continue;
-      const dup = r2.find((r) => ids1.has(r[idKey]));
-      emit(
-        ['QRY-006'],
-        !dup,
-        dup
-          ? `${idKey} ${show(dup[idKey])} is on both pages (skip ${s1} and ${s1 + take})`
-          : `pages at skip ${s1} and ${s1 + take} share no ${idKey}`,
-        [p1, p2],
+    for (const w of xs) {
+      if (op(w) !== 'reinstateSchedule' || w.status < 200 || w.status >= 300) continue;
+      if ((w.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful === false) continue;
+      const { domain, scheduleId } = w.operation!.pathParams;
+      const id = Number(scheduleId);
+      if (!readable.has(domain) || !Number.isInteger(id)) continue;
+      const writes = writesOf(xs, domain, id).filter((o) => o !== w);
+      const read = xs.find(
+        (x) =>
+          op(x) === 'getRecord' &&
+          x.operation!.pathParams.domain === domain &&
+          x.operation!.pathParams.id === scheduleId &&
+          after(w, x) &&
+          (x.status === 404 || x.status === 200),
       );
+      if (!read || writes.some((o) => between(o, w, read))) continue;
+      const good = read.status === 200 && isObject((read.json as { Record?: unknown } | undefined)?.Record);
+      if (read.status === 200 && !good) continue;
+      emit(
+        ['SCHED-021'],
+        good,
+        good
+          ? `${domain} ${id} reinstated, then read`
+          : `${domain} ${id} reinstated successfully (HTTP ${w.status}), then read with HTTP 404`,
+        [w, read],
+      );
+    }
+  },
+};
+
+/** AUTH-003: Contents is returned to a caller authenticated with a token. */
+const contentsWithToken: SequenceRule = {
+  name: 'contents_with_token',
+  requirements: ['AUTH-003'],
+  description:
+    "a file read asking for Contents with the API token (the bindings' token header) answers Contents; refused with 401 or 403 while the same token reads the same file without Contents, it fails. A request without the token header (a sanitized export) is not judged",
+  judge(xs, ctx, emit) {
+    const header = ctx.bindings.tokenHeader.toLowerCase();
+    const tokenOf = (x: TrafficExchange) => x.requestHeaders[header];
+    const asks = (x: TrafficExchange) =>
+      (requestedColumns(x.query.get('columns')) ?? []).some((c) => c.field === 'Contents');
+    const reads = xs.filter((x) => (op(x) === 'getFile' || op(x) === 'listAttachedFiles') && !!tokenOf(x));
+    const plainOk = new Set(
+      reads.filter((x) => x.status === 200 && !asks(x)).map((x) => `${x.path}\u0000${tokenOf(x)}`),
+    );
+    for (const x of reads) {
+      if (!asks(x)) continue;
+      if (x.status === 200) {
+        const rows = recordsOf(x);
+        if (rows.length && rows.every((r) => typeof r.Contents === 'string'))
+          emit(['AUTH-003'], true, `Contents answered to a token-authenticated caller (${rows.length} file(s))`, [x]);
+      } else if ((x.status === 401 || x.status === 403) && plainOk.has(`${x.path}\u0000${tokenOf(x)}`)) {
+        const plain = reads.find(
+          (y) => y.status === 200 && !asks(y) && y.path === x.path && tokenOf(y) === tokenOf(x),
+        )!;
+        emit(
+          ['AUTH-003'],
+          false,
+          `Contents refused with HTTP ${x.status} to the token that reads the same file without Contents`,
+          [plain, x],
+        );
+      }
     }
   },
 };
@@ -193,7 +387,8 @@ const createMemberTwice: SequenceRule = {
       if (first.status !== 200 || (first.json as { IsSuccessful?: unknown })?.IsSuccessful !== true) continue;
       const pid = first.operation!.pathParams.proposalId;
       const second = calls.find((x) => x.operation!.pathParams.proposalId === pid && after(first, x));
-      if (!second) continue;
+      // a second call whose answer is not in the recording shows nothing
+      if (!second || second.bodyMissing) continue;
       const refused = !(
         second.status >= 200 &&
         second.status < 300 &&
@@ -239,7 +434,29 @@ const linkThenQuery: SequenceRule = {
     const childOf = (x: TrafficExchange) =>
       `${field(x, lb.childDomain)}#${field(x, lb.childRecordId) ?? field(x, lb.childRecordKey)}`;
     const writes = xs.filter(isWrite);
-    const queries = xs.filter((x) => op(x) === 'queryLinks' && x.status === 200);
+    // a Link/Query whose answer is not a readable List is no evidence of what it lists
+    const queries = xs.filter(
+      (x) =>
+        op(x) === 'queryLinks' &&
+        x.status === 200 &&
+        !x.bodyMissing &&
+        Array.isArray((x.json as { List?: unknown } | undefined)?.List),
+    );
+    // indexed once: the link writes of each child, the queries of each child
+    const writesByChild = new Map<string, TrafficExchange[]>();
+    for (const w of writes) {
+      const k = childOf(w);
+      const l = writesByChild.get(k);
+      if (l) l.push(w);
+      else writesByChild.set(k, [w]);
+    }
+    const queriesByChild = new Map<string, TrafficExchange[]>();
+    for (const x of queries) {
+      const k = `${x.query.get('childDomain')}#${x.query.get('childRecordID')}`;
+      const l = queriesByChild.get(k);
+      if (l) l.push(x);
+      else queriesByChild.set(k, [x]);
+    }
     for (const w of writes) {
       if (w.status < 200 || w.status >= 300 || (w.json as { IsSuccessful?: unknown })?.IsSuccessful === false) continue;
       const pd = field(w, lb.parentDomain);
@@ -253,12 +470,9 @@ const linkThenQuery: SequenceRule = {
         !Number.isInteger(Number(cid))
       )
         continue;
-      const q = queries.find(
-        (x) =>
-          after(w, x) &&
-          x.query.get('childDomain') === cd &&
-          x.query.get('childRecordID') === String(cid) &&
-          !writes.some((o) => o !== w && childOf(o) === childOf(w) && between(o, w, x)),
+      const same = writesByChild.get(childOf(w)) ?? [];
+      const q = (queriesByChild.get(`${cd}#${String(cid)}`) ?? []).find(
+        (x) => after(w, x) && !same.some((o) => o !== w && between(o, w, x)),
       );
       if (!q) continue;
       const removed = w.path === ctx.bindings.paths.linkRemove;
@@ -323,4 +537,7 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   pagesJoin,
   createMemberTwice,
   linkThenQuery,
+  boundStaysBound,
+  reinstatedIsReadable,
+  contentsWithToken,
 ];

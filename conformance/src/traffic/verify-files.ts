@@ -4,14 +4,16 @@
 import { loadCatalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { EXIT, type RunResults } from '../report/results.js';
-import { bindingsFromConfig } from './bindings-file.js';
+import { baseUrlFromConfig, bindingsFromConfig } from './bindings-file.js';
 import { trafficResults } from './report.js';
-import { verifyTraffic } from './verify.js';
+import { verifyTraffic, type Verification } from './verify.js';
 import { specVersion, suiteVersion } from '../cli/versions.js';
 
 export interface VerifyFilesOptions {
   /** a config file whose `bindings:` name the token header and query parameters (as for run) */
   config?: string;
+  /** the implementation's origin and path prefix (else the config's `baseUrl`, else chosen from the traffic) */
+  baseUrl?: string;
   keepCredentials?: boolean;
   keepContents?: boolean;
   targetLabel?: string;
@@ -23,6 +25,11 @@ export interface TrafficVerdict {
   exchanges: number;
   entries: number;
   observed: { observed: number; testable: number };
+  /** the implementation's base, HAR entries not of it, and what was left unjudged for want of evidence */
+  base?: string;
+  notInterface: number;
+  duplicates: number;
+  unjudged: Verification['unjudged'];
   /** what to record to observe more */
   toRecord: string[];
 }
@@ -32,7 +39,8 @@ export function verifyTrafficFiles(files: string[], o: VerifyFilesOptions = {}):
   const catalogue = loadCatalogue();
   const bindings = bindingsFromConfig(o.config);
   const startedAt = new Date();
-  const v = verifyTraffic(files, { index: loadOpenApi(), bindings });
+  const baseUrl = o.baseUrl ?? baseUrlFromConfig(o.config);
+  const v = verifyTraffic(files, { index: loadOpenApi(), bindings, ...(baseUrl ? { baseUrl } : {}) });
   const r = trafficResults(v, {
     catalogue,
     suiteVersion: suiteVersion(),
@@ -54,5 +62,9 @@ export function verifyTrafficFiles(files: string[], o: VerifyFilesOptions = {}):
     entries: v.entries,
     observed: r.observed,
     toRecord: r.toRecord,
+    ...(v.base !== undefined ? { base: v.base } : {}),
+    notInterface: v.notInterface,
+    duplicates: v.duplicates,
+    unjudged: v.unjudged,
   };
 }

@@ -5,8 +5,9 @@ import type { Bindings } from '../suite-api/bindings.js';
 import { domainListOf } from '../suite-api/bindings.js';
 import { GenericChecker } from '../suite-api/generic-checks/checker.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
-import { exchangesOf, isObject, type TrafficExchange } from './exchange.js';
-import { readHar } from './har.js';
+import { UsageError } from '../errors.js';
+import { exchangesOf, isObject, MISSING_EVIDENCE, type MissingEvidence, type TrafficExchange } from './exchange.js';
+import { readHarFile } from './har.js';
 import type { ExchangeRule, Judgement, RuleContext, SequenceRule } from './rule.js';
 import { COLUMN_RULES } from './rules-columns.js';
 import { CORE_DOMAIN_IDS, FILE_RULES } from './rules-files.js';
@@ -25,32 +26,68 @@ export interface Verification {
   judgements: Judgement[];
   findings: Finding[];
   rules: Array<Pick<ExchangeRule, 'name' | 'requirements' | 'description'> & { kind: 'exchange' | 'sequence' }>;
+  /** The implementation's origin and path prefix: given (`--base-url`), or the one chosen, or undefined when none. */
+  base?: string;
+  baseChosen: 'given' | 'chosen' | 'none';
+  /** HAR entries that are not this interface (another origin or path prefix, no `/api/` path), never judged. */
+  notInterface: number;
+  /** The other origins and prefixes with `/api/` paths, with their entry counts. */
+  otherBases: Array<{ base: string; entries: number }>;
+  /** The same exchange recorded twice (in two files) judged once: copies left out. */
+  duplicates: number;
+  /** Exchanges no rule reads the answer of, by cause (once per cause). */
+  unjudged: Array<{ cause: MissingEvidence; count: number; message: string; example: string }>;
+  /** Requests whose body the recording does not hold (rules that read the request skip them). */
+  requestBodiesMissing: number;
 }
 
-export function verifyTraffic(files: string[], o: { index: OpenApiIndex; bindings: Bindings }): Verification {
-  const exchanges: TrafficExchange[] = [];
+export interface VerifyOptions {
+  index: OpenApiIndex;
+  bindings: Bindings;
+  /** The implementation's base URL (origin and path prefix before `/api`); chosen from the traffic when absent. */
+  baseUrl?: string;
+}
+
+export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
+  let candidates: TrafficExchange[] = [];
   let entries = 0;
+  const others = { n: 0 };
   for (const f of files) {
-    const es = readHar(f);
-    entries += es.length;
-    exchanges.push(...exchangesOf(es, f, o.index, exchanges.length));
+    const har = readHarFile(f);
+    entries += har.entries.length;
+    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, true))
+      candidates.push(x);
   }
+  const { base, chosen } = pickBase(candidates, o.baseUrl);
+  const byBase = new Map<string, number>();
+  for (const x of candidates) byBase.set(x.base, (byBase.get(x.base) ?? 0) + 1);
+  candidates = candidates.filter((x) => x.base === base);
+  const otherBases = [...byBase]
+    .filter(([b]) => b !== base)
+    .map(([b, n]) => ({ base: b, entries: n }))
+    .sort((a, b) => b.entries - a.entries || a.base.localeCompare(b.base));
   // recorded order across files: by start time, the file order breaking ties
-  exchanges.sort((a, b) => a.startMs - b.startMs || a.index - b.index);
+  candidates.sort((a, b) => a.startMs - b.startMs || a.index - b.index);
+  const { kept: exchanges, duplicates } = dedupe(candidates);
   exchanges.forEach((x, i) => (x.index = i));
   const ctx: RuleContext = { bindings: o.bindings, domainIds: domainIdsOf(exchanges, o.bindings) };
   const findings: Finding[] = [];
   const schema = schemaRule(new GenericChecker(o.index, 'core'), findings);
   const judgements: Judgement[] = [];
-  for (const x of exchanges)
+  for (const x of exchanges) {
+    // every per-exchange rule reads the answer: one that is no evidence is judged by none
+    if (x.bodyMissing) continue;
     for (const rule of [schema, ...EXCHANGE_RULES])
       rule.judge(x, ctx, (requirements, ok, message, more) =>
         judgements.push({ rule: rule.name, requirements, ok, message, exchanges: more ?? [x] }),
       );
+  }
   for (const rule of SEQUENCE_RULES)
-    rule.judge(exchanges, ctx, (requirements, ok, message, more) =>
-      judgements.push({ rule: rule.name, requirements, ok, message, exchanges: more ?? [] }),
-    );
+    rule.judge(exchanges, ctx, (requirements, ok, message, more) => {
+      // a sequence rule's evidence is the answers it names: one that is no evidence decides nothing
+      if ((more ?? []).some((x) => x.bodyMissing)) return;
+      judgements.push({ rule: rule.name, requirements, ok, message, exchanges: more ?? [] });
+    });
   const rules = [
     ...[schema, ...EXCHANGE_RULES].map((r) => ({
       name: r.name,
@@ -65,7 +102,99 @@ export function verifyTraffic(files: string[], o: { index: OpenApiIndex; binding
       kind: 'sequence' as const,
     })),
   ];
-  return { files, entries, exchanges, judgements, findings, rules };
+  const causes = new Map<MissingEvidence, TrafficExchange[]>();
+  for (const x of exchanges)
+    if (x.evidence) {
+      const c = causes.get(x.evidence);
+      if (c) c.push(x);
+      else causes.set(x.evidence, [x]);
+    }
+  return {
+    files,
+    entries,
+    exchanges,
+    judgements,
+    findings,
+    rules,
+    ...(base !== undefined ? { base } : {}),
+    baseChosen: chosen,
+    notInterface: others.n + otherBases.reduce((n, b) => n + b.entries, 0),
+    otherBases,
+    duplicates,
+    unjudged: [...causes].map(([cause, xs]) => ({
+      cause,
+      count: xs.length,
+      message: MISSING_EVIDENCE[cause],
+      example: xs[0].source,
+    })),
+    requestBodiesMissing: exchanges.filter((x) => x.requestBodyMissing).length,
+  };
+}
+
+/** `http://host:port/prefix` without a trailing slash or `/api`. */
+export function normalBase(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UsageError(
+      `--base-url ${url} is not a URL (give the origin and path prefix before /api, e.g. https://host/svc)`,
+    );
+  }
+  return `${u.origin}${u.pathname.replace(/\/+$/, '').replace(/\/api$/, '')}`;
+}
+
+/**
+ * The implementation's base: the one given, else the origin and prefix that answers most of the
+ * interface's own paths (operations with a fixed segment after /api, as /api/Domains or
+ * /api/{domain}/Query, before the generic /api/{domain}/{id} that any service's path matches).
+ */
+function pickBase(xs: TrafficExchange[], given?: string): { base?: string; chosen: Verification['baseChosen'] } {
+  if (given !== undefined) return { base: normalBase(given), chosen: 'given' };
+  const score = new Map<string, [number, number, number]>();
+  for (const x of xs) {
+    const s = score.get(x.base) ?? [0, 0, 0];
+    if (x.operation && !GENERIC_OPS.has(x.operation.operationId)) s[0]++;
+    if (x.operation) s[1]++;
+    s[2]++;
+    score.set(x.base, s);
+  }
+  const best = [...score].sort(([a, s], [b, t]) => t[0] - s[0] || t[1] - s[1] || t[2] - s[2] || a.localeCompare(b))[0];
+  return best && best[1][1] > 0 ? { base: best[0], chosen: 'chosen' } : { chosen: 'none' };
+}
+const GENERIC_OPS = new Set(['getRecord']);
+
+/**
+ * The same exchange recorded twice (in two files: a Playwright HAR and a DevTools export of one
+ * session) is judged once: same method, URL and status, the same request body, the same answer
+ * (or one copy without it), starts within 2 s. The copy holding more evidence is kept.
+ */
+function dedupe(xs: TrafficExchange[]): { kept: TrafficExchange[]; duplicates: number } {
+  // by start time: only the copies of the last 2 s of each method, URL and status are looked at
+  const seen = new Map<string, TrafficExchange[]>();
+  const drop = new Set<TrafficExchange>();
+  for (const x of xs) {
+    const k = `${x.method} ${x.url} ${x.status}`;
+    let same = seen.get(k);
+    if (!same) seen.set(k, (same = []));
+    while (same.length && x.startMs - same[0].startMs > 2000) same.shift();
+    const at = same.findIndex(
+      (y) =>
+        y.file !== x.file &&
+        Math.abs(y.startMs - x.startMs) <= 2000 &&
+        (x.requestBodyMissing || y.requestBodyMissing || (x.requestBody ?? '') === (y.requestBody ?? '')) &&
+        (x.bodyMissing || y.bodyMissing || x.responseBody === y.responseBody),
+    );
+    if (at < 0) {
+      same.push(x);
+      continue;
+    }
+    // the copy holding more evidence is kept; a copy matched once is not matched again
+    const twin = same[at];
+    same.splice(at, 1);
+    drop.add(twin.bodyMissing && !x.bodyMissing ? twin : x);
+  }
+  return { kept: xs.filter((x) => !drop.has(x)), duplicates: drop.size };
 }
 
 /** The fixed core DomainIDs and every (name, ID) a domain list in the traffic showed. */
