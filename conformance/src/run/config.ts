@@ -16,6 +16,8 @@ import {
   optionRow,
   parseSeed,
   readOption,
+  REMOTE_CONCURRENCY,
+  REMOTE_ROUND_TRIP_MS,
   unknownKeyError,
   type ConformanceOptions,
   type Given,
@@ -26,14 +28,6 @@ import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
 import type { ExpectedFailure, RunResults } from '../report/results.js';
-
-/** Tests in flight by default against a target at least REMOTE_ROUND_TRIP_MS away: there every
- * test waits on the network, and more of them at once buy wall time for little CPU (at 200 ms per
- * request under load ~20: 102 s with 16, 67 s with 64, for 2.6 s more suite CPU; with the long
- * chains started first, at load ~6: 33.1 s with 64, 30.0 s with 128 = 8 workers of 16 tests, the
- * largest file's tests no longer queued behind each other; docs/benchmarks.md). */
-const REMOTE_CONCURRENCY = 128;
-const REMOTE_ROUND_TRIP_MS = 20;
 
 /** --concurrency when given, else by the target's distance (REMOTE_CONCURRENCY or DEFAULT_CONCURRENCY). */
 export function concurrencyFor(o: { concurrency: number; concurrencyGiven: boolean }, roundTripMs?: number): number {

@@ -44,6 +44,13 @@ export const DEFAULT_ABSENCE_FLOOR_S = 2;
  * its time waiting for answers; against a target 200 ms away 16 tests in flight took the core
  * run from ~134 s to the figure in docs/benchmarks.md, and on loopback it costs nothing. */
 export const DEFAULT_CONCURRENCY = 16;
+/** Tests in flight by default against a target at least REMOTE_ROUND_TRIP_MS away: there every
+ * test waits on the network, and more of them at once buy wall time for little CPU (at 200 ms per
+ * request under load ~20: 102 s with 16, 67 s with 64, for 2.6 s more suite CPU; with the long
+ * chains started first, at load ~6: 33.1 s with 64, 30.0 s with 128 = 8 workers of 16 tests, the
+ * largest file's tests no longer queued behind each other; docs/benchmarks.md). */
+export const REMOTE_CONCURRENCY = 128;
+export const REMOTE_ROUND_TRIP_MS = 20;
 
 /**
  * How a value is read:
@@ -206,7 +213,7 @@ export const RUN_OPTIONS = [
     env: 'CONFORMANCE_CONCURRENCY',
     kind: 'integer',
     default: DEFAULT_CONCURRENCY,
-    help: 'most tests in flight at once: 8 per suite file in ceil(n/8) worker threads, at most 8 threads and then more tests per file (default: 128 when the target answers in 20 ms or more, else {default}; 1 = one test at a time)',
+    help: `most tests in flight at once: 8 per suite file in ceil(n/8) worker threads, at most 8 threads and then more tests per file (default: ${REMOTE_CONCURRENCY} when the target answers in ${REMOTE_ROUND_TRIP_MS} ms or more, else {default}; 1 = one test at a time)`,
   },
   {
     key: 'shard',
