@@ -86,7 +86,7 @@ export interface Control {
    * Every core requirement of those files that passes on the plain reference must still pass.
    */
   select?: string[];
-  /** Bindings the suite is run with (written to a config file: `bindings: ...`). */
+  /** Bindings the suite is run with (runConformance's `bindings` option, as a config file's `bindings:`). */
   config?: { bindings: ControlBindings };
   /** Extra command-line flags of the reference server behind the proxy (a setting a rewrite cannot imitate). */
   serverFlags?: string[];
