@@ -113,6 +113,13 @@ describe('shards, selections, suite versions', () => {
     expect(out.exitCode).toBe(0);
     expect(row(out.comparison, 'REC-001').cells[0]).toBeNull();
     expect(out.comparison.notes.join(' ')).toMatch(/selected differently/);
+    // nothing in common: no evidence, the gate does not pass
+    const rec: RunResults = { ...all, selection: { requirements: ['REC-'], readOnly: false } };
+    rec.requirements = all.requirements.filter((q) => q.id.startsWith('REC-'));
+    const none = compareConformance({ runs: [save(dom), save(rec)] });
+    expect(none.comparison.diff!.scope.compared).toBe(0);
+    expect(none.exitCode).toBe(1);
+    expect(none.text).toMatch(/Gate: FAIL \(exit 1\): the two runs selected no requirement in common/);
   });
 
   it('names the requirements whose quote or level changed between two suite versions', () => {

@@ -60,14 +60,16 @@ function diffHtml(d: Diff, runs: RunColumn[]): string {
   const h = runs[d.head];
   const list = (title: string, xs: DiffEntry[], cls = '') =>
     `<h3 class="${cls}">${esc(title)} (${xs.length})</h3>${xs.length ? `<ul>${xs.map(entryLine).join('')}</ul>` : ''}`;
-  const gate = d.regressions.length
-    ? `<p class="gate bad" id="gate">Gate: FAIL (exit 1): ${d.regressions
-        .map(
-          (r) =>
-            `${esc(r.id)} ${r.kind === 'newly-failing' ? 'newly failing' : `no longer judged (${esc(r.cause ?? '')})`}${r.blocks?.length ? `, blocking ${esc(r.blocks.join(', '))}` : ''}`,
-        )
-        .join('; ')}</p>`
-    : `<p class="gate ok" id="gate">Gate: pass (exit 0): nothing regressed or stopped being judged${d.allowed.length ? ` (allowed: ${esc(d.allowed.map((a) => `${a.id} ${a.cause}`).join(', '))})` : ''}</p>`;
+  const gate = !d.scope.compared
+    ? '<p class="gate bad" id="gate">Gate: FAIL (exit 1): the two runs selected no requirement in common: nothing was compared</p>'
+    : d.regressions.length
+      ? `<p class="gate bad" id="gate">Gate: FAIL (exit 1): ${d.regressions
+          .map(
+            (r) =>
+              `${esc(r.id)} ${r.kind === 'newly-failing' ? 'newly failing' : `no longer judged (${esc(r.cause ?? '')})`}${r.blocks?.length ? `, blocking ${esc(r.blocks.join(', '))}` : ''}`,
+          )
+          .join('; ')}</p>`
+      : `<p class="gate ok" id="gate">Gate: pass (exit 0): nothing regressed or stopped being judged${d.allowed.length ? ` (allowed: ${esc(d.allowed.map((a) => `${a.id} ${a.cause}`).join(', '))})` : ''}</p>`;
   const changed = d.changedRequirements.length
     ? `<h3>Requirements whose quote or level changed (${d.changedRequirements.length})</h3><ul>${d.changedRequirements
         .map(

@@ -126,7 +126,9 @@ function compareText(c: Comparison): string {
       `  quote or level changed: ${d.changedRequirements.length ? d.changedRequirements.map((x) => `${x.id}${x.level ? ` (level ${x.level.was} -> ${x.level.now})` : ' (quote)'}`).join(', ') : 'none'}`,
     );
     if (d.allowed.length) lines.push(`  accepted by --allow: ${byCause(d.allowed)}`);
-    if (d.regressions.length) {
+    if (d.scope.compared === 0)
+      lines.push('Gate: FAIL (exit 1): the two runs selected no requirement in common: nothing was compared');
+    else if (d.regressions.length) {
       const failing = d.regressions.filter((r) => r.kind === 'newly-failing');
       const stopped = d.regressions.filter((r) => r.kind === 'no-longer-judged');
       const parts = [

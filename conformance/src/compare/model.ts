@@ -366,7 +366,8 @@ function diffOf(
     changedRequirements,
     regressions,
     allowed,
-    exitCode: regressions.length ? 1 : 0,
+    // no requirement in common is no evidence: the gate does not pass on it
+    exitCode: regressions.length || both.length === 0 ? 1 : 0,
   };
 }
 
