@@ -159,7 +159,7 @@ function validHost(host: string): boolean {
 }
 
 /** Why node's HTTP layer or @hono/node-server would refuse `req` with a bare 400, or undefined. */
-export function headRefusal(req: IncomingMessage): string | undefined {
+function headRefusal(req: IncomingMessage): string | undefined {
   const host = req.headers.host;
   if (host === undefined) {
     // RFC 9112 3.2: a server answers 400 to an HTTP/1.1 request without Host

@@ -10,16 +10,59 @@ import addFormats from 'ajv-formats';
 import { ApiError } from './errors.js';
 import { own } from './own.js';
 
-/** Parse the JSON body; malformed JSON → 400 MalformedRequest. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The request body as text; a body that is not valid UTF-8 → 400 MalformedRequest (decoding it
+ * leniently stored U+FFFD in place of what was sent, and answered 200). */
 // REQ: GEN-004
-export async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
+export async function readBodyText(c: Context): Promise<string> {
+  const bytes = await c.req.arrayBuffer();
   try {
-    return JSON.parse(text);
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, 'MalformedRequest', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** A JSON escape of a surrogate (`\ud800`): only where one occurs can a string be ill-formed. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function wellFormed(v: unknown): boolean {
+  if (typeof v === 'string') return !LONE_SURROGATE.test(v);
+  if (Array.isArray(v)) return v.every(wellFormed);
+  if (typeof v === 'object' && v !== null)
+    return Object.entries(v).every(([k, x]) => !LONE_SURROGATE.test(k) && wellFormed(x));
+  return true;
+}
+
+/** JSON.parse of a request body; malformed JSON, or a string with a lone surrogate (`"\ud800"`,
+ * which SQLite cannot store as sent: it came back as three U+FFFD) → 400 MalformedRequest. */
+// REQ: GEN-004
+export function parseJsonText(text: string): unknown {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'MalformedRequest', 'The request body is not valid JSON.');
   }
+  if (SURROGATE_ESCAPE.test(text) && !wellFormed(v))
+    throw new ApiError(
+      400,
+      'MalformedRequest',
+      'The request body holds a string with a lone surrogate (not valid Unicode).',
+    );
+  return v;
+}
+
+/** Parse the JSON body; malformed JSON or text → 400 MalformedRequest. */
+// REQ: GEN-004
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await readBodyText(c);
+  if (text.trim() === '') return undefined;
+  return parseJsonText(text);
 }
 
 const TRUE_WORDS = new Set(['true', 'True', 'Yes', 'Y', '1']);

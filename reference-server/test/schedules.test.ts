@@ -114,6 +114,34 @@ describe('UpsertMulti', () => {
     expect(only.json.Inserts[0].IsSuccessful).toBe(true);
   });
 
+  it('a body that is not valid UTF-8, or a string with a lone surrogate, is 400 and stores nothing; a surrogate pair is stored as sent', async () => {
+    const p = await h.proposal();
+    const url = `${P(p.proposalId)}/Schedules/ProposalLocation/UpsertMulti`;
+    const frame = (name: string) => `{"Inserts":[{"Fields":{"LocationName":"${name}"}}],"Updates":[],"Deletes":[]}`;
+    for (const name of ['\\ud800', 'x\\udc00', '\\ud800\\ud800']) {
+      const r = await h.call('POST', url, { raw: frame(name) });
+      expectProblem(r, 400, 'MalformedRequest');
+      expect(r.json.detail).toContain('lone surrogate');
+    }
+    const bytes = new Uint8Array([
+      ...Buffer.from(frame('A')).subarray(0, 40),
+      0xff,
+      0xfe,
+      ...Buffer.from(frame('A')).subarray(40),
+    ]);
+    const bad = await h.created.app.request(url, {
+      method: 'POST',
+      headers: { Token: h.userToken({ '*': ['View', 'Edit'] }), 'Content-Type': 'application/json' },
+      body: bytes,
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { detail: string }).detail).toContain('UTF-8');
+    expect(locations(h, p.proposalId)).toHaveLength(0);
+    const ok = await h.call('POST', url, { raw: frame('\\ud83d\\ude00 HQ') });
+    expect(ok.status, ok.text).toBe(200);
+    expect(locations(h, p.proposalId).map((l) => l.LocationName)).toEqual(['😀 HQ']);
+  });
+
   it('a missing array or item Fields is 400 MalformedRequest and changes nothing (implementation-defined: the arrays are required)', async () => {
     const p = await h.proposal({ locations: 1 });
     const id = p.locationIds[0];

@@ -28,7 +28,7 @@ import { loadProposal, requireProposalPermission } from '../proposals/lookup.js'
 import { ENDORSEMENT, SCHEDULE_DOMAINS, type ProposalRow } from '../proposals/model.js';
 import { cannotModifyMessage, modifiability } from '../proposals/modifiability.js';
 import { migrate } from '../proposals/tables.js';
-import { parseBoolParam, parseIntParam } from '../validation.js';
+import { parseBoolParam, parseIntParam, parseJsonText, readBodyText } from '../validation.js';
 import { own } from '../own.js';
 
 /** Schedule operation result (spec 2.5); Warnings is always null in the reference. */
@@ -301,12 +301,7 @@ function malformed(detail: string): ApiError {
 // REQ: SCHED-008
 function parseUpsertBody(text: string): UpsertBody {
   if (text.trim() === '') throw malformed('A JSON body with Inserts, Updates and Deletes arrays is required.');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw malformed('The request body is not valid JSON.');
-  }
+  const raw = parseJsonText(text);
   if (!isObject(raw))
     throw malformed('The request body must be a JSON object with Inserts, Updates and Deletes arrays.');
   const arr = (name: 'Inserts' | 'Updates' | 'Deletes'): unknown[] => {
@@ -439,7 +434,7 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
     const isAtomic = parseBoolParam(c.req.query('isAtomic'), 'isAtomic', false);
     const proposal = loadProposal(deps.db, pid);
     const sd = scheduleDomain(deps, pid, c.req.param('domain'));
-    const body = parseUpsertBody(await c.req.text());
+    const body = parseUpsertBody(await readBodyText(c));
     const count = body.Inserts.length + body.Updates.length + body.Deletes.length;
     // REQ: LIM-002
     if (count > MAX_ITEMS_PER_UPSERT) {

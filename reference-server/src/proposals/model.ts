@@ -10,7 +10,7 @@ export const PROPOSAL_TYPES = {
   Rewrite: 'W',
   Reissue: 'I',
 } as const;
-export type ProposalTypeName = keyof typeof PROPOSAL_TYPES;
+type ProposalTypeName = keyof typeof PROPOSAL_TYPES;
 export type ProposalTypeCode = (typeof PROPOSAL_TYPES)[ProposalTypeName];
 export const ENDORSEMENT: ProposalTypeCode = 'E';
 
