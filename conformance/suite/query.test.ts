@@ -3,7 +3,7 @@
 // from t.bindings in core tests; the provider state 'records' gives a filter, in the
 // implementation's own syntax, that selects exactly the records it created.
 import { expect } from 'vitest';
-import { blockedByStep, conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { blockedByStep, conformance, NotApplicableError, PreconditionFailedError } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
@@ -18,6 +18,15 @@ import {
 } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 import { sharedCombinations } from './support/query-combinations.js';
+import {
+  SAMPLE_NUMBERS,
+  SAMPLE_TEXTS,
+  expectNumber,
+  expectText,
+  sampleClasses,
+  sampleRecords,
+  sampleRows,
+} from './support/data-classes.js';
 import {
   type ListBody,
   type Records,
@@ -862,3 +871,164 @@ for (const [requirement, what] of GENERATED) {
     },
   );
 }
+
+// ------------------------------------------------------------- data classes (spec/data-classes.yaml)
+// The provider state stores the values the suite chose (protocol 1.2.0: `numbers`, `texts`), one of
+// each class the spec's types admit; see support/data-classes.ts.
+
+conformance(
+  {
+    id: 'query.stored-values-of-every-class',
+    title: 'a query answers the stored value of every data class: 0 stays 0, fractions and signs stay, text is kept',
+    requirements: ['QRY-001'],
+    classes: sampleClasses(['QRY-001']),
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    const truth = await sampleRows(t, recs);
+    const rows = await rowsOf(t, recs, [recs.sortField, recs.numberField, recs.textField]);
+    for (const want of truth) {
+      const row = rows.find((r) => JSON.stringify(r[recs.sortField]) === JSON.stringify(want.key));
+      expect(row, `the row of ${recs.domain} ${want.id} (${recs.sortField} ${JSON.stringify(want.key)})`).toBeDefined();
+      expectNumber(row![recs.numberField], want.number, `Query row of ${want.id}: ${recs.numberField}`);
+      expectText(row![recs.textField], want.text, `Query row of ${want.id}: ${recs.textField}`);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.sort-numbers-and-null-keys',
+    title:
+      'sorting on a numeric column orders numbers by value (2 before 10, negatives first) in both directions and never drops a row whose key is null, on one page or several',
+    requirements: ['QRY-008'],
+    classes: [
+      'QRY-008:ascending',
+      'QRY-008:descending',
+      'QRY-008:sort-key.null',
+      'QRY-008:sort-key.tie',
+      'QRY-008:sort-key.digit-counts',
+      'QRY-008:sort-key.negative',
+      'QRY-008:sort-key.fraction',
+    ],
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    const nonNull = SAMPLE_NUMBERS.filter((n): n is number => n !== null);
+    const nulls = SAMPLE_NUMBERS.length - nonNull.length;
+    const columns = `${recs.sortField},${recs.numberField}`;
+    // The placement of null keys is not stated: only that every row is there and the others are in order.
+    const judge = (rows: Row[], dir: 'asc' | 'desc', what: string) => {
+      const values = rows.map((r) => r[recs.numberField]);
+      expect(values.length, `${what}: every record, null keys included`).toBe(SAMPLE_NUMBERS.length);
+      expect(values.filter((v) => v === null).length, `${what}: the records whose key is null`).toBe(nulls);
+      const want = [...nonNull].sort((a, b) => (dir === 'asc' ? a - b : b - a));
+      expect(
+        values.filter((v) => v !== null).map(Number),
+        `${what}: non-null keys in numeric order (${JSON.stringify(values)})`,
+      ).toEqual(want);
+    };
+    for (const dir of ['asc', 'desc'] as const) {
+      const sort = dir === 'asc' ? recs.numberField : `${recs.numberField} desc`;
+      const all = await list(t, queryPath(recs), {
+        ...only(t, recs),
+        columns,
+        sort,
+        take: 100,
+        [t.bindings.query.skip]: 0,
+      });
+      judge(all, dir, `sort ${sort}, one page`);
+      // the same set in pages of 5 (the start offset is QRY-006's rule, judged by its test: a step)
+      const paged: Row[] = [];
+      for (let k = 0; k <= SAMPLE_NUMBERS.length; k += 5)
+        paged.push(
+          ...(await list(t, queryPath(recs), {
+            ...only(t, recs),
+            columns,
+            sort,
+            take: 5,
+            [t.bindings.query.skip]: k,
+          })),
+        );
+      judgedAlone('QRY-006', `sort ${sort}: pages of 5 join into the whole ordered set`, () =>
+        judge(paged, dir, `sort ${sort}, pages of 5`),
+      );
+    }
+    // a text sort over the same records keeps every row too (the collation of non-ASCII text is not stated)
+    for (const sort of [recs.textField, `${recs.textField} desc`]) {
+      const rows = await list(t, queryPath(recs), { ...only(t, recs), columns, sort, take: 100 });
+      expect(rows.length, `sort ${sort}: every record, null keys included`).toBe(SAMPLE_TEXTS.length);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.filter-eq-on-every-text-class',
+    title:
+      'a filter on a text value (the state\u2019s, one per value) selects exactly the records holding it, for every text class',
+    requirements: ['QRY-009'],
+    classes: sampleClasses(['QRY-009'], ['text']).filter((c) => !c.endsWith('text.null')),
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    const filters = recs.textFilters;
+    if (!filters)
+      throw new NotApplicableError(
+        "provider state 'records' wrote no `textFilters` (optional value of protocol 1.2.0): a filter on a text value cannot be written here",
+      );
+    const truth = await sampleRows(t, recs);
+    let judged = 0;
+    for (const [i, filter] of filters.entries()) {
+      if (typeof filter !== 'string' || filter === '') continue;
+      const text = SAMPLE_TEXTS[i];
+      const rows = await list(t, queryPath(recs), {
+        [t.bindings.query.filter]: filter,
+        columns: `${recs.sortField},${recs.textField}`,
+        take: 100,
+        [t.bindings.query.skip]: 0,
+      });
+      const want = truth.filter((r) => r.text === text).map((r) => JSON.stringify(r.key));
+      expect(
+        rows.map((r) => JSON.stringify(r[recs.sortField])).sort(),
+        `filter for ${JSON.stringify(text)} selects exactly the records holding it`,
+      ).toEqual(want.sort());
+      for (const r of rows) expectText(r[recs.textField], text ?? null, `filter for ${JSON.stringify(text)}`);
+      judged++;
+    }
+    if (judged === 0)
+      throw new NotApplicableError("provider state 'records' wrote no filter for any of the texts asked for");
+  },
+);
+
+conformance(
+  {
+    id: 'query.total-count-past-the-end',
+    title:
+      'with total count on, a page at or past the end is empty and still carries the count of all matching records',
+    requirements: ['QRY-014'],
+    classes: ['QRY-014:listing.past-the-end', 'QRY-014:listing.one-page'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 7 });
+    // the count is judged against the state's set: reading that set is a step
+    await rowsOf(t, recs, [recs.sortField]);
+    for (const [skip, take, rows] of [
+      [0, 7, 7],
+      [7, 5, 0],
+      [12, 5, 0],
+    ] as const) {
+      const body = await listBody(t, queryPath(recs), {
+        ...only(t, recs),
+        columns: recs.sortField,
+        take,
+        [t.bindings.query.skip]: skip,
+        [t.bindings.query.includeTotalCount]: true,
+      });
+      judgedAlone('QRY-006', `a page at offset ${skip} of ${recs.ids.length} records`, () =>
+        expect(body.List, `page at ${skip} (take ${take})`).toHaveLength(rows),
+      );
+      expect(totalCountOf(body), `total count (page at ${skip}, take ${take})`).toBe(recs.ids.length);
+    }
+  },
+);
