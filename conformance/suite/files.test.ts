@@ -261,6 +261,7 @@ conformance(
     id: 'files.attached-listing-exact',
     title: 'GET /api/{domain}/{id}/Files lists exactly the files linked to that parent record',
     requirements: ['FILE-007'],
+    classes: ['FILE-007:listing.empty', 'FILE-007:listing.one-row', 'FILE-007:listing.exactly-one-page'],
   },
   async (t) => {
     // More files than the default query page (the parent in another domain with the same ID is a
@@ -386,6 +387,7 @@ conformance(
     id: 'files.contents-base64',
     title: 'Contents holds the file bytes base64-encoded, exactly as stored',
     requirements: ['FILE-010'],
+    classes: ['FILE-010:file-bytes.binary'],
   },
   async (t) => {
     const random = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37 + 11) % 256));
@@ -414,7 +416,7 @@ conformance(
     classes: [
       'FILE-002:file-bytes.multibyte',
       'FILE-002:file-bytes.empty',
-      'FILE-002:text.non-ascii',
+      'FILE-002:file-bytes.non-ascii-name',
       'FILE-010:file-bytes.multibyte',
       'FILE-010:file-bytes.empty',
     ],

@@ -1007,7 +1007,7 @@ conformance(
     title:
       'with total count on, a page at or past the end is empty and still carries the count of all matching records',
     requirements: ['QRY-014'],
-    classes: ['QRY-014:listing.past-the-end', 'QRY-014:listing.one-page'],
+    classes: ['QRY-014:listing.past-the-end', 'QRY-014:listing.exactly-one-page', 'QRY-014:listing.one-row'],
   },
   async (t) => {
     const recs = await t.given('records', { count: 7 });
@@ -1029,6 +1029,71 @@ conformance(
         expect(body.List, `page at ${skip} (take ${take})`).toHaveLength(rows),
       );
       expect(totalCountOf(body), `total count (page at ${skip}, take ${take})`).toBe(recs.ids.length);
+    }
+    // a result of one record: its count is 1, on its page and past it
+    const one = await t.given('records', { count: 1 });
+    await rowsOf(t, one, [one.sortField]);
+    for (const skip of [0, 1]) {
+      const body = await listBody(t, queryPath(one), {
+        ...only(t, one),
+        columns: one.sortField,
+        take: 5,
+        [t.bindings.query.skip]: skip,
+        [t.bindings.query.includeTotalCount]: true,
+      });
+      expect(totalCountOf(body), `total count of one record (page at ${skip})`).toBe(1);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.suppression-keeps-value-on-first-or-last-row-only',
+    title:
+      'with suppression on, a column whose one value is on the first row only, or on the last row only, is kept on every row',
+    requirements: ['QRY-012'],
+    classes: [
+      'QRY-012:listing.value-on-first-row-only',
+      'QRY-012:listing.value-on-last-row-only',
+      'QRY-012:number.zero',
+    ],
+  },
+  async (t) => {
+    // creation order is sortField order (sortRanks), and the one number, a 0 (falsy), is on the
+    // first record: sorted ascending it is the first row, descending the last
+    const count = 5;
+    const recs = await t.given('records', {
+      count,
+      sortRanks: Array.from({ length: count }, (_, i) => i),
+      numbers: [0, ...Array.from({ length: count - 1 }, () => null)],
+    });
+    const numberField = recs.numberField;
+    if (!numberField) throw new PreconditionFailedError("provider state 'records' named no `numberField`");
+    const columns = `${recs.sortField},${numberField}`;
+    for (const [sort, at] of [
+      [recs.sortField, 0],
+      [`${recs.sortField} desc`, count - 1],
+    ] as const) {
+      const rows = await list(t, queryPath(recs), {
+        ...only(t, recs),
+        columns,
+        sort,
+        take: 100,
+        [t.bindings.query.skip]: 0,
+        [t.bindings.query.excludeEmptyColumns]: true,
+      });
+      const what = `suppression on, sort ${sort}: the value on row ${at + 1} of ${count} only`;
+      await expectStateRows(t, recs, rows, what);
+      for (const row of rows) expect(row, `${what}: the column is kept on every row`).toHaveProperty(numberField);
+      // the place of the value is the sort's (QRY-008, judged by its tests): a step
+      await t.needs('QRY-008', `sort ${sort} puts the first record created at row ${at + 1}`, async () => {
+        const first = ordered(rows, [{ field: recs.sortField, dir: 'asc' }])[0];
+        expect(rows[at]?.[recs.sortField], `sort ${sort}`).toBe(first?.[recs.sortField]);
+      });
+      expect(
+        rows.map((r) => (r[numberField] === null ? null : Number(r[numberField]))),
+        `${what}: its one value, 0, and nulls elsewhere`,
+      ).toEqual(rows.map((_, i) => (i === at ? 0 : null)));
     }
   },
 );
