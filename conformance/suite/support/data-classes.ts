@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
-import { type Ctx, enc, get } from './request.js';
+import { type Ctx, allInOrder, enc, get } from './request.js';
 
 export type Records = ProviderStates['records']['values'];
 
@@ -107,17 +107,19 @@ export async function sampleRows(
   t: Ctx,
   recs: Records & { numberField: string; textField: string },
 ): Promise<Array<{ id: number; key: unknown; number: number | null; text: string | null }>> {
-  const out: Array<{ id: number; key: unknown; number: number | null; text: string | null }> = [];
-  for (const [i, id] of recs.ids.entries()) {
-    const key = await t.needs('REC-001', `read ${recs.domain} ${id} by ID`, async () => {
-      const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
-      expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
-      const rec = (res.json as { Record?: Record<string, unknown> } | undefined)?.Record;
-      expect(rec && typeof rec === 'object', `GET /api/${recs.domain}/${id}: a Record`).toBe(true);
-      return rec![recs.sortField];
-    });
-    out.push({ id, key, number: SAMPLE_NUMBERS[i]!, text: SAMPLE_TEXTS[i]! });
-  }
+  // read at once; a failure ends the test on the first record's in creation order (allInOrder)
+  const keys = await allInOrder(
+    recs.ids.map((id) =>
+      t.needs('REC-001', `read ${recs.domain} ${id} by ID`, async () => {
+        const res = await get(t, `/api/${enc(recs.domain)}/${id}`, { columns: recs.sortField });
+        expect(res.status, `GET /api/${recs.domain}/${id}`).toBe(200);
+        const rec = (res.json as { Record?: Record<string, unknown> } | undefined)?.Record;
+        expect(rec && typeof rec === 'object', `GET /api/${recs.domain}/${id}: a Record`).toBe(true);
+        return rec![recs.sortField];
+      }),
+    ),
+  );
+  const out = recs.ids.map((id, i) => ({ id, key: keys[i], number: SAMPLE_NUMBERS[i]!, text: SAMPLE_TEXTS[i]! }));
   await t.needs('REC-002', `reads by ID of the ${recs.ids.length} records answer distinct sort values`, async () => {
     expect(new Set(out.map((r) => JSON.stringify(r.key))).size).toBe(out.length);
   });
