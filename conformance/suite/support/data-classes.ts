@@ -81,6 +81,21 @@ export async function sampleRecords(t: Ctx): Promise<Records & { numberField: st
 }
 
 /**
+ * Two records at the extremes: a number of 12 digits with a fraction and 875 characters of
+ * multi-byte text (1,000 UTF-16 code units, 1,875 bytes in UTF-8). An implementation whose fields
+ * cannot hold them refuses the state (400: not-applicable with its reason), never fails.
+ */
+export const EXTREME_NUMBERS = [987654321012.5, 3];
+export const EXTREME_TEXTS = ['Zoë東京😀 '.repeat(125), 'short'];
+
+export async function extremeRecords(t: Ctx): Promise<Records & { numberField: string; textField: string }> {
+  const recs = await t.given('records', { count: 2, numbers: EXTREME_NUMBERS, texts: EXTREME_TEXTS });
+  if (!recs.numberField || !recs.textField)
+    throw new PreconditionFailedError("provider state 'records' named no `numberField` or `textField`");
+  return recs as Records & { numberField: string; textField: string };
+}
+
+/**
  * A stored number as the interface answers it: the JSON number, or a decimal written as a string
  * (the spec does not say how a decimal is written), never null for a value and never a value for null.
  */
