@@ -12,6 +12,7 @@ import {
   get,
   listOf,
   needsColumnsHonoured,
+  judgedAlone,
   needsNoParentInformation,
 } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
@@ -260,6 +261,7 @@ conformance(
     id: 'files.attached-listing-exact',
     title: 'GET /api/{domain}/{id}/Files lists exactly the files linked to that parent record',
     requirements: ['FILE-007'],
+    classes: ['FILE-007:listing.empty', 'FILE-007:listing.one-row', 'FILE-007:listing.exactly-one-page'],
   },
   async (t) => {
     // More files than the default query page (the parent in another domain with the same ID is a
@@ -385,6 +387,7 @@ conformance(
     id: 'files.contents-base64',
     title: 'Contents holds the file bytes base64-encoded, exactly as stored',
     requirements: ['FILE-010'],
+    classes: ['FILE-010:file-bytes.binary'],
   },
   async (t) => {
     const random = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37 + 11) % 256));
@@ -400,6 +403,53 @@ conformance(
       // beside another column too (that FileSize is the bytes' size is FILE-002's, not judged here)
       const rec2 = await fileRecord(t, f.fileId, 'FileSize,Contents');
       expect(bytesOf(rec2.Contents).equals(bytes), `${name} beside FileSize`).toBe(true);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'files.multibyte-size-in-bytes',
+    title:
+      'for multi-byte content and a non-ASCII name, FileSize counts bytes (not characters), Contents round-trips the bytes and FileName is kept',
+    requirements: ['FILE-002', 'FILE-010'],
+    classes: [
+      'FILE-002:file-bytes.multibyte',
+      'FILE-002:file-bytes.empty',
+      'FILE-002:file-bytes.non-ascii-name',
+      'FILE-010:file-bytes.multibyte',
+      'FILE-010:file-bytes.empty',
+    ],
+  },
+  async (t) => {
+    // 'Zoë 東京 😀' is 9 characters, 10 UTF-16 code units and 17 bytes in UTF-8: each count differs
+    const text = `${'Zoë 東京 😀\n'.repeat(40)}end`;
+    const bytes = Buffer.from(text, 'utf8');
+    const name = 'résumé-東京.txt';
+    for (const [fileName, content] of [
+      [name, bytes],
+      ['empty.txt', Buffer.alloc(0)],
+    ] as const) {
+      const f = await newFile(t, { fileName, linked: true, contentsBase64: b64(content) });
+      const cols = 'FileID,FileName,FileSize';
+      for (const [where, rec] of [
+        ['GET /api/File/{id}', await fileRecord(t, f.fileId, cols)],
+        ['GET /api/File/Query', await fileRow(t, f.fileId, cols)],
+        ['the attached-files listing', await attachedRow(t, f, cols)],
+      ] as const) {
+        judgedAlone('FILE-002', `${where}: FileName and FileSize of ${fileName}`, () => {
+          expect(rec.FileName, `${where}: FileName`).toBe(fileName);
+          expect(rec.FileSize, `${where}: FileSize of ${content.length} bytes (${text.length} UTF-16 units)`).toBe(
+            content.length,
+          );
+        });
+      }
+      const c = await fileRecord(t, f.fileId, 'Contents');
+      judgedAlone('FILE-010', `Contents of ${fileName}`, () =>
+        expect(bytesOf(c.Contents).equals(content), `${fileName}: Contents holds the ${content.length} bytes`).toBe(
+          true,
+        ),
+      );
     }
   },
 );

@@ -3,7 +3,7 @@
 // from t.bindings in core tests; the provider state 'records' gives a filter, in the
 // implementation's own syntax, that selects exactly the records it created.
 import { expect } from 'vitest';
-import { blockedByStep, conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { blockedByStep, conformance, NotApplicableError, PreconditionFailedError } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
@@ -18,6 +18,18 @@ import {
 } from './support/request.js';
 import { expectProblem } from './support/problem.js';
 import { sharedCombinations } from './support/query-combinations.js';
+import {
+  EXTREME_NUMBERS,
+  EXTREME_TEXTS,
+  SAMPLE_NUMBERS,
+  SAMPLE_TEXTS,
+  expectNumber,
+  extremeRecords,
+  expectText,
+  sampleClasses,
+  sampleRecords,
+  sampleRows,
+} from './support/data-classes.js';
 import {
   type ListBody,
   type Records,
@@ -862,3 +874,253 @@ for (const [requirement, what] of GENERATED) {
     },
   );
 }
+
+// ------------------------------------------------------------- data classes (spec/data-classes.yaml)
+// The provider state stores the values the suite chose (protocol 1.2.0: `numbers`, `texts`), one of
+// each class the spec's types admit; see support/data-classes.ts.
+
+conformance(
+  {
+    id: 'query.stored-values-of-every-class',
+    title: 'a query answers the stored value of every data class: 0 stays 0, fractions and signs stay, text is kept',
+    requirements: ['QRY-001'],
+    classes: sampleClasses(['QRY-001']),
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    const truth = await sampleRows(t, recs);
+    const rows = await rowsOf(t, recs, [recs.sortField, recs.numberField, recs.textField]);
+    for (const want of truth) {
+      const row = rows.find((r) => JSON.stringify(r[recs.sortField]) === JSON.stringify(want.key));
+      expect(row, `the row of ${recs.domain} ${want.id} (${recs.sortField} ${JSON.stringify(want.key)})`).toBeDefined();
+      expectNumber(row![recs.numberField], want.number, `Query row of ${want.id}: ${recs.numberField}`);
+      expectText(row![recs.textField], want.text, `Query row of ${want.id}: ${recs.textField}`);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.extreme-values-round-trip',
+    title: 'a query answers a large number with a fraction and a long multi-byte text as stored',
+    requirements: ['QRY-001'],
+    classes: ['QRY-001:number.large', 'QRY-001:text.very-long'],
+  },
+  async (t) => {
+    const recs = await extremeRecords(t);
+    const rows = await rowsOf(t, recs, [recs.sortField, recs.numberField, recs.textField]);
+    // rows told apart by their number: 3 is short of the other
+    const big = rows.find((r) => r[recs.numberField] !== null && Number(r[recs.numberField]) > 3);
+    expect(big, `the row of ${EXTREME_NUMBERS[0]}`).toBeDefined();
+    expectNumber(big![recs.numberField], EXTREME_NUMBERS[0]!, `Query ${recs.numberField}`);
+    expectText(big![recs.textField], EXTREME_TEXTS[0]!, `Query ${recs.textField}`);
+  },
+);
+
+conformance(
+  {
+    id: 'query.sort-numbers-and-null-keys',
+    title:
+      'sorting on a numeric column orders numbers by value (2 before 10, negatives first) in both directions and never drops a row whose key is null, on one page or several',
+    requirements: ['QRY-008'],
+    classes: [
+      'QRY-008:ascending',
+      'QRY-008:descending',
+      'QRY-008:sort-key.null',
+      'QRY-008:sort-key.tie',
+      'QRY-008:sort-key.digit-counts',
+      'QRY-008:sort-key.negative',
+      'QRY-008:sort-key.fraction',
+    ],
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    // the state's set, read whole first (a filter that lets others in blocks by QRY-009)
+    await rowsOf(t, recs, [recs.sortField, recs.numberField]);
+    const nonNull = SAMPLE_NUMBERS.filter((n): n is number => n !== null);
+    const nulls = SAMPLE_NUMBERS.length - nonNull.length;
+    const columns = `${recs.sortField},${recs.numberField}`;
+    // The placement of null keys is not stated: only that every row is there and the others are in order.
+    const judge = (rows: Row[], dir: 'asc' | 'desc', what: string) => {
+      const values = rows.map((r) => r[recs.numberField]);
+      expect(values.length, `${what}: every record, null keys included`).toBe(SAMPLE_NUMBERS.length);
+      expect(values.filter((v) => v === null).length, `${what}: the records whose key is null`).toBe(nulls);
+      const want = [...nonNull].sort((a, b) => (dir === 'asc' ? a - b : b - a));
+      expect(
+        values.filter((v) => v !== null).map(Number),
+        `${what}: non-null keys in numeric order (${JSON.stringify(values)})`,
+      ).toEqual(want);
+    };
+    for (const dir of ['asc', 'desc'] as const) {
+      const sort = dir === 'asc' ? recs.numberField : `${recs.numberField} desc`;
+      const all = await list(t, queryPath(recs), {
+        ...only(t, recs),
+        columns,
+        sort,
+        take: 100,
+        [t.bindings.query.skip]: 0,
+      });
+      judge(all, dir, `sort ${sort}, one page`);
+      // the same set in pages of 5 (the start offset is QRY-006's rule, judged by its test: a step)
+      const paged: Row[] = [];
+      for (let k = 0; k <= SAMPLE_NUMBERS.length; k += 5)
+        paged.push(
+          ...(await list(t, queryPath(recs), {
+            ...only(t, recs),
+            columns,
+            sort,
+            take: 5,
+            [t.bindings.query.skip]: k,
+          })),
+        );
+      judgedAlone('QRY-006', `sort ${sort}: pages of 5 join into the whole ordered set`, () =>
+        judge(paged, dir, `sort ${sort}, pages of 5`),
+      );
+    }
+    // a text sort over the same records keeps every row too (the collation of non-ASCII text is not stated)
+    for (const sort of [recs.textField, `${recs.textField} desc`]) {
+      const rows = await list(t, queryPath(recs), { ...only(t, recs), columns, sort, take: 100 });
+      expect(rows.length, `sort ${sort}: every record, null keys included`).toBe(SAMPLE_TEXTS.length);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.filter-eq-on-every-text-class',
+    title:
+      'a filter on a text value (the state\u2019s, one per value) selects exactly the records holding it, for every text class',
+    requirements: ['QRY-009'],
+    classes: sampleClasses(['QRY-009'], ['text']).filter((c) => !c.endsWith('text.null')),
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    const filters = recs.textFilters;
+    if (!filters)
+      throw new NotApplicableError(
+        "provider state 'records' wrote no `textFilters` (optional value of protocol 1.2.0): a filter on a text value cannot be written here",
+      );
+    const truth = await sampleRows(t, recs);
+    const asked = [...filters.entries()].filter((e): e is [number, string] => typeof e[1] === 'string' && e[1] !== '');
+    const answers = await allInOrder(
+      asked.map(([, filter]) =>
+        list(t, queryPath(recs), {
+          [t.bindings.query.filter]: filter,
+          columns: `${recs.sortField},${recs.textField}`,
+          take: 100,
+          [t.bindings.query.skip]: 0,
+        }),
+      ),
+    );
+    for (const [k, [i]] of asked.entries()) {
+      const text = SAMPLE_TEXTS[i];
+      const rows = answers[k]!;
+      const want = truth.filter((r) => r.text === text).map((r) => JSON.stringify(r.key));
+      expect(
+        rows.map((r) => JSON.stringify(r[recs.sortField])).sort(),
+        `filter for ${JSON.stringify(text)} selects exactly the records holding it`,
+      ).toEqual(want.sort());
+      for (const r of rows) expectText(r[recs.textField], text ?? null, `filter for ${JSON.stringify(text)}`);
+    }
+    const judged = asked.length;
+    if (judged === 0)
+      throw new NotApplicableError("provider state 'records' wrote no filter for any of the texts asked for");
+  },
+);
+
+conformance(
+  {
+    id: 'query.total-count-past-the-end',
+    title:
+      'with total count on, a page at or past the end is empty and still carries the count of all matching records',
+    requirements: ['QRY-014'],
+    classes: ['QRY-014:listing.past-the-end', 'QRY-014:listing.exactly-one-page', 'QRY-014:listing.one-row'],
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 7 });
+    // the count is judged against the state's set: reading that set is a step
+    await rowsOf(t, recs, [recs.sortField]);
+    for (const [skip, take, rows] of [
+      [0, 7, 7],
+      [7, 5, 0],
+      [12, 5, 0],
+    ] as const) {
+      const body = await listBody(t, queryPath(recs), {
+        ...only(t, recs),
+        columns: recs.sortField,
+        take,
+        [t.bindings.query.skip]: skip,
+        [t.bindings.query.includeTotalCount]: true,
+      });
+      judgedAlone('QRY-006', `a page at offset ${skip} of ${recs.ids.length} records`, () =>
+        expect(body.List, `page at ${skip} (take ${take})`).toHaveLength(rows),
+      );
+      expect(totalCountOf(body), `total count (page at ${skip}, take ${take})`).toBe(recs.ids.length);
+    }
+    // a result of one record: its count is 1, on its page and past it
+    const one = await t.given('records', { count: 1 });
+    await rowsOf(t, one, [one.sortField]);
+    for (const skip of [0, 1]) {
+      const body = await listBody(t, queryPath(one), {
+        ...only(t, one),
+        columns: one.sortField,
+        take: 5,
+        [t.bindings.query.skip]: skip,
+        [t.bindings.query.includeTotalCount]: true,
+      });
+      expect(totalCountOf(body), `total count of one record (page at ${skip})`).toBe(1);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'query.suppression-keeps-value-on-first-or-last-row-only',
+    title:
+      'with suppression on, a column whose one value is on the first row only, or on the last row only, is kept on every row',
+    requirements: ['QRY-012'],
+    classes: [
+      'QRY-012:listing.value-on-first-row-only',
+      'QRY-012:listing.value-on-last-row-only',
+      'QRY-012:number.zero',
+    ],
+  },
+  async (t) => {
+    // creation order is sortField order (sortRanks), and the one number, a 0 (falsy), is on the
+    // first record: sorted ascending it is the first row, descending the last
+    const count = 5;
+    const recs = await t.given('records', {
+      count,
+      sortRanks: Array.from({ length: count }, (_, i) => i),
+      numbers: [0, ...Array.from({ length: count - 1 }, () => null)],
+    });
+    const numberField = recs.numberField;
+    if (!numberField) throw new PreconditionFailedError("provider state 'records' named no `numberField`");
+    const columns = `${recs.sortField},${numberField}`;
+    for (const [sort, at] of [
+      [recs.sortField, 0],
+      [`${recs.sortField} desc`, count - 1],
+    ] as const) {
+      const rows = await list(t, queryPath(recs), {
+        ...only(t, recs),
+        columns,
+        sort,
+        take: 100,
+        [t.bindings.query.skip]: 0,
+        [t.bindings.query.excludeEmptyColumns]: true,
+      });
+      const what = `suppression on, sort ${sort}: the value on row ${at + 1} of ${count} only`;
+      await expectStateRows(t, recs, rows, what);
+      for (const row of rows) expect(row, `${what}: the column is kept on every row`).toHaveProperty(numberField);
+      // the place of the value is the sort's (QRY-008, judged by its tests): a step
+      await t.needs('QRY-008', `sort ${sort} puts the first record created at row ${at + 1}`, async () => {
+        const first = ordered(rows, [{ field: recs.sortField, dir: 'asc' }])[0];
+        expect(rows[at]?.[recs.sortField], `sort ${sort}`).toBe(first?.[recs.sortField]);
+      });
+      expect(
+        rows.map((r) => (r[numberField] === null ? null : Number(r[numberField]))),
+        `${what}: its one value, 0, and nulls elsewhere`,
+      ).toEqual(rows.map((_, i) => (i === at ? 0 : null)));
+    }
+  },
+);

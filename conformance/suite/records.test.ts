@@ -3,7 +3,18 @@ import { expect } from 'vitest';
 import type { components } from '../../spec/generated/openapi.js';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { enc, get, listOf, needsReadById } from './support/request.js';
+import { allInOrder, enc, get, listOf, needsReadById, readRecord } from './support/request.js';
+import {
+  EXTREME_NUMBERS,
+  EXTREME_TEXTS,
+  SAMPLE_NUMBERS,
+  SAMPLE_TEXTS,
+  expectNumber,
+  extremeRecords,
+  expectText,
+  sampleClasses,
+  sampleRecords,
+} from './support/data-classes.js';
 import { expectProblem } from './support/problem.js';
 import { expectStateRows } from './support/records-query.js';
 
@@ -144,5 +155,45 @@ conformance(
     expectProblem(await get(t, `/api/File/${MISSING_ID}`), 404, 'RecordNotFound', 'getFile');
     // control: the existing record is found
     expect((await get(t, `/api/${enc(r.domain)}/${r.id}`)).status).toBe(200);
+  },
+);
+
+conformance(
+  {
+    id: 'records.stored-values-of-every-class',
+    title:
+      'a record read by ID answers the stored value of every data class: 0 stays 0, fractions and signs stay, text is kept character for character',
+    requirements: ['REC-002'],
+    classes: sampleClasses(['REC-002']),
+  },
+  async (t) => {
+    const recs = await sampleRecords(t);
+    const columns = `${recs.numberField},${recs.textField}`;
+    const read = await allInOrder(recs.ids.map((id) => readRecord(t, recs.domain, id, { columns })));
+    for (const [i, id] of recs.ids.entries()) {
+      const rec = read[i]!;
+      expectNumber(rec[recs.numberField], SAMPLE_NUMBERS[i]!, `${recs.domain} ${id} ${recs.numberField}`);
+      expectText(rec[recs.textField], SAMPLE_TEXTS[i]!, `${recs.domain} ${id} ${recs.textField}`);
+    }
+    // a read after another read of the same record answers the same (no cross-talk between records)
+    const again = await readRecord(t, recs.domain, recs.ids[1]!, { columns });
+    expectNumber(again[recs.numberField], SAMPLE_NUMBERS[1]!, `${recs.domain} ${recs.ids[1]} read again`);
+  },
+);
+
+conformance(
+  {
+    id: 'records.extreme-values-round-trip',
+    title: 'a large number with a fraction and a long multi-byte text read back by ID as stored',
+    requirements: ['REC-002'],
+    classes: ['REC-002:number.large', 'REC-002:text.very-long'],
+  },
+  async (t) => {
+    const recs = await extremeRecords(t);
+    for (const [i, id] of recs.ids.entries()) {
+      const rec = await readRecord(t, recs.domain, id, { columns: `${recs.numberField},${recs.textField}` });
+      expectNumber(rec[recs.numberField], EXTREME_NUMBERS[i]!, `${recs.domain} ${id} ${recs.numberField}`);
+      expectText(rec[recs.textField], EXTREME_TEXTS[i]!, `${recs.domain} ${id} ${recs.textField}`);
+    }
   },
 );

@@ -747,6 +747,12 @@ conformance(
     title:
       'DELETE on an Endorsement soft-deletes; Reinstate makes the record active again with its values, and nothing else changes',
     requirements: ['SCHED-019', 'SCHED-021', 'SCHED-002', 'SCHED-004'],
+    classes: [
+      'SCHED-019:state.second-of-two',
+      'SCHED-019:state.repeated-after-undo',
+      'SCHED-021:state.repeated-after-undo',
+      'SCHED-021:state.read-after-write',
+    ],
     mutates: true,
   },
   async (t) => {
@@ -799,6 +805,16 @@ conformance(
     const d2 = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect(d2.body).toMatchObject({ IsSuccessful: true, RecordID: l1 });
     expect(await readRecord(t, p, l0), 'the first record stays').toEqual(before.get(l0));
+    // And reinstated a second time (delete, reinstate, delete, reinstate): active again with the
+    // values it had when deleted the second time, not those of the first deletion (no stale copy).
+    const r2 = await reinstate(t, p.proposalId, p.scheduleDomain, l1);
+    judgedAlone('SCHED-021', 'a second Reinstate of the record deleted again is accepted', () =>
+      expect(isRefusal(r2.res), `second Reinstate (${r2.status} ${JSON.stringify(r2.body)})`).toBe(false),
+    );
+    const back2 = await readRecord(t, p, l1);
+    judgedAlone('SCHED-021', 'the record reinstated a second time has its latest values', () =>
+      expect(back2, 'reinstated again: its values as updated').toEqual({ ...values, City: `Back ${x}` }),
+    );
   },
 );
 

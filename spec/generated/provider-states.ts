@@ -194,6 +194,10 @@ export interface components {
             sortRanks?: number[];
             /** @description The position, in creation order, of the one record with a value in sometimesNullField. Without it, that record may be any of them. */
             sparseAt?: number;
+            /** @description One value per record (`count` of them, null = no value): the i-th record created stores numbers[i] in the numeric field `numberField`, exactly (a 0 stays 0, a fraction stays a fraction). The suite asks for zero, negative and fractional values, numbers of different digit counts, ties and nulls. */
+            numbers?: (number | null)[];
+            /** @description One value per record (`count` of them, null = no value): the i-th record created stores texts[i] in the text field `textField`, exactly (an empty string stays empty, spaces and every Unicode character are kept). The suite asks for empty, padded, non-ASCII, multi-byte and emoji text, reserved words and long text. The field may be the one that would otherwise be `groupField` (which is then left out). */
+            texts?: (string | null)[];
         };
         RecordsValues: {
             protocol?: components["schemas"]["Protocol"];
@@ -216,6 +220,16 @@ export interface components {
             allNullField: string;
             /** @description A field with a value on exactly one record: the one at sparseAt when that param was given. */
             sometimesNullField: string;
+            /** @description With the param numbers, the numeric field (not sortField) that holds them; sortable. */
+            numberField?: string;
+            /** @description Present when the param numbers was honoured; the values as stored, equal to it. */
+            numbers?: (number | null)[];
+            /** @description With the param texts, the text field (not sortField) that holds them; sortable and filterable. */
+            textField?: string;
+            /** @description Present when the param texts was honoured; the values as stored, equal to it. */
+            texts?: (string | null)[];
+            /** @description Optional, with the param texts: for each texts[i], a filter in the implementation's own syntax that selects exactly the records of this setup whose textField equals texts[i] (null where texts[i] is null or no such filter can be written). The suite compares what each selects with the records that hold the value. */
+            textFilters?: (string | null)[];
         };
         AFileRequest: {
             /**

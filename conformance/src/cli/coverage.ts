@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { CatalogueError, loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { buildCoverage, coverageProblems, writeCoverage } from '../coverage/gate.js';
+import { loadDataClasses } from '../coverage/data-classes.js';
 import {
   DEFAULT_RESULTS_FILE,
   loadRunRecord,
@@ -55,10 +56,14 @@ async function coverageCommand(opts: { check?: boolean; out?: string; results?: 
     log(`conformance: error: ${(e as Error).message}`);
     return e instanceof CatalogueError ? EXIT.usage : EXIT.harness;
   }
-  const report = buildCoverage(cat, res.tests, res.errors, new Date(), {
-    run,
-    changedSinceRun: run.startedAt ? suiteFilesChangedAfter(run.startedAt) : [],
-  });
+  const report = buildCoverage(
+    cat,
+    res.tests,
+    res.errors,
+    new Date(),
+    { run, changedSinceRun: run.startedAt ? suiteFilesChangedAfter(run.startedAt) : [] },
+    loadDataClasses(),
+  );
   const files = writeCoverage(report, path.resolve(opts.out ?? path.join(ROOT, 'reports')));
   const c = report.counts;
   process.stdout.write(
@@ -69,6 +74,9 @@ async function coverageCommand(opts: { check?: boolean; out?: string; results?: 
         : '') +
       (report.partitions
         ? `coverage: equivalence classes ${report.partitions.counts.classes}: exercised ${report.partitions.counts.exercised}, exempt ${report.partitions.counts.exempt}, not testable ${report.partitions.counts.notTestable}, gaps ${report.partitions.counts.gaps}\n`
+        : '') +
+      (report.dataClasses
+        ? `coverage: data classes ${report.dataClasses.counts.rows} (requirement, operation, class): exercised ${report.dataClasses.counts.exercised}, exempt ${report.dataClasses.counts.exempt}, gaps ${report.dataClasses.counts.gaps}; ${report.dataClasses.pending.length} types pending\n`
         : '') +
       `coverage: wrote ${relFile(files.md)} and ${relFile(files.json)}\n`,
   );

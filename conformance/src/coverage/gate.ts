@@ -8,6 +8,14 @@ import type { RunRecord } from './operations.js';
 import { governedByRequirement, type Governed } from './derive.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { buildPartitions, partitionsMarkdown, type PartitionCoverage } from './partitions.js';
+import {
+  buildDataClasses,
+  dataClassesMarkdown,
+  dataClassesSummary,
+  isDataClassName,
+  type DataClassCatalogue,
+  type DataClassCoverage,
+} from './data-classes.js';
 
 export interface CollectedTest {
   id: string;
@@ -103,6 +111,8 @@ export interface CoverageReport {
   pairProblems?: string[];
   /** Equivalence classes of the requirements and the tests that exercise them. */
   partitions?: PartitionCoverage;
+  /** Data classes of spec/data-classes.yaml per (requirement, operation) and the tests that exercise them. */
+  dataClasses?: DataClassCoverage;
   /** The run the operations come from. */
   operationsSource?: { file: string; target: string; profile: string; seed?: number; startedAt?: string };
 }
@@ -116,6 +126,8 @@ export function buildCoverage(
   collectionErrors: string[] = [],
   now = new Date(),
   operations?: OperationsInput,
+  /** spec/data-classes.yaml (loadDataClasses); absent: no data-class coverage. */
+  dataClasses?: DataClassCatalogue,
 ): CoverageReport {
   // Collection order depends on the pool; sort so the table is the same from run to run.
   const tests = [...collected].sort((a, b) => a.file.localeCompare(b.file) || a.id.localeCompare(b.id));
@@ -180,7 +192,8 @@ export function buildCoverage(
     unknownReferences,
     duplicateTestIds,
     collectionErrors,
-    partitions: buildPartitions(cat, tests),
+    partitions: buildPartitions(cat, tests, (name) => isDataClassName(dataClasses, name)),
+    ...(dataClasses ? { dataClasses: buildDataClasses(dataClasses, cat, tests, operations?.run) } : {}),
     ...pairPart,
   };
 }
@@ -296,6 +309,7 @@ export function coverageProblems(r: CoverageReport): string[] {
   for (const e of r.collectionErrors) p.push(`collection error: ${e}`);
   p.push(...(r.pairProblems ?? []));
   p.push(...(r.partitions?.problems ?? []));
+  p.push(...(r.dataClasses?.problems ?? []));
   for (const x of r.pairs ?? [])
     if (x.status === 'gap')
       p.push(
@@ -332,6 +346,7 @@ export function coverageMarkdown(r: CoverageReport): string {
       `- equivalence classes: ${k.classes}; exercised: ${k.exercised}; exempt: ${k.exempt}; not testable: ${k.notTestable}; gaps: ${k.gaps}`,
     );
   }
+  if (r.dataClasses) out.push(dataClassesSummary(r.dataClasses));
   const problems = coverageProblems(r);
   out.push(`- gate: ${problems.length === 0 ? 'PASS' : `FAIL (${problems.length} problem(s))`}`);
   if (problems.length) {
@@ -356,6 +371,7 @@ export function coverageMarkdown(r: CoverageReport): string {
   }
   if (r.pairs) out.push(...pairsMarkdown(r));
   if (r.partitions?.rows.length) out.push(...partitionsMarkdown(r.partitions));
+  if (r.dataClasses) out.push(...dataClassesMarkdown(r.dataClasses));
   out.push('');
   return out.join('\n');
 }

@@ -33,13 +33,22 @@ export interface PartitionCoverage {
   problems: string[];
 }
 
-export function buildPartitions(cat: Catalogue, tests: ClassTest[]): PartitionCoverage {
+/**
+ * `isDataClass`: whether a declared class name (after `REQ-ID:`) is a data class of
+ * spec/data-classes.yaml, counted by coverage/data-classes.ts instead of here.
+ */
+export function buildPartitions(
+  cat: Catalogue,
+  tests: ClassTest[],
+  isDataClass: (name: string) => boolean = () => false,
+): PartitionCoverage {
   const problems: string[] = [];
   const declared = new Map<string, string[]>();
   for (const t of tests)
     for (const c of t.classes ?? []) {
       const [req, name] = [c.slice(0, c.indexOf(':')), c.slice(c.indexOf(':') + 1)];
       const r = cat.byId.get(req);
+      if (t.requirements.includes(req) && isDataClass(name)) continue;
       if (!t.requirements.includes(req))
         problems.push(`test ${t.id} declares class ${c} of a requirement it does not name`);
       else if (!r?.classes || !(name in r.classes))

@@ -292,8 +292,27 @@ const records: StateDef = {
         : (ordered[1] ?? refColumns[0]!);
     // A third spare text field carries the groups of a two-column sort (Claim: Status).
     // Not on File, whose spare text (ExternalDirectURL) would make the files external.
-    const group =
+    const spare =
       def.name === 'File' ? undefined : texts.find((f) => f.name !== sometimes.name && f.name !== allNull.name);
+    // The stored values the suite asks for (protocol 1.2.0): texts in the spare text field (which
+    // then carries no groups), numbers in a numeric field other than sometimesNullField.
+    const texts12 = valuesParam(params.texts, count, 'texts', (v) => typeof v === 'string');
+    const numbers12 = valuesParam(params.numbers, count, 'numbers', (v) => typeof v === 'number' && Number.isFinite(v));
+    const textField = texts12 ? spare : undefined;
+    if (texts12 && !textField)
+      throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no spare text field for 'texts'.`);
+    const numberField = numbers12
+      ? candidates.find((f) => (f.type === 'number' || f.type === 'integer') && f.name !== sometimes.name)
+      : undefined;
+    if (numbers12 && !numberField)
+      throw new ApiError(400, 'MalformedRequest', `Domain '${def.name}' has no spare numeric field for 'numbers'.`);
+    if (numbers12 && numberField?.type === 'integer' && numbers12.some((v) => v !== null && !Number.isInteger(v)))
+      throw new ApiError(
+        400,
+        'MalformedRequest',
+        `'numbers' must be integers here (${numberField.name} is an integer field).`,
+      );
+    const group = texts12 ? undefined : spare;
     const mark = marker(ctx);
     // Adversarial order: the sort key of the i-th record is (i * 97 + 31) mod 151 (distinct for
     // i < 151), so sorted order is neither creation order nor its reverse (from 3 records on), and a
@@ -334,6 +353,8 @@ const records: StateDef = {
         };
         if (group) values[group.name] = `${mark}-g${rankOf[i]! % 3}`;
         if (i === valued) values[sometimes.name] = sampleValue(sometimes, mark);
+        if (textField) values[textField.name] = texts12![i];
+        if (numberField) values[numberField.name] = numbers12![i];
         sortValues.push(values[sortField.name]);
         ids.push(createRecord(ctx, def, values));
       }
@@ -352,9 +373,50 @@ const records: StateDef = {
       ...(group ? { groupField: group.name } : {}),
       allNullField: allNull.name,
       sometimesNullField: sometimes.name,
+      ...(numberField ? { numberField: numberField.name, numbers: storedValues(ctx, def, numberField.name, ids) } : {}),
+      ...(textField
+        ? {
+            textField: textField.name,
+            texts: storedValues(ctx, def, textField.name, ids),
+            textFilters: texts12!.map((v) => textFilterFor(textField.name, v, sortField.name, mark)),
+          }
+        : {}),
     };
   },
 };
+
+/** The param `texts` or `numbers` (protocol 1.2.0): one value or null per record, or undefined. */
+function valuesParam(
+  raw: unknown,
+  count: number,
+  name: string,
+  ok: (v: unknown) => boolean,
+): Array<string | number | null> | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw) || raw.length !== count || !raw.every((v) => v === null || ok(v)))
+    throw new ApiError(400, 'MalformedRequest', `'${name}' must hold one value or null per record (${count}).`);
+  return raw as Array<string | number | null>;
+}
+
+/** The values of `field` of the records `ids`, as stored, in the order of `ids`. */
+function storedValues(ctx: StateContext, def: DomainDef, field: string, ids: number[]): unknown[] {
+  const rows = ctx.deps.db
+    .prepare(
+      `SELECT ${q(def.key)} AS k, ${q(field)} AS v FROM ${q(def.table)} WHERE ${q(def.key)} IN (${ids.map(() => '?').join(',')})`,
+    )
+    .all(...ids) as Array<{ k: number; v: unknown }>;
+  const byKey = new Map(rows.map((r) => [r.k, r.v]));
+  return ids.map((id) => byKey.get(id) ?? null);
+}
+
+/**
+ * The filter (the reference's grammar, architecture 2.1) that selects this setup's records whose
+ * `field` equals `value`: null where the grammar cannot say it (a condition is trimmed, `&&` joins).
+ */
+function textFilterFor(field: string, value: string | number | null, sortField: string, mark: string): string | null {
+  if (typeof value !== 'string' || value.includes('&&') || value !== value.trimEnd()) return null;
+  return `${field}:eq:${value} && ${sortField}:startswith:${mark}-`;
+}
 
 /**
  * A LINQ filter (the reference's subset, architecture 2.2) selecting the records whose `field` is one
