@@ -20,7 +20,7 @@ function blameOf(run: () => void): string | undefined {
 describe('the pairwise covering array', () => {
   const factors = queryFactors({ assoc: true, two: true, linq: true });
 
-  it('covers every pair of levels, in far fewer rows than the product, the same for the same seed', () => {
+  it('covers every pair of levels on a row where it can be seen, in far fewer rows than the product, the same for the same seed', () => {
     for (const seed of [1, 7, 20261125]) {
       const { rows } = coveringArray(factors, seed);
       const covered = new Set(rows.flatMap((r) => pairsOf(factors, r)));
@@ -31,6 +31,16 @@ describe('the pairwise covering array', () => {
       expect(coveringArray(factors, seed).rows).toEqual(rows);
     }
     expect(coveringArray(factors, 1).rows).not.toEqual(coveringArray(factors, 2).rows);
+  });
+
+  it('a row with a blinding level (an offset past the end, a take above 100) covers only that factor’s pairs', () => {
+    const { rows } = coveringArray(factors, 3);
+    const row = rows.find((r) => r.offset === 'past-end' && r.take !== '101')!;
+    expect(pairsOf(factors, row).every((p) => p.includes('offset=past-end'))).toBe(true);
+    const both = { ...row, take: '101' };
+    expect(pairsOf(factors, both)).toEqual(['offset=past-end+take=101']);
+    // no row holds a blinding level but for a pair of its own factor
+    for (const r of rows) expect(pairsOf(factors, r).length).toBeGreaterThan(0);
   });
 });
 

@@ -7,6 +7,13 @@
 export interface Factor {
   name: string;
   levels: readonly string[];
+  /**
+   * Levels that blind their row to the other factors (a start offset past the end: an empty page
+   * shows nothing of the columns or the order; a take above the maximum, which may be refused): a
+   * row with one covers only the pairs of that factor, so every other pair is met on a row where
+   * it can be seen.
+   */
+  blinding?: readonly string[];
 }
 
 /** One row: a level per factor, by factor name. */
@@ -35,11 +42,13 @@ export function allPairs(factors: readonly Factor[]): Set<string> {
   return out;
 }
 
-/** The pairs one row covers. */
+/** The pairs one row covers: those that hold every blinding level of the row. */
 export function pairsOf(factors: readonly Factor[], row: Row): string[] {
   const out: string[] = [];
+  const blinded = factors.flatMap((f, z) => (f.blinding?.includes(row[f.name]!) ? [z] : []));
   for (let i = 0; i < factors.length; i++)
     for (let j = i + 1; j < factors.length; j++) {
+      if (blinded.some((z) => z !== i && z !== j)) continue;
       const a = factors[i]!.name;
       const b = factors[j]!.name;
       out.push(pairKey(a, row[a]!, b, row[b]!));
@@ -49,9 +58,10 @@ export function pairsOf(factors: readonly Factor[], row: Row): string[] {
 
 /**
  * Rows that together cover every pair of levels of `factors` (with `candidates` tries per row, each
- * around a pair not yet covered, filled greedily factor by factor; the most new pairs wins).
+ * around a pair not yet covered, filled greedily factor by factor; the most new pairs wins). A pair
+ * counts as covered on a row only when every blinding level of the row is one of its two.
  */
-export function coveringArray(factors: readonly Factor[], seed: number, candidates = 24): { rows: Row[] } {
+export function coveringArray(factors: readonly Factor[], seed: number, candidates = 12): { rows: Row[] } {
   const rnd = seededRandom(seed);
   const k = factors.length;
   const size = factors.map((f) => f.levels.length);
@@ -66,11 +76,18 @@ export function coveringArray(factors: readonly Factor[], seed: number, candidat
   const pid = (i: number, li: number, j: number, lj: number) =>
     i < j ? base[i]![j]! + li * size[j]! + lj : base[j]![i]! + lj * size[i]! + li;
   const uncovered = new Uint8Array(total).fill(1);
+  const blinds = factors.map((f) => f.levels.map((l) => f.blinding?.includes(l) ?? false));
+  /** The factors of `row` at a blinding level. */
+  const blinded = (row: number[]) => row.flatMap((l, z) => (blinds[z]![l] ? [z] : []));
+  /** Whether the pair of factors x, y counts on a row blinded in `b`: every one of them is x or y. */
+  const seen = (b: number[], x: number, y: number) => b.every((z) => z === x || z === y);
   let left = total;
   const rows: number[][] = [];
   const gainOf = (row: number[]) => {
+    const b = blinded(row);
     let g = 0;
-    for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) g += uncovered[pid(i, row[i]!, j, row[j]!)]!;
+    for (let i = 0; i < k; i++)
+      for (let j = i + 1; j < k; j++) if (seen(b, i, j)) g += uncovered[pid(i, row[i]!, j, row[j]!)]!;
     return g;
   };
   let next = 0;
@@ -94,7 +111,11 @@ export function coveringArray(factors: readonly Factor[], seed: number, candidat
     let best: number[] = [];
     let bestGain = -1;
     for (let c = 0; c < candidates; c++) {
-      const row = size.map((n) => Math.floor(rnd() * n));
+      // a random start, with no blinding level but the target's: the fill below keeps it so
+      const row = size.map((n, f) => {
+        const open = Array.from({ length: n }, (_, l) => l).filter((l) => !blinds[f]![l]);
+        return open.length ? open[Math.floor(rnd() * open.length)]! : 0;
+      });
       row[i] = li;
       row[j] = lj;
       const order = Array.from({ length: k }, (_, x) => x).filter((x) => x !== i && x !== j);
@@ -107,6 +128,7 @@ export function coveringArray(factors: readonly Factor[], seed: number, candidat
         let most = -1;
         let pick = row[f]!;
         for (let l = 0; l < size[f]!; l++) {
+          if (blinds[f]![l]) continue;
           let g = 0;
           for (const h of fixed) g += uncovered[pid(f, l, h, row[h]!)]!;
           if (g > most || (g === most && rnd() < 0.5)) {
@@ -123,8 +145,10 @@ export function coveringArray(factors: readonly Factor[], seed: number, candidat
         bestGain = g;
       }
     }
+    const b = blinded(best);
     for (let x = 0; x < k; x++)
       for (let y = x + 1; y < k; y++) {
+        if (!seen(b, x, y)) continue;
         const p = pid(x, best[x]!, y, best[y]!);
         if (uncovered[p]) {
           uncovered[p] = 0;
