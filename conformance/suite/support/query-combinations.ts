@@ -240,7 +240,11 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown, t
     // read as another one (clamped, off by one) shows there, and only there.
     const takeReq = c.take === undefined ? 'QRY-003' : 'QRY-005';
     const cutByOffset = start > 0 && want < Math.min(asked, 100);
-    const req = rows.length > Math.min(asked, 100) ? takeReq : cutByOffset ? 'QRY-006' : takeReq;
+    // without an offset, a page short of every record when take asks for more than there are: the
+    // page does not start at the first record (QRY-007, judged by its own test), not take's
+    const cutByDefault = c.offset === undefined && rows.length < want && want < Math.min(asked, 100);
+    const req =
+      rows.length > Math.min(asked, 100) ? takeReq : cutByOffset ? 'QRY-006' : cutByDefault ? 'QRY-007' : takeReq;
     throw new Broken(req, `${rows.length} records, expected ${want} (take ${c.take ?? 'default'}, offset ${start})`);
   }
   const keys = c.columns.map(keyOf);
