@@ -164,4 +164,19 @@ export const COL_FAULT_CASES: Case[] = [
       },
     ],
   },
+  // issue 32: bugs that show only in a combination of features
+  {
+    fault: 'alias-ignored-with-resolve-association-names',
+    title: 'aliases are dropped only with resolveAssociationNames=true',
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=ClaimNumber%20as%20Number,Status&resolveAssociationNames=true'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('ClaimNumber,Status'),
+      },
+      {
+        req: get('/api/Claim/Query?columns=ClaimNumber%20as%20Number,Status&resolveAssociationNames=false'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('ClaimNumber as Number,Status'),
+      },
+    ],
+  },
 ];

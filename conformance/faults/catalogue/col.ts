@@ -219,4 +219,26 @@ export const COL_FAULTS: Fault[] = [
       return r;
     }),
   },
+  // issue 32: bugs that show only in a combination of features (suite/feature-pairs.test.ts)
+  {
+    name: 'alias-ignored-with-resolve-association-names',
+    area: 'COL',
+    description:
+      'With resolveAssociationNames=true the columns are parsed by another path that reads `<field> as <Alias>` as the bare field: the value comes back under the field name.',
+    requirements: ['COL-003'],
+    rewrite: onRequest(RECORD_READS, (req) => {
+      const cols = parseColumns(req.query.get('columns'));
+      if (!isTrue(req.query.get('resolveAssociationNames')) || !cols || cols.every((c) => c.key === c.field))
+        return req;
+      const r = cloneRequest(req);
+      const seen = new Set<string>();
+      r.query.set(
+        'columns',
+        formatColumns(
+          cols.map((c) => ({ field: c.field, key: c.field })).filter((c) => !seen.has(c.field) && seen.add(c.field)),
+        ),
+      );
+      return r;
+    }),
+  },
 ];

@@ -550,4 +550,23 @@ export const FILE_FAULT_CASES: Case[] = [
       },
     ],
   },
+  // issue 32: bugs that show only in a combination of features
+  {
+    fault: 'attached-files-alias-ignored-with-take',
+    title: 'on the attached-files listing, aliases are dropped only when take is given',
+    steps: [
+      {
+        req: get('/api/Claim/9/Files?columns=FileName%20as%20N,FileID&take=2'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('FileName,FileID'),
+      },
+      {
+        req: get('/api/Claim/9/Files?columns=FileName%20as%20N,FileID'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('FileName as N,FileID'),
+      },
+      {
+        req: get('/api/File/Query?columns=FileName%20as%20N&take=2'),
+        expect: (_o, f) => expect(f[0]!.query.get('columns')).toBe('FileName as N'),
+      },
+    ],
+  },
 ];

@@ -435,4 +435,19 @@ export const FILE_FAULTS: Fault[] = [
     requirements: ['FILE-016'],
     rewrite: onAttached(fillEmptyDownloadUrl((external) => !external)),
   },
+  // issue 32: bugs that show only in a combination of features (suite/feature-pairs.test.ts)
+  {
+    name: 'attached-files-alias-ignored-with-take',
+    area: 'FILE',
+    description:
+      'The attached-files listing with `take` goes through a paging path that reads `<field> as <Alias>` as the bare field: the value comes back under the field name.',
+    requirements: ['COL-011'],
+    rewrite: onAttached(async (req, _ctx, next) => {
+      const cols = parseColumns(req.query.get('columns'));
+      if (!req.query.has('take') || !cols || cols.every((c) => c.key === c.field)) return next(req);
+      const r = cloneRequest(req);
+      r.query.set('columns', formatColumns(cols.map((c) => ({ field: c.field, key: c.field }))));
+      return next(r);
+    }),
+  },
 ];

@@ -297,4 +297,80 @@ export const QRY_FAULT_CASES: Case[] = [
       },
     ],
   },
+  // issue 32: bugs that show only in a combination of features
+  {
+    fault: 'total-count-ignores-linq-filter',
+    title: 'with a LINQ filter, TotalCount is the count without it; without one it stays',
+    steps: [
+      {
+        req: get('/api/Claim/Query?linqFilter=X&includeTotalCount=true&take=2&skip=4'),
+        upstream: (req) =>
+          req.query.has('linqFilter') ? ok({ List: [{}, {}], TotalCount: 7 }) : ok({ List: [{}], TotalCount: 90 }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(2);
+          expect(f[1]!.query.has('linqFilter')).toBe(false);
+          expect(f[1]!.query.has('skip')).toBe(false);
+          expect(json(out)).toEqual({ List: [{}, {}], TotalCount: 90 });
+        },
+      },
+      {
+        req: get('/api/Claim/Query?filter=F&includeTotalCount=true'),
+        upstream: ok({ List: [{}], TotalCount: 7 }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(1);
+          expect(json(out).TotalCount).toBe(7);
+        },
+      },
+    ],
+  },
+  {
+    fault: 'empty-column-suppression-skips-last-row',
+    title: 'a column whose one value is on the last row is dropped; one with a value earlier stays',
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=A,B,C&excludeEmptyColumns=true'),
+        upstream: ok({
+          List: [
+            { A: 1, B: null, C: 2 },
+            { A: 2, B: 3, C: null },
+          ],
+        }),
+        expect: (out, f) => {
+          expect(f[0]!.query.has('excludeEmptyColumns')).toBe(false);
+          expect(json(out).List).toEqual([
+            { A: 1, C: 2 },
+            { A: 2, C: null },
+          ]);
+        },
+      },
+      {
+        req: get('/api/Claim/Query?columns=A,B'),
+        upstream: ok({
+          List: [
+            { A: 1, B: null },
+            { A: 2, B: 5 },
+          ],
+        }),
+        expect: (out) =>
+          expect(json(out).List).toEqual([
+            { A: 1, B: null },
+            { A: 2, B: 5 },
+          ]),
+      },
+    ],
+  },
+  {
+    fault: 'sort-desc-ignored-with-resolve-association-names',
+    title: 'with resolveAssociationNames=true `desc` is dropped; without it the sort stays',
+    steps: [
+      {
+        req: get('/api/Claim/Query?sort=Status%20desc,ClaimNumber%20asc&resolveAssociationNames=true'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('Status,ClaimNumber asc'),
+      },
+      {
+        req: get('/api/Claim/Query?sort=ClaimNumber%20desc'),
+        expect: (_o, f) => expect(f[0]!.query.get('sort')).toBe('ClaimNumber desc'),
+      },
+    ],
+  },
 ];

@@ -292,4 +292,58 @@ export const QRY_FAULTS: Fault[] = [
     requirements: ['QRY-001'],
     rewrite: onJsonResponse(QUERIES, (body) => (body && Array.isArray(body.List) ? body.List : body)),
   },
+  // issue 32: bugs that show only in a combination of features (suite/feature-pairs.test.ts)
+  {
+    name: 'total-count-ignores-linq-filter',
+    area: 'QRY',
+    description:
+      'The total count is computed before the LINQ filter is applied: with a LINQ filter, it counts every record the rest of the query selects.',
+    requirements: ['QRY-014'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      if (!req.query.get('linqFilter') || !isTrue(req.query.get('includeTotalCount'))) return res;
+      const body = bodyJson(res);
+      if (!isOk(res) || typeof body?.TotalCount !== 'number') return res;
+      const c = cloneRequest(req);
+      c.query.delete('linqFilter');
+      c.query.set('take', '1');
+      c.query.delete('skip');
+      const count = bodyJson(await next(c))?.TotalCount;
+      return typeof count === 'number' ? withResponseJson(res, { ...body, TotalCount: count }) : res;
+    }),
+  },
+  {
+    name: 'empty-column-suppression-skips-last-row',
+    area: 'QRY',
+    description:
+      'Empty-column suppression looks at every record but the last (an off-by-one loop): a column whose only value is on the last record of the page is dropped.',
+    requirements: ['QRY-012'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      if (!isTrue(req.query.get('excludeEmptyColumns'))) return next(req);
+      const r = cloneRequest(req);
+      r.query.delete('excludeEmptyColumns');
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
+      const rows: Array<Record<string, unknown>> = body.List;
+      const looked = rows.length > 1 ? rows.slice(0, -1) : rows;
+      for (const k of Object.keys(rows[0]!))
+        if (looked.every((row) => row[k] === null || row[k] === undefined)) for (const row of rows) delete row[k];
+      return withResponseJson(res, body);
+    }),
+  },
+  {
+    name: 'sort-desc-ignored-with-resolve-association-names',
+    area: 'QRY',
+    description:
+      'With resolveAssociationNames=true the query takes another path that drops the direction keyword of the sort: `<column> desc` orders ascending there.',
+    requirements: ['QRY-008'],
+    rewrite: onRequest(QUERIES, (req) => {
+      const sort = req.query.get('sort');
+      if (!isTrue(req.query.get('resolveAssociationNames')) || !sort || !/\bdesc\b/i.test(sort)) return req;
+      const r = cloneRequest(req);
+      r.query.set('sort', sort.replace(/\s+desc\b/gi, ''));
+      return r;
+    }),
+  },
 ];

@@ -29,6 +29,12 @@ export interface QueryCase {
   take?: number;
   offset?: number;
   suppress?: boolean;
+  /** resolveAssociationNames: true, false or absent. */
+  resolve?: boolean;
+  /** The total count (its parameter a binding): true, false or absent. */
+  totalCount?: boolean;
+  /** The state's LINQ filter instead of its filter (the subset it selects). */
+  linq?: boolean;
 }
 
 export interface Fixture {
@@ -37,6 +43,18 @@ export interface Fixture {
   fields: string[];
   /** Per record, in creation order: every field's value as a read by ID answers it. */
   truth: Row[];
+  /** The same read with resolveAssociationNames=true (absent: the cases never ask for it). */
+  resolved?: Row[];
+  /** The bare association field among `fields`, when one is. */
+  assocField?: string;
+  /** Positions (in creation order) of the records the state's LINQ filter selects, when it gave one. */
+  linqRows?: number[];
+}
+
+/** The records a case selects, as its reads by ID answer them (resolved when the case asks). */
+export function baseOf(f: Fixture, c: QueryCase): Row[] {
+  const all = c.resolve === true && f.resolved ? f.resolved : f.truth;
+  return c.linq && f.linqRows ? f.linqRows.map((i) => all[i]!) : all;
 }
 
 /** Takes around every limit: 1, the default 30, the maximum 100, and above it. */
@@ -149,13 +167,17 @@ export function queryCases(f: Fixture): fc.Arbitrary<QueryCase> {
 /** The query parameters of a case. */
 export function params(t: Ctx, f: Fixture, c: QueryCase): Q {
   const q: Q = {
-    [t.bindings.query.filter]: f.recs.filter,
+    ...(c.linq && f.recs.linqFilter
+      ? { [t.bindings.query.linqFilter]: f.recs.linqFilter }
+      : { [t.bindings.query.filter]: f.recs.filter }),
     columns: c.columns.map((x) => (x.alias ? `${x.field} as ${x.alias}` : x.field)).join(','),
   };
   if (c.sort) q.sort = sortParam(c.sort.keys, c.sort.explicitAsc);
   if (c.take !== undefined) q.take = c.take;
   if (c.offset !== undefined) q[t.bindings.query.skip] = c.offset;
   if (c.suppress !== undefined) q[t.bindings.query.excludeEmptyColumns] = c.suppress;
+  if (c.resolve !== undefined) q.resolveAssociationNames = c.resolve;
+  if (c.totalCount !== undefined) q[t.bindings.query.includeTotalCount] = c.totalCount;
   return q;
 }
 
@@ -197,14 +219,16 @@ function otherOrderAtOffset(
  * page holds is not documented, so it is judged by its size, its columns and that every row is one
  * of the fixture's records, each once.
  */
-export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): void {
-  const count = f.truth.length;
+export function judge(f: Fixture, c: QueryCase, status: number, body: unknown, total?: unknown): void {
+  const base = baseOf(f, c);
+  const count = base.length;
   const start = c.offset ?? 0;
   const asked = c.take ?? 30;
   if (asked > 100 && status >= 400 && status < 500) return; // refusing a take above the maximum is not excluded (QRY-004)
   if (status !== 200) throw new Broken('QRY-001', `answered ${status} to a query the spec allows`);
   const rows = (body as { List?: unknown })?.List;
   if (!Array.isArray(rows)) throw new Broken('QRY-001', 'no List array in the answer');
+  outsideLinq(f, c, rows as Row[]);
   const want = Math.max(0, Math.min(Math.min(asked, 100), count - start));
   if (asked > 100) {
     if (rows.length > 100) throw new Broken('QRY-004', `${rows.length} records for take=${asked}`);
@@ -216,12 +240,16 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
     // read as another one (clamped, off by one) shows there, and only there.
     const takeReq = c.take === undefined ? 'QRY-003' : 'QRY-005';
     const cutByOffset = start > 0 && want < Math.min(asked, 100);
-    const req = rows.length > Math.min(asked, 100) ? takeReq : cutByOffset ? 'QRY-006' : takeReq;
+    // without an offset, a page short of every record when take asks for more than there are: the
+    // page does not start at the first record (QRY-007, judged by its own test), not take's
+    const cutByDefault = c.offset === undefined && rows.length < want && want < Math.min(asked, 100);
+    const req =
+      rows.length > Math.min(asked, 100) ? takeReq : cutByOffset ? 'QRY-006' : cutByDefault ? 'QRY-007' : takeReq;
     throw new Broken(req, `${rows.length} records, expected ${want} (take ${c.take ?? 'default'}, offset ${start})`);
   }
   const keys = c.columns.map(keyOf);
   const page: Row[] | undefined = c.sort
-    ? ordered(f.truth, c.sort.keys)
+    ? ordered(base, c.sort.keys)
         .slice(start, start + rows.length)
         .map((r) => project(c, r))
     : undefined;
@@ -250,17 +278,22 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
       // a column nobody asked for (neither a requested key nor the field under an alias): the
       // column list itself was not honoured (COL-001), whatever else the row lacks
       const unasked = extra.filter((k) => !keys.includes(k) && !aliased.includes(k));
+      // a field back under its own name where it was asked under an alias: the alias not applied
+      // (COL-003), whether or not suppression or nulls are about (an alias of a column null
+      // everywhere missing is not suppression at work when its field is there instead)
       const req = unasked.length
         ? 'COL-001'
-        : c.suppress === true && missing.length && !extra.length
-          ? 'QRY-012'
-          : c.suppress === true && extra.length && extra.every((k) => empty.has(k))
-            ? 'QRY-011'
-            : c.suppress !== true && missing.length && missing.every((k) => empty.has(k))
-              ? 'QRY-013'
-              : extra.some((k) => aliased.includes(k)) || missing.some((k) => k.startsWith('Alias'))
-                ? 'COL-003'
-                : 'COL-001';
+        : extra.some((k) => aliased.includes(k))
+          ? 'COL-003'
+          : c.suppress === true && missing.length && !extra.length
+            ? 'QRY-012'
+            : c.suppress === true && extra.length && extra.every((k) => empty.has(k))
+              ? 'QRY-011'
+              : c.suppress !== true && missing.length && missing.every((k) => empty.has(k))
+                ? 'QRY-013'
+                : extra.some((k) => aliased.includes(k)) || missing.some((k) => k.startsWith('Alias'))
+                  ? 'COL-003'
+                  : 'COL-001';
       throw new Broken(req, `row ${i} has keys ${got.join(',')}, expected ${expected.join(',')}`);
     }
   }
@@ -268,21 +301,18 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
   if (page) {
     for (const [i, row] of (rows as Row[]).entries())
       if (values(row) !== values(page[i]!)) {
-        const dottedWrong = c.columns.some(
-          (x) =>
-            x.field.includes('.') &&
-            JSON.stringify(row[keyOf(x)] ?? null) !== JSON.stringify(page[i]![keyOf(x)] ?? null),
-        );
+        // the expected record but for its dotted or association columns: those columns' rule
+        const columnReq = columnOnlyWrong(f, c, row, page[i]!);
         const keys0 = c.sort!.keys;
         // without a start offset, the page the order gives from the second record: a default
         // offset other than 0 (QRY-007, judged by its own test)
-        const fromSecond = ordered(f.truth, keys0)
+        const fromSecond = ordered(base, keys0)
           .slice(1, 1 + rows.length)
           .map((r) => values(project(c, r)));
         const shifted = c.offset === undefined && (rows as Row[]).every((r, k) => values(r) === fromSecond[k]);
         // the order asked, only from another offset (a slice of the ordered truth that starts
         // elsewhere): the offset's; anything else is the order's, wherever the page starts
-        const orderedValues = ordered(f.truth, keys0).map((r) => values(project(c, r)));
+        const orderedValues = ordered(base, keys0).map((r) => values(project(c, r)));
         const elsewhere =
           start > 0 &&
           orderedValues.some(
@@ -293,7 +323,7 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
         const flipped = otherOrderAtOffset(
           keys0,
           (ks) =>
-            ordered(f.truth, ks)
+            ordered(base, ks)
               .slice(start, start + rows.length)
               .map((r) => values(project(c, r))),
           (rows as Row[]).map(values),
@@ -311,14 +341,14 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
                 : c.sort!.explicitAsc && keys0[0]!.dir === 'asc'
                   ? 'QRY-023'
                   : 'QRY-008';
-        const req = shifted ? 'QRY-007' : dottedWrong ? 'COL-004' : elsewhere && !flipped ? 'QRY-006' : orderReq;
+        const req = shifted ? 'QRY-007' : (columnReq ?? (elsewhere && !flipped ? 'QRY-006' : orderReq));
         throw new Broken(
           req,
           `row ${i} is ${values(row)}, expected ${values(page[i]!)} (sort ${sortParam(c.sort!.keys)})`,
         );
       }
   } else {
-    const pool = f.truth.map((r) => values(project(c, r)));
+    const pool = base.map((r) => values(project(c, r)));
     // the keys every row of the answer lacks: with suppression asked, dropped as null everywhere
     const absent = keys.filter((k) => (rows as Row[]).every((r) => !(k in (r ?? {}))));
     const without = (r: Row) => JSON.stringify(keys.map((k) => (absent.includes(k) ? null : k in r ? r[k] : null)));
@@ -330,17 +360,61 @@ export function judge(f: Fixture, c: QueryCase, status: number, body: unknown): 
         at < 0 &&
         c.suppress === true &&
         absent.length > 0 &&
-        f.truth.some((r) => without(project(c, r)) === without(row))
+        base.some((r) => without(project(c, r)) === without(row))
       )
         throw new Broken(
           'QRY-012',
           `row ${i} (${values(row)}) lacks ${absent.join(',')}, which has a value on this page`,
         );
+      // a record of the fixture but for its dotted or association columns: those columns' rule
+      const near = at < 0 ? base.map((r) => columnOnlyWrong(f, c, row, project(c, r))).find(Boolean) : undefined;
+      if (near) throw new Broken(near, `row ${i} (${values(row)}) differs from a record of the fixture in that column`);
       if (at < 0)
         throw new Broken('COL-001', `row ${i} (${values(row)}) is none of the fixture's records (or one listed twice)`);
       pool.splice(at, 1);
     }
   }
+  // the total count, where the bindings put it (its place and name are not shown): when asked, the
+  // number of all records the query selects, on every page; not there unless asked
+  if (c.totalCount === true && total !== count)
+    throw new Broken('QRY-014', `total count ${JSON.stringify(total)}, expected ${count} (offset ${start})`);
+  if (c.totalCount === undefined && total !== undefined)
+    throw new Broken('QRY-015', `a total count (${JSON.stringify(total)}) without asking for one`);
+}
+
+/**
+ * The rule of the only columns in which `row` differs from `want` (both projected), when all of
+ * them are dotted (COL-004) or the bare association field (COL-008 asked resolved, else COL-010);
+ * undefined when another column differs too, or none does.
+ */
+function columnOnlyWrong(f: Fixture, c: QueryCase, row: Row, want: Row): string | undefined {
+  const differs = c.columns.filter(
+    (x) => JSON.stringify(row[keyOf(x)] ?? null) !== JSON.stringify(want[keyOf(x)] ?? null),
+  );
+  if (!differs.length) return undefined;
+  if (differs.every((x) => x.field.includes('.'))) return 'COL-004';
+  if (f.assocField && differs.every((x) => x.field === f.assocField)) return c.resolve ? 'COL-008' : 'COL-010';
+  return undefined;
+}
+
+/**
+ * With the LINQ filter, a row that is one of the fixture's records the LINQ filter leaves out (and
+ * none it selects): the LINQ filter's failure (QRY-010), whatever else the page shows.
+ */
+function outsideLinq(f: Fixture, c: QueryCase, rows: Row[]): void {
+  if (!c.linq || !f.linqRows) return;
+  const all = c.resolve === true && f.resolved ? f.resolved : f.truth;
+  const inside = new Set(f.linqRows);
+  const keys = c.columns.map(keyOf);
+  const values = (r: Row) => JSON.stringify(keys.map((k) => (k in r ? r[k] : null)));
+  const selected = new Set(all.filter((_, i) => inside.has(i)).map((r) => values(project(c, r))));
+  const left = new Set(all.filter((_, i) => !inside.has(i)).map((r) => values(project(c, r))));
+  const stray = rows.findIndex((r) => left.has(values(r ?? {})) && !selected.has(values(r ?? {})));
+  if (stray >= 0)
+    throw new Broken(
+      'QRY-010',
+      `row ${stray} (${values(rows[stray]!)}) is a record of the fixture the LINQ filter does not select`,
+    );
 }
 
 /** The verdict of a generated run: the requirement whose property broke first, with the report. */
