@@ -117,6 +117,14 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire [CONFORMANCE_EXPECTED_FAILURES]',
     )
     .option(
+      '--min-judged <n|n%>',
+      'fail (exit 1) a run that judged (passed or failed) fewer of its selected testable requirements, e.g. 100% or 120; without it only a run that judged nothing is refused (exit 4, inconclusive) [CONFORMANCE_MIN_JUDGED]',
+    )
+    .option(
+      '--require-protocol <version>',
+      'fail (exit 1) a run whose provider-state endpoint speaks an older protocol than this, e.g. 1.1.0 [CONFORMANCE_REQUIRE_PROTOCOL]',
+    )
+    .option(
       '--target-label <text>',
       'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]',
     )

@@ -21,7 +21,7 @@ export interface ProviderStatesReport {
   refused: number;
 }
 
-const REFUSED = /^provider state '[^']+' cannot exist here: |\(400\), as the protocol allows: /;
+const REFUSED = /^provider state '[^']+' cannot exist here: |\(400\).*, as the protocol allows: /;
 
 export function providerStatesReport(
   tests: TestResult[],

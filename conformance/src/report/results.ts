@@ -8,6 +8,7 @@ import { areaOf } from '../spec/catalogue.js';
 import type { Profile, TargetKind } from '../run/context.js';
 import { matchesSelection, profileLevels } from '../run/context.js';
 import type { ProviderStatesReport } from './provider-states.js';
+import type { VerdictStrength } from './strength.js';
 
 /**
  * The result of one test.
@@ -31,6 +32,8 @@ export const EXIT = {
   failed: 1,
   usage: 2,
   harness: 3,
+  /** The run judged nothing (no selected testable requirement passed or failed): never a pass. */
+  inconclusive: 4,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -99,6 +102,8 @@ export interface TestResult {
   needsProtocol?: { since: string; what: string };
   /** The values of provider-state answers the test read (`<state>.<value>`). */
   stateValuesUsed?: string[];
+  /** For not-applicable: the optional values of state answers the test needed and found absent (`<state>.<value>`). */
+  missingValues?: string[];
 }
 
 export interface RequirementReport {
@@ -210,7 +215,7 @@ export interface TargetInfo {
   description?: string;
 }
 
-export type Verdict = 'pass' | 'fail' | 'error';
+export type Verdict = 'pass' | 'fail' | 'error' | 'inconclusive';
 
 /** How the suite sent the token (for reproducing requests; the token itself is never stored). */
 export interface AuthInfo {
@@ -267,6 +272,8 @@ export interface RunResults {
   gate?: GateReport;
   /** What the provider-state endpoint made of the run (protocol version, tests it kept from running). */
   providerStates?: ProviderStatesReport;
+  /** How much the verdict judged: passed / judged / selected, the rest by cause, and the strength gate. */
+  strength?: VerdictStrength;
 }
 
 export function emptyCounts(): Counts {
@@ -435,5 +442,11 @@ export function exitCodeFor(
 }
 
 export function verdictFor(code: ExitCode): Verdict {
-  return code === EXIT.ok ? 'pass' : code === EXIT.failed ? 'fail' : 'error';
+  return code === EXIT.ok
+    ? 'pass'
+    : code === EXIT.failed
+      ? 'fail'
+      : code === EXIT.inconclusive
+        ? 'inconclusive'
+        : 'error';
 }

@@ -3,6 +3,7 @@ import { relFile } from '../paths.js';
 import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
 import { REPORT_FILES } from './write-reports.js';
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
+import { strengthLine, strengthOf } from './strength.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -32,6 +33,8 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
+  const strength = r.strength ?? strengthOf(r);
+  lines.push(`Judged: ${strengthLine(strength)}`);
   // Root failures first (requirements that failed on their own), then the blocked ones under their root.
   const { roots, blocked } = rootCauses(r.requirements);
   const limit = opts.verbose ? Infinity : 40;
@@ -92,11 +95,24 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     );
     for (const m of r.gate.messages) lines.push(`  ${m}`);
   }
+  if (strength.gate) {
+    lines.push('');
+    lines.push('Strength gate:');
+    for (const m of strength.gate.problems) lines.push(`  ${m}`);
+    if (!strength.gate.problems.length)
+      lines.push(
+        `  held${strength.gate.minJudgedCount !== undefined ? `: judged ${strength.judged}, at least ${strength.gate.minJudgedCount} asked` : ''}${strength.gate.requireProtocol ? `; protocol ${strength.gate.requireProtocol} or newer spoken` : ''}`,
+      );
+  }
   lines.push('');
   const cause = r.exitCode === 1 ? stateEndpointCause(r.requirements) : undefined;
   if (cause) lines.push(cause);
+  if (strength.inconclusive) lines.push(`Inconclusive: ${strength.inconclusive}.`);
+  // a pass that judged less than it selected says so on the verdict line itself
+  const partial =
+    r.exitCode === 0 && !strength.full ? `, a partial pass: judged ${strength.judged} of ${strength.selected}` : '';
   lines.push(
-    `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
+    `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${partial}${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
   );
   return lines.join('\n');
 }

@@ -17,6 +17,7 @@ import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
 import type { ExpectedFailure, RunResults } from '../report/results.js';
+import { parseMinJudged, type MinJudged } from '../report/strength.js';
 
 /** Default --async-timeout: generous, since the spec sets no deadline for asynchronous work. */
 const DEFAULT_ASYNC_TIMEOUT_MS = 60_000;
@@ -100,6 +101,10 @@ export interface RunOptions {
   seed?: number;
   /** --skip-shrink: a failing model-based test reports the sequence it found, not shrunk. */
   skipShrink: boolean;
+  /** --min-judged: a run that judged fewer of its selected testable requirements fails (exit 1). */
+  minJudged?: MinJudged;
+  /** --require-protocol: a run whose provider-state endpoint spoke an older protocol fails (exit 1). */
+  requireProtocol?: string;
 }
 
 /** Raw option values as commander gives them (strings, booleans, arrays). */
@@ -144,6 +149,8 @@ export const ENV_VARS: Record<string, string> = {
   targetLabel: 'CONFORMANCE_TARGET_LABEL',
   seed: 'CONFORMANCE_SEED',
   skipShrink: 'CONFORMANCE_SKIP_SHRINK',
+  minJudged: 'CONFORMANCE_MIN_JUDGED',
+  requireProtocol: 'CONFORMANCE_REQUIRE_PROTOCOL',
 };
 
 const CONFIG_KEYS = new Set([...Object.keys(ENV_VARS).filter((k) => k !== 'config'), 'bindings']);
@@ -370,6 +377,18 @@ export function resolveRunOptions(
     : undefined;
   const targetLabel = str('targetLabel')?.trim() || undefined;
   const seed = parseSeed(str('seed'));
+  const minJudgedRaw = str('minJudged');
+  const minJudged = minJudgedRaw === undefined ? undefined : parseMinJudged(minJudgedRaw);
+  if (minJudgedRaw !== undefined && !minJudged)
+    throw new UsageError(
+      `--min-judged must be a count (e.g. 120) or a percentage up to 100% (e.g. 100%) (got '${minJudgedRaw}')`,
+    );
+  const requireProtocol = str('requireProtocol')?.trim();
+  if (requireProtocol !== undefined) {
+    const n = negotiate(requireProtocol);
+    if ('problem' in n)
+      throw new UsageError(`--require-protocol: ${n.problem.replace('the provider-state endpoint declared', 'got')}`);
+  }
 
   return {
     target,
@@ -408,6 +427,8 @@ export function resolveRunOptions(
     targetLabel,
     seed,
     skipShrink: bool('skipShrink'),
+    ...(minJudged ? { minJudged } : {}),
+    ...(requireProtocol !== undefined ? { requireProtocol } : {}),
   };
 }
 

@@ -138,6 +138,9 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       seed,
       ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
       auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
+      ...(o.minJudged || o.requireProtocol
+        ? { strengthGate: { minJudged: o.minJudged, requireProtocol: o.requireProtocol } }
+        : {}),
       timing: {
         requestTimeoutMs: o.timeoutMs,
         testTimeoutMs: effectiveTestTimeout(o),
