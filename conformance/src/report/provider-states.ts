@@ -13,8 +13,13 @@ export interface ProviderStatesReport {
   used: string[];
   /** Tests that did not run for want of a newer protocol. */
   notRunForProtocol: number;
-  /** What the endpoint must declare and support to run them, newest first, with how many tests wait. */
+  /** What the endpoint must declare and support to run them, newest first, with how many tests wait:
+   * every param and value each test lacks (not only the first it stopped at), so one upgrade is enough. */
   needs: Array<{ since: string; what: string; tests: number }>;
+  /** Tests that ended not-applicable because an answer lacked an optional value they need. */
+  notRunForOptionalValue?: number;
+  /** Those values (`<state>.<value>`), with how many tests wait for each. */
+  optionalValues?: Array<{ value: string; tests: number }>;
   /** Tests that ended precondition-failed: a state could not be set up as asked. */
   preconditionFailed: number;
   /** Tests that ended not-applicable because the endpoint said the fixture cannot exist here (501) or refused it as allowed (400). */
@@ -32,17 +37,30 @@ export function providerStatesReport(
   const needs = new Map<string, { since: string; what: string; tests: number }>();
   for (const t of tests) {
     if (!t.needsProtocol) continue;
-    const key = `${t.needsProtocol.since}|${t.needsProtocol.what}`;
-    const n = needs.get(key) ?? { ...t.needsProtocol, tests: 0 };
-    n.tests++;
-    needs.set(key, n);
+    for (const l of t.lacksProtocol ?? [t.needsProtocol]) {
+      const key = `${l.since}|${l.what}`;
+      const n = needs.get(key) ?? { since: l.since, what: l.what, tests: 0 };
+      n.tests++;
+      needs.set(key, n);
+    }
   }
+  const optional = new Map<string, number>();
+  const forOptional = tests.filter((t) => !t.needsProtocol && t.result === 'not-applicable' && t.missingValues?.length);
+  for (const t of forOptional) for (const v of t.missingValues!) optional.set(v, (optional.get(v) ?? 0) + 1);
   return {
     suite,
     ...(configured !== undefined ? { configured } : {}),
     used,
     notRunForProtocol: tests.filter((t) => t.needsProtocol).length,
     needs: [...needs.values()].sort((a, b) => b.since.localeCompare(a.since) || a.what.localeCompare(b.what)),
+    ...(forOptional.length
+      ? {
+          notRunForOptionalValue: forOptional.length,
+          optionalValues: [...optional]
+            .map(([value, n]) => ({ value, tests: n }))
+            .sort((a, b) => a.value.localeCompare(b.value)),
+        }
+      : {}),
     preconditionFailed: tests.filter((t) => t.result === 'precondition-failed').length,
     refused: tests.filter((t) => t.result === 'not-applicable' && REFUSED.test(t.reason ?? '')).length,
   };
@@ -61,6 +79,13 @@ export function providerStatesLines(r: ProviderStatesReport): string[] {
       `  ${r.notRunForProtocol} tests did not run for want of a newer protocol: declare \`protocol: ${newest}\` in the setup answers (or run with --provider-states-protocol ${newest}) and support:`,
     );
     for (const n of r.needs) lines.push(`    ${n.since}  ${n.what} (${n.tests} test${n.tests === 1 ? '' : 's'})`);
+  }
+  if (r.notRunForOptionalValue) {
+    lines.push(
+      `  ${r.notRunForOptionalValue} tests did not run for want of optional values the setup answers left out; answer them to run those tests:`,
+    );
+    for (const o of r.optionalValues ?? [])
+      lines.push(`    ${o.value} (${o.tests} test${o.tests === 1 ? '' : 's'})`);
   }
   if (r.preconditionFailed > 0)
     lines.push(

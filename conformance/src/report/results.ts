@@ -100,6 +100,8 @@ export interface TestResult {
   protocol?: string;
   /** Not run for want of a newer provider-state protocol: the version and what it needed. */
   needsProtocol?: { since: string; what: string };
+  /** ... and everything it lacked that was known where it stopped, when more than that (needsProtocol first). */
+  lacksProtocol?: Array<{ since: string; what: string }>;
   /** The values of provider-state answers the test read (`<state>.<value>`). */
   stateValuesUsed?: string[];
   /** For not-applicable: the optional values of state answers the test needed and found absent (`<state>.<value>`). */
