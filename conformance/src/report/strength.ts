@@ -31,7 +31,7 @@ export const NOT_JUDGED_CAUSES = {
   untested: 'no test verifies it',
   other: 'its tests were not applicable for another reason (see each test)',
 } as const;
-export type NotJudgedCause = keyof typeof NOT_JUDGED_CAUSES;
+type NotJudgedCause = keyof typeof NOT_JUDGED_CAUSES;
 
 /** A minimum of judged requirements: a count, or a percentage of the selected testable ones. */
 export type MinJudged = { count: number } | { percent: number };
@@ -92,7 +92,7 @@ function testCause(t: TestResult): NotJudgedCause {
 const ORDER = Object.keys(NOT_JUDGED_CAUSES) as NotJudgedCause[];
 
 /** The cause of a requirement without a verdict of its own. */
-export function notJudgedCause(q: RequirementReport): NotJudgedCause {
+function notJudgedCause(q: RequirementReport): NotJudgedCause {
   switch (q.result) {
     case 'blocked':
     case 'error':
@@ -144,7 +144,7 @@ export function strengthOf(r: Pick<RunResults, 'requirements' | 'profile'>): Ver
 }
 
 /** The judged count a minimum comes to over `selected` (a percentage rounds up: 99.5% of 130 is 130). */
-export function minJudgedCount(m: MinJudged, selected: number): number {
+function minJudgedCount(m: MinJudged, selected: number): number {
   return 'count' in m ? m.count : Math.ceil((m.percent * selected) / 100 - 1e-9);
 }
 
@@ -159,7 +159,7 @@ export function parseMinJudged(s: string): MinJudged | undefined {
   return /^\d+$/.test(v) ? { count: Number(v) } : undefined;
 }
 
-export function describeMinJudged(m: MinJudged): string {
+function describeMinJudged(m: MinJudged): string {
   return 'count' in m ? String(m.count) : `${m.percent}%`;
 }
 

@@ -244,11 +244,3 @@ export function meaningChanged(state: string, name: string): boolean {
     (v.changed ?? []).some((e) => e.startsWith(`${state}:`) && e.includes(`\`${name}\``)),
   );
 }
-
-/** The values of `state` newer than `version` (their names), for the list of what an endpoint lacks. */
-export function newerValues(state: string, version: string): ProtocolNeed[] {
-  const c = loadProtocol().states.get(state);
-  return [...(c?.values.values() ?? [])]
-    .filter((v) => v.name !== 'protocol' && compareVersions(v.since, version) > 0)
-    .map((v) => ({ since: v.since, what: `value \`${v.name}\` of \`${state}\`` }));
-}
