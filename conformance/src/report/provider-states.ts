@@ -84,8 +84,7 @@ export function providerStatesLines(r: ProviderStatesReport): string[] {
     lines.push(
       `  ${r.notRunForOptionalValue} tests did not run for want of optional values the setup answers left out; answer them to run those tests:`,
     );
-    for (const o of r.optionalValues ?? [])
-      lines.push(`    ${o.value} (${o.tests} test${o.tests === 1 ? '' : 's'})`);
+    for (const o of r.optionalValues ?? []) lines.push(`    ${o.value} (${o.tests} test${o.tests === 1 ? '' : 's'})`);
   }
   if (r.preconditionFailed > 0)
     lines.push(
