@@ -15,7 +15,7 @@ import { entry, writeHar } from './helpers/har.js';
 import { applyStrength, parseMinJudged, strengthOf } from '../src/report/strength.js';
 import { badgeInfo } from '../src/report/badge.js';
 import { toJUnit } from '../src/report/junit.js';
-import { summaryText } from '../src/report/summary.js';
+import { slowTargetLine, summaryText } from '../src/report/summary.js';
 import type { RequirementReport, RunResults } from '../src/report/results.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-strength-'));
@@ -165,6 +165,38 @@ describe('the strength of a verdict', () => {
     const r = fakeRun({ profile: 'all' });
     const s = strengthOf({ ...r, profile: 'core' });
     expect(s.selected).toBe(r.requirements.filter((q) => q.level === 'core' && q.result !== 'not-testable').length);
+  });
+});
+
+describe('a slow target is told apart from a broken one', () => {
+  /** `r` with the tests of `ids` ended `error` with `message`. */
+  const errored = (r: RunResults, ids: string[], message: string): RunResults => ({
+    ...r,
+    requirements: r.requirements.map((q) =>
+      ids.includes(q.id)
+        ? {
+            ...q,
+            result: 'error',
+            tests: q.tests.map((t) => ({ ...t, result: 'error' as const, error: { message, exchanges: [] } })),
+          }
+        : q,
+    ),
+  });
+  const ids = ['REC-001', 'REC-002', 'COL-001', 'QRY-003'];
+
+  it('names the options to change when most tests that did not pass timed out', () => {
+    const r = errored(fakeRun(), ids, 'GET http://t/api/Claim/1: no answer within 10000 ms (--timeout)');
+    const line = slowTargetLine(r)!;
+    expect(line).toMatch(
+      /^Slow target: 4 of the 4 tests that did not pass ended because the target did not answer in time/,
+    );
+    expect(line).toContain('--concurrency');
+    expect(summaryText(r)).toContain(line);
+  });
+
+  it('says nothing when the failures are not time-outs', () => {
+    expect(slowTargetLine(errored(fakeRun(), ids, 'connect ECONNREFUSED 127.0.0.1:1'))).toBeUndefined();
+    expect(slowTargetLine(fakeRun({ fail: ids }))).toBeUndefined();
   });
 });
 

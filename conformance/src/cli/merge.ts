@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { loadCatalogue, CatalogueError, type Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../errors.js';
 import { applyGate, gateFromFiles, loadBaseline } from '../report/gate.js';
+import { applyStrength } from '../report/strength.js';
 import { summaryText } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
 import {
@@ -173,7 +174,8 @@ async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number>
     });
     merged = mergeResults(shards, catalogue, opts);
     const gate = gateFromFiles(opts, catalogue);
-    merged = applyGate(merged, gate);
+    // the merged run's strength, judged again over all shards (a merge that judged nothing: exit 4)
+    merged = applyStrength(applyGate(merged, gate));
     dir = path.resolve(opts.reportDir ?? 'reports/merged');
     writeReports(merged, dir);
   } catch (e) {

@@ -104,6 +104,8 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
         `  held${strength.gate.minJudgedCount !== undefined ? `: judged ${strength.judged}, at least ${strength.gate.minJudgedCount} asked` : ''}${strength.gate.requireProtocol ? `; protocol ${strength.gate.requireProtocol} or newer spoken` : ''}`,
       );
   }
+  const slow = slowTargetLine(r);
+  if (slow) lines.push('', slow);
   lines.push('');
   const cause = r.exitCode === 1 ? stateEndpointCause(r.requirements) : undefined;
   if (cause) lines.push(cause);
@@ -130,4 +132,25 @@ function absenceLine(r: RunResults): string | undefined {
       ? ` (${r.timing.absenceFactor} x the accepted case, at least ${s(r.timing.absenceFloorMs ?? 0)}, at most the async timeout)`
       : '';
   return `Absence: ${all.length} judgement(s) in ${byTest.size} test(s) watched ${s(Math.min(...all))} to ${s(Math.max(...all))} before judging an effect absent${rule}`;
+}
+
+/** A time-out: the target did not answer a request (or a state setup) in time, or a test did not finish. */
+const TIMED_OUT = /no answer within \d+ ms|^Test timed out in \d+ms/m;
+
+/**
+ * When most tests that did not pass timed out, the target was too slow for the run, not broken:
+ * this line says so and names the options to change (undefined otherwise).
+ */
+export function slowTargetLine(r: RunResults): string | undefined {
+  const byId = new Map<string, { result: string; message: string }>();
+  for (const q of r.requirements)
+    for (const t of q.tests)
+      if (!t.generic && !t.step) byId.set(t.id, { result: t.result, message: t.error?.message ?? t.reason ?? '' });
+  const notPassing = [...byId.values()].filter((t) => t.result !== 'passed' && t.result !== 'not-applicable');
+  const timedOut = notPassing.filter(
+    (t) => (t.result === 'error' || t.result === 'precondition-failed') && TIMED_OUT.test(t.message),
+  );
+  if (timedOut.length < 3 || timedOut.length * 2 < notPassing.length) return undefined;
+  const timeout = r.timing ? ` (--timeout ${r.timing.requestTimeoutMs} ms)` : '';
+  return `Slow target: ${timedOut.length} of the ${notPassing.length} tests that did not pass ended because the target did not answer in time${timeout}, which says nothing about the requirements. The target is too slow for this many tests in flight: run again with a lower --concurrency (e.g. 4) or a higher --timeout.`;
 }
