@@ -5,12 +5,14 @@
 // without a word: the reference in protocol 1.0.0 mode that answers `scheduleKey` (and
 // `scheduleFilter`) without declaring a version has its PROP and SCHED requirements judged.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeRun } from './helpers/fake-run.js';
 import { resultsValidator } from './helpers/schema.js';
 import { runCli } from './helpers/cli.js';
+import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { entry, writeHar } from './helpers/har.js';
 import { applyStrength, parseMinJudged, strengthOf } from '../src/report/strength.js';
 import { badgeInfo } from '../src/report/badge.js';
@@ -292,5 +294,83 @@ describe('never weaker without a word: the reference in protocol 1.0.0 mode', ()
     for (const id of ['PROP-001', 'PROP-005', 'SCHED-001', 'SCHED-003', 'SCHED-014', 'SCHED-029'])
       expect(r.results.requirements.find((q) => q.id === id)?.result).toBe('passed');
     expect(r.results.providerStates?.used).toEqual(['1.0.0']);
+  }, 240_000);
+});
+
+describe('--retries: a test that timed out runs again, alone, after the run', () => {
+  /** A proxy that holds the first `held` reads of one record (GET /api/Claim/<id>) past the request timeout. */
+  async function delayingProxy(upstream: string, held: number, holdMs: number) {
+    let seen = 0;
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const hold = req.method === 'GET' && /^\/api\/Claim\/\d+\?/.test(req.url ?? '') && seen++ < held;
+        setTimeout(
+          () => {
+            const up = http.request(
+              `${upstream}${req.url}`,
+              { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } },
+              (u) => {
+                res.writeHead(u.statusCode ?? 502, u.headers);
+                u.pipe(res);
+              },
+            );
+            up.on('error', () => res.destroy());
+            up.end(Buffer.concat(chunks));
+          },
+          hold ? holdMs : 0,
+        );
+      });
+    });
+    const port = await new Promise<number>((r) =>
+      server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)),
+    );
+    return {
+      baseUrl: `http://127.0.0.1:${port}`,
+      stop: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    };
+  }
+
+  it('a fault that delays one answer past the timeout ends flaky and a pass; --fail-on-flaky fails it', async () => {
+    const ref = await startReferenceProcess({ providerStates: true });
+    try {
+      const run = async (name: string, extra: string[]) => {
+        const proxy = await delayingProxy(ref.url, 1, 4000);
+        try {
+          const dir = path.join(tmp, name);
+          const res = await runCli([
+            'run',
+            ...['--base-url', proxy.baseUrl, '--requirements', 'REC-001', '--timeout', '2000'],
+            ...['--report-dir', dir, ...extra],
+          ]);
+          const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
+          return { ...res, results };
+        } finally {
+          await proxy.stop();
+        }
+      };
+      const r = await run('flaky', []);
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.results.retries?.flaky.length).toBe(1);
+      const id = r.results.retries!.flaky[0]!;
+      const t = r.results.requirements.flatMap((q) => q.tests).find((x) => x.id === id)!;
+      expect(t.result).toBe('passed');
+      expect(t.flaky).toBe(true);
+      expect(t.attempts?.map((a) => a.result)).toEqual(['error', 'passed']);
+      expect(t.attempts?.[0]?.message).toMatch(/no answer within 2000 ms/);
+      expect(r.stdout).toContain(`flaky: ${id}`);
+      expect(validate(r.results)).toEqual([]);
+
+      const strict = await run('flaky-strict', ['--fail-on-flaky']);
+      expect(strict.code).toBe(1);
+      expect(strict.results.retries?.flaky.length).toBe(1);
+
+      const none = await run('no-retries', ['--retries', '0']);
+      expect(none.code).toBe(1);
+      expect(none.results.retries).toBeUndefined();
+    } finally {
+      await ref.stop();
+    }
   }, 240_000);
 });

@@ -125,6 +125,14 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
       'fail (exit 1) a run whose provider-state endpoint speaks an older protocol than this, e.g. 1.1.0 [CONFORMANCE_REQUIRE_PROTOCOL]',
     )
     .option(
+      '--retries <n>',
+      'run a test that ended error because the target did not answer in time again, alone, after the run, up to n times (default 1; 0 = never); one that passes then is reported flaky [CONFORMANCE_RETRIES]',
+    )
+    .option(
+      '--fail-on-flaky',
+      'a test that passed only when run again fails the run (exit 1) [CONFORMANCE_FAIL_ON_FLAKY]',
+    )
+    .option(
       '--target-label <text>',
       'a name for the target shown in the reports, e.g. "Acme API 2.3" [CONFORMANCE_TARGET_LABEL]',
     )

@@ -106,6 +106,10 @@ export interface TestResult {
   stateValuesUsed?: string[];
   /** For not-applicable: the optional values of state answers the test needed and found absent (`<state>.<value>`). */
   missingValues?: string[];
+  /** Set when the test ended `error` on a time-out and was run again alone (--retries): every attempt, first first. */
+  attempts?: Array<{ result: TestOutcome; durationMs: number; message?: string }>;
+  /** The test timed out, then passed when run again alone: its result is the retry's (`passed`). */
+  flaky?: boolean;
 }
 
 export interface RequirementReport {
@@ -276,6 +280,8 @@ export interface RunResults {
   providerStates?: ProviderStatesReport;
   /** How much the verdict judged: passed / judged / selected, the rest by cause, and the strength gate. */
   strength?: VerdictStrength;
+  /** Tests that timed out and were run again alone (--retries): which passed then (flaky) and which did not. */
+  retries?: { max: number; retried: string[]; flaky: string[]; failOnFlaky: boolean };
 }
 
 export function emptyCounts(): Counts {

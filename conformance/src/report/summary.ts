@@ -104,6 +104,14 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
         `  held${strength.gate.minJudgedCount !== undefined ? `: judged ${strength.judged}, at least ${strength.gate.minJudgedCount} asked` : ''}${strength.gate.requireProtocol ? `; protocol ${strength.gate.requireProtocol} or newer spoken` : ''}`,
       );
   }
+  if (r.retries?.retried.length) {
+    const still = r.retries.retried.length - r.retries.flaky.length;
+    lines.push('');
+    lines.push(
+      `Retries: ${r.retries.retried.length} test(s) timed out and ran again alone (--retries ${r.retries.max}): ${r.retries.flaky.length} passed then (flaky${r.retries.failOnFlaky ? ', failing the run: --fail-on-flaky' : ', not failing the run; --fail-on-flaky to make them fail it'}), ${still} did not`,
+    );
+    for (const id of r.retries.flaky) lines.push(`  flaky: ${id}`);
+  }
   const slow = slowTargetLine(r);
   if (slow) lines.push('', slow);
   lines.push('');
@@ -135,7 +143,7 @@ function absenceLine(r: RunResults): string | undefined {
 }
 
 /** A time-out: the target did not answer a request (or a state setup) in time, or a test did not finish. */
-const TIMED_OUT = /no answer within \d+ ms|^Test timed out in \d+ms/m;
+export const TIMED_OUT = /no answer within \d+ ms|^Test timed out in \d+ms/m;
 
 /**
  * When most tests that did not pass timed out, the target was too slow for the run, not broken:

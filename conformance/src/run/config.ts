@@ -105,6 +105,10 @@ export interface RunOptions {
   minJudged?: MinJudged;
   /** --require-protocol: a run whose provider-state endpoint spoke an older protocol fails (exit 1). */
   requireProtocol?: string;
+  /** --retries: how often a test that timed out is run again, alone, after the run (default 1; 0: never). */
+  retries: number;
+  /** --fail-on-flaky: a test that passed only on retry fails the run. */
+  failOnFlaky: boolean;
 }
 
 /** Raw option values as commander gives them (strings, booleans, arrays). */
@@ -151,6 +155,8 @@ export const ENV_VARS: Record<string, string> = {
   skipShrink: 'CONFORMANCE_SKIP_SHRINK',
   minJudged: 'CONFORMANCE_MIN_JUDGED',
   requireProtocol: 'CONFORMANCE_REQUIRE_PROTOCOL',
+  retries: 'CONFORMANCE_RETRIES',
+  failOnFlaky: 'CONFORMANCE_FAIL_ON_FLAKY',
 };
 
 const CONFIG_KEYS = new Set([...Object.keys(ENV_VARS).filter((k) => k !== 'config'), 'bindings']);
@@ -429,6 +435,8 @@ export function resolveRunOptions(
     skipShrink: bool('skipShrink'),
     ...(minJudged ? { minJudged } : {}),
     ...(requireProtocol !== undefined ? { requireProtocol } : {}),
+    retries: int('retries', 1, 0),
+    failOnFlaky: bool('failOnFlaky'),
   };
 }
 
