@@ -117,16 +117,18 @@ export class ConformanceReporter implements Reporter {
   }
 
   /**
-   * The IDs of the tests (of the last round) that ended `error` because the target did not answer in
-   * time: the ones `--retries` runs again, alone.
+   * The IDs of the tests (of the last round) that ended `error` (or `precondition-failed`: a state
+   * setup) because the target did not answer in time: the ones `--retries` runs again, alone.
    */
   timedOutTests(): string[] {
     const round = this.retryRounds.at(-1) ?? this.gathered.tests;
     return round.flatMap((t) => {
       const r = toTestResult(t);
-      return r.result === 'error' && TIMED_OUT.test(r.error?.message ?? r.reason ?? '') && t.meta?.id
-        ? [t.meta.id]
-        : [];
+      // a request, or a provider-state setup, that got no answer in time
+      const timedOut =
+        (r.result === 'error' || r.result === 'precondition-failed') &&
+        TIMED_OUT.test(r.error?.message ?? r.reason ?? '');
+      return timedOut && t.meta?.id ? [t.meta.id] : [];
     });
   }
 
