@@ -91,7 +91,7 @@ export default tseslint.config(
         'error',
         {
           root: 'conformance/src',
-          order: ['', 'spec', 'suite-api', 'traffic', 'report', 'coverage', 'targets', 'run', 'cli'],
+          order: ['', 'spec', 'suite-api', 'report', 'traffic', 'coverage', 'targets', 'run', 'compare', 'cli'],
           known: [
             'report/results.ts -> run/context.ts',
             'report/run-results.ts -> run/context.ts',
@@ -106,8 +106,6 @@ export default tseslint.config(
             'targets/target.ts -> run/context.ts',
             'traffic/har-recording.ts -> cli/versions.ts',
             'traffic/verify-files.ts -> cli/versions.ts',
-            'traffic/report.ts -> report/results.ts',
-            'traffic/verify-files.ts -> report/results.ts',
           ],
         },
       ],

@@ -3,6 +3,7 @@
 // a test reads them.
 import { describe, expect, it } from 'vitest';
 import {
+  meaningChanged,
   allowedRefusal,
   compareVersions,
   loadProtocol,
@@ -119,13 +120,36 @@ describe('a setup answer read by a test', () => {
     expect(() => guardedValues('a proposal', { proposalId: '7' }, '1.1.0').proposalId).toThrow(PreconditionFailedError);
   });
 
-  it('gives undefined for a missing optional value, and never relies on a value newer than declared', () => {
+  it('gives undefined for a missing optional value (recorded as missing), and a newer value only when it is there', () => {
     const optional: Record<string, unknown> = { ...answer, scheduleKey: undefined };
-    expect(guardedValues('a proposal', optional, '1.1.0').scheduleFilter).toBeUndefined();
+    const missing: string[] = [];
+    expect(
+      guardedValues('a proposal', optional, '1.1.0', undefined, (m) => missing.push(m)).scheduleFilter,
+    ).toBeUndefined();
+    expect(missing).toEqual(['a proposal.scheduleFilter']);
+    // an endpoint that declares 1.0.0 (or nothing) but answers a newer value, valid, whose meaning never
+    // changed: the value is used (never weaker without a word)
     const old = guardedValues('a proposal', { ...answer }, '1.0.0');
-    expect(() => old.scheduleKey).toThrow(ProtocolNeedError);
-    expect(() => old.scheduleKey).toThrow(NotApplicableError);
-    expect(() => old.scheduleKey).toThrow(/needs provider-state protocol 1\.1\.0: value `scheduleKey` of `a proposal`/);
+    expect(old.scheduleKey).toBe('K');
+    // absent: the test needs a newer protocol, and the need names every newer value the answer lacks
+    const without = guardedValues('a proposal', { ...answer, scheduleKey: undefined }, '1.0.0');
+    expect(() => without.scheduleKey).toThrow(ProtocolNeedError);
+    expect(() => without.scheduleKey).toThrow(NotApplicableError);
+    expect(() => without.scheduleKey).toThrow(
+      /needs provider-state protocol 1\.1\.0: value `scheduleKey` of `a proposal`.*; it also lacks value `scheduleFilter` of `a proposal` \(1\.1\.0\)/,
+    );
+    // present but not valid for its schema: not used from an older endpoint either
+    const invalid = guardedValues('a proposal', { ...answer, scheduleKey: 7 }, '1.0.0');
+    expect(() => invalid.scheduleKey).toThrow(ProtocolNeedError);
+  });
+
+  it('never reads a newer value whose meaning changed between versions (x-changelog `changed`)', () => {
+    expect(meaningChanged('records', 'sometimesNullField')).toBe(true);
+    expect(meaningChanged('records', 'sparseAt')).toBe(true);
+    expect(meaningChanged('a proposal', 'scheduleKey')).toBe(false);
+    // sparseAt is newer than 1.0.0 and named in a `changed` entry: an older endpoint's answer is not read
+    const recs = guardedValues('records', { domain: 'Claim', sparseAt: 1 } as Record<string, unknown>, '1.0.0');
+    expect(() => recs.sparseAt).toThrow(ProtocolNeedError);
   });
 
   it('records every value read, and lets promises and unknown keys through untouched', async () => {

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { ROOT } from '../paths.js';
 import type { RunResults } from '../report/results.js';
 import { loadCatalogue } from '../spec/catalogue.js';
-import { mergeResults } from '../cli/merge.js';
+import { mergeResults } from '../report/merge-results.js';
 
 const RESULTS_SCHEMA_ID = 'rflps-conformance-results/1';
 

@@ -1,12 +1,17 @@
-// badge.svg: a shields-style badge of the core verdict and score, e.g. "conformance | core 114/114".
-//   green   every counted core requirement passed
-//   orange  core requirements fail, but the gate excuses all of them (expected failures, baseline)
-//   red     a core requirement fails
-//   grey    the run ended with a usage or harness error
-// The score counts requirements with a verdict: passed / (passed + failed + blocked + error +
-// precondition-failed + untested); not-applicable and not-testable are left out. Without core
-// requirements in the run (--profile implementation-defined), the badge shows that profile instead.
+// badge.svg: a shields-style badge of the core verdict and score (a public format: conformance/README.md
+// section 7):
+//   green        "core 130/130": every selected testable core requirement judged, and passed
+//   yellow-green "core 94/130 judged": a pass that judged (passed) 94 of the 130 selected testable
+//                core requirements; the rest were not judged (the title says why), never the full green
+//   orange       core requirements fail, but the gate excuses all of them (expected failures, baseline)
+//   red          "core 90/100": a core requirement fails, or the strength gate did not hold (exit 1)
+//   light grey   "core inconclusive": the run judged nothing (exit 4)
+//   grey         the run ended with a usage or harness error
+// The score of a failing run counts requirements with a verdict: passed / (passed + failed + blocked
+// + error + precondition-failed + untested); not-applicable and not-testable are left out. Without
+// core requirements in the run (--profile implementation-defined), the badge shows that profile.
 import { isGatingFailure, type RequirementReport, type RunResults } from './results.js';
+import { strengthOf } from './strength.js';
 
 export interface BadgeInfo {
   label: string;
@@ -20,6 +25,9 @@ const GREEN = '#3fb618';
 const RED = '#d9322b';
 const ORANGE = '#e8700f';
 const GREY = '#8a8a8a';
+/** A pass that judged less than it selected: not the green of a full pass. */
+const PARTIAL = '#a4a61d';
+const LIGHT_GREY = '#9f9f9f';
 
 export function badgeScore(reqs: RequirementReport[]): {
   passed: number;
@@ -47,11 +55,26 @@ export function badgeInfo(r: RunResults): BadgeInfo {
       title: `conformance: the run ended with an error (exit ${r.exitCode})`,
     };
   }
+  // how much was judged, over the badge's own scope (core, or the profile shown)
+  const st = strengthOf({ requirements: scope, profile: scope[0]?.level ?? r.profile });
+  const causes = st.notJudgedBy.map((c) => `${c.count} ${c.cause}`).join(', ');
+  const notJudged = st.notJudged ? `; ${st.notJudged} not judged (${causes})` : '';
+  if (r.exitCode === 4 || st.judged === 0) {
+    return {
+      label: 'conformance',
+      message: `${name} inconclusive`,
+      color: LIGHT_GREY,
+      title: `conformance: the run judged none of the ${st.selected} selected testable ${name} requirements${notJudged}`,
+    };
+  }
   const excused = new Set((r.gate?.excused ?? []).map((x) => x.id));
   let color = GREEN;
   if (s.failing.length) color = s.failing.every((q) => excused.has(q.id)) && r.exitCode === 0 ? ORANGE : RED;
-  const message = `${name} ${s.passed}/${s.counted}`;
-  const title = `conformance: ${s.passed} of ${s.counted} ${name} requirements passed${color === ORANGE ? ' (the failures are expected or known)' : ''}`;
+  if (r.exitCode !== 0) color = RED;
+  const partial = !st.full;
+  if (color === GREEN && partial) color = PARTIAL;
+  const message = color === PARTIAL ? `${name} ${st.passed}/${st.selected} judged` : `${name} ${s.passed}/${s.counted}`;
+  const title = `conformance: ${s.passed} of ${s.counted} ${name} requirements with a verdict passed; ${st.judged} of ${st.selected} selected testable requirements judged${notJudged}${color === ORANGE ? ' (the failures are expected or known)' : ''}${r.exitCode !== 0 ? ` (exit ${r.exitCode})` : ''}`;
   return { label: 'conformance', message, color, title };
 }
 

@@ -12,9 +12,9 @@ a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
 .muted{color:var(--muted)}
 .wrap{word-break:break-all}
 .top{display:flex;gap:1.5rem;align-items:center;padding:1.4rem 2rem;border-bottom:1px solid var(--line)}
-.top.v-pass{background:#dafbe1}.top.v-fail{background:#ffebe9}.top.v-error{background:#fff1e5}
+.top.v-pass{background:#dafbe1}.top.v-fail{background:#ffebe9}.top.v-error{background:#fff1e5}.top.v-pass.v-partial{background:#f3f5d6}.top.v-inconclusive{background:#eaeef2}
 .verdict{display:flex;flex-direction:column;align-items:center;justify-content:center;min-width:11rem;padding:.6rem 1.2rem;border-radius:12px;color:#fff}
-.v-pass .verdict{background:var(--pass)}.v-fail .verdict{background:var(--fail)}.v-error .verdict{background:var(--warn)}
+.v-pass .verdict{background:var(--pass)}.v-fail .verdict{background:var(--fail)}.v-error .verdict{background:var(--warn)}.v-pass.v-partial .verdict{background:#7d8012}.v-inconclusive .verdict{background:var(--na)}.strength{margin:.2rem 0;color:var(--muted)}.strength.partial b{color:var(--fg)}
 .verdict-word{font-size:3.2rem;font-weight:800;letter-spacing:.06em;line-height:1.05}
 .exit{font-size:.85rem;opacity:.9}
 .headline{flex:1;min-width:0}

@@ -5,6 +5,7 @@
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import type { Exchange } from '../suite-api/client.js';
 import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
+import { NOT_JUDGED_CAUSES, strengthOf } from './strength.js';
 import { CONTENT_SECURITY_POLICY, CSS, JS } from './html-assets.js';
 import { curlCommand, TOKEN_VAR } from './curl.js';
 import { compareSections, specSectionTitles } from '../spec/sections.js';
@@ -140,6 +141,9 @@ function headerBlock(r: RunResults): string {
   let headline: string;
   if (r.exitCode === 3) headline = 'The run did not complete: the target or the harness failed.';
   else if (r.exitCode === 2) headline = 'The run did not complete: the suite or the configuration is invalid.';
+  else if (r.exitCode === 4) headline = 'Inconclusive: the run judged nothing, so it is no pass.';
+  else if (failing.length === 0 && r.exitCode === 1)
+    headline = `All ${plural(gating.length, 'requirement')} with a verdict passed, but the run judged too little for its gate.`;
   else if (failing.length === 0) headline = `All ${plural(gating.length, 'requirement')} with a verdict passed.`;
   else if (r.exitCode === 0)
     headline = `${plural(failing.length, 'requirement')} failing, all of them expected or known.`;
@@ -148,6 +152,12 @@ function headerBlock(r: RunResults): string {
       stateEndpointCause(r.requirements) ? ` ${stateEndpointCause(r.requirements)}` : ''
     }`;
   const b = badgeInfo(r);
+  const st = r.strength ?? strengthOf(r);
+  const strength = `<p class="strength${st.full ? '' : ' partial'}"><b>${st.judged} of ${st.selected}</b> selected testable requirements judged (${st.passed} passed)${
+    st.notJudged
+      ? `; <b>${st.notJudged} not judged</b>: ${st.notJudgedBy.map((c) => `<span title="${esc(NOT_JUDGED_CAUSES[c.cause])}: ${esc(c.requirements.join(', '))}">${c.count} ${esc(c.cause)}</span>`).join(', ')}`
+      : ''
+  }${st.gate?.problems.length ? `. Gate: ${esc(st.gate.problems.join('; '))}` : ''}</p>`;
   const levels = (['core', 'implementation-defined'] as const)
     .map((lvl) => {
       const s = badgeScore(r.requirements.filter((q) => q.level === lvl));
@@ -155,13 +165,16 @@ function headerBlock(r: RunResults): string {
     })
     .filter(Boolean)
     .join('');
-  return `<header class="top v-${esc(r.verdict)}">
-  <div class="verdict" role="status" aria-label="verdict ${esc(verdict)}"><span class="verdict-word">${esc(verdict)}</span><span class="exit">exit code ${esc(r.exitCode)}</span></div>
+  // a pass that judged less than it selected is never shown as the green of a full pass
+  const partial = r.verdict === 'pass' && !st.full;
+  return `<header class="top v-${esc(r.verdict)}${partial ? ' v-partial' : ''}">
+  <div class="verdict" role="status" aria-label="verdict ${esc(verdict)}${partial ? ' (partial)' : ''}"><span class="verdict-word">${esc(verdict)}</span><span class="exit">exit code ${esc(r.exitCode)}${partial ? ` · ${st.judged}/${st.selected} judged` : ''}</span></div>
   <div class="headline">
     <p class="kicker">Conformance report · ${esc(r.profile)} profile</p>
     <h1>${esc(describeTarget(r))}</h1>
     <p class="lead">${esc(headline)}</p>
     <p class="scores">${levels}</p>
+    ${strength}
   </div>
   <div class="badge" title="${esc(b.title)}">${renderBadgeSvg(b)}</div>
 </header>`;

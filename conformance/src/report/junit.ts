@@ -1,6 +1,31 @@
 // junit.xml: one testcase per requirement check, grouped by spec area, for CI test reporters.
 import { areaOf } from '../spec/catalogue.js';
 import type { RunResults } from './results.js';
+import { strengthOf } from './strength.js';
+
+/**
+ * The verdict and its strength as JUnit properties, the same in every testsuite (CI reporters read
+ * a testsuite's properties; a public format, conformance/README.md section 7):
+ * conformance.verdict, conformance.exitCode, conformance.selected, conformance.judged,
+ * conformance.passed, conformance.notJudged, conformance.notJudged.<cause> (one per cause),
+ * conformance.minJudged (when asked for).
+ */
+function properties(r: RunResults): string {
+  const s = r.strength ?? strengthOf(r);
+  const p: Array<[string, string | number]> = [
+    ['conformance.verdict', r.verdict],
+    ['conformance.exitCode', r.exitCode],
+    ['conformance.selected', s.selected],
+    ['conformance.judged', s.judged],
+    ['conformance.passed', s.passed],
+    ['conformance.notJudged', s.notJudged],
+    ...s.notJudgedBy.map((c): [string, number] => [`conformance.notJudged.${c.cause}`, c.count]),
+    ...(s.gate?.minJudgedCount !== undefined
+      ? [['conformance.minJudged', s.gate.minJudgedCount] as [string, number]]
+      : []),
+  ];
+  return `    <properties>\n${p.map(([k, v]) => `      <property name="${xml(k)}" value="${xml(String(v))}"/>`).join('\n')}\n    </properties>`;
+}
 
 function xml(s: string): string {
   return (
@@ -137,6 +162,7 @@ export function toJUnit(r: RunResults): string {
   }
   const tot = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
   const suites: string[] = [];
+  const props = properties(r);
   for (const [area, cases] of [...byArea].sort(([a], [b]) => a.localeCompare(b))) {
     const s = stats.get(area)!;
     tot.tests += s.tests;
@@ -145,8 +171,12 @@ export function toJUnit(r: RunResults): string {
     tot.skipped += s.skipped;
     tot.time += s.time;
     suites.push(
-      `  <testsuite name="${xml(area)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${(s.time / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`,
+      `  <testsuite name="${xml(area)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${(s.time / 1000).toFixed(3)}">\n${props}\n${cases.join('\n')}\n  </testsuite>`,
     );
   }
+  if (!suites.length)
+    suites.push(
+      `  <testsuite name="conformance" tests="0" failures="0" errors="0" skipped="0" time="0">\n${props}\n  </testsuite>`,
+    );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="rflps-conformance ${xml(r.profile)}" tests="${tot.tests}" failures="${tot.failures}" errors="${tot.errors}" skipped="${tot.skipped}" time="${(r.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

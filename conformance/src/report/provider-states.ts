@@ -7,7 +7,7 @@ import type { ProviderStatesReport, TestResult } from './results.js';
 // the report's shape lives with the rest of results.json (results.ts), which this module fills
 export type { ProviderStatesReport } from './results.js';
 
-const REFUSED = /^provider state '[^']+' cannot exist here: |\(400\), as the protocol allows: /;
+const REFUSED = /^provider state '[^']+' cannot exist here: |\(400\).*, as the protocol allows: /;
 
 export function providerStatesReport(
   tests: TestResult[],
@@ -18,17 +18,30 @@ export function providerStatesReport(
   const needs = new Map<string, { since: string; what: string; tests: number }>();
   for (const t of tests) {
     if (!t.needsProtocol) continue;
-    const key = `${t.needsProtocol.since}|${t.needsProtocol.what}`;
-    const n = needs.get(key) ?? { ...t.needsProtocol, tests: 0 };
-    n.tests++;
-    needs.set(key, n);
+    for (const l of t.lacksProtocol ?? [t.needsProtocol]) {
+      const key = `${l.since}|${l.what}`;
+      const n = needs.get(key) ?? { since: l.since, what: l.what, tests: 0 };
+      n.tests++;
+      needs.set(key, n);
+    }
   }
+  const optional = new Map<string, number>();
+  const forOptional = tests.filter((t) => !t.needsProtocol && t.result === 'not-applicable' && t.missingValues?.length);
+  for (const t of forOptional) for (const v of t.missingValues!) optional.set(v, (optional.get(v) ?? 0) + 1);
   return {
     suite,
     ...(configured !== undefined ? { configured } : {}),
     used,
     notRunForProtocol: tests.filter((t) => t.needsProtocol).length,
     needs: [...needs.values()].sort((a, b) => b.since.localeCompare(a.since) || a.what.localeCompare(b.what)),
+    ...(forOptional.length
+      ? {
+          notRunForOptionalValue: forOptional.length,
+          optionalValues: [...optional]
+            .map(([value, n]) => ({ value, tests: n }))
+            .sort((a, b) => a.value.localeCompare(b.value)),
+        }
+      : {}),
     preconditionFailed: tests.filter((t) => t.result === 'precondition-failed').length,
     refused: tests.filter((t) => t.result === 'not-applicable' && REFUSED.test(t.reason ?? '')).length,
   };
@@ -47,6 +60,12 @@ export function providerStatesLines(r: ProviderStatesReport): string[] {
       `  ${r.notRunForProtocol} tests did not run for want of a newer protocol: declare \`protocol: ${newest}\` in the setup answers (or run with --provider-states-protocol ${newest}) and support:`,
     );
     for (const n of r.needs) lines.push(`    ${n.since}  ${n.what} (${n.tests} test${n.tests === 1 ? '' : 's'})`);
+  }
+  if (r.notRunForOptionalValue) {
+    lines.push(
+      `  ${r.notRunForOptionalValue} tests did not run for want of optional values the setup answers left out; answer them to run those tests:`,
+    );
+    for (const o of r.optionalValues ?? []) lines.push(`    ${o.value} (${o.tests} test${o.tests === 1 ? '' : 's'})`);
   }
   if (r.preconditionFailed > 0)
     lines.push(

@@ -9,7 +9,8 @@ import { summaryText } from './summary.js';
 import type { ReportedError } from './expectation.js';
 import { toTestResult, type ReportedTest } from './test-result.js';
 import { writeReports } from './write-reports.js';
-import type { RunResults } from './results.js';
+import { EXIT, verdictFor, type RunResults, type TestResult } from './results.js';
+import { TIMED_OUT } from './summary.js';
 
 export interface ConformanceReporterOptions {
   info: RunInfo;
@@ -30,6 +31,8 @@ export class ConformanceReporter implements Reporter {
   private phase: string | undefined;
   /** Tests, run errors and problems gathered over the runs (phases) until finish(). */
   private gathered = { tests: [] as ReportedTest[], runErrors: [] as string[], harnessFailed: false };
+  /** The attempts of retried tests, by retry round (retry()). */
+  private retryRounds: ReportedTest[][] = [];
 
   constructor(readonly opts: ConformanceReporterOptions) {
     this.out = opts.out ?? ((s) => process.stdout.write(s));
@@ -87,7 +90,8 @@ export class ConformanceReporter implements Reporter {
     unhandled: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): void {
-    const { tests, runErrors } = this.gathered;
+    const { runErrors } = this.gathered;
+    const tests = this.retryRounds.at(-1) ?? this.gathered.tests;
     let harnessFailed = false;
     for (const m of modules) {
       for (const t of m.children.allTests()) {
@@ -112,11 +116,39 @@ export class ConformanceReporter implements Reporter {
     if (harnessFailed) this.gathered.harnessFailed = true;
   }
 
+  /**
+   * The IDs of the tests (of the last round) that ended `error` (or `precondition-failed`: a state
+   * setup) because the target did not answer in time: the ones `--retries` runs again, alone.
+   */
+  timedOutTests(): string[] {
+    const round = this.retryRounds.at(-1) ?? this.gathered.tests;
+    return round.flatMap((t) => {
+      const r = toTestResult(t);
+      // a request, or a provider-state setup, that got no answer in time
+      const timedOut =
+        (r.result === 'error' || r.result === 'precondition-failed') &&
+        TIMED_OUT.test(r.error?.message ?? r.reason ?? '');
+      return timedOut && t.meta?.id ? [t.meta.id] : [];
+    });
+  }
+
+  /** The tests reported from now on are attempts of a retry round (run-conformance.ts, --retries). */
+  retry(): void {
+    this.retryRounds.push([]);
+  }
+
   /** Ends the run after its phases: builds the results, writes the reports, prints the summary. */
-  finish(): RunResults {
-    const { tests, runErrors, harnessFailed } = this.gathered;
+  finish(o: { maxRetries?: number; failOnFlaky?: boolean } = {}): RunResults {
+    const { runErrors, harnessFailed } = this.gathered;
+    // a retried test counts with its last attempt; every attempt is kept on it
+    const attempts = new Map<string, ReportedTest[]>();
+    for (const round of this.retryRounds)
+      for (const t of round) if (t.meta?.id) attempts.set(t.meta.id, [...(attempts.get(t.meta.id) ?? []), t]);
+    const tests = this.gathered.tests.map((t) => (t.meta?.id && attempts.get(t.meta.id)?.at(-1)) || t);
     const info: RunInfo = { ...this.opts.info };
-    this.results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
+    let results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
+    if (attempts.size) results = markRetries(results, this.gathered.tests, attempts, o);
+    this.results = results;
     if (this.opts.reportDir) writeReports(this.results, this.opts.reportDir);
     this.out(`${summaryText(this.results, { verbose: this.opts.verbose, reportDir: this.opts.reportDir })}\n`);
     return this.results;
@@ -134,4 +166,47 @@ export function toReported(t: TestCase): ReportedTest {
     note: r.state === 'skipped' ? r.note : undefined,
     durationMs: t.diagnostic()?.duration,
   };
+}
+
+/** Adds every attempt to each retried test, marks those that passed on retry `flaky`, and applies --fail-on-flaky. */
+function markRetries(
+  r: RunResults,
+  first: ReportedTest[],
+  retried: Map<string, ReportedTest[]>,
+  o: { maxRetries?: number; failOnFlaky?: boolean },
+): RunResults {
+  const attempt = (t: ReportedTest): NonNullable<TestResult['attempts']>[number] => {
+    const x = toTestResult(t);
+    const message = (x.error?.message ?? x.reason ?? '').split('\n')[0];
+    return { result: x.result, durationMs: x.durationMs, ...(message ? { message } : {}) };
+  };
+  const firstById = new Map(first.flatMap((t) => (t.meta?.id && retried.has(t.meta.id) ? [[t.meta.id, t]] : [])));
+  const flaky = new Set<string>();
+  const seen = new Set<TestResult>();
+  for (const q of r.requirements)
+    for (const t of q.tests) {
+      const again = retried.get(t.id);
+      const before = firstById.get(t.id);
+      if (!again || !before || t.generic || t.step || seen.has(t)) continue;
+      seen.add(t);
+      t.attempts = [attempt(before), ...again.map(attempt)];
+      if (t.result === 'passed') {
+        t.flaky = true;
+        flaky.add(t.id);
+      }
+    }
+  const out: RunResults = {
+    ...r,
+    retries: {
+      max: o.maxRetries ?? 1,
+      retried: [...retried.keys()].sort(),
+      flaky: [...flaky].sort(),
+      failOnFlaky: o.failOnFlaky === true,
+    },
+  };
+  if (o.failOnFlaky && flaky.size && out.exitCode === EXIT.ok) {
+    out.exitCode = EXIT.failed;
+    out.verdict = verdictFor(out.exitCode);
+  }
+  return out;
 }

@@ -18,12 +18,70 @@ export interface ProviderStatesReport {
   used: string[];
   /** Tests that did not run for want of a newer protocol. */
   notRunForProtocol: number;
-  /** What the endpoint must declare and support to run them, newest first, with how many tests wait. */
+  /** What the endpoint must declare and support to run them, newest first, with how many tests wait:
+   * every param and value each test lacks (not only the first it stopped at), so one upgrade is enough. */
   needs: Array<{ since: string; what: string; tests: number }>;
+  /** Tests that ended not-applicable because an answer lacked an optional value they need. */
+  notRunForOptionalValue?: number;
+  /** Those values (`<state>.<value>`), with how many tests wait for each. */
+  optionalValues?: Array<{ value: string; tests: number }>;
   /** Tests that ended precondition-failed: a state could not be set up as asked. */
   preconditionFailed: number;
   /** Tests that ended not-applicable because the endpoint said the fixture cannot exist here (501) or refused it as allowed (400). */
   refused: number;
+}
+
+/** Why a selected testable requirement has no verdict of its own (a requirement has one cause). */
+export const NOT_JUDGED_CAUSES = {
+  'protocol-version': 'its tests need a newer provider-state protocol than the endpoint declared',
+  'optional-value': 'a provider state gave no optional value its tests need',
+  'fixture-cannot-exist': 'the provider-state endpoint said the fixture cannot exist here (501 FixtureCannotExist)',
+  'state-refused': 'the provider-state endpoint refused a param, as the protocol allows (400)',
+  'binding-refused': 'the implementation does not offer a part the spec leaves open (a binding, a custom domain, ...)',
+  'not-observed': 'no recorded exchange decided it (verify-traffic)',
+  'not-judgeable-from-traffic': 'a recording cannot decide it (verify-traffic)',
+  selection: 'its tests were left out by the selection (--read-only, --requirements, the profile)',
+  'precondition-failed': 'a provider state could not be set up',
+  blocked: 'a step it needs failed (blocked by another requirement)',
+  error: 'the target did not answer, or a test did not finish',
+  untested: 'no test verifies it',
+  other: 'its tests were not applicable for another reason (see each test)',
+} as const;
+export type NotJudgedCause = keyof typeof NOT_JUDGED_CAUSES;
+
+/** A minimum of judged requirements: a count, or a percentage of the selected testable ones. */
+export type MinJudged = { count: number } | { percent: number };
+
+/** What the vendor asked of the verdict's strength (all optional; none: today's exit codes). */
+export interface StrengthGate {
+  /** --min-judged (run) or --min-observed (verify-traffic). */
+  minJudged?: MinJudged;
+  /** --require-protocol: the oldest provider-state protocol version the endpoint may speak. */
+  requireProtocol?: string;
+}
+
+export interface VerdictStrength {
+  /** Testable requirements of the profile's levels in the run. */
+  selected: number;
+  /** Those with a verdict on their own evidence (passed or failed). */
+  judged: number;
+  passed: number;
+  notJudged: number;
+  /** The requirements not judged, by cause (only causes with requirements, in NOT_JUDGED_CAUSES order). */
+  notJudgedBy: Array<{ cause: NotJudgedCause; count: number; requirements: string[] }>;
+  /** Whether every selected testable requirement was judged. */
+  full: boolean;
+  /** The gate asked for (--min-judged, --require-protocol, --min-observed), when any. */
+  gate?: {
+    minJudged?: MinJudged;
+    /** The judged count the minimum comes to. */
+    minJudgedCount?: number;
+    requireProtocol?: string;
+    /** What made the gate fail (empty: it held). */
+    problems: string[];
+  };
+  /** Why the exit code is 4 (the run judged nothing). */
+  inconclusive?: string;
 }
 
 /**
@@ -48,6 +106,8 @@ export const EXIT = {
   failed: 1,
   usage: 2,
   harness: 3,
+  /** The run judged nothing (no selected testable requirement passed or failed): never a pass. */
+  inconclusive: 4,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -114,8 +174,16 @@ export interface TestResult {
   protocol?: string;
   /** Not run for want of a newer provider-state protocol: the version and what it needed. */
   needsProtocol?: { since: string; what: string };
+  /** ... and everything it lacked that was known where it stopped, when more than that (needsProtocol first). */
+  lacksProtocol?: Array<{ since: string; what: string }>;
   /** The values of provider-state answers the test read (`<state>.<value>`). */
   stateValuesUsed?: string[];
+  /** For not-applicable: the optional values of state answers the test needed and found absent (`<state>.<value>`). */
+  missingValues?: string[];
+  /** Set when the test ended `error` on a time-out and was run again alone (--retries): every attempt, first first. */
+  attempts?: Array<{ result: TestOutcome; durationMs: number; message?: string }>;
+  /** The test timed out, then passed when run again alone: its result is the retry's (`passed`). */
+  flaky?: boolean;
 }
 
 export interface RequirementReport {
@@ -227,7 +295,7 @@ export interface TargetInfo {
   description?: string;
 }
 
-export type Verdict = 'pass' | 'fail' | 'error';
+export type Verdict = 'pass' | 'fail' | 'error' | 'inconclusive';
 
 /** How the suite sent the token (for reproducing requests; the token itself is never stored). */
 export interface AuthInfo {
@@ -284,6 +352,10 @@ export interface RunResults {
   gate?: GateReport;
   /** What the provider-state endpoint made of the run (protocol version, tests it kept from running). */
   providerStates?: ProviderStatesReport;
+  /** How much the verdict judged: passed / judged / selected, the rest by cause, and the strength gate. */
+  strength?: VerdictStrength;
+  /** Tests that timed out and were run again alone (--retries): which passed then (flaky) and which did not. */
+  retries?: { max: number; retried: string[]; flaky: string[]; failOnFlaky: boolean };
 }
 
 export function emptyCounts(): Counts {
@@ -452,5 +524,11 @@ export function exitCodeFor(
 }
 
 export function verdictFor(code: ExitCode): Verdict {
-  return code === EXIT.ok ? 'pass' : code === EXIT.failed ? 'fail' : 'error';
+  return code === EXIT.ok
+    ? 'pass'
+    : code === EXIT.failed
+      ? 'fail'
+      : code === EXIT.inconclusive
+        ? 'inconclusive'
+        : 'error';
 }

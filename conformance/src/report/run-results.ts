@@ -21,6 +21,7 @@ import {
 import { toTestResult, type ReportedTest } from './test-result.js';
 import { providerStatesReport } from './provider-states.js';
 import { loadProtocol } from '../suite-api/protocol.js';
+import { applyStrength, type StrengthGate } from './strength.js';
 
 export interface RunInfo {
   catalogue: Catalogue;
@@ -45,6 +46,8 @@ export interface RunInfo {
   seed?: number;
   /** --provider-states-protocol (or the fixtures file's `protocol:`), when given. */
   providerStatesProtocol?: string;
+  /** --min-judged and --require-protocol: how much the verdict must have judged (strength.ts). */
+  strengthGate?: StrengthGate;
 }
 
 export function buildRunResults(
@@ -97,7 +100,7 @@ export function buildRunResults(
     findings,
     providerStates: providerStatesReport(testResults, loadProtocol().version, info.providerStatesProtocol),
   };
-  return applyGate(base, info.gate ?? {});
+  return applyStrength(applyGate(base, info.gate ?? {}), info.strengthGate);
 }
 
 function dedupeFindings(list: Finding[], max = 500): Finding[] {

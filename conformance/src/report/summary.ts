@@ -3,6 +3,7 @@ import { relFile } from '../paths.js';
 import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
 import { REPORT_FILES } from './write-reports.js';
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
+import { strengthLine, strengthOf } from './strength.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -32,6 +33,8 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
+  const strength = r.strength ?? strengthOf(r);
+  lines.push(`Judged: ${strengthLine(strength)}`);
   // Root failures first (requirements that failed on their own), then the blocked ones under their root.
   const { roots, blocked } = rootCauses(r.requirements);
   const limit = opts.verbose ? Infinity : 40;
@@ -92,11 +95,34 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     );
     for (const m of r.gate.messages) lines.push(`  ${m}`);
   }
+  if (strength.gate) {
+    lines.push('');
+    lines.push('Strength gate:');
+    for (const m of strength.gate.problems) lines.push(`  ${m}`);
+    if (!strength.gate.problems.length)
+      lines.push(
+        `  held${strength.gate.minJudgedCount !== undefined ? `: judged ${strength.judged}, at least ${strength.gate.minJudgedCount} asked` : ''}${strength.gate.requireProtocol ? `; protocol ${strength.gate.requireProtocol} or newer spoken` : ''}`,
+      );
+  }
+  if (r.retries?.retried.length) {
+    const still = r.retries.retried.length - r.retries.flaky.length;
+    lines.push('');
+    lines.push(
+      `Retries: ${r.retries.retried.length} test(s) timed out and ran again alone (--retries ${r.retries.max}): ${r.retries.flaky.length} passed then (flaky${r.retries.failOnFlaky ? ', failing the run: --fail-on-flaky' : ', not failing the run; --fail-on-flaky to make them fail it'}), ${still} did not`,
+    );
+    for (const id of r.retries.flaky) lines.push(`  flaky: ${id}`);
+  }
+  const slow = slowTargetLine(r);
+  if (slow) lines.push('', slow);
   lines.push('');
   const cause = r.exitCode === 1 ? stateEndpointCause(r.requirements) : undefined;
   if (cause) lines.push(cause);
+  if (strength.inconclusive) lines.push(`Inconclusive: ${strength.inconclusive}.`);
+  // a pass that judged less than it selected says so on the verdict line itself
+  const partial =
+    r.exitCode === 0 && !strength.full ? `, a partial pass: judged ${strength.judged} of ${strength.selected}` : '';
   lines.push(
-    `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
+    `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${partial}${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
   );
   return lines.join('\n');
 }
@@ -114,4 +140,25 @@ function absenceLine(r: RunResults): string | undefined {
       ? ` (${r.timing.absenceFactor} x the accepted case, at least ${s(r.timing.absenceFloorMs ?? 0)}, at most the async timeout)`
       : '';
   return `Absence: ${all.length} judgement(s) in ${byTest.size} test(s) watched ${s(Math.min(...all))} to ${s(Math.max(...all))} before judging an effect absent${rule}`;
+}
+
+/** A time-out: the target did not answer a request (or a state setup) in time, or a test did not finish. */
+export const TIMED_OUT = /no answer within \d+ ms|^Test timed out in \d+ms/m;
+
+/**
+ * When most tests that did not pass timed out, the target was too slow for the run, not broken:
+ * this line says so and names the options to change (undefined otherwise).
+ */
+export function slowTargetLine(r: RunResults): string | undefined {
+  const byId = new Map<string, { result: string; message: string }>();
+  for (const q of r.requirements)
+    for (const t of q.tests)
+      if (!t.generic && !t.step) byId.set(t.id, { result: t.result, message: t.error?.message ?? t.reason ?? '' });
+  const notPassing = [...byId.values()].filter((t) => t.result !== 'passed' && t.result !== 'not-applicable');
+  const timedOut = notPassing.filter(
+    (t) => (t.result === 'error' || t.result === 'precondition-failed') && TIMED_OUT.test(t.message),
+  );
+  if (timedOut.length < 3 || timedOut.length * 2 < notPassing.length) return undefined;
+  const timeout = r.timing ? ` (--timeout ${r.timing.requestTimeoutMs} ms)` : '';
+  return `Slow target: ${timedOut.length} of the ${notPassing.length} tests that did not pass ended because the target did not answer in time${timeout}, which says nothing about the requirements. The target is too slow for this many tests in flight: run again with a lower --concurrency (e.g. 4) or a higher --timeout.`;
 }

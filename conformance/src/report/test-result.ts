@@ -62,6 +62,8 @@ export function toTestResult(t: ReportedTest): TestResult {
   }
   if (m.protocol) out.protocol = m.protocol;
   if (m.needsProtocol && result === 'not-applicable') out.needsProtocol = m.needsProtocol;
+  if (m.lacksProtocol && result === 'not-applicable') out.lacksProtocol = m.lacksProtocol;
+  if (m.missingValues?.length && result === 'not-applicable') out.missingValues = m.missingValues;
   if (m.stateValuesUsed?.length) out.stateValuesUsed = m.stateValuesUsed;
   if (m.warnings?.length) out.warnings = m.warnings;
   if (m.absenceWatchedMs?.length) out.absenceWatchedMs = m.absenceWatchedMs;

@@ -28,6 +28,7 @@ import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';
 import type { ExpectedFailure, RunResults } from '../report/results.js';
+import { parseMinJudged, type MinJudged } from '../report/strength.js';
 
 /** --concurrency when given, else by the target's distance (REMOTE_CONCURRENCY or DEFAULT_CONCURRENCY). */
 export function concurrencyFor(o: { concurrency: number; concurrencyGiven: boolean }, roundTripMs?: number): number {
@@ -93,6 +94,14 @@ export interface RunOptions {
   skipShrink: boolean;
   /** --record-har: write the suite's own traffic as HAR 1.2 to this file. */
   recordHar?: string;
+  /** --min-judged: a run that judged fewer of its selected testable requirements fails (exit 1). */
+  minJudged?: MinJudged;
+  /** --require-protocol: a run whose provider-state endpoint spoke an older protocol fails (exit 1). */
+  requireProtocol?: string;
+  /** --retries: how often a test that timed out is run again, alone, after the run (default 1; 0: never). */
+  retries: number;
+  /** --fail-on-flaky: a test that passed only on retry fails the run. */
+  failOnFlaky: boolean;
 }
 
 export { parseSeed };
@@ -256,6 +265,18 @@ export function resolveRunOptions(
     ? loadExpectedFailures(expectedFailuresFile, opts.catalogue)
     : undefined;
   const include = get('include') ?? [];
+  const minJudgedRaw = get('minJudged');
+  const minJudged = minJudgedRaw === undefined ? undefined : parseMinJudged(minJudgedRaw);
+  if (minJudgedRaw !== undefined && !minJudged)
+    throw new UsageError(
+      `--min-judged must be a count (e.g. 120) or a percentage up to 100% (e.g. 100%) (got '${minJudgedRaw}')`,
+    );
+  const requireProtocol = get('requireProtocol')?.trim();
+  if (requireProtocol !== undefined) {
+    const n = negotiate(requireProtocol);
+    if ('problem' in n)
+      throw new UsageError(`--require-protocol: ${n.problem.replace('the provider-state endpoint declared', 'got')}`);
+  }
 
   return {
     target,
@@ -295,6 +316,10 @@ export function resolveRunOptions(
     seed: get('seed'),
     skipShrink: get('skipShrink') ?? false,
     recordHar: get('recordHar'),
+    ...(minJudged ? { minJudged } : {}),
+    ...(requireProtocol !== undefined ? { requireProtocol } : {}),
+    retries: get('retries'),
+    failOnFlaky: get('failOnFlaky') ?? false,
   };
 }
 

@@ -137,6 +137,9 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       seed,
       ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
       auth: { header: o.bindings.tokenHeader, prefix: o.bindings.tokenPrefix },
+      ...(o.minJudged || o.requireProtocol
+        ? { strengthGate: { minJudged: o.minJudged, requireProtocol: o.requireProtocol } }
+        : {}),
       timing: {
         requestTimeoutMs: o.timeoutMs,
         testTimeoutMs: effectiveTestTimeout(o),
@@ -194,7 +197,24 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       throw new HarnessError(`the test runner failed: ${(e as Error).stack ?? e}`, { cause: e });
     }
     signal?.throwIfAborted();
-    const results = reporter.finish();
+    // a test that timed out runs again, alone, after the run (--retries): a slow moment of the target
+    // is told apart from a broken requirement; one that passes then is reported flaky
+    for (let round = 1, ids = reporter.timedOutTests(); round <= o.retries && ids.length > 0; round++) {
+      log(`conformance: retry ${round}/${o.retries}: ${ids.length} test(s) that timed out, one at a time`);
+      reporter.retry();
+      await runSuite({
+        ctx: { ...ctx, tests: ids },
+        reporters: [reporter],
+        testTimeoutMs: effectiveTestTimeout(o),
+        concurrency: 1,
+        maxWorkers: 1,
+        include: o.include,
+        session,
+      });
+      signal?.throwIfAborted();
+      ids = reporter.timedOutTests();
+    }
+    const results = reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky });
     if (!results) throw new HarnessError('the run ended without results');
     return results;
   } finally {

@@ -215,6 +215,10 @@ export interface ConformanceMeta {
   protocol?: string;
   /** For a test that did not run for want of a newer protocol: what it needed. */
   needsProtocol?: { since: string; what: string };
+  /** ... and everything it lacks that was known where it stopped (the first is needsProtocol). */
+  lacksProtocol?: Array<{ since: string; what: string }>;
+  /** The optional values of state answers the test read and found absent (`<state>.<value>`), sorted. */
+  missingValues?: string[];
   /** The values of state answers the test read (`<state>.<value>`), sorted. */
   stateValuesUsed?: string[];
   exchanges?: Exchange[];
@@ -407,10 +411,12 @@ async function runBody(
   const meta = vctx.task.meta as ConformanceMeta;
   const log = new ExchangeLog();
   const used = new Set<string>();
+  const missing = new Set<string>();
   let spoken: string | undefined;
   const session = new StateSession(stateProvider(), record.id, record.serviceWide === true, {
     version: async () => (spoken = await protocolVersion()),
     onUse: (u) => used.add(u),
+    onMissing: (u) => missing.add(u),
   });
   let tornDown = false;
   const teardown = async () => {
@@ -451,7 +457,11 @@ async function runBody(
   if (spoken !== undefined) meta.protocol = spoken;
   if (used.size > 0) meta.stateValuesUsed = [...used].sort();
   if (depended.size > 0) meta.dependedOperations = [...depended].sort();
-  if (thrown instanceof ProtocolNeedError) meta.needsProtocol = { ...thrown.need };
+  if (thrown instanceof ProtocolNeedError) {
+    meta.needsProtocol = { ...thrown.need };
+    if (thrown.lacks.length > 1) meta.lacksProtocol = thrown.lacks.map((l) => ({ ...l }));
+  }
+  if (missing.size > 0) meta.missingValues = [...missing].sort();
   if (warnings.length) meta.warnings = [...(meta.warnings ?? []), ...warnings];
   writeTrace(record.id, vctx.task.file.filepath, log.exchanges, session.calls);
 

@@ -40,7 +40,14 @@ export interface ProtocolContract {
   version: string;
   states: Map<string, StateContract>;
   /** x-changelog: what each version added, and what a vendor must do. */
-  changelog: Array<{ version: string; summary?: string; added?: string[]; 'vendor-must'?: string }>;
+  changelog: Array<{
+    version: string;
+    summary?: string;
+    added?: string[];
+    /** `<state>: ...` entries naming (in backticks) params and values whose meaning changed. */
+    changed?: string[];
+    'vendor-must'?: string;
+  }>;
 }
 
 /** The version every endpoint is taken to implement when it declares none. */
@@ -225,4 +232,15 @@ export function unconfirmedParams(
     }
   }
   return out;
+}
+
+/**
+ * Whether x-changelog says the meaning of `name` (a value or param of `state`) changed in some
+ * version: an entry of a version's `changed` list that starts with the state's name and names it in
+ * backticks. Such a value is never read from an endpoint that declared an older version.
+ */
+export function meaningChanged(state: string, name: string): boolean {
+  return loadProtocol().changelog.some((v) =>
+    (v.changed ?? []).some((e) => e.startsWith(`${state}:`) && e.includes(`\`${name}\``)),
+  );
 }

@@ -236,6 +236,8 @@ export interface SessionProtocol {
   version(): Promise<string>;
   /** Called with `<state>.<value>` whenever a test reads a value of an answer. */
   onUse?: UseRecorder;
+  /** Called with `<state>.<value>` when a test reads an optional value the answer does not hold. */
+  onMissing?: UseRecorder;
 }
 
 export class StateSession {
@@ -261,8 +263,9 @@ export class StateSession {
     // Never a param newer than the endpoint declared: the test needs a newer protocol.
     const version = this.protocol ? await this.protocol.version() : undefined;
     if (version !== undefined) {
-      const need = newerParams(state, params, version)[0];
-      if (need) throw new ProtocolNeedError(need, version);
+      // every newer param of the call is named, so one upgrade covers the test
+      const needs = newerParams(state, params, version);
+      if (needs[0]) throw new ProtocolNeedError(needs[0], version, needs);
     }
     const full = { ...params, setupId: `${this.prefix}-${randomUUID().slice(0, 8)}` };
     // A setup that starts while others are in flight joins their wave: none of them can depend on
@@ -288,7 +291,7 @@ export class StateSession {
       throw new PreconditionFailedError(
         `provider state '${state}' did not honour what the test asked for: ${unconfirmed.join('; ')}`,
       );
-    return guardedValues(state, values, version ?? declaredIn(values), this.protocol?.onUse);
+    return guardedValues(state, values, version ?? declaredIn(values), this.protocol?.onUse, this.protocol?.onMissing);
   }
 
   /** Tears down every state; returns warnings for failures (never throws). */

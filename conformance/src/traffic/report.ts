@@ -2,7 +2,8 @@
 // report.html): one synthetic test per rule and requirement (passed with the count of exchanges
 // that showed it, failed with the deciding exchanges, reproducible with curl), every requirement
 // no exchange decided "not observed" (not-applicable with that reason, so it never fails the
-// verdict), and what to record to observe more.
+// verdict), and what to record to observe more. A recording that decided no requirement at all (a
+// HAR without bodies) is INCONCLUSIVE (exit 4), never a pass (report/strength.ts).
 import type { Catalogue } from '../spec/catalogue.js';
 import type { Exchange } from '../suite-api/client.js';
 import { specSectionTitles } from '../spec/sections.js';
@@ -14,6 +15,7 @@ import {
   type RunResults,
   type TestResult,
 } from '../report/results.js';
+import { applyStrength } from '../report/strength.js';
 import type { TrafficExchange } from './exchange.js';
 import { redactor, shortenContents } from './redact.js';
 import type { Judgement } from './rule.js';
@@ -229,7 +231,11 @@ export function trafficResults(v: Verification, o: TrafficReportOptions): Traffi
     warnings: [...evidenceNotes(v), ...toRecord.map((t) => `not observed, record to observe: ${t}`)],
     findings: dedupe(v.findings),
   };
-  return { results, observed: { testable: testable.length, observed }, toRecord };
+  return {
+    results: applyStrength(results, {}, 'observed'),
+    observed: { testable: testable.length, observed },
+    toRecord,
+  };
 }
 
 /** What the verification left unjudged and why, once per cause (issue 34). */

@@ -13,6 +13,11 @@ export const STATE_MODES = ['full', '1.0.0', 'minimal'] as const;
  *   first record, for Claim only (the domains the suite asks for later are refused with 400).
  * - `minimal`: declares the newest protocol but supports only what it requires: optional params
  *   newer than 1.0.0 are ignored, optional values are left out.
+ *
+ * REFERENCE_PROVIDER_STATES_VALUES (a comma list of value names, e.g. `scheduleKey,scheduleFilter`)
+ * makes the `1.0.0` mode answer those newer values anyway, still declaring no version: an endpoint
+ * that added values as the suite asked for them before the protocol had versions (the suite's
+ * controls and tests of conformance/README.md section 6, "newer values without a declaration").
  */
 export type StateMode = (typeof STATE_MODES)[number];
 
@@ -112,5 +117,19 @@ export function answerFor(
     );
     return { protocol: version, ...Object.fromEntries(kept) };
   }
-  return Object.fromEntries(Object.entries(values).filter(([k]) => !(shape?.newerValues.has(k) ?? false)));
+  const kept = keptNewerValues();
+  return Object.fromEntries(
+    Object.entries(values).filter(([k]) => kept.has(k) || !(shape?.newerValues.has(k) ?? false)),
+  );
+}
+
+/** REFERENCE_PROVIDER_STATES_VALUES: the newer values the `1.0.0` mode answers anyway. */
+function keptNewerValues(): Set<string> {
+  const raw = process.env.REFERENCE_PROVIDER_STATES_VALUES ?? '';
+  return new Set(
+    raw
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  );
 }
