@@ -88,6 +88,7 @@ describe('the table of run options', () => {
       containerPort: o.containerPort,
       healthPath: o.healthPath,
       startTimeout: o.startTimeoutMs,
+      retries: o.retries,
     }).toEqual(Object.fromEntries(RUN_OPTIONS.flatMap((r) => ('default' in r ? [[r.key, r.default]] : []))));
   });
 });
