@@ -382,4 +382,40 @@ describe('faults the recording plainly shows', () => {
     ]);
     expect(result(refused.r, 'AUTH-003')).toBe('failed');
   });
+
+  it('pages each in order but not together fail QRY-006; pages that join in order pass', () => {
+    const page = (skip: number, v: number[]) =>
+      entry('GET', `/api/Claim/Query?filter=f&columns=ClaimID&sort=ClaimID asc&take=3&skip=${skip}`, 200, {
+        List: v.map((ClaimID) => ({ ClaimID })),
+      });
+    expect(result(judge([page(0, [1, 4, 5]), page(3, [2, 3, 6])]).r, 'QRY-006')).toBe('failed');
+    const ok = judge([page(0, [1, 2, 3]), page(3, [4, 5, 6])]);
+    expect(result(ok.r, 'QRY-006')).toBe('passed');
+    expect(ok.r.counts.failed).toBe(0);
+  });
+
+  it('a query without a start offset answering other records than start offset 0 fails QRY-007', () => {
+    const q = (skip: string, v: number[]) =>
+      entry('GET', `/api/Claim/Query?filter=f&columns=ClaimID&sort=ClaimID asc&take=2${skip}`, 200, {
+        List: v.map((ClaimID) => ({ ClaimID })),
+      });
+    expect(result(judge([q('&skip=0', [1, 2]), q('', [2, 3])]).r, 'QRY-007')).toBe('failed');
+    expect(result(judge([q('&skip=0', [1, 2]), q('', [1, 2])]).r, 'QRY-007')).toBe('passed');
+  });
+
+  it('Contents that is not base64 fails FILE-010 without a FileSize; an attached file shown unlinked fails FILE-006', () => {
+    const raw = judge([
+      entry('GET', '/api/File/5?columns=Contents', 200, {
+        Record: { Contents: 'hello, world' },
+        Domain: 'File',
+        Id: 5,
+      }),
+    ]);
+    expect(result(raw.r, 'FILE-010')).toBe('failed');
+    expect(result(raw.r, 'FILE-002')).toBe('not-applicable');
+    const listing = (u: boolean) =>
+      entry('GET', '/api/Claim/3/Files?columns=FileID,IsUnlinked', 200, { List: [{ FileID: 5, IsUnlinked: u }] });
+    expect(result(judge([listing(true)]).r, 'FILE-006')).toBe('failed');
+    expect(result(judge([listing(false)]).r, 'FILE-006')).toBe('passed');
+  });
 });

@@ -9,6 +9,7 @@ import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../suite-api/bindings.js';
 import { intParam, isInt, show, type SequenceRule } from './rule.js';
+import { sortVerdict } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
@@ -180,7 +181,7 @@ const pagesJoin: SequenceRule = {
   name: 'pages_join_without_overlap',
   requirements: ['QRY-006', 'FILE-022'],
   description:
-    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record, only when both pages carry the same total count or a filter (no other writer assumed); a record is told by its ID column, else by its whole row when a complete answer of the same filter shows a requested column whose values tell its records apart',
+    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record and join in order (the last record of the first page and the first of the second keep the sort), only when both pages carry the same total count or a filter (no other writer assumed); a record is told by its ID column, else by its whole row when a complete answer of the same filter shows a requested column whose values tell its records apart',
   judge(xs, ctx, emit) {
     const b = ctx.bindings;
     const skipName = b.query.skip;
@@ -250,6 +251,17 @@ const pagesJoin: SequenceRule = {
           const ids1 = new Set(r1.map(keyOf));
           if (ids1.size !== r1.length) continue;
           const dup = r2.find((r) => ids1.has(keyOf(r)));
+          // the pages join into one ordered set: the last record of the first and the first of the second keep the order
+          const order = dup ? undefined : sortVerdict(p1.query, [r1[r1.length - 1], r2[0]]);
+          if (order?.broken) {
+            emit(
+              [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
+              false,
+              `pages at start offset ${s1} and ${s1 + take} do not join into one ordered set: the last record of the first page and the first of the second are out of order (${order.broken})`,
+              [p1, p2],
+            );
+            continue;
+          }
           const what = idKey ? `${idKey} ${show(dup?.[idKey])}` : `the record ${show(dup)}`;
           emit(
             [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
