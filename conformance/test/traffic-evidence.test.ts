@@ -418,4 +418,30 @@ describe('faults the recording plainly shows', () => {
     expect(result(judge([listing(true)]).r, 'FILE-006')).toBe('failed');
     expect(result(judge([listing(false)]).r, 'FILE-006')).toBe('passed');
   });
+
+  it('pages that are not slices of the whole ordered answer fail QRY-006 (QRY-007 without a start offset)', () => {
+    const q = (extra: string, v: number[]) =>
+      entry('GET', `/api/Claim/Query?filter=f&columns=Amount&sort=Amount desc${extra}`, 200, {
+        List: v.map((Amount) => ({ Amount })),
+      });
+    const whole = () => q('&take=10', [9, 7, 5, 3, 1]);
+    const bad = judge([whole(), q('&take=2&skip=0', [9, 7]), q('&take=2&skip=2', [7, 3])]);
+    expect(result(bad.r, 'QRY-006')).toBe('failed');
+    expect(result(judge([whole(), q('&take=2', [7, 5])]).r, 'QRY-007')).toBe('failed');
+    const ok = judge([whole(), q('&take=2&skip=0', [9, 7]), q('&take=2&skip=2', [5, 3]), q('&take=2&skip=4', [1])]);
+    expect(result(ok.r, 'QRY-006')).toBe('passed');
+    expect(ok.r.counts.failed).toBe(0);
+    // a whole answer as long as its take is whole when an unsorted answer of the filter counted the set
+    const count = entry('GET', '/api/Claim/Query?filter=f&columns=Amount&take=100&skip=0', 200, {
+      List: [1, 3, 5].map((Amount) => ({ Amount })),
+    });
+    const full = (v: number[]) => q('&take=3', v);
+    expect(result(judge([count, full([5, 3, 1]), q('&take=2&skip=1', [5, 3])]).r, 'QRY-006')).toBe('failed');
+    expect(result(judge([structuredClone(count), full([5, 3, 1]), q('&take=2&skip=1', [3, 1])]).r, 'QRY-006')).toBe(
+      'passed',
+    );
+    // a tie on the sort leaves the order of the tied records open: not judged
+    const tied = judge([q('&take=10', [9, 7, 7, 1]), q('&take=2&skip=2', [7, 9])]);
+    expect(tied.v.judgements.filter((j) => j.rule === 'pages_are_slices_of_the_whole')).toEqual([]);
+  });
 });

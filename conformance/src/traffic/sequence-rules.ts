@@ -275,6 +275,75 @@ const pagesJoin: SequenceRule = {
   },
 };
 
+/** QRY-006, QRY-007, FILE-022: a page is the slice of the whole ordered set that its start offset and take name. */
+const pagesAreSlices: SequenceRule = {
+  name: 'pages_are_slices_of_the_whole',
+  requirements: ['QRY-006', 'QRY-007', 'FILE-022'],
+  description:
+    'where one answer of a sorted, filtered query holds the whole set (no start offset or 0, and fewer records than take or as many as an answer of the filter from its first record with fewer than take) with no two records tied on the sort, every page of the same query and columns is its slice from the start offset (without one, from the first record)',
+  judge(xs, ctx, emit) {
+    const b = ctx.bindings;
+    const skipName = b.query.skip;
+    const sorted = xs.filter(
+      (x) =>
+        (op(x) === 'queryRecords' || op(x) === 'queryFiles') &&
+        x.status === 200 &&
+        !!x.query.get('sort') &&
+        !!x.query.get(b.query.filter) &&
+        Array.isArray((x.json as { List?: unknown } | undefined)?.List),
+    );
+    const keyOf = (x: TrafficExchange) =>
+      `${x.path}?${[...x.query]
+        .filter(([k]) => k !== skipName && k !== 'take' && k !== b.query.includeTotalCount)
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&')}`;
+    // how many records a filter selects: any answer of it from the first record with fewer than take
+    const sizes = new Map<string, number>();
+    for (const x of xs) {
+      const f = x.query.get(b.query.filter);
+      if (!f || x.status !== 200 || (op(x) !== 'queryRecords' && op(x) !== 'queryFiles')) continue;
+      const list = (x.json as { List?: unknown } | undefined)?.List;
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      if ((intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0)) !== 0 || !Array.isArray(list)) continue;
+      if (list.length < take) sizes.set(`${x.path}?${f}`, list.length);
+    }
+    const wholes = new Map<string, { x: TrafficExchange; rows: string[] }>();
+    for (const x of sorted) {
+      const skip = intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0);
+      const rows = recordsOf(x);
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      const size = sizes.get(`${x.path}?${x.query.get(b.query.filter)}`);
+      if (skip !== 0 || rows.length === 0 || !(rows.length < take || rows.length === size)) continue;
+      const k = keyOf(x);
+      if (wholes.has(k)) continue;
+      // no ties on the sort: each pair of neighbours is decided by it, so the order is one
+      const v = sortVerdict(x.query, rows);
+      if (!v || v.broken || v.judged !== rows.length - 1) continue;
+      wholes.set(k, { x, rows: rows.map(rowKey) });
+    }
+    for (const x of sorted) {
+      const whole = wholes.get(keyOf(x));
+      if (!whole || whole.x === x) continue;
+      const skip = intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0);
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      if (skip < 0 || take < 1) continue;
+      const rows = recordsOf(x).map(rowKey);
+      const want = whole.rows.slice(skip, skip + take);
+      const good = rows.length === want.length && rows.every((r, i) => r === want[i]);
+      const req = op(x) === 'queryFiles' ? 'FILE-022' : x.query.has(skipName) ? 'QRY-006' : 'QRY-007';
+      emit(
+        [req],
+        good,
+        good
+          ? `the page at start offset ${skip} is records ${skip + 1}..${skip + rows.length} of the whole ordered set`
+          : `the page at start offset ${skip}${x.query.has(skipName) ? '' : ' (none given)'} holds ${rows.length} record(s) that are not records ${skip + 1}..${skip + want.length} of the whole ordered set (${whole.rows.length} records, answered at once)`,
+        [whole.x, x],
+      );
+    }
+  },
+};
+
 /** BIND-003: a bound proposal stays bound: Bound is never followed by NotBound. */
 const boundStaysBound: SequenceRule = {
   name: 'bound_stays_bound',
@@ -547,6 +616,7 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   writeThenRead,
   failedWriteChangesNothing,
   pagesJoin,
+  pagesAreSlices,
   createMemberTwice,
   linkThenQuery,
   boundStaysBound,
