@@ -228,7 +228,9 @@ export function trafficResults(v: Verification, o: TrafficReportOptions): Traffi
     exitCode,
     runErrors:
       v.exchanges.length === 0
-        ? ['the HAR file(s) hold no exchange of the interface (no request to an /api/ path with an answer)']
+        ? [
+            `the HAR file(s) hold no exchange of the interface (no request to an /api/ path${v.base !== undefined ? ` under ${v.base}` : ''})`,
+          ]
         : [],
     warnings: [...evidenceNotes(v), ...toRecord.map((t) => `not observed, record to observe: ${t}`)],
     findings: dedupe(v.findings),
