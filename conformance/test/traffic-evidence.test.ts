@@ -382,4 +382,68 @@ describe('faults the recording plainly shows', () => {
     ]);
     expect(result(refused.r, 'AUTH-003')).toBe('failed');
   });
+
+  it('pages each in order but not together fail QRY-006; pages that join in order pass', () => {
+    const page = (skip: number, v: number[]) =>
+      entry('GET', `/api/Claim/Query?filter=f&columns=ClaimID&sort=ClaimID asc&take=3&skip=${skip}`, 200, {
+        List: v.map((ClaimID) => ({ ClaimID })),
+      });
+    expect(result(judge([page(0, [1, 4, 5]), page(3, [2, 3, 6])]).r, 'QRY-006')).toBe('failed');
+    const ok = judge([page(0, [1, 2, 3]), page(3, [4, 5, 6])]);
+    expect(result(ok.r, 'QRY-006')).toBe('passed');
+    expect(ok.r.counts.failed).toBe(0);
+  });
+
+  it('a query without a start offset answering other records than start offset 0 fails QRY-007', () => {
+    const q = (skip: string, v: number[]) =>
+      entry('GET', `/api/Claim/Query?filter=f&columns=ClaimID&sort=ClaimID asc&take=2${skip}`, 200, {
+        List: v.map((ClaimID) => ({ ClaimID })),
+      });
+    expect(result(judge([q('&skip=0', [1, 2]), q('', [2, 3])]).r, 'QRY-007')).toBe('failed');
+    expect(result(judge([q('&skip=0', [1, 2]), q('', [1, 2])]).r, 'QRY-007')).toBe('passed');
+    // an empty answer may come before the filter's records were written (by a provider state, unrecorded)
+    expect(result(judge([q('&skip=0', []), q('', [1, 2])]).r, 'QRY-007')).toBe('not-applicable');
+  });
+
+  it('Contents that is not base64 fails FILE-010 without a FileSize; an attached file shown unlinked fails FILE-006', () => {
+    const raw = judge([
+      entry('GET', '/api/File/5?columns=Contents', 200, {
+        Record: { Contents: 'hello, world' },
+        Domain: 'File',
+        Id: 5,
+      }),
+    ]);
+    expect(result(raw.r, 'FILE-010')).toBe('failed');
+    expect(result(raw.r, 'FILE-002')).toBe('not-applicable');
+    const listing = (u: boolean) =>
+      entry('GET', '/api/Claim/3/Files?columns=FileID,IsUnlinked', 200, { List: [{ FileID: 5, IsUnlinked: u }] });
+    expect(result(judge([listing(true)]).r, 'FILE-006')).toBe('failed');
+    expect(result(judge([listing(false)]).r, 'FILE-006')).toBe('passed');
+  });
+
+  it('pages that are not slices of the whole ordered answer fail QRY-006 (QRY-007 without a start offset)', () => {
+    const q = (extra: string, v: number[]) =>
+      entry('GET', `/api/Claim/Query?filter=f&columns=Amount&sort=Amount desc${extra}`, 200, {
+        List: v.map((Amount) => ({ Amount })),
+      });
+    const whole = () => q('&take=10', [9, 7, 5, 3, 1]);
+    const bad = judge([whole(), q('&take=2&skip=0', [9, 7]), q('&take=2&skip=2', [7, 3])]);
+    expect(result(bad.r, 'QRY-006')).toBe('failed');
+    expect(result(judge([whole(), q('&take=2', [7, 5])]).r, 'QRY-007')).toBe('failed');
+    const ok = judge([whole(), q('&take=2&skip=0', [9, 7]), q('&take=2&skip=2', [5, 3]), q('&take=2&skip=4', [1])]);
+    expect(result(ok.r, 'QRY-006')).toBe('passed');
+    expect(ok.r.counts.failed).toBe(0);
+    // a whole answer as long as its take is whole when an unsorted answer of the filter counted the set
+    const count = entry('GET', '/api/Claim/Query?filter=f&columns=Amount&take=100&skip=0', 200, {
+      List: [1, 3, 5].map((Amount) => ({ Amount })),
+    });
+    const full = (v: number[]) => q('&take=3', v);
+    expect(result(judge([count, full([5, 3, 1]), q('&take=2&skip=1', [5, 3])]).r, 'QRY-006')).toBe('failed');
+    expect(result(judge([structuredClone(count), full([5, 3, 1]), q('&take=2&skip=1', [3, 1])]).r, 'QRY-006')).toBe(
+      'passed',
+    );
+    // a tie on the sort leaves the order of the tied records open: not judged
+    const tied = judge([q('&take=10', [9, 7, 7, 1]), q('&take=2&skip=2', [7, 9])]);
+    expect(tied.v.judgements.filter((j) => j.rule === 'pages_are_slices_of_the_whole')).toEqual([]);
+  });
 });

@@ -64,6 +64,10 @@ export const TO_RECORD: Record<string, string> = {
   create_member_twice: 'CreateMember twice on one proposal',
   link_write_then_query: 'Link/Upsert or Link/Remove by primary keys, then Link/Query of that child with ParentID',
   bound_stays_bound: 'BindStatus of a bound proposal read twice',
+  pages_are_slices_of_the_whole:
+    'one sorted, filtered query answered whole (take above the count) and in pages with the start offset, the same columns',
+  start_offset_defaults_to_0: 'one sorted, filtered query without a start offset and with start offset 0',
+  attached_files_are_linked: 'the attached-files listing with IsUnlinked',
   reinstated_is_readable: 'a schedule DELETE, Reinstate, then GET /api/{domain}/{id} of the record',
   contents_with_token: 'GET /api/File/{id}?columns=Contents with the token header (and the same file without Contents)',
 };
@@ -226,7 +230,9 @@ export function trafficResults(v: Verification, o: TrafficReportOptions): Traffi
     exitCode,
     runErrors:
       v.exchanges.length === 0
-        ? ['the HAR file(s) hold no exchange of the interface (no request to an /api/ path with an answer)']
+        ? [
+            `the HAR file(s) hold no exchange of the interface (no request to an /api/ path${v.base !== undefined ? ` under ${v.base}` : ''})`,
+          ]
         : [],
     warnings: [...evidenceNotes(v), ...toRecord.map((t) => `not observed, record to observe: ${t}`)],
     findings: dedupe(v.findings),

@@ -278,52 +278,69 @@ const sortOrder: ExchangeRule = {
     'sort `<column> desc` answers the records in descending order of that column, `<column>` (or `<column> asc`) in ascending order, and several comma-separated items order by the first, ties broken by the next, each in its own direction (judged on numbers, ISO timestamps of one form, and text whose order no collation disputes: after a common prefix only digits and letters of one case; a pair whose deciding value is null is not judged: the place of nulls is not stated)',
   judge(x, _ctx, emit) {
     if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
-    const items = (x.query.get('sort') ?? '').split(',').map((p) => SORT_ITEM.exec(p));
-    if (items.length === 0 || items.some((m) => !m)) return;
-    const cols = requestedColumns(x.query.get('columns'));
-    const records = recordsOf(x);
-    if (records.length < 2) return;
-    const keys = items.map((m) => ({
-      key: cols ? cols.find((c) => c.field === m![1])?.key : m![1],
-      desc: m![2]?.toLowerCase() === 'desc',
-      text: m![0].trim(),
-    }));
-    // the columns the answer shows, as comparable values; judging stops at the first it does not
-    const values: Array<Array<number | string | null>> = [];
-    for (const k of keys) {
-      if (!k.key || !records.every((r) => k.key! in r)) break;
-      const v = comparable(records.map((r) => r[k.key!]));
-      if (!v) break;
-      values.push(v);
-    }
-    if (values.length === 0) return;
-    const reqs = keys.length > 1 ? ['QRY-024'] : items[0]![2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
-    let judged = 0;
-    for (let i = 1; i < records.length; i++) {
-      for (let c = 0; c < values.length; c++) {
-        const a = values[c][i - 1];
-        const b = values[c][i];
-        if (a === null || b === null) break; // the place of nulls is not stated
-        if (a === b) continue; // tied: the next column decides
-        judged++;
-        if (keys[c].desc ? a < b : a > b)
-          return emit(
-            reqs,
-            false,
-            `sort ${x.query.get('sort')}: record ${i - 1} (${keys
-              .slice(0, c + 1)
-              .map((k) => show(records[i - 1][k.key!]))
-              .join(', ')}) comes before record ${i} (${keys
-              .slice(0, c + 1)
-              .map((k) => show(records[i][k.key!]))
-              .join(', ')}); ${keys[c].text} is ${keys[c].desc ? 'descending' : 'ascending'}`,
-          );
-        break;
-      }
-    }
-    if (judged > 0) emit(reqs, true, `${records.length} records in the order of ${keys.map((k) => k.text).join(', ')}`);
+    const v = sortVerdict(x.query, recordsOf(x));
+    if (v)
+      emit(
+        v.requirements,
+        !v.broken,
+        v.broken ?? `${v.judged} pair(s) of records in the order of ${x.query.get('sort')}`,
+      );
   },
 };
+
+/**
+ * Whether `records` (in answer order) keep the order `sort` asks for: undefined when no pair of
+ * them is decided (values not comparable, nulls, ties), else the requirements the sort's shape
+ * names (one column: QRY-008, or QRY-023 with `asc`; several: QRY-024), and the first broken pair.
+ */
+export function sortVerdict(
+  query: URLSearchParams,
+  records: Array<Record<string, unknown>>,
+): { requirements: string[]; judged: number; broken?: string } | undefined {
+  const items = (query.get('sort') ?? '').split(',').map((p) => SORT_ITEM.exec(p));
+  if (items.length === 0 || items.some((m) => !m) || records.length < 2) return undefined;
+  const cols = requestedColumns(query.get('columns'));
+  const keys = items.map((m) => ({
+    key: cols ? cols.find((c) => c.field === m![1])?.key : m![1],
+    desc: m![2]?.toLowerCase() === 'desc',
+    text: m![0].trim(),
+  }));
+  // the columns the answer shows, as comparable values; judging stops at the first it does not
+  const values: Array<Array<number | string | null>> = [];
+  for (const k of keys) {
+    if (!k.key || !records.every((r) => k.key! in r)) break;
+    const v = comparable(records.map((r) => r[k.key!]));
+    if (!v) break;
+    values.push(v);
+  }
+  if (values.length === 0) return undefined;
+  const requirements =
+    keys.length > 1 ? ['QRY-024'] : items[0]![2]?.toLowerCase() === 'asc' ? ['QRY-023'] : ['QRY-008'];
+  let judged = 0;
+  for (let i = 1; i < records.length; i++) {
+    for (let c = 0; c < values.length; c++) {
+      const a = values[c][i - 1];
+      const b = values[c][i];
+      if (a === null || b === null) break; // the place of nulls is not stated
+      if (a === b) continue; // tied: the next column decides
+      judged++;
+      if (keys[c].desc ? a < b : a > b) {
+        const at = (r: Record<string, unknown>) =>
+          keys
+            .slice(0, c + 1)
+            .map((k) => show(r[k.key!]))
+            .join(', ');
+        return {
+          requirements,
+          judged,
+          broken: `sort ${query.get('sort')}: record ${i - 1} (${at(records[i - 1])}) comes before record ${i} (${at(records[i])}); ${keys[c].text} is ${keys[c].desc ? 'descending' : 'ascending'}`,
+        };
+      }
+      break;
+    }
+  }
+  return judged ? { requirements, judged } : undefined;
+}
 
 /** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID). */
 const recordEnvelope: ExchangeRule = {

@@ -25,13 +25,22 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const contentsLength: ExchangeRule = {
   name: 'contents_base64_of_file_size',
   requirements: ['FILE-010', 'FILE-011', 'FILE-002'],
-  description: 'a file record with Contents and FileSize holds Contents as base64 of exactly FileSize bytes',
+  description:
+    'Contents is a base64 string (whatever else the record holds); a file record with Contents and FileSize holds Contents as base64 of exactly FileSize bytes',
   judge(x, _ctx, emit) {
-    const reqs = ['FILE-010', 'FILE-002', ...(op(x) === 'listAttachedFiles' ? ['FILE-011'] : [])];
+    const listing = op(x) === 'listAttachedFiles' ? ['FILE-011'] : [];
+    const reqs = ['FILE-010', 'FILE-002', ...listing];
     for (const r of fileRecords(x)) {
-      if (typeof r.Contents !== 'string' || !isInt(r.FileSize)) continue;
+      if (typeof r.Contents !== 'string') continue;
       const c = r.Contents.replace(/\s+/g, '');
-      if (!BASE64.test(c)) return emit(reqs, false, `Contents of file ${show(r.FileID)} is not base64`);
+      // not base64 at all: the bytes' encoding is wrong, whatever their size (FILE-002 is not decided)
+      if (!BASE64.test(c))
+        return emit(
+          ['FILE-010', ...listing],
+          false,
+          `Contents of file ${show(r.FileID)} is not base64: ${show(r.Contents.slice(0, 40))}`,
+        );
+      if (!isInt(r.FileSize)) continue;
       const n = Buffer.from(c, 'base64').length;
       if (n !== r.FileSize)
         return emit(reqs, false, `Contents of file ${show(r.FileID)} decodes to ${n} bytes, FileSize is ${r.FileSize}`);
@@ -200,7 +209,29 @@ const domainIds: ExchangeRule = {
   },
 };
 
+/** FILE-006: a file the attached-files listing shows has a parent link, so IsUnlinked is false. */
+const attachedAreLinked: ExchangeRule = {
+  name: 'attached_files_are_linked',
+  requirements: ['FILE-006'],
+  description:
+    'every file the attached-files listing (GET /api/{domain}/{id}/Files) answers is attached to that parent, so its IsUnlinked, where answered, is false',
+  judge(x, _ctx, emit) {
+    if (op(x) !== 'listAttachedFiles' || x.status !== 200) return;
+    const rows = recordsOf(x).filter((r) => typeof r.IsUnlinked === 'boolean');
+    if (rows.length === 0) return;
+    const bad = rows.find((r) => r.IsUnlinked !== false);
+    emit(
+      ['FILE-006'],
+      !bad,
+      bad
+        ? `file ${show(bad.FileID)} is listed as attached to ${x.path.replace(/\/Files$/, '')}, yet IsUnlinked is true`
+        : `${rows.length} attached file(s) with IsUnlinked false`,
+    );
+  },
+};
+
 export const FILE_RULES: readonly ExchangeRule[] = [
+  attachedAreLinked,
   fileTimestamps,
   fileQueryMetadataOnly,
   contentsLength,

@@ -117,4 +117,44 @@ const totalAcrossPages: SequenceRule = {
   },
 };
 
-export const QUERY_SEQUENCE_RULES: readonly SequenceRule[] = [suppressionAgainstPlain, totalAcrossPages];
+/** QRY-007: without a start offset a query starts where the start offset 0 starts it. */
+const offsetDefaultsToZero: SequenceRule = {
+  name: 'start_offset_defaults_to_0',
+  requirements: ['QRY-007'],
+  description:
+    'the same sorted, filtered query answered without a start offset and with start offset 0 answers the same records in the same order',
+  judge(xs, ctx, emit) {
+    const skipName = ctx.bindings.query.skip;
+    const qs = queries(xs, ctx).filter((x) => x.query.get('sort'));
+    const zero = new Map<string, TrafficExchange>();
+    for (const x of qs)
+      if (x.query.get(skipName)?.trim() === '0') {
+        const k = keyWithout(x, [skipName]);
+        if (!zero.has(k)) zero.set(k, x);
+      }
+    for (const x of qs) {
+      if (x.query.has(skipName)) continue;
+      const z = zero.get(keyWithout(x, [skipName]));
+      if (!z) continue;
+      const a = (x.json as { List: unknown[] }).List;
+      const b = (z.json as { List: unknown[] }).List;
+      // an empty answer may predate the filter's records (a provider state or another client wrote them, unrecorded)
+      if (a.length === 0 || b.length === 0) continue;
+      const same = show(a) === show(b) && JSON.stringify(a) === JSON.stringify(b);
+      emit(
+        ['QRY-007'],
+        same,
+        same
+          ? `without a start offset: the ${a.length} records of start offset 0`
+          : `without a start offset: ${show(a)}; with start offset 0: ${show(b)}`,
+        [z, x],
+      );
+    }
+  },
+};
+
+export const QUERY_SEQUENCE_RULES: readonly SequenceRule[] = [
+  suppressionAgainstPlain,
+  totalAcrossPages,
+  offsetDefaultsToZero,
+];

@@ -9,6 +9,7 @@ import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../suite-api/bindings.js';
 import { intParam, isInt, show, type SequenceRule } from './rule.js';
+import { sortVerdict } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
@@ -180,7 +181,7 @@ const pagesJoin: SequenceRule = {
   name: 'pages_join_without_overlap',
   requirements: ['QRY-006', 'FILE-022'],
   description:
-    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record, only when both pages carry the same total count or a filter (no other writer assumed); a record is told by its ID column, else by its whole row when a complete answer of the same filter shows a requested column whose values tell its records apart',
+    'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record and join in order (the last record of the first page and the first of the second keep the sort), only when both pages carry the same total count or a filter (no other writer assumed); a record is told by its ID column, else by its whole row when a complete answer of the same filter shows a requested column whose values tell its records apart',
   judge(xs, ctx, emit) {
     const b = ctx.bindings;
     const skipName = b.query.skip;
@@ -250,6 +251,17 @@ const pagesJoin: SequenceRule = {
           const ids1 = new Set(r1.map(keyOf));
           if (ids1.size !== r1.length) continue;
           const dup = r2.find((r) => ids1.has(keyOf(r)));
+          // the pages join into one ordered set: the last record of the first and the first of the second keep the order
+          const order = dup ? undefined : sortVerdict(p1.query, [r1[r1.length - 1], r2[0]]);
+          if (order?.broken) {
+            emit(
+              [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
+              false,
+              `pages at start offset ${s1} and ${s1 + take} do not join into one ordered set: the last record of the first page and the first of the second are out of order (${order.broken})`,
+              [p1, p2],
+            );
+            continue;
+          }
           const what = idKey ? `${idKey} ${show(dup?.[idKey])}` : `the record ${show(dup)}`;
           emit(
             [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
@@ -260,6 +272,77 @@ const pagesJoin: SequenceRule = {
             [p1, p2],
           );
         }
+  },
+};
+
+/** QRY-006, QRY-007, FILE-022: a page is the slice of the whole ordered set that its start offset and take name. */
+const pagesAreSlices: SequenceRule = {
+  name: 'pages_are_slices_of_the_whole',
+  requirements: ['QRY-006', 'QRY-007', 'FILE-022'],
+  description:
+    'where one answer of a sorted, filtered query holds the whole set (no start offset or 0, and fewer records than take or as many as an answer of the filter from its first record with fewer than take) with no two records tied on the sort, every page of the same query and columns is its slice from the start offset (without one, from the first record)',
+  judge(xs, ctx, emit) {
+    const b = ctx.bindings;
+    const skipName = b.query.skip;
+    const sorted = xs.filter(
+      (x) =>
+        (op(x) === 'queryRecords' || op(x) === 'queryFiles') &&
+        x.status === 200 &&
+        !!x.query.get('sort') &&
+        !!x.query.get(b.query.filter) &&
+        Array.isArray((x.json as { List?: unknown } | undefined)?.List),
+    );
+    const keyOf = (x: TrafficExchange) =>
+      `${x.path}?${[...x.query]
+        .filter(([k]) => k !== skipName && k !== 'take' && k !== b.query.includeTotalCount)
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&')}`;
+    // how many records a filter selects: any answer of it from the first record with fewer than take
+    const sizes = new Map<string, number>();
+    for (const x of xs) {
+      const f = x.query.get(b.query.filter);
+      if (!f || x.status !== 200 || (op(x) !== 'queryRecords' && op(x) !== 'queryFiles')) continue;
+      const list = (x.json as { List?: unknown } | undefined)?.List;
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      if ((intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0)) !== 0 || !Array.isArray(list)) continue;
+      if (list.length < take && list.length > 0) sizes.set(`${x.path}?${f}`, list.length);
+    }
+    const wholes = new Map<string, { x: TrafficExchange; rows: string[] }>();
+    for (const x of sorted) {
+      const skip = intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0);
+      const rows = recordsOf(x);
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      const size = sizes.get(`${x.path}?${x.query.get(b.query.filter)}`);
+      if (skip !== 0 || rows.length === 0 || !(rows.length < take || rows.length === size)) continue;
+      const k = keyOf(x);
+      if (wholes.has(k)) continue;
+      // no ties on the sort: each pair of neighbours is decided by it, so the order is one
+      const v = sortVerdict(x.query, rows);
+      if (!v || v.broken || v.judged !== rows.length - 1) continue;
+      wholes.set(k, { x, rows: rows.map(rowKey) });
+    }
+    for (const x of sorted) {
+      const whole = wholes.get(keyOf(x));
+      if (!whole || whole.x === x) continue;
+      const skip = intParam(x.query, skipName) ?? (x.query.has(skipName) ? -1 : 0);
+      const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+      if (skip < 0 || take < 1) continue;
+      const rows = recordsOf(x).map(rowKey);
+      const want = whole.rows.slice(skip, skip + take);
+      // an empty page may predate the filter's records (written by a provider state or a client the recording does not show)
+      if (rows.length === 0) continue;
+      const good = rows.length === want.length && rows.every((r, i) => r === want[i]);
+      const req = op(x) === 'queryFiles' ? 'FILE-022' : x.query.has(skipName) ? 'QRY-006' : 'QRY-007';
+      emit(
+        [req],
+        good,
+        good
+          ? `the page at start offset ${skip} is records ${skip + 1}..${skip + rows.length} of the whole ordered set`
+          : `the page at start offset ${skip}${x.query.has(skipName) ? '' : ' (none given)'} holds ${rows.length} record(s) that are not records ${skip + 1}..${skip + want.length} of the whole ordered set (${whole.rows.length} records, answered at once)`,
+        [whole.x, x],
+      );
+    }
   },
 };
 
@@ -535,6 +618,7 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   writeThenRead,
   failedWriteChangesNothing,
   pagesJoin,
+  pagesAreSlices,
   createMemberTwice,
   linkThenQuery,
   boundStaysBound,
