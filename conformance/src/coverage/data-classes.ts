@@ -28,7 +28,7 @@ export interface DataClassCatalogue {
   types: Map<string, DataType>;
 }
 
-export const DATA_CLASSES_FILE = path.join(SPEC_DIR, 'data-classes.yaml');
+const DATA_CLASSES_FILE = path.join(SPEC_DIR, 'data-classes.yaml');
 
 const strings = (o: unknown): Record<string, string> =>
   o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)])) : {};
