@@ -446,4 +446,11 @@ describe('faults the recording plainly shows', () => {
     const tied = judge([q('&take=10', [9, 7, 7, 1]), q('&take=2&skip=2', [7, 9])]);
     expect(tied.v.judgements.filter((j) => j.rule === 'pages_are_slices_of_the_whole')).toEqual([]);
   });
+
+  it('a link row without an undocumented column asked for is not judged for it; a documented one missing fails COL-001', () => {
+    const q = '/api/Link/Query?childDomain=Contact&childRecordID=9&columns=ParentID,ContactTypeID';
+    const left = judge([entry('GET', q, 200, { List: [{ ParentID: 4 }] })]);
+    expect(left.r.counts.failed).toBe(0);
+    expect(result(judge([entry('GET', q, 200, { List: [{ ContactTypeID: 4 }] })]).r, 'COL-001')).toBe('failed');
+  });
 });

@@ -7,6 +7,7 @@ import { boolParam, intParam, isInt, show, type ExchangeRule, type RuleContext }
 const COLUMN_OPS = new Set(['getRecord', 'queryRecords', 'listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
 const BEYOND_RECORDS = new Set(['listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
 const QUERY_OPS = new Set(['queryRecords', 'queryFiles']);
+const LINK_COLUMNS = new Set(['ParentDomainID', 'ParentID', 'ChildID', 'ChildDomainID']);
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 const ok200 = (x: TrafficExchange) => x.status === 200 && x.json !== undefined;
@@ -36,11 +37,14 @@ const columnsAreKeys: ExchangeRule = {
       ...(cols.some((c) => c.alias) ? ['COL-003'] : []),
       ...(BEYOND_RECORDS.has(op(x)) ? ['COL-011'] : []),
     ];
+    // a link row's columns beyond the four of 2.3 are not shown: one left out is not judged (an extra key still is)
+    const optional = (k: string) =>
+      op(x) === 'queryLinks' && !LINK_COLUMNS.has(cols.find((c) => c.key === k)?.field ?? k);
     for (const [i, r] of records.entries()) {
       const got = Object.keys(r).sort();
-      if (show(got) !== show(want)) {
-        const missing = want.filter((k) => !got.includes(k));
-        const extra = got.filter((k) => !want.includes(k));
+      const missing = want.filter((k) => !got.includes(k) && !optional(k));
+      const extra = got.filter((k) => !want.includes(k));
+      if (missing.length || extra.length) {
         emit(
           reqs,
           false,
