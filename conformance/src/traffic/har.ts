@@ -58,7 +58,7 @@ export interface HarFile {
 }
 
 /** The entries of a HAR file, in recorded order. A file that is not HAR 1.x is a usage error. */
-export function readHar(file: string): HarEntry[] {
+function readHar(file: string): HarEntry[] {
   return readHarFile(file).entries;
 }
 
@@ -132,7 +132,7 @@ function parseHar(text: string, file: string): HarEntry[] {
  * The members of a zip file by name, each read when asked (stored or deflated; the central
  * directory, as Playwright's and Info-ZIP's zips write it; no ZIP64, no encryption).
  */
-export function readZip(buf: Buffer): Map<string, () => Buffer> {
+function readZip(buf: Buffer): Map<string, () => Buffer> {
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65_535); i--)
     if (buf.readUInt32LE(i) === 0x06054b50) {

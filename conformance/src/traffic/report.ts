@@ -245,7 +245,7 @@ export function trafficResults(v: Verification, o: TrafficReportOptions): Traffi
 }
 
 /** What the verification left unjudged and why, once per cause (issue 34). */
-export function evidenceNotes(v: Verification): string[] {
+function evidenceNotes(v: Verification): string[] {
   return [
     ...(v.base !== undefined
       ? [

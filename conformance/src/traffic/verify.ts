@@ -132,7 +132,7 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
 }
 
 /** `http://host:port/prefix` without a trailing slash or `/api`. */
-export function normalBase(url: string): string {
+function normalBase(url: string): string {
   let u: URL;
   try {
     u = new URL(url);
