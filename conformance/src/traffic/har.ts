@@ -57,11 +57,6 @@ export interface HarFile {
   resource(name: string): Buffer | undefined;
 }
 
-/** The entries of a HAR file, in recorded order. A file that is not HAR 1.x is a usage error. */
-function readHar(file: string): HarEntry[] {
-  return readHarFile(file).entries;
-}
-
 /**
  * A HAR file (`.har`, its attached bodies read from beside it) or a Playwright `.har.zip` (the HAR
  * and its attached bodies in one zip). A file that is neither is a usage error saying what it is.
