@@ -91,7 +91,15 @@ function markers(): string[] {
 }
 
 /** Markers no control exercises yet, each with the reason. */
-const NOT_YET: Record<string, string> = {};
+// Answers of the HTTP layer before routing (spec/openapi.yaml, "Answers before routing"): the suite
+// sends no request that draws them (a head that stalls, an Expect other than 100-continue, a head
+// over 60 KB), so a control answering them otherwise could change nothing core judges.
+const BEFORE_ROUTING = 'answered before routing to requests the suite never sends; no control can reach what core judges';
+const NOT_YET: Record<string, string> = {
+  'components/responses/RequestTimeout': BEFORE_ROUTING,
+  'components/responses/ExpectationFailed': BEFORE_ROUTING,
+  'components/responses/RequestHeadersTooLarge': BEFORE_ROUTING,
+};
 
 describe('control catalogue', () => {
   it('has at least 40 controls with unique kebab-case names, none shared with a fault', () => {

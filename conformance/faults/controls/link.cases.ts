@@ -7,6 +7,7 @@ import { type Case, codeAndStatus, get, json, ok, post, status } from './canned-
 export const LINK_CONTROL_CASES: Record<string, Case[]> = {
   'link-bad-request-422': [
     { req: post('/api/Link/Upsert', {}), upstream: problem(400, 'MalformedRequest', 'x'), expect: status(422) },
+    { req: post('/api/Link/Remove', {}), upstream: problem(409, 'Conflict', 'x'), expect: status(422) },
     { req: get('/api/Claim/Query?take=0'), upstream: problem(400, 'MalformedRequest', 'x'), expect: status(400) },
   ],
   'link-body-nested': [

@@ -46,12 +46,13 @@ export const LINK_CONTROLS: Control[] = [
   {
     name: 'link-bad-request-422',
     area: 'LINK',
-    description: 'A refused link request (non-linkable child, bad match field, unknown relationship) is answered 422.',
+    description:
+      'A refused link request (non-linkable child, bad match field, unknown relationship, a match key that matches several records) is answered 422.',
     allowedBy:
       'Section 4.4: "POST /api/Link/Upsert: ... Body fields for the relationship and the child side, and the response: not shown."',
-    markers: ['components/responses/LinkBadRequest'],
+    markers: ['components/responses/LinkBadRequest', 'components/responses/LinkConflict'],
     select: ['LINK-', 'AUTH-'],
-    rewrite: recode(['MalformedRequest'], 422, ['upsertLink', 'removeLink', 'queryLinks']),
+    rewrite: recode(['MalformedRequest', 'Conflict'], 422, ['upsertLink', 'removeLink', 'queryLinks']),
   },
   // The link endpoints: body and parameter names, the relationship column, LinkID, the answers of
   // Upsert and Remove, and the order of Link/Query.
