@@ -286,16 +286,23 @@ const FILE_RULE: Record<string, string> = {
 
 /**
  * Sends a query case and judges it; the refusal, if any. A case with the LINQ filter whose page
- * was refused is asked again with the state's filter instead: answered right then, the LINQ
- * filter is what broke the page (QRY-010; a filter applied after paging cuts the wrong page).
+ * was refused is asked again with the state's filter instead, sorted: answered right then, the
+ * LINQ filter is what broke the page (QRY-010; a filter applied after paging cuts the wrong page).
  */
 async function askQuery(t: Ctx, f: Fixture, listing: 'records' | 'files', c: QueryCase): Promise<Refused | undefined> {
   const r = await askQueryOnce(t, f, listing, c);
-  // the total count has a rule of its own (QRY-014: all records matching, the LINQ filter included)
-  const countRules = ['QRY-010', 'QRY-014', 'QRY-015', 'FILE-024'];
-  if (!r || !c.linq || countRules.includes(r.requirement)) return r;
+  // only a page of the wrong records, size or order: the filter's page shows the same offset, take
+  // and sort; columns (suppression, aliases) and the count depend on which records the page holds
+  const pageRules = ['QRY-003', 'QRY-005', 'QRY-006', 'QRY-007', 'QRY-008', 'QRY-023', 'QRY-024', 'FILE-022'];
+  if (!r || !c.linq || !pageRules.includes(r.requirement)) return r;
+  // sorted, so that the same offset and take show on the filter's records too (an unsorted page
+  // of them is judged only by its size and its records, and an offset ignored can pass there)
   const { linq: _, ...filtered } = c;
-  if (await askQueryOnce(t, f, listing, filtered)) return r;
+  const sorted = {
+    ...filtered,
+    sort: filtered.sort ?? { keys: [{ field: f.recs.sortField, dir: 'asc' as const }], explicitAsc: false },
+  };
+  if (await askQueryOnce(t, f, listing, sorted)) return r;
   return {
     requirement: 'QRY-010',
     message: `${r.message}\nthe same request with the filter instead is answered right`,
