@@ -94,7 +94,8 @@ function markers(): string[] {
 // Answers of the HTTP layer before routing (spec/openapi.yaml, "Answers before routing"): the suite
 // sends no request that draws them (a head that stalls, an Expect other than 100-continue, a head
 // over 60 KB), so a control answering them otherwise could change nothing core judges.
-const BEFORE_ROUTING = 'answered before routing to requests the suite never sends; no control can reach what core judges';
+const BEFORE_ROUTING =
+  'answered before routing to requests the suite never sends; no control can reach what core judges';
 const NOT_YET: Record<string, string> = {
   'components/responses/RequestTimeout': BEFORE_ROUTING,
   'components/responses/ExpectationFailed': BEFORE_ROUTING,
