@@ -1,6 +1,6 @@
 // createApp: the Hono application of the reference server (architecture section 6).
 import { Hono } from 'hono';
-import type { AppEnv, Deps, Settings } from './deps.js';
+import { systemClock, type AppEnv, type Deps, type Settings } from './deps.js';
 import { createDictionary, DOMAINS } from './dictionary.js';
 import { openDatabase } from './db.js';
 import { installAuthCache } from './auth.js';
@@ -66,7 +66,7 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
     db,
     dict,
     settings: { enhancedSessionIDSecurity: true },
-    clock: opts.clock ?? (() => new Date()),
+    clock: opts.clock ?? systemClock,
   };
   deps.settings = loadSettings(db, opts.settings);
   const log = opts.log ?? defaultLog;

@@ -2,7 +2,7 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import type Database from 'better-sqlite3';
-import type { AppEnv, Deps } from './deps.js';
+import { nowMs, type AppEnv, type Deps } from './deps.js';
 import { ApiError } from './errors.js';
 import { ADMIN_PERMISSIONS, PERMISSIONS, type Permission, type User } from './permissions.js';
 
@@ -150,7 +150,7 @@ function lookupToken(deps: Deps, token: string): { user: User; expiresMs: number
     { UserID: number; Expires: string } | undefined;
   if (!row) return undefined;
   const expiresMs = Date.parse(row.Expires);
-  if (expiresMs <= deps.clock().getTime()) return undefined;
+  if (expiresMs <= nowMs(deps)) return undefined;
   const user = loadUser(deps, row.UserID);
   return user ? { user, expiresMs } : undefined;
 }
@@ -235,7 +235,7 @@ export class AuthCache {
     const hit = this.entries.get(token);
     if (hit) {
       // the same test as lookupToken's, against the clock of this request
-      if (!(hit.expiresMs <= deps.clock().getTime())) return hit.user;
+      if (!(hit.expiresMs <= nowMs(deps))) return hit.user;
       // why: expired now; dropped, and never cached again while its row says it has expired.
       this.entries.delete(token);
       return undefined;
@@ -279,6 +279,8 @@ export function authenticate(c: Context<AppEnv>, deps: Deps): void {
   const user = userForToken(deps, token);
   if (!user) throw new ApiError(401, 'Unauthenticated', 'The token is unknown or has expired.');
   c.set('user', user);
+  // read again by the record and query reads (requestContext): the header is looked up once
+  c.set('token', token);
 }
 
 /** Check an account/user/password triple; the user ID when it is right. */

@@ -16,9 +16,20 @@ export interface Deps {
   clock: () => Date;
 }
 
-/** Hono's context variables: the authenticated user (set by the auth middleware). Areas get their
- * dependencies through `register(app, deps)`, not through the context. */
-export type AppEnv = { Variables: { user: User } };
+/** The clock of a server started without one (createApp): the system time. */
+export const systemClock = (): Date => new Date();
+
+/** `deps.clock().getTime()`, without a Date per call on the system clock: the token cache reads the
+ * time on every authenticated request (auth.ts; 0.4 µs of a record read in the profile of
+ * docs/benchmarks.md, 28 November). An injected clock (tests) is still called every time. */
+export function nowMs(deps: Deps): number {
+  return deps.clock === systemClock ? Date.now() : deps.clock().getTime();
+}
+
+/** Hono's context variables: the authenticated user and the token it was found by (set by
+ * `authenticate`). Areas get their dependencies through `register(app, deps)`, not through the
+ * context. */
+export type AppEnv = { Variables: { user: User; token: string } };
 
 /** Timestamp in the service's format: ISO 8601, UTC, milliseconds, no zone designator
  * (`2026-11-21T05:40:12.345`). */

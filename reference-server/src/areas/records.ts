@@ -33,7 +33,8 @@ export function activeCondition(def: DomainDef): SqlFragment[] {
 }
 
 export function requestContext(c: Context<AppEnv>, deps: Deps): RequestContext {
-  return { deps, user: c.get('user'), token: c.req.header(TOKEN_HEADER) ?? '' };
+  // the token authenticate() found (every /api route runs behind it), else the header itself
+  return { deps, user: c.get('user'), token: c.get('token') ?? c.req.header(TOKEN_HEADER) ?? '' };
 }
 
 /** How many compiled record reads `getOne` keeps (per server; least recently added out first). */
