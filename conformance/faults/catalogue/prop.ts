@@ -74,7 +74,7 @@ async function passesScheduleChecks(
   const r = await ctx.call(
     'POST',
     `/api/Quotes/Proposals/${encodeURIComponent(route.proposalId)}/Schedules/${encodeURIComponent(route.domain)}/UpsertMulti`,
-    { token: tokenOf(req, ctx) ?? null, body: { Inserts: [], Updates: [{ ID: sid }], Deletes: [] } },
+    { token: tokenOf(req, ctx) ?? null, body: { Inserts: [], Updates: [{ ID: sid, Fields: {} }], Deletes: [] } },
   );
   return r.status === 200 && r.json?.Updates?.[0]?.IsSuccessful === true;
 }
