@@ -444,7 +444,10 @@ conformance(
           );
         });
       }
-      const c = await fileRecord(t, f.fileId, 'Contents');
+      // Contents under the API token is AUTH-003's rule, judged by its test: a step here
+      const c = await t.needs('AUTH-003', `GET /api/File/{id} serves Contents of ${fileName} under the API token`, () =>
+        fileRecord(t, f.fileId, 'Contents'),
+      );
       judgedAlone('FILE-010', `Contents of ${fileName}`, () =>
         expect(bytesOf(c.Contents).equals(content), `${fileName}: Contents holds the ${content.length} bytes`).toBe(
           true,
