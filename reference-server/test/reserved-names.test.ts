@@ -7,19 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertRow } from '../src/db.js';
 import { enc, expectDocumented, expectProblem, harness, type Harness, type Res } from './app-core.harness.js';
-
-const INHERITED = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  '__defineGetter__',
-  'toLocaleString',
-];
-const SQL_WORDS = ['rowid', 'oid', '_rowid_', 'SELECT', 'FROM', 'WHERE', 'NULL', 'sqlite_master'];
-const NAMES = [...INHERITED, ...SQL_WORDS];
+import { INHERITED, RESERVED_NAMES as NAMES } from './reserved-names.js';
 
 /** A core and a `Custom.` domain, each with an association and a coded field. */
 const DOMAINS = [

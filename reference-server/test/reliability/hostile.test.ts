@@ -31,6 +31,7 @@ import {
   type Snapshot,
   type SpawnedServer,
 } from './support.js';
+import { RESERVED_NAMES as NAMES } from '../reserved-names.js';
 
 /** How many requests the "all at once" class keeps in flight. */
 const CONCURRENT = Number(process.env.HOSTILE_CONCURRENT ?? (LONG ? 2_000 : 400));
@@ -44,19 +45,6 @@ let hangMs = 20_000;
 const dispatcher = new Agent({ connections: 256 });
 /** the slowest answer seen, ms */
 let slowest = 0;
-
-const INHERITED = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  '__defineGetter__',
-  'toLocaleString',
-];
-const SQL_WORDS = ['rowid', 'oid', '_rowid_', 'SELECT', 'FROM', 'WHERE', 'NULL', 'sqlite_master'];
-const NAMES = [...INHERITED, ...SQL_WORDS];
 
 let dir: string;
 let dbFile: string;
