@@ -957,41 +957,23 @@ conformance(
         `${what}: non-null keys in numeric order (${JSON.stringify(values)})`,
       ).toEqual(want);
     };
+    // one page of the state's set in the order `sort`, the start offset always sent (its default is QRY-007's rule)
+    const page = (sort: string, take: number, skip: number) =>
+      list(t, queryPath(recs), { ...only(t, recs), columns, sort, take, [t.bindings.query.skip]: skip });
     for (const dir of ['asc', 'desc'] as const) {
       const sort = dir === 'asc' ? recs.numberField : `${recs.numberField} desc`;
-      const all = await list(t, queryPath(recs), {
-        ...only(t, recs),
-        columns,
-        sort,
-        take: 100,
-        [t.bindings.query.skip]: 0,
-      });
+      const all = await page(sort, 100, 0);
       judge(all, dir, `sort ${sort}, one page`);
       // the same set in pages of 5 (the start offset is QRY-006's rule, judged by its test: a step)
       const paged: Row[] = [];
-      for (let k = 0; k <= SAMPLE_NUMBERS.length; k += 5)
-        paged.push(
-          ...(await list(t, queryPath(recs), {
-            ...only(t, recs),
-            columns,
-            sort,
-            take: 5,
-            [t.bindings.query.skip]: k,
-          })),
-        );
+      for (let k = 0; k <= SAMPLE_NUMBERS.length; k += 5) paged.push(...(await page(sort, 5, k)));
       judgedAlone('QRY-006', `sort ${sort}: pages of 5 join into the whole ordered set`, () =>
         judge(paged, dir, `sort ${sort}, pages of 5`),
       );
     }
     // a text sort over the same records keeps every row too (the collation of non-ASCII text is not stated)
     for (const sort of [recs.textField, `${recs.textField} desc`]) {
-      const rows = await list(t, queryPath(recs), {
-        ...only(t, recs),
-        columns,
-        sort,
-        take: 100,
-        [t.bindings.query.skip]: 0,
-      });
+      const rows = await page(sort, 100, 0);
       expect(rows.length, `sort ${sort}: every record, null keys included`).toBe(SAMPLE_TEXTS.length);
     }
   },
