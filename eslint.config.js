@@ -82,30 +82,56 @@ export default tseslint.config(
   },
   {
     // The folders of conformance/src, lowest first: a module imports its own folder and those
-    // before it. `known`: the imports that break the order today, each waiting for the model module
-    // (issue 36 item 1: run context, profiles, outcomes, versions) to move below them; a new one
-    // fails lint.
+    // before it. `model` is the floor (the run context and profiles, the options table, bindings,
+    // test outcomes and their classification, errors, versions, progress events): every folder may
+    // import it, and it imports nothing of the package (the zone below).
     files: ['conformance/src/**/*.ts'],
     rules: {
       'local/folder-order': [
         'error',
         {
           root: 'conformance/src',
-          order: ['', 'spec', 'suite-api', 'report', 'traffic', 'coverage', 'targets', 'run', 'compare', 'cli'],
-          known: [
-            'report/results.ts -> run/context.ts',
-            'report/run-results.ts -> run/context.ts',
-            'run/run-conformance.ts -> cli/versions.ts',
-            'suite-api/dsl.ts -> run/context.ts',
-            'suite-api/states.ts -> run/context.ts',
-            'suite-api/dsl.ts -> report/results.ts',
-            'suite-api/verdict.ts -> report/results.ts',
-            'suite-api/dsl.ts -> traffic/spool.ts',
-            'suite-api/transport.ts -> traffic/spool.ts',
-            'targets/from-options.ts -> run/config.ts',
-            'targets/target.ts -> run/context.ts',
-            'traffic/har-recording.ts -> cli/versions.ts',
-            'traffic/verify-files.ts -> cli/versions.ts',
+          order: [
+            'model',
+            '',
+            'spec',
+            'suite-api',
+            'report',
+            'traffic',
+            'coverage',
+            'targets',
+            'run',
+            'compare',
+            'cli',
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['conformance/src/model/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './conformance/src/model',
+              from: './conformance',
+              except: ['./src/model'],
+              message: 'the model (conformance/src/model) imports nothing of the package: it is the floor',
+            },
+            {
+              target: './conformance/src/model',
+              from: './spec',
+              except: ['./generated', './paths.ts'],
+              message: 'the model imports of spec/ only the generated types and spec/paths.ts',
+            },
+            {
+              target: './conformance/src/model',
+              from: ['./reference-server', './bench', './scripts'],
+              message: 'the model imports nothing of the package',
+            },
           ],
         },
       ],

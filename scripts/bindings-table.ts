@@ -1,5 +1,5 @@
 // `npm run docs:bindings`: rewrites the bindings table of conformance/README.md from
-// conformance/src/suite-api/bindings.ts (conformance/test/init.test.ts fails while it is stale).
+// conformance/src/model/bindings.ts (conformance/test/init.test.ts fails while it is stale).
 import fs from 'node:fs';
 import path from 'node:path';
 import { withBindingsTable } from '../conformance/src/cli/binding-docs.js';

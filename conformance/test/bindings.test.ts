@@ -1,7 +1,7 @@
 // Bindings: dotted paths reach nested bodies, the total count can live in a header (the README
 // table's drift test is conformance/test/init.test.ts).
 import { describe, expect, it } from 'vitest';
-import { atPath, domainListOf, resolveBindings, setAtPath, totalCountOf } from '../src/suite-api/bindings.js';
+import { atPath, domainListOf, resolveBindings, setAtPath, totalCountOf } from '../src/model/bindings.js';
 import { linkBody } from '../src/suite-api/dsl.js';
 
 describe('paths and places', () => {

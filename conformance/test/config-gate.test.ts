@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 import { resolveRunOptions } from '../src/run/config.js';
-import { UsageError } from '../src/errors.js';
+import { UsageError } from '../src/model/errors.js';
 import { fakeRun } from './helpers/fake-run.js';
 
 const catalogue = loadCatalogue();

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolveRunOptions } from '../src/run/config.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
-import { UsageError } from '../src/errors.js';
-import { absenceWindowMs, selectTest, matchesSelection } from '../src/run/context.js';
-import { resolveBindings } from '../src/suite-api/bindings.js';
+import { UsageError } from '../src/model/errors.js';
+import { absenceWindowMs, selectTest, matchesSelection } from '../src/model/context.js';
+import { resolveBindings } from '../src/model/bindings.js';
 
 const catalogue = loadCatalogue();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-config-'));

@@ -24,7 +24,7 @@ import { QRY_CONTROL_CASES } from '../faults/controls/qry.cases.js';
 import { REC_CONTROL_CASES } from '../faults/controls/rec.cases.js';
 import { SCHED_CONTROL_CASES } from '../faults/controls/sched.cases.js';
 import type { Area } from '../faults/fault.js';
-import { resolveBindings } from '../src/suite-api/bindings.js';
+import { resolveBindings } from '../src/model/bindings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CONTROLS_DIR = path.join(ROOT, 'conformance/faults/controls');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogueFrom } from '../src/spec/catalogue.js';
 import { applyGate, loadBaseline, loadExpectedFailures, parseExpectedFailures } from '../src/report/gate.js';
-import { UsageError } from '../src/errors.js';
+import { UsageError } from '../src/model/errors.js';
 import { toJUnit } from '../src/report/junit.js';
 import { buildRunResults, type RunInfo } from '../src/report/run-results.js';
 import { summaryText } from '../src/report/summary.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultBindings } from '../src/suite-api/bindings.js';
+import { defaultBindings } from '../src/model/bindings.js';
 import { bindingRows, bindingsMarkdown, withBindingsTable } from '../src/cli/binding-docs.js';
 import { loadStateDocs } from '../src/cli/state-catalogue.js';
 import { resolveRunOptions } from '../src/run/config.js';

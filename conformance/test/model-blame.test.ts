@@ -3,7 +3,7 @@
 // (the test then fails every requirement it names, as before).
 import { describe, expect, it } from 'vitest';
 import { blamed, judged } from '../suite/support/model/blame.js';
-import { BlockedError } from '../src/errors.js';
+import { BlockedError } from '../src/model/errors.js';
 import { buildRequirementReports } from '../src/report/results.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 

@@ -1,4 +1,4 @@
-// The table of run options (src/run/options.ts): every row reaches the flags of `conformance run`,
+// The table of run options (src/model/options.ts): every row reaches the flags of `conformance run`,
 // the environment map, the config file and the library's typed options; an unknown key is an error
 // with a suggestion wherever it is given; numbers may be numbers and bindings an object.
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { resolveRunOptions } from '../src/run/config.js';
-import { contextFromEnv } from '../src/run/context.js';
+import { contextFromEnv } from '../src/model/context.js';
 import {
   CONFIG_KEYS,
   ENV_VARS,
@@ -16,9 +16,9 @@ import {
   runOptionFlags,
   suggest,
   type ConformanceOptions,
-} from '../src/run/options.js';
+} from '../src/model/options.js';
 import { registerRun } from '../src/cli/run.js';
-import { UsageError } from '../src/errors.js';
+import { UsageError } from '../src/model/errors.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 import { ROOT } from '../../spec/paths.js';
 

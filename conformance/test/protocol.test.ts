@@ -12,7 +12,7 @@ import {
   unconfirmedParams,
 } from '../src/suite-api/protocol.js';
 import { guardedValues, ProtocolNeedError } from '../src/suite-api/state-values.js';
-import { NotApplicableError, PreconditionFailedError } from '../src/errors.js';
+import { NotApplicableError, PreconditionFailedError } from '../src/model/errors.js';
 
 const protocol = loadProtocol();
 

@@ -7,9 +7,9 @@ import {
   missingValueIn,
   undocumentedPartIn,
 } from '../src/suite-api/request-guard.js';
-import { defaultBindings } from '../src/suite-api/bindings.js';
+import { defaultBindings } from '../src/model/bindings.js';
 import { loadOpenApi } from '../src/spec/openapi.js';
-import { classifyError } from '../src/report/results.js';
+import { classifyError } from '../src/model/outcome.js';
 
 describe('a request built from a missing value', () => {
   it.each([

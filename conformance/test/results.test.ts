@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueFrom } from '../src/spec/catalogue.js';
-import {
-  aggregate,
-  buildRequirementReports,
-  classifyError,
-  exitCodeFor,
-  type TestResult,
-} from '../src/report/results.js';
+import { aggregate, classifyError } from '../src/model/outcome.js';
+import { buildRequirementReports, exitCodeFor, type TestResult } from '../src/report/results.js';
 import { genericResults } from '../src/report/generic-results.js';
 import { toJUnit } from '../src/report/junit.js';
 import { buildRunResults, type RunInfo } from '../src/report/run-results.js';

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSeed, randomSeed, resolveRunOptions } from '../src/run/config.js';
-import { UsageError } from '../src/errors.js';
-import { contextFromEnv } from '../src/run/context.js';
+import { UsageError } from '../src/model/errors.js';
+import { contextFromEnv } from '../src/model/context.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-seed-'));
 

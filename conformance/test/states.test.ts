@@ -7,7 +7,7 @@ import {
   findFixture,
   parseFixtures,
 } from '../src/suite-api/states.js';
-import { NotApplicableError, PreconditionFailedError } from '../src/errors.js';
+import { NotApplicableError, PreconditionFailedError } from '../src/model/errors.js';
 import { parse } from 'yaml';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';

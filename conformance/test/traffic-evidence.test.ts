@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 import { loadOpenApi } from '../src/spec/openapi.js';
-import { resolveBindings } from '../src/suite-api/bindings.js';
+import { resolveBindings } from '../src/model/bindings.js';
 import { trafficResults } from '../src/traffic/report.js';
 import { verifyTraffic, type Verification } from '../src/traffic/verify.js';
 import { harEntry, harLog, type HarEntry } from '../src/traffic/har.js';

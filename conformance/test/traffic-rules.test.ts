@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../src/spec/catalogue.js';
 import { loadOpenApi } from '../src/spec/openapi.js';
-import { resolveBindings } from '../src/suite-api/bindings.js';
+import { resolveBindings } from '../src/model/bindings.js';
 import { curlCommand } from '../src/report/curl.js';
 import { redactor, shortenContents } from '../src/traffic/redact.js';
 import { trafficResults } from '../src/traffic/report.js';

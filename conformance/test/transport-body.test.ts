@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TargetError } from '../src/errors.js';
+import { TargetError } from '../src/model/errors.js';
 import { TransportError, send } from '../src/suite-api/transport.js';
 
 const TEXT = JSON.stringify({ List: Array.from({ length: 50 }, (_, i) => ({ ID: i, Name: `name ${i} é` })) });

@@ -3,7 +3,7 @@
 // test's own blocks the test at the shape's root; a shape a requirement of the test states fails
 // that requirement alone.
 import { describe, expect, it } from 'vitest';
-import { BlockedError } from '../src/errors.js';
+import { BlockedError } from '../src/model/errors.js';
 import { decideVerdict } from '../src/suite-api/verdict.js';
 import type { Violation } from '../src/suite-api/generic-checks/types.js';
 

@@ -17,13 +17,13 @@ async function ruleIds(file: string, text: string): Promise<string[]> {
 
 describe('lint: import cycles, type-only imports included', () => {
   it('a cycle closed by a type-only import fails (import-x/no-cycle alone lets it pass)', async () => {
-    const file = 'conformance/src/run/context.ts';
-    // config.ts imports context.ts's types; context.ts now imports one of config.ts's
-    const planted = `${fs.readFileSync(path.join(ROOT, file), 'utf8')}\nimport type { RunOptions } from './config.js';\nexport type Probe = RunOptions;\n`;
+    const file = 'conformance/src/model/options.ts';
+    // context.ts imports options.ts; options.ts now imports one of context.ts's types
+    const planted = `${fs.readFileSync(path.join(ROOT, file), 'utf8')}\nimport type { RunContext } from './context.js';\nexport type Probe = RunContext;\n`;
     const messages = await ruleIds(file, planted);
     expect(messages).toEqual([
       expect.stringMatching(
-        /^local\/no-cycle-with-types: import cycle \(type-only imports count\): conformance\/src\/run\/context\.ts -> conformance\/src\/run\/config\.ts -> conformance\/src\/run\/context\.ts$/,
+        /^local\/no-cycle-with-types: import cycle \(type-only imports count\): conformance\/src\/model\/options\.ts -> conformance\/src\/model\/context\.ts -> conformance\/src\/model\/options\.ts$/,
       ),
     ]);
     expect(messages.some((m) => m.startsWith('import-x/no-cycle'))).toBe(false);
@@ -52,24 +52,55 @@ describe('lint: the folder order of conformance/src', () => {
       `import type { RunOptions } from '../run/config.js';\nexport type Probe = RunOptions;\n`,
     );
     expect(messages).toEqual([
-      "local/folder-order: spec/probe.ts imports run/config.ts: folder 'run' is above 'spec' in the order ((root) < spec < suite-api < report < traffic < coverage < targets < run < compare < cli); move the shared part down",
+      "local/folder-order: spec/probe.ts imports run/config.ts: folder 'run' is above 'spec' in the order (model < (root) < spec < suite-api < report < traffic < coverage < targets < run < compare < cli); move the shared part down",
     ]);
   }, 120_000);
 
-  it('an import down the order, and one of the known ones, pass', async () => {
+  it('an import down the order passes, and the tree has no exception', async () => {
     expect(
       await ruleIds(
         'conformance/src/cli/probe.ts',
-        `import { UsageError } from '../errors.js';\nexport const e = UsageError;\n`,
+        `import { UsageError } from '../model/errors.js';\nexport const e = UsageError;\n`,
       ),
     ).toEqual([]);
-    const file = 'conformance/src/targets/target.ts';
-    expect(await ruleIds(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))).toEqual([]);
+    const config = fs.readFileSync(path.join(ROOT, 'eslint.config.js'), 'utf8');
+    expect(config).not.toMatch(/\bknown:/);
+  }, 120_000);
+
+  it('the model imports nothing of the package: neither a folder above it nor a root file', async () => {
+    for (const [spec, name] of [
+      ['../paths.js', 'ROOT'],
+      ['../spec/catalogue.js', 'loadCatalogue'],
+    ]) {
+      const messages = await ruleIds(
+        'conformance/src/model/probe.ts',
+        `import { ${name} } from '${spec}';\nexport const x = ${name};\n`,
+      );
+      expect(messages).toContainEqual(expect.stringMatching(/^local\/folder-order: model\/probe\.ts imports /));
+      expect(messages).toContainEqual(
+        expect.stringMatching(
+          /^import-x\/no-restricted-paths: .*the model \(conformance\/src\/model\) imports nothing of the package: it is the floor$/,
+        ),
+      );
+    }
+    // what it may import: node built-ins, dependencies, spec/generated types and spec/paths.ts
+    const allowed = await ruleIds(
+      'conformance/src/model/probe.ts',
+      `import path from 'node:path';\nimport type { paths } from '../../../spec/generated/openapi.js';\nimport { ROOT } from '../../../spec/paths.js';\nexport type P = paths;\nexport const x = path.join(ROOT);\n`,
+    );
+    expect(allowed).toEqual([]);
+    const server = await ruleIds(
+      'conformance/src/model/probe.ts',
+      `import { own } from '../../../reference-server/src/own.js';\nexport const x = own;\n`,
+    );
+    expect(server.filter((m) => m.startsWith('import-x/no-restricted-paths'))).toEqual([
+      expect.stringMatching(/ the model imports nothing of the package$/),
+    ]);
   }, 120_000);
 
   it('a new folder must be given its place', async () => {
-    expect(await ruleIds('conformance/src/model/probe.ts', `export const x = 1;\n`)).toEqual([
-      "local/folder-order: folder 'model' of conformance/src has no place in the folder order (eslint.config.js)",
+    expect(await ruleIds('conformance/src/unplaced/probe.ts', `export const x = 1;\n`)).toEqual([
+      "local/folder-order: folder 'unplaced' of conformance/src has no place in the folder order (eslint.config.js)",
     ]);
   }, 120_000);
 });

@@ -2,8 +2,7 @@
 //   - no-cycle-with-types: no import cycle, type-only imports included (import-x/no-cycle skips
 //     them: a cycle closed by `import type` passed it);
 //   - folder-order: inside one source root, a module imports only its own folder and the folders
-//     below it in a declared order; the imports that break it today are listed by name (`known`), so
-//     that no new one comes in while they wait to be moved.
+//     below it in a declared order, with no exceptions.
 // docs/test/lint-import-graph.test.ts plants a type-only cycle and an upward import and sees both fail.
 import path from 'node:path';
 import { pathBack, resolveImport } from './import-graph.mjs';
@@ -57,7 +56,6 @@ const folderOrder = {
         properties: {
           root: { type: 'string' },
           order: { type: 'array', items: { type: 'string' } },
-          known: { type: 'array', items: { type: 'string' } },
         },
         required: ['root', 'order'],
         additionalProperties: false,
@@ -70,7 +68,7 @@ const folderOrder = {
     },
   },
   create(context) {
-    const { root, order, known = [] } = context.options[0];
+    const { root, order } = context.options[0];
     const rootDir = path.resolve(root);
     const file = context.physicalFilename;
     if (!file.startsWith(rootDir + path.sep)) return {};
@@ -80,7 +78,6 @@ const folderOrder = {
       return r.length > 1 ? r[0] : '';
     };
     const within = (f) => path.relative(rootDir, f).split(path.sep).join('/');
-    const allowed = new Set(known);
     return {
       Program(program) {
         const fromFolder = folderOf(file);
@@ -94,7 +91,6 @@ const folderOrder = {
           if (!to || !to.startsWith(rootDir + path.sep)) continue;
           const toFolder = folderOf(to);
           if (toFolder === fromFolder || order.indexOf(toFolder) < fromRank) continue;
-          if (allowed.has(`${within(file)} -> ${within(to)}`)) continue;
           context.report({
             node,
             messageId: 'upward',

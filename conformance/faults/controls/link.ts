@@ -14,7 +14,7 @@ import {
   withResponseJson,
 } from '../exchange.js';
 import { chain, noContent, only, onSuccess, recode, renameBodyKeys, renameQueryParams } from './util.js';
-import { defaultBindings } from '../../src/suite-api/bindings.js';
+import { defaultBindings } from '../../src/model/bindings.js';
 
 const UPSERT =
   'Section 4.4: "POST /api/Link/Upsert: creates a link or updates an existing one. Body fields for the relationship and the child side, and the response: not shown."';

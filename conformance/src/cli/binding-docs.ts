@@ -2,7 +2,7 @@
 // bindingRows() fails when a key has no meaning here or a meaning names no key, so `conformance
 // init` and the bindings table of conformance/README.md cannot drift from bindings.ts (a test
 // checks both).
-import { defaultBindings } from '../suite-api/bindings.js';
+import { defaultBindings } from '../model/bindings.js';
 
 const MEANINGS: Record<string, string> = {
   tokenHeader: 'header that carries the API token (e.g. Authorization)',
@@ -64,7 +64,7 @@ export function bindingRows(): BindingRow[] {
 }
 
 const README_START =
-  '<!-- bindings-table:start (generated from conformance/src/suite-api/bindings.ts; npm run docs:bindings) -->';
+  '<!-- bindings-table:start (generated from conformance/src/model/bindings.ts; npm run docs:bindings) -->';
 const README_END = '<!-- bindings-table:end -->';
 
 /** The bindings table of conformance/README.md: the YAML keys, their defaults and meanings. */

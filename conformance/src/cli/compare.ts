@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { CatalogueError } from '../spec/catalogue.js';
 import { compareConformance } from '../compare/index.js';
 import { CAUSES } from '../compare/model.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { log } from './log.js';
 

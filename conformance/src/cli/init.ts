@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CONFIG_KEYS } from '../run/options.js';
+import { CONFIG_KEYS } from '../model/options.js';
 import { EXIT } from '../report/results.js';
 import { bindingRows } from './binding-docs.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';

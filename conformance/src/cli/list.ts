@@ -2,7 +2,7 @@
 import { type Command, Option } from 'commander';
 import { CatalogueError, loadCatalogue } from '../spec/catalogue.js';
 import { collectTests } from '../run/collect.js';
-import { selectTest } from '../run/context.js';
+import { selectTest } from '../model/context.js';
 import { EXIT } from '../report/results.js';
 import { log } from './log.js';
 

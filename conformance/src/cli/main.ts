@@ -1,7 +1,7 @@
 // `conformance` CLI: the program and its commands, each registered from its own file in this
 // folder (src/cli/ is the command line; the work is done in run/, report/, coverage/ and targets/).
 import { Command, CommanderError } from 'commander';
-import { HarnessError, UsageError } from '../errors.js';
+import { HarnessError, UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { registerCompare } from './compare.js';
 import { registerCoverage } from './coverage.js';
@@ -14,7 +14,7 @@ import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerStates } from './states.js';
 import { registerVerifyTraffic } from './verify-traffic.js';
-import { suiteVersion } from './versions.js';
+import { suiteVersion } from '../model/versions.js';
 
 // the library entry (package export "./run", conformance/bin/run.mjs) shares this bundle
 export { runConformance } from '../run/run-conformance.js';

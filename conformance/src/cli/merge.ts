@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadCatalogue, CatalogueError } from '../spec/catalogue.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { applyGate, gateFromFiles, loadBaseline } from '../report/gate.js';
 import { applyStrength } from '../report/strength.js';
 import { summaryText } from '../report/summary.js';

@@ -2,12 +2,12 @@
 // integration tests, a client in staging) at it; it forwards everything unchanged to the upstream
 // and writes the traffic as HAR for `conformance verify-traffic`. Stops on Ctrl-C (or SIGTERM).
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { bindingsFromConfig } from '../traffic/bindings-file.js';
 import { startRecordingProxy } from '../traffic/recording-proxy.js';
 import { log } from './log.js';
-import { suiteVersion } from './versions.js';
+import { suiteVersion } from '../model/versions.js';
 
 interface Opts {
   upstream?: string;

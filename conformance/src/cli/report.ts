@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CatalogueError, loadCatalogue } from '../spec/catalogue.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { applyGate, gateFromFiles, loadBaseline } from '../report/gate.js';
 import { EXIT, exitCodeFor, verdictFor, type RunResults } from '../report/results.js';
 import { summaryText } from '../report/summary.js';

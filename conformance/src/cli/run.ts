@@ -1,9 +1,9 @@
 // `conformance run`: start a target, run the suite against it, write the reports; the exit code
 // is the run's (see report/results.ts EXIT).
 import { type Command, Option } from 'commander';
-import { ENV_VARS, runOptionFlags, type ConformanceOptions } from '../run/options.js';
+import { ENV_VARS, runOptionFlags, type ConformanceOptions } from '../model/options.js';
 import { runConformance } from '../run/run-conformance.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { log } from './log.js';
 
@@ -26,7 +26,7 @@ export function registerRun(program: Command, onExit: (code: number) => void): v
   const run = program
     .command('run')
     .description('start a target (default: the reference server image) and run the suite against it');
-  // the flags, their help and their variables: the table of run options (run/options.ts)
+  // the flags, their help and their variables: the table of run options (model/options.ts)
   for (const f of runOptionFlags()) {
     const o = new Option(f.flags, f.description);
     if (f.choices) o.choices(f.choices);

@@ -13,12 +13,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Option, type Command } from 'commander';
-import { resolveBindings } from '../suite-api/bindings.js';
-import { HarnessError } from '../errors.js';
+import { resolveBindings } from '../model/bindings.js';
+import { HarnessError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
-import type { Profile, RunContext } from '../run/context.js';
-import { splitList } from '../run/context.js';
-import { optionDefault } from '../run/options.js';
+import type { Profile, RunContext } from '../model/context.js';
+import { splitList } from '../model/context.js';
+import { optionDefault } from '../model/options.js';
 import { LocalProcessTarget } from '../targets/local-process.js';
 import { runSuite } from '../run/vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';

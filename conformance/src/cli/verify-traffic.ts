@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CatalogueError } from '../spec/catalogue.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { applyStrength, parseMinJudged, strengthLine } from '../report/strength.js';
 import { summaryText } from '../report/summary.js';

@@ -7,7 +7,7 @@
 //                        them before X -> X (the check of an upgrade, run in CI)
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { renderCompareHtml } from './html.js';
 import { loadRunArg, mergeShardRuns, type LoadedRun } from './load.js';
 import { CAUSES, compareRuns, implementationOf, type Cause, type Comparison } from './model.js';

@@ -4,7 +4,7 @@
 // over the union of their tests), so a sharded run is one column like an unsharded one.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { ROOT } from '../paths.js';
 import type { RunResults } from '../report/results.js';
 import { loadCatalogue } from '../spec/catalogue.js';

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Catalogue } from '../spec/catalogue.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { ROOT } from '../paths.js';
 import {
   EXIT,

@@ -3,7 +3,7 @@
 // with the same rules as a run (buildRequirementReports, exitCodeFor). Used by `conformance merge`
 // (cli/merge.ts) and by `conformance compare`, which takes merged shards as one run.
 import type { Catalogue } from '../spec/catalogue.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import {
   buildRequirementReports,
   countResults,

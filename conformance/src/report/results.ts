@@ -5,8 +5,11 @@ import type { Exchange } from '../suite-api/client.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
-import type { Profile, TargetKind } from '../run/context.js';
-import { matchesSelection, profileLevels } from '../run/context.js';
+import type { Profile, TargetKind } from '../model/context.js';
+import { matchesSelection, profileLevels } from '../model/context.js';
+import { aggregate, type RequirementResult, type TestOutcome } from '../model/outcome.js';
+
+export type { RequirementResult };
 
 /** What the provider-state endpoint made of the run (filled by provider-states.ts). */
 export interface ProviderStatesReport {
@@ -83,23 +86,6 @@ export interface VerdictStrength {
   /** Why the exit code is 4 (the run judged nothing). */
   inconclusive?: string;
 }
-
-/**
- * The result of one test.
- *   passed               every assertion held
- *   failed               an assertion of the test itself failed (a root failure)
- *   blocked              a step the test needs failed: a `t.needs(REQ, ...)` step, or a response the
- *                        generic checks refused (GEN-001/GEN-002); `blockedBy` names the requirement
- *                        that failed. Non-passing (exit code 1 like failed), but not counted as a
- *                        failure of the test's own requirements.
- *   precondition-failed  a provider state (the vendor's test adapter, no requirement of the spec)
- *                        could not be set up
- *   error                the target could not be reached or the test did not finish
- *   not-applicable       left out (profile, selection, --read-only, t.notApplicable)
- */
-export type TestOutcome = 'passed' | 'failed' | 'blocked' | 'not-applicable' | 'precondition-failed' | 'error';
-/** The result of one requirement: a test outcome, or why no test result exists. */
-export type RequirementResult = TestOutcome | 'untested' | 'not-testable';
 
 export const EXIT = {
   ok: 0,
@@ -369,35 +355,6 @@ export function emptyCounts(): Counts {
     untested: 0,
     'not-testable': 0,
   };
-}
-
-/** How a thrown error classifies a test. */
-export function classifyError(err: { name?: string; message?: string } | undefined): TestOutcome {
-  if (!err) return 'failed';
-  const name = err.name ?? '';
-  const msg = err.message ?? '';
-  if (name === 'PreconditionFailedError') return 'precondition-failed';
-  if (name === 'BlockedError') return 'blocked';
-  if (name === 'NotApplicableError') return 'not-applicable';
-  if (name === 'TargetError' || name === 'TimeoutError' || name === 'AbortError' || name === 'SuiteRequestError')
-    return 'error';
-  if (name === 'TypeError' && /fetch failed/i.test(msg)) return 'error';
-  if (
-    /^Test timed out in \d+ms/.test(msg) ||
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|UND_ERR_|socket hang up/.test(msg)
-  )
-    return 'error';
-  return 'failed';
-}
-
-/** A requirement's result from its tests' outcomes. */
-export function aggregate(outcomes: TestOutcome[]): TestOutcome {
-  if (outcomes.includes('failed')) return 'failed';
-  if (outcomes.includes('error')) return 'error';
-  if (outcomes.includes('blocked')) return 'blocked';
-  if (outcomes.includes('precondition-failed')) return 'precondition-failed';
-  if (outcomes.includes('passed')) return 'passed';
-  return 'not-applicable';
 }
 
 export interface BuildOptions {

@@ -1,7 +1,7 @@
 // The whole run's results (results.json): every test's result, judged per requirement, and the gate.
 import type { Catalogue } from '../spec/catalogue.js';
 import { specSectionTitles } from '../spec/sections.js';
-import type { Profile } from '../run/context.js';
+import type { Profile } from '../model/context.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import { applyGate, type GateInput } from './gate.js';
 import { genericResults } from './generic-results.js';

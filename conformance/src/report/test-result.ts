@@ -2,7 +2,8 @@
 import type { ConformanceMeta } from '../suite-api/dsl.js';
 import { relFile } from '../paths.js';
 import { expectationOf, stripAnsi, type ReportedError } from './expectation.js';
-import { classifyError, type TestOutcome, type TestResult } from './results.js';
+import { classifyError, type TestOutcome } from '../model/outcome.js';
+import type { TestResult } from './results.js';
 
 /** A test as vitest reports it, reduced to what the model needs. */
 export interface ReportedTest {

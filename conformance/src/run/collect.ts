@@ -2,7 +2,7 @@
 import type { CollectedTest } from '../coverage/gate.js';
 import { relFile } from '../paths.js';
 import type { ConformanceMeta } from '../suite-api/dsl.js';
-import { contextFromEnv, type RunContext } from './context.js';
+import { contextFromEnv, type RunContext } from '../model/context.js';
 import { collectSuite } from './vitest-run.js';
 
 export type CollectedConformanceTest = CollectedTest & { meta: ConformanceMeta };

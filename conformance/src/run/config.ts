@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { resolveBindings, type Bindings } from '../suite-api/bindings.js';
+import { resolveBindings, type Bindings } from '../model/bindings.js';
 import type { Catalogue } from '../spec/catalogue.js';
-import { UsageError } from '../errors.js';
-import type { FixtureEntry, Profile } from './context.js';
+import { UsageError } from '../model/errors.js';
+import type { FixtureEntry, Profile } from '../model/context.js';
 import {
   CONFIG_KEYS,
   camel,
@@ -23,7 +23,7 @@ import {
   type Given,
   type OptionKey,
   type Resolved,
-} from './options.js';
+} from '../model/options.js';
 import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
 import { loadBaseline, loadExpectedFailures } from '../report/gate.js';

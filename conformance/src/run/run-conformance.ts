@@ -7,23 +7,23 @@ import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
 import { concurrencyFor, randomSeed, resolveRunOptions, type RunOptions } from './config.js';
-import type { ConformanceOptions } from './options.js';
-import type { RunContext } from './context.js';
+import type { ConformanceOptions } from '../model/options.js';
+import type { RunContext } from '../model/context.js';
 import { runSuite } from './vitest-run.js';
 import { openSuiteSession, type SuiteSession } from './suite-session.js';
-import { HarnessError, UsageError } from '../errors.js';
+import { HarnessError, UsageError } from '../model/errors.js';
 import { relFile } from '../paths.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import type { RunResults } from '../report/results.js';
 import type { RunInfo } from '../report/run-results.js';
-import { targetFor } from '../targets/from-options.js';
-import { specVersion, suiteVersion } from '../cli/versions.js';
+import { targetFor } from './target-from-options.js';
+import { specVersion, suiteVersion } from '../model/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
 
 export type { RunResults } from '../report/results.js';
 /** The options of `conformance run` in camel case, typed (options.ts, the table of run options).
  * Without `reportDir` no report file is written. */
-export type { ConformanceOptions } from './options.js';
+export type { ConformanceOptions } from '../model/options.js';
 
 /** What only a caller in code gives. */
 export interface RunHooks {
@@ -117,7 +117,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     const info: RunInfo = {
       catalogue: cat,
       suiteVersion: suiteVersion(),
-      specVersion: specVersion(cat),
+      specVersion: specVersion(cat, () => loadOpenApi().version),
       target: {
         kind: started.kind,
         requested: o.target.kind,

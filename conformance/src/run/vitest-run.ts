@@ -4,8 +4,8 @@ import { createVitest, type Reporter, type TestModule, type Vitest } from 'vites
 import type { SerializedError } from 'vitest';
 import path from 'node:path';
 import { ROOT, SUITE_GLOB } from '../paths.js';
-import type { RunContext } from './context.js';
-import { DEFAULT_CONCURRENCY } from './options.js';
+import type { RunContext } from '../model/context.js';
+import { DEFAULT_CONCURRENCY } from '../model/options.js';
 import { LongChainsFirst } from './file-order.js';
 
 /** A suite session (suite-session.ts openSuiteSession): one vitest instance and its worker threads

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createHash } from 'node:crypto';
 import { SPEC_DIR } from '../paths.js';
+import type { RequirementLevel } from '../model/context.js';
 
-export type RequirementLevel = 'core' | 'implementation-defined';
+export type { RequirementLevel };
 
 export interface Requirement {
   id: string;

@@ -5,11 +5,11 @@
 // every answer.
 import { guardCoreSurface, guardSuiteRequest, type RequestSurface } from './request-guard.js';
 import createClient, { type Client } from 'openapi-fetch';
-import type { Bindings } from './bindings.js';
+import type { Bindings } from '../model/bindings.js';
 import type { GenericChecker } from './generic-checks/checker.js';
 import { GENERIC_REQUIREMENTS } from './generic-checks/checks.js';
 import type { Finding, GenericCode, Violation } from './generic-checks/types.js';
-import { TargetError } from '../errors.js';
+import { TargetError } from '../model/errors.js';
 import { send, type HttpResponse, type TransportError } from './transport.js';
 
 /** One recorded request/response pair. */

@@ -12,7 +12,7 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from '../../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
 import { poll } from './poll.js';
-import { domainListOf, setAtPath, totalCountOf, type Bindings } from './bindings.js';
+import { domainListOf, setAtPath, totalCountOf, type Bindings } from '../model/bindings.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import {
   ExchangeLog,
@@ -26,7 +26,7 @@ import {
 import { GenericChecker } from './generic-checks/checker.js';
 import type { Finding, GenericCode, SchemaView, Violation } from './generic-checks/types.js';
 import { loadOpenApi } from '../spec/openapi.js';
-import { absenceWindowMs, contextFromEnv, selectTest, type RunContext } from '../run/context.js';
+import { absenceWindowMs, contextFromEnv, selectTest, type RunContext } from '../model/context.js';
 import {
   FixtureStateProvider,
   HttpStateProvider,
@@ -43,16 +43,16 @@ import {
   NotApplicableError,
   PreconditionFailedError,
   SuiteDefinitionError,
-} from '../errors.js';
-import { classifyError, type TestOutcome } from '../report/results.js';
+} from '../model/errors.js';
+import { classifyError, type TestOutcome } from '../model/outcome.js';
 import { writeTrace } from './trace.js';
 import { decideVerdict } from './verdict.js';
-import { spoolInto } from '../traffic/spool.js';
+import { spoolInto } from './spool.js';
 import { documentedSurface, type RequestSurface } from './request-guard.js';
 
 export type { RawResponse, RawInit } from './client.js';
-export type { Bindings } from './bindings.js';
-export { PreconditionFailedError, NotApplicableError, BlockedError } from '../errors.js';
+export type { Bindings } from '../model/bindings.js';
+export { PreconditionFailedError, NotApplicableError, BlockedError } from '../model/errors.js';
 
 export interface ConformanceRecord {
   /** 'area.kebab-name', unique in the suite. */

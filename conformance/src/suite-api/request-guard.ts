@@ -5,7 +5,7 @@
 // the cause. A core test's requests also stay on the documented surface (issue 21, item 3): a query
 // parameter the document does not declare for the operation (or marks implementation-defined) is
 // sent only under a name the bindings give.
-import { SuiteRequestError } from '../errors.js';
+import { SuiteRequestError } from '../model/errors.js';
 import type { OpenApiIndex } from '../spec/openapi.js';
 
 const BAD_WORD = /^(undefined|null|NaN|\[object Object\])$/;

@@ -8,7 +8,7 @@
 //                                else not-applicable: the test needs a newer protocol
 //   absent, required             precondition-failed
 //   absent, optional             undefined (the test decides; most end not-applicable), recorded as missing
-import { NotApplicableError, PreconditionFailedError } from '../errors.js';
+import { NotApplicableError, PreconditionFailedError } from '../model/errors.js';
 import { compareVersions, loadProtocol, meaningChanged, type ProtocolNeed } from './protocol.js';
 
 /** A NotApplicableError for a want of a newer protocol (the report counts these apart). */

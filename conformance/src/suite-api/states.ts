@@ -1,8 +1,8 @@
 // Provider states (docs/architecture.md section 5): the Pact v3 state endpoint, or a fixtures file.
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import type { FixtureEntry } from '../run/context.js';
-import { describeError, NotApplicableError, PreconditionFailedError, TargetError } from '../errors.js';
+import type { FixtureEntry } from '../model/context.js';
+import { describeError, NotApplicableError, PreconditionFailedError, TargetError } from '../model/errors.js';
 import { send, TransportError, type HttpResponse } from './transport.js';
 import { allowedRefusal, confirmingValues, negotiate, newerParams, unconfirmedParams } from './protocol.js';
 import { guardedValues, ProtocolNeedError, type UseRecorder } from './state-values.js';

@@ -8,8 +8,8 @@
 // Redirects are not followed (the dispatcher never follows them).
 import { Agent, type Dispatcher } from 'undici';
 import zlib from 'node:zlib';
-import { describeError, TargetError } from '../errors.js';
-import { spooled } from '../traffic/spool.js';
+import { describeError, TargetError } from '../model/errors.js';
+import { spooled } from './spool.js';
 
 /** Largest response body the client reads (bytes after content decoding). A larger one, or a
  * decompression bomb, ends the request as a TargetError instead of filling memory. Default 32 MB;
@@ -108,7 +108,7 @@ const IDEMPOTENT = new Set(['GET', 'HEAD']);
 const FETCH_ABOVE_BYTES = 1024 * 1024;
 
 /** Sends one request and reads its answer (status, headers, body text) whole; recorded as HAR
- * when the run records (`run --record-har`, traffic/spool.ts). */
+ * when the run records (`run --record-har`, spool.ts). */
 export function send(r: HttpRequest): Promise<HttpResponse> {
   return spooled(r, sendOnce);
 }

@@ -7,8 +7,8 @@
 // names, or a schema constraint whose provenance is a requirement of the test); the others block
 // it: GEN-001/GEN-002, the envelope owners and the requirements that state a broken constraint fail
 // on their own (synthetic results per file, report/generic-results.ts).
-import { BlockedError, GenericCheckError } from '../errors.js';
-import { classifyError, type TestOutcome } from '../report/results.js';
+import { BlockedError, GenericCheckError } from '../model/errors.js';
+import { classifyError, type TestOutcome } from '../model/outcome.js';
 import type { Violation } from './generic-checks/types.js';
 
 export type Verdict =

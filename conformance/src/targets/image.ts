@@ -1,7 +1,7 @@
 // An implementation shipped as a container image (`--image`), run through testcontainers.
 import { spawnSync } from 'node:child_process';
 import type { StartedTestContainer } from 'testcontainers';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../model/errors.js';
 import { httpReady } from './http-ready.js';
 import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';
 

@@ -2,7 +2,7 @@
 // (HTTP only: nothing of the server is imported).
 import fs from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../model/errors.js';
 import { ROOT } from '../paths.js';
 import { REFERENCE_BIN, startReferenceProcess, type ReferenceProcess } from './reference-process.js';
 import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';

@@ -5,7 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../model/errors.js';
 import { ROOT } from '../paths.js';
 import { ImageTarget, containerRuntimeAvailable, type ImageTargetOptions } from './image.js';
 import { LocalProcessTarget, type LocalProcessOptions } from './local-process.js';

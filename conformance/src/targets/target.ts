@@ -1,5 +1,5 @@
 // One interface for every kind of target the suite can run against.
-import type { TargetKind } from '../run/context.js';
+import type { TargetKind } from '../model/context.js';
 
 export interface StartedTarget {
   baseUrl: string;

@@ -1,5 +1,5 @@
 // An implementation that is already running (`--base-url`).
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../model/errors.js';
 import { defaultLog, joinUrl, waitForHealth, type Log, type StartedTarget, type Target } from './target.js';
 
 export interface UrlTargetOptions {

@@ -2,8 +2,8 @@
 // the traffic commands: they need the names (token header, query parameters), nothing else of a run.
 import fs from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { UsageError } from '../errors.js';
-import { resolveBindings, type Bindings } from '../suite-api/bindings.js';
+import { UsageError } from '../model/errors.js';
+import { resolveBindings, type Bindings } from '../model/bindings.js';
 
 export function bindingsFromConfig(file: string | undefined): Bindings {
   if (!file) return resolveBindings();

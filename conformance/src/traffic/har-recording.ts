@@ -1,13 +1,14 @@
-// `conformance run --record-har FILE`: starts the spool (spool.ts) before the suite runs and, when
+// `conformance run --record-har FILE`: starts the spool (suite-api/spool.ts) before the suite runs and, when
 // it ends, writes the suite's traffic as one HAR 1.2 file in start order, credentials redacted
 // (the token header of the bindings, Authorization, cookies, token fields of bodies).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Bindings } from '../suite-api/bindings.js';
-import { harHeaders, harLog, type HarEntry } from './har.js';
+import type { Bindings } from '../model/bindings.js';
+import type { SpooledExchange } from '../suite-api/spool.js';
+import { harEntry, harHeaders, harLog, type HarEntry } from './har.js';
 import { redactor } from './redact.js';
-import { suiteVersion } from '../cli/versions.js';
+import { suiteVersion } from '../model/versions.js';
 
 /**
  * Starts recording when `file` is given: the spool directory (for RunContext.harSpool) and what
@@ -36,7 +37,7 @@ function writeSpooledHar(dir: string, file: string, bindings: Bindings, keepCred
   const entries: HarEntry[] = [];
   for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.ndjson')))
     for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n'))
-      if (line.trim()) entries.push(JSON.parse(line) as HarEntry);
+      if (line.trim()) entries.push(harEntry(JSON.parse(line) as SpooledExchange));
   entries.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
   const red = redactor(bindings.tokenHeader, keepCredentials);
   // twice: the first pass learns every credential (a token given in one answer and sent later)

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 
 export interface HarHeader {
   name: string;

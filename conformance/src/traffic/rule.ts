@@ -2,7 +2,7 @@
 // recorded exchanges only (no state endpoint, no request of its own). A rule emits a judgement when
 // the exchanges decide a requirement; when they do not (a parameter missing, a body not recorded),
 // it says nothing, so a requirement is "not observed" rather than passed on no evidence.
-import type { Bindings } from '../suite-api/bindings.js';
+import type { Bindings } from '../model/bindings.js';
 import type { TrafficExchange } from './exchange.js';
 
 export interface Judgement {

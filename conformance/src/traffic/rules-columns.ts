@@ -1,5 +1,5 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
-import { atPath } from '../suite-api/bindings.js';
+import { atPath } from '../model/bindings.js';
 import { requestedColumns, hasDuplicateKeys } from './columns.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import { boolParam, intParam, isInt, show, type ExchangeRule, type RuleContext } from './rule.js';

@@ -1,5 +1,5 @@
 // Per-exchange rules of files, links and domains (spec 2.1, 2.2, 4.3, 4.4).
-import { domainListOf } from '../suite-api/bindings.js';
+import { domainListOf } from '../model/bindings.js';
 import { isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { isInt, show, type ExchangeRule } from './rule.js';
 

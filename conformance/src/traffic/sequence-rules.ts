@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
-import { atPath } from '../suite-api/bindings.js';
+import { atPath } from '../model/bindings.js';
 import { intParam, isInt, show, type SequenceRule } from './rule.js';
 import { sortVerdict } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';

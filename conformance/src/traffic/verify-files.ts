@@ -7,7 +7,7 @@ import { EXIT, type RunResults } from '../report/results.js';
 import { baseUrlFromConfig, bindingsFromConfig } from './bindings-file.js';
 import { trafficResults } from './report.js';
 import { verifyTraffic, type Verification } from './verify.js';
-import { specVersion, suiteVersion } from '../cli/versions.js';
+import { specVersion, suiteVersion } from '../model/versions.js';
 
 export interface VerifyFilesOptions {
   /** a config file whose `bindings:` name the token header and query parameters (as for run) */
@@ -44,7 +44,7 @@ export function verifyTrafficFiles(files: string[], o: VerifyFilesOptions = {}):
   const r = trafficResults(v, {
     catalogue,
     suiteVersion: suiteVersion(),
-    specVersion: specVersion(catalogue),
+    specVersion: specVersion(catalogue, () => loadOpenApi().version),
     tokenHeader: bindings.tokenHeader,
     tokenPrefix: bindings.tokenPrefix,
     startedAt,

@@ -1,11 +1,11 @@
 // Verifying recorded traffic: the HAR files' exchanges of the interface, every per-exchange rule on
 // each, every sequence rule over all of them in recorded order, and the judgements per rule.
 import type { OpenApiIndex } from '../spec/openapi.js';
-import type { Bindings } from '../suite-api/bindings.js';
-import { domainListOf } from '../suite-api/bindings.js';
+import type { Bindings } from '../model/bindings.js';
+import { domainListOf } from '../model/bindings.js';
 import { GenericChecker } from '../suite-api/generic-checks/checker.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../model/errors.js';
 import { exchangesOf, isObject, MISSING_EVIDENCE, type MissingEvidence, type TrafficExchange } from './exchange.js';
 import { readHarFile } from './har.js';
 import type { ExchangeRule, Judgement, RuleContext, SequenceRule } from './rule.js';

@@ -7,7 +7,7 @@ import type { GateInput } from '../../src/report/gate.js';
 import { ROOT } from '../../src/paths.js';
 import { buildRunResults, type RunInfo } from '../../src/report/run-results.js';
 import type { ReportedTest } from '../../src/report/test-result.js';
-import type { Profile } from '../../src/run/context.js';
+import type { Profile } from '../../src/model/context.js';
 import type { RunResults } from '../../src/report/results.js';
 
 /** Characters XML 1.0 does not allow (control characters, U+FFFF, a lone surrogate). */

@@ -1,12 +1,12 @@
 // The target a run's options ask for: a URL, an image, a local reference process, or the reference
 // (its image, else a local process).
 import path from 'node:path';
-import type { RunOptions } from '../run/config.js';
-import { ImageTarget } from './image.js';
-import { LocalProcessTarget } from './local-process.js';
-import { ReferenceTarget } from './reference.js';
-import type { Target } from './target.js';
-import { UrlTarget } from './url.js';
+import type { RunOptions } from './config.js';
+import { ImageTarget } from '../targets/image.js';
+import { LocalProcessTarget } from '../targets/local-process.js';
+import { ReferenceTarget } from '../targets/reference.js';
+import type { Target } from '../targets/target.js';
+import { UrlTarget } from '../targets/url.js';
 
 export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => void): Target {
   const stateUrl = o.fixtures ? null : o.providerStatesUrl;

@@ -25,8 +25,8 @@
 //   4. add a line to CHANGELOG.md (`## Unreleased`): a new option is a public contract.
 // conformance/test/options.test.ts checks that every row reaches the flags, the environment map,
 // the config file and the library type, and that help shows the default it declares.
-import type { Bindings } from '../suite-api/bindings.js';
-import { UsageError } from '../errors.js';
+import type { Bindings } from './bindings.js';
+import { UsageError } from './errors.js';
 
 /** The profiles a run may select (--profile). */
 export const PROFILES = ['core', 'implementation-defined', 'all'] as const;
@@ -62,7 +62,7 @@ export const REMOTE_ROUND_TRIP_MS = 20;
  * - list: comma- or space-separated text, or a list;
  * - keyValues: K=V pairs: repeated flags, a list, text separated by `,` `;` or newlines, or a mapping;
  * - count: a flag with an optional whole number (`--bail` = 1, `--bail 3`, `false` = off);
- * - bindings: an object of names the spec leaves open (suite-api/bindings.ts).
+ * - bindings: an object of names the spec leaves open (bindings.ts).
  */
 type Kind =
   'string' | 'boolean' | 'integer' | 'number' | 'seed' | 'choice' | 'list' | 'keyValues' | 'count' | 'bindings';
@@ -634,7 +634,7 @@ export function readOption<K extends OptionKey>(key: K, given: Given): ValueOf<R
       return out(s === 'true' ? 1 : integer(name, s, 1));
     }
     case 'bindings':
-      // its keys and values: resolveBindings (suite-api/bindings.ts), called by resolveRunOptions
+      // its keys and values: resolveBindings (bindings.ts), called by resolveRunOptions
       return out(v);
   }
 }

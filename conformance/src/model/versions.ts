@@ -1,9 +1,7 @@
 // The versions a run names in its reports: the suite's (package.json) and the spec's (openapi.json).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Catalogue } from '../spec/catalogue.js';
-import { loadOpenApi } from '../spec/openapi.js';
-import { ROOT } from '../paths.js';
+import { ROOT } from '../../../spec/paths.js';
 
 export function suiteVersion(): string {
   try {
@@ -13,9 +11,13 @@ export function suiteVersion(): string {
   }
 }
 
-export function specVersion(cat: Catalogue): string {
+/**
+ * The spec's version: the OpenAPI document's (`openApiVersion`, which may throw when the document
+ * cannot be read), else the catalogue's.
+ */
+export function specVersion(cat: { version: string }, openApiVersion: () => string): string {
   try {
-    return loadOpenApi().version || cat.version;
+    return openApiVersion() || cat.version;
   } catch {
     return cat.version;
   }

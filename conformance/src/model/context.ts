@@ -1,12 +1,13 @@
 // What the CLI hands to the test workers (vitest `provide` / `inject('conformance')`).
 import type {} from 'vitest';
-import type { Bindings } from '../suite-api/bindings.js';
-import { defaultBindings } from '../suite-api/bindings.js';
-import type { RequirementLevel } from '../spec/catalogue.js';
+import type { Bindings } from './bindings.js';
+import { defaultBindings } from './bindings.js';
 import { DEFAULT_ABSENCE_FACTOR, DEFAULT_ABSENCE_FLOOR_S, envOption, optionDefault, PROFILES } from './options.js';
 
 export { splitList } from './options.js';
 
+/** The level of a requirement (requirements.yaml `level:`); a profile selects one or both. */
+export type RequirementLevel = 'core' | 'implementation-defined';
 export type Profile = (typeof PROFILES)[number];
 export type TargetKind = 'container' | 'local-process' | 'url';
 
@@ -54,7 +55,7 @@ export interface RunContext {
   collectOnly?: boolean;
   /** The seed of the generated (model-based) tests (--seed; the CLI always sets one). */
   seed?: number;
-  /** recordHar: the directory the workers spool the run's exchanges to (traffic/spool.ts). */
+  /** recordHar: the directory the workers spool the run's exchanges to (suite-api/spool.ts). */
   harSpool?: string;
   /** --skip-shrink: a failing model-based test reports the first failing sequence, not shrunk. */
   skipShrink?: boolean;

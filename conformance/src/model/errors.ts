@@ -1,4 +1,4 @@
-// Error classes whose `name` decides how a test's result is classified (see results.ts).
+// Error classes whose `name` decides how a test's result is classified (see outcome.ts).
 
 /** A provider state (or fixture) could not be set up: the test is `precondition-failed`, never a pass. */
 export class PreconditionFailedError extends Error {
