@@ -1,3 +1,10 @@
 // Types of the package export "./run" (conformance/bin/run.mjs).
-export { runConformance, type ConformanceOptions, type RunHooks, type RunResults } from '../src/run/run-conformance.js';
+export {
+  runConformance,
+  type ConformanceOptions,
+  type ProgressEvent,
+  type RunHooks,
+  type RunPhase,
+  type RunResults,
+} from '../src/run/run-conformance.js';
 export { compareConformance, type CompareRequest, type CompareOutcome } from '../src/compare/index.js';

@@ -18,6 +18,9 @@ export type TestOutcome = 'passed' | 'failed' | 'blocked' | 'not-applicable' | '
 /** The result of one requirement: a test outcome, or why no test result exists. */
 export type RequirementResult = TestOutcome | 'untested' | 'not-testable';
 
+/** The verdict of a whole run (results.json `verdict`), from its exit code (report/results.ts verdictFor). */
+export type Verdict = 'pass' | 'fail' | 'error' | 'inconclusive';
+
 /** How a thrown error classifies a test. */
 export function classifyError(err: { name?: string; message?: string } | undefined): TestOutcome {
   if (!err) return 'failed';

@@ -11,6 +11,7 @@ import { toTestResult, type ReportedTest } from './test-result.js';
 import { writeReports } from './write-reports.js';
 import { EXIT, verdictFor, type RunResults, type TestResult } from './results.js';
 import { TIMED_OUT } from './summary.js';
+import type { ProgressListener } from '../model/events.js';
 
 export interface ConformanceReporterOptions {
   info: RunInfo;
@@ -19,6 +20,8 @@ export interface ConformanceReporterOptions {
   verbose?: boolean;
   /** Where progress and the summary go (default stdout). */
   out?: (s: string) => void;
+  /** Typed progress: each test of the run as it begins and ends (model/events.ts). */
+  onEvent?: ProgressListener;
 }
 
 export class ConformanceReporter implements Reporter {
@@ -50,6 +53,32 @@ export class ConformanceReporter implements Reporter {
         `conformance: service-wide phase: ${specs.map((s) => (s.moduleId ? relFile(s.moduleId) : '?')).join(', ')}: the tests that change a setting of the whole service, one at a time\n`,
       );
     else this.out(`conformance: running ${specs.length} suite file(s)\n`);
+  }
+
+  onTestCaseReady(t: TestCase): void {
+    if (t.options.mode !== 'skip') this.testEvent('test-started', t);
+  }
+
+  onTestCaseResult(t: TestCase): void {
+    this.testEvent('test-finished', t);
+  }
+
+  /** A test event of a test of this run (not one of the other phase, nor one the run leaves out). */
+  private testEvent(type: 'test-started' | 'test-finished', t: TestCase): void {
+    const emit = this.opts.onEvent;
+    if (!emit) return;
+    const r = toReported(t);
+    if (!r.meta?.id || r.meta.otherPhase || r.meta.leftOut) return;
+    const common = {
+      id: r.meta.id,
+      file: relFile(r.file),
+      ...(this.retryRounds.length ? { retry: this.retryRounds.length } : {}),
+    };
+    if (type === 'test-started') emit({ type, ...common });
+    else {
+      const x = toTestResult(r);
+      emit({ type, ...common, outcome: x.result, durationMs: x.durationMs });
+    }
   }
 
   onTestModuleEnd(m: TestModule): void {

@@ -7,7 +7,7 @@ import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue
 import { areaOf } from '../spec/catalogue.js';
 import type { Profile, TargetKind } from '../model/context.js';
 import { matchesSelection, profileLevels } from '../model/context.js';
-import { aggregate, type RequirementResult, type TestOutcome } from '../model/outcome.js';
+import { aggregate, type RequirementResult, type TestOutcome, type Verdict } from '../model/outcome.js';
 
 export type { RequirementResult };
 
@@ -280,8 +280,6 @@ export interface TargetInfo {
   digest?: string;
   description?: string;
 }
-
-export type Verdict = 'pass' | 'fail' | 'error' | 'inconclusive';
 
 /** How the suite sent the token (for reproducing requests; the token itself is never stored). */
 export interface AuthInfo {

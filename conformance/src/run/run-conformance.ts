@@ -19,11 +19,14 @@ import type { RunInfo } from '../report/run-results.js';
 import { targetFor } from './target-from-options.js';
 import { specVersion, suiteVersion } from '../model/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
+import type { ProgressEvent, ProgressListener, RunPhase } from '../model/events.js';
 
 export type { RunResults } from '../report/results.js';
 /** The options of `conformance run` in camel case, typed (options.ts, the table of run options).
  * Without `reportDir` no report file is written. */
 export type { ConformanceOptions } from '../model/options.js';
+/** The typed progress of a run (the `onEvent` hook). */
+export type { ProgressEvent, RunPhase };
 
 /** What only a caller in code gives. */
 export interface RunHooks {
@@ -34,6 +37,9 @@ export interface RunHooks {
   /** The reporter's output as printed (per-file progress, the summary; stdout in the CLI); default:
    * printed nowhere. */
   out?: (text: string) => void;
+  /** Typed progress (model/events.ts): the run's start, each test as it begins and ends, each
+   * phase's time, the end; default: sent nowhere. */
+  onEvent?: ProgressListener;
   /** Write the report files into the resolved report directory (default: only when `reportDir` is
    * given in the options or the environment; the command line always writes them, default
    * reports/latest). */
@@ -88,11 +94,23 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   const seed = o.seed ?? randomSeed();
   log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
   const startedAt = new Date();
+  const emit = hooks.onEvent ?? (() => {});
+  const t0 = performance.now();
+  const since = () => Math.round(performance.now() - t0);
+  /** Runs `fn` as one phase of the run and reports its time. */
+  const phase = async <T>(name: RunPhase, fn: () => Promise<T> | T): Promise<T> => {
+    const startMs = since();
+    const value = await fn();
+    emit({ type: 'phase', phase: name, startMs, ms: since() - startMs });
+    return value;
+  };
+  let results: RunResults | undefined;
   // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end)
   let har: ReturnType<typeof startHarRecording>;
   try {
     log(`conformance: target: ${target.describe()}`);
-    const started = await target.start();
+    emit({ type: 'run-started', seed, profile: o.profile, target: target.describe() });
+    const started = await phase('target-start', () => target.start());
     signal?.throwIfAborted();
     har = startHarRecording(o.recordHar, o.bindings, log);
     const ctx: RunContext = {
@@ -161,6 +179,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       reportDir: write ? o.reportDir : undefined,
       verbose: o.verbose,
       out: hooks.out ?? (() => {}),
+      onEvent: hooks.onEvent,
     });
     const concurrency = concurrencyFor(o, started.roundTripMs);
     if (concurrency !== o.concurrency)
@@ -172,26 +191,28 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     // when a thread starts, so a recording run starts its own threads
     const session = o.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
     try {
-      await runSuite({
-        ctx,
-        reporters: o.verbose ? ['verbose', reporter] : [reporter],
-        testTimeoutMs: effectiveTestTimeout(o),
-        concurrency,
-        ...(hooks.workers ? { maxWorkers: hooks.workers } : {}),
-        shard: o.shard,
-        bail: o.bail,
-        include: o.include,
-        session,
-        onVitest: (v) => {
-          vitest = v;
-          // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal
-          // handles those itself and must stop the target first
-          if (signal)
-            for (const sig of ['SIGINT', 'SIGTERM'] as const)
-              for (const l of process.listeners(sig))
-                if (!callerListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-        },
-      });
+      await phase('suite', () =>
+        runSuite({
+          ctx,
+          reporters: o.verbose ? ['verbose', reporter] : [reporter],
+          testTimeoutMs: effectiveTestTimeout(o),
+          concurrency,
+          ...(hooks.workers ? { maxWorkers: hooks.workers } : {}),
+          shard: o.shard,
+          bail: o.bail,
+          include: o.include,
+          session,
+          onVitest: (v) => {
+            vitest = v;
+            // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal
+            // handles those itself and must stop the target first
+            if (signal)
+              for (const sig of ['SIGINT', 'SIGTERM'] as const)
+                for (const l of process.listeners(sig))
+                  if (!callerListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
+          },
+        }),
+      );
     } catch (e) {
       if (signal?.aborted) throw e;
       throw new HarnessError(`the test runner failed: ${(e as Error).stack ?? e}`, { cause: e });
@@ -199,7 +220,10 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     signal?.throwIfAborted();
     // a test that timed out runs again, alone, after the run (--retries): a slow moment of the target
     // is told apart from a broken requirement; one that passes then is reported flaky
+    const retryStartMs = since();
+    let retried = false;
     for (let round = 1, ids = reporter.timedOutTests(); round <= o.retries && ids.length > 0; round++) {
+      retried = true;
       log(`conformance: retry ${round}/${o.retries}: ${ids.length} test(s) that timed out, one at a time`);
       reporter.retry();
       await runSuite({
@@ -214,13 +238,15 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       signal?.throwIfAborted();
       ids = reporter.timedOutTests();
     }
-    const results = reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky });
+    if (retried) emit({ type: 'phase', phase: 'retries', startMs: retryStartMs, ms: since() - retryStartMs });
+    results = await phase('results', () => reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky }));
     if (!results) throw new HarnessError('the run ended without results');
     return results;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     har?.end();
     await ownSession?.close();
-    await target.stop();
+    await phase('target-stop', () => target.stop());
+    if (results) emit({ type: 'run-finished', verdict: results.verdict, exitCode: results.exitCode, ms: since() });
   }
 }

@@ -1,0 +1,90 @@
+// The typed progress of a run (runConformance's `onEvent` hook, conformance/src/model/events.ts):
+// a run as a library call sends its start, each test as it begins and ends with the outcome
+// results.json gives it, each phase's time and its end, in that order.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../src/paths.js';
+import type { ProgressEvent } from '../src/model/events.js';
+import type { RunResults } from '../src/report/results.js';
+
+// inside the package, so that `rflps-conformance/run` resolves through its own "exports"
+const script = path.join(ROOT, 'conformance', `.progress-events-${process.pid}.mjs`);
+afterAll(() => fs.rmSync(script, { force: true }));
+
+describe('runConformance: typed progress events', () => {
+  it('sends run-started, the tests with their outcomes, the phases and run-finished', async () => {
+    fs.writeFileSync(
+      script,
+      [
+        `import { runConformance } from 'rflps-conformance/run';`,
+        `const events = [];`,
+        `const r = await runConformance(`,
+        `  { localProcess: true, include: 'conformance/suite/records.test.ts', seed: 7 },`,
+        `  { onEvent: (e) => events.push(e) },`,
+        `);`,
+        `console.log(JSON.stringify({ events, results: r }));`,
+      ].join('\n'),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script], {
+      cwd: ROOT,
+      timeout: 150_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const { events, results } = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      events: ProgressEvent[];
+      results: RunResults;
+    };
+
+    const first = events[0]!;
+    expect(first).toMatchObject({ type: 'run-started', seed: 7, profile: 'core' });
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({ type: 'run-finished', verdict: results.verdict, exitCode: results.exitCode });
+    const endMs = last.type === 'run-finished' ? last.ms : NaN;
+
+    // the phases in their order, each within the run
+    const phases = events.flatMap((e) => (e.type === 'phase' ? [e] : []));
+    expect(phases.map((p) => p.phase)).toEqual(['target-start', 'suite', 'results', 'target-stop']);
+    for (const [i, p] of phases.entries()) {
+      expect(p.ms).toBeGreaterThanOrEqual(0);
+      expect(p.startMs + p.ms).toBeLessThanOrEqual(endMs);
+      if (i > 0) expect(p.startMs).toBeGreaterThanOrEqual(phases[i - 1]!.startMs + phases[i - 1]!.ms);
+    }
+
+    // every test of the results ends once, with the outcome results.json gives it
+    const outcomes = new Map<string, string>();
+    for (const q of results.requirements)
+      for (const t of q.tests) if (!t.generic && !t.step) outcomes.set(t.id, t.result);
+    expect(outcomes.size).toBeGreaterThan(2);
+    const finished = events.flatMap((e) => (e.type === 'test-finished' ? [e] : []));
+    const ended = new Map(finished.map((e) => [e.id, e.outcome]));
+    expect(finished).toHaveLength(ended.size);
+    for (const [id, outcome] of outcomes) expect(ended.get(id), id).toBe(outcome);
+    // and the tests of requirements the profile leaves out (not in the results): not-applicable
+    for (const [id, outcome] of ended) if (!outcomes.has(id)) expect(outcome, id).toBe('not-applicable');
+    for (const e of finished) expect(e.file).toBe('conformance/suite/records.test.ts');
+    // the profile leaves some out (not-applicable, never started), and some pass
+    expect(finished.some((e) => e.outcome === 'not-applicable')).toBe(true);
+    expect(finished.some((e) => e.outcome === 'passed')).toBe(true);
+
+    // a test that ran was started before it finished, within the suite phase
+    const suite = phases[1]!;
+    const at = (e: ProgressEvent) => events.indexOf(e);
+    for (const e of finished) {
+      const started = events.find((s) => s.type === 'test-started' && s.id === e.id);
+      if (e.outcome === 'not-applicable' && !started) continue;
+      expect(started, e.id).toBeDefined();
+      expect(at(started!)).toBeLessThan(at(e));
+      expect(at(e)).toBeLessThan(at(suite));
+    }
+    // and a test left out before it runs was never started
+    const started = events.flatMap((e) => (e.type === 'test-started' ? [e.id] : []));
+    expect(new Set(started).size).toBe(started.length);
+    for (const id of started) expect(ended.get(id), id).toBeDefined();
+    const leftOut = [...ended.keys()].filter((id) => !outcomes.has(id));
+    expect(leftOut.length).toBeGreaterThan(0);
+    for (const id of leftOut) expect(started).not.toContain(id);
+  }, 180_000);
+});
