@@ -73,23 +73,55 @@ describe('the table of run options', () => {
     expect([...CONFIG_KEYS]).toEqual(RUN_OPTIONS.map((r) => r.key).filter((k) => k !== 'config' && k !== 'recordHar'));
   });
 
+  it('each flag and variable is named after its key', () => {
+    // written out in each row (a vendor reads them there), checked here so they cannot drift
+    const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    for (const row of RUN_OPTIONS) {
+      if ('flag' in row) expect(row.flag.split(' ')[0], row.key).toBe(`--${kebab(row.key)}`);
+      if ('env' in row) expect(row.env, row.key).toBe(`CONFORMANCE_${kebab(row.key).replace(/-/g, '_').toUpperCase()}`);
+    }
+  });
+
+  /** The resolved field of a row (RunOptions): named by `field`, else by its key. */
+  const fieldOf = (row: (typeof RUN_OPTIONS)[number]): string => ('field' in row ? row.field : row.key);
+
   it('every option with a default resolves to it when not given', () => {
-    const o = resolveRunOptions({}, {}, { catalogue, cwd: tmp });
-    expect({
-      profile: o.profile,
-      timeout: o.timeoutMs,
-      testTimeout: o.testTimeoutMs,
-      asyncTimeout: o.asyncTimeoutMs,
-      absenceFactor: o.absenceFactor,
-      absenceFloor: o.absenceFloorS,
-      clockTolerance: o.clockToleranceMs,
-      concurrency: o.concurrency,
-      reportDir: path.relative(tmp, o.reportDir),
-      containerPort: o.containerPort,
-      healthPath: o.healthPath,
-      startTimeout: o.startTimeoutMs,
-      retries: o.retries,
-    }).toEqual(Object.fromEntries(RUN_OPTIONS.flatMap((r) => ('default' in r ? [[r.key, r.default]] : []))));
+    const o = resolveRunOptions({}, {}, { catalogue, cwd: tmp }) as unknown as Record<string, unknown>;
+    const withDefault = RUN_OPTIONS.filter((r) => 'default' in r);
+    expect(withDefault.length).toBeGreaterThan(10);
+    for (const row of withDefault) {
+      const v = o[fieldOf(row)];
+      // the report directory is resolved against the working directory
+      expect(row.key === 'reportDir' ? path.relative(tmp, v as string) : v, row.key).toEqual(row.default);
+    }
+  });
+
+  it('a row that is not derived is a field of the resolved options: its value as read', () => {
+    // a value of each kind, and one that passes each option's own check
+    const sample: Record<string, unknown> = {
+      integer: 7,
+      number: 4.5,
+      boolean: true,
+      seed: -12,
+      count: 3,
+      list: 'A-,B-',
+      keyValues: { K: 'V' },
+      string: 'text',
+      providerStatesUrl: 'http://states.example.test/x',
+      shard: '2/3',
+      healthPath: '/ready',
+    };
+    const plain = RUN_OPTIONS.filter((r) => !('derived' in r));
+    expect(plain.length).toBeGreaterThan(15);
+    const given = Object.fromEntries(
+      plain.map((r) => [r.key, r.key in sample ? sample[r.key] : 'choices' in r ? r.choices.at(-1) : sample[r.kind]]),
+    );
+    const o = resolveRunOptions(given as ConformanceOptions, {}, { cwd: tmp }) as unknown as Record<string, unknown>;
+    const expected: Record<string, unknown> = { list: ['A-', 'B-'], count: 3, seed: -12 };
+    for (const row of plain) {
+      const g = given[row.key];
+      expect(o[fieldOf(row)], row.key).toEqual(row.kind in expected ? expected[row.kind] : g);
+    }
   });
 });
 

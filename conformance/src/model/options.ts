@@ -11,18 +11,19 @@
 //     command line, the environment, the config file and the library);
 //   - the library's typed options (ConformanceOptions: numbers as numbers, booleans as booleans,
 //     bindings as an object), and the error with a suggestion for an unknown key (unknownKeyError);
-//   - the context of a suite file run by plain vitest (context.ts contextFromEnv).
+//   - the context of a suite file run by plain vitest (context.ts contextFromEnv);
+//   - the resolved options (RunOptions, run/config.ts): a row's value as read is a field of it
+//     (RunFields, resolveFields), named by the row's `field` or its key.
 // What spans several options (only one target; --fixtures or --provider-states-url; a file named in
-// the config file is relative to it) stays in config.ts resolveRunOptions, which reads every value
-// through this table.
+// the config file is relative to it) is marked `derived` and stays in run/config.ts
+// resolveRunOptions, which reads every value through this table.
 //
-// Adding an option is one row here, plus the field of RunOptions (config.ts) that carries its
-// resolved value to where it is used:
-//   1. append { key, flag, env, kind, help } (and `default`, `min`, `choices`, `config: false`,
-//      `envInHelp: false` as needed) at the place its flag should appear in `--help`;
-//   2. in resolveRunOptions, read it with `get('<key>')` (typed by its kind) into RunOptions;
-//   3. a kind this table lacks (e.g. `N|N%`) is one reader in readOption and one type in InputOf;
-//   4. add a line to CHANGELOG.md (`## Unreleased`): a new option is a public contract.
+// Adding an option is one row here: append { key, flag, env, kind, help } (and `default`, `min`,
+// `choices`, `field`, `config: false`, `envInHelp: false` as needed) at the place its flag should
+// appear in `--help`; its resolved value is then `RunOptions[field]`, typed by its kind. Only an
+// option that needs more than its own value is `derived: true` plus its lines in
+// resolveRunOptions; a kind this table lacks (e.g. `N|N%`) is one reader in readOption and one type
+// in InputOf. Add a line to CHANGELOG.md (`## Unreleased`): a new option is a public contract.
 // conformance/test/options.test.ts checks that every row reaches the flags, the environment map,
 // the config file and the library type, and that help shows the default it declares.
 import type { Bindings } from './bindings.js';
@@ -86,11 +87,20 @@ interface OptionRow {
   readonly help: string;
   /** false: the help does not name the variable (default: ` [VARIABLE]` is appended) */
   readonly envInHelp?: false;
+  /** the field of RunOptions (run/config.ts) that carries the resolved value (default: the key) */
+  readonly field?: string;
+  /**
+   * true: resolveRunOptions derives this option's field(s) itself (the target from three options, a
+   * file that is read, a path resolved, a value joined with another); absent: the field is the
+   * value as read (RunFields, resolveFields).
+   */
+  readonly derived?: true;
 }
 
 export const RUN_OPTIONS = [
   {
     key: 'baseUrl',
+    derived: true,
     flag: '--base-url <url>',
     env: 'CONFORMANCE_BASE_URL',
     kind: 'string',
@@ -98,6 +108,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'image',
+    derived: true,
     flag: '--image <image>',
     env: 'CONFORMANCE_IMAGE',
     kind: 'string',
@@ -105,6 +116,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'localProcess',
+    derived: true,
     flag: '--local-process',
     env: 'CONFORMANCE_LOCAL_PROCESS',
     kind: 'boolean',
@@ -119,6 +131,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'providerStatesProtocol',
+    derived: true,
     flag: '--provider-states-protocol <version>',
     env: 'CONFORMANCE_PROVIDER_STATES_PROTOCOL',
     kind: 'string',
@@ -126,6 +139,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'fixtures',
+    derived: true,
     flag: '--fixtures <file>',
     env: 'CONFORMANCE_FIXTURES',
     kind: 'string',
@@ -156,6 +170,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'timeout',
+    field: 'timeoutMs',
     flag: '--timeout <ms>',
     env: 'CONFORMANCE_TIMEOUT',
     kind: 'integer',
@@ -164,6 +179,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'testTimeout',
+    field: 'testTimeoutMs',
     flag: '--test-timeout <ms>',
     env: 'CONFORMANCE_TEST_TIMEOUT',
     kind: 'integer',
@@ -172,6 +188,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'asyncTimeout',
+    field: 'asyncTimeoutMs',
     flag: '--async-timeout <ms>',
     env: 'CONFORMANCE_ASYNC_TIMEOUT',
     kind: 'integer',
@@ -190,6 +207,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'absenceFloor',
+    field: 'absenceFloorS',
     flag: '--absence-floor <s>',
     env: 'CONFORMANCE_ABSENCE_FLOOR',
     kind: 'number',
@@ -199,6 +217,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'clockTolerance',
+    field: 'clockToleranceMs',
     flag: '--clock-tolerance <ms>',
     env: 'CONFORMANCE_CLOCK_TOLERANCE',
     kind: 'integer',
@@ -224,6 +243,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'reportDir',
+    derived: true,
     flag: '--report-dir <dir>',
     env: 'CONFORMANCE_REPORT_DIR',
     kind: 'string',
@@ -232,6 +252,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'requireContainer',
+    derived: true,
     flag: '--require-container',
     env: 'CONFORMANCE_REQUIRE_CONTAINER',
     kind: 'boolean',
@@ -263,6 +284,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'startTimeout',
+    field: 'startTimeoutMs',
     flag: '--start-timeout <ms>',
     env: 'CONFORMANCE_START_TIMEOUT',
     kind: 'integer',
@@ -278,6 +300,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'reporterVerbose',
+    field: 'verbose',
     flag: '--reporter-verbose',
     env: 'CONFORMANCE_REPORTER_VERBOSE',
     kind: 'boolean',
@@ -285,6 +308,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'include',
+    derived: true,
     flag: '--include <globs>',
     env: 'CONFORMANCE_INCLUDE',
     kind: 'list',
@@ -292,6 +316,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'baseline',
+    derived: true,
     flag: '--baseline <results.json>',
     env: 'CONFORMANCE_BASELINE',
     kind: 'string',
@@ -299,6 +324,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'expectedFailures',
+    derived: true,
     flag: '--expected-failures <file>',
     env: 'CONFORMANCE_EXPECTED_FAILURES',
     kind: 'string',
@@ -306,6 +332,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'minJudged',
+    derived: true,
     flag: '--min-judged <n|n%>',
     env: 'CONFORMANCE_MIN_JUDGED',
     kind: 'string',
@@ -313,6 +340,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'requireProtocol',
+    derived: true,
     flag: '--require-protocol <version>',
     env: 'CONFORMANCE_REQUIRE_PROTOCOL',
     kind: 'string',
@@ -336,6 +364,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'targetLabel',
+    derived: true,
     flag: '--target-label <text>',
     env: 'CONFORMANCE_TARGET_LABEL',
     kind: 'string',
@@ -364,6 +393,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'config',
+    derived: true,
     flag: '--config <file>',
     env: 'CONFORMANCE_CONFIG',
     config: false,
@@ -372,6 +402,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'bindings',
+    derived: true,
     kind: 'bindings',
     help: "names the spec leaves open, mapped to yours (the config file's `bindings:`, or an object in code; conformance/README.md section 4)",
   },
@@ -427,6 +458,36 @@ type ValueOf<R extends Row> = R['kind'] extends 'integer' | 'number' | 'seed' | 
  * An unknown key is a UsageError that names the nearest known one.
  */
 export type ConformanceOptions = { [R in Row as R['key']]?: InputOf<R> };
+
+/** The resolved value of a row: its default when it has one; a flag false, a list or mapping empty. */
+type ResolvedOf<R extends Row> = R extends { default: unknown }
+  ? ValueOf<R>
+  : R['kind'] extends 'boolean' | 'list' | 'keyValues'
+    ? ValueOf<R>
+    : ValueOf<R> | undefined;
+type FieldOf<R extends Row> = R extends { field: infer F extends string } ? F : R['key'];
+
+/**
+ * The fields of the resolved options (RunOptions, run/config.ts) that are an option's value as read,
+ * one per row that is not `derived`, named by its `field` (else its key).
+ */
+export type RunFields = { [R in Exclude<Row, { derived: true }> as FieldOf<R>]: ResolvedOf<R> };
+
+/** What a flag, a list or a mapping is when not given (a new one each time). */
+function notGiven(kind: Kind): unknown {
+  return kind === 'boolean' ? false : kind === 'list' ? [] : kind === 'keyValues' ? {} : undefined;
+}
+
+/**
+ * The RunFields from `get`, which reads an option's given value (validated by readOption) or else
+ * its default; in the order of the table.
+ */
+export function resolveFields(get: (key: OptionKey) => unknown): RunFields {
+  const out: Record<string, unknown> = {};
+  for (const r of RUN_OPTIONS as readonly OptionRow[])
+    if (!r.derived) out[r.field ?? r.key] = get(r.key as OptionKey) ?? notGiven(r.kind);
+  return out as RunFields;
+}
 
 /** An option's value as read from one place, with that place's name (for messages and relative paths). */
 export interface Given {

@@ -1,13 +1,14 @@
 // Run options from the command line (or a caller's options in code), CONFORMANCE_* env vars and a
 // config file (YAML/JSON), in that order of precedence, validated into one RunOptions. Which options
-// there are, where each is taken from, how it is read and its default: the table in options.ts.
+// there are, where each is taken from, how it is read and its default: the table in
+// model/options.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { resolveBindings, type Bindings } from '../model/bindings.js';
 import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../model/errors.js';
-import type { FixtureEntry, Profile } from '../model/context.js';
+import type { FixtureEntry } from '../model/context.js';
 import {
   CONFIG_KEYS,
   camel,
@@ -17,12 +18,14 @@ import {
   parseSeed,
   readOption,
   REMOTE_CONCURRENCY,
+  resolveFields,
   REMOTE_ROUND_TRIP_MS,
   unknownKeyError,
   type ConformanceOptions,
   type Given,
   type OptionKey,
   type Resolved,
+  type RunFields,
 } from '../model/options.js';
 import { parseFixtures } from '../suite-api/states.js';
 import { negotiate } from '../suite-api/protocol.js';
@@ -36,46 +39,27 @@ export function concurrencyFor(o: { concurrency: number; concurrencyGiven: boole
   return roundTripMs >= REMOTE_ROUND_TRIP_MS ? REMOTE_CONCURRENCY : o.concurrency;
 }
 
-export interface RunOptions {
+/**
+ * The resolved options of a run: the fields that are an option's value as read (RunFields, derived
+ * from the table in model/options.ts), and those resolveRunOptions derives.
+ */
+export type RunOptions = RunFields & {
   target:
     | { kind: 'url'; baseUrl: string }
     | { kind: 'image'; image: string }
     | { kind: 'reference' }
     | { kind: 'local-process' };
-  /** Explicit provider-state URL (else the target's default). */
-  providerStatesUrl?: string;
   fixturesFile?: string;
   fixtures?: FixtureEntry[];
   /** --provider-states-protocol (or the fixtures file's `protocol:`): the version the endpoint implements. */
   providerStatesProtocol?: string;
-  profile: Profile;
-  requirements: string[];
-  readOnly: boolean;
-  timeoutMs: number;
-  testTimeoutMs: number;
-  /** Deadline of an asynchronous outcome (t.poll) and of the wait for an effect's absence. */
-  asyncTimeoutMs: number;
-  /** How far the target's clock may be from the runner's for timestamps checked against "now". */
-  clockToleranceMs: number;
-  /** t.expectStaysAbsent judges absence after this many times the accepted case's time (--absence-factor). */
-  absenceFactor: number;
-  /** ... and never sooner than this (--absence-floor, in seconds). */
-  absenceFloorS: number;
-  /** Most tests in flight at once (--concurrency). */
-  concurrency: number;
   /** Whether --concurrency (or its variable or config key) was given; if not, the target's distance decides. */
   concurrencyGiven: boolean;
-  shard?: string;
   reportDir: string;
+  /** --require-container, or CI=true. */
   requireContainer: boolean;
-  containerPort: number;
-  containerEnv: Record<string, string>;
-  healthPath: string;
   /** --health-path was given (a URL target then waits for it instead of probing `/` once). */
   healthPathGiven: boolean;
-  startTimeoutMs: number;
-  bail?: number;
-  verbose: boolean;
   bindings: Bindings;
   configFile?: string;
   /** Suite file globs relative to the repository root (default conformance/suite/**\/*.test.ts). */
@@ -88,21 +72,11 @@ export interface RunOptions {
   expectedFailures?: ExpectedFailure[];
   /** --target-label: a name for the target in the reports. */
   targetLabel?: string;
-  /** --seed: the seed of the generated (model-based) tests; absent = chosen at random by the run. */
-  seed?: number;
-  /** --skip-shrink: a failing model-based test reports the sequence it found, not shrunk. */
-  skipShrink: boolean;
-  /** --record-har: write the suite's own traffic as HAR 1.2 to this file. */
-  recordHar?: string;
   /** --min-judged: a run that judged fewer of its selected testable requirements fails (exit 1). */
   minJudged?: MinJudged;
   /** --require-protocol: a run whose provider-state endpoint spoke an older protocol fails (exit 1). */
   requireProtocol?: string;
-  /** --retries: how often a test that timed out is run again, alone, after the run (default 1; 0: never). */
-  retries: number;
-  /** --fail-on-flaky: a test that passed only on retry fails the run. */
-  failOnFlaky: boolean;
-}
+};
 
 export { parseSeed };
 
@@ -202,7 +176,9 @@ export function resolveRunOptions(
     target = { kind: 'reference' };
   }
 
-  const providerStatesUrl = get('providerStatesUrl');
+  // every option whose field is its value as read (the rows of the table that are not `derived`)
+  const fields = resolveFields(get);
+  const { providerStatesUrl, requirements, shard, healthPath } = fields;
   if (providerStatesUrl) {
     try {
       new URL(providerStatesUrl);
@@ -211,16 +187,12 @@ export function resolveRunOptions(
     }
   }
 
-  const profile: Profile = get('profile');
-
-  const requirements = get('requirements') ?? [];
   if (opts.catalogue && requirements.length > 0) {
     const ids = opts.catalogue.requirements.map((r) => r.id);
     const bad = requirements.filter((p) => !ids.some((id) => id === p || id.startsWith(p)));
     if (bad.length) throw new UsageError(`--requirements: no requirement matches ${bad.join(', ')}`);
   }
 
-  const shard = get('shard');
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard.trim());
     if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) {
@@ -236,15 +208,8 @@ export function resolveRunOptions(
   }
   const providerStatesProtocol =
     get('providerStatesProtocol') ?? (fixturesFile ? fixturesProtocol(fixturesFile) : undefined);
-  if (providerStatesProtocol !== undefined) {
-    const n = negotiate(providerStatesProtocol);
-    if ('problem' in n)
-      throw new UsageError(
-        `--provider-states-protocol: ${n.problem.replace('the provider-state endpoint declared', 'got')}`,
-      );
-  }
+  checkProtocolVersion('--provider-states-protocol', providerStatesProtocol);
 
-  const healthPath = get('healthPath');
   if (!healthPath.startsWith('/')) throw new UsageError(`--health-path must start with '/' (got '${healthPath}')`);
 
   let bindings: Bindings;
@@ -272,39 +237,18 @@ export function resolveRunOptions(
       `--min-judged must be a count (e.g. 120) or a percentage up to 100% (e.g. 100%) (got '${minJudgedRaw}')`,
     );
   const requireProtocol = get('requireProtocol')?.trim();
-  if (requireProtocol !== undefined) {
-    const n = negotiate(requireProtocol);
-    if ('problem' in n)
-      throw new UsageError(`--require-protocol: ${n.problem.replace('the provider-state endpoint declared', 'got')}`);
-  }
+  checkProtocolVersion('--require-protocol', requireProtocol);
 
   return {
+    ...fields,
     target,
-    providerStatesUrl,
     fixturesFile,
     fixtures,
     ...(providerStatesProtocol !== undefined ? { providerStatesProtocol } : {}),
-    profile,
-    requirements,
-    readOnly: get('readOnly') ?? false,
-    timeoutMs: get('timeout'),
-    testTimeoutMs: get('testTimeout'),
-    asyncTimeoutMs: get('asyncTimeout'),
-    clockToleranceMs: get('clockTolerance'),
-    absenceFactor: get('absenceFactor'),
-    absenceFloorS: get('absenceFloor'),
-    concurrency: get('concurrency'),
     concurrencyGiven: given('concurrency') !== undefined,
-    shard,
     reportDir,
     requireContainer: (get('requireContainer') ?? false) || env.CI === 'true',
-    containerPort: get('containerPort'),
-    containerEnv: get('containerEnv') ?? {},
-    healthPath,
     healthPathGiven: given('healthPath') !== undefined,
-    startTimeoutMs: get('startTimeout'),
-    bail: get('bail'),
-    verbose: get('reporterVerbose') ?? false,
     bindings,
     configFile,
     include: include.length ? include : undefined,
@@ -313,14 +257,17 @@ export function resolveRunOptions(
     expectedFailuresFile,
     expectedFailures,
     targetLabel: get('targetLabel')?.trim() || undefined,
-    seed: get('seed'),
-    skipShrink: get('skipShrink') ?? false,
-    recordHar: get('recordHar'),
     ...(minJudged ? { minJudged } : {}),
     ...(requireProtocol !== undefined ? { requireProtocol } : {}),
-    retries: get('retries'),
-    failOnFlaky: get('failOnFlaky') ?? false,
   };
+}
+
+/** A provider-state protocol version the suite knows (both options that name one). */
+function checkProtocolVersion(flag: string, version: string | undefined): void {
+  if (version === undefined) return;
+  const n = negotiate(version);
+  if ('problem' in n)
+    throw new UsageError(`${flag}: ${n.problem.replace('the provider-state endpoint declared', 'got')}`);
 }
 
 /** A random seed, for a run that was given none (printed and reported, so the run can be repeated). */
