@@ -1,5 +1,6 @@
 // Exchanges as the fault-injecting proxy sees them, and small helpers to read and rewrite them.
 // Test code of the conformance suite (never shipped in the reference server).
+import type { Permission } from '../../spec/generated/facts.js';
 
 /** One HTTP request passing through the proxy. Header names are lower-case. */
 export interface ProxyRequest {
@@ -245,15 +246,8 @@ export interface LinkBody {
   NewRelationship?: string;
 }
 
-export type Permission =
-  'View' | 'Edit' | 'AttachContacts' | 'DetachContacts' | 'AttachFiles' | 'ModifyFiles' | 'RestrictDownload' | 'Full';
-
-/** The parent-domain permission a link operation needs (spec 5). */
-export function linkPermission(op: 'upsertLink' | 'removeLink', childDomain: string | undefined): Permission {
-  if (childDomain === 'Contact') return op === 'upsertLink' ? 'AttachContacts' : 'DetachContacts';
-  if (childDomain === 'File') return op === 'upsertLink' ? 'AttachFiles' : 'ModifyFiles';
-  return 'Edit';
-}
+/** The permissions and the parent-domain permission a link operation needs (spec 5), from the spec. */
+export { linkPermission, type Permission } from '../../spec/generated/facts.js';
 
 /** Grants of a user as given to the provider state 'a user' (domain or '*' → permissions). */
 export type Grants = Record<string, string[]>;

@@ -13,7 +13,7 @@ import { loadOpenApi } from '../src/spec/openapi.js';
 import type { ProxyRequest } from './exchange.js';
 
 /** An operationId of spec/openapi.yaml. */
-export type OperationId = keyof operations;
+type OperationId = keyof operations;
 
 /** The path parameters of an operation, as the document names them (values as sent, decoded). */
 type PathParams<O extends OperationId> = operations[O]['parameters'] extends { path: infer P }
