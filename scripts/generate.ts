@@ -7,6 +7,10 @@
  *   spec/openapi.yaml          -> spec/generated/openapi.json, spec/generated/openapi.ts
  *   spec/provider-states.yaml  -> spec/generated/provider-states.json, spec/generated/provider-states.ts
  *   spec/requirements.yaml     -> spec/generated/requirements.json
+ *   spec/openapi.yaml, spec/provider-states.yaml
+ *                              -> spec/generated/facts.ts (the permissions, the permission a link
+ *                                 operation needs on the parent domain, the core DomainIDs: one
+ *                                 source each, for the suite, the fault runner and the reference)
  *   both                       -> spec/generated/provenance.json (what core enforces and the
  *                                 requirements behind each constraint: a reviewer sees a new
  *                                 constraint, and the requirement it is claimed under, in the diff)
@@ -85,6 +89,73 @@ function stateMap(doc: unknown): string {
   ].join('\n');
 }
 
+const LINK_OPERATIONS = ['upsertLink', 'removeLink'] as const;
+
+/**
+ * Facts of the spec that code needs as values, not types: the permissions (provider-states.yaml,
+ * `Permission`), the permission a link operation needs on the parent domain by child domain
+ * (openapi.yaml, `x-parent-permission` of upsertLink and removeLink) and the core DomainIDs
+ * (openapi.yaml, `x-core-domain-ids` of listDomains, checked against the description of
+ * Domain.DomainID).
+ */
+export function factsModule(openapi: any, states: any): string {
+  const fail = (what: string): never => {
+    throw new Error(`generate: ${what}`);
+  };
+  const permissions: string[] =
+    states?.components?.schemas?.Permission?.enum ?? fail('provider-states.yaml has no Permission enum');
+  const domainId =
+    openapi?.components?.schemas?.Domain?.properties?.DomainID ?? fail('openapi.yaml has no Domain.DomainID');
+
+  const ops = new Map<string, any>();
+  for (const item of Object.values<any>(openapi.paths ?? {}))
+    for (const op of Object.values<any>(item ?? {})) if (op?.operationId) ops.set(op.operationId, op);
+  const core: Record<string, number> =
+    ops.get('listDomains')?.['x-core-domain-ids'] ?? fail('listDomains has no x-core-domain-ids');
+  const prose = `Core: ${Object.entries(core)
+    .map(([name, id]) => `${name} ${id}`)
+    .join(', ')}.`;
+  if (!String(domainId.description ?? '').includes(prose))
+    fail(`the description of Domain.DomainID does not say "${prose}" (x-core-domain-ids)`);
+  const link: Record<string, Record<string, string>> = {};
+  for (const id of LINK_OPERATIONS) {
+    const table: Record<string, string> =
+      ops.get(id)?.['x-parent-permission'] ?? fail(`${id} has no x-parent-permission`);
+    if (!('otherwise' in table)) fail(`x-parent-permission of ${id} has no 'otherwise'`);
+    for (const p of Object.values(table))
+      if (!permissions.includes(p)) fail(`x-parent-permission of ${id}: ${p} is no Permission`);
+    link[id] = table;
+  }
+  const lit = (v: unknown) => JSON.stringify(v, null, 2);
+  return (
+    header('spec/openapi.yaml and spec/provider-states.yaml') +
+    [
+      '/** The per-domain permissions (spec 5; provider-states.yaml `Permission`). */',
+      `export const PERMISSIONS = ${lit(permissions)} as const;`,
+      'export type Permission = (typeof PERMISSIONS)[number];',
+      '',
+      '/** The fixed core DomainIDs (spec 2.1; openapi.yaml `x-core-domain-ids` of listDomains). */',
+      `export const CORE_DOMAIN_IDS: Readonly<Record<string, number>> = ${lit(core)};`,
+      '',
+      '/** The operations whose permission on the parent domain depends on the child domain. */',
+      `export type LinkOperation = ${LINK_OPERATIONS.map((o) => JSON.stringify(o)).join(' | ')};`,
+      '',
+      '/** The permission a link operation needs on the parent domain, by child domain (spec 5;',
+      ' * openapi.yaml `x-parent-permission`); `otherwise` for every other child domain. */',
+      `export const LINK_PARENT_PERMISSIONS: Readonly<Record<LinkOperation, Readonly<Record<string, Permission>>>> = ${lit(link)};`,
+      '',
+      '/** The permission `op` needs on the parent domain when the child is in `childDomain`. */',
+      'export function linkPermission(op: LinkOperation, childDomain: string | undefined): Permission {',
+      '  const table = LINK_PARENT_PERMISSIONS[op];',
+      "  return childDomain !== undefined && childDomain !== 'otherwise' && Object.hasOwn(table, childDomain)",
+      '    ? table[childDomain]!',
+      "    : table['otherwise']!;",
+      '}',
+      '',
+    ].join('\n')
+  );
+}
+
 /** All generated files (spec/openapi.yaml among them), keyed by absolute path. */
 export async function generateAll(read: Read = readFile): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -100,6 +171,7 @@ export async function generateAll(read: Read = readFile): Promise<Map<string, st
   const statesFile = join(SPEC, 'provider-states.yaml');
   if (existsSync(statesFile)) {
     const states = parseYaml(read(statesFile)) as unknown;
+    files.set(join(OUT, 'facts.ts'), factsModule(openapi, states));
     files.set(join(OUT, 'provider-states.json'), json(states));
     files.set(
       join(OUT, 'provider-states.ts'),

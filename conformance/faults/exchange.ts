@@ -1,5 +1,6 @@
 // Exchanges as the fault-injecting proxy sees them, and small helpers to read and rewrite them.
 // Test code of the conformance suite (never shipped in the reference server).
+import type { Permission } from '../../spec/generated/facts.js';
 
 /** One HTTP request passing through the proxy. Header names are lower-case. */
 export interface ProxyRequest {
@@ -147,84 +148,7 @@ export function isOk(res: { status: number }): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Routes (spec/openapi.yaml "Route resolution")
-
-export type Route =
-  | { op: 'providerStates' }
-  | { op: 'health' }
-  | { op: 'authenticate' }
-  | { op: 'listDomains' }
-  | { op: 'getRecord'; domain: string; id: string; segment: 2 }
-  | { op: 'queryRecords'; domain: string; segment: 2 }
-  | { op: 'listAttachedFiles'; domain: string; id: string; segment: 2 }
-  | { op: 'queryLinks' }
-  | { op: 'upsertLink' }
-  | { op: 'removeLink' }
-  | { op: 'getBindStatus'; proposalId: string }
-  | { op: 'queueBindQuote'; proposalId: string }
-  | { op: 'bindQuote'; proposalId: string }
-  | { op: 'createMember'; proposalId: string }
-  | { op: 'upsertSchedules'; proposalId: string; domain: string }
-  | { op: 'deleteSchedule'; proposalId: string; domain: string; scheduleId: string }
-  | { op: 'reinstateSchedule'; proposalId: string; domain: string; scheduleId: string }
-  | { op: 'other' };
-
-export type Op = Route['op'];
-
-function decode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-export function routeOf(req: Pick<ProxyRequest, 'method' | 'path'>): Route {
-  const seg = req.path.split('/').slice(1).map(decode);
-  const m = req.method;
-  if (seg[0] === '_provider-states') return { op: 'providerStates' };
-  if (seg[0] === 'health' && seg.length === 1) return { op: 'health' };
-  if (seg[0] === 'Authentication' && seg[1] === 'Authenticate' && seg.length === 2) return { op: 'authenticate' };
-  if (seg[0] !== 'api') return { op: 'other' };
-  const s = seg.slice(1);
-  if (s.length === 1 && s[0] === 'Domains' && m === 'GET') return { op: 'listDomains' };
-  if (s[0] === 'Link' && s.length === 2) {
-    if (s[1] === 'Query' && m === 'GET') return { op: 'queryLinks' };
-    if (s[1] === 'Upsert' && m === 'POST') return { op: 'upsertLink' };
-    if (s[1] === 'Remove' && m === 'POST') return { op: 'removeLink' };
-    return { op: 'other' };
-  }
-  if (s[0] === 'Quotes' && s[1] === 'Proposals' && s.length >= 4) {
-    const proposalId = s[2]!;
-    if (s.length === 4) {
-      const op = s[3];
-      if (op === 'BindStatus' && m === 'GET') return { op: 'getBindStatus', proposalId };
-      if (op === 'QueueBindQuote' && m === 'POST') return { op: 'queueBindQuote', proposalId };
-      if (op === 'BindQuote' && m === 'POST') return { op: 'bindQuote', proposalId };
-      if (op === 'CreateMember' && m === 'POST') return { op: 'createMember', proposalId };
-      return { op: 'other' };
-    }
-    if (s[3] === 'Schedules' && s.length >= 6) {
-      const domain = s[4]!;
-      if (s.length === 6 && s[5] === 'UpsertMulti' && m === 'POST')
-        return { op: 'upsertSchedules', proposalId, domain };
-      if (s.length === 6 && m === 'DELETE') return { op: 'deleteSchedule', proposalId, domain, scheduleId: s[5]! };
-      if (s.length === 7 && s[6] === 'Reinstate' && m === 'POST')
-        return { op: 'reinstateSchedule', proposalId, domain, scheduleId: s[5]! };
-    }
-    return { op: 'other' };
-  }
-  if (m !== 'GET') return { op: 'other' };
-  if (s.length === 2 && s[1] === 'Query') return { op: 'queryRecords', domain: s[0]!, segment: 2 };
-  if (s.length === 2) return { op: 'getRecord', domain: s[0]!, id: s[1]!, segment: 2 };
-  if (s.length === 3 && s[2] === 'Files') return { op: 'listAttachedFiles', domain: s[0]!, id: s[1]!, segment: 2 };
-  return { op: 'other' };
-}
-
-/** Reads of file records: GET /api/File/{id}, GET /api/File/Query and GET /api/{domain}/{id}/Files. */
-export function isFileRead(r: Route): boolean {
-  return ((r.op === 'getRecord' || r.op === 'queryRecords') && r.domain === 'File') || r.op === 'listAttachedFiles';
-}
+// Paths
 
 /** Replace path segment `index` (0-based after the leading slash) with `value` (encoded). */
 export function replaceSegment(path: string, index: number, value: string): string {
@@ -322,15 +246,8 @@ export interface LinkBody {
   NewRelationship?: string;
 }
 
-export type Permission =
-  'View' | 'Edit' | 'AttachContacts' | 'DetachContacts' | 'AttachFiles' | 'ModifyFiles' | 'RestrictDownload' | 'Full';
-
-/** The parent-domain permission a link operation needs (spec 5). */
-export function linkPermission(op: 'upsertLink' | 'removeLink', childDomain: string | undefined): Permission {
-  if (childDomain === 'Contact') return op === 'upsertLink' ? 'AttachContacts' : 'DetachContacts';
-  if (childDomain === 'File') return op === 'upsertLink' ? 'AttachFiles' : 'ModifyFiles';
-  return 'Edit';
-}
+/** The permissions and the parent-domain permission a link operation needs (spec 5), from the spec. */
+export { linkPermission, type Permission } from '../../spec/generated/facts.js';
 
 /** Grants of a user as given to the provider state 'a user' (domain or '*' → permissions). */
 export type Grants = Record<string, string[]>;

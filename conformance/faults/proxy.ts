@@ -13,12 +13,12 @@ import {
   bodyJson,
   makeRequest,
   pathWithQuery,
-  routeOf,
   type Grants,
   type Json,
   type ProxyRequest,
   type ProxyResponse,
 } from './exchange.js';
+import { operationOf } from './operations.js';
 
 export interface FaultProxyOptions {
   /** Base URL of the implementation behind the proxy (no trailing slash). */
@@ -279,7 +279,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     stats.exchanges++;
     try {
       const req = toProxyRequest(ireq, await readBody(ireq));
-      const isState = req.path === statesPath || routeOf(req).op === 'providerStates';
+      const isState = req.path === statesPath || operationOf(req).op === 'providerStates';
       const out = isState ? await providerState(req) : fault ? await fault.rewrite(req, ctx, next) : await next(req);
       send(ores, out);
     } catch (e) {

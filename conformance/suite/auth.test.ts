@@ -8,6 +8,7 @@ import { conformance, linkBody } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, enc, get, judgedAlone, needsColumnsHonoured, needsReadById } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
+import { CORE_DOMAIN_IDS as CORE_IDS } from './support/domain-ids.js';
 import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
 import { createMember, expectBodylessAccepted } from './support/create-member.js';
@@ -681,7 +682,7 @@ async function linksAs(t: Ctx, q: Q, token: string): Promise<LinkRow[] | undefin
 }
 
 /** Spec 2.1: "Core DomainIDs are fixed in every environment." */
-const CORE_DOMAIN_IDS: Record<Child, number> = { Contact: 2, File: 4 };
+const CORE_DOMAIN_IDS: Record<Child, number> = { Contact: CORE_IDS.Contact!, File: CORE_IDS.File! };
 
 const hasLink = (rows: LinkRow[], k: Record<string, unknown>) =>
   rows.some((r) => Object.entries(k).every(([f, v]) => r[f] === v));

@@ -13,6 +13,7 @@ describe('spec/generated', async () => {
     const names = [...files.keys()].map((f) => basename(f)).sort();
     expect(names).toEqual(
       [
+        'facts.ts',
         'openapi.json',
         'openapi.ts',
         'openapi.yaml',

@@ -3,6 +3,7 @@
 // answer the client gets change as the fault intends. No network: `next` and the side requests of
 // the fault context are stubs. Run by conformance/test/faults-rewrites.test.ts.
 import { expect } from 'vitest';
+import { CORE_DOMAIN_IDS } from '../../../spec/generated/facts.js';
 import { faultByName } from './index.js';
 import type { FaultContext, SideResponse } from '../fault.js';
 import { rewriteReadsGrants } from '../operations.js';
@@ -36,14 +37,7 @@ export interface Case {
 }
 
 const DOMAINS = new Map([
-  ['Claim', 1],
-  ['Contact', 2],
-  ['Location', 3],
-  ['File', 4],
-  ['Note', 5],
-  ['Policy', 6],
-  ['Task', 7],
-  ['Incident', 11],
+  ...Object.entries(CORE_DOMAIN_IDS),
   ['Member', 20],
   ['Proposal', 21],
   ['ProposalLocation', 22],

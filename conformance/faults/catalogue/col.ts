@@ -17,7 +17,7 @@ import {
 } from '../exchange.js';
 import { ignoreQueryParam, on, onJsonResponse, onRequest, READS } from './util.js';
 
-const RECORD_READS = ['getRecord', 'queryRecords'] as const;
+const RECORD_READS = ['getRecord', 'getFile', 'queryRecords', 'queryFiles'] as const;
 
 /** Whether `column` can be requested on `domain` (asked once per proxy, as the administrator). */
 async function hasColumn(ctx: FaultContext, domain: string, column: string): Promise<boolean> {

@@ -8,12 +8,11 @@ import {
   isOk,
   keysOf,
   parseColumns,
-  routeOf,
   stripHidden,
   withHiddenColumns,
   withResponseJson,
 } from '../exchange.js';
-import { rewritesOnly } from '../operations.js';
+import { rewritesOnly, operationOf } from '../operations.js';
 import { ignoreQueryParam, on, onFileRead, onJsonResponse, tokenOf } from './util.js';
 import { sortWithinPage } from './sort-within-page.js';
 
@@ -42,7 +41,7 @@ function downloadUrl(fileId: unknown, token: string | undefined): string {
 /** A rewrite of the attached-files listing only. */
 function onAttached(rewrite: Fault['rewrite']): Fault['rewrite'] {
   return rewritesOnly(['listAttachedFiles'], (req, ctx, next) =>
-    routeOf(req).op === 'listAttachedFiles' ? rewrite(req, ctx, next) : next(req),
+    operationOf(req).op === 'listAttachedFiles' ? rewrite(req, ctx, next) : next(req),
   );
 }
 
@@ -196,8 +195,8 @@ export const FILE_FAULTS: Fault[] = [
     description: 'File/Query joins the links table and returns ParentDomainID and ParentID with every file.',
     requirements: ['FILE-008'],
     rewrite: onFileRead((req, ctx, next) => {
-      const route = routeOf(req);
-      if (route.op !== 'queryRecords' || route.domain !== 'File') return next(req);
+      const route = operationOf(req);
+      if (route.op !== 'queryFiles') return next(req);
       return (async () => {
         const { req: r, hidden } = withHiddenColumns(req, ['FileID']);
         const res = await next(r);
@@ -221,7 +220,7 @@ export const FILE_FAULTS: Fault[] = [
       'The attached-files listing uses an outer join, so orphaned (unlinked) files are listed under every parent.',
     requirements: ['FILE-007'],
     rewrite: onAttached((req, ctx, next) => {
-      if (routeOf(req).op !== 'listAttachedFiles') return next(req);
+      if (operationOf(req).op !== 'listAttachedFiles') return next(req);
       return (async () => {
         const res = await next(req);
         const body = bodyJson(res);
@@ -270,8 +269,8 @@ export const FILE_FAULTS: Fault[] = [
     area: 'FILE',
     description: 'File/Query ignores the start offset of the domain query: every page starts at the first file.',
     requirements: ['FILE-022'],
-    rewrite: on(['queryRecords'], async (req, route, ctx, next) =>
-      route.domain === 'File' ? ignoreQueryParam(['queryRecords'], 'skip')(req, ctx, next) : next(req),
+    rewrite: on(['queryRecords', 'queryFiles'], async (req, route, ctx, next) =>
+      route.domain === 'File' ? ignoreQueryParam(['queryRecords', 'queryFiles'], 'skip')(req, ctx, next) : next(req),
     ),
   },
   {
@@ -280,7 +279,7 @@ export const FILE_FAULTS: Fault[] = [
     description:
       'File/Query ignores empty-column suppression and the total count (only the record query implements them).',
     requirements: ['FILE-023', 'FILE-024'],
-    rewrite: on(['queryRecords'], async (req, route, _ctx, next) => {
+    rewrite: on(['queryRecords', 'queryFiles'], async (req, route, _ctx, next) => {
       if (route.domain !== 'File') return next(req);
       const r = cloneRequest(req);
       r.query.delete('excludeEmptyColumns');
@@ -293,7 +292,7 @@ export const FILE_FAULTS: Fault[] = [
     area: 'FILE',
     description: 'File/Query without a column list returns every column, the file bytes (Contents) included.',
     requirements: ['FILE-021'],
-    rewrite: on(['queryRecords'], async (req, route, _ctx, next) => {
+    rewrite: on(['queryRecords', 'queryFiles'], async (req, route, _ctx, next) => {
       if (route.domain !== 'File' || req.query.has('columns')) return next(req);
       const res = await next(req);
       const body = bodyJson(res);

@@ -166,10 +166,10 @@ export const PROP_FAULTS: Fault[] = [
     // The imitated server checks a delete and a reinstatement as the upstream does (token, Edit
     // permission, proposal, schedule domain, modifiability, an active record of that proposal) and
     // only then sets IsDeleted instead of deleting: whatever it would refuse, the upstream refuses.
-    rewrite: on(['deleteSchedule', 'reinstateSchedule', 'getRecord'], async (req, route, ctx, next) => {
+    rewrite: on(['deleteSchedule', 'reinstateSchedule', 'getRecord', 'getFile'], async (req, route, ctx, next) => {
       const soft: Set<string> = ctx.memory.get('soft') ?? new Set();
       ctx.memory.set('soft', soft);
-      if (route.op === 'getRecord') {
+      if (route.op === 'getRecord' || route.op === 'getFile') {
         const res = await next(req);
         if (!soft.has(`${route.domain}/${Number(route.id)}`)) return res;
         const body = bodyJson(res);

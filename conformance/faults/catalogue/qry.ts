@@ -85,7 +85,7 @@ export const QRY_FAULTS: Fault[] = [
     name: 'skip-ignored',
     area: 'QRY',
     description: 'The start offset (skip) is ignored: every page starts at the first record.',
-    // the proxy's queryRecords is both queries: the file query's offset (FILE-022) is ignored as well
+    // QUERIES are both queries: the file query's offset (FILE-022) is ignored as well
     requirements: ['QRY-006', 'FILE-022'],
     rewrite: ignoreQueryParam(QUERIES, 'skip'),
   },
@@ -112,7 +112,7 @@ export const QRY_FAULTS: Fault[] = [
     area: 'QRY',
     description: 'take=n returns n+1 records (an inclusive upper bound).',
     requirements: ['QRY-005'],
-    rewrite: onRequest(['queryRecords', 'listAttachedFiles'], (req) => {
+    rewrite: onRequest(['queryRecords', 'queryFiles', 'listAttachedFiles'], (req) => {
       const take = intParam(req, 'take');
       if (take === undefined || take < 1 || take >= 100) return req;
       const r = cloneRequest(req);

@@ -8,7 +8,7 @@ export const REC_FAULTS: Fault[] = [
     area: 'REC',
     description: 'GET /api/{domain}/{id} answers Record and Domain but leaves out Id.',
     requirements: ['REC-001', 'FILE-009'],
-    rewrite: onJsonResponse(['getRecord'], (body) => {
+    rewrite: onJsonResponse(['getRecord', 'getFile'], (body) => {
       if (body && typeof body === 'object') delete body.Id;
     }),
   },
@@ -18,7 +18,7 @@ export const REC_FAULTS: Fault[] = [
     description:
       'GET /api/{domain}/{id} loses its WHERE clause and answers the first record of the domain under the asked Id.',
     requirements: ['REC-002'],
-    rewrite: onJsonResponse(['getRecord'], async (body, req, route, ctx) => {
+    rewrite: onJsonResponse(['getRecord', 'getFile'], async (body, req, route, ctx) => {
       if (route.domain === 'File' || !body?.Record) return;
       const q = new URLSearchParams();
       for (const k of ['columns', 'resolveAssociationNames']) if (req.query.has(k)) q.set(k, req.query.get(k)!);

@@ -1,43 +1,38 @@
 // Helpers shared by the fault definitions.
 import type { Fault, FaultContext, Next } from '../fault.js';
-import { operationsRewritten, rewritesOnly, rewritesOnlyOperations } from '../operations.js';
+import {
+  operationsRewritten,
+  rewritesOnly,
+  operationOf,
+  FILE_READS,
+  type Op,
+  type OperationOf,
+} from '../operations.js';
 import {
   bodyJson,
   cloneRequest,
-  isFileRead,
   isOk,
   problem,
-  routeOf,
   withResponseJson,
   type Json,
   type LinkBody,
-  type Op,
   type ProxyRequest,
   type ProxyResponse,
-  type Route,
 } from '../exchange.js';
 
-export type RouteOf<O extends Op> = Extract<Route, { op: O }>;
+export type RouteOf<O extends Op> = OperationOf<O>;
 
-/** The operations that read records (file records too: the attached-files listing). */
-export const READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
+/** The operations that read records (file records too: the file reads and the attached-files listing). */
+export const READS = ['getRecord', 'getFile', 'queryRecords', 'queryFiles', 'listAttachedFiles'] as const;
 
-/** The record query alone (GET /api/{domain}/Query). */
-export const QUERIES = ['queryRecords'] as const;
-
-/** The operations that read file records (a file fault also narrows them with `isFileRead`). */
-const FILE_READS = ['getRecord', 'queryRecords', 'listAttachedFiles'] as const;
-
-/** The operationIds of file reads: the record routes of the proxy, narrowed to domain File. */
-const FILE_READ_OPERATIONS = ['getFile', 'queryFiles', 'listAttachedFiles'];
+/** The record queries (GET /api/{domain}/Query, GET /api/File/Query among them). */
+export const QUERIES = ['queryRecords', 'queryFiles'] as const;
 
 /** A rewrite of file reads only (GET /api/File/{id}, /api/File/Query, /api/{domain}/{id}/Files). */
 export function onFileRead(
   fn: (req: ProxyRequest, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
 ): Fault['rewrite'] {
-  return rewritesOnlyOperations(FILE_READS, FILE_READ_OPERATIONS, (req, ctx, next) =>
-    isFileRead(routeOf(req)) ? fn(req, ctx, next) : next(req),
-  );
+  return on(FILE_READS, (req, _route, ctx, next) => fn(req, ctx, next));
 }
 
 /** A rewrite that applies only to the listed operations; everything else passes through (the fault
@@ -47,7 +42,7 @@ export function on<O extends Op>(
   fn: (req: ProxyRequest, route: RouteOf<O>, ctx: FaultContext, next: Next) => Promise<ProxyResponse>,
 ): Fault['rewrite'] {
   return rewritesOnly(ops, (req, ctx, next) => {
-    const route = routeOf(req);
+    const route = operationOf(req);
     if (!(ops as readonly string[]).includes(route.op)) return next(req);
     return fn(req, route as RouteOf<O>, ctx, next);
   });
@@ -244,8 +239,8 @@ async function hiddenAware(
 ): Promise<ProxyResponse> {
   const set: Set<string> | undefined = ctx.memory.get('hidden');
   if (!set || set.size === 0) return otherwise(req);
-  const route = routeOf(req);
-  if (route.op === 'getRecord' && isHidden(ctx, route.domain, route.id)) {
+  const route = operationOf(req);
+  if ((route.op === 'getRecord' || route.op === 'getFile') && isHidden(ctx, route.domain, route.id)) {
     return problem(404, 'RecordNotFound', `${route.domain} with ID ${Number(route.id)} was not found.`);
   }
   if (route.op === 'reinstateSchedule' && isHidden(ctx, route.domain, route.scheduleId)) {
@@ -258,7 +253,7 @@ async function hiddenAware(
       ),
     );
   }
-  if (route.op === 'queryRecords') {
+  if (route.op === 'queryRecords' || route.op === 'queryFiles') {
     const res = await otherwise(req);
     if (!isOk(res)) return res;
     const body = bodyJson(res);
@@ -280,7 +275,7 @@ export function linkBody(req: ProxyRequest): LinkBody | undefined {
 }
 
 /** The operations hiddenAware answers itself; every other request goes to the wrapped rewrite. */
-const HIDDEN_READS: readonly Op[] = ['getRecord', 'queryRecords', 'reinstateSchedule'];
+const HIDDEN_READS: readonly Op[] = ['getRecord', 'getFile', 'queryRecords', 'queryFiles', 'reinstateSchedule'];
 
 /**
  * Wrap a rewrite so that records it hid stay hidden on later reads. Tagged as touching the wrapped

@@ -2,9 +2,9 @@
 // how Link/Query answers a caller who may not see every link it selects, and the error answers of
 // unauthenticated and forbidden requests.
 import type { Control } from '../fault.js';
-import { bodyJson, isOk, problem, routeOf, withRequestJson, withResponseJson } from '../exchange.js';
+import { bodyJson, isOk, problem, withRequestJson, withResponseJson } from '../exchange.js';
 import { NOT_SHOWN, only, recode, type Rewrite } from './util.js';
-import { readsGrants } from '../operations.js';
+import { readsGrants, operationOf } from '../operations.js';
 
 const AUTH_OPEN = 'Section 5: "Token issuance, the header that carries the token, and token lifetime: not shown."';
 
@@ -96,7 +96,7 @@ export const AUTH_CONTROLS: Control[] = [
     ],
     select: ['AUTH-'],
     rewrite: only(['authenticate'], async (req, _ctx, next) => {
-      if (routeOf(req).op !== 'authenticate') return next(req);
+      if (operationOf(req).op !== 'authenticate') return next(req);
       const b = bodyJson(req);
       const r =
         b && typeof b === 'object'
@@ -121,7 +121,7 @@ export const AUTH_CONTROLS: Control[] = [
         const own = await next(req);
         const token = req.headers[ctx.tokenHeader];
         const grants = token ? ctx.grantsOf(token) : undefined;
-        if (routeOf(req).op !== 'queryLinks' || !grants || grants === 'admin' || !isOk(own)) return own;
+        if (operationOf(req).op !== 'queryLinks' || !grants || grants === 'admin' || !isOk(own)) return own;
         // the links the administrator sees for the same query: more than the caller's means some were left out
         const all = await next({ ...req, headers: { ...req.headers, [ctx.tokenHeader]: await ctx.adminToken() } });
         const mine = bodyJson(own)?.List;

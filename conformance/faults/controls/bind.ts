@@ -1,7 +1,8 @@
 // Controls of binding (BIND): slower binding, the answers of QueueBindQuote and BindQuote, the
 // undocumented payload parameters, other words, the format of BoundDateUTC, and the error answers.
 import type { Control } from '../fault.js';
-import { bodyJson, cloneRequest, isOk, type ProxyResponse, routeOf, withResponseJson } from '../exchange.js';
+import { bodyJson, cloneRequest, isOk, type ProxyResponse, withResponseJson } from '../exchange.js';
+import { operationOf } from '../operations.js';
 import { only, onSuccess, recode } from './util.js';
 
 const SLOW_BIND_MS = 8_000;
@@ -29,7 +30,7 @@ export const BIND_CONTROLS: Control[] = [
     select: ['BIND-', 'MEM-007'],
     delaysMs: SLOW_BIND_MS,
     rewrite: only(['queueBindQuote', 'getBindStatus'], async (req, ctx, next) => {
-      const route = routeOf(req);
+      const route = operationOf(req);
       const res = await next(req);
       if (route.op === 'queueBindQuote' && isOk(res)) {
         if (!ctx.memory.has(`q:${route.proposalId}`)) ctx.memory.set(`q:${route.proposalId}`, Date.now());
@@ -61,7 +62,7 @@ export const BIND_CONTROLS: Control[] = [
     markers: ['paths/~1api~1Quotes~1Proposals~1{proposalId}~1QueueBindQuote/post/responses/200'],
     select: ['BIND-', 'MEM-007'],
     rewrite: only(['queueBindQuote'], async (req, _ctx, next) => {
-      const route = routeOf(req);
+      const route = operationOf(req);
       const res = await next(req);
       if (route.op !== 'queueBindQuote' || res.status !== 200) return res;
       return withResponseJson(res, { Queued: true, ProposalID: Number(route.proposalId) }, 202, 'application/json');
@@ -75,7 +76,7 @@ export const BIND_CONTROLS: Control[] = [
     markers: ['components/parameters/BillingFrequencyCode', 'components/parameters/BillingStatus'],
     select: ['BIND-'],
     rewrite: only(['queueBindQuote', 'bindQuote'], async (req, _ctx, next) => {
-      const op = routeOf(req).op;
+      const op = operationOf(req).op;
       if (op !== 'queueBindQuote' && op !== 'bindQuote') return next(req);
       const r = cloneRequest(req);
       r.query.delete('billingFrequencyCode');

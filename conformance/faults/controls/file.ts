@@ -1,15 +1,8 @@
 // Controls of files (FILE): file columns whose type or format the specification leaves open, the
 // attached-files listing, and the body of a server error.
 import type { Control } from '../fault.js';
-import {
-  bodyJson,
-  cloneRequest,
-  isOk,
-  makeResponse,
-  type ProxyResponse,
-  routeOf,
-  withResponseJson,
-} from '../exchange.js';
+import { bodyJson, cloneRequest, isOk, makeResponse, type ProxyResponse, withResponseJson } from '../exchange.js';
+import { FILE_READS, operationOf } from '../operations.js';
 import { fileColumn, only } from './util.js';
 
 const TYPES_OPEN = 'Section 2.2: "Types of file columns other than those stated: not shown."';
@@ -107,28 +100,29 @@ export const FILE_CONTROLS: Control[] = [
       'components/schemas/FileRecord/properties/ExternalDirectURL',
     ],
     select: ['FILE-'],
-    rewrite: only(['getRecord', 'queryRecords', 'listAttachedFiles'], async (req, _ctx, next) => {
-      const cols = req.query.get('columns') ?? '';
-      const route = routeOf(req);
-      const isFileRead =
-        route.op === 'listAttachedFiles' ||
-        ((route.op === 'getRecord' || route.op === 'queryRecords') && route.domain === 'File');
-      if (isFileRead && /\bExternal(FileRepositoryID|DirectURL)\b/.test(cols))
-        return {
-          status: 400,
-          headers: { 'content-type': 'application/problem+json' },
-          body: Buffer.from(
-            JSON.stringify({
-              type: 'about:blank',
-              title: 'Bad Request',
-              status: 400,
-              detail: 'Unknown column.',
-              code: 'UnknownColumn',
-            }),
-          ),
-        };
-      return next(req);
-    }),
+    rewrite: only(
+      ['getRecord', 'getFile', 'queryRecords', 'queryFiles', 'listAttachedFiles'],
+      async (req, _ctx, next) => {
+        const cols = req.query.get('columns') ?? '';
+        const route = operationOf(req);
+        const isFileRead = (FILE_READS as readonly string[]).includes(route.op);
+        if (isFileRead && /\bExternal(FileRepositoryID|DirectURL)\b/.test(cols))
+          return {
+            status: 400,
+            headers: { 'content-type': 'application/problem+json' },
+            body: Buffer.from(
+              JSON.stringify({
+                type: 'about:blank',
+                title: 'Bad Request',
+                status: 400,
+                detail: 'Unknown column.',
+                code: 'UnknownColumn',
+              }),
+            ),
+          };
+        return next(req);
+      },
+    ),
   },
   {
     name: 'attached-files-without-sort-skip',
@@ -139,7 +133,7 @@ export const FILE_CONTROLS: Control[] = [
     markers: ['components/parameters/FilesSort', 'components/parameters/FilesSkip'],
     select: ['FILE-', 'COL-', 'AUTH-'],
     rewrite: only(['listAttachedFiles'], async (req, _ctx, next) => {
-      if (routeOf(req).op !== 'listAttachedFiles') return next(req);
+      if (operationOf(req).op !== 'listAttachedFiles') return next(req);
       const r = cloneRequest(req);
       r.query.delete('sort');
       r.query.delete('skip');
@@ -158,7 +152,7 @@ export const FILE_CONTROLS: Control[] = [
       const rawTake = req.query.get('take') ?? '30';
       const plain = !req.query.has('sort') && !req.query.has('skip') && /^\d+$/.test(rawTake);
       const take = Number(rawTake);
-      if (routeOf(req).op !== 'listAttachedFiles' || !plain || take < 1 || take > 100) return next(req);
+      if (operationOf(req).op !== 'listAttachedFiles' || !plain || take < 1 || take > 100) return next(req);
       // The whole list is read (one page of 100), reversed and cut to `take`: one consistent order.
       const r = cloneRequest(req);
       r.query.set('take', '100');

@@ -9,9 +9,9 @@ import {
   type Json,
   makeResponse,
   type ProxyResponse,
-  routeOf,
   withResponseJson,
 } from '../exchange.js';
+import { operationOf } from '../operations.js';
 import { everyJsonBody, NOT_SHOWN, onError, problemCode, recode, restatus } from './util.js';
 
 /** The same value with the keys of every object in reverse order. */
@@ -96,7 +96,7 @@ export const GEN_CONTROLS: Control[] = [
       'Section 4.2: "Response | object with `Record` (...), `Domain` (...), `Id` (...)" and "object with `List`" (further members are not excluded)',
     rewrite: async (req, _ctx, next) => {
       const res = await next(req);
-      const route = routeOf(req);
+      const route = operationOf(req);
       const body = bodyJson(res);
       if (!isOk(res) || !body || typeof body !== 'object' || Array.isArray(body)) return res;
       if ('Record' in body && 'Id' in body) body.Links = { self: `${req.path}` };
@@ -117,7 +117,7 @@ export const GEN_CONTROLS: Control[] = [
     select: ['SCHED-', 'MEM-', 'BIND-', 'PROP-'],
     rewrite: async (req, _ctx, next) => {
       const res = await next(req);
-      const route = routeOf(req);
+      const route = operationOf(req);
       const body = bodyJson(res);
       if (!body || typeof body !== 'object' || Array.isArray(body)) return res;
       const tag = (r: any) => {

@@ -9,10 +9,10 @@ import {
   keysOf,
   parseColumns,
   problem,
-  routeOf,
   withRequestJson,
   withResponseJson,
 } from '../exchange.js';
+import { operationOf } from '../operations.js';
 import { chain, noContent, only, onSuccess, recode, renameBodyKeys, renameQueryParams } from './util.js';
 import { defaultBindings } from '../../src/model/bindings.js';
 
@@ -89,7 +89,7 @@ export const LINK_CONTROLS: Control[] = [
     select: ['LINK-', 'AUTH-', 'FILE-006', 'FILE-007'],
     config: { bindings: { link: NESTED } },
     rewrite: async (req, _ctx, next) => {
-      const op = routeOf(req).op;
+      const op = operationOf(req).op;
       const b = bodyJson(req);
       if ((op !== 'upsertLink' && op !== 'removeLink') || !b || typeof b !== 'object' || Array.isArray(b))
         return next(req);
@@ -148,7 +148,7 @@ export const LINK_CONTROLS: Control[] = [
     select: ['LINK-', 'AUTH-'],
     config: { bindings: { linkColumns: { relationship: 'Relationship' } } },
     rewrite: async (req, _ctx, next) => {
-      if (routeOf(req).op !== 'queryLinks') return next(req);
+      if (operationOf(req).op !== 'queryLinks') return next(req);
       const cols = parseColumns(req.query.get('columns'));
       if (!cols) return next(req);
       if (cols.some((c) => c.field === 'ContactTypeID'))
@@ -180,7 +180,7 @@ export const LINK_CONTROLS: Control[] = [
     select: ['LINK-', 'AUTH-', 'COL-', 'FILE-'],
     judge: 'undocumented-part',
     rewrite: async (req, _ctx, next) => {
-      if (routeOf(req).op !== 'queryLinks') return next(req);
+      if (operationOf(req).op !== 'queryLinks') return next(req);
       const other = (parseColumns(req.query.get('columns')) ?? []).filter((c) => !DOCUMENTED_LINK_COLUMNS.has(c.field));
       if (other.length === 0) return next(req);
       return problem(400, 'UnknownColumn', `Unknown column ${other.map((c) => c.field).join(', ')}.`);
@@ -218,7 +218,7 @@ export const LINK_CONTROLS: Control[] = [
     markers: ['components/schemas/LinkRecord/properties/LinkID'],
     select: ['LINK-'],
     rewrite: only(['queryLinks', 'upsertLink', 'removeLink'], async (req, _ctx, next) => {
-      const route = routeOf(req);
+      const route = operationOf(req);
       const res = await next(req);
       const body = bodyJson(res);
       if (!isOk(res) || !body || typeof body !== 'object') return res;

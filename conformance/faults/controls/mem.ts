@@ -1,6 +1,7 @@
 // Controls of member creation (MEM): another wording of its message.
 import type { Control } from '../fault.js';
-import { bodyJson, jsonString, routeOf } from '../exchange.js';
+import { bodyJson, jsonString } from '../exchange.js';
+import { operationOf } from '../operations.js';
 import { only } from './util.js';
 
 export const MEM_CONTROLS: Control[] = [
@@ -13,7 +14,7 @@ export const MEM_CONTROLS: Control[] = [
       'Section 7: "HTTP 500; body is a JSON string saying that a MemberID is already assigned to the proposal record" (the wording is not shown)',
     select: ['MEM-'],
     rewrite: only(['createMember'], async (req, ctx, next) => {
-      const route = routeOf(req);
+      const route = operationOf(req);
       const res = await next(req);
       if (route.op !== 'createMember' || res.status !== 500 || typeof bodyJson(res) !== 'string') return res;
       const r = await ctx.call('GET', `/api/Proposal/${Number(route.proposalId)}?columns=MemberID`);

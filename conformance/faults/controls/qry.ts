@@ -32,7 +32,7 @@ export const QRY_CONTROLS: Control[] = [
       'components/parameters/Skip',
       'components/parameters/FilesSkip',
       'components/parameters/LinqFilter',
-      // the file query's own filter examples; the proxy routes /api/File/Query as queryRecords
+      // the file query's own filter examples (queryFiles)
       'components/parameters/FileFilter',
       'components/parameters/FileLinqFilter',
       'components/parameters/ExcludeEmptyColumns',
@@ -50,7 +50,7 @@ export const QRY_CONTROLS: Control[] = [
         },
       },
     },
-    rewrite: renameQueryParams(['queryRecords', 'listAttachedFiles'], {
+    rewrite: renameQueryParams(['queryRecords', 'queryFiles', 'listAttachedFiles'], {
       offset: 'skip',
       where: 'filter',
       linq: 'linqFilter',
@@ -104,12 +104,12 @@ export const QRY_CONTROLS: Control[] = [
     allowedBy:
       'Section 4.2: "`sort` | string, optional, column names with a direction keyword" (no default order is documented)',
     select: ['QRY-', 'FILE-', 'COL-', 'REC-'],
-    rewrite: only(['queryRecords', 'queryLinks'], async (req, ctx, next) => {
+    rewrite: only(['queryRecords', 'queryFiles', 'queryLinks'], async (req, ctx, next) => {
       const m = /^\/api\/([^/]+)\/Query$/.exec(req.path);
       if (req.method !== 'GET' || !m || req.query.has('sort')) return next(req);
       const key = await keyColumn(ctx, decodeURIComponent(m[1]!));
       if (!key) return next(req);
-      return defaultQueryParam(['queryRecords'], 'sort', `${key} desc`)(req, ctx, next);
+      return defaultQueryParam(['queryRecords', 'queryFiles'], 'sort', `${key} desc`)(req, ctx, next);
     }),
   },
   {
@@ -118,7 +118,7 @@ export const QRY_CONTROLS: Control[] = [
     description: 'A `take` above the maximum of 100 is refused (400) instead of being capped.',
     allowedBy: 'Section 4.2: "`take` | integer, default 30, maximum 100" (what happens above the maximum is not shown)',
     select: ['QRY-', 'FILE-'],
-    rewrite: only(['queryRecords', 'queryLinks', 'listAttachedFiles'], async (req, _ctx, next) => {
+    rewrite: only(['queryRecords', 'queryFiles', 'queryLinks', 'listAttachedFiles'], async (req, _ctx, next) => {
       const take = req.query.get('take');
       const isQuery = req.method === 'GET' && /^\/api\/[^/]+\/(Query|\d+\/Files)$/.test(req.path);
       if (isQuery && take !== null && /^\d+$/.test(take) && Number(take) > 100)

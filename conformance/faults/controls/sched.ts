@@ -1,7 +1,8 @@
 // Controls of schedules (SCHED): the answers of Reinstate, other words of the messages the suite
 // checks for meaning, Warnings, and the error answer of an invalid schedule domain.
 import type { Control } from '../fault.js';
-import { bodyJson, cloneResponse, routeOf, withResponseJson } from '../exchange.js';
+import { bodyJson, cloneResponse, withResponseJson } from '../exchange.js';
+import { operationOf } from '../operations.js';
 import { noContent, NOT_SHOWN, onError, only, onSuccess, recode } from './util.js';
 import { NOT_MODIFIABLE, results, scheduleMessages } from './schedule-results.js';
 
@@ -77,7 +78,7 @@ export const SCHED_CONTROLS: Control[] = [
       'Section 2.5: "Warnings | null or list | Warnings; only null is seen" (section 7 documents `Warnings` null only for the schedule DELETE on a proposal that cannot be modified)',
     select: ['SCHED-', 'PROP-'],
     rewrite: only(['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'], async (req, _ctx, next) => {
-      const op = routeOf(req).op;
+      const op = operationOf(req).op;
       const res = await next(req);
       if (op !== 'upsertSchedules' && op !== 'deleteSchedule' && op !== 'reinstateSchedule') return res;
       const body = bodyJson(res);

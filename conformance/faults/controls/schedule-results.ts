@@ -1,7 +1,8 @@
 // Schedule operation results as the proposal (PROP) and schedule (SCHED) controls read and reword
 // them.
 import type { Control } from '../fault.js';
-import { bodyJson, routeOf, withResponseJson } from '../exchange.js';
+import { bodyJson, withResponseJson } from '../exchange.js';
+import { operationOf } from '../operations.js';
 import { only } from './util.js';
 
 /** Every schedule operation result of an answer (one object, or the three arrays of UpsertMulti). */
@@ -14,7 +15,7 @@ export function results(body: any): any[] {
 /** Schedule answers (successful or not) with each result's Message rewritten by `fn`. */
 export function scheduleMessages(fn: (msg: string, proposalId: string) => string): NonNullable<Control['rewrite']> {
   return only(['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'], async (req, _ctx, next) => {
-    const route = routeOf(req);
+    const route = operationOf(req);
     const res = await next(req);
     if (route.op !== 'upsertSchedules' && route.op !== 'deleteSchedule' && route.op !== 'reinstateSchedule') return res;
     const body = bodyJson(res);

@@ -1,21 +1,18 @@
 // Helpers shared by the controls: rewrites of error answers, of every JSON body, of file columns
 // and of names that a binding maps.
 import type { Control, FaultContext, Next } from '../fault.js';
-import { operationsRewritten, rewritesOnly } from '../operations.js';
+import { operationsRewritten, rewritesOnly, operationOf, type Op, type Operation } from '../operations.js';
 import {
   bodyJson,
   cloneRequest,
   cloneResponse,
   isOk,
   keysOf,
-  routeOf,
   withRequestJson,
   withResponseJson,
   type Json,
-  type Op,
   type ProxyRequest,
   type ProxyResponse,
-  type Route,
 } from '../exchange.js';
 
 export type Rewrite = NonNullable<Control['rewrite']>;
@@ -44,18 +41,20 @@ export function restatus(res: ProxyResponse, status: number): ProxyResponse {
  * runs only against the tests that call `ops`: operations.ts).
  */
 export function only(ops: readonly Op[], rewrite: Rewrite): Rewrite {
-  return rewritesOnly(ops, (req, ctx, next) => (ops.includes(routeOf(req).op) ? rewrite(req, ctx, next) : next(req)));
+  return rewritesOnly(ops, (req, ctx, next) =>
+    ops.includes(operationOf(req).op) ? rewrite(req, ctx, next) : next(req),
+  );
 }
 
 /** Error answers for which `when` holds are replaced by `to(answer)`; everything else passes through. */
 export function onError(
-  when: (res: ProxyResponse, req: ProxyRequest, route: Route) => boolean,
-  to: (res: ProxyResponse, req: ProxyRequest, route: Route) => ProxyResponse,
+  when: (res: ProxyResponse, req: ProxyRequest, route: Operation) => boolean,
+  to: (res: ProxyResponse, req: ProxyRequest, route: Operation) => ProxyResponse,
 ): Rewrite {
   return async (req, _ctx, next) => {
     const res = await next(req);
     if (isOk(res)) return res;
-    const route = routeOf(req);
+    const route = operationOf(req);
     return when(res, req, route) ? to(res, req, route) : res;
   };
 }
@@ -82,10 +81,10 @@ export function everyJsonBody(fn: (body: Json, req: ProxyRequest, res: ProxyResp
 /** The records of a successful read (`Record` or each `List` row) rewritten in place. */
 function eachReadRecord(
   ops: readonly Op[],
-  fn: (rec: Record<string, any>, req: ProxyRequest, route: Route) => void,
+  fn: (rec: Record<string, any>, req: ProxyRequest, route: Operation) => void,
 ): Rewrite {
   return rewritesOnly(ops, async (req, _ctx, next) => {
-    const route = routeOf(req);
+    const route = operationOf(req);
     const res = await next(req);
     if (!ops.includes(route.op) || !isOk(res)) return res;
     const body = bodyJson(res);
@@ -97,7 +96,7 @@ function eachReadRecord(
   });
 }
 
-const FILE_READS: Op[] = ['getRecord', 'queryRecords', 'listAttachedFiles'];
+const FILE_READS: Op[] = ['getRecord', 'getFile', 'queryRecords', 'queryFiles', 'listAttachedFiles'];
 
 /** A file column's value rewritten on every file read (alias-aware; nulls stay null). */
 export function fileColumn(fields: string[], fn: (v: unknown, field: string) => unknown): Rewrite {
@@ -112,7 +111,7 @@ export function fileColumn(fields: string[], fn: (v: unknown, field: string) => 
 /** Rename query parameters: the client sends the vendor's `from` name, the upstream gets `to`; the `to` name sent by the client is ignored. */
 export function renameQueryParams(ops: readonly Op[], names: Record<string, string>): Rewrite {
   return rewritesOnly(ops, (req, _ctx, next) => {
-    if (!ops.includes(routeOf(req).op)) return next(req);
+    if (!ops.includes(operationOf(req).op)) return next(req);
     const r = cloneRequest(req);
     const sent = new URLSearchParams(req.query);
     for (const ref of Object.values(names)) r.query.delete(ref);
@@ -125,7 +124,7 @@ export function renameQueryParams(ops: readonly Op[], names: Record<string, stri
 /** Rename the keys of a JSON request body (`vendor → reference`); reference keys the client sends are dropped. */
 export function renameBodyKeys(ops: readonly Op[], names: Record<string, string>): Rewrite {
   return rewritesOnly(ops, (req, _ctx, next) => {
-    if (!ops.includes(routeOf(req).op)) return next(req);
+    if (!ops.includes(operationOf(req).op)) return next(req);
     const b = bodyJson(req);
     if (!b || typeof b !== 'object' || Array.isArray(b)) return next(req);
     const out: Record<string, unknown> = {};
@@ -163,7 +162,7 @@ export function onSuccess(
 ): Rewrite {
   return rewritesOnly(ops, async (req, ctx, next) => {
     const res = await next(req);
-    if (!ops.includes(routeOf(req).op) || !isOk(res)) return res;
+    if (!ops.includes(operationOf(req).op) || !isOk(res)) return res;
     return fn(res, bodyJson(res), req, ctx);
   });
 }

@@ -1,4 +1,5 @@
 // Per-exchange rules of files, links and domains (spec 2.1, 2.2, 4.3, 4.4).
+import { CORE_DOMAIN_IDS as SPEC_CORE_DOMAIN_IDS } from '../../../spec/generated/facts.js';
 import { domainListOf } from '../model/bindings.js';
 import { isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { isInt, show, type ExchangeRule } from './rule.js';
@@ -8,16 +9,7 @@ const FILE_OPS = new Set(['listAttachedFiles', 'queryFiles', 'getFile']);
 const fileRecords = (x: TrafficExchange) => (FILE_OPS.has(op(x)) && x.status === 200 ? recordsOf(x) : []);
 
 /** The fixed core DomainIDs (section 2.1). */
-export const CORE_DOMAIN_IDS: ReadonlyMap<string, number> = new Map([
-  ['Claim', 1],
-  ['Contact', 2],
-  ['Location', 3],
-  ['File', 4],
-  ['Note', 5],
-  ['Policy', 6],
-  ['Task', 7],
-  ['Incident', 11],
-]);
+export const CORE_DOMAIN_IDS: ReadonlyMap<string, number> = new Map(Object.entries(SPEC_CORE_DOMAIN_IDS));
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

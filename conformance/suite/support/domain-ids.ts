@@ -6,6 +6,7 @@
 // their own tests in domains.test.ts: a DomainID the service lists against them blocks the link test
 // by that requirement (one cause, one red line).
 import { expect } from 'vitest';
+import { CORE_DOMAIN_IDS } from '../../../spec/generated/facts.js';
 import type { components } from '../../../spec/generated/openapi.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { type Ctx, get } from './request.js';
@@ -13,16 +14,7 @@ import { type Ctx, get } from './request.js';
 type Entry = Partial<components['schemas']['Domain']>;
 
 /** The core DomainIDs of section 2.1 ("Core DomainIDs are fixed in every environment"). */
-export const CORE_DOMAIN_IDS: Readonly<Record<string, number>> = {
-  Claim: 1,
-  Contact: 2,
-  Location: 3,
-  File: 4,
-  Note: 5,
-  Policy: 6,
-  Task: 7,
-  Incident: 11,
-};
+export { CORE_DOMAIN_IDS };
 /** "Custom entities have higher IDs": every custom DomainID is above this one. */
 export const MAX_CORE_DOMAIN_ID = Math.max(...Object.values(CORE_DOMAIN_IDS));
 

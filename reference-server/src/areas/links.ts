@@ -13,6 +13,7 @@ import type { SqlFragment } from '../filter-parser.js';
 import { parseIntParam, readJsonBody, validateBody, validateQuery } from '../validation.js';
 import { requestContext, requireDomain } from './records.js';
 import type { components } from '../../../spec/generated/openapi.js';
+import { linkPermission as parentPermission } from '../../../spec/generated/facts.js';
 
 type LinkUpsertResult = components['schemas']['LinkUpsertResult'];
 type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
@@ -42,10 +43,9 @@ const CONTACT_TYPE_LIST = 'ContactType';
 // REQ: AUTH-006
 // REQ: AUTH-007
 // REQ: AUTH-008
+// (the table is the spec's: openapi.yaml `x-parent-permission`, generated)
 function linkPermission(childDomain: string, action: 'upsert' | 'remove'): Permission {
-  if (childDomain === 'Contact') return action === 'upsert' ? 'AttachContacts' : 'DetachContacts';
-  if (childDomain === 'File') return action === 'upsert' ? 'AttachFiles' : 'ModifyFiles';
-  return 'Edit';
+  return parentPermission(action === 'upsert' ? 'upsertLink' : 'removeLink', childDomain);
 }
 
 function malformed(detail: string): never {
