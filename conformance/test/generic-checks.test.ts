@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadOpenApi, OpenApiIndex } from '../src/spec/openapi.js';
 import { GenericChecker } from '../src/suite-api/generic-checks/checker.js';
 import { GENERIC_CHECKS } from '../src/suite-api/generic-checks/checks.js';
-import { parseBody, type Exchange } from '../src/suite-api/generic-checks/exchange.js';
+import { parseBody, type CheckedExchange } from '../src/suite-api/generic-checks/checked-exchange.js';
 import { SchemaValidators } from '../src/suite-api/generic-checks/schema-validators.js';
 import type { CheckResult } from '../src/suite-api/generic-checks/types.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
@@ -311,7 +311,7 @@ describe('the list of generic checks', () => {
 
   it('each check, run alone, checks and reports its own requirement only', () => {
     const validators = new SchemaValidators(index.doc);
-    const exchangeOf = (input: (typeof exchanges)[number]): Exchange => {
+    const exchangeOf = (input: (typeof exchanges)[number]): CheckedExchange => {
       const operation = index.match(input.method, input.path);
       return {
         input,

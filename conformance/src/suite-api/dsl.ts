@@ -46,7 +46,7 @@ import {
 } from '../model/errors.js';
 import { classifyError, type TestOutcome } from '../model/outcome.js';
 import { writeTrace } from './trace.js';
-import { decideVerdict } from './verdict.js';
+import { decideOutcome } from './decide-outcome.js';
 import { spoolInto } from './spool.js';
 import { documentedSurface, type RequestSurface } from './request-guard.js';
 
@@ -470,15 +470,15 @@ async function runBody(
     meta.outcomeReason = thrown.message;
     vctx.skip(thrown.message);
   }
-  const verdict = decideVerdict(record.requirements, log.violations, thrown);
-  meta.outcome = verdict.outcome;
-  if (verdict.outcome === 'passed') return;
-  if (verdict.outcome === 'precondition-failed') meta.outcomeReason = (verdict.error as Error).message;
-  if (verdict.outcome === 'blocked') {
-    meta.blockedBy = { requirement: verdict.error.requirement, step: verdict.error.step };
-    meta.outcomeReason = verdict.error.message.split('\n')[0];
+  const decision = decideOutcome(record.requirements, log.violations, thrown);
+  meta.outcome = decision.outcome;
+  if (decision.outcome === 'passed') return;
+  if (decision.outcome === 'precondition-failed') meta.outcomeReason = (decision.error as Error).message;
+  if (decision.outcome === 'blocked') {
+    meta.blockedBy = { requirement: decision.error.requirement, step: decision.error.step };
+    meta.outcomeReason = decision.error.message.split('\n')[0];
   }
-  throw verdict.error;
+  throw decision.error;
 }
 
 /** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */

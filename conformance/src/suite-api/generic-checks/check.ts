@@ -1,5 +1,5 @@
 // What a generic check is: a named function for one requirement, run on every exchange.
-import type { Exchange } from './exchange.js';
+import type { CheckedExchange } from './checked-exchange.js';
 import type { CheckResult, GenericCode } from './types.js';
 
 export interface GenericCheck {
@@ -10,5 +10,5 @@ export interface GenericCheck {
   /** One line: what the check asserts. */
   description: string;
   /** Checks one exchange: adds what it checked, the violations and the findings to `out`. */
-  run(x: Exchange, out: CheckResult): void;
+  run(x: CheckedExchange, out: CheckResult): void;
 }

@@ -3,7 +3,7 @@
 // a finding; a request outside /api (e.g. /health) is not the API's and is not checked.
 import type { OpenApiIndex } from '../../spec/openapi.js';
 import { GENERIC_CHECKS } from './checks.js';
-import { parseBody, type Exchange } from './exchange.js';
+import { parseBody, type CheckedExchange } from './checked-exchange.js';
 import { SchemaValidators } from './schema-validators.js';
 import type { CheckInput, CheckResult, SchemaView } from './types.js';
 
@@ -33,7 +33,7 @@ export class GenericChecker {
         message: `${where}: no operation of the spec matches this request`,
       });
     }
-    const exchange: Exchange = {
+    const exchange: CheckedExchange = {
       input,
       operation: op,
       response: op ? this.index.response(op, input.status) : undefined,

@@ -11,7 +11,7 @@ import { BlockedError, GenericCheckError } from '../model/errors.js';
 import { classifyError, type TestOutcome } from '../model/outcome.js';
 import type { Violation } from './generic-checks/types.js';
 
-export type Verdict =
+export type Decision =
   | { outcome: 'passed' }
   | { outcome: 'blocked'; error: BlockedError }
   | { outcome: Exclude<TestOutcome, 'passed' | 'blocked'>; error: unknown };
@@ -61,7 +61,7 @@ function judgedAloneByShape(r: string, own: Violation[]): BlockedError {
 }
 
 /** The outcome of a test of `requirements` whose body threw `thrown` (undefined: it returned). */
-export function decideVerdict(requirements: string[], violations: Violation[], thrown: unknown): Verdict {
+export function decideOutcome(requirements: string[], violations: Violation[], thrown: unknown): Decision {
   // a violation with provenance is its requirements' own, not GEN-002's (types.ts)
   const own = violations.filter((v) =>
     v.level === 'implementation-defined'

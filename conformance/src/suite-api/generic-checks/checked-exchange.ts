@@ -4,7 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import type { OperationMatch, ResponseSpec } from '../../spec/openapi.js';
 import type { CheckInput, SchemaView } from './types.js';
 
-export interface Exchange {
+export interface CheckedExchange {
   input: CheckInput;
   /** The operation the request addresses; undefined when no operation of the spec matches. */
   operation?: OperationMatch;
