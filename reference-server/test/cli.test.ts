@@ -74,10 +74,7 @@ describe('reference-server CLI', () => {
       ['--log-level', 'loud'],
       ['--keep-alive-timeout', '0'],
       ['--keep-alive-timeout', 'soon'],
-      ['--headers-timeout', '0'],
-      ['--request-timeout', 'soon'],
       ['--headers-timeout', '5000', '--request-timeout', '1000'],
-      ['--headers-timeout', '400000'],
       ['extra'],
     ]) {
       const r = run(args);
@@ -152,6 +149,16 @@ describe('reference-server CLI', () => {
     });
     expect(requestTimeouts({ requestTimeoutMs: 9_999_999 }).connectionsCheckingInterval).toBe(15_000);
     expect(parseServerArgs(['node', 'x', '--headers-timeout', '400'])).toMatchObject({ headersTimeoutMs: 400 });
+    // refused as the command refuses them (exit 2, the message printed): in process, no spawn each
+    for (const args of [
+      ['--headers-timeout', '0'],
+      ['--request-timeout', 'soon'],
+      ['--headers-timeout', '400000'],
+      ['--request-timeout', '1000'],
+    ])
+      expect(() => parseServerArgs(['node', 'x', ...args]), args.join(' ')).toThrow(
+        expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/^error: --(headers|request)-timeout/) }),
+      );
     expect(parseServerArgs(['node', 'x'])).toMatchObject({ headersTimeoutMs: undefined, requestTimeoutMs: undefined });
   });
 
