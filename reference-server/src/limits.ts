@@ -5,6 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, problemBody, REASONS, type ProblemCode } from './errors.js';
 import { own } from './own.js';
+import { endAfterTurn } from './answer-batch.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const MAX_URL_CHARS = 10_000;
@@ -198,7 +199,11 @@ export function guardRequests(server: Server): void {
   server.removeListener('request', listener);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const refusal = headRefusal(req);
-    if (refusal === undefined) return listener(req, res);
+    if (refusal === undefined) {
+      // the answers of this turn are written together after it (answer-batch.ts)
+      endAfterTurn(res);
+      return listener(req, res);
+    }
     // the body (if any) is not read: the connection closes after the answer
     answerProblem(res, 400, 'MalformedRequest', refusal);
   });

@@ -3,7 +3,14 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { STATE_MODES, type StateMode } from './provider-states/protocol.js';
-import { LOG_LEVELS, StartError, type LogLevel, type ServerOptions } from './server.js';
+import {
+  LOG_LEVELS,
+  NODE_HEADERS_TIMEOUT_MS,
+  NODE_REQUEST_TIMEOUT_MS,
+  StartError,
+  type LogLevel,
+  type ServerOptions,
+} from './server.js';
 
 function parsePort(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) > 65535)
@@ -56,9 +63,25 @@ function buildProgram(): Command {
       '--keep-alive-timeout <ms>',
       "how long an idle kept-alive connection stays open (default: 5000, Node's); a client that keeps its idle connections for less never sends on one the server is closing",
     )
+    .option(
+      '--headers-timeout <ms>',
+      "how long a client may take to send a request's head (request line and headers) before it is answered 408 (default: 60000, Node's)",
+    )
+    .option(
+      '--request-timeout <ms>',
+      "how long a client may take to send a whole request (head and body) before it is answered 408 (default: 300000, Node's); at least --headers-timeout",
+    )
     .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
     .allowExcessArguments(false)
     .showHelpAfterError('(run with --help for usage)');
+}
+
+/** A flag's number of milliseconds (1 to 9999999); undefined when the flag is not given. */
+function milliseconds(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^[1-9]\d{0,6}$/.test(v))
+    throw new StartError(`error: ${flag} must be a number of milliseconds from 1 to 9999999, got '${v}'`, 2);
+  return Number(v);
 }
 
 const onOff = (v: boolean | string | undefined) =>
@@ -93,6 +116,8 @@ export function parseServerArgs(argv: string[]): ServerOptions | undefined {
     enhancedSessionSecurity: 'on' | 'off';
     idStart?: string;
     keepAliveTimeout?: string;
+    headersTimeout?: string;
+    requestTimeout?: string;
     logLevel: LogLevel;
   }>();
   if (o.idStart !== undefined && !/^[1-9]\d{0,14}$/.test(o.idStart))
@@ -100,6 +125,14 @@ export function parseServerArgs(argv: string[]): ServerOptions | undefined {
   if (o.keepAliveTimeout !== undefined && !/^[1-9]\d{0,6}$/.test(o.keepAliveTimeout))
     throw new StartError(
       `error: --keep-alive-timeout must be a number of milliseconds from 1 to 9999999, got '${o.keepAliveTimeout}'`,
+      2,
+    );
+  const headersTimeoutMs = milliseconds('--headers-timeout', o.headersTimeout);
+  const requestTimeoutMs = milliseconds('--request-timeout', o.requestTimeout);
+  // node refuses a head allowed longer than the whole request (it would never apply)
+  if ((headersTimeoutMs ?? NODE_HEADERS_TIMEOUT_MS) > (requestTimeoutMs ?? NODE_REQUEST_TIMEOUT_MS))
+    throw new StartError(
+      `error: --headers-timeout (${headersTimeoutMs ?? NODE_HEADERS_TIMEOUT_MS} ms) must not be longer than --request-timeout (${requestTimeoutMs ?? NODE_REQUEST_TIMEOUT_MS} ms)`,
       2,
     );
   return {
@@ -114,6 +147,8 @@ export function parseServerArgs(argv: string[]): ServerOptions | undefined {
     enhancedSessionSecurity: o.enhancedSessionSecurity,
     idStart: o.idStart === undefined ? undefined : Number(o.idStart),
     keepAliveTimeoutMs: o.keepAliveTimeout === undefined ? undefined : Number(o.keepAliveTimeout),
+    headersTimeoutMs,
+    requestTimeoutMs,
     logLevel: o.logLevel,
   };
 }

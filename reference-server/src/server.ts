@@ -13,6 +13,11 @@ import { clientErrorHandler, guardRequests, MAX_HEADER_BYTES } from './limits.js
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** node's own request limits, kept when no flag asks for others (http.createServer: headersTimeout,
+ * requestTimeout). */
+export const NODE_HEADERS_TIMEOUT_MS = 60_000;
+export const NODE_REQUEST_TIMEOUT_MS = 300_000;
+
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
@@ -34,6 +39,10 @@ export interface ServerOptions {
   enhancedSessionSecurity: 'on' | 'off';
   idStart?: number;
   keepAliveTimeoutMs?: number;
+  /** how long a request's head may take before the answer is 408 (node's headersTimeout; default 60 s) */
+  headersTimeoutMs?: number;
+  /** how long a whole request may take before the answer is 408 (node's requestTimeout; default 300 s) */
+  requestTimeoutMs?: number;
   logLevel: LogLevel;
 }
 
@@ -65,6 +74,28 @@ function makeLogger(level: LogLevel, output: ServerOutput) {
     if (rank(l) < rank(level) || level === 'silent') return;
     const line = JSON.stringify({ time: new Date().toISOString(), level: l, ...entry });
     (l === 'error' || l === 'warn' ? output.stderr : output.stdout)(line + '\n');
+  };
+}
+
+/**
+ * node's request timeouts when a flag asks for them (none: node's defaults, untouched). node looks
+ * for requests over their time every `connectionsCheckingInterval` (30 s by default), so a short
+ * timeout gets a check interval of a quarter of it: a slow request is answered 408 (clientError,
+ * limits.ts) at most a quarter of the timeout late.
+ */
+export function requestTimeouts(
+  o: Pick<ServerOptions, 'headersTimeoutMs' | 'requestTimeoutMs'>,
+): Record<string, number> {
+  if (o.headersTimeoutMs === undefined && o.requestTimeoutMs === undefined) return {};
+  const headersTimeout = o.headersTimeoutMs ?? NODE_HEADERS_TIMEOUT_MS;
+  const requestTimeout = o.requestTimeoutMs ?? NODE_REQUEST_TIMEOUT_MS;
+  return {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.min(
+      30_000,
+      Math.max(10, Math.floor(Math.min(headersTimeout, requestTimeout) / 4)),
+    ),
   };
 }
 
@@ -114,7 +145,7 @@ export async function startServer(o: ServerOptions, output: ServerOutput = PROCE
         port: o.port,
         hostname: o.host,
         // requireHostHeader: guardRequests answers a missing Host with a problem, not node's bare 400
-        serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+        serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false, ...requestTimeouts(o) },
       },
       () => resolveServer(s),
     );

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseServerArgs } from '../src/options.js';
+import { requestTimeouts } from '../src/server.js';
 
 const BIN = fileURLToPath(new URL('../bin/reference-server.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rflps-cli-'));
@@ -55,6 +57,8 @@ describe('reference-server CLI', () => {
       '--provider-states',
       '--enhanced-session-security',
       '--keep-alive-timeout',
+      '--headers-timeout',
+      '--request-timeout',
       '--log-level',
     ])
       expect(r.stdout).toContain(o);
@@ -70,6 +74,7 @@ describe('reference-server CLI', () => {
       ['--log-level', 'loud'],
       ['--keep-alive-timeout', '0'],
       ['--keep-alive-timeout', 'soon'],
+      ['--headers-timeout', '5000', '--request-timeout', '1000'],
       ['extra'],
     ]) {
       const r = run(args);
@@ -129,6 +134,33 @@ describe('reference-server CLI', () => {
     expect(at - answered).toBeLessThan(3_000);
     expect(await s.exited).toBe(0);
   }, 40_000);
+
+  it("--headers-timeout and --request-timeout: node's own limits unless given", () => {
+    // no flag: nothing passed to node (its 60 s, 300 s and 30 s check interval stay)
+    expect(requestTimeouts({})).toEqual({});
+    expect(requestTimeouts({ headersTimeoutMs: 400 })).toEqual({
+      headersTimeout: 400,
+      requestTimeout: 300_000,
+      connectionsCheckingInterval: 100,
+    });
+    expect(requestTimeouts({ headersTimeoutMs: 400, requestTimeoutMs: 900 })).toMatchObject({
+      requestTimeout: 900,
+      connectionsCheckingInterval: 100,
+    });
+    expect(requestTimeouts({ requestTimeoutMs: 9_999_999 }).connectionsCheckingInterval).toBe(15_000);
+    expect(parseServerArgs(['node', 'x', '--headers-timeout', '400'])).toMatchObject({ headersTimeoutMs: 400 });
+    // refused as the command refuses them (exit 2, the message printed): in process, no spawn each
+    for (const args of [
+      ['--headers-timeout', '0'],
+      ['--request-timeout', 'soon'],
+      ['--headers-timeout', '400000'],
+      ['--request-timeout', '1000'],
+    ])
+      expect(() => parseServerArgs(['node', 'x', ...args]), args.join(' ')).toThrow(
+        expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/^error: --(headers|request)-timeout/) }),
+      );
+    expect(parseServerArgs(['node', 'x'])).toMatchObject({ headersTimeoutMs: undefined, requestTimeoutMs: undefined });
+  });
 
   it('REFERENCE_PROVIDER_STATES=1 enables the provider-state endpoint', async () => {
     const s = start(['--port', '0', '--db', ':memory:', '--log-level', 'warn'], { REFERENCE_PROVIDER_STATES: '1' });

@@ -12,8 +12,6 @@
 // The kill -9 durability test is crash.test.ts.
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -27,7 +25,8 @@ import {
   providerState,
   report,
   snapshot,
-  startServer,
+  startSeededServer,
+  type SeededServer,
   type Snapshot,
   type SpawnedServer,
 } from './support.js';
@@ -46,7 +45,7 @@ const dispatcher = new Agent({ connections: 256 });
 /** the slowest answer seen, ms */
 let slowest = 0;
 
-let dir: string;
+let seeded: SeededServer | undefined;
 let dbFile: string;
 let server: SpawnedServer;
 let token: string;
@@ -204,9 +203,8 @@ const head = (method: string, target: string, extra = '') =>
   `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nToken: ${token}\r\nConnection: close\r\n${extra}\r\n`;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-hostile-'));
-  dbFile = path.join(dir, 'hostile.db');
-  server = await startServer(dbFile, ['--seed', 'demo', '--provider-states', '--log-level', 'error']);
+  seeded = await startSeededServer('hostile', ['--log-level', 'error']);
+  ({ server, dbFile } = seeded);
   token = (await providerState(server.url, 'a user')).token;
   proposalId = (await providerState(server.url, 'a proposal', { type: 'Quote', locations: 0 })).proposalId;
   contactId = (await providerState(server.url, 'a contact')).contactId;
@@ -220,9 +218,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await dispatcher.close();
-  const exit = await server?.stop('SIGTERM');
-  if (exit) expect(exit.code, server.output().slice(-2000)).toBe(0);
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await seeded?.stop();
 });
 
 const DOMAINS = [

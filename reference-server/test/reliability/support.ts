@@ -2,6 +2,7 @@
 // response audit (documented statuses, generic checks, no stack traces or SQL in bodies), table
 // snapshots, and a spawned reference-server process.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { GenericChecker } from '../../../conformance/src/suite-api/generic-checks/checker.js';
@@ -9,6 +10,7 @@ import { loadOpenApi, type OpenApiIndex } from '../../../conformance/src/spec/op
 import { startReferenceProcess, type ReferenceProcess } from '../../../conformance/src/targets/reference-process.js';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { expect } from 'vitest';
 import { readResponse } from '../support/response.js';
 
 /** `npm run test:reliability:long` sets RELIABILITY_LONG=1: many more requests, kills and rounds. */
@@ -301,6 +303,44 @@ export type SpawnedServer = ReferenceProcess;
 /** The reference server on `db` (`--port 0 --host 127.0.0.1 --db <db> ...args`), listening and healthy. */
 export function startServer(db: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<SpawnedServer> {
   return startReferenceProcess({ db, args, startTimeoutMs: opts.timeoutMs ?? 20_000 });
+}
+
+/** A server process on a file database of its own (in a fresh temporary directory), seeded with the
+ * demo data and serving provider states: how the tests that read the file beside the server start
+ * theirs (wire, hostile, slow-requests). */
+export interface SeededServer {
+  server: SpawnedServer;
+  /** the database file: the tests open it read-only beside the server (snapshots, fixtures) */
+  dbFile: string;
+  /** SIGTERM; the server must exit with 0 (its last output in the message otherwise). The
+   * directory is removed either way. */
+  stop(): Promise<void>;
+}
+
+/** Starts a SeededServer named `name` (its directory `rflps-<name>-*`, its file `<name>.db`) with
+ * `args` after `--seed demo --provider-states`. */
+export async function startSeededServer(name: string, args: string[]): Promise<SeededServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rflps-${name}-`));
+  const dbFile = path.join(dir, `${name}.db`);
+  let server: SpawnedServer;
+  try {
+    server = await startServer(dbFile, ['--seed', 'demo', '--provider-states', ...args]);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    server,
+    dbFile,
+    async stop() {
+      try {
+        const exit = await server.stop('SIGTERM');
+        expect(exit.code, server.output().slice(-2000)).toBe(0);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
 }
 
 export interface HttpResult {

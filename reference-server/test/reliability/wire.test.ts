@@ -1,10 +1,7 @@
 // Malformed at the wire: the real server process (reference-server bin) over raw sockets (broken
 // request lines, headers and chunking, oversized heads and bodies, aborted and pipelined requests)
 // and a slice of the generated bad requests (fuzz-model.ts) over real HTTP with fetch.
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
@@ -16,7 +13,8 @@ import {
   providerState,
   report,
   snapshot,
-  startServer,
+  startSeededServer,
+  type SeededServer,
   type SpawnedServer,
 } from './support.js';
 import { fixtureFrom, fixtureStates, requestArbitrary, type Fixture } from './fuzz-model.js';
@@ -24,7 +22,7 @@ import { fixtureFrom, fixtureStates, requestArbitrary, type Fixture } from './fu
 const HTTP_RUNS = Number(process.env.RELIABILITY_WIRE_RUNS ?? (LONG ? 3_000 : 300));
 const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2_147_483_647);
 
-let dir: string;
+let seeded: SeededServer | undefined;
 let dbFile: string;
 let server: SpawnedServer;
 
@@ -159,9 +157,8 @@ let fx: Fixture;
 let allowed: Record<string, string>;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-wire-'));
-  dbFile = path.join(dir, 'wire.db');
-  server = await startServer(dbFile, ['--seed', 'demo', '--provider-states', '--log-level', 'warn']);
+  seeded = await startSeededServer('wire', ['--log-level', 'warn']);
+  ({ server, dbFile } = seeded);
   const base = server.url;
   const admin = await providerState(base, 'a user');
   const states = await fixtureStates((name, params) => providerState(base, name, params), 'wire');
@@ -194,9 +191,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  const exit = await server?.stop('SIGTERM');
-  if (exit) expect(exit.code, server.output().slice(-2000)).toBe(0);
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await seeded?.stop();
 });
 
 /** A request head (Connection: close, so that the answer ends with the connection). */
