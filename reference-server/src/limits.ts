@@ -159,9 +159,21 @@ function validHost(host: string): boolean {
   );
 }
 
+/** How many Host lines the request head holds. */
+function hostLines(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 /** Why node's HTTP layer or @hono/node-server would refuse `req` with a bare 400, or undefined. */
 function headRefusal(req: IncomingMessage): string | undefined {
+  // node's parser takes a request line without a version as HTTP/0.9 and reads HTTP/2.0 as it
+  // reads 1.1; neither is HTTP/1.x (the outside probe of issue 35)
+  if (req.httpVersionMajor !== 1) return `The request is not HTTP/1.1 (version ${req.httpVersion}).`;
   const host = req.headers.host;
+  // RFC 9112 3.2: more than one Host line is answered 400 (node keeps the first)
+  if (host !== undefined && hostLines(req.rawHeaders) > 1) return 'The request has more than one Host header.';
   if (host === undefined) {
     // RFC 9112 3.2: a server answers 400 to an HTTP/1.1 request without Host
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'The Host header is required.';
@@ -177,7 +189,7 @@ function headRefusal(req: IncomingMessage): string | undefined {
   }
   if (target === '*')
     return `The request target '*' (asterisk form) is not supported; no operation is declared for it.`;
-  if (!/^https?:\/\//i.test(target)) return 'The request target must be a path (origin form) or an absolute http URL.';
+  if (!/^http:\/\//i.test(target)) return 'The request target must be a path (origin form) or an absolute http URL.';
   try {
     new URL(target);
   } catch {
@@ -206,6 +218,18 @@ export function guardRequests(server: Server): void {
     }
     // the body (if any) is not read: the connection closes after the answer
     answerProblem(res, 400, 'MalformedRequest', refusal);
+  });
+  // CONNECT (a tunnel) is no operation of the interface, and its target is never a path: node
+  // emits it apart from requests and, with no listener, closed the connection without a word
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify(
+      problemBody(400, 'MalformedRequest', 'CONNECT is not supported; no operation is declared for it.'),
+    );
+    socket.end(
+      `HTTP/1.1 400 ${own(REASONS, 400) ?? 'Bad Request'}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    setTimeout(() => socket.destroy(), 1000).unref();
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     answerProblem(

@@ -135,9 +135,14 @@ describe('reference-server CLI', () => {
     expect(await s.exited).toBe(0);
   }, 40_000);
 
-  it("--headers-timeout and --request-timeout: node's own limits unless given", () => {
-    // no flag: nothing passed to node (its 60 s, 300 s and 30 s check interval stay)
-    expect(requestTimeouts({})).toEqual({});
+  it("--headers-timeout and --request-timeout: node's own limits unless given, checked every second", () => {
+    // no flag: node's 60 s and 300 s, looked for every second (node's own check every 30 s
+    // answered a slow head 60 to 90 s after it began)
+    expect(requestTimeouts({})).toEqual({
+      headersTimeout: 60_000,
+      requestTimeout: 300_000,
+      connectionsCheckingInterval: 1_000,
+    });
     expect(requestTimeouts({ headersTimeoutMs: 400 })).toEqual({
       headersTimeout: 400,
       requestTimeout: 300_000,
@@ -147,7 +152,7 @@ describe('reference-server CLI', () => {
       requestTimeout: 900,
       connectionsCheckingInterval: 100,
     });
-    expect(requestTimeouts({ requestTimeoutMs: 9_999_999 }).connectionsCheckingInterval).toBe(15_000);
+    expect(requestTimeouts({ requestTimeoutMs: 9_999_999 }).connectionsCheckingInterval).toBe(1_000);
     expect(parseServerArgs(['node', 'x', '--headers-timeout', '400'])).toMatchObject({ headersTimeoutMs: 400 });
     // refused as the command refuses them (exit 2, the message printed): in process, no spawn each
     for (const args of [

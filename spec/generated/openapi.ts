@@ -1132,8 +1132,9 @@ export interface components {
         };
         /**
          * @description The client did not send the request head within 60 seconds, or the whole request within
-         *     300 seconds (node's `headersTimeout` and `requestTimeout`); the connection is closed after
-         *     this answer and nothing changes. Answered before any route (see "Answers before routing").
+         *     300 seconds (node's `headersTimeout` and `requestTimeout`; the reference looks for such
+         *     requests every second, so the answer comes at most a second later); the connection is
+         *     closed after this answer and nothing changes. Answered before any route (see "Answers before routing").
          *     Status and body are implementation-defined.
          */
         RequestTimeout: {
