@@ -1,3 +1,12 @@
 // Types of the package export "./run" (conformance/bin/run.mjs).
-export { runConformance, type ConformanceOptions, type RunHooks, type RunResults } from '../src/run/run-conformance.js';
+export {
+  runConformance,
+  type ConformanceOptions,
+  type EventOf,
+  type RunEvent,
+  type RunEventType,
+  type RunHooks,
+  type RunResults,
+  type TargetPhase,
+} from '../src/run/run-conformance.js';
 export { compareConformance, type CompareRequest, type CompareOutcome } from '../src/compare/index.js';

@@ -19,6 +19,8 @@ export interface ConformanceReporterOptions {
   verbose?: boolean;
   /** Where progress and the summary go (default stdout). */
   out?: (s: string) => void;
+  /** Each selected test's result as soon as its file ends (runConformance's `test-finished` event). */
+  onTest?: (t: TestResult) => void;
 }
 
 export class ConformanceReporter implements Reporter {
@@ -62,7 +64,10 @@ export class ConformanceReporter implements Reporter {
       counted++;
       // the outcome as the result model decides it (test-result.ts), never a second reading here:
       // a test that timed out or threw an unclassified error is counted as the report shows it
-      const result = toTestResult(r).result;
+      const tested = toTestResult(r);
+      // a test the selection did not run (skipReason) is not in the results either
+      if (!meta.skipReason) this.opts.onTest?.(tested);
+      const result = tested.result;
       if (result === 'passed') c.passed++;
       else if (result === 'not-applicable') c.na++;
       else if (result === 'precondition-failed') c.pre++;

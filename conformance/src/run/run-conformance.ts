@@ -19,8 +19,10 @@ import type { RunInfo } from '../report/run-results.js';
 import { targetFor } from '../targets/from-options.js';
 import { specVersion, suiteVersion } from '../cli/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
+import type { RunEvent } from './events.js';
 
 export type { RunResults } from '../report/results.js';
+export type { EventOf, RunEvent, RunEventType, TargetPhase } from './events.js';
 /** The options of `conformance run` in camel case, typed (options.ts, the table of run options).
  * Without `reportDir` no report file is written. */
 export type { ConformanceOptions } from './options.js';
@@ -47,6 +49,10 @@ export interface RunHooks {
    * worker threads, with the suite's modules loaded, serve this run and the caller's next ones.
    * The caller closes it. Not used for a sharded run or one recording HAR (--record-har). */
   session?: SuiteSession;
+  /** Typed progress of the run (events.ts): the run and the target started, each test's outcome,
+   * the results final, the target stopped. Read it instead of the log lines, which are for people.
+   * A listener that throws does not break the run. */
+  onEvent?: (event: RunEvent) => void;
   /** Worker threads (default: from the concurrency, concurrencyPlan in vitest-run.ts); the fault
    * runner runs each of its runs on one, its lanes beside each other. */
   workers?: number;
@@ -64,6 +70,15 @@ function effectiveTestTimeout(o: Pick<RunOptions, 'testTimeoutMs' | 'asyncTimeou
  */
 export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHooks = {}): Promise<RunResults> {
   const { env = {}, log = () => {}, signal } = hooks;
+  const t0 = performance.now();
+  // `atMs` is filled in here; a listener's error is the caller's, never the run's
+  const emit = (e: DistributiveOmit<RunEvent, 'atMs'>): void => {
+    try {
+      hooks.onEvent?.({ ...e, atMs: performance.now() - t0 } as RunEvent);
+    } catch {
+      /* ignored */
+    }
+  };
   const write = hooks.writeReports ?? Boolean(raw.reportDir ?? env.CONFORMANCE_REPORT_DIR);
   let cat: Catalogue;
   let o: RunOptions;
@@ -77,7 +92,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   }
   signal?.throwIfAborted();
 
-  const target = targetFor(o, o.reportDir, log);
+  const target = targetFor(o, o.reportDir, log, (phase) => emit({ type: 'target-phase', phase }));
   // the caller's own signal listeners, kept when vitest's are removed below
   const callerListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   let vitest: Vitest | undefined;
@@ -87,12 +102,14 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
 
   const seed = o.seed ?? randomSeed();
   log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
+  emit({ type: 'run-started', seed, target: target.describe() });
   const startedAt = new Date();
   // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end)
   let har: ReturnType<typeof startHarRecording>;
   try {
     log(`conformance: target: ${target.describe()}`);
     const started = await target.start();
+    emit({ type: 'target-ready', kind: started.kind, baseUrl: started.baseUrl });
     signal?.throwIfAborted();
     har = startHarRecording(o.recordHar, o.bindings, log);
     const ctx: RunContext = {
@@ -161,6 +178,8 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       reportDir: write ? o.reportDir : undefined,
       verbose: o.verbose,
       out: hooks.out ?? (() => {}),
+      onTest: (t) =>
+        emit({ type: 'test-finished', id: t.id, file: t.file, outcome: t.result, durationMs: t.durationMs }),
     });
     const concurrency = concurrencyFor(o, started.roundTripMs);
     if (concurrency !== o.concurrency)
@@ -172,6 +191,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     // when a thread starts, so a recording run starts its own threads
     const session = o.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
     try {
+      emit({ type: 'suite-started', round: 'main' });
       await runSuite({
         ctx,
         reporters: o.verbose ? ['verbose', reporter] : [reporter],
@@ -202,6 +222,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     for (let round = 1, ids = reporter.timedOutTests(); round <= o.retries && ids.length > 0; round++) {
       log(`conformance: retry ${round}/${o.retries}: ${ids.length} test(s) that timed out, one at a time`);
       reporter.retry();
+      emit({ type: 'suite-started', round: 'retry' });
       await runSuite({
         ctx: { ...ctx, tests: ids },
         reporters: [reporter],
@@ -216,11 +237,16 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     }
     const results = reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky });
     if (!results) throw new HarnessError('the run ended without results');
+    emit({ type: 'run-finished', verdict: results.verdict, exitCode: results.exitCode });
     return results;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     har?.end();
     await ownSession?.close();
     await target.stop();
+    emit({ type: 'target-stopped' });
   }
 }
+
+/** Omit over each member of a union (the events without their `atMs`). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -5,10 +5,15 @@ import type { RunOptions } from '../run/config.js';
 import { ImageTarget } from './image.js';
 import { LocalProcessTarget } from './local-process.js';
 import { ReferenceTarget } from './reference.js';
-import type { Target } from './target.js';
+import type { Target, TargetPhase } from './target.js';
 import { UrlTarget } from './url.js';
 
-export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => void): Target {
+export function targetFor(
+  o: RunOptions,
+  reportDir: string,
+  log: (s: string) => void,
+  phase?: (phase: TargetPhase) => void,
+): Target {
   const stateUrl = o.fixtures ? null : o.providerStatesUrl;
   const image = {
     containerPort: o.containerPort,
@@ -17,6 +22,7 @@ export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => 
     startTimeoutMs: o.startTimeoutMs,
     stateUrl,
     log,
+    ...(phase ? { phase } : {}),
   };
   switch (o.target.kind) {
     case 'url':
@@ -46,6 +52,7 @@ export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => 
           log,
         },
         log,
+        ...(phase ? { phase } : {}),
       });
   }
 }

@@ -21,6 +21,11 @@ export interface Target {
   stop(): Promise<void>;
 }
 
+/** A step of starting a target that takes time of its own (runConformance's `target-phase` event):
+ * the reference image checked (its build inputs hashed; build.sh run when they changed), a
+ * container started (until it answers its health check). */
+export type TargetPhase = 'image-check' | 'container-start';
+
 /** Where targets print progress (stderr by default, so stdout stays the summary). */
 export type Log = (line: string) => void;
 export const defaultLog: Log = (line) => process.stderr.write(`${line}\n`);
