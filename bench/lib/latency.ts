@@ -4,20 +4,20 @@
 // by the proxy) and the critical path: the longest chain of requests of any one test that each
 // had to wait for the one before (from the suite's request timeline, CONFORMANCE_TRACE_FILE),
 // times the delay. No concurrency can finish the run faster than that chain.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ConformanceOptions } from '../../conformance/src/run/run-conformance.js';
 import { ROOT } from '../../spec/paths.js';
 import { cpuTimeMs, startReference } from './proc.js';
 import { startLatencyProxy } from './latency-proxy.js';
+import { spawnConformance } from './conformance-child.js';
 
 export interface LatencyRun {
   delayMs: number;
   concurrency?: number;
   wallMs: number;
-  /** from the CLI's own log: vitest start to the verdict line */
+  /** from the run's typed progress events: the test runner started to the results final */
   suiteMs?: number;
   exitCode: number | null;
   verdict?: string;
@@ -67,7 +67,8 @@ export async function runLatency(o: {
   work: string;
   concurrency?: number;
   profile?: string;
-  extraArgs?: string[];
+  requirements?: string;
+  include?: string[];
 }): Promise<LatencyRun> {
   const dir = mkdtempSync(join(o.work, `latency-${o.delayMs}-`));
   const ref = await startReference(join(dir, 'reference.db'), undefined, ['--provider-states']);
@@ -75,43 +76,35 @@ export async function runLatency(o: {
   const trace = join(dir, 'trace.jsonl');
   const reportDir = join(dir, 'report');
   try {
-    const args = [
-      'conformance/bin/conformance.mjs',
-      'run',
-      '--base-url',
-      proxy.url,
-      '--profile',
-      o.profile ?? 'core',
-      '--report-dir',
+    const options: ConformanceOptions = {
+      baseUrl: proxy.url,
+      profile: (o.profile ?? 'core') as ConformanceOptions['profile'],
       reportDir,
-      ...(o.concurrency ? ['--concurrency', String(o.concurrency)] : []),
-      ...(o.extraArgs ?? []),
-    ];
+      ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+      ...(o.requirements ? { requirements: o.requirements } : {}),
+      ...(o.include?.length ? { include: o.include.join(',') } : {}),
+    };
     const load1 = loadavg()[0]!;
     const serverCpu0 = cpuTimeMs(ref.pid);
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CONFORMANCE_TRACE_FILE: trace },
-    });
-    let tail = '';
     let suiteStart: number | undefined;
     let verdictAt: number | undefined;
-    const onLine = (line: string) => {
-      tail = (tail + line + '\n').slice(-3000);
-      if (suiteStart === undefined && /conformance: running \d+ suite file/.test(line))
-        suiteStart = performance.now() - t0;
-      if (verdictAt === undefined && /^Verdict:/.test(line)) verdictAt = performance.now() - t0;
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
+    // the suite's span from the run's typed progress events: the test runner started, results final
+    const run = spawnConformance(
+      options,
+      (e) => {
+        if (e.type === 'suite-started' && suiteStart === undefined) suiteStart = performance.now() - t0;
+        if (e.type === 'run-finished' && verdictAt === undefined) verdictAt = performance.now() - t0;
+      },
+      { ...process.env, CONFORMANCE_TRACE_FILE: trace },
+    );
+    const child = run.child;
     // the CLI's CPU time (worker threads included), read until it exits
     let suiteCpu: number | undefined;
     const timer = setInterval(() => {
       suiteCpu = cpuTimeMs(child.pid!) ?? suiteCpu;
     }, 100);
-    const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exitCode = await run.done;
     clearInterval(timer);
     const wallMs = performance.now() - t0;
     const serverCpu1 = cpuTimeMs(ref.pid);
@@ -176,7 +169,7 @@ export async function runLatency(o: {
           slowestMs: f.slowestMs,
         }))
         .sort((a, b) => b.spanMs - a.spanMs),
-      outputTail: tail,
+      outputTail: run.tail(),
     };
   } finally {
     await proxy.close();

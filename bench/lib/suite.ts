@@ -1,13 +1,14 @@
-// The conformance suite as a benchmark: wall time of `conformance run` (image build check,
-// container start, suite, teardown), its phases from the CLI's own log lines, per-test durations
+// The conformance suite as a benchmark: wall time of a conformance run in a process of its own
+// (image build check, container start, suite, teardown), its phases from the run's typed progress
+// events (runConformance's onEvent, conformance-child.ts), per-test durations
 // from results.json, peak RSS of the conformance process tree (polled from /proc) and of the
 // reference server inside the container.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ConformanceOptions, ProgressEvent } from '../../conformance/src/run/run-conformance.js';
+import { commandLine, spawnConformance } from './conformance-child.js';
 import { memoryOf, processTree } from './proc.js';
-import { ROOT } from '../../spec/paths.js';
 
 interface SuiteTest {
   id: string;
@@ -44,43 +45,54 @@ export interface SuiteBench {
   runs?: { wallMs: number[]; warmupWallMs: number; warmupImageCheckMs?: number };
 }
 
-const MARKS: Array<[string, RegExp]> = [
-  ['build', /conformance: bash .*build\.sh|conformance: image \S+ is up to date/],
-  ['container', /conformance: starting container/],
-  ['healthy', /conformance: container \S+ healthy|reference server \(pid \d+\) healthy/],
-  ['suite', /conformance: running \d+ suite file/],
-  ['verdict', /^Verdict:/],
-  ['stopped', /conformance: container \S+ stopped/],
-];
+/** The phase marks (ms from spawn) and the events that set them. */
+function markOf(e: ProgressEvent): string | undefined {
+  if (e.type === 'target-phase') return e.phase === 'image-check' ? 'build' : 'container';
+  if (e.type === 'target-ready') return 'healthy';
+  if (e.type === 'suite-started') return 'suite';
+  if (e.type === 'run-finished') return 'verdict';
+  if (e.type === 'target-stopped') return 'stopped';
+  return undefined;
+}
+
+/** The PID (on this host) of the server of the container published on the port of `baseUrl`. */
+function containerPidAt(baseUrl: string): number | undefined {
+  const port = new URL(baseUrl).port;
+  const id = spawnSync('docker', ['ps', '-q', '--filter', `publish=${port}`], { encoding: 'utf8' }).stdout?.trim();
+  if (!id) return undefined;
+  const r = spawnSync('docker', ['inspect', '-f', '{{.State.Pid}}', id.split('\n')[0]!], { encoding: 'utf8' });
+  const pid = Number(r.stdout?.trim());
+  return pid > 0 ? pid : undefined;
+}
 
 export async function benchSuite(o: {
   reportDir: string;
   include?: string[];
-  extraArgs?: string[];
+  requirements?: string;
+  concurrency?: number;
+  requireContainer?: boolean;
 }): Promise<SuiteBench> {
-  const args = ['conformance/bin/conformance.mjs', 'run', '--report-dir', o.reportDir, ...(o.extraArgs ?? [])];
-  if (o.include?.length) args.push('--include', o.include.join(','));
+  const options: ConformanceOptions = {
+    reportDir: o.reportDir,
+    ...(o.requirements ? { requirements: o.requirements } : {}),
+    ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+    ...(o.requireContainer ? { requireContainer: true } : {}),
+    ...(o.include?.length ? { include: o.include.join(',') } : {}),
+  };
+  const args = commandLine(options);
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const phases: Record<string, number> = {};
-  let tail = '';
   let containerPid: number | undefined;
   let containersStarted = 0;
-  const onLine = (line: string) => {
-    if (/conformance: starting container/.test(line)) containersStarted++;
-    tail = (tail + line + '\n').slice(-3000);
-    for (const [name, re] of MARKS)
-      if (phases[name] === undefined && re.test(line)) phases[name] = performance.now() - t0;
-    const m = /conformance: container (\S+) healthy/.exec(line);
-    if (m && containerPid === undefined) {
-      const r = spawnSync('docker', ['inspect', '-f', '{{.State.Pid}}', m[1]!], { encoding: 'utf8' });
-      const pid = Number(r.stdout.trim());
-      if (pid > 0) containerPid = pid;
-    }
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-
+  // the phases from the run's typed progress events, as they arrive
+  const run = spawnConformance(options, (e) => {
+    if (e.type === 'target-phase' && e.phase === 'container-start') containersStarted++;
+    const mark = markOf(e);
+    if (mark && phases[mark] === undefined) phases[mark] = performance.now() - t0;
+    if (e.type === 'target-ready' && e.kind === 'container' && containerPid === undefined)
+      containerPid = containerPidAt(e.baseUrl);
+  });
+  const child = run.child;
   let treePeak = 0;
   let procPeak = 0;
   let containerPeak: number | undefined;
@@ -99,7 +111,7 @@ export async function benchSuite(o: {
     }
   };
   const timer = setInterval(poll, 100);
-  const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exitCode = await run.done;
   clearInterval(timer);
   const wallMs = performance.now() - t0;
 
@@ -116,7 +128,7 @@ export async function benchSuite(o: {
     containerServerPeakRss: containerPeak,
     containersStarted,
     args,
-    outputTail: tail,
+    outputTail: run.tail(),
   };
   const file = join(o.reportDir, 'results.json');
   if (existsSync(file)) {

@@ -3,8 +3,9 @@ export {
   runConformance,
   type ConformanceOptions,
   type ProgressEvent,
+  type ProgressListener,
   type RunHooks,
-  type RunPhase,
   type RunResults,
+  type TargetPhase,
 } from '../src/run/run-conformance.js';
 export { compareConformance, type CompareRequest, type CompareOutcome } from '../src/compare/index.js';

@@ -11,7 +11,7 @@ import { toTestResult, type ReportedTest } from './test-result.js';
 import { writeReports } from './write-reports.js';
 import { EXIT, verdictFor, type RunResults, type TestResult } from './results.js';
 import { TIMED_OUT } from './summary.js';
-import type { ProgressListener } from '../model/events.js';
+import type { ProgressEventBody } from '../model/events.js';
 
 export interface ConformanceReporterOptions {
   info: RunInfo;
@@ -21,7 +21,7 @@ export interface ConformanceReporterOptions {
   /** Where progress and the summary go (default stdout). */
   out?: (s: string) => void;
   /** Typed progress: each test of the run as it begins and ends (model/events.ts). */
-  onEvent?: ProgressListener;
+  onEvent?: (event: ProgressEventBody) => void;
 }
 
 export class ConformanceReporter implements Reporter {

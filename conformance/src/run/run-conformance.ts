@@ -19,14 +19,14 @@ import type { RunInfo } from '../report/run-results.js';
 import { targetFor } from './target-from-options.js';
 import { specVersion, suiteVersion } from '../model/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
-import type { ProgressEvent, ProgressListener, RunPhase } from '../model/events.js';
+import type { ProgressEvent, ProgressEventBody, ProgressListener, TargetPhase } from '../model/events.js';
 
 export type { RunResults } from '../report/results.js';
 /** The options of `conformance run` in camel case, typed (options.ts, the table of run options).
  * Without `reportDir` no report file is written. */
 export type { ConformanceOptions } from '../model/options.js';
 /** The typed progress of a run (the `onEvent` hook). */
-export type { ProgressEvent, RunPhase };
+export type { ProgressEvent, ProgressListener, TargetPhase };
 
 /** What only a caller in code gives. */
 export interface RunHooks {
@@ -37,8 +37,10 @@ export interface RunHooks {
   /** The reporter's output as printed (per-file progress, the summary; stdout in the CLI); default:
    * printed nowhere. */
   out?: (text: string) => void;
-  /** Typed progress (model/events.ts): the run's start, each test as it begins and ends, each
-   * phase's time, the end; default: sent nowhere. */
+  /** Typed progress (model/events.ts): the run and the target started, the test runner started,
+   * each test as it begins and ends with its outcome, the results final, the target stopped; each
+   * sent when it happens. Read it instead of the log lines, which are for people. A listener that
+   * throws does not break the run. Default: sent nowhere. */
   onEvent?: ProgressListener;
   /** Write the report files into the resolved report directory (default: only when `reportDir` is
    * given in the options or the environment; the command line always writes them, default
@@ -70,6 +72,15 @@ function effectiveTestTimeout(o: Pick<RunOptions, 'testTimeoutMs' | 'asyncTimeou
  */
 export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHooks = {}): Promise<RunResults> {
   const { env = {}, log = () => {}, signal } = hooks;
+  const t0 = performance.now();
+  // `atMs` is filled in here; a listener's error is the caller's, never the run's
+  const emit = (e: ProgressEventBody): void => {
+    try {
+      hooks.onEvent?.({ ...e, atMs: performance.now() - t0 } as ProgressEvent);
+    } catch {
+      /* ignored */
+    }
+  };
   const write = hooks.writeReports ?? Boolean(raw.reportDir ?? env.CONFORMANCE_REPORT_DIR);
   let cat: Catalogue;
   let o: RunOptions;
@@ -83,7 +94,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   }
   signal?.throwIfAborted();
 
-  const target = targetFor(o, o.reportDir, log);
+  const target = targetFor(o, o.reportDir, log, (phase) => emit({ type: 'target-phase', phase }));
   // the caller's own signal listeners, kept when vitest's are removed below
   const callerListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   let vitest: Vitest | undefined;
@@ -94,23 +105,13 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   const seed = o.seed ?? randomSeed();
   log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
   const startedAt = new Date();
-  const emit = hooks.onEvent ?? (() => {});
-  const t0 = performance.now();
-  const since = () => Math.round(performance.now() - t0);
-  /** Runs `fn` as one phase of the run and reports its time. */
-  const phase = async <T>(name: RunPhase, fn: () => Promise<T> | T): Promise<T> => {
-    const startMs = since();
-    const value = await fn();
-    emit({ type: 'phase', phase: name, startMs, ms: since() - startMs });
-    return value;
-  };
-  let results: RunResults | undefined;
   // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end)
   let har: ReturnType<typeof startHarRecording>;
   try {
     log(`conformance: target: ${target.describe()}`);
     emit({ type: 'run-started', seed, profile: o.profile, target: target.describe() });
-    const started = await phase('target-start', () => target.start());
+    const started = await target.start();
+    emit({ type: 'target-ready', kind: started.kind, baseUrl: started.baseUrl });
     signal?.throwIfAborted();
     har = startHarRecording(o.recordHar, o.bindings, log);
     const ctx: RunContext = {
@@ -179,7 +180,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       reportDir: write ? o.reportDir : undefined,
       verbose: o.verbose,
       out: hooks.out ?? (() => {}),
-      onEvent: hooks.onEvent,
+      onEvent: emit,
     });
     const concurrency = concurrencyFor(o, started.roundTripMs);
     if (concurrency !== o.concurrency)
@@ -191,28 +192,27 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     // when a thread starts, so a recording run starts its own threads
     const session = o.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
     try {
-      await phase('suite', () =>
-        runSuite({
-          ctx,
-          reporters: o.verbose ? ['verbose', reporter] : [reporter],
-          testTimeoutMs: effectiveTestTimeout(o),
-          concurrency,
-          ...(hooks.workers ? { maxWorkers: hooks.workers } : {}),
-          shard: o.shard,
-          bail: o.bail,
-          include: o.include,
-          session,
-          onVitest: (v) => {
-            vitest = v;
-            // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal
-            // handles those itself and must stop the target first
-            if (signal)
-              for (const sig of ['SIGINT', 'SIGTERM'] as const)
-                for (const l of process.listeners(sig))
-                  if (!callerListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
-          },
-        }),
-      );
+      emit({ type: 'suite-started', round: 'main' });
+      await runSuite({
+        ctx,
+        reporters: o.verbose ? ['verbose', reporter] : [reporter],
+        testTimeoutMs: effectiveTestTimeout(o),
+        concurrency,
+        ...(hooks.workers ? { maxWorkers: hooks.workers } : {}),
+        shard: o.shard,
+        bail: o.bail,
+        include: o.include,
+        session,
+        onVitest: (v) => {
+          vitest = v;
+          // vitest's logger exits the process on SIGINT/SIGTERM at once: a caller who passes a signal
+          // handles those itself and must stop the target first
+          if (signal)
+            for (const sig of ['SIGINT', 'SIGTERM'] as const)
+              for (const l of process.listeners(sig))
+                if (!callerListeners[sig].includes(l)) process.off(sig, l as (...a: unknown[]) => void);
+        },
+      });
     } catch (e) {
       if (signal?.aborted) throw e;
       throw new HarnessError(`the test runner failed: ${(e as Error).stack ?? e}`, { cause: e });
@@ -220,12 +220,10 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     signal?.throwIfAborted();
     // a test that timed out runs again, alone, after the run (--retries): a slow moment of the target
     // is told apart from a broken requirement; one that passes then is reported flaky
-    const retryStartMs = since();
-    let retried = false;
     for (let round = 1, ids = reporter.timedOutTests(); round <= o.retries && ids.length > 0; round++) {
-      retried = true;
       log(`conformance: retry ${round}/${o.retries}: ${ids.length} test(s) that timed out, one at a time`);
       reporter.retry();
+      emit({ type: 'suite-started', round: 'retry' });
       await runSuite({
         ctx: { ...ctx, tests: ids },
         reporters: [reporter],
@@ -238,15 +236,15 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       signal?.throwIfAborted();
       ids = reporter.timedOutTests();
     }
-    if (retried) emit({ type: 'phase', phase: 'retries', startMs: retryStartMs, ms: since() - retryStartMs });
-    results = await phase('results', () => reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky }));
+    const results = reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky });
     if (!results) throw new HarnessError('the run ended without results');
+    emit({ type: 'run-finished', verdict: results.verdict, exitCode: results.exitCode });
     return results;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     har?.end();
     await ownSession?.close();
-    await phase('target-stop', () => target.stop());
-    if (results) emit({ type: 'run-finished', verdict: results.verdict, exitCode: results.exitCode, ms: since() });
+    await target.stop();
+    emit({ type: 'target-stopped' });
   }
 }

@@ -5,10 +5,16 @@ import type { RunOptions } from './config.js';
 import { ImageTarget } from '../targets/image.js';
 import { LocalProcessTarget } from '../targets/local-process.js';
 import { ReferenceTarget } from '../targets/reference.js';
+import type { TargetPhase } from '../model/events.js';
 import type { Target } from '../targets/target.js';
 import { UrlTarget } from '../targets/url.js';
 
-export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => void): Target {
+export function targetFor(
+  o: RunOptions,
+  reportDir: string,
+  log: (s: string) => void,
+  phase?: (phase: TargetPhase) => void,
+): Target {
   const stateUrl = o.fixtures ? null : o.providerStatesUrl;
   const image = {
     containerPort: o.containerPort,
@@ -17,6 +23,7 @@ export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => 
     startTimeoutMs: o.startTimeoutMs,
     stateUrl,
     log,
+    ...(phase ? { phase } : {}),
   };
   switch (o.target.kind) {
     case 'url':
@@ -46,6 +53,7 @@ export function targetFor(o: RunOptions, reportDir: string, log: (s: string) => 
           log,
         },
         log,
+        ...(phase ? { phase } : {}),
       });
   }
 }

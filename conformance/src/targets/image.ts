@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import type { StartedTestContainer } from 'testcontainers';
 import { HarnessError } from '../model/errors.js';
 import { httpReady } from './http-ready.js';
-import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';
+import { defaultLog, type Log, type StartedTarget, type Target, type TargetPhase } from './target.js';
 
 export interface ImageTargetOptions {
   image: string;
@@ -15,6 +15,8 @@ export interface ImageTargetOptions {
   /** Default `/_provider-states` on the mapped port; `null` when fixtures are used. */
   stateUrl?: string | null;
   log?: Log;
+  /** Told when the container starts (typed progress, beside the log line). */
+  phase?: (phase: TargetPhase) => void;
 }
 
 /** Testcontainers settings for this machine; must run before testcontainers is imported. */
@@ -80,6 +82,7 @@ export class ImageTarget implements Target {
       digest = undefined; // not local yet: testcontainers pulls it; the digest is read again below
     }
 
+    this.opts.phase?.('container-start');
     log(
       `conformance: starting container ${this.opts.image} (port ${port}, wait for GET ${healthPath} → 200, timeout ${timeout} ms)`,
     );

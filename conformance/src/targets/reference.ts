@@ -9,7 +9,7 @@ import { HarnessError } from '../model/errors.js';
 import { ROOT } from '../paths.js';
 import { ImageTarget, containerRuntimeAvailable, type ImageTargetOptions } from './image.js';
 import { LocalProcessTarget, type LocalProcessOptions } from './local-process.js';
-import { defaultLog, type Log, type StartedTarget, type Target } from './target.js';
+import { defaultLog, type Log, type StartedTarget, type Target, type TargetPhase } from './target.js';
 
 const REFERENCE_IMAGE = 'rflps-reference:local';
 
@@ -22,6 +22,8 @@ export interface ReferenceTargetOptions {
   /** How long to wait for the container engine to answer. */
   engineTimeoutMs?: number;
   log?: Log;
+  /** Told when the image check starts (typed progress; the container's start: `image.phase`). */
+  phase?: (phase: TargetPhase) => void;
 }
 
 export class ReferenceTarget implements Target {
@@ -58,6 +60,7 @@ export class ReferenceTarget implements Target {
       this.inner = new LocalProcessTarget({ ...this.opts.local, log });
       return this.inner.start();
     }
+    this.opts.phase?.('image-check');
     await this.build(log);
     this.inner = new ImageTarget({ ...this.opts.image, image: this.image(), log });
     return this.inner.start();

@@ -21,6 +21,9 @@ export interface Target {
   stop(): Promise<void>;
 }
 
+/** A step of starting a target that takes time of its own (model/events.ts). */
+export type { TargetPhase } from '../model/events.js';
+
 /** Where targets print progress (stderr by default, so stdout stays the summary). */
 export type Log = (line: string) => void;
 export const defaultLog: Log = (line) => process.stderr.write(`${line}\n`);
