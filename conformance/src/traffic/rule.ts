@@ -63,3 +63,16 @@ export function show(v: unknown): string {
   const s = JSON.stringify(v);
   return s === undefined ? String(v) : s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }
+
+/**
+ * Requirements no rule of an area decides from a recording, and why: the evidence a recording
+ * never carries (the stored data, the caller's permissions, the service's settings, a deadline).
+ * Declared beside the rules of the area; the report's "not judgeable from traffic alone" reason
+ * and the docs read them (conformance/test/traffic-rules.test.ts: every testable core requirement
+ * is decided by a rule or declared here, never both).
+ */
+export interface NotJudgeable {
+  requirements: readonly string[];
+  /** What a recording lacks to decide them. */
+  reason: string;
+}

@@ -1,6 +1,6 @@
 // Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
 import { isObject, type TrafficExchange } from './exchange.js';
-import { isInt, show, type ExchangeRule } from './rule.js';
+import { isInt, show, type NotJudgeable, type ExchangeRule } from './rule.js';
 import { batchOf, itemId, itemOf, KINDS, type Batch, type Kind, type ScheduleResult } from './schedules.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
@@ -279,4 +279,38 @@ export const PROPOSAL_RULES: readonly ExchangeRule[] = [
   singleDelete,
   bindStatus,
   createMemberResult,
+];
+
+/** Requirements of proposals, binding, members and schedules no recorded exchange decides. */
+export const PROPOSAL_NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  {
+    requirements: [
+      'PROP-001',
+      'PROP-002',
+      'PROP-003',
+      'PROP-004',
+      'PROP-005',
+      'SCHED-006',
+      'SCHED-010',
+      'SCHED-019',
+      'SCHED-022',
+    ],
+    reason:
+      "needs the proposal's type or status, its proposal set or endorsements, or which schedule records belong to which proposal, which the interface only shows to a provider state set up for it",
+  },
+  {
+    requirements: ['BIND-007', 'BIND-008', 'BIND-010', 'BIND-014', 'MEM-004', 'MEM-007'],
+    reason:
+      'needs a proposal in a known state (rating complete or not, a member or none, the applicant name) and an outcome looked for until a deadline; a recording shows neither the state nor how long one waited',
+  },
+  {
+    requirements: ['SCHED-001', 'SCHED-009', 'MEM-001'],
+    reason:
+      'the shape of the answer is judged by the schema rule (GEN-002) on every exchange; no rule names this requirement apart from it',
+  },
+  {
+    requirements: ['SCHED-023', 'MEM-008'],
+    reason:
+      "needs to know why a write failed (the item broke a validation rule; CreateMember refused for its body, not for the proposal's state), which depends on the stored records and is not shown by the exchange (RecordID 0 of a failed insert is judged as SCHED-002)",
+  },
 ];

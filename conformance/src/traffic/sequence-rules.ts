@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../suite-api/bindings.js';
-import { intParam, isInt, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, show, type NotJudgeable, type SequenceRule } from './rule.js';
 import { sortVerdict } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
@@ -624,4 +624,18 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   boundStaysBound,
   reinstatedIsReadable,
   contentsWithToken,
+];
+
+/** Requirements of authentication and permissions no recording decides. */
+export const AUTH_NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  {
+    requirements: ['AUTH-001', 'AUTH-002'],
+    reason:
+      'needs to know which tokens the service issued, and exports often strip credentials (a request recorded without a token may have carried one), so a recording does not show what the caller sent',
+  },
+  {
+    requirements: ['AUTH-004', 'AUTH-005', 'AUTH-006', 'AUTH-007'],
+    reason:
+      "depends on the caller's permissions on the parent and child domains, which a recording does not show (only a provider state that sets up the user does)",
+  },
 ];

@@ -8,15 +8,23 @@ import type { Finding } from '../suite-api/generic-checks/types.js';
 import { UsageError } from '../errors.js';
 import { exchangesOf, isObject, MISSING_EVIDENCE, type MissingEvidence, type TrafficExchange } from './exchange.js';
 import { readHarFile } from './har.js';
-import type { ExchangeRule, Judgement, RuleContext, SequenceRule } from './rule.js';
-import { COLUMN_RULES } from './rules-columns.js';
-import { CORE_DOMAIN_IDS, FILE_RULES } from './rules-files.js';
-import { PROPOSAL_RULES } from './rules-proposals.js';
+import type { ExchangeRule, Judgement, NotJudgeable, RuleContext, SequenceRule } from './rule.js';
+import { COLUMN_NOT_JUDGEABLE, COLUMN_RULES } from './rules-columns.js';
+import { CORE_DOMAIN_IDS, FILE_NOT_JUDGEABLE, FILE_RULES } from './rules-files.js';
+import { PROPOSAL_NOT_JUDGEABLE, PROPOSAL_RULES } from './rules-proposals.js';
 import { schemaRule } from './rules-schema.js';
-import { SEQUENCE_RULES } from './sequence-rules.js';
+import { AUTH_NOT_JUDGEABLE, SEQUENCE_RULES } from './sequence-rules.js';
 
 /** The per-exchange rules but the schema rule (which needs the checker). */
 export const EXCHANGE_RULES: readonly ExchangeRule[] = [...COLUMN_RULES, ...FILE_RULES, ...PROPOSAL_RULES];
+
+/** What each area's rules declare they cannot decide from a recording, and why. */
+export const NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  ...COLUMN_NOT_JUDGEABLE,
+  ...FILE_NOT_JUDGEABLE,
+  ...PROPOSAL_NOT_JUDGEABLE,
+  ...AUTH_NOT_JUDGEABLE,
+];
 
 export interface Verification {
   files: string[];
