@@ -58,29 +58,31 @@ export type Resources = (name: string) => Buffer | undefined;
 
 /** The candidate exchanges (a path with `/api/`) among HAR entries; `others` counts the rest. */
 export function exchangesOf(
-  entries: HarEntry[],
+  entries: Iterable<HarEntry>,
   file: string,
   index: OpenApiIndex,
   first = 0,
   resource: Resources = () => undefined,
   others?: { n: number },
-  release = false,
+  read?: { n: number },
 ): TrafficExchange[] {
   const out: TrafficExchange[] = [];
-  entries.forEach((e, i) => {
-    // the entry is read once: released as it is read, the parsed HAR and the exchanges are never all in memory
-    if (release) (entries as Array<HarEntry | undefined>)[i] = undefined;
+  let i = -1;
+  // entries arrive one at a time (har.ts reads the file in pieces): each is dropped once its exchange is built
+  for (const e of entries) {
+    i++;
+    if (read) read.n++;
     let u: URL;
     try {
       u = new URL(e.request.url);
     } catch {
       if (others) others.n++;
-      return;
+      continue;
     }
     const at = u.pathname.indexOf('/api/');
     if (at < 0) {
       if (others) others.n++;
-      return;
+      continue;
     }
     const path = u.pathname.slice(at);
     const responseHeaders = lower(e.response?.headers);
@@ -111,7 +113,7 @@ export function exchangesOf(
       endMs: start + Math.max(0, Number(e.time) || 0),
       operation: index.match(e.request.method, path),
     });
-  });
+  }
   return out;
 }
 

@@ -62,9 +62,10 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
   const others = { n: 0 };
   for (const f of files) {
     const har = readHarFile(f);
-    entries += har.entries.length;
-    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, true))
+    const read = { n: 0 };
+    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, read))
       candidates.push(x);
+    entries += read.n;
   }
   const { base, chosen } = pickBase(candidates, o.baseUrl);
   const byBase = new Map<string, number>();
