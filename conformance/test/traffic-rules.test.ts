@@ -76,7 +76,7 @@ describe('verify-traffic rules', () => {
     expect(result(r, 'SCHED-003').tests[0].title).toMatch(/1 exchange\(s\) showed it/);
     expect(result(r, 'BIND-002').result).toBe('not-applicable');
     expect(result(r, 'BIND-002').reason).toMatch(/^not observed: .*BindStatus/);
-    expect(result(r, 'PROP-002').reason).toMatch(/^not judgeable from traffic alone/);
+    expect(result(r, 'PROP-001').reason).toMatch(/^not judgeable from traffic alone/);
     expect(r.exitCode).toBe(0);
     expect(resultsValidator()(r)).toEqual([]);
   });
@@ -220,6 +220,6 @@ describe('docs', () => {
     expect(core.filter((q) => !named.has(q.id) && !declared.includes(q.id)).map((q) => q.id)).toEqual([]);
     for (const n of NOT_JUDGEABLE) expect(n.reason.length).toBeGreaterThan(40);
     // the report reads the reason from the declaration
-    expect(notJudgeableReason('PROP-002')).toBe(NOT_JUDGEABLE.find((n) => n.requirements.includes('PROP-002'))!.reason);
+    expect(notJudgeableReason('PROP-001')).toBe(NOT_JUDGEABLE.find((n) => n.requirements.includes('PROP-001'))!.reason);
   });
 });

@@ -70,6 +70,10 @@ export const TO_RECORD: Record<string, string> = {
   attached_files_are_linked: 'the attached-files listing with IsUnlinked',
   reinstated_is_readable: 'a schedule DELETE, Reinstate, then GET /api/{domain}/{id} of the record',
   contents_with_token: 'GET /api/File/{id}?columns=Contents with the token header (and the same file without Contents)',
+  not_modifiable_refuses_writes:
+    'a recorded suite run (its provider-state calls): UpsertMulti and schedule DELETE on a proposal set up with status B, R or 0, a bound set or a pending expiry change',
+  permanent_delete_is_gone:
+    'a recorded suite run (its provider-state calls): a schedule DELETE on a Quote, Application, Renewal, Rewrite or Reissue proposal, then GET /api/{domain}/{id} of the record',
 };
 
 export interface TrafficReportOptions {

@@ -4,6 +4,7 @@
 // it says nothing, so a requirement is "not observed" rather than passed on no evidence.
 import type { Bindings } from '../suite-api/bindings.js';
 import type { TrafficExchange } from './exchange.js';
+import type { StateLedger } from './states.js';
 
 export interface Judgement {
   rule: string;
@@ -19,6 +20,8 @@ export interface RuleContext {
   bindings: Bindings;
   /** DomainID by domain name: the fixed core IDs of section 2.1 and what GET /api/Domains answered. */
   domainIds: Map<string, number>;
+  /** What the recording's provider-state calls say the implementation holds (a recorded suite run); absent otherwise. */
+  states?: StateLedger;
 }
 
 type Emit = (requirements: string[], ok: boolean, message: string, exchanges?: TrafficExchange[]) => void;

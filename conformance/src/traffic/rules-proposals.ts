@@ -1,5 +1,6 @@
 // Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
 import { isObject, type TrafficExchange } from './exchange.js';
+import { proposalOf } from './states.js';
 import { isInt, show, type NotJudgeable, type ExchangeRule } from './rule.js';
 import { batchOf, itemId, itemOf, KINDS, type Batch, type Kind, type ScheduleResult } from './schedules.js';
 
@@ -64,15 +65,24 @@ const nonAtomicListsAll: ExchangeRule = {
   name: 'non_atomic_lists_every_item',
   requirements: ['SCHED-012', 'SCHED-013'],
   description:
-    'a batch without isAtomic=true that applied at least one item answers one result per input item in each array (without isAtomic: the default is non-atomic)',
-  judge(x, _ctx, emit) {
+    "a batch without isAtomic=true that applied at least one item answers one result per input item in each array (without isAtomic: the default is non-atomic); so does one that applied none on a proposal the recording's provider state set up modifiable, in its schedule domain (rule 1's preconditions hold, so rule 4 decides)",
+  judge(x, ctx, emit) {
     const b = batchOf(x);
-    if (!b?.results || b.atomic || !b.anySuccess) return;
+    if (!b?.results || b.atomic) return;
+    // without a success the batch may have been refused whole (rule 1, an answer not shown), unless a
+    // provider state shows the preconditions hold: the proposal modifiable, the domain its schedule domain
+    const state = b.anySuccess ? undefined : proposalOf(ctx.states, b.proposalId, x);
+    if (!b.anySuccess && !(state && state.notModifiable.length === 0 && state.scheduleDomain === b.domain)) return;
+    const why = state ? ` (the provider state set up proposal ${b.proposalId} modifiable: ${state.setup.source})` : '';
     const reqs = ['SCHED-012', ...(b.atomicGiven ? [] : ['SCHED-013'])];
     for (const k of KINDS)
       if (b.results[k].length !== b.input[k].length)
-        return emit(reqs, false, `${k}: ${b.results[k].length} result(s) for ${b.input[k].length} item(s)`);
-    emit(reqs, true, `a result for each of ${KINDS.map((k) => b.input[k].length).join('/')} items`);
+        return emit(
+          reqs,
+          false,
+          `${k}: ${b.results[k].length} result(s) for ${b.input[k].length} item(s)${b.atomicGiven ? '' : ' without isAtomic'}${why}`,
+        );
+    emit(reqs, true, `a result for each of ${KINDS.map((k) => b.input[k].length).join('/')} items${why}`);
   },
 };
 
@@ -284,19 +294,9 @@ export const PROPOSAL_RULES: readonly ExchangeRule[] = [
 /** Requirements of proposals, binding, members and schedules no recorded exchange decides. */
 export const PROPOSAL_NOT_JUDGEABLE: readonly NotJudgeable[] = [
   {
-    requirements: [
-      'PROP-001',
-      'PROP-002',
-      'PROP-003',
-      'PROP-004',
-      'PROP-005',
-      'SCHED-006',
-      'SCHED-010',
-      'SCHED-019',
-      'SCHED-022',
-    ],
+    requirements: ['PROP-001', 'SCHED-006', 'SCHED-010', 'SCHED-019'],
     reason:
-      "needs the proposal's type or status, its proposal set or endorsements, or which schedule records belong to which proposal, which the interface only shows to a provider state set up for it",
+      "needs the proposal's type, its valid schedule domains or which schedule records belong to which proposal, shown only to a provider state set up for it; no rule reads these from a recorded state yet (and what a soft delete shows is not stated)",
   },
   {
     requirements: ['BIND-007', 'BIND-008', 'BIND-010', 'BIND-014', 'MEM-004', 'MEM-007'],

@@ -11,6 +11,7 @@ import { atPath } from '../suite-api/bindings.js';
 import { intParam, isInt, show, type NotJudgeable, type SequenceRule } from './rule.js';
 import { sortVerdict } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
+import { proposalOf } from './states.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
@@ -612,6 +613,106 @@ const contentsAgainstFileSize: SequenceRule = {
 };
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/**
+ * PROP-002, PROP-003, PROP-004 with PROP-005 and SCHED-018: a proposal the recording's provider state
+ * set up not modifiable (status B, R or 0; its proposal set bound; a pending expiry-date change)
+ * has no schedule write succeed while the state holds (section 3; 4.5 rule 1).
+ */
+const notModifiableRefusesWrites: SequenceRule = {
+  name: 'not_modifiable_refuses_writes',
+  requirements: ['PROP-002', 'PROP-003', 'PROP-004', 'PROP-005', 'SCHED-018'],
+  description:
+    'on a proposal the recording\'s provider state ("a proposal" with status B, R or 0, boundSet or pendingExpiryChange) set up not modifiable, no UpsertMulti item and no schedule DELETE is answered as successful while the state holds; the cause names the requirement (PROP-002 status, PROP-003 bound set, PROP-004 pending expiry change)',
+  judge(xs, ctx, emit) {
+    if (!ctx.states) return;
+    for (const x of xs) {
+      const kind = op(x);
+      if ((kind !== 'upsertSchedules' && kind !== 'deleteSchedule') || x.json === undefined) continue;
+      const p = proposalOf(ctx.states, x.operation!.pathParams.proposalId, x);
+      if (!p || !p.notModifiable.length) continue;
+      const causes = p.notModifiable.map((c) => c.requirement);
+      const why = `proposal ${p.proposalId} set up with ${p.notModifiable.map((c) => c.cause).join(' and ')} (${p.setup.source})`;
+      if (kind === 'upsertSchedules') {
+        const b = batchOf(x);
+        if (!b) continue;
+        if (b.anySuccess)
+          emit([...causes, 'PROP-005'], false, `UpsertMulti answered an item as successful on ${why}`, [x]);
+        else if (b.results || x.status >= 400) emit([...causes, 'PROP-005'], true, `no item successful on ${why}`, [x]);
+        continue;
+      }
+      const ok = (x.json as { IsSuccessful?: unknown }).IsSuccessful;
+      if (ok === true)
+        emit([...causes, 'SCHED-018'], false, `schedule DELETE answered IsSuccessful true on ${why}`, [x]);
+      else if (ok === false || x.status >= 400) emit(causes, true, `schedule DELETE refused on ${why}`, [x]);
+    }
+  },
+};
+
+/** States whose setup creates no schedule record (so no record ID can be issued again by it). */
+const CREATE_NO_SCHEDULE = new Set([
+  'a user',
+  'an expired token',
+  'a file',
+  'a contact',
+  'a link parent',
+  'contact relationships',
+  'a setting',
+]);
+
+/**
+ * SCHED-022: a schedule record deleted successfully on a modifiable Quote, Application, Renewal,
+ * Rewrite or Reissue proposal (its type from the recording's provider state) is gone: a later read
+ * of it does not answer it (section 3: permanently deleted).
+ */
+const permanentDeleteIsGone: SequenceRule = {
+  name: 'permanent_delete_is_gone',
+  requirements: ['SCHED-022'],
+  description:
+    "after a successful schedule DELETE on a proposal the recording's provider state set up modifiable and of type Quote, Application, Renewal, Rewrite or Reissue, the next read of the record (GET /api/{domain}/{id}) does not answer it; not judged when anything between may have issued that ID again (a write naming it, an unreadable batch, a state setup that may create schedule records)",
+  judge(xs, ctx, emit) {
+    if (!ctx.states) return;
+    const setups = ctx.states.setups;
+    for (const d of xs) {
+      if (op(d) !== 'deleteSchedule' || d.status < 200 || d.status >= 300) continue;
+      if ((d.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful !== true) continue;
+      const { proposalId, domain, scheduleId } = d.operation!.pathParams;
+      const p = proposalOf(ctx.states, proposalId, d);
+      if (!p || p.notModifiable.length || !PERMANENT.has(p.type)) continue;
+      const id = Number(scheduleId);
+      if (!Number.isInteger(id)) continue;
+      const read = xs.find(
+        (x) =>
+          op(x) === 'getRecord' &&
+          x.operation!.pathParams.domain === domain &&
+          Number(x.operation!.pathParams.id) === id &&
+          after(d, x) &&
+          x.json !== undefined,
+      );
+      if (!read) continue;
+      if (writesOf(xs, domain, id).some((w) => w !== d && between(w, d, read))) continue;
+      const reissued = setups.some(
+        (s) =>
+          s.endMs > d.startMs &&
+          s.startMs < read.endMs &&
+          !CREATE_NO_SCHEDULE.has(s.state) &&
+          !(s.state === 'a proposal' && Array.isArray(s.values?.locationIds) && !s.values.locationIds.includes(id)),
+      );
+      if (reissued) continue;
+      const answered = read.status === 200 && isObject((read.json as { Record?: unknown }).Record);
+      if (read.status === 200 && !answered) continue;
+      emit(
+        ['SCHED-022'],
+        !answered,
+        answered
+          ? `${domain} ${id} deleted (HTTP ${d.status}, IsSuccessful true) on ${p.type} proposal ${proposalId} (${p.setup.source}), then read back with HTTP 200`
+          : `${domain} ${id} deleted on ${p.type} proposal ${proposalId}, then read: HTTP ${read.status}`,
+        [d, read],
+      );
+    }
+  },
+};
+const PERMANENT = new Set(['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']);
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
   contentsAgainstFileSize,
@@ -624,6 +725,8 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   boundStaysBound,
   reinstatedIsReadable,
   contentsWithToken,
+  notModifiableRefusesWrites,
+  permanentDeleteIsGone,
 ];
 
 /** Requirements of authentication and permissions no recording decides. */

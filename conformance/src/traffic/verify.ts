@@ -6,8 +6,16 @@ import { domainListOf } from '../suite-api/bindings.js';
 import { GenericChecker } from '../suite-api/generic-checks/checker.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import { UsageError } from '../errors.js';
-import { exchangesOf, isObject, MISSING_EVIDENCE, type MissingEvidence, type TrafficExchange } from './exchange.js';
+import {
+  exchangesOf,
+  isObject,
+  MISSING_EVIDENCE,
+  type MissingEvidence,
+  type StateCall,
+  type TrafficExchange,
+} from './exchange.js';
 import { readHarFile } from './har.js';
+import { stateLedger } from './states.js';
 import type { ExchangeRule, Judgement, NotJudgeable, RuleContext, SequenceRule } from './rule.js';
 import { COLUMN_NOT_JUDGEABLE, COLUMN_RULES } from './rules-columns.js';
 import { CORE_DOMAIN_IDS, FILE_NOT_JUDGEABLE, FILE_RULES } from './rules-files.js';
@@ -60,10 +68,11 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
   let candidates: TrafficExchange[] = [];
   let entries = 0;
   const others = { n: 0 };
+  const stateCalls: StateCall[] = [];
   for (const f of files) {
     const har = readHarFile(f);
     const read = { n: 0 };
-    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, read))
+    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, read, stateCalls))
       candidates.push(x);
     entries += read.n;
   }
@@ -79,7 +88,12 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
   candidates.sort((a, b) => a.startMs - b.startMs || a.index - b.index);
   const { kept: exchanges, duplicates } = dedupe(candidates);
   exchanges.forEach((x, i) => (x.index = i));
-  const ctx: RuleContext = { bindings: o.bindings, domainIds: domainIdsOf(exchanges, o.bindings) };
+  const ledger = stateLedger(stateCalls, exchanges);
+  const ctx: RuleContext = {
+    bindings: o.bindings,
+    domainIds: domainIdsOf(exchanges, o.bindings),
+    ...(ledger.setups.length ? { states: ledger } : {}),
+  };
   const findings: Finding[] = [];
   const schema = schemaRule(new GenericChecker(o.index, 'core'), findings);
   const judgements: Judgement[] = [];

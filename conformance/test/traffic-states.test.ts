@@ -1,0 +1,169 @@
+// verify-traffic reads the provider-state calls of a recorded suite run as evidence of what the
+// implementation holds (issue 34): a proposal set up not modifiable must refuse schedule writes
+// (PROP-002/003/004, PROP-005, SCHED-018); a record deleted on a Quote-like proposal is gone
+// (SCHED-022); a non-atomic batch on a proposal set up modifiable lists every item even when none
+// succeeded (SCHED-012). Without the state calls, or where something between may explain the
+// answer, the same exchanges decide nothing.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../src/spec/catalogue.js';
+import { loadOpenApi } from '../src/spec/openapi.js';
+import { resolveBindings } from '../src/suite-api/bindings.js';
+import { trafficResults } from '../src/traffic/report.js';
+import { verifyTraffic } from '../src/traffic/verify.js';
+import type { HarEntry } from '../src/traffic/har.js';
+import type { RunResults } from '../src/report/results.js';
+import { entry, writeHar } from './helpers/har.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-traffic-states-'));
+const index = loadOpenApi();
+const catalogue = loadCatalogue();
+const bindings = resolveBindings();
+
+function judge(entries: HarEntry[]): RunResults {
+  const v = verifyTraffic([writeHar(tmp, `s${crypto.randomUUID()}.har`, entries)], { index, bindings });
+  return trafficResults(v, {
+    catalogue,
+    suiteVersion: '0',
+    specVersion: '0',
+    tokenHeader: 'Token',
+    tokenPrefix: '',
+    startedAt: new Date(),
+  }).results;
+}
+const result = (r: RunResults, id: string) => r.requirements.find((q) => q.id === id)!.result;
+const failed = (r: RunResults) =>
+  r.requirements
+    .filter((q) => q.result === 'failed')
+    .map((q) => q.id)
+    .sort();
+
+const setupId = () => `t-${crypto.randomUUID().slice(0, 8)}`;
+/** The setup entry, and the teardown's (made when called, so that it is recorded after what comes before it). */
+function proposal(id: number, params: Record<string, unknown>, locationIds = [11, 12]): [HarEntry, () => HarEntry] {
+  const sid = setupId();
+  const body = { state: 'a proposal', action: 'setup', params: { setupId: sid, locations: 2, ...params } };
+  return [
+    entry(
+      'POST',
+      '/_provider-states',
+      200,
+      {
+        protocol: '1.1.0',
+        proposalId: id,
+        type: params.type,
+        scheduleDomain: 'ProposalLocation',
+        requiredField: 'LocationName',
+        otherScheduleDomain: 'ProposalVehicle',
+        locationIds,
+        applicantName: 'A',
+        memberId: null,
+      },
+      { body },
+    ),
+    () => entry('POST', '/_provider-states', 200, {}, { body: { ...body, action: 'teardown' } }),
+  ];
+}
+const result1 = (ok: boolean, id: number, order: number | null = 0, pid = 7) => ({
+  IsSuccessful: ok,
+  RecordID: ok ? id : 0,
+  OrderNumber: order,
+  Message: ok ? 'done' : `The proposal with ID ${pid} cannot be modified.`,
+  Warnings: null,
+});
+const upsert = (pid: number, q = '') => `/api/Quotes/Proposals/${pid}/Schedules/ProposalLocation/UpsertMulti${q}`;
+const batch = { Inserts: [], Updates: [{ ID: 11, Fields: { City: 'Z' } }], Deletes: [] };
+
+describe('provider-state evidence', () => {
+  it('a proposal set up not modifiable: a successful write fails the cause and PROP-005 / SCHED-018; a refusal passes', () => {
+    const [setup, teardown] = proposal(7, { type: 'Quote', status: 'B' });
+    const bad = judge([
+      setup,
+      entry('POST', upsert(7), 200, { Inserts: [], Updates: [result1(true, 11)], Deletes: [] }, { body: batch }),
+      entry('DELETE', '/api/Quotes/Proposals/7/Schedules/ProposalLocation/12', 200, result1(true, 12, null)),
+      teardown(),
+    ]);
+    expect(failed(bad)).toEqual(['PROP-002', 'PROP-005', 'SCHED-018']);
+    const [s2, t2] = proposal(8, { type: 'Quote', boundSet: true });
+    const good = judge([
+      s2,
+      entry('POST', upsert(8), 200, { Inserts: [], Updates: [result1(false, 11, 0, 8)], Deletes: [] }, { body: batch }),
+      entry('DELETE', '/api/Quotes/Proposals/8/Schedules/ProposalLocation/12', 200, result1(false, 0, null, 8)),
+      t2(),
+    ]);
+    expect(failed(good)).toEqual([]);
+    expect(result(good, 'PROP-003')).toBe('passed');
+    expect(result(good, 'PROP-005')).toBe('passed');
+    // the same writes after the teardown, or without the state call: not judged
+    const outside = judge([
+      setup,
+      teardown(),
+      entry('POST', upsert(7), 200, { Inserts: [], Updates: [result1(true, 11)], Deletes: [] }, { body: batch }),
+    ]);
+    expect(result(outside, 'PROP-002')).toBe('not-applicable');
+    expect(failed(outside)).toEqual([]);
+  });
+
+  it('a record deleted on a Quote proposal and read back fails SCHED-022; a 404 passes; a setup between leaves it unjudged', () => {
+    const [setup, teardown] = proposal(9, { type: 'Quote' }, [20, 21]);
+    const del = () =>
+      entry('DELETE', '/api/Quotes/Proposals/9/Schedules/ProposalLocation/20', 200, result1(true, 20, null));
+    const read = (status: number) =>
+      entry(
+        'GET',
+        '/api/ProposalLocation/20?columns=LocationName',
+        status,
+        status === 200
+          ? { Record: { LocationName: 'L' }, Domain: 'ProposalLocation', Id: 20 }
+          : { Message: 'not found' },
+      );
+    expect(failed(judge([setup, del(), read(200), teardown()]))).toEqual(['SCHED-022']);
+    expect(result(judge([setup, del(), read(404), teardown()]), 'SCHED-022')).toBe('passed');
+    // an Endorsement's delete is soft: what a read shows then is not stated
+    const [es, et] = proposal(10, { type: 'Endorsement' }, [20, 21]);
+    const soft = judge([
+      es,
+      entry('DELETE', '/api/Quotes/Proposals/10/Schedules/ProposalLocation/20', 200, result1(true, 20, null)),
+      read(200),
+      et(),
+    ]);
+    expect(result(soft, 'SCHED-022')).toBe('not-applicable');
+    // a state that may create records between the delete and the read: the ID may have been issued again
+    const records = () =>
+      entry(
+        'POST',
+        '/_provider-states',
+        200,
+        { protocol: '1.1.0', ids: [20] },
+        {
+          body: { state: 'records', action: 'setup', params: { setupId: setupId(), domain: 'ProposalLocation' } },
+        },
+      );
+    expect(result(judge([setup, del(), records(), read(200), teardown()]), 'SCHED-022')).toBe('not-applicable');
+  });
+
+  it('a non-atomic batch with no success lists every item on a proposal set up modifiable, not judged without the state', () => {
+    const [setup, teardown] = proposal(11, { type: 'Renewal' }, [30, 31]);
+    const two = {
+      Inserts: [{ Fields: { City: 'X' } }, { Fields: { City: 'Y', LocationName: 'Q' } }],
+      Updates: [],
+      Deletes: [],
+    };
+    const onlyFailed = {
+      Inserts: [
+        { IsSuccessful: false, RecordID: 0, OrderNumber: 0, Message: 'LocationName is required.', Warnings: null },
+      ],
+      Updates: [],
+      Deletes: [],
+    };
+    const x = () => entry('POST', upsert(11, '?isAtomic=false'), 200, onlyFailed, { body: two });
+    expect(failed(judge([setup, x(), teardown()]))).toEqual(['SCHED-012']);
+    expect(result(judge([x()]), 'SCHED-012')).toBe('not-applicable');
+    const [ns, nt] = proposal(12, { type: 'Renewal', status: 'R' });
+    const refused = entry('POST', upsert(12, '?isAtomic=false'), 200, onlyFailed, { body: two });
+    expect(result(judge([ns, refused, nt()]), 'SCHED-012')).toBe('not-applicable');
+  });
+});
