@@ -166,4 +166,55 @@ describe('provider-state evidence', () => {
     const refused = entry('POST', upsert(12, '?isAtomic=false'), 200, onlyFailed, { body: two });
     expect(result(judge([ns, refused, nt()]), 'SCHED-012')).toBe('not-applicable');
   });
+
+  it("a proposal's records read back whole follow what each write's answer says it did", () => {
+    const [setup, teardown] = proposal(13, { type: 'Quote' }, [40, 41]);
+    const readBack = (ids: number[]) =>
+      entry(
+        'GET',
+        `/api/ProposalLocation/Query?filter=${encodeURIComponent('ProposalID:eq:13')}&columns=ProposalLocationID,LocationName&take=100`,
+        200,
+        { List: ids.map((id) => ({ ProposalLocationID: id, LocationName: `L${id}` })) },
+      );
+    const atomicFailed = () =>
+      entry(
+        'POST',
+        upsert(13, '?isAtomic=true'),
+        200,
+        {
+          Inserts: [
+            { IsSuccessful: false, RecordID: 0, OrderNumber: 1, Message: 'LocationName is required.', Warnings: null },
+          ],
+          Updates: [],
+          Deletes: [],
+        },
+        { body: { Inserts: [{ Fields: { LocationName: 'A' } }, { Fields: { City: 'B' } }], Updates: [], Deletes: [] } },
+      );
+    const values = (p: HarEntry) => {
+      const b = JSON.parse(p.response.content.text!) as Record<string, unknown>;
+      p.response.content.text = JSON.stringify({
+        ...b,
+        scheduleFilter: 'ProposalID:eq:13',
+        scheduleKey: 'ProposalLocationID',
+      });
+      return p;
+    };
+    values(setup);
+    // the failed atomic batch kept its valid insert (42): SCHED-014
+    const kept = judge([setup, readBack([40, 41]), atomicFailed(), readBack([40, 41, 42]), teardown()]);
+    expect(failed(kept)).toEqual(['SCHED-014']);
+    const rolledBack = judge([setup, readBack([40, 41]), atomicFailed(), readBack([40, 41]), teardown()]);
+    expect(result(rolledBack, 'SCHED-014')).toBe('passed');
+    expect(failed(rolledBack)).toEqual([]);
+    // a soft delete's effect is not stated: nothing judged until a read starts again
+    const [es, et] = proposal(14, { type: 'Endorsement' }, [40, 41]);
+    values(es);
+    const soft = judge([
+      es,
+      entry('DELETE', '/api/Quotes/Proposals/14/Schedules/ProposalLocation/41', 200, result1(true, 41, null)),
+      readBack([40, 41]),
+      et(),
+    ]);
+    expect(failed(soft)).toEqual([]);
+  });
 });

@@ -72,6 +72,8 @@ export const TO_RECORD: Record<string, string> = {
   contents_with_token: 'GET /api/File/{id}?columns=Contents with the token header (and the same file without Contents)',
   not_modifiable_refuses_writes:
     'a recorded suite run (its provider-state calls): UpsertMulti and schedule DELETE on a proposal set up with status B, R or 0, a bound set or a pending expiry change',
+  proposal_records_follow_writes:
+    "a recorded suite run (its provider-state calls): a proposal's schedule records read with the state's scheduleFilter before and after each UpsertMulti or DELETE",
   permanent_delete_is_gone:
     'a recorded suite run (its provider-state calls): a schedule DELETE on a Quote, Application, Renewal, Rewrite or Reissue proposal, then GET /api/{domain}/{id} of the record',
 };

@@ -713,6 +713,155 @@ const permanentDeleteIsGone: SequenceRule = {
 };
 const PERMANENT = new Set(['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']);
 
+/** What a recorded write did to the set of a proposal's schedule records, as its answer says. */
+type Effect = { add: number[]; remove: number[]; requirement: string; what: string } | 'unknown';
+
+function effectOf(x: TrafficExchange, type: string): Effect {
+  if (op(x) === 'deleteSchedule') {
+    const ok = (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful;
+    if (x.status < 200 || x.status >= 300 || typeof ok !== 'boolean') return 'unknown';
+    if (!ok) return { add: [], remove: [], requirement: 'SCHED-018', what: 'a refused DELETE' };
+    // what a soft delete shows is not stated (SCHED-019)
+    if (!PERMANENT.has(type)) return 'unknown';
+    return {
+      add: [],
+      remove: [Number(x.operation!.pathParams.scheduleId)],
+      requirement: 'SCHED-022',
+      what: `DELETE of ${x.operation!.pathParams.scheduleId}`,
+    };
+  }
+  if (op(x) !== 'upsertSchedules') return 'unknown';
+  const b = batchOf(x);
+  if (!b?.results || x.status < 200 || x.status >= 300) return 'unknown';
+  // an update that may move a record to another proposal
+  if (b.input.Updates.some((u) => isObject(u.Fields) && Object.keys(u.Fields).some((k) => /proposal/i.test(k))))
+    return 'unknown';
+  const all = KINDS_.flatMap((k) => b.results![k]);
+  if (b.atomic && b.anyFailure)
+    return { add: [], remove: [], requirement: 'SCHED-014', what: 'an atomic batch with a failed item' };
+  if (b.atomic) {
+    if (all.some((r) => r.IsSuccessful !== true) || b.results.Inserts.length !== b.input.Inserts.length)
+      return 'unknown';
+    const add = b.results.Inserts.map((r) => r.RecordID);
+    const remove = b.input.Deletes.map(itemId);
+    if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
+    return { add, remove, requirement: 'SCHED-029', what: 'an atomic batch without a failed item' };
+  }
+  if (KINDS_.some((k) => b.results![k].length !== b.input[k].length)) return 'unknown';
+  const add = b.results.Inserts.filter((r) => r.IsSuccessful === true).map((r) => r.RecordID);
+  const remove = b.results.Deletes.filter((r) => r.IsSuccessful === true).map((r) => itemOf(b, 'Deletes', r)?.ID);
+  if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
+  return b.anyFailure
+    ? { add, remove, requirement: 'SCHED-011', what: 'a non-atomic batch with failed items' }
+    : { add, remove, requirement: 'SCHED-008', what: 'a non-atomic batch' };
+}
+const KINDS_ = ['Inserts', 'Updates', 'Deletes'] as const;
+
+/**
+ * SCHED-008, SCHED-011, SCHED-014, SCHED-029, SCHED-022: a proposal's schedule records, read back
+ * whole with the filter its provider state gave (`scheduleFilter`, which selects exactly them),
+ * are the records the state created (`locationIds`) changed by what each write's answer says it
+ * did: a failed atomic batch nothing, a successful one everything, a non-atomic one exactly its
+ * successful items, a permanent DELETE its record.
+ */
+const proposalRecordsFollowWrites: SequenceRule = {
+  name: 'proposal_records_follow_writes',
+  requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
+  description:
+    "a proposal's schedule records read back whole (GET /api/{scheduleDomain}/Query with the state's scheduleFilter and key column, first page not full) are the state's locationIds changed by what each write between says it did; a mismatch after one write names that write's requirement (SCHED-014 failed atomic, SCHED-029 atomic, SCHED-011 non-atomic with failures, SCHED-008 non-atomic, SCHED-022 permanent DELETE). Not judged after a write whose effect is not stated (a soft delete, a Reinstate, an unreadable batch) or one naming the records from another proposal",
+  judge(xs, ctx, emit) {
+    if (!ctx.states) return;
+    const q = ctx.bindings.query;
+    const allowed = new Set([
+      'columns',
+      'take',
+      'sort',
+      'resolveAssociationNames',
+      q.filter,
+      q.skip,
+      q.includeTotalCount,
+      q.excludeEmptyColumns,
+    ]);
+    for (const p of ctx.states.proposals) {
+      const v = p.setup.values!;
+      const filter = v.scheduleFilter;
+      const key = v.scheduleKey;
+      const domain = p.scheduleDomain;
+      if (typeof filter !== 'string' || typeof key !== 'string' || !domain) continue;
+      let expected: Set<number> | undefined = new Set(p.locationIds);
+      let pending: TrafficExchange[] = [];
+      const mine = (x: TrafficExchange) =>
+        x.operation?.pathParams.proposalId === p.proposalId && x.operation.pathParams.domain === domain;
+      const ids = new Set(p.locationIds);
+      for (const x of xs) {
+        if (x.startMs < p.from || x.endMs > p.to) continue;
+        const o = op(x);
+        if (o === 'upsertSchedules' || o === 'deleteSchedule' || o === 'reinstateSchedule') {
+          if (!mine(x)) {
+            // a write through another proposal naming these records: what it did is for SCHED-010 to say
+            const b = o === 'upsertSchedules' ? batchOf(x) : undefined;
+            const named =
+              o === 'upsertSchedules'
+                ? !b || [...b.input.Updates, ...b.input.Deletes].some((i) => ids.has(itemId(i) ?? -1))
+                : ids.has(Number(x.operation!.pathParams.scheduleId));
+            if (named && x.operation!.pathParams.domain === domain) expected = undefined;
+            continue;
+          }
+          if (!expected) continue;
+          const e = effectOf(x, p.type);
+          if (e === 'unknown') {
+            expected = undefined;
+            continue;
+          }
+          for (const id of e.add) {
+            expected.add(id);
+            ids.add(id);
+          }
+          for (const id of e.remove) expected.delete(id);
+          pending.push(x);
+          continue;
+        }
+        if (o !== 'queryRecords' || x.operation!.pathParams.domain !== domain || x.status !== 200) continue;
+        if (x.query.get(q.filter) !== filter || [...x.query.keys()].some((k) => !allowed.has(k))) continue;
+        if ((intParam(x.query, q.skip) ?? 0) !== 0) continue;
+        const rows = (x.json as { List?: unknown } | undefined)?.List;
+        if (!Array.isArray(rows)) continue;
+        const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+        if (rows.length >= take) continue;
+        const got = rows.map((r) => (isObject(r) ? r[key] : undefined));
+        if (!got.every(isInt)) continue;
+        // a write of this proposal still running while it was read: the read may show either side
+        if (xs.some((w) => mine(w) && w.endMs > x.startMs && w.startMs < x.endMs)) continue;
+        const seen = new Set(got as number[]);
+        if (!expected) {
+          // after a write whose effect is not stated, the next whole read is where to start again
+          expected = seen;
+          for (const id of seen) ids.add(id);
+          pending = [];
+          continue;
+        }
+        const same =
+          seen.size === expected.size && [...seen].every((id) => expected!.has(id)) && got.length === seen.size;
+        if (pending.length === 1) {
+          const e = effectOf(pending[0], p.type) as Exclude<Effect, 'unknown'>;
+          const want = [...expected].sort((a, b) => a - b);
+          emit(
+            [e.requirement],
+            same,
+            same
+              ? `proposal ${p.proposalId}: after ${e.what}, its ${domain} records are ${want.join(', ') || 'none'}`
+              : `proposal ${p.proposalId} (${p.setup.source}): after ${e.what}, its ${domain} records read back as ${show(got)}, where the answers say ${show(want)}`,
+            [pending[0], x],
+          );
+        }
+        if (!same && pending.length !== 1) expected = undefined;
+        else if (!same) expected = seen;
+        pending = [];
+      }
+    }
+  },
+};
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
   contentsAgainstFileSize,
@@ -727,6 +876,7 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   contentsWithToken,
   notModifiableRefusesWrites,
   permanentDeleteIsGone,
+  proposalRecordsFollowWrites,
 ];
 
 /** Requirements of authentication and permissions no recording decides. */
