@@ -217,4 +217,57 @@ describe('provider-state evidence', () => {
     ]);
     expect(failed(soft)).toEqual([]);
   });
+
+  it('a "records" state\'s filter selects exactly its records; its LINQ filter those at odd positions short of the last', () => {
+    const sid = setupId();
+    const body = { state: 'records', action: 'setup', params: { setupId: sid, count: 5, domain: 'Claim' } };
+    const setup = () =>
+      entry(
+        'POST',
+        '/_provider-states',
+        200,
+        { protocol: '1.1.0', domain: 'Claim', ids: [1, 2, 3, 4, 5], filter: 'Tag:eq:t1', linqFilter: 'x => x.Odd' },
+        { body },
+      );
+    const teardown = () => entry('POST', '/_provider-states', 200, {}, { body: { ...body, action: 'teardown' } });
+    const query = (q: string, n: number, total?: number) =>
+      entry('GET', `/api/Claim/Query?${q}&columns=ClaimID`, 200, {
+        List: Array.from({ length: n }, (_, i) => ({ ClaimID: i + 1 })),
+        ...(total !== undefined ? { TotalCount: total } : {}),
+      });
+    const good = judge([
+      setup(),
+      query('filter=Tag%3Aeq%3At1&includeTotalCount=true', 5, 5),
+      query('linqFilter=x%20%3D%3E%20x.Odd', 2),
+      teardown(),
+    ]);
+    expect(result(good, 'QRY-009')).toBe('passed');
+    expect(result(good, 'QRY-010')).toBe('passed');
+    expect(result(good, 'QRY-014')).toBe('passed');
+    const bad = judge([
+      setup(),
+      query('filter=Tag%3Aeq%3At1&includeTotalCount=true', 9, 9),
+      query('linqFilter=x%20%3D%3E%20x.Odd', 5),
+      teardown(),
+    ]);
+    expect(failed(bad)).toEqual(['QRY-009', 'QRY-010', 'QRY-014']);
+    // take at or below the number selected: the take rules' to judge, not the filter's
+    const cut = judge([setup(), query('filter=Tag%3Aeq%3At1&take=3', 2), teardown()]);
+    expect(result(cut, 'QRY-009')).toBe('not-applicable');
+  });
+
+  it("an update through one proposal of another proposal's record answered successful fails SCHED-010", () => {
+    const [a, at] = proposal(15, { type: 'Quote' }, [50, 51]);
+    const [b, bt] = proposal(16, { type: 'Quote' }, [60, 61]);
+    const foreign = (ok: boolean) =>
+      entry(
+        'POST',
+        upsert(15, '?isAtomic=false'),
+        200,
+        { Inserts: [], Updates: [{ ...result1(ok, 60), RecordID: 60 }], Deletes: [] },
+        { body: { Inserts: [], Updates: [{ ID: 60, Fields: { City: 'Q' } }], Deletes: [] } },
+      );
+    expect(failed(judge([a, b, foreign(true), at(), bt()]))).toEqual(['SCHED-010']);
+    expect(result(judge([a, b, foreign(false), at(), bt()]), 'SCHED-010')).toBe('passed');
+  });
 });

@@ -74,6 +74,10 @@ export const TO_RECORD: Record<string, string> = {
     'a recorded suite run (its provider-state calls): UpsertMulti and schedule DELETE on a proposal set up with status B, R or 0, a bound set or a pending expiry change',
   proposal_records_follow_writes:
     "a recorded suite run (its provider-state calls): a proposal's schedule records read with the state's scheduleFilter before and after each UpsertMulti or DELETE",
+  state_filter_selects_its_records:
+    'a recorded suite run (its provider-state calls): queries with the filter or the LINQ filter a "records" state gave, with and without the total count',
+  foreign_record_refused:
+    "a recorded suite run (its provider-state calls): UpsertMulti or DELETE through one proposal naming another proposal's schedule record",
   permanent_delete_is_gone:
     'a recorded suite run (its provider-state calls): a schedule DELETE on a Quote, Application, Renewal, Rewrite or Reissue proposal, then GET /api/{domain}/{id} of the record',
 };

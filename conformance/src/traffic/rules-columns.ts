@@ -58,7 +58,7 @@ const columnsAreKeys: ExchangeRule = {
 };
 
 /** The effective total count of a query answer, where the bindings put it. */
-function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {
+export function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {
   const b = ctx.bindings;
   if (b.totalCountHeader) {
     const h = x.responseHeaders[b.totalCountHeader.toLowerCase()];
@@ -400,8 +400,6 @@ export const COLUMN_NOT_JUDGEABLE: readonly NotJudgeable[] = [
       'COL-009',
       'COL-010',
       'QRY-002',
-      'QRY-009',
-      'QRY-010',
     ],
     reason: STORED,
   },

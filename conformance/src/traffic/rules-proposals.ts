@@ -294,7 +294,7 @@ export const PROPOSAL_RULES: readonly ExchangeRule[] = [
 /** Requirements of proposals, binding, members and schedules no recorded exchange decides. */
 export const PROPOSAL_NOT_JUDGEABLE: readonly NotJudgeable[] = [
   {
-    requirements: ['PROP-001', 'SCHED-006', 'SCHED-010', 'SCHED-019'],
+    requirements: ['PROP-001', 'SCHED-006', 'SCHED-019'],
     reason:
       "needs the proposal's type, its valid schedule domains or which schedule records belong to which proposal, shown only to a provider state set up for it; no rule reads these from a recorded state yet (and what a soft delete shows is not stated)",
   },

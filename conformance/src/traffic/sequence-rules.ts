@@ -8,8 +8,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../suite-api/bindings.js';
-import { intParam, isInt, show, type NotJudgeable, type SequenceRule } from './rule.js';
-import { sortVerdict } from './rules-columns.js';
+import { boolParam, intParam, isInt, show, type NotJudgeable, type SequenceRule } from './rule.js';
+import { sortVerdict, totalCount } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { proposalOf } from './states.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
@@ -862,6 +862,128 @@ const proposalRecordsFollowWrites: SequenceRule = {
   },
 };
 
+/**
+ * QRY-009, QRY-010, QRY-014: a query with the filter a "records" provider state gave selects
+ * exactly its records; with its LINQ filter alone, exactly those at odd positions short of the
+ * last (spec/provider-states.yaml); the first page holds as many as take allows, and the total
+ * count is the number selected.
+ */
+const stateFilterSelects: SequenceRule = {
+  name: 'state_filter_selects_its_records',
+  requirements: ['QRY-009', 'QRY-010', 'QRY-014'],
+  description:
+    'a query of the domain with the filter (or, alone, the LINQ filter) a "records" provider state gave, without a start offset and with take above the number selected, answers exactly the selected rows and, with the total count on, the number selected (filter: all the state\'s records; LINQ filter: those at odd positions short of the last)',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.records.length) return;
+    const q = ctx.bindings.query;
+    const allowed = new Set([
+      'columns',
+      'take',
+      'sort',
+      'resolveAssociationNames',
+      q.filter,
+      q.linqFilter,
+      q.skip,
+      q.includeTotalCount,
+      q.excludeEmptyColumns,
+    ]);
+    for (const x of xs) {
+      if (op(x) !== 'queryRecords' || x.status !== 200) continue;
+      const rows = (x.json as { List?: unknown } | undefined)?.List;
+      if (!Array.isArray(rows) || [...x.query.keys()].some((k) => !allowed.has(k))) continue;
+      if ((intParam(x.query, q.skip) ?? 0) !== 0 || (x.query.has(q.skip) && intParam(x.query, q.skip) === undefined))
+        continue;
+      const f = x.query.get(q.filter);
+      const l = x.query.get(q.linqFilter);
+      const hits = ctx.states.records.filter(
+        (r) =>
+          r.domain === x.operation!.pathParams.domain &&
+          x.startMs >= r.from &&
+          x.endMs <= r.to &&
+          ((f !== null && l === null && f === r.filter) || (l !== null && f === null && l === r.linqFilter)),
+      );
+      if (hits.length !== 1) continue;
+      const r = hits[0];
+      const linq = l !== null;
+      const selected = linq ? r.ids.filter((_, i) => i % 2 === 1 && i < r.ids.length - 1).length : r.ids.length;
+      const take = x.query.has('take') ? intParam(x.query, 'take') : 30;
+      if (take === undefined) continue;
+      // only where take cannot cut the selection: a page cut short or long is for the take rules to name
+      if (selected >= Math.min(take, 100)) continue;
+      const want = selected;
+      const req = linq ? 'QRY-010' : 'QRY-009';
+      const what = `${linq ? 'the LINQ filter' : 'the filter'} of ${r.setup.source} (${selected} of its ${r.ids.length} records)`;
+      emit(
+        [req],
+        rows.length === want,
+        rows.length === want
+          ? `${rows.length} row(s) for ${what}`
+          : `${rows.length} row(s) for ${what} (take ${take}): ${want} expected`,
+        [x],
+      );
+      if (boolParam(x.query, q.includeTotalCount) === true) {
+        const n = totalCount(x, ctx);
+        if (n === undefined) continue;
+        emit(['QRY-014'], n === selected, `total count ${show(n)} for ${what}`, [x]);
+      }
+    }
+  },
+};
+
+/**
+ * SCHED-010: an update or delete naming, through proposal P, a schedule record a provider state
+ * created for another proposal is not answered as successful.
+ */
+const foreignRecordRefused: SequenceRule = {
+  name: 'foreign_record_refused',
+  requirements: ['SCHED-010'],
+  description:
+    'an UpsertMulti update or delete (non-atomic, or atomic without a failure) or a single DELETE through one proposal, naming a schedule record a provider state created for another proposal (its locationIds), is not answered as successful',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.proposals.length) return;
+    const owner = (id: number, x: TrafficExchange) => {
+      const held = ctx.states!.proposals.filter(
+        (p) => p.locationIds.includes(id) && x.startMs >= p.from && x.endMs <= p.to,
+      );
+      return held.length === 1 ? held[0] : undefined;
+    };
+    for (const x of xs) {
+      const o = op(x);
+      if (o !== 'upsertSchedules' && o !== 'deleteSchedule') continue;
+      const pid = x.operation!.pathParams.proposalId;
+      const named: Array<{ id: number; ok: unknown }> = [];
+      if (o === 'deleteSchedule') {
+        named.push({
+          id: Number(x.operation!.pathParams.scheduleId),
+          ok: (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful,
+        });
+      } else {
+        const b = batchOf(x);
+        if (!b?.results || (b.atomic && b.anyFailure)) continue;
+        for (const k of ['Updates', 'Deletes'] as const)
+          for (const r of b.results[k]) {
+            const id = itemId(itemOf(b, k, r) ?? {});
+            // the result is that item's only where its RecordID agrees (an update's, a successful delete's)
+            // or the array has one item: a wrong OrderNumber is SCHED-003's to name, not this rule's
+            const paired = r.RecordID === id || (b.input[k].length === 1 && r.OrderNumber === 0);
+            if (id !== undefined && paired) named.push({ id, ok: r.IsSuccessful });
+          }
+      }
+      for (const { id, ok } of named) {
+        const p = owner(id, x);
+        if (!p || p.proposalId === pid || typeof ok !== 'boolean') continue;
+        if (ctx.states.proposals.some((q) => q.proposalId === pid && q.locationIds.includes(id))) continue;
+        emit(
+          ['SCHED-010'],
+          !ok,
+          `${x.operation!.pathParams.domain} ${id}, a record of proposal ${p.proposalId} (${p.setup.source}), named through proposal ${pid}: IsSuccessful ${ok}`,
+          [x],
+        );
+      }
+    }
+  },
+};
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
   contentsAgainstFileSize,
@@ -877,6 +999,8 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   notModifiableRefusesWrites,
   permanentDeleteIsGone,
   proposalRecordsFollowWrites,
+  stateFilterSelects,
+  foreignRecordRefused,
 ];
 
 /** Requirements of authentication and permissions no recording decides. */

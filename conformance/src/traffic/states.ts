@@ -21,8 +21,20 @@ export interface StateProposal {
   setup: StateCall;
 }
 
+/** Records a "records" state created: `filter` selects exactly them, `linqFilter` exactly those at odd positions short of the last. */
+export interface StateRecords {
+  domain: string;
+  ids: number[];
+  filter?: string;
+  linqFilter?: string;
+  from: number;
+  to: number;
+  setup: StateCall;
+}
+
 export interface StateLedger {
   proposals: StateProposal[];
+  records: StateRecords[];
   /** Every setup that answered, in recorded order (records may have been created by any of them). */
   setups: StateCall[];
   /** Start of the first BindQuote or QueueBindQuote request, by proposal ID (binding may change its status). */
@@ -33,7 +45,27 @@ export function stateLedger(calls: StateCall[], xs: TrafficExchange[]): StateLed
   const sorted = [...calls].sort((a, b) => a.startMs - b.startMs);
   const setups = sorted.filter((c) => c.action === 'setup' && c.values);
   const proposals: StateProposal[] = [];
+  const records: StateRecords[] = [];
+  const end = (s: StateCall) =>
+    sorted.find(
+      (c) =>
+        c.action === 'teardown' && c.state === s.state && c.params.setupId === s.params.setupId && c.startMs >= s.endMs,
+    )?.startMs ?? Infinity;
   for (const s of setups) {
+    if (s.state === 'records') {
+      const v = s.values!;
+      if (typeof v.domain !== 'string' || !Array.isArray(v.ids) || !v.ids.every((n) => Number.isInteger(n))) continue;
+      records.push({
+        domain: v.domain,
+        ids: v.ids as number[],
+        ...(typeof v.filter === 'string' ? { filter: v.filter } : {}),
+        ...(typeof v.linqFilter === 'string' ? { linqFilter: v.linqFilter } : {}),
+        from: s.endMs,
+        to: end(s),
+        setup: s,
+      });
+      continue;
+    }
     if (s.state !== 'a proposal') continue;
     const v = s.values!;
     if (!(typeof v.proposalId === 'number' && Number.isInteger(v.proposalId))) continue;
@@ -67,7 +99,7 @@ export function stateLedger(calls: StateCall[], xs: TrafficExchange[]): StateLed
     const pid = x.operation!.pathParams.proposalId;
     if (!firstBind.has(pid) || firstBind.get(pid)! > x.startMs) firstBind.set(pid, x.startMs);
   }
-  return { proposals, setups, firstBind };
+  return { proposals, records, setups, firstBind };
 }
 
 /**
