@@ -270,4 +270,82 @@ describe('provider-state evidence', () => {
     expect(failed(judge([a, b, foreign(true), at(), bt()]))).toEqual(['SCHED-010']);
     expect(result(judge([a, b, foreign(false), at(), bt()]), 'SCHED-010')).toBe('passed');
   });
+
+  it("files a state created answer their size and link state; a parent's listing is exactly its files, none of its twin's", () => {
+    const body = {
+      state: 'a record with files',
+      action: 'setup',
+      params: {
+        setupId: setupId(),
+        domain: 'Claim',
+        files: [{ fileName: 'a.txt', contentsBase64: Buffer.from('abcdef').toString('base64') }],
+        twinDomain: 'Incident',
+        twinFiles: [{ fileName: 't.txt', contentsBase64: 'dA==' }],
+      },
+    };
+    const setup = () =>
+      entry(
+        'POST',
+        '/_provider-states',
+        200,
+        { protocol: '1.1.0', domain: 'Claim', id: 3, fileIds: [70], twinDomain: 'Incident', twinFileIds: [71] },
+        { body },
+      );
+    const teardown = () => entry('POST', '/_provider-states', 200, {}, { body: { ...body, action: 'teardown' } });
+    const files = (rows: Array<Record<string, unknown>>) =>
+      entry('GET', '/api/File/Query?columns=FileID,FileSize,IsUnlinked', 200, { List: rows });
+    const listing = (ids: number[]) =>
+      entry('GET', '/api/Claim/3/Files?columns=FileID,FileName&take=10', 200, {
+        List: ids.map((id) => ({ FileID: id, FileName: `${id}.txt` })),
+      });
+    const good = judge([setup(), files([{ FileID: 70, FileSize: 6, IsUnlinked: false }]), listing([70]), teardown()]);
+    expect(failed(good)).toEqual([]);
+    for (const id of ['FILE-002', 'FILE-006', 'FILE-007', 'LINK-021']) expect(result(good, id), id).toBe('passed');
+    const bad = judge([setup(), files([{ FileID: 70, FileSize: 8, IsUnlinked: true }]), listing([70, 71]), teardown()]);
+    expect(failed(bad)).toEqual(['FILE-002', 'FILE-006', 'LINK-021']);
+    expect(failed(judge([setup(), listing([]), teardown()]))).toEqual(['FILE-007']);
+    // a link write on a file since the setup: the link state is no longer the state's
+    const linkWrite = () =>
+      entry(
+        'POST',
+        '/api/Link/Remove',
+        200,
+        { IsSuccessful: true, Message: 'removed' },
+        {
+          body: { ParentDomain: 'Claim', ParentRecordID: 3, ChildDomain: 'File', ChildRecordID: 70 },
+        },
+      );
+    const after = judge([setup(), linkWrite(), files([{ FileID: 70, FileSize: 6, IsUnlinked: true }]), listing([]), teardown()]);
+    expect(failed(after)).toEqual([]);
+  });
+
+  it('a link upserted twice with one relationship and listed twice fails LINK-014; listed once passes', () => {
+    const up = () =>
+      entry(
+        'POST',
+        '/api/Link/Upsert',
+        200,
+        { IsSuccessful: true, LinkID: 1, ParentRecordID: 5, ChildRecordID: 6, Message: null },
+        {
+          body: {
+            ParentDomain: 'Claim',
+            ParentRecordID: 5,
+            ChildDomain: 'Contact',
+            ChildRecordID: 6,
+            Relationship: 'ADJ',
+          },
+        },
+      );
+    const q = (n: number) =>
+      entry(
+        'GET',
+        '/api/Link/Query?childDomain=Contact&childRecordID=6&columns=ParentDomainID,ParentID,ChildDomainID,ChildID',
+        200,
+        {
+          List: Array.from({ length: n }, () => ({ ParentDomainID: 1, ParentID: 5, ChildDomainID: 2, ChildID: 6 })),
+        },
+      );
+    expect(failed(judge([up(), up(), q(2)]))).toEqual(['LINK-014']);
+    expect(result(judge([up(), up(), q(1)]), 'LINK-014')).toBe('passed');
+  });
 });

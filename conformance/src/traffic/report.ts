@@ -78,6 +78,12 @@ export const TO_RECORD: Record<string, string> = {
     'a recorded suite run (its provider-state calls): queries with the filter or the LINQ filter a "records" state gave, with and without the total count',
   foreign_record_refused:
     "a recorded suite run (its provider-state calls): UpsertMulti or DELETE through one proposal naming another proposal's schedule record",
+  state_files_as_set_up:
+    'a recorded suite run (its provider-state calls): file queries, reads and listings with FileID, FileSize and IsUnlinked of files a state created',
+  state_parent_lists_its_files:
+    'a recorded suite run (its provider-state calls): GET /api/{domain}/{id}/Files?columns=FileID of a parent a "record with files" state created (take above its count)',
+  link_upsert_does_not_duplicate:
+    'Link/Upsert of one parent and child by primary keys (twice), then Link/Query of that child with the four ID columns',
   permanent_delete_is_gone:
     'a recorded suite run (its provider-state calls): a schedule DELETE on a Quote, Application, Renewal, Rewrite or Reissue proposal, then GET /api/{domain}/{id} of the record',
 };

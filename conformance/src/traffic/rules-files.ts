@@ -250,12 +250,12 @@ export const FILE_NOT_JUDGEABLE: readonly NotJudgeable[] = [
       "depends on the caller's download permissions or on a setting of the service, which a recording does not show",
   },
   {
-    requirements: ['FILE-001', 'FILE-005', 'FILE-007', 'FILE-008', 'LINK-001', 'LINK-002', 'LINK-005', 'LINK-021'],
+    requirements: ['FILE-001', 'FILE-005', 'FILE-008', 'LINK-001', 'LINK-002', 'LINK-005'],
     reason:
       'needs the stored data (which files exist, who uploaded them, which records are linked to which parent), which only a provider state or a fixtures file tells',
   },
   {
-    requirements: ['LINK-003', 'LINK-006', 'LINK-008', 'LINK-009', 'LINK-010', 'LINK-014', 'LINK-020'],
+    requirements: ['LINK-003', 'LINK-006', 'LINK-008', 'LINK-009', 'LINK-010', 'LINK-020'],
     reason:
       "needs to know which records a primary key or match field names and which links existed before the call; a link answer does not echo them, so only a state's stored data decides it",
   },

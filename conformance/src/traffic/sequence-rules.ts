@@ -984,6 +984,177 @@ const foreignRecordRefused: SequenceRule = {
   },
 };
 
+/** Link writes whose child is a File, in recorded order (they change which files are linked). */
+const fileLinkWrites = (xs: TrafficExchange[]) =>
+  xs.filter(
+    (x) =>
+      (op(x) === 'upsertLink' || op(x) === 'removeLink') &&
+      (!isObject(x.requestJson) || x.requestJson.ChildDomain === undefined || x.requestJson.ChildDomain === 'File'),
+  );
+
+/** The bare (not aliased) key of `field` in the answer's rows, or undefined when it is not requested as itself. */
+function bareKey(x: TrafficExchange, field: string): string | undefined {
+  const cols = requestedColumns(x.query.get('columns'));
+  if (!cols) return field;
+  if (cols.some((c) => c.key === field && (c.alias || c.field !== field))) return undefined;
+  return cols.some((c) => c.field === field && !c.alias) ? field : undefined;
+}
+
+/**
+ * FILE-002, FILE-006: a file a provider state created answers the FileSize of the bytes it was
+ * given, and IsUnlinked false when the state linked it, true when it left it orphaned (until a
+ * link write on a file).
+ */
+const stateFilesAsSetUp: SequenceRule = {
+  name: 'state_files_as_set_up',
+  requirements: ['FILE-002', 'FILE-006'],
+  description:
+    'a file a provider state created ("a file", "a record with files") answers, wherever a row carries its FileID, the FileSize of its decoded bytes, and IsUnlinked false when linked, true when orphaned (not judged after a link write on a file)',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.files.length) return;
+    const links = fileLinkWrites(xs);
+    const byId = new Map<number, typeof ctx.states.files>();
+    for (const f of ctx.states.files) byId.set(f.fileId, [...(byId.get(f.fileId) ?? []), f]);
+    for (const x of xs) {
+      const o = op(x);
+      if ((o !== 'queryFiles' && o !== 'getFile' && o !== 'listAttachedFiles') || x.status !== 200) continue;
+      const idKey = bareKey(x, 'FileID');
+      if (!idKey) continue;
+      const sizeKey = bareKey(x, 'FileSize');
+      const unlinkedKey = bareKey(x, 'IsUnlinked');
+      for (const row of recordsOf(x)) {
+        const fid = row[idKey];
+        if (!isInt(fid)) continue;
+        const hits = (byId.get(fid) ?? []).filter((f) => x.startMs >= f.from && x.endMs <= f.to);
+        if (hits.length !== 1) continue;
+        const f = hits[0];
+        if (sizeKey && f.size !== undefined && sizeKey in row)
+          emit(
+            ['FILE-002'],
+            row[sizeKey] === f.size,
+            `file ${fid} (${f.setup.source}, ${f.size} bytes): FileSize ${show(row[sizeKey])}`,
+            [x],
+          );
+        if (
+          unlinkedKey &&
+          f.linked !== undefined &&
+          unlinkedKey in row &&
+          !links.some((l) => l.startMs < x.endMs && l.endMs > f.from)
+        )
+          emit(
+            ['FILE-006'],
+            row[unlinkedKey] === !f.linked,
+            `file ${fid} set up ${f.linked ? 'linked' : 'orphaned'} (${f.setup.source}): IsUnlinked ${show(row[unlinkedKey])}`,
+            [x],
+          );
+      }
+    }
+  },
+};
+
+/**
+ * FILE-007, LINK-021: the attached-files listing of a parent a provider state gave files lists
+ * exactly those files; none of its twin's (the same ID in another domain).
+ */
+const stateParentListsItsFiles: SequenceRule = {
+  name: 'state_parent_lists_its_files',
+  requirements: ['FILE-007', 'LINK-021'],
+  description:
+    'GET /api/{domain}/{id}/Files of a parent a provider state ("a record with files") created lists exactly the state\'s fileIds, none of its twin\'s (LINK-021); judged with FileID requested, no start offset, take at or above the count (or no take and fewer than 30 files), and no link write on a file since the setup',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.parents.length) return;
+    const links = fileLinkWrites(xs);
+    const q = ctx.bindings.query;
+    for (const x of xs) {
+      if (op(x) !== 'listAttachedFiles' || x.status !== 200) continue;
+      const rows = (x.json as { List?: unknown } | undefined)?.List;
+      if (!Array.isArray(rows)) continue;
+      const { domain, id } = x.operation!.pathParams;
+      const hits = ctx.states.parents.filter(
+        (p) => p.domain === domain && String(p.id) === id && x.startMs >= p.from && x.endMs <= p.to,
+      );
+      if (hits.length !== 1) continue;
+      const p = hits[0];
+      if (links.some((l) => l.startMs < x.endMs && l.endMs > p.from)) continue;
+      if ((intParam(x.query, q.skip) ?? 0) !== 0 || (x.query.has(q.skip) && intParam(x.query, q.skip) === undefined))
+        continue;
+      const take = x.query.has('take') ? intParam(x.query, 'take') : undefined;
+      if (x.query.has('take') ? take === undefined || Math.min(take, 100) < p.fileIds.length : p.fileIds.length >= 30)
+        continue;
+      const idKey = bareKey(x, 'FileID');
+      if (!idKey) continue;
+      const got = rows.map((r) => (isObject(r) ? r[idKey] : undefined));
+      if (!got.every(isInt)) continue;
+      const twins = got.filter((g) => p.twinFileIds.includes(g as number));
+      if (twins.length) {
+        emit(['LINK-021'], false, `${domain} ${id} (${p.setup.source}) lists its twin's file(s) ${show(twins)}`, [x]);
+        continue;
+      }
+      if (p.twinFileIds.length) emit(['LINK-021'], true, `${domain} ${id}: none of its twin's files`, [x]);
+      const same = got.length === p.fileIds.length && p.fileIds.every((f) => got.includes(f));
+      emit(
+        ['FILE-007'],
+        same,
+        same
+          ? `${domain} ${id}: exactly its ${p.fileIds.length} file(s)`
+          : `${domain} ${id} (${p.setup.source}) lists ${show(got)}, where the state linked ${show(p.fileIds)}${take !== undefined ? ` (take ${take})` : ''}`,
+        [x],
+      );
+    }
+  },
+};
+
+/**
+ * LINK-014: Link/Upsert of an existing link updates it. A pair of records upserted (by primary keys,
+ * always with the same relationship or none) is listed once by a later Link/Query, never twice.
+ */
+const upsertDoesNotDuplicate: SequenceRule = {
+  name: 'link_upsert_does_not_duplicate',
+  requirements: ['LINK-014'],
+  description:
+    'after a successful Link/Upsert by primary keys of a parent and child (every upsert of that pair with the same relationship, or none), a later Link/Query row of that pair appears once; listed twice with all four IDs equal, it fails',
+  judge(xs, ctx, emit) {
+    const ups = new Map<string, { at: TrafficExchange[]; rel: Set<string> }>();
+    const keyOf = (pd: unknown, p: unknown, cd: unknown, c: unknown) => `${pd}/${p}/${cd}/${c}`;
+    for (const x of xs) {
+      if (op(x) === 'upsertLink' && x.status === 200 && isObject(x.requestJson)) {
+        if ((x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful !== true) continue;
+        const b = x.requestJson;
+        const pd = ctx.domainIds.get(String(b.ParentDomain));
+        const cd = ctx.domainIds.get(String(b.ChildDomain));
+        if (pd === undefined || cd === undefined || !isInt(b.ParentRecordID) || !isInt(b.ChildRecordID)) continue;
+        const k = keyOf(pd, b.ParentRecordID, cd, b.ChildRecordID);
+        const u = ups.get(k) ?? { at: [], rel: new Set<string>() };
+        u.at.push(x);
+        u.rel.add(JSON.stringify(b.Relationship ?? null));
+        ups.set(k, u);
+        continue;
+      }
+      if (op(x) !== 'queryLinks' || x.status !== 200) continue;
+      const rows = recordsOf(x);
+      const seen = new Map<string, number>();
+      for (const r of rows) {
+        if (![r.ParentDomainID, r.ParentID, r.ChildDomainID, r.ChildID].every(isInt)) continue;
+        const k = keyOf(r.ParentDomainID, r.ParentID, r.ChildDomainID, r.ChildID);
+        seen.set(k, (seen.get(k) ?? 0) + 1);
+      }
+      for (const [k, n] of seen) {
+        const u = ups.get(k);
+        if (!u || u.rel.size !== 1 || !u.at.some((w) => after(w, x))) continue;
+        if (n === 1 && u.at.filter((w) => after(w, x)).length < 2) continue;
+        emit(
+          ['LINK-014'],
+          n === 1,
+          n === 1
+            ? `link ${k} upserted ${u.at.length} time(s), listed once`
+            : `link ${k} (parent domain/ID/child domain/ID) upserted ${u.at.filter((w) => after(w, x)).length} time(s) with one relationship, listed ${n} times`,
+          [u.at[u.at.length - 1], x],
+        );
+      }
+    }
+  },
+};
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
   contentsAgainstFileSize,
@@ -1001,6 +1172,9 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   proposalRecordsFollowWrites,
   stateFilterSelects,
   foreignRecordRefused,
+  stateFilesAsSetUp,
+  stateParentListsItsFiles,
+  upsertDoesNotDuplicate,
 ];
 
 /** Requirements of authentication and permissions no recording decides. */

@@ -5,7 +5,7 @@
 // data, read only where the state's documented meaning makes the expectation certain. Only
 // "a proposal" is read so far: its ID, type, modifiability (status, boundSet, pendingExpiryChange)
 // and the schedule records it created.
-import type { StateCall, TrafficExchange } from './exchange.js';
+import { isObject, type StateCall, type TrafficExchange } from './exchange.js';
 
 /** A proposal a state set up, and the span in which the implementation holds it as set up. */
 export interface StateProposal {
@@ -32,9 +32,32 @@ export interface StateRecords {
   setup: StateCall;
 }
 
+/** A file a state created ("a file", "a record with files"): its decoded size, whether it is linked. */
+export interface StateFile {
+  fileId: number;
+  size?: number;
+  linked?: boolean;
+  from: number;
+  to: number;
+  setup: StateCall;
+}
+
+/** A parent record with files ("a record with files"), and the twin of the same ID in another domain. */
+export interface StateParent {
+  domain: string;
+  id: number;
+  fileIds: number[];
+  twinFileIds: number[];
+  from: number;
+  to: number;
+  setup: StateCall;
+}
+
 export interface StateLedger {
   proposals: StateProposal[];
   records: StateRecords[];
+  files: StateFile[];
+  parents: StateParent[];
   /** Every setup that answered, in recorded order (records may have been created by any of them). */
   setups: StateCall[];
   /** Start of the first BindQuote or QueueBindQuote request, by proposal ID (binding may change its status). */
@@ -51,9 +74,55 @@ export function stateLedger(calls: StateCall[], xs: TrafficExchange[]): StateLed
       (c) =>
         c.action === 'teardown' && c.state === s.state && c.params.setupId === s.params.setupId && c.startMs >= s.endMs,
     )?.startMs ?? Infinity;
+  const files: StateFile[] = [];
+  const parents: StateParent[] = [];
+  const ints = (v: unknown): number[] | undefined =>
+    Array.isArray(v) && v.every((n) => Number.isInteger(n)) ? (v as number[]) : undefined;
+  const decoded = (f: unknown) =>
+    isObject(f) && typeof f.contentsBase64 === 'string' ? Buffer.from(f.contentsBase64, 'base64').length : undefined;
   for (const s of setups) {
+    const v = s.values!;
+    if (s.state === 'a file' && Number.isInteger(v.fileId)) {
+      files.push({
+        fileId: v.fileId as number,
+        ...(Number.isInteger(v.fileSize) ? { size: v.fileSize as number } : {}),
+        ...(typeof s.params.linked === 'boolean' ? { linked: s.params.linked } : {}),
+        from: s.endMs,
+        to: end(s),
+        setup: s,
+      });
+      continue;
+    }
+    if (s.state === 'a record with files') {
+      const ids = ints(v.fileIds);
+      const twins = ints(v.twinFileIds) ?? [];
+      if (!ids || typeof v.domain !== 'string' || !Number.isInteger(v.id)) continue;
+      const asked = [
+        ...(Array.isArray(s.params.files) ? s.params.files : []).map((f, i) => [ids[i], decoded(f)] as const),
+        ...(Array.isArray(s.params.twinFiles) ? s.params.twinFiles : []).map((f, i) => [twins[i], decoded(f)] as const),
+      ];
+      for (const [fileId, size] of asked)
+        if (fileId !== undefined)
+          files.push({
+            fileId,
+            ...(size !== undefined ? { size } : {}),
+            linked: true,
+            from: s.endMs,
+            to: end(s),
+            setup: s,
+          });
+      parents.push({
+        domain: v.domain,
+        id: v.id as number,
+        fileIds: ids,
+        twinFileIds: twins,
+        from: s.endMs,
+        to: end(s),
+        setup: s,
+      });
+      continue;
+    }
     if (s.state === 'records') {
-      const v = s.values!;
       if (typeof v.domain !== 'string' || !Array.isArray(v.ids) || !v.ids.every((n) => Number.isInteger(n))) continue;
       records.push({
         domain: v.domain,
@@ -67,7 +136,6 @@ export function stateLedger(calls: StateCall[], xs: TrafficExchange[]): StateLed
       continue;
     }
     if (s.state !== 'a proposal') continue;
-    const v = s.values!;
     if (!(typeof v.proposalId === 'number' && Number.isInteger(v.proposalId))) continue;
     const setupId = s.params.setupId;
     const teardown = sorted.find(
@@ -99,7 +167,7 @@ export function stateLedger(calls: StateCall[], xs: TrafficExchange[]): StateLed
     const pid = x.operation!.pathParams.proposalId;
     if (!firstBind.has(pid) || firstBind.get(pid)! > x.startMs) firstBind.set(pid, x.startMs);
   }
-  return { proposals, records, setups, firstBind };
+  return { proposals, records, files, parents, setups, firstBind };
 }
 
 /**
