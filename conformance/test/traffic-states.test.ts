@@ -315,7 +315,13 @@ describe('provider-state evidence', () => {
           body: { ParentDomain: 'Claim', ParentRecordID: 3, ChildDomain: 'File', ChildRecordID: 70 },
         },
       );
-    const after = judge([setup(), linkWrite(), files([{ FileID: 70, FileSize: 6, IsUnlinked: true }]), listing([]), teardown()]);
+    const after = judge([
+      setup(),
+      linkWrite(),
+      files([{ FileID: 70, FileSize: 6, IsUnlinked: true }]),
+      listing([]),
+      teardown(),
+    ]);
     expect(failed(after)).toEqual([]);
   });
 
@@ -347,5 +353,33 @@ describe('provider-state evidence', () => {
       );
     expect(failed(judge([up(), up(), q(2)]))).toEqual(['LINK-014']);
     expect(result(judge([up(), up(), q(1)]), 'LINK-014')).toBe('passed');
+  });
+
+  it('a file linked by a successful Link/Upsert and read back IsUnlinked true fails FILE-006, unless a removal came between', () => {
+    const link = () =>
+      entry(
+        'POST',
+        '/api/Link/Upsert',
+        200,
+        { IsSuccessful: true, LinkID: 2, ParentRecordID: 1, ChildRecordID: 9, Message: null },
+        {
+          body: { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'File', ChildRecordID: 9 },
+        },
+      );
+    const read = (v: boolean) =>
+      entry('GET', '/api/File/9?columns=IsUnlinked', 200, { Record: { IsUnlinked: v }, Domain: 'File', Id: 9 });
+    const remove = () =>
+      entry(
+        'POST',
+        '/api/Link/Remove',
+        200,
+        { IsSuccessful: true, Message: 'removed' },
+        {
+          body: { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'File', ChildRecordID: 9 },
+        },
+      );
+    expect(failed(judge([link(), read(true)]))).toEqual(['FILE-006']);
+    expect(result(judge([link(), read(false)]), 'FILE-006')).toBe('passed');
+    expect(result(judge([link(), remove(), read(true)]), 'FILE-006')).toBe('not-applicable');
   });
 });

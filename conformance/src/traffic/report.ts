@@ -84,6 +84,8 @@ export const TO_RECORD: Record<string, string> = {
     'a recorded suite run (its provider-state calls): GET /api/{domain}/{id}/Files?columns=FileID of a parent a "record with files" state created (take above its count)',
   link_upsert_does_not_duplicate:
     'Link/Upsert of one parent and child by primary keys (twice), then Link/Query of that child with the four ID columns',
+  linked_file_is_not_unlinked:
+    'Link/Upsert of a File child by primary key, then GET /api/File/{id}?columns=IsUnlinked (or a file query with FileID and IsUnlinked)',
   permanent_delete_is_gone:
     'a recorded suite run (its provider-state calls): a schedule DELETE on a Quote, Application, Renewal, Rewrite or Reissue proposal, then GET /api/{domain}/{id} of the record',
 };

@@ -1155,6 +1155,62 @@ const upsertDoesNotDuplicate: SequenceRule = {
   },
 };
 
+/**
+ * FILE-006: after a successful Link/Upsert with a File child, that file has a parent link, so a
+ * later read of it answers IsUnlinked false (until a link removal that may name it).
+ */
+const linkedFileIsNotUnlinked: SequenceRule = {
+  name: 'linked_file_is_not_unlinked',
+  requirements: ['FILE-006'],
+  description:
+    'after a successful Link/Upsert whose child is File F (by its primary key), a later read of F (GET /api/File/{id}, a file query or listing row with FileID F) answers IsUnlinked false; not judged after a Link/Remove that may name F',
+  judge(xs, _ctx, emit) {
+    const removals = xs.filter(
+      (x) => op(x) === 'removeLink' && (!isObject(x.requestJson) || x.requestJson.ChildDomain !== 'Contact'),
+    );
+    const ups = xs.filter(
+      (x) =>
+        op(x) === 'upsertLink' &&
+        x.status === 200 &&
+        (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful === true &&
+        isObject(x.requestJson) &&
+        x.requestJson.ChildDomain === 'File' &&
+        isInt(x.requestJson.ChildRecordID),
+    );
+    if (!ups.length) return;
+    for (const x of xs) {
+      const o = op(x);
+      if ((o !== 'getFile' && o !== 'queryFiles' && o !== 'listAttachedFiles') || x.status !== 200) continue;
+      const unlinkedKey = bareKey(x, 'IsUnlinked');
+      if (!unlinkedKey) continue;
+      const idKey = bareKey(x, 'FileID');
+      for (const row of recordsOf(x)) {
+        const fid = o === 'getFile' ? Number(x.operation!.pathParams.id) : idKey ? row[idKey] : undefined;
+        if (!isInt(fid) || !(unlinkedKey in row)) continue;
+        const up = ups
+          .filter((u) => (u.requestJson as { ChildRecordID: number }).ChildRecordID === fid && after(u, x))
+          .pop();
+        if (!up) continue;
+        const removed = removals.some(
+          (r) =>
+            r.endMs > up.startMs &&
+            r.startMs < x.endMs &&
+            (!isObject(r.requestJson) ||
+              r.requestJson.ChildRecordID === undefined ||
+              r.requestJson.ChildRecordID === fid),
+        );
+        if (removed) continue;
+        emit(
+          ['FILE-006'],
+          row[unlinkedKey] === false,
+          `file ${fid} linked by a successful Link/Upsert, then read: IsUnlinked ${show(row[unlinkedKey])}`,
+          [up, x],
+        );
+      }
+    }
+  },
+};
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
   contentsAgainstFileSize,
@@ -1175,6 +1231,7 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   stateFilesAsSetUp,
   stateParentListsItsFiles,
   upsertDoesNotDuplicate,
+  linkedFileIsNotUnlinked,
 ];
 
 /** Requirements of authentication and permissions no recording decides. */
