@@ -15,7 +15,13 @@ import { ROOT } from '../src/paths.js';
 import { startRecordingProxy } from '../src/traffic/recording-proxy.js';
 import type { RunResults } from '../src/report/results.js';
 import { runCli } from './helpers/cli.js';
-import { CHROMIUM, callFromPage, launchChromium } from './helpers/traffic-page.js';
+import {
+  BROWSER_FAULT_SAMPLE,
+  CHROMIUM,
+  callFromPage,
+  launchChromium,
+  recordBrowserFault,
+} from './helpers/traffic-page.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-traffic-browser-'));
 // CI installs Chromium: there a missing one fails the tests instead of skipping them;
@@ -125,6 +131,21 @@ describe.skipIf(skipBrowser)(
       expect(decided(omit.r)).toEqual([]);
       expect(omit.r.warnings.join('\n')).toMatch(/not judged: the answer body was not recorded/);
     }, 180_000);
+
+    it('a sample of faults recorded by Chromium through the fault proxy: each fails on a requirement of its fault, the reference on none', async () => {
+      const dir = path.join(tmp, 'faults');
+      fs.mkdirSync(dir, { recursive: true });
+      const plain = await recordBrowserFault(ref.url, 'reference', dir);
+      expect(plain.exitCode, plain.failed.join(',')).toBe(0);
+      for (const name of BROWSER_FAULT_SAMPLE) {
+        const o = await recordBrowserFault(ref.url, name, dir);
+        expect(o.exitCode, name).toBe(1);
+        expect(
+          o.failed.filter((id) => o.requirements.includes(id)),
+          `${name} fails ${o.failed.join(',')}, its requirements are ${o.requirements.join(',')}`,
+        ).not.toEqual([]);
+      }
+    }, 240_000);
 
     it("Chromium's DevTools protocol Network events, converted by chrome-har: parses and verifies", async () => {
       const browser = await launchChromium();

@@ -10,8 +10,10 @@ import { loadOpenApi } from '../src/spec/openapi.js';
 import { resolveBindings } from '../src/model/bindings.js';
 import { curlCommand } from '../src/report/curl.js';
 import { redactor, shortenContents } from '../src/traffic/redact.js';
-import { trafficResults } from '../src/traffic/report.js';
-import { verifyTraffic } from '../src/traffic/verify.js';
+import { notJudgeableReason, trafficResults } from '../src/traffic/report.js';
+import { SCHEMA_RULE } from '../src/traffic/rules-schema.js';
+import { SEQUENCE_RULES } from '../src/traffic/sequence-rules.js';
+import { EXCHANGE_RULES, NOT_JUDGEABLE, verifyTraffic } from '../src/traffic/verify.js';
 import type { RunResults } from '../src/report/results.js';
 import { withTrafficRulesTable } from '../src/traffic/docs.js';
 import { entry, writeHar } from './helpers/har.js';
@@ -74,7 +76,7 @@ describe('verify-traffic rules', () => {
     expect(result(r, 'SCHED-003').tests[0].title).toMatch(/1 exchange\(s\) showed it/);
     expect(result(r, 'BIND-002').result).toBe('not-applicable');
     expect(result(r, 'BIND-002').reason).toMatch(/^not observed: .*BindStatus/);
-    expect(result(r, 'PROP-002').reason).toMatch(/^not judgeable from traffic alone/);
+    expect(result(r, 'PROP-001').reason).toMatch(/^not judgeable from traffic alone/);
     expect(r.exitCode).toBe(0);
     expect(resultsValidator()(r)).toEqual([]);
   });
@@ -196,5 +198,28 @@ describe('docs', () => {
   it('the table of traffic rules in conformance/README.md is generated from the rules (npm run docs:traffic)', () => {
     const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
     expect(withTrafficRulesTable(readme) === readme, 'conformance/README.md: run npm run docs:traffic').toBe(true);
+  });
+
+  it('every testable core requirement is decided by a rule or declared not judgeable with a reason, never both', () => {
+    const named = new Set([SCHEMA_RULE, ...EXCHANGE_RULES, ...SEQUENCE_RULES].flatMap((r) => r.requirements));
+    const declared = NOT_JUDGEABLE.flatMap((n) => n.requirements);
+    const ids = new Set(catalogue.requirements.map((q) => q.id));
+    expect(
+      declared.filter((id) => !ids.has(id)),
+      'declared IDs not in the catalogue',
+    ).toEqual([]);
+    expect(
+      declared.filter((id) => named.has(id)),
+      'declared not judgeable, yet a rule names it',
+    ).toEqual([]);
+    expect(
+      declared.filter((id, i) => declared.indexOf(id) !== i),
+      'declared twice',
+    ).toEqual([]);
+    const core = catalogue.requirements.filter((q) => q.level === 'core' && q.testable && !q.retired);
+    expect(core.filter((q) => !named.has(q.id) && !declared.includes(q.id)).map((q) => q.id)).toEqual([]);
+    for (const n of NOT_JUDGEABLE) expect(n.reason.length).toBeGreaterThan(40);
+    // the report reads the reason from the declaration
+    expect(notJudgeableReason('PROP-001')).toBe(NOT_JUDGEABLE.find((n) => n.requirements.includes('PROP-001'))!.reason);
   });
 });

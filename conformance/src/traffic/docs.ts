@@ -3,7 +3,7 @@
 import { TO_RECORD } from './report.js';
 import { SCHEMA_RULE } from './rules-schema.js';
 import { SEQUENCE_RULES } from './sequence-rules.js';
-import { EXCHANGE_RULES } from './verify.js';
+import { EXCHANGE_RULES, NOT_JUDGEABLE } from './verify.js';
 
 const START = '<!-- traffic-rules:start (generated from conformance/src/traffic/; npm run docs:traffic) -->';
 const END = '<!-- traffic-rules:end -->';
@@ -20,6 +20,12 @@ function trafficRulesTable(): string {
     '| Rule | Decided by | Requirements | What it asserts | Record, to observe it |',
     '|---|---|---|---|---|',
     ...rows,
+    '',
+    'Requirements no rule decides, with the reason their area declares (shown in the report as "not judgeable from traffic alone"):',
+    '',
+    '| Requirements | Why a recording cannot decide them |',
+    '|---|---|',
+    ...NOT_JUDGEABLE.map((n) => `| ${n.requirements.join(', ')} | ${n.reason.replace(/\|/g, '\\|')} |`),
   ].join('\n');
 }
 

@@ -58,29 +58,47 @@ export type Resources = (name: string) => Buffer | undefined;
 
 /** The candidate exchanges (a path with `/api/`) among HAR entries; `others` counts the rest. */
 export function exchangesOf(
-  entries: HarEntry[],
+  entries: Iterable<HarEntry>,
   file: string,
   index: OpenApiIndex,
   first = 0,
   resource: Resources = () => undefined,
   others?: { n: number },
-  release = false,
+  read?: { n: number },
+  states?: StateCall[],
 ): TrafficExchange[] {
   const out: TrafficExchange[] = [];
-  entries.forEach((e, i) => {
-    // the entry is read once: released as it is read, the parsed HAR and the exchanges are never all in memory
-    if (release) (entries as Array<HarEntry | undefined>)[i] = undefined;
+  let i = -1;
+  // entries arrive one at a time (har.ts reads the file in pieces): each is dropped once its exchange is built
+  for (const e of entries) {
+    i++;
+    if (read) read.n++;
     let u: URL;
     try {
       u = new URL(e.request.url);
     } catch {
       if (others) others.n++;
-      return;
+      continue;
     }
     const at = u.pathname.indexOf('/api/');
     if (at < 0) {
       if (others) others.n++;
-      return;
+      // a provider-state call of the suite's own recorded run: evidence of stored data (states.ts), never judged
+      if (states && u.pathname.endsWith('/_provider-states')) {
+        const startMs = Date.parse(e.startedDateTime) || 0;
+        const c = stateCallOf(
+          e.request.method,
+          u.pathname,
+          requestBodyOf(e, resource).text,
+          e.response?.status ?? 0,
+          responseBodyOf(e, lower(e.response?.headers), resource).text,
+          startMs,
+          startMs + Math.max(0, Number(e.time) || 0),
+          `${file}#${i}`,
+        );
+        if (c) states.push(c);
+      }
+      continue;
     }
     const path = u.pathname.slice(at);
     const responseHeaders = lower(e.response?.headers);
@@ -111,7 +129,7 @@ export function exchangesOf(
       endMs: start + Math.max(0, Number(e.time) || 0),
       operation: index.match(e.request.method, path),
     });
-  });
+  }
   return out;
 }
 
@@ -212,4 +230,43 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** Whether `later` began after `earlier` had its answer (so the recording orders them). */
 export function after(earlier: TrafficExchange, later: TrafficExchange): boolean {
   return later.startMs >= earlier.endMs && later.index > earlier.index;
+}
+
+/** One provider-state call as recorded (a POST to a path ending in /_provider-states). */
+export interface StateCall {
+  state: string;
+  action: string;
+  params: Record<string, unknown>;
+  /** The answer's values (setup), when it answered 200 with an object. */
+  values?: Record<string, unknown>;
+  startMs: number;
+  endMs: number;
+  source: string;
+}
+
+/** A provider-state call of a HAR entry, or undefined when the entry is none. */
+export function stateCallOf(
+  method: string,
+  pathname: string,
+  requestBody: string | undefined,
+  status: number,
+  responseBody: string | undefined,
+  startMs: number,
+  endMs: number,
+  source: string,
+): StateCall | undefined {
+  if (method.toUpperCase() !== 'POST' || !pathname.endsWith('/_provider-states')) return undefined;
+  const req = parse(requestBody);
+  if (!isObject(req) || typeof req.state !== 'string' || typeof req.action !== 'string' || !isObject(req.params))
+    return undefined;
+  const res = status === 200 ? parse(responseBody) : undefined;
+  return {
+    state: req.state,
+    action: req.action,
+    params: req.params,
+    ...(isObject(res) ? { values: res } : {}),
+    startMs,
+    endMs,
+    source,
+  };
 }

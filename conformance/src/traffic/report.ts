@@ -19,7 +19,7 @@ import { applyStrength } from '../report/strength.js';
 import type { TrafficExchange } from './exchange.js';
 import { redactor, shortenContents } from './redact.js';
 import type { Judgement } from './rule.js';
-import type { Verification } from './verify.js';
+import { NOT_JUDGEABLE, type Verification } from './verify.js';
 
 /** What to record so that a rule can decide its requirements. */
 export const TO_RECORD: Record<string, string> = {
@@ -70,6 +70,24 @@ export const TO_RECORD: Record<string, string> = {
   attached_files_are_linked: 'the attached-files listing with IsUnlinked',
   reinstated_is_readable: 'a schedule DELETE, Reinstate, then GET /api/{domain}/{id} of the record',
   contents_with_token: 'GET /api/File/{id}?columns=Contents with the token header (and the same file without Contents)',
+  not_modifiable_refuses_writes:
+    'a recorded suite run (its provider-state calls): UpsertMulti and schedule DELETE on a proposal set up with status B, R or 0, a bound set or a pending expiry change',
+  proposal_records_follow_writes:
+    "a recorded suite run (its provider-state calls): a proposal's schedule records read with the state's scheduleFilter before and after each UpsertMulti or DELETE",
+  state_filter_selects_its_records:
+    'a recorded suite run (its provider-state calls): queries with the filter or the LINQ filter a "records" state gave, with and without the total count',
+  foreign_record_refused:
+    "a recorded suite run (its provider-state calls): UpsertMulti or DELETE through one proposal naming another proposal's schedule record",
+  state_files_as_set_up:
+    'a recorded suite run (its provider-state calls): file queries, reads and listings with FileID, FileSize and IsUnlinked of files a state created',
+  state_parent_lists_its_files:
+    'a recorded suite run (its provider-state calls): GET /api/{domain}/{id}/Files?columns=FileID of a parent a "record with files" state created (take above its count)',
+  link_upsert_does_not_duplicate:
+    'Link/Upsert of one parent and child by primary keys (twice), then Link/Query of that child with the four ID columns',
+  linked_file_is_not_unlinked:
+    'Link/Upsert of a File child by primary key, then GET /api/File/{id}?columns=IsUnlinked (or a file query with FileID and IsUnlinked)',
+  permanent_delete_is_gone:
+    'a recorded suite run (its provider-state calls): a schedule DELETE on a Quote, Application, Renewal, Rewrite or Reissue proposal, then GET /api/{domain}/{id} of the record',
 };
 
 export interface TrafficReportOptions {
@@ -166,19 +184,15 @@ function testsOf(v: Verification, o: TrafficReportOptions): TestResult[] {
   return out;
 }
 
-/** Why a requirement no rule names cannot be judged from traffic alone. */
+/**
+ * Why a requirement no rule names cannot be judged from traffic alone: the reason the rules of its
+ * area declare (NOT_JUDGEABLE beside the rules), never a guess from the requirement's ID.
+ */
 export function notJudgeableReason(id: string): string {
-  if (/^AUTH-00[24567]/.test(id) || /^DOM-00[678]/.test(id))
-    return 'depends on the permissions or the credentials of the caller, which a recording does not show';
-  if (/^FILE-01[67]|^FILE-015/.test(id))
-    return 'depends on a setting or a permission of the service, which a recording does not show';
-  if (/^BIND-0(07|08|10|14)|^MEM-00[47]/.test(id))
-    return 'needs a proposal in a known state (rating complete or not, a member or none) and an outcome looked for until a deadline; a recording shows neither the state nor how long one waited';
-  if (/^(PROP|SCHED-0(06|10|19|21|22))/.test(id))
-    return "needs to know the proposal's type or status or which records belong to which proposal, which the interface only shows to a state set up for it";
-  if (/^(COL-0(0[4-9]|10)|REC-002|FILE-00[5-8]|QRY-0(09|10))/.test(id))
-    return 'needs the stored data (what a record or a filter should give), which only a provider state or a fixtures file tells';
-  return "no traffic rule decides it: it needs knowledge of the stored data, the service's settings or the request's intent beyond what an exchange carries";
+  return (
+    NOT_JUDGEABLE.find((n) => n.requirements.includes(id))?.reason ??
+    'no traffic rule decides it, and no rule declares why (a requirement newer than these rules)'
+  );
 }
 
 export function trafficResults(v: Verification, o: TrafficReportOptions): TrafficReport {

@@ -4,6 +4,7 @@
 // it says nothing, so a requirement is "not observed" rather than passed on no evidence.
 import type { Bindings } from '../model/bindings.js';
 import type { TrafficExchange } from './exchange.js';
+import type { StateLedger } from './states.js';
 
 export interface Judgement {
   rule: string;
@@ -19,6 +20,8 @@ export interface RuleContext {
   bindings: Bindings;
   /** DomainID by domain name: the fixed core IDs of section 2.1 and what GET /api/Domains answered. */
   domainIds: Map<string, number>;
+  /** What the recording's provider-state calls say the implementation holds (a recorded suite run); absent otherwise. */
+  states?: StateLedger;
 }
 
 type Emit = (requirements: string[], ok: boolean, message: string, exchanges?: TrafficExchange[]) => void;
@@ -62,4 +65,17 @@ export const isInt = (v: unknown): v is number => typeof v === 'number' && Numbe
 export function show(v: unknown): string {
   const s = JSON.stringify(v);
   return s === undefined ? String(v) : s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}
+
+/**
+ * Requirements no rule of an area decides from a recording, and why: the evidence a recording
+ * never carries (the stored data, the caller's permissions, the service's settings, a deadline).
+ * Declared beside the rules of the area; the report's "not judgeable from traffic alone" reason
+ * and the docs read them (conformance/test/traffic-rules.test.ts: every testable core requirement
+ * is decided by a rule or declared here, never both).
+ */
+export interface NotJudgeable {
+  requirements: readonly string[];
+  /** What a recording lacks to decide them. */
+  reason: string;
 }

@@ -2,7 +2,7 @@
 import { atPath } from '../model/bindings.js';
 import { requestedColumns, hasDuplicateKeys } from './columns.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
-import { boolParam, intParam, isInt, show, type ExchangeRule, type RuleContext } from './rule.js';
+import { boolParam, intParam, isInt, show, type NotJudgeable, type ExchangeRule, type RuleContext } from './rule.js';
 
 const COLUMN_OPS = new Set(['getRecord', 'queryRecords', 'listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
 const BEYOND_RECORDS = new Set(['listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
@@ -58,7 +58,7 @@ const columnsAreKeys: ExchangeRule = {
 };
 
 /** The effective total count of a query answer, where the bindings put it. */
-function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {
+export function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {
   const b = ctx.bindings;
   if (b.totalCountHeader) {
     const h = x.responseHeaders[b.totalCountHeader.toLowerCase()];
@@ -381,4 +381,40 @@ export const COLUMN_RULES: readonly ExchangeRule[] = [
   totalCountRule,
   sortOrder,
   recordEnvelope,
+];
+
+const STORED =
+  'needs the stored data (which values a record, a referenced record or a code holds, which records a filter selects), which only a provider state or a fixtures file tells, never the exchange';
+
+/** Requirements of domains, records, columns and queries no recorded exchange decides. */
+export const COLUMN_NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  {
+    requirements: [
+      'REC-002',
+      'COL-002',
+      'COL-004',
+      'COL-005',
+      'COL-006',
+      'COL-007',
+      'COL-008',
+      'COL-009',
+      'COL-010',
+      'QRY-002',
+    ],
+    reason: STORED,
+  },
+  {
+    requirements: ['DOM-006', 'DOM-007', 'DOM-008'],
+    reason: 'depends on which domains the caller may access, a permission of the user that a recording does not show',
+  },
+  {
+    requirements: ['DOM-001', 'DOM-002', 'DOM-011', 'REC-004'],
+    reason:
+      'needs to know that a domain name or record ID does not exist (or is cased differently from a stored one) at the time of the request; a recording shows the request and its answer, not what the service held',
+  },
+  {
+    requirements: ['DOM-003', 'QRY-001'],
+    reason:
+      'the shape of the answer is judged by the schema rule (GEN-002) on every exchange; no rule names this requirement apart from it',
+  },
 ];

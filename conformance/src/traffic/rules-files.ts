@@ -2,7 +2,7 @@
 import { CORE_DOMAIN_IDS as SPEC_CORE_DOMAIN_IDS } from '../../../spec/generated/facts.js';
 import { domainListOf } from '../model/bindings.js';
 import { isObject, recordsOf, type TrafficExchange } from './exchange.js';
-import { isInt, show, type ExchangeRule } from './rule.js';
+import { isInt, show, type NotJudgeable, type ExchangeRule } from './rule.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 const FILE_OPS = new Set(['listAttachedFiles', 'queryFiles', 'getFile']);
@@ -232,4 +232,23 @@ export const FILE_RULES: readonly ExchangeRule[] = [
   downloadUrl,
   linkQuery,
   domainIds,
+];
+
+/** Requirements of files and links no recorded exchange decides. */
+export const FILE_NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  {
+    requirements: ['FILE-016', 'FILE-017'],
+    reason:
+      "depends on the caller's download permissions or on a setting of the service, which a recording does not show",
+  },
+  {
+    requirements: ['FILE-001', 'FILE-005', 'FILE-008', 'LINK-001', 'LINK-002', 'LINK-005'],
+    reason:
+      'needs the stored data (which files exist, who uploaded them, which records are linked to which parent), which only a provider state or a fixtures file tells',
+  },
+  {
+    requirements: ['LINK-003', 'LINK-006', 'LINK-008', 'LINK-009', 'LINK-010', 'LINK-020'],
+    reason:
+      "needs to know which records a primary key or match field names and which links existed before the call; a link answer does not echo them, so only a state's stored data decides it",
+  },
 ];

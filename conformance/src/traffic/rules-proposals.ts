@@ -1,6 +1,7 @@
 // Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
 import { isObject, type TrafficExchange } from './exchange.js';
-import { isInt, show, type ExchangeRule } from './rule.js';
+import { proposalOf } from './states.js';
+import { isInt, show, type NotJudgeable, type ExchangeRule } from './rule.js';
 import { batchOf, itemId, itemOf, KINDS, type Batch, type Kind, type ScheduleResult } from './schedules.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
@@ -64,15 +65,24 @@ const nonAtomicListsAll: ExchangeRule = {
   name: 'non_atomic_lists_every_item',
   requirements: ['SCHED-012', 'SCHED-013'],
   description:
-    'a batch without isAtomic=true that applied at least one item answers one result per input item in each array (without isAtomic: the default is non-atomic)',
-  judge(x, _ctx, emit) {
+    "a batch without isAtomic=true that applied at least one item answers one result per input item in each array (without isAtomic: the default is non-atomic); so does one that applied none on a proposal the recording's provider state set up modifiable, in its schedule domain (rule 1's preconditions hold, so rule 4 decides)",
+  judge(x, ctx, emit) {
     const b = batchOf(x);
-    if (!b?.results || b.atomic || !b.anySuccess) return;
+    if (!b?.results || b.atomic) return;
+    // without a success the batch may have been refused whole (rule 1, an answer not shown), unless a
+    // provider state shows the preconditions hold: the proposal modifiable, the domain its schedule domain
+    const state = b.anySuccess ? undefined : proposalOf(ctx.states, b.proposalId, x);
+    if (!b.anySuccess && !(state && state.notModifiable.length === 0 && state.scheduleDomain === b.domain)) return;
+    const why = state ? ` (the provider state set up proposal ${b.proposalId} modifiable: ${state.setup.source})` : '';
     const reqs = ['SCHED-012', ...(b.atomicGiven ? [] : ['SCHED-013'])];
     for (const k of KINDS)
       if (b.results[k].length !== b.input[k].length)
-        return emit(reqs, false, `${k}: ${b.results[k].length} result(s) for ${b.input[k].length} item(s)`);
-    emit(reqs, true, `a result for each of ${KINDS.map((k) => b.input[k].length).join('/')} items`);
+        return emit(
+          reqs,
+          false,
+          `${k}: ${b.results[k].length} result(s) for ${b.input[k].length} item(s)${b.atomicGiven ? '' : ' without isAtomic'}${why}`,
+        );
+    emit(reqs, true, `a result for each of ${KINDS.map((k) => b.input[k].length).join('/')} items${why}`);
   },
 };
 
@@ -279,4 +289,28 @@ export const PROPOSAL_RULES: readonly ExchangeRule[] = [
   singleDelete,
   bindStatus,
   createMemberResult,
+];
+
+/** Requirements of proposals, binding, members and schedules no recorded exchange decides. */
+export const PROPOSAL_NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  {
+    requirements: ['PROP-001', 'SCHED-006', 'SCHED-019'],
+    reason:
+      "needs the proposal's type, its valid schedule domains or which schedule records belong to which proposal, shown only to a provider state set up for it; no rule reads these from a recorded state yet (and what a soft delete shows is not stated)",
+  },
+  {
+    requirements: ['BIND-007', 'BIND-008', 'BIND-010', 'BIND-014', 'MEM-004', 'MEM-007'],
+    reason:
+      'needs a proposal in a known state (rating complete or not, a member or none, the applicant name) and an outcome looked for until a deadline; a recording shows neither the state nor how long one waited',
+  },
+  {
+    requirements: ['SCHED-001', 'SCHED-009', 'MEM-001'],
+    reason:
+      'the shape of the answer is judged by the schema rule (GEN-002) on every exchange; no rule names this requirement apart from it',
+  },
+  {
+    requirements: ['SCHED-023', 'MEM-008'],
+    reason:
+      "needs to know why a write failed (the item broke a validation rule; CreateMember refused for its body, not for the proposal's state), which depends on the stored records and is not shown by the exchange (RecordID 0 of a failed insert is judged as SCHED-002)",
+  },
 ];

@@ -8,9 +8,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from './columns.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../model/bindings.js';
-import { intParam, isInt, show, type SequenceRule } from './rule.js';
-import { sortVerdict } from './rules-columns.js';
+import { boolParam, intParam, isInt, show, type NotJudgeable, type SequenceRule } from './rule.js';
+import { sortVerdict, totalCount } from './rules-columns.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
+import { proposalOf } from './states.js';
 import { QUERY_SEQUENCE_RULES } from './sequence-queries.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
@@ -612,6 +613,604 @@ const contentsAgainstFileSize: SequenceRule = {
 };
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/**
+ * PROP-002, PROP-003, PROP-004 with PROP-005 and SCHED-018: a proposal the recording's provider state
+ * set up not modifiable (status B, R or 0; its proposal set bound; a pending expiry-date change)
+ * has no schedule write succeed while the state holds (section 3; 4.5 rule 1).
+ */
+const notModifiableRefusesWrites: SequenceRule = {
+  name: 'not_modifiable_refuses_writes',
+  requirements: ['PROP-002', 'PROP-003', 'PROP-004', 'PROP-005', 'SCHED-018'],
+  description:
+    'on a proposal the recording\'s provider state ("a proposal" with status B, R or 0, boundSet or pendingExpiryChange) set up not modifiable, no UpsertMulti item and no schedule DELETE is answered as successful while the state holds; the cause names the requirement (PROP-002 status, PROP-003 bound set, PROP-004 pending expiry change)',
+  judge(xs, ctx, emit) {
+    if (!ctx.states) return;
+    for (const x of xs) {
+      const kind = op(x);
+      if ((kind !== 'upsertSchedules' && kind !== 'deleteSchedule') || x.json === undefined) continue;
+      const p = proposalOf(ctx.states, x.operation!.pathParams.proposalId, x);
+      if (!p || !p.notModifiable.length) continue;
+      const causes = p.notModifiable.map((c) => c.requirement);
+      const why = `proposal ${p.proposalId} set up with ${p.notModifiable.map((c) => c.cause).join(' and ')} (${p.setup.source})`;
+      if (kind === 'upsertSchedules') {
+        const b = batchOf(x);
+        if (!b) continue;
+        if (b.anySuccess)
+          emit([...causes, 'PROP-005'], false, `UpsertMulti answered an item as successful on ${why}`, [x]);
+        else if (b.results || x.status >= 400) emit([...causes, 'PROP-005'], true, `no item successful on ${why}`, [x]);
+        continue;
+      }
+      const ok = (x.json as { IsSuccessful?: unknown }).IsSuccessful;
+      if (ok === true)
+        emit([...causes, 'SCHED-018'], false, `schedule DELETE answered IsSuccessful true on ${why}`, [x]);
+      else if (ok === false || x.status >= 400) emit(causes, true, `schedule DELETE refused on ${why}`, [x]);
+    }
+  },
+};
+
+/** States whose setup creates no schedule record (so no record ID can be issued again by it). */
+const CREATE_NO_SCHEDULE = new Set([
+  'a user',
+  'an expired token',
+  'a file',
+  'a contact',
+  'a link parent',
+  'contact relationships',
+  'a setting',
+]);
+
+/**
+ * SCHED-022: a schedule record deleted successfully on a modifiable Quote, Application, Renewal,
+ * Rewrite or Reissue proposal (its type from the recording's provider state) is gone: a later read
+ * of it does not answer it (section 3: permanently deleted).
+ */
+const permanentDeleteIsGone: SequenceRule = {
+  name: 'permanent_delete_is_gone',
+  requirements: ['SCHED-022'],
+  description:
+    "after a successful schedule DELETE on a proposal the recording's provider state set up modifiable and of type Quote, Application, Renewal, Rewrite or Reissue, the next read of the record (GET /api/{domain}/{id}) does not answer it; not judged when anything between may have issued that ID again (a write naming it, an unreadable batch, a state setup that may create schedule records)",
+  judge(xs, ctx, emit) {
+    if (!ctx.states) return;
+    const setups = ctx.states.setups;
+    for (const d of xs) {
+      if (op(d) !== 'deleteSchedule' || d.status < 200 || d.status >= 300) continue;
+      if ((d.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful !== true) continue;
+      const { proposalId, domain, scheduleId } = d.operation!.pathParams;
+      const p = proposalOf(ctx.states, proposalId, d);
+      if (!p || p.notModifiable.length || !PERMANENT.has(p.type)) continue;
+      const id = Number(scheduleId);
+      if (!Number.isInteger(id)) continue;
+      const read = xs.find(
+        (x) =>
+          op(x) === 'getRecord' &&
+          x.operation!.pathParams.domain === domain &&
+          Number(x.operation!.pathParams.id) === id &&
+          after(d, x) &&
+          x.json !== undefined,
+      );
+      if (!read) continue;
+      if (writesOf(xs, domain, id).some((w) => w !== d && between(w, d, read))) continue;
+      const reissued = setups.some(
+        (s) =>
+          s.endMs > d.startMs &&
+          s.startMs < read.endMs &&
+          !CREATE_NO_SCHEDULE.has(s.state) &&
+          !(s.state === 'a proposal' && Array.isArray(s.values?.locationIds) && !s.values.locationIds.includes(id)),
+      );
+      if (reissued) continue;
+      const answered = read.status === 200 && isObject((read.json as { Record?: unknown }).Record);
+      if (read.status === 200 && !answered) continue;
+      emit(
+        ['SCHED-022'],
+        !answered,
+        answered
+          ? `${domain} ${id} deleted (HTTP ${d.status}, IsSuccessful true) on ${p.type} proposal ${proposalId} (${p.setup.source}), then read back with HTTP 200`
+          : `${domain} ${id} deleted on ${p.type} proposal ${proposalId}, then read: HTTP ${read.status}`,
+        [d, read],
+      );
+    }
+  },
+};
+const PERMANENT = new Set(['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']);
+
+/** What a recorded write did to the set of a proposal's schedule records, as its answer says. */
+type Effect = { add: number[]; remove: number[]; requirement: string; what: string } | 'unknown';
+
+function effectOf(x: TrafficExchange, type: string): Effect {
+  if (op(x) === 'deleteSchedule') {
+    const ok = (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful;
+    if (x.status < 200 || x.status >= 300 || typeof ok !== 'boolean') return 'unknown';
+    if (!ok) return { add: [], remove: [], requirement: 'SCHED-018', what: 'a refused DELETE' };
+    // what a soft delete shows is not stated (SCHED-019)
+    if (!PERMANENT.has(type)) return 'unknown';
+    return {
+      add: [],
+      remove: [Number(x.operation!.pathParams.scheduleId)],
+      requirement: 'SCHED-022',
+      what: `DELETE of ${x.operation!.pathParams.scheduleId}`,
+    };
+  }
+  if (op(x) !== 'upsertSchedules') return 'unknown';
+  const b = batchOf(x);
+  if (!b?.results || x.status < 200 || x.status >= 300) return 'unknown';
+  // an update that may move a record to another proposal
+  if (b.input.Updates.some((u) => isObject(u.Fields) && Object.keys(u.Fields).some((k) => /proposal/i.test(k))))
+    return 'unknown';
+  const all = KINDS_.flatMap((k) => b.results![k]);
+  if (b.atomic && b.anyFailure)
+    return { add: [], remove: [], requirement: 'SCHED-014', what: 'an atomic batch with a failed item' };
+  if (b.atomic) {
+    if (all.some((r) => r.IsSuccessful !== true) || b.results.Inserts.length !== b.input.Inserts.length)
+      return 'unknown';
+    const add = b.results.Inserts.map((r) => r.RecordID);
+    const remove = b.input.Deletes.map(itemId);
+    if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
+    return { add, remove, requirement: 'SCHED-029', what: 'an atomic batch without a failed item' };
+  }
+  if (KINDS_.some((k) => b.results![k].length !== b.input[k].length)) return 'unknown';
+  const add = b.results.Inserts.filter((r) => r.IsSuccessful === true).map((r) => r.RecordID);
+  const remove = b.results.Deletes.filter((r) => r.IsSuccessful === true).map((r) => itemOf(b, 'Deletes', r)?.ID);
+  if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
+  return b.anyFailure
+    ? { add, remove, requirement: 'SCHED-011', what: 'a non-atomic batch with failed items' }
+    : { add, remove, requirement: 'SCHED-008', what: 'a non-atomic batch' };
+}
+const KINDS_ = ['Inserts', 'Updates', 'Deletes'] as const;
+
+/**
+ * SCHED-008, SCHED-011, SCHED-014, SCHED-029, SCHED-022: a proposal's schedule records, read back
+ * whole with the filter its provider state gave (`scheduleFilter`, which selects exactly them),
+ * are the records the state created (`locationIds`) changed by what each write's answer says it
+ * did: a failed atomic batch nothing, a successful one everything, a non-atomic one exactly its
+ * successful items, a permanent DELETE its record.
+ */
+const proposalRecordsFollowWrites: SequenceRule = {
+  name: 'proposal_records_follow_writes',
+  requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
+  description:
+    "a proposal's schedule records read back whole (GET /api/{scheduleDomain}/Query with the state's scheduleFilter and key column, first page not full) are the state's locationIds changed by what each write between says it did; a mismatch after one write names that write's requirement (SCHED-014 failed atomic, SCHED-029 atomic, SCHED-011 non-atomic with failures, SCHED-008 non-atomic, SCHED-022 permanent DELETE). Not judged after a write whose effect is not stated (a soft delete, a Reinstate, an unreadable batch) or one naming the records from another proposal",
+  judge(xs, ctx, emit) {
+    if (!ctx.states) return;
+    const q = ctx.bindings.query;
+    const allowed = new Set([
+      'columns',
+      'take',
+      'sort',
+      'resolveAssociationNames',
+      q.filter,
+      q.skip,
+      q.includeTotalCount,
+      q.excludeEmptyColumns,
+    ]);
+    for (const p of ctx.states.proposals) {
+      const v = p.setup.values!;
+      const filter = v.scheduleFilter;
+      const key = v.scheduleKey;
+      const domain = p.scheduleDomain;
+      if (typeof filter !== 'string' || typeof key !== 'string' || !domain) continue;
+      let expected: Set<number> | undefined = new Set(p.locationIds);
+      let pending: TrafficExchange[] = [];
+      const mine = (x: TrafficExchange) =>
+        x.operation?.pathParams.proposalId === p.proposalId && x.operation.pathParams.domain === domain;
+      const ids = new Set(p.locationIds);
+      for (const x of xs) {
+        if (x.startMs < p.from || x.endMs > p.to) continue;
+        const o = op(x);
+        if (o === 'upsertSchedules' || o === 'deleteSchedule' || o === 'reinstateSchedule') {
+          if (!mine(x)) {
+            // a write through another proposal naming these records: what it did is for SCHED-010 to say
+            const b = o === 'upsertSchedules' ? batchOf(x) : undefined;
+            const named =
+              o === 'upsertSchedules'
+                ? !b || [...b.input.Updates, ...b.input.Deletes].some((i) => ids.has(itemId(i) ?? -1))
+                : ids.has(Number(x.operation!.pathParams.scheduleId));
+            if (named && x.operation!.pathParams.domain === domain) expected = undefined;
+            continue;
+          }
+          if (!expected) continue;
+          const e = effectOf(x, p.type);
+          if (e === 'unknown') {
+            expected = undefined;
+            continue;
+          }
+          for (const id of e.add) {
+            expected.add(id);
+            ids.add(id);
+          }
+          for (const id of e.remove) expected.delete(id);
+          pending.push(x);
+          continue;
+        }
+        if (o !== 'queryRecords' || x.operation!.pathParams.domain !== domain || x.status !== 200) continue;
+        if (x.query.get(q.filter) !== filter || [...x.query.keys()].some((k) => !allowed.has(k))) continue;
+        if ((intParam(x.query, q.skip) ?? 0) !== 0) continue;
+        const rows = (x.json as { List?: unknown } | undefined)?.List;
+        if (!Array.isArray(rows)) continue;
+        const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
+        if (rows.length >= take) continue;
+        const got = rows.map((r) => (isObject(r) ? r[key] : undefined));
+        if (!got.every(isInt)) continue;
+        // a write of this proposal still running while it was read: the read may show either side
+        if (xs.some((w) => mine(w) && w.endMs > x.startMs && w.startMs < x.endMs)) continue;
+        const seen = new Set(got as number[]);
+        if (!expected) {
+          // after a write whose effect is not stated, the next whole read is where to start again
+          expected = seen;
+          for (const id of seen) ids.add(id);
+          pending = [];
+          continue;
+        }
+        const same =
+          seen.size === expected.size && [...seen].every((id) => expected!.has(id)) && got.length === seen.size;
+        if (pending.length === 1) {
+          const e = effectOf(pending[0], p.type) as Exclude<Effect, 'unknown'>;
+          const want = [...expected].sort((a, b) => a - b);
+          emit(
+            [e.requirement],
+            same,
+            same
+              ? `proposal ${p.proposalId}: after ${e.what}, its ${domain} records are ${want.join(', ') || 'none'}`
+              : `proposal ${p.proposalId} (${p.setup.source}): after ${e.what}, its ${domain} records read back as ${show(got)}, where the answers say ${show(want)}`,
+            [pending[0], x],
+          );
+        }
+        if (!same && pending.length !== 1) expected = undefined;
+        else if (!same) expected = seen;
+        pending = [];
+      }
+    }
+  },
+};
+
+/**
+ * QRY-009, QRY-010, QRY-014: a query with the filter a "records" provider state gave selects
+ * exactly its records; with its LINQ filter alone, exactly those at odd positions short of the
+ * last (spec/provider-states.yaml); the first page holds as many as take allows, and the total
+ * count is the number selected.
+ */
+const stateFilterSelects: SequenceRule = {
+  name: 'state_filter_selects_its_records',
+  requirements: ['QRY-009', 'QRY-010', 'QRY-014'],
+  description:
+    'a query of the domain with the filter (or, alone, the LINQ filter) a "records" provider state gave, without a start offset and with take above the number selected, answers exactly the selected rows and, with the total count on, the number selected (filter: all the state\'s records; LINQ filter: those at odd positions short of the last)',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.records.length) return;
+    const q = ctx.bindings.query;
+    const allowed = new Set([
+      'columns',
+      'take',
+      'sort',
+      'resolveAssociationNames',
+      q.filter,
+      q.linqFilter,
+      q.skip,
+      q.includeTotalCount,
+      q.excludeEmptyColumns,
+    ]);
+    for (const x of xs) {
+      if (op(x) !== 'queryRecords' || x.status !== 200) continue;
+      const rows = (x.json as { List?: unknown } | undefined)?.List;
+      if (!Array.isArray(rows) || [...x.query.keys()].some((k) => !allowed.has(k))) continue;
+      if ((intParam(x.query, q.skip) ?? 0) !== 0 || (x.query.has(q.skip) && intParam(x.query, q.skip) === undefined))
+        continue;
+      const f = x.query.get(q.filter);
+      const l = x.query.get(q.linqFilter);
+      const hits = ctx.states.records.filter(
+        (r) =>
+          r.domain === x.operation!.pathParams.domain &&
+          x.startMs >= r.from &&
+          x.endMs <= r.to &&
+          ((f !== null && l === null && f === r.filter) || (l !== null && f === null && l === r.linqFilter)),
+      );
+      if (hits.length !== 1) continue;
+      const r = hits[0];
+      const linq = l !== null;
+      const selected = linq ? r.ids.filter((_, i) => i % 2 === 1 && i < r.ids.length - 1).length : r.ids.length;
+      const take = x.query.has('take') ? intParam(x.query, 'take') : 30;
+      if (take === undefined) continue;
+      // only where take cannot cut the selection: a page cut short or long is for the take rules to name
+      if (selected >= Math.min(take, 100)) continue;
+      const want = selected;
+      const req = linq ? 'QRY-010' : 'QRY-009';
+      const what = `${linq ? 'the LINQ filter' : 'the filter'} of ${r.setup.source} (${selected} of its ${r.ids.length} records)`;
+      emit(
+        [req],
+        rows.length === want,
+        rows.length === want
+          ? `${rows.length} row(s) for ${what}`
+          : `${rows.length} row(s) for ${what} (take ${take}): ${want} expected`,
+        [x],
+      );
+      if (boolParam(x.query, q.includeTotalCount) === true) {
+        const n = totalCount(x, ctx);
+        if (n === undefined) continue;
+        emit(['QRY-014'], n === selected, `total count ${show(n)} for ${what}`, [x]);
+      }
+    }
+  },
+};
+
+/**
+ * SCHED-010: an update or delete naming, through proposal P, a schedule record a provider state
+ * created for another proposal is not answered as successful.
+ */
+const foreignRecordRefused: SequenceRule = {
+  name: 'foreign_record_refused',
+  requirements: ['SCHED-010'],
+  description:
+    'an UpsertMulti update or delete (non-atomic, or atomic without a failure) or a single DELETE through one proposal, naming a schedule record a provider state created for another proposal (its locationIds), is not answered as successful',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.proposals.length) return;
+    const owner = (id: number, x: TrafficExchange) => {
+      const held = ctx.states!.proposals.filter(
+        (p) => p.locationIds.includes(id) && x.startMs >= p.from && x.endMs <= p.to,
+      );
+      return held.length === 1 ? held[0] : undefined;
+    };
+    for (const x of xs) {
+      const o = op(x);
+      if (o !== 'upsertSchedules' && o !== 'deleteSchedule') continue;
+      const pid = x.operation!.pathParams.proposalId;
+      const named: Array<{ id: number; ok: unknown }> = [];
+      if (o === 'deleteSchedule') {
+        named.push({
+          id: Number(x.operation!.pathParams.scheduleId),
+          ok: (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful,
+        });
+      } else {
+        const b = batchOf(x);
+        if (!b?.results || (b.atomic && b.anyFailure)) continue;
+        for (const k of ['Updates', 'Deletes'] as const)
+          for (const r of b.results[k]) {
+            const id = itemId(itemOf(b, k, r) ?? {});
+            // the result is that item's only where its RecordID agrees (an update's, a successful delete's)
+            // or the array has one item: a wrong OrderNumber is SCHED-003's to name, not this rule's
+            const paired = r.RecordID === id || (b.input[k].length === 1 && r.OrderNumber === 0);
+            if (id !== undefined && paired) named.push({ id, ok: r.IsSuccessful });
+          }
+      }
+      for (const { id, ok } of named) {
+        const p = owner(id, x);
+        if (!p || p.proposalId === pid || typeof ok !== 'boolean') continue;
+        if (ctx.states.proposals.some((q) => q.proposalId === pid && q.locationIds.includes(id))) continue;
+        emit(
+          ['SCHED-010'],
+          !ok,
+          `${x.operation!.pathParams.domain} ${id}, a record of proposal ${p.proposalId} (${p.setup.source}), named through proposal ${pid}: IsSuccessful ${ok}`,
+          [x],
+        );
+      }
+    }
+  },
+};
+
+/** Link writes whose child is a File, in recorded order (they change which files are linked). */
+const fileLinkWrites = (xs: TrafficExchange[]) =>
+  xs.filter(
+    (x) =>
+      (op(x) === 'upsertLink' || op(x) === 'removeLink') &&
+      (!isObject(x.requestJson) || x.requestJson.ChildDomain === undefined || x.requestJson.ChildDomain === 'File'),
+  );
+
+/** The bare (not aliased) key of `field` in the answer's rows, or undefined when it is not requested as itself. */
+function bareKey(x: TrafficExchange, field: string): string | undefined {
+  const cols = requestedColumns(x.query.get('columns'));
+  if (!cols) return field;
+  if (cols.some((c) => c.key === field && (c.alias || c.field !== field))) return undefined;
+  return cols.some((c) => c.field === field && !c.alias) ? field : undefined;
+}
+
+/**
+ * FILE-002, FILE-006: a file a provider state created answers the FileSize of the bytes it was
+ * given, and IsUnlinked false when the state linked it, true when it left it orphaned (until a
+ * link write on a file).
+ */
+const stateFilesAsSetUp: SequenceRule = {
+  name: 'state_files_as_set_up',
+  requirements: ['FILE-002', 'FILE-006'],
+  description:
+    'a file a provider state created ("a file", "a record with files") answers, wherever a row carries its FileID, the FileSize of its decoded bytes, and IsUnlinked false when linked, true when orphaned (not judged after a link write on a file)',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.files.length) return;
+    const links = fileLinkWrites(xs);
+    const byId = new Map<number, typeof ctx.states.files>();
+    for (const f of ctx.states.files) byId.set(f.fileId, [...(byId.get(f.fileId) ?? []), f]);
+    for (const x of xs) {
+      const o = op(x);
+      if ((o !== 'queryFiles' && o !== 'getFile' && o !== 'listAttachedFiles') || x.status !== 200) continue;
+      const idKey = bareKey(x, 'FileID');
+      if (!idKey) continue;
+      const sizeKey = bareKey(x, 'FileSize');
+      const unlinkedKey = bareKey(x, 'IsUnlinked');
+      for (const row of recordsOf(x)) {
+        const fid = row[idKey];
+        if (!isInt(fid)) continue;
+        const hits = (byId.get(fid) ?? []).filter((f) => x.startMs >= f.from && x.endMs <= f.to);
+        if (hits.length !== 1) continue;
+        const f = hits[0];
+        if (sizeKey && f.size !== undefined && sizeKey in row)
+          emit(
+            ['FILE-002'],
+            row[sizeKey] === f.size,
+            `file ${fid} (${f.setup.source}, ${f.size} bytes): FileSize ${show(row[sizeKey])}`,
+            [x],
+          );
+        if (
+          unlinkedKey &&
+          f.linked !== undefined &&
+          unlinkedKey in row &&
+          !links.some((l) => l.startMs < x.endMs && l.endMs > f.from)
+        )
+          emit(
+            ['FILE-006'],
+            row[unlinkedKey] === !f.linked,
+            `file ${fid} set up ${f.linked ? 'linked' : 'orphaned'} (${f.setup.source}): IsUnlinked ${show(row[unlinkedKey])}`,
+            [x],
+          );
+      }
+    }
+  },
+};
+
+/**
+ * FILE-007, LINK-021: the attached-files listing of a parent a provider state gave files lists
+ * exactly those files; none of its twin's (the same ID in another domain).
+ */
+const stateParentListsItsFiles: SequenceRule = {
+  name: 'state_parent_lists_its_files',
+  requirements: ['FILE-007', 'LINK-021'],
+  description:
+    'GET /api/{domain}/{id}/Files of a parent a provider state ("a record with files") created lists exactly the state\'s fileIds, none of its twin\'s (LINK-021); judged with FileID requested, no start offset, take at or above the count (or no take and fewer than 30 files), and no link write on a file since the setup',
+  judge(xs, ctx, emit) {
+    if (!ctx.states?.parents.length) return;
+    const links = fileLinkWrites(xs);
+    const q = ctx.bindings.query;
+    for (const x of xs) {
+      if (op(x) !== 'listAttachedFiles' || x.status !== 200) continue;
+      const rows = (x.json as { List?: unknown } | undefined)?.List;
+      if (!Array.isArray(rows)) continue;
+      const { domain, id } = x.operation!.pathParams;
+      const hits = ctx.states.parents.filter(
+        (p) => p.domain === domain && String(p.id) === id && x.startMs >= p.from && x.endMs <= p.to,
+      );
+      if (hits.length !== 1) continue;
+      const p = hits[0];
+      if (links.some((l) => l.startMs < x.endMs && l.endMs > p.from)) continue;
+      if ((intParam(x.query, q.skip) ?? 0) !== 0 || (x.query.has(q.skip) && intParam(x.query, q.skip) === undefined))
+        continue;
+      const take = x.query.has('take') ? intParam(x.query, 'take') : undefined;
+      if (x.query.has('take') ? take === undefined || Math.min(take, 100) < p.fileIds.length : p.fileIds.length >= 30)
+        continue;
+      const idKey = bareKey(x, 'FileID');
+      if (!idKey) continue;
+      const got = rows.map((r) => (isObject(r) ? r[idKey] : undefined));
+      if (!got.every(isInt)) continue;
+      const twins = got.filter((g) => p.twinFileIds.includes(g as number));
+      if (twins.length) {
+        emit(['LINK-021'], false, `${domain} ${id} (${p.setup.source}) lists its twin's file(s) ${show(twins)}`, [x]);
+        continue;
+      }
+      if (p.twinFileIds.length) emit(['LINK-021'], true, `${domain} ${id}: none of its twin's files`, [x]);
+      const same = got.length === p.fileIds.length && p.fileIds.every((f) => got.includes(f));
+      emit(
+        ['FILE-007'],
+        same,
+        same
+          ? `${domain} ${id}: exactly its ${p.fileIds.length} file(s)`
+          : `${domain} ${id} (${p.setup.source}) lists ${show(got)}, where the state linked ${show(p.fileIds)}${take !== undefined ? ` (take ${take})` : ''}`,
+        [x],
+      );
+    }
+  },
+};
+
+/**
+ * LINK-014: Link/Upsert of an existing link updates it. A pair of records upserted (by primary keys,
+ * always with the same relationship or none) is listed once by a later Link/Query, never twice.
+ */
+const upsertDoesNotDuplicate: SequenceRule = {
+  name: 'link_upsert_does_not_duplicate',
+  requirements: ['LINK-014'],
+  description:
+    'after a successful Link/Upsert by primary keys of a parent and child (every upsert of that pair with the same relationship, or none), a later Link/Query row of that pair appears once; listed twice with all four IDs equal, it fails',
+  judge(xs, ctx, emit) {
+    const ups = new Map<string, { at: TrafficExchange[]; rel: Set<string> }>();
+    const keyOf = (pd: unknown, p: unknown, cd: unknown, c: unknown) => `${pd}/${p}/${cd}/${c}`;
+    for (const x of xs) {
+      if (op(x) === 'upsertLink' && x.status === 200 && isObject(x.requestJson)) {
+        if ((x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful !== true) continue;
+        const b = x.requestJson;
+        const pd = ctx.domainIds.get(String(b.ParentDomain));
+        const cd = ctx.domainIds.get(String(b.ChildDomain));
+        if (pd === undefined || cd === undefined || !isInt(b.ParentRecordID) || !isInt(b.ChildRecordID)) continue;
+        const k = keyOf(pd, b.ParentRecordID, cd, b.ChildRecordID);
+        const u = ups.get(k) ?? { at: [], rel: new Set<string>() };
+        u.at.push(x);
+        u.rel.add(JSON.stringify(b.Relationship ?? null));
+        ups.set(k, u);
+        continue;
+      }
+      if (op(x) !== 'queryLinks' || x.status !== 200) continue;
+      const rows = recordsOf(x);
+      const seen = new Map<string, number>();
+      for (const r of rows) {
+        if (![r.ParentDomainID, r.ParentID, r.ChildDomainID, r.ChildID].every(isInt)) continue;
+        const k = keyOf(r.ParentDomainID, r.ParentID, r.ChildDomainID, r.ChildID);
+        seen.set(k, (seen.get(k) ?? 0) + 1);
+      }
+      for (const [k, n] of seen) {
+        const u = ups.get(k);
+        if (!u || u.rel.size !== 1 || !u.at.some((w) => after(w, x))) continue;
+        if (n === 1 && u.at.filter((w) => after(w, x)).length < 2) continue;
+        emit(
+          ['LINK-014'],
+          n === 1,
+          n === 1
+            ? `link ${k} upserted ${u.at.length} time(s), listed once`
+            : `link ${k} (parent domain/ID/child domain/ID) upserted ${u.at.filter((w) => after(w, x)).length} time(s) with one relationship, listed ${n} times`,
+          [u.at[u.at.length - 1], x],
+        );
+      }
+    }
+  },
+};
+
+/**
+ * FILE-006: after a successful Link/Upsert with a File child, that file has a parent link, so a
+ * later read of it answers IsUnlinked false (until a link removal that may name it).
+ */
+const linkedFileIsNotUnlinked: SequenceRule = {
+  name: 'linked_file_is_not_unlinked',
+  requirements: ['FILE-006'],
+  description:
+    'after a successful Link/Upsert whose child is File F (by its primary key), a later read of F (GET /api/File/{id}, a file query or listing row with FileID F) answers IsUnlinked false; not judged after a Link/Remove that may name F',
+  judge(xs, _ctx, emit) {
+    const removals = xs.filter(
+      (x) => op(x) === 'removeLink' && (!isObject(x.requestJson) || x.requestJson.ChildDomain !== 'Contact'),
+    );
+    const ups = xs.filter(
+      (x) =>
+        op(x) === 'upsertLink' &&
+        x.status === 200 &&
+        (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful === true &&
+        isObject(x.requestJson) &&
+        x.requestJson.ChildDomain === 'File' &&
+        isInt(x.requestJson.ChildRecordID),
+    );
+    if (!ups.length) return;
+    for (const x of xs) {
+      const o = op(x);
+      if ((o !== 'getFile' && o !== 'queryFiles' && o !== 'listAttachedFiles') || x.status !== 200) continue;
+      const unlinkedKey = bareKey(x, 'IsUnlinked');
+      if (!unlinkedKey) continue;
+      const idKey = bareKey(x, 'FileID');
+      for (const row of recordsOf(x)) {
+        const fid = o === 'getFile' ? Number(x.operation!.pathParams.id) : idKey ? row[idKey] : undefined;
+        if (!isInt(fid) || !(unlinkedKey in row)) continue;
+        const up = ups
+          .filter((u) => (u.requestJson as { ChildRecordID: number }).ChildRecordID === fid && after(u, x))
+          .pop();
+        if (!up) continue;
+        const removed = removals.some(
+          (r) =>
+            r.endMs > up.startMs &&
+            r.startMs < x.endMs &&
+            (!isObject(r.requestJson) ||
+              r.requestJson.ChildRecordID === undefined ||
+              r.requestJson.ChildRecordID === fid),
+        );
+        if (removed) continue;
+        emit(
+          ['FILE-006'],
+          row[unlinkedKey] === false,
+          `file ${fid} linked by a successful Link/Upsert, then read: IsUnlinked ${show(row[unlinkedKey])}`,
+          [up, x],
+        );
+      }
+    }
+  },
+};
+
 export const SEQUENCE_RULES: readonly SequenceRule[] = [
   ...QUERY_SEQUENCE_RULES,
   contentsAgainstFileSize,
@@ -624,4 +1223,27 @@ export const SEQUENCE_RULES: readonly SequenceRule[] = [
   boundStaysBound,
   reinstatedIsReadable,
   contentsWithToken,
+  notModifiableRefusesWrites,
+  permanentDeleteIsGone,
+  proposalRecordsFollowWrites,
+  stateFilterSelects,
+  foreignRecordRefused,
+  stateFilesAsSetUp,
+  stateParentListsItsFiles,
+  upsertDoesNotDuplicate,
+  linkedFileIsNotUnlinked,
+];
+
+/** Requirements of authentication and permissions no recording decides. */
+export const AUTH_NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  {
+    requirements: ['AUTH-001', 'AUTH-002'],
+    reason:
+      'needs to know which tokens the service issued, and exports often strip credentials (a request recorded without a token may have carried one), so a recording does not show what the caller sent',
+  },
+  {
+    requirements: ['AUTH-004', 'AUTH-005', 'AUTH-006', 'AUTH-007'],
+    reason:
+      "depends on the caller's permissions on the parent and child domains, which a recording does not show (only a provider state that sets up the user does)",
+  },
 ];

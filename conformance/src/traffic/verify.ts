@@ -6,17 +6,33 @@ import { domainListOf } from '../model/bindings.js';
 import { GenericChecker } from '../suite-api/generic-checks/checker.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import { UsageError } from '../model/errors.js';
-import { exchangesOf, isObject, MISSING_EVIDENCE, type MissingEvidence, type TrafficExchange } from './exchange.js';
+import {
+  exchangesOf,
+  isObject,
+  MISSING_EVIDENCE,
+  type MissingEvidence,
+  type StateCall,
+  type TrafficExchange,
+} from './exchange.js';
 import { readHarFile } from './har.js';
-import type { ExchangeRule, Judgement, RuleContext, SequenceRule } from './rule.js';
-import { COLUMN_RULES } from './rules-columns.js';
-import { CORE_DOMAIN_IDS, FILE_RULES } from './rules-files.js';
-import { PROPOSAL_RULES } from './rules-proposals.js';
+import { stateLedger } from './states.js';
+import type { ExchangeRule, Judgement, NotJudgeable, RuleContext, SequenceRule } from './rule.js';
+import { COLUMN_NOT_JUDGEABLE, COLUMN_RULES } from './rules-columns.js';
+import { CORE_DOMAIN_IDS, FILE_NOT_JUDGEABLE, FILE_RULES } from './rules-files.js';
+import { PROPOSAL_NOT_JUDGEABLE, PROPOSAL_RULES } from './rules-proposals.js';
 import { schemaRule } from './rules-schema.js';
-import { SEQUENCE_RULES } from './sequence-rules.js';
+import { AUTH_NOT_JUDGEABLE, SEQUENCE_RULES } from './sequence-rules.js';
 
 /** The per-exchange rules but the schema rule (which needs the checker). */
 export const EXCHANGE_RULES: readonly ExchangeRule[] = [...COLUMN_RULES, ...FILE_RULES, ...PROPOSAL_RULES];
+
+/** What each area's rules declare they cannot decide from a recording, and why. */
+export const NOT_JUDGEABLE: readonly NotJudgeable[] = [
+  ...COLUMN_NOT_JUDGEABLE,
+  ...FILE_NOT_JUDGEABLE,
+  ...PROPOSAL_NOT_JUDGEABLE,
+  ...AUTH_NOT_JUDGEABLE,
+];
 
 export interface Verification {
   files: string[];
@@ -52,11 +68,13 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
   let candidates: TrafficExchange[] = [];
   let entries = 0;
   const others = { n: 0 };
+  const stateCalls: StateCall[] = [];
   for (const f of files) {
     const har = readHarFile(f);
-    entries += har.entries.length;
-    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, true))
+    const read = { n: 0 };
+    for (const x of exchangesOf(har.entries, f, o.index, candidates.length, har.resource, others, read, stateCalls))
       candidates.push(x);
+    entries += read.n;
   }
   const { base, chosen } = pickBase(candidates, o.baseUrl);
   const byBase = new Map<string, number>();
@@ -70,7 +88,12 @@ export function verifyTraffic(files: string[], o: VerifyOptions): Verification {
   candidates.sort((a, b) => a.startMs - b.startMs || a.index - b.index);
   const { kept: exchanges, duplicates } = dedupe(candidates);
   exchanges.forEach((x, i) => (x.index = i));
-  const ctx: RuleContext = { bindings: o.bindings, domainIds: domainIdsOf(exchanges, o.bindings) };
+  const ledger = stateLedger(stateCalls, exchanges);
+  const ctx: RuleContext = {
+    bindings: o.bindings,
+    domainIds: domainIdsOf(exchanges, o.bindings),
+    ...(ledger.setups.length ? { states: ledger } : {}),
+  };
   const findings: Finding[] = [];
   const schema = schemaRule(new GenericChecker(o.index, 'core'), findings);
   const judgements: Judgement[] = [];

@@ -1,6 +1,7 @@
 // A page that calls the reference server from JavaScript, for the HAR files written by a browser:
 // the page is served at the server's own origin through a Playwright route (the reference sends no
 // CORS headers), and its script authenticates and calls the interface with fetch.
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = [
@@ -58,4 +59,64 @@ export async function callFromPage(context: BrowserContext, base: string, given?
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Faults of the catalogue that change an exchange of the page's session (the browser sample of reports/traffic.md). */
+export const BROWSER_FAULT_SAMPLE = [
+  'column-alias-ignored',
+  'incident-domain-id-renumbered',
+  'entry-date-with-zone',
+  'contents-not-base64',
+  'file-size-of-base64',
+] as const;
+
+export interface BrowserFaultOutcome {
+  name: string;
+  requirements: string[];
+  /** Entries of the recorded HAR, and the verification's exit code and failed requirements. */
+  entries: number;
+  exitCode: number;
+  failed: string[];
+}
+
+/**
+ * The page's session recorded by Chromium (Playwright's recordHar, bodies embedded) through the
+ * fault proxy in front of `upstream` with one fault of the catalogue (none: `reference`), and
+ * verified by verifyTrafficFiles (what `verify-traffic` runs).
+ */
+export async function recordBrowserFault(upstream: string, name: string, dir: string): Promise<BrowserFaultOutcome> {
+  const { FAULTS } = await import('../../faults/catalogue/index.js');
+  const { startFaultProxy } = await import('../../faults/proxy.js');
+  const { verifyTrafficFiles } = await import('../../src/traffic/verify-files.js');
+  const fault = FAULTS.find((f) => f.name === name);
+  if (name !== 'reference' && !fault) throw new Error(`no fault ${name} in the catalogue`);
+  const proxy = await startFaultProxy({
+    upstream,
+    fault: fault ?? {
+      name: 'reference',
+      area: 'GEN',
+      description: 'no fault',
+      requirements: [],
+      rewrite: (req, _ctx, next) => next(req),
+    },
+    log: () => undefined,
+  });
+  const har = path.join(dir, `${name}.har`);
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ recordHar: { path: har, content: 'embed' } });
+    await callFromPage(context, proxy.url);
+    await context.close();
+  } finally {
+    await browser.close();
+    await proxy.close();
+  }
+  const v = verifyTrafficFiles([har]);
+  return {
+    name,
+    requirements: fault?.requirements ?? [],
+    entries: v.entries,
+    exitCode: v.results.exitCode,
+    failed: v.results.requirements.filter((q) => q.result === 'failed').map((q) => q.id),
+  };
 }
