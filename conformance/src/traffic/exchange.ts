@@ -245,7 +245,7 @@ export interface StateCall {
 }
 
 /** A provider-state call of a HAR entry, or undefined when the entry is none. */
-export function stateCallOf(
+function stateCallOf(
   method: string,
   pathname: string,
   requestBody: string | undefined,

@@ -22,7 +22,7 @@ export interface StateProposal {
 }
 
 /** Records a "records" state created: `filter` selects exactly them, `linqFilter` exactly those at odd positions short of the last. */
-export interface StateRecords {
+interface StateRecords {
   domain: string;
   ids: number[];
   filter?: string;
@@ -33,7 +33,7 @@ export interface StateRecords {
 }
 
 /** A file a state created ("a file", "a record with files"): its decoded size, whether it is linked. */
-export interface StateFile {
+interface StateFile {
   fileId: number;
   size?: number;
   linked?: boolean;
@@ -43,7 +43,7 @@ export interface StateFile {
 }
 
 /** A parent record with files ("a record with files"), and the twin of the same ID in another domain. */
-export interface StateParent {
+interface StateParent {
   domain: string;
   id: number;
   fileIds: number[];
