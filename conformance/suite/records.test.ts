@@ -97,7 +97,12 @@ conformance(
     title:
       'reading a record ID that does not exist (never issued, or deleted) fails: it is not a success carrying data',
     requirements: ['REC-004'],
-    classes: ['REC-004:never-issued', 'REC-004:deleted'],
+    classes: [
+      'REC-004:never-issued',
+      'REC-004:deleted',
+      'REC-004:integer-id.never-issued',
+      'REC-004:integer-id.deleted',
+    ],
   },
   async (t) => {
     // A record that existed: the referenced record of 'a record with a missing association' was deleted.

@@ -19,6 +19,8 @@ interface DataType {
   applies: Record<string, string[]>;
   /** `REQ-ID:<class>`, `REQ-ID <operationId>` or `REQ-ID` -> reason */
   untested: Record<string, string>;
+  /** requirement -> the classes its statement is (every test of it exercises them; no declaration) */
+  stated: Record<string, string[]>;
   /** Why no requirement is mapped to the type yet. */
   pending?: string;
 }
@@ -50,6 +52,12 @@ export function loadDataClasses(file = DATA_CLASSES_FILE): DataClassCatalogue | 
         ]),
       ),
       untested: strings(t?.untested),
+      stated: Object.fromEntries(
+        Object.entries((t?.stated ?? {}) as Record<string, unknown>).map(([r, cs]) => [
+          r,
+          Array.isArray(cs) ? cs.map(String) : [],
+        ]),
+      ),
       ...(t?.pending !== undefined ? { pending: String(t.pending) } : {}),
     });
   }
@@ -125,6 +133,12 @@ export function buildDataClasses(
         problems.push(`data type ${ty.name} is pending and applies to requirements: drop one of the two`);
       continue;
     }
+    for (const [req, cs] of Object.entries(ty.stated))
+      for (const cls of cs)
+        if (!(req in ty.applies) || !(cls in ty.classes))
+          problems.push(
+            `data type ${ty.name}: stated.${req} names ${cls}, not a class of it on a requirement it applies to`,
+          );
     for (const [req, ops] of Object.entries(ty.applies)) {
       const r = cat.byId.get(req);
       if (!r || r.retired) {
@@ -136,7 +150,10 @@ export function buildDataClasses(
           problems.push(`data type ${ty.name} applies to ${req} x ${op}, which is not among ${req}'s operations`);
       for (const cls of Object.keys(ty.classes))
         for (const op of ops) {
-          const who = (declared.get(`${req}:${ty.name}.${cls}`) ?? []).filter(
+          // a class the requirement's statement is: every test of the requirement exercises it
+          const stated = (ty.stated[req] ?? []).includes(cls);
+          const claimed = stated ? tests.filter((t) => t.requirements.includes(req)) : [];
+          const who = [...(declared.get(`${req}:${ty.name}.${cls}`) ?? []), ...claimed].filter(
             (t) => !run || (run.tests[t.id]?.operations ?? []).includes(op),
           );
           const base = { type: ty.name, class: cls, requirement: req, operation: op, tests: who.map((t) => t.id) };
