@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { SPEC_DIR } from '../paths.js';
 import type { Catalogue } from '../spec/catalogue.js';
 import type { RunRecord } from './operations.js';
+import { classTable, md } from './class-table.js';
 
 interface DataType {
   name: string;
@@ -201,10 +202,6 @@ export function buildDataClasses(
   };
 }
 
-function md(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 /** The count line of the coverage summary. */
 export function dataClassesSummary(c: DataClassCoverage): string {
   const k = c.counts;
@@ -227,17 +224,13 @@ export function dataClassesMarkdown(c: DataClassCoverage): string[] {
     );
   for (const p of c.pending) out.push(`| ${p.type} | pending: ${p.classes.length} classes | | | |`);
   out.push('');
-  out.push('| requirement | operation | class | status | tests or reason |');
-  out.push('|---|---|---|---|---|');
-  for (const x of c.rows) {
-    const detail =
-      x.status === 'exercised'
-        ? x.tests.map((t) => `\`${t}\``).join(', ')
-        : x.status === 'gap'
-          ? '**no test**'
-          : md(x.reason ?? '');
-    out.push(`| ${x.requirement} | ${x.operation} | ${x.type}.${x.class} | ${x.status} | ${detail} |`);
-  }
+  out.push(
+    ...classTable(['requirement', 'operation', 'class'], c.rows, (x) => [
+      x.requirement,
+      x.operation,
+      `${x.type}.${x.class}`,
+    ]),
+  );
   if (c.pending.length) {
     out.push('');
     out.push('Types no requirement is mapped to yet:');
