@@ -259,11 +259,15 @@ conformance(
     const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${dotted}` });
     expect(row[dotted]).toEqual(r.associatedPropertyValue);
 
-    // renamed with `as` (4.1 rules 2 and 3 together): the alias holds the property; that the
-    // alias is the only key is COL-003's rule, judged on plain fields by its own test
+    // renamed with `as` (4.1 rules 2 and 3 together): the alias holds the property. That the
+    // answer is keyed by the alias is COL-003's rule (its own test): a step here
     const aliased = await getRecord(t, r, { columns: `${dotted} as RefProp` });
-    expect(aliased.RefProp, `${dotted} as RefProp`).toEqual(r.associatedPropertyValue);
     const arow = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${dotted} as RefProp` });
+    await t.needs('COL-003', `${dotted} as RefProp is answered under the alias`, async () => {
+      expect(aliased, `GET by ID, columns=${dotted} as RefProp`).toHaveProperty('RefProp');
+      expect(arow, `Query, columns=${r.keyField},${dotted} as RefProp`).toHaveProperty('RefProp');
+    });
+    expect(aliased.RefProp, `${dotted} as RefProp`).toEqual(r.associatedPropertyValue);
     expect(arow.RefProp, `${dotted} as RefProp, by query`).toEqual(r.associatedPropertyValue);
 
     // the referenced record really holds that value
