@@ -8,7 +8,7 @@ import { allPairs, coveringArray, pairsOf } from '../../suite/support/pairwise.j
 import { LISTINGS, LISTING_WHERE, type Listing, declaredFactors, pairSeed } from '../../suite/support/pair-factors.js';
 import type { RunRecord } from './operations.js';
 
-export interface ListingPairs {
+interface ListingPairs {
   listing: Listing;
   where: string;
   factors: number;
