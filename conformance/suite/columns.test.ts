@@ -248,6 +248,7 @@ conformance(
     id: 'columns.dotted-association-property',
     title: 'a dotted name on an association field reads the referenced record’s property',
     requirements: ['COL-004'],
+    classes: ['COL-004:association.dotted', 'COL-004:association.aliased'],
   },
   async (t) => {
     const r = await t.given('a record with associations');
@@ -257,6 +258,17 @@ conformance(
 
     const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${dotted}` });
     expect(row[dotted]).toEqual(r.associatedPropertyValue);
+
+    // renamed with `as` (4.1 rules 2 and 3 together): the alias holds the property. That the
+    // answer is keyed by the alias is COL-003's rule (its own test): a step here
+    const aliased = await getRecord(t, r, { columns: `${dotted} as RefProp` });
+    const arow = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${dotted} as RefProp` });
+    await t.needs('COL-003', `${dotted} as RefProp is answered under the alias`, async () => {
+      expect(aliased, `GET by ID, columns=${dotted} as RefProp`).toHaveProperty('RefProp');
+      expect(arow, `Query, columns=${r.keyField},${dotted} as RefProp`).toHaveProperty('RefProp');
+    });
+    expect(aliased.RefProp, `${dotted} as RefProp`).toEqual(r.associatedPropertyValue);
+    expect(arow.RefProp, `${dotted} as RefProp, by query`).toEqual(r.associatedPropertyValue);
 
     // the referenced record really holds that value
     const target = await getRecord(
@@ -273,6 +285,7 @@ conformance(
     id: 'columns.dotted-coded-property',
     title: 'a dotted Code or Description on a coded field returns that property of the stored code',
     requirements: ['COL-005'],
+    classes: ['COL-005:coded.code', 'COL-005:coded.description'],
   },
   async (t) => {
     const r = await t.given('a record with associations');
@@ -357,6 +370,7 @@ conformance(
     id: 'columns.resolve-missing-association-null',
     title: 'with resolveAssociationNames=true an association to a record that is gone returns null, not an error',
     requirements: ['COL-009'],
+    classes: ['COL-009:association.unresolvable'],
   },
   async (t) => {
     const m = await t.given('a record with a missing association');

@@ -194,6 +194,7 @@ conformance(
     id: 'files.entry-date-format',
     title: 'EntryDate is ISO 8601 with fractional seconds and no zone designator',
     requirements: ['FILE-004'],
+    classes: ['FILE-004:timestamp.fraction-of-second'],
   },
   async (t) => {
     const p = await t.given('a record with files', {
@@ -242,7 +243,7 @@ conformance(
     id: 'files.is-unlinked',
     title: 'IsUnlinked is false for a file with a parent link and true for an orphaned file',
     requirements: ['FILE-006'],
-    classes: ['FILE-006:linked', 'FILE-006:orphaned'],
+    classes: ['FILE-006:linked', 'FILE-006:orphaned', 'FILE-006:boolean.false', 'FILE-006:boolean.true'],
   },
   async (t) => {
     const linked = await newFile(t, { fileName: 'linked.txt', linked: true, contentsBase64: b64('linked') });

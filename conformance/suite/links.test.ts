@@ -16,6 +16,7 @@ import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
 import { CHILD_DOMAIN_IDS, needsRowsOfChild } from './support/links-of-child.js';
 import { MAX_CORE_DOMAIN_ID, needsListedDomainId } from './support/domain-ids.js';
+import { customLinkParent } from './support/custom-domain.js';
 
 type LinkList = components['schemas']['LinkList'];
 type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
@@ -267,9 +268,12 @@ conformance(
     mutates: true,
   },
   async (t) => {
-    const domain = await customDomain(t);
-    if (!domain) t.notApplicable('GET /api/Domains lists no Custom. domain');
-    const p = await linkParent(t, domain);
+    // the fixture's custom domain (protocol 1.2.0), else one GET /api/Domains lists
+    const p =
+      (await customLinkParent(t)) ??
+      (await linkParent(t, (await customDomain(t)) ?? t.notApplicable('GET /api/Domains lists no Custom. domain')));
+    await needsListedDomainId(t, p.domain, p.domainId);
+    const domain = p.domain;
     const c = await contact(t);
     const f = await unlinkedFile(t);
     const parent = { domain: domain!, id: p.id };
@@ -704,6 +708,104 @@ conformance(
     expect(second.rows, 'still one link').toHaveLength(1);
     if (first.rel !== undefined && second.rel !== undefined)
       expect(second.rows[0][second.rel]).toEqual(first.rows[0][first.rel]);
+  },
+);
+
+conformance(
+  {
+    id: 'links.upsert-existing-keeps-other-parents',
+    title:
+      "a second Link/Upsert of a contact's existing link updates that link only: the contact keeps its links to other parents",
+    // 4.4 "creates a link or updates an existing one" (LINK-014) and 2.3 "The same contact can be
+    // linked to many parents" (LINK-005): updating one of two links must not drop the other
+    requirements: ['LINK-014', 'LINK-005'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1, r2] = await relationships(t);
+    const p1 = await linkParent(t);
+    const p2 = await linkParentById(t, 'Incident');
+    const c = await contact(t);
+    await step(t.links.upsert(linkArgs(p1, 'Contact', c.contactId, r1)), 'Upsert p1 -> contact');
+    await step(t.links.upsert(linkArgs(p2, 'Contact', c.contactId, r2)), 'Upsert p2 -> contact');
+    await needsContactKeepsParents(t, c.contactId, [p1, p2]);
+    const snapshot = async () => {
+      const { rows, relationship } = await linkRowsWithRelationship(
+        t,
+        { childDomain: 'Contact', childRecordID: c.contactId },
+        LINK_COLUMNS,
+        'the links are compared without their relationships',
+      );
+      return linkSet(rows, relationship === undefined ? [] : [relationship]);
+    };
+    const before = await snapshot();
+    expect(before, 'the contact has its two links').toHaveLength(2);
+    // the same link again, then the other one again: each leaves the other link as it was. A link
+    // gone is LINK-005's case alone; a link added (a duplicate) is LINK-014's
+    const expectAsBefore = (after: string[], what: string) => {
+      judgedAlone('LINK-005', `${what}: the contact keeps both links`, () =>
+        expect(
+          before.filter((x) => !after.includes(x)),
+          `${what}: links of the contact gone or changed`,
+        ).toEqual([]),
+      );
+      judgedAlone('LINK-014', `${what}: no link added`, () =>
+        expect(after, `${what}: the contact's links as before, no link added`).toEqual(before),
+      );
+    };
+    expectAccepted(await t.links.upsert(linkArgs(p1, 'Contact', c.contactId, r1)), 'second Upsert p1 -> contact');
+    expectAsBefore(await snapshot(), 'after a second Upsert of p1 -> contact');
+    expectAccepted(await t.links.upsert(linkArgs(p2, 'Contact', c.contactId, r2)), 'second Upsert p2 -> contact');
+    expectAsBefore(await snapshot(), 'after a second Upsert of p2 -> contact');
+  },
+);
+
+conformance(
+  {
+    id: 'links.upsert-existing-new-relationship',
+    title: 'Link/Upsert of an existing Contact link with another relationship updates the relationship of that link',
+    // 4.4 "creates a link or updates an existing one": what an Upsert of an existing Contact link
+    // can update is its relationship (2.3 item 3); the new value is judged as stored on a link made
+    // with that relationship (its name and form are not shown)
+    requirements: ['LINK-014'],
+    mutates: true,
+  },
+  async (t) => {
+    const [r1, r2] = await relationships(t);
+    const p = await linkParent(t);
+    const q = await linkParentById(t, 'Incident');
+    const c = await contact(t);
+    await step(t.links.upsert(linkArgs(q, 'Contact', c.contactId, r2)), `Upsert of a link with ${r2}`);
+    expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId, r1)), `Upsert with ${r1}`);
+    const read = async () => {
+      const { rows, relationship } = await linkRowsWithRelationship(
+        t,
+        { childDomain: 'Contact', childRecordID: c.contactId },
+        LINK_COLUMNS,
+        'the relationship of the updated link cannot be read',
+      );
+      return { rows, rel: relationship };
+    };
+    const first = await read();
+    if (first.rel === undefined)
+      return t.notApplicable(
+        `the new relationship is judged on the relationship column, which the implementation does not offer under the name '${t.bindings.linkColumns.relationship}' (binding linkColumns.relationship)`,
+      );
+    const rel = first.rel;
+    const [ofP] = linksTo(first.rows, p.domainId, p.id);
+    // q's link is found by its record ID alone (its DomainID is not what this test is about)
+    const ofQ = first.rows.find((r) => r.ParentID === q.id && r !== ofP);
+    expect(ofP, `the link to ${p.domain} ${p.id} is listed`).toBeDefined();
+    await t.needs('LINK-005', `the links with ${r1} and ${r2} carry different relationships`, async () => {
+      expect(ofQ, `the link to ${q.domain} ${q.id} is listed`).toBeDefined();
+      expect(ofP![rel], 'different relationships are stored per link').not.toEqual(ofQ![rel]);
+    });
+
+    expectAccepted(await t.links.upsert(linkArgs(p, 'Contact', c.contactId, r2)), `second Upsert with ${r2}`);
+    const second = await read();
+    const now = linksTo(second.rows, p.domainId, p.id);
+    expect(now, 'still one link to the parent').toHaveLength(1);
+    expect(now[0]![rel], `the updated link carries ${r2}, as stored on a link made with it`).toEqual(ofQ![rel]);
   },
 );
 

@@ -23,7 +23,7 @@ import {
   EXTREME_TEXTS,
   SAMPLE_NUMBERS,
   SAMPLE_TEXTS,
-  expectNumber,
+  expectStored,
   extremeRecords,
   expectText,
   sampleClasses,
@@ -893,8 +893,7 @@ conformance(
     for (const want of truth) {
       const row = rows.find((r) => JSON.stringify(r[recs.sortField]) === JSON.stringify(want.key));
       expect(row, `the row of ${recs.domain} ${want.id} (${recs.sortField} ${JSON.stringify(want.key)})`).toBeDefined();
-      expectNumber(row![recs.numberField], want.number, `Query row of ${want.id}: ${recs.numberField}`);
-      expectText(row![recs.textField], want.text, `Query row of ${want.id}: ${recs.textField}`);
+      expectStored(row!, recs, want, `Query row of ${want.id}`);
     }
   },
 );
@@ -912,8 +911,7 @@ conformance(
     // rows told apart by their number: 3 is short of the other
     const big = rows.find((r) => r[recs.numberField] !== null && Number(r[recs.numberField]) > 3);
     expect(big, `the row of ${EXTREME_NUMBERS[0]}`).toBeDefined();
-    expectNumber(big![recs.numberField], EXTREME_NUMBERS[0]!, `Query ${recs.numberField}`);
-    expectText(big![recs.textField], EXTREME_TEXTS[0]!, `Query ${recs.textField}`);
+    expectStored(big!, recs, { number: EXTREME_NUMBERS[0]!, text: EXTREME_TEXTS[0]! }, 'Query');
   },
 );
 

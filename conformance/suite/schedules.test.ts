@@ -240,6 +240,51 @@ conformance(
   },
 );
 
+/**
+ * ProposalLocation fields of the text classes (spec/data-classes.yaml `text`): the values an
+ * UpsertMulti body carries that a Latin-1 or byte-wise read of the JSON, a trim or an object-key
+ * lookup gets wrong, in the free-text fields (StateCode and ZipCode keep plain values: a service may
+ * validate them). Three records, so no class sits only on the first.
+ */
+const TEXT_CLASS_LOCATIONS: Row[] = [
+  { LocationName: 'Zoë Ångström Café', Address1: '  12 Rue de l’Église  ', City: '東京都千代田区' },
+  { LocationName: 'constructor', Address1: "1 O'Brien St; DROP TABLE y; --", City: 'Ωμέγα ñ ß 😀' },
+  { LocationName: 'null', Address1: '__proto__', City: '😀 emoji 🎉' },
+].map((f) => ({ ...f, StateCode: 'WI', ZipCode: '53703' }));
+
+conformance(
+  {
+    id: 'schedules.insert-text-classes-read-back',
+    title:
+      'ProposalLocation fields of every text class (non-ASCII, multi-byte, emoji, padded, reserved words) inserted by UpsertMulti read back code point for code point',
+    requirements: ['SCHED-007'],
+    classes: [
+      'SCHED-007:text.non-ascii',
+      'SCHED-007:text.multibyte',
+      'SCHED-007:text.emoji',
+      'SCHED-007:text.whitespace',
+      'SCHED-007:text.reserved-word',
+      'SCHED-007:text.null-word',
+    ],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await proposal(t, { type: 'Quote', locations: 1 });
+    const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Inserts: TEXT_CLASS_LOCATIONS.map((Fields) => ({ Fields })),
+    });
+    expect2xx(r.status);
+    const body = r.body;
+    expectBatchShape(body);
+    for (let i = 0; i < TEXT_CLASS_LOCATIONS.length; i++) {
+      const res = byOrder(body.Inserts, i, 'Inserts');
+      expect(res.IsSuccessful, `insert ${i} succeeded: ${res.Message}`).toBe(true);
+      const got = pick(await readRecord(t, p, res.RecordID));
+      expect(got, `record ${res.RecordID} of insert ${i}: the values as sent`).toStrictEqual(TEXT_CLASS_LOCATIONS[i]);
+    }
+  },
+);
+
 conformance(
   {
     id: 'schedules.non-atomic-alternating',
@@ -686,7 +731,7 @@ conformance(
     id: 'schedules.single-delete-result',
     title: 'the single DELETE answers one result with OrderNumber null and the record ID, and removes only that record',
     requirements: ['SCHED-004', 'SCHED-001', 'SCHED-002', 'SCHED-005', 'SCHED-022'],
-    classes: ['SCHED-022:Quote'],
+    classes: ['SCHED-022:Quote', 'SCHED-001:boolean.true'],
     mutates: true,
   },
   async (t) => {
@@ -723,7 +768,7 @@ conformance(
     id: 'schedules.delete-non-modifiable',
     title: 'DELETE on a non-modifiable proposal answers the documented failure result and keeps the record',
     requirements: ['SCHED-018', 'SCHED-001'],
-    classes: ['SCHED-018:status-R', 'SCHED-018:non-endorsement'],
+    classes: ['SCHED-018:status-R', 'SCHED-018:non-endorsement', 'SCHED-001:boolean.false'],
     mutates: true,
   },
   async (t) => {

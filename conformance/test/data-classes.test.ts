@@ -95,6 +95,33 @@ describe('data-class gate', () => {
     expect(buildDataClasses(badOp, cat, [], undefined).problems.join('\n')).toMatch(/A-001 x putA, which is not among/);
   });
 
+  it('counts a class the requirement states (stated:) for every test of it, on the operations it called', () => {
+    const dc = catalogue(`
+version: 1.0.0
+types:
+  token:
+    from: spec 5
+    classes: { valid: 'a token', unknown: 'another' }
+    applies: { A-001: [getA, listA] }
+    stated: { A-001: [valid] }
+    untested: { 'A-001:unknown': 'a reason' }
+`);
+    const c = buildDataClasses(dc, cat, [test('a.sweep', ['A-001'], [])], run({ 'a.sweep': ['getA'] }));
+    expect(c.counts).toMatchObject({ rows: 4, exercised: 1, exempt: 2, gaps: 1 });
+    expect(c.rows.find((x) => x.operation === 'getA' && x.class === 'valid')?.tests).toEqual(['a.sweep']);
+    const bad = catalogue(`
+version: 1.0.0
+types:
+  token:
+    from: spec 5
+    classes: { valid: 'a token' }
+    applies: { A-001: [getA] }
+    stated: { A-002: [valid], A-001: [odd] }
+`);
+    expect(buildDataClasses(bad, cat, [], undefined).problems.join('\n')).toMatch(/stated.A-002 names valid/);
+    expect(buildDataClasses(bad, cat, [], undefined).problems.join('\n')).toMatch(/stated.A-001 names odd/);
+  });
+
   it('joins the coverage report: data classes are not taken for equivalence classes, and the report shows the counts', () => {
     const dc = catalogue(DC);
     const tests = [test('a.one', ['A-001'], ['A-001:number.zero']), test('a.two', ['A-002'], [])];

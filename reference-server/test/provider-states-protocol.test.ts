@@ -208,6 +208,26 @@ describe('--single-id-sequence: one ID sequence for every domain', () => {
   });
 });
 
+describe("'a link parent' with customDomain (1.2.0)", () => {
+  it('makes the parent in a Custom. domain and confirms it; refuses it together with domain', async () => {
+    h = harness();
+    const p = await h.state('a link parent', { customDomain: true });
+    expect(p.domain).toMatch(/^Custom\./);
+    expect(p.domainId).toBeGreaterThan(11);
+    expect(p.customDomain).toBe(true);
+    expect(h.count(p.domain as string)).toBeGreaterThan(0);
+    const both = await h.call('POST', '/_provider-states', {
+      body: { state: 'a link parent', action: 'setup', params: { setupId: 'cd', customDomain: true, domain: 'Claim' } },
+      token: null,
+    });
+    expectProblem(both, 400, 'MalformedRequest');
+    // without the param: the default domain, no confirmation
+    const plain = await h.state('a link parent');
+    expect(plain.domain).toBe('Claim');
+    expect(plain).not.toHaveProperty('customDomain');
+  });
+});
+
 describe("mode 'minimal': confirmations", () => {
   it('keeps the values that confirm a param it honoured (a file, linked: parentDomain and parentId)', async () => {
     h = harness({ providerStatesMode: 'minimal' });

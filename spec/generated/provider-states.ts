@@ -352,6 +352,11 @@ export interface components {
             domain?: string;
             /** @description Also create a record of this other domain with the same ID as the parent (an adversarial fixture: parents in different domains with equal IDs). Where that cannot exist by design, answer 501. */
             twinDomain?: string;
+            /**
+             * @description Make the parent a record of a customer-defined (`Custom.`) domain of the endpoint's choosing, in place of `domain`: the suite knows no custom domain's name, so it asks for one here (a domain list that leaves it out then shows). Where the implementation has no customer-defined domain, answer 501 FixtureCannotExist.
+             * @default false
+             */
+            customDomain?: boolean;
         };
         ALinkParentValues: {
             protocol?: components["schemas"]["Protocol"];
@@ -366,6 +371,8 @@ export interface components {
             twinDomain?: string;
             /** @description Present with the param twinDomain. */
             twinDomainId?: number;
+            /** @description Present (true) with the param customDomain: `domain` is a customer-defined domain. */
+            customDomain?: boolean;
         };
         ContactRelationshipsRequest: {
             /**

@@ -84,4 +84,15 @@ export const DOM_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'domains-omit-custom',
+    title: 'the Custom. domains are dropped from the list; the core ones stay',
+    steps: [
+      {
+        req: get('/api/Domains'),
+        upstream: ok({ List: [{ Name: 'Claim' }, { Name: 'Custom.Inspection' }, { Name: 'Member' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ Name: 'Claim' }, { Name: 'Member' }]),
+      },
+    ],
+  },
 ];

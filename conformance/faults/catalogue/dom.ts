@@ -65,6 +65,18 @@ export const DOM_FAULTS: Fault[] = [
         body.List = body.List.filter((d: any) => d?.Name !== 'Member' && d?.Name !== 'Proposal');
     }),
   },
+  {
+    // blind set 1, measured missed before it was added (reports/blind/set-1.md)
+    name: 'domains-omit-custom',
+    area: 'DOM',
+    description:
+      'GET /api/Domains is built from the core domain table only: the customer-defined (Custom.) domains the user can access are missing.',
+    requirements: ['DOM-008'],
+    rewrite: onJsonResponse(['listDomains'], (body) => {
+      if (body && Array.isArray(body.List))
+        body.List = body.List.filter((d: any) => !String(d?.Name).startsWith('Custom.'));
+    }),
+  },
 ];
 
 /** Renumber DomainIDs in a domain list or link rows. */

@@ -443,4 +443,100 @@ export const LINK_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'link-reupsert-drops-other-links',
+    title: "a second upsert of an existing link removes the child's other links; a first upsert removes nothing",
+    side: {
+      'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID': {
+        status: 200,
+        json: {
+          List: [
+            { ParentDomainID: 1, ParentID: 1 },
+            { ParentDomainID: 11, ParentID: 2 },
+          ],
+        },
+      },
+      'POST /api/Link/Remove': { status: 200, json: { IsSuccessful: true } },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        upstream: ok({ IsSuccessful: true, LinkID: 40, ParentRecordID: 1, ChildRecordID: 3, Message: null }),
+        expect: (out, f, side) => {
+          expect(json(out).IsSuccessful).toBe(true);
+          expect(f).toHaveLength(1);
+          // Claim 1 existed: the other link (Incident 2) is removed
+          expect(side).toEqual([
+            'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID [ADMIN]',
+            'POST /api/Link/Remove [ADMIN]',
+          ]);
+        },
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 9,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        upstream: ok({ IsSuccessful: true, LinkID: 41, ParentRecordID: 9, ChildRecordID: 3, Message: null }),
+        expect: (_o, _f, side) =>
+          expect(side).toEqual([
+            'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID [ADMIN]',
+          ]),
+      },
+    ],
+  },
+  {
+    fault: 'link-reupsert-keeps-relationship',
+    title: 'the relationship of an upsert of an existing Contact link is dropped; a new link keeps it',
+    side: {
+      'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID': {
+        status: 200,
+        json: { List: [{ ParentDomainID: 1, ParentID: 1 }] },
+      },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+          Relationship: 'BRK',
+        }),
+        expect: (_o, f) =>
+          expect(json(f[0]!)).toEqual({
+            ParentDomain: 'Claim',
+            ParentRecordID: 1,
+            ChildDomain: 'Contact',
+            ChildRecordID: 3,
+          }),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Incident',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+          Relationship: 'BRK',
+        }),
+        expect: (_o, f) => expect(json(f[0]!).Relationship).toBe('BRK'),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (_o, f, side) => (expect(side).toEqual([]), expect(f).toHaveLength(1)),
+      },
+    ],
+  },
 ];

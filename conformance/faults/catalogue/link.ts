@@ -475,6 +475,41 @@ export const LINK_FAULTS: Fault[] = [
     }),
   },
   {
+    // blind set 1, measured missed before it was added (reports/blind/set-1.md)
+    name: 'link-reupsert-drops-other-links',
+    area: 'LINK',
+    description:
+      "Link/Upsert of an existing link is done as 'delete every link of the child, insert this one': a contact's second Upsert to one parent drops its links to the others.",
+    requirements: ['LINK-014', 'LINK-005'],
+    rewrite: on(['upsertLink'], async (req, _route, ctx, next) => {
+      const b = linkBody(req);
+      const before = b && typeof b.ParentRecordID === 'number' ? await linksOfChild(ctx, b, undefined) : [];
+      const isNamed = (l: ChildLink) => l.ParentDomain === b?.ParentDomain && l.ParentID === b?.ParentRecordID;
+      const res = await next(req);
+      const out = bodyJson(res);
+      if (!before.some(isNamed) || !isOk(res) || out?.IsSuccessful === false) return res;
+      for (const l of before) if (!isNamed(l)) await removeLinkRow(ctx, l);
+      return res;
+    }),
+  },
+  {
+    // blind set 1, measured missed before it was added (reports/blind/set-1.md)
+    name: 'link-reupsert-keeps-relationship',
+    area: 'LINK',
+    description:
+      'Link/Upsert returns early when the link exists: the relationship given for an existing Contact link is ignored and the old one stays.',
+    requirements: ['LINK-014'],
+    rewrite: on(['upsertLink'], async (req, _route, ctx, next) => {
+      const b = linkBody(req);
+      if (!b || b.ChildDomain !== 'Contact' || typeof b.ParentRecordID !== 'number') return next(req);
+      if (b.Relationship === undefined && b.NewRelationship === undefined) return next(req);
+      const links = await linksOfChild(ctx, b, undefined);
+      if (!links.some((l) => l.ParentDomain === b.ParentDomain && l.ParentID === b.ParentRecordID)) return next(req);
+      const { Relationship: _r, NewRelationship: _n, ...rest } = b;
+      return next(withRequestJson(req, rest as Record<string, string | number>));
+    }),
+  },
+  {
     name: 'link-remove-ignores-parent-domain',
     area: 'LINK',
     description:

@@ -392,4 +392,26 @@ export const SCHED_FAULT_CASES: Case[] = [
       { req: del(`${SCHED}/8`), expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/8`) },
     ],
   },
+  {
+    fault: 'schedule-write-path-latin1',
+    title: 'the UTF-8 bytes of a non-ASCII field reach the upstream read as Latin-1; an ASCII body is untouched',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'Zoë 東' } }],
+          Updates: [],
+          Deletes: [],
+        }),
+        expect: (_o, f) => expect(json(f[0]!).Inserts[0].Fields.LocationName).toBe('ZoÃ« æ\u009d±'),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'Plain' } }],
+          Updates: [],
+          Deletes: [],
+        }),
+        expect: (_o, f) => expect(json(f[0]!).Inserts[0].Fields.LocationName).toBe('Plain'),
+      },
+    ],
+  },
 ];

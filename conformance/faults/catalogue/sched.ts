@@ -466,6 +466,19 @@ const SCHED_READ_BACK: Fault[] = [
       return res;
     }),
   },
+  {
+    // blind set 1, measured missed before it was added (reports/blind/set-1.md)
+    name: 'schedule-write-path-latin1',
+    area: 'SCHED',
+    description:
+      "UpsertMulti decodes its JSON body as Latin-1: a non-ASCII value of an inserted or updated schedule field is stored as mojibake ('Zoë' as 'ZoÃ«').",
+    requirements: ['SCHED-007'],
+    rewrite: onRequest(['upsertSchedules'], (req) =>
+      req.body.some((b) => b >= 0x80)
+        ? cloneRequest(req, { body: Buffer.from(req.body.toString('latin1'), 'utf8') })
+        : req,
+    ),
+  },
 ];
 
 export const SCHED_FAULTS: Fault[] = [...SCHED, ...SCHED_READ_BACK];

@@ -61,7 +61,7 @@ async function coverageCommand(opts: { check?: boolean; out?: string; results?: 
     res.tests,
     res.errors,
     new Date(),
-    { run, changedSinceRun: run.startedAt ? suiteFilesChangedAfter(run.startedAt) : [] },
+    { run, changedSinceRun: run.startedAt ? suiteFilesChangedAfter(run.startedAt) : [], featurePairs: true },
     loadDataClasses(),
   );
   const files = writeCoverage(report, path.resolve(opts.out ?? path.join(ROOT, 'reports')));
@@ -77,6 +77,9 @@ async function coverageCommand(opts: { check?: boolean; out?: string; results?: 
         : '') +
       (report.dataClasses
         ? `coverage: data classes ${report.dataClasses.counts.rows} (requirement, operation, class): exercised ${report.dataClasses.counts.exercised}, exempt ${report.dataClasses.counts.exempt}, gaps ${report.dataClasses.counts.gaps}; ${report.dataClasses.pending.length} types pending\n`
+        : '') +
+      (report.featurePairs
+        ? `coverage: feature pairs ${report.featurePairs.counts.declared} declared: covered ${report.featurePairs.counts.covered}, gaps ${report.featurePairs.counts.gaps} (${report.featurePairs.listings.map((l) => `${l.listing} ${l.covered}/${l.declared}`).join(', ')})\n`
         : '') +
       `coverage: wrote ${relFile(files.md)} and ${relFile(files.json)}\n`,
   );

@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { SPEC_DIR } from '../paths.js';
 import type { Catalogue } from '../spec/catalogue.js';
 import type { RunRecord } from './operations.js';
+import { classTable, md } from './class-table.js';
 
 interface DataType {
   name: string;
@@ -19,6 +20,8 @@ interface DataType {
   applies: Record<string, string[]>;
   /** `REQ-ID:<class>`, `REQ-ID <operationId>` or `REQ-ID` -> reason */
   untested: Record<string, string>;
+  /** requirement -> the classes its statement is (every test of it exercises them; no declaration) */
+  stated: Record<string, string[]>;
   /** Why no requirement is mapped to the type yet. */
   pending?: string;
 }
@@ -50,6 +53,12 @@ export function loadDataClasses(file = DATA_CLASSES_FILE): DataClassCatalogue | 
         ]),
       ),
       untested: strings(t?.untested),
+      stated: Object.fromEntries(
+        Object.entries((t?.stated ?? {}) as Record<string, unknown>).map(([r, cs]) => [
+          r,
+          Array.isArray(cs) ? cs.map(String) : [],
+        ]),
+      ),
       ...(t?.pending !== undefined ? { pending: String(t.pending) } : {}),
     });
   }
@@ -125,6 +134,12 @@ export function buildDataClasses(
         problems.push(`data type ${ty.name} is pending and applies to requirements: drop one of the two`);
       continue;
     }
+    for (const [req, cs] of Object.entries(ty.stated))
+      for (const cls of cs)
+        if (!(req in ty.applies) || !(cls in ty.classes))
+          problems.push(
+            `data type ${ty.name}: stated.${req} names ${cls}, not a class of it on a requirement it applies to`,
+          );
     for (const [req, ops] of Object.entries(ty.applies)) {
       const r = cat.byId.get(req);
       if (!r || r.retired) {
@@ -136,7 +151,10 @@ export function buildDataClasses(
           problems.push(`data type ${ty.name} applies to ${req} x ${op}, which is not among ${req}'s operations`);
       for (const cls of Object.keys(ty.classes))
         for (const op of ops) {
-          const who = (declared.get(`${req}:${ty.name}.${cls}`) ?? []).filter(
+          // a class the requirement's statement is: every test of the requirement exercises it
+          const stated = (ty.stated[req] ?? []).includes(cls);
+          const claimed = stated ? tests.filter((t) => t.requirements.includes(req)) : [];
+          const who = [...(declared.get(`${req}:${ty.name}.${cls}`) ?? []), ...claimed].filter(
             (t) => !run || (run.tests[t.id]?.operations ?? []).includes(op),
           );
           const base = { type: ty.name, class: cls, requirement: req, operation: op, tests: who.map((t) => t.id) };
@@ -184,10 +202,6 @@ export function buildDataClasses(
   };
 }
 
-function md(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 /** The count line of the coverage summary. */
 export function dataClassesSummary(c: DataClassCoverage): string {
   const k = c.counts;
@@ -210,17 +224,13 @@ export function dataClassesMarkdown(c: DataClassCoverage): string[] {
     );
   for (const p of c.pending) out.push(`| ${p.type} | pending: ${p.classes.length} classes | | | |`);
   out.push('');
-  out.push('| requirement | operation | class | status | tests or reason |');
-  out.push('|---|---|---|---|---|');
-  for (const x of c.rows) {
-    const detail =
-      x.status === 'exercised'
-        ? x.tests.map((t) => `\`${t}\``).join(', ')
-        : x.status === 'gap'
-          ? '**no test**'
-          : md(x.reason ?? '');
-    out.push(`| ${x.requirement} | ${x.operation} | ${x.type}.${x.class} | ${x.status} | ${detail} |`);
-  }
+  out.push(
+    ...classTable(['requirement', 'operation', 'class'], c.rows, (x) => [
+      x.requirement,
+      x.operation,
+      `${x.type}.${x.class}`,
+    ]),
+  );
   if (c.pending.length) {
     out.push('');
     out.push('Types no requirement is mapped to yet:');

@@ -9,6 +9,12 @@ import { governedByRequirement, type Governed } from './derive.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { buildPartitions, partitionsMarkdown, type PartitionCoverage } from './partitions.js';
 import {
+  buildFeaturePairs,
+  featurePairsMarkdown,
+  featurePairsSummary,
+  type FeaturePairCoverage,
+} from './feature-pairs.js';
+import {
   buildDataClasses,
   dataClassesMarkdown,
   dataClassesSummary,
@@ -71,6 +77,8 @@ export interface OperationsInput {
   run: RunRecord;
   /** Files under conformance/suite changed after the run started (suiteFilesChangedAfter). */
   changedSinceRun?: string[];
+  /** Count the feature pairs of the suite's listings in the run (feature-pairs.ts); the CLI does. */
+  featurePairs?: boolean;
   /** The operations each requirement governs (default: derived from spec/generated/openapi.json). */
   governed?: Map<string, Governed>;
 }
@@ -113,6 +121,8 @@ export interface CoverageReport {
   partitions?: PartitionCoverage;
   /** Data classes of spec/data-classes.yaml per (requirement, operation) and the tests that exercise them. */
   dataClasses?: DataClassCoverage;
+  /** Pairs of query and column features per listing, from the run judged. */
+  featurePairs?: FeaturePairCoverage;
   /** The run the operations come from. */
   operationsSource?: { file: string; target: string; profile: string; seed?: number; startedAt?: string };
 }
@@ -195,6 +205,7 @@ export function buildCoverage(
     partitions: buildPartitions(cat, tests, (name) => isDataClassName(dataClasses, name)),
     ...(dataClasses ? { dataClasses: buildDataClasses(dataClasses, cat, tests, operations?.run) } : {}),
     ...pairPart,
+    ...(operations?.featurePairs ? { featurePairs: buildFeaturePairs(operations.run) } : {}),
   };
 }
 
@@ -310,6 +321,7 @@ export function coverageProblems(r: CoverageReport): string[] {
   p.push(...(r.pairProblems ?? []));
   p.push(...(r.partitions?.problems ?? []));
   p.push(...(r.dataClasses?.problems ?? []));
+  p.push(...(r.featurePairs?.problems ?? []));
   for (const x of r.pairs ?? [])
     if (x.status === 'gap')
       p.push(
@@ -347,6 +359,7 @@ export function coverageMarkdown(r: CoverageReport): string {
     );
   }
   if (r.dataClasses) out.push(dataClassesSummary(r.dataClasses));
+  if (r.featurePairs) out.push(featurePairsSummary(r.featurePairs));
   const problems = coverageProblems(r);
   out.push(`- gate: ${problems.length === 0 ? 'PASS' : `FAIL (${problems.length} problem(s))`}`);
   if (problems.length) {
@@ -372,6 +385,7 @@ export function coverageMarkdown(r: CoverageReport): string {
   if (r.pairs) out.push(...pairsMarkdown(r));
   if (r.partitions?.rows.length) out.push(...partitionsMarkdown(r.partitions));
   if (r.dataClasses) out.push(...dataClassesMarkdown(r.dataClasses));
+  if (r.featurePairs) out.push(...featurePairsMarkdown(r.featurePairs));
   out.push('');
   return out.join('\n');
 }

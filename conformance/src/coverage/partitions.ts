@@ -6,6 +6,7 @@
 // (`untestedClasses:`). The input is the collected tests, so this does not depend on how the
 // operations a test calls are recorded.
 import type { Catalogue, RequirementLevel } from '../spec/catalogue.js';
+import { classTable, md } from './class-table.js';
 
 type ClassStatus = 'exercised' | 'exempt' | 'not-testable' | 'gap';
 
@@ -95,26 +96,12 @@ export function buildPartitions(
   };
 }
 
-function md(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 export function partitionsMarkdown(p: PartitionCoverage): string[] {
   const out: string[] = ['', '## Equivalence classes', ''];
   out.push(
     'The classes the spec distinguishes that a requirement must hold on (`classes:` in spec/requirements.yaml). "Exercised" means a test naming the requirement declares the class (`classes:` of its conformance() record).',
   );
   out.push('');
-  out.push('| requirement | class | what | status | tests or reason |');
-  out.push('|---|---|---|---|---|');
-  for (const x of p.rows) {
-    const detail =
-      x.status === 'exercised'
-        ? x.tests.map((t) => `\`${t}\``).join(', ')
-        : x.status === 'gap'
-          ? '**no test**'
-          : md(x.reason ?? '');
-    out.push(`| ${x.requirement} | ${x.class} | ${md(x.description)} | ${x.status} | ${detail} |`);
-  }
+  out.push(...classTable(['requirement', 'class', 'what'], p.rows, (x) => [x.requirement, x.class, md(x.description)]));
   return out;
 }

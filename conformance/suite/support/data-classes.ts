@@ -114,6 +114,17 @@ export function expectText(got: unknown, want: string | null, what: string): voi
   expect(got, `${what}: ${JSON.stringify(want)} stored, answered ${JSON.stringify(got)}`).toStrictEqual(want);
 }
 
+/** The number and text columns of a record or row hold the stored values `want` (expectNumber, expectText). */
+export function expectStored(
+  got: Record<string, unknown>,
+  recs: { numberField: string; textField: string },
+  want: { number: number | null; text: string | null },
+  what: string,
+): void {
+  expectNumber(got[recs.numberField], want.number, `${what}: ${recs.numberField}`);
+  expectText(got[recs.textField], want.text, `${what}: ${recs.textField}`);
+}
+
 /**
  * The state's sortField value of each record, read by ID (step: REC-001 / REC-002 are judged by
  * their own tests), with its number and text: the truth the query tests compare against.

@@ -23,13 +23,23 @@
 // A refusal is shrunk to the smallest request that the oracle still refuses for the same rule (one
 // option dropped, one sort key, one column, one alias at a time); the fixture stays as chosen.
 import { expect } from 'vitest';
-import { PreconditionFailedError, blockedByStep } from '../../src/suite-api/dsl.js';
-import { type Factor, type Row as PairRow, coveringArray, pairsOf } from './pairwise.js';
+import { NotApplicableError, PreconditionFailedError, blockedByStep } from '../../src/suite-api/dsl.js';
+import { SAMPLE_NUMBERS, SAMPLE_TEXTS } from './data-classes.js';
+import { type Row as PairRow, coveringArray, pairsOf } from './pairwise.js';
+import {
+  FILE_COLUMN_SETS,
+  PAIR_FILES,
+  type Listing,
+  attachedFactors,
+  cycled,
+  pairSeed,
+  queryFactors,
+} from './pair-factors.js';
 import { type Fixture, type QueryCase, baseOf, judge, params } from './query-combinations.js';
 import { adversarialParams, type Records } from './records-query.js';
 import { type Ctx, type Q, type Row, askedKeys, enc, findInQuery, get, needsNoParentInformation } from './request.js';
 
-export type Listing = 'records' | 'files' | 'attached';
+export type { Listing } from './pair-factors.js';
 
 /** A refusal of the oracle: the rule it names and its message. */
 interface Refused {
@@ -50,26 +60,8 @@ export interface PairVerdict {
 
 // ------------------------------------------------------------------ the domain and file queries
 
-const OPT3 = ['absent', 'false', 'true'] as const;
-
-/** The factors of a query listing; `linq` and `two` only when the fixture has them. */
-export function queryFactors(o: { assoc: boolean; two: boolean; linq: boolean }): Factor[] {
-  return [
-    { name: 'key', levels: ['plain', 'aliased'] },
-    ...(o.assoc ? [{ name: 'assoc', levels: ['none', 'bare', 'bare-aliased', 'dotted', 'dotted-aliased'] }] : []),
-    { name: 'nulls', levels: ['none', 'all-null', 'one-value', 'both'] },
-    { name: 'resolve', levels: OPT3 },
-    { name: 'suppress', levels: OPT3 },
-    { name: 'total', levels: OPT3 },
-    { name: 'sort', levels: ['none', 'asc', 'asc-keyword', 'desc', ...(o.two ? ['two-keys'] : [])] },
-    { name: 'offset', levels: ['absent', '0', '1', 'middle', 'last', 'past-end'], blinding: ['past-end'] },
-    { name: 'take', levels: ['absent', '1', '7', '100', '101'], blinding: ['101'] },
-    { name: 'select', levels: o.linq ? ['filter', 'linq'] : ['filter'] },
-  ];
-}
-
 /** The request of a row of the covering array over `f`. */
-export function caseOf(f: Fixture, row: PairRow): QueryCase {
+export function caseOf(f: Fixture & { stored?: string[] }, row: PairRow): QueryCase {
   const { sortField, groupField, allNullField, sometimesNullField } = f.recs;
   const dotted = f.fields.find((x) => x.includes('.'));
   const columns: QueryCase['columns'] = [];
@@ -81,6 +73,7 @@ export function caseOf(f: Fixture, row: PairRow): QueryCase {
   if (assocField) columns.push(a.endsWith('aliased') ? { field: assocField, alias: alias() } : { field: assocField });
   if (row.nulls === 'all-null' || row.nulls === 'both') columns.push({ field: allNullField });
   if (row.nulls === 'one-value' || row.nulls === 'both') columns.push({ field: sometimesNullField });
+  if (row.nulls === 'stored') for (const field of f.stored ?? []) columns.push({ field });
   const opt = (v: string | undefined) => (v === 'true' ? true : v === 'false' ? false : undefined);
   const base = baseOf(f, { columns, linq: row.select === 'linq' });
   const count = base.length;
@@ -132,9 +125,10 @@ export async function pairFixture(
   t: Ctx,
   listing: 'records' | 'files',
   count: number,
-): Promise<Fixture & { assoc?: AssocRecord }> {
+): Promise<Fixture & { assoc?: AssocRecord; stored?: string[] }> {
   const domain = listing === 'files' ? 'File' : undefined;
-  const recs: Records = await t.given('records', lastRankedSparse(t, domain, count));
+  const recs = await pairRecords(t, listing, lastRankedSparse(t, domain, count));
+  const stored = recs.numberField && recs.textField ? [recs.numberField, recs.textField] : undefined;
   let keyField = 'FileID'; // spec 2.2
   let assocField: string | undefined;
   let dotted: string | undefined;
@@ -158,6 +152,7 @@ export async function pairFixture(
     recs.sometimesNullField,
     ...(dotted ? [dotted] : []),
     ...(assocField ? [assocField] : []),
+    ...(stored ?? []),
   ].filter((x, i, xs) => xs.indexOf(x) === i);
   const readReq = listing === 'files' ? 'FILE-009' : 'REC-002';
   const read = async (resolve: boolean) => {
@@ -212,7 +207,33 @@ export async function pairFixture(
     ...(assocField ? { assocField } : {}),
     ...(linqRows ? { linqRows } : {}),
     ...(assocRecord ? { assoc: assocRecord } : {}),
+    ...(stored ? { stored } : {}),
   };
+}
+
+/**
+ * The 'records' state of a listing: on the domain query with the stored values of the data classes
+ * (protocol 1.2.0: `numbers` and `texts`, the samples of support/data-classes.ts cycled), so the
+ * pairs meet a 0, a null, a fraction and non-ASCII text; an endpoint that cannot give them (an older
+ * protocol, a refusal, the params not honoured) gets the run without them (`nulls=stored` then asks
+ * no column of its own).
+ */
+async function pairRecords(
+  t: Ctx,
+  listing: 'records' | 'files',
+  p: ReturnType<typeof lastRankedSparse>,
+): Promise<Records> {
+  if (listing === 'records')
+    try {
+      return await t.given('records', {
+        ...p,
+        numbers: cycled(SAMPLE_NUMBERS, p.count),
+        texts: cycled(SAMPLE_TEXTS, p.count),
+      });
+    } catch (e) {
+      if (!(e instanceof NotApplicableError || e instanceof PreconditionFailedError)) throw e;
+    }
+  return t.given('records', p);
 }
 
 /** The record of 'a record with associations': its ID and key field. */
@@ -417,25 +438,26 @@ async function runRows<C>(
   };
 }
 
-/** Seed of one listing's covering array, from the run's seed. */
-function seedOf(t: Ctx, listing: Listing): number {
-  const base = t.run.seed ?? Math.floor(Math.random() * 2 ** 31);
-  return (base ^ { records: 0x5a17, files: 0x3c11, attached: 0x0f0f }[listing]) >>> 0;
-}
-
 /** The covering array of a query listing over its fixture, asked and judged. */
+export { attachedFactors, queryFactors };
+
 export async function runQueryPairs(t: Ctx, listing: 'records' | 'files', count: number): Promise<PairVerdict> {
   const f = await pairFixture(t, listing, count);
   const leftOut: string[] = [];
   if (!f.linqRows) leftOut.push(`LINQ filter: the 'records' state of ${f.recs.domain} gives no linqFilter`);
   if (listing === 'records' && !f.recs.groupField)
     leftOut.push(`sort on two keys: the 'records' state of ${f.recs.domain} gives no groupField`);
+  if (listing === 'records' && !f.stored)
+    leftOut.push(
+      `stored values of the data classes: the 'records' state of ${f.recs.domain} took no numbers and texts`,
+    );
   const factors = queryFactors({
     assoc: listing === 'records',
     two: listing === 'records' && !!f.recs.groupField,
     linq: !!f.linqRows,
+    stored: listing === 'records' && !!f.stored,
   });
-  const seed = seedOf(t, listing);
+  const seed = pairSeed(t.run.seed ?? Math.floor(Math.random() * 2 ** 31), listing);
   const { rows } = coveringArray(factors, seed);
   const pairs = new Set(rows.flatMap((r) => pairsOf(factors, r))).size;
   // and the value of sometimesNullField only on the last row of a page, and only on the first (the
@@ -471,14 +493,6 @@ export async function runQueryPairs(t: Ctx, listing: 'records' | 'files', count:
 
 // ------------------------------------------------------------------ the attached-files listing
 
-/** File columns of spec 2.2 asked in sets on the listing (Contents and DownloadURL have rules of their own). */
-const FILE_COLUMN_SETS: Record<string, string[]> = {
-  id: ['FileID'],
-  'name-size': ['FileName', 'FileSize'],
-  metadata: ['FileID', 'MimeType', 'EntryDate', 'IsUnlinked'],
-  described: ['FileName', 'Description', 'SourceType'],
-};
-
 export interface AttachedCase {
   columns: Array<{ field: string; alias?: string }>;
   take?: number;
@@ -492,27 +506,6 @@ export interface AttachedFixture {
   truth: Row[];
 }
 
-/** Files with distinct names, types and sizes: the suite's own, attached to one parent. */
-const FILES = [
-  { fileName: 'pair-a.txt', contentsBase64: 'YQ==' },
-  { fileName: 'pair-b.png', contentsBase64: 'iVBORw0KGgo=' },
-  { fileName: 'pair-c.pdf', contentsBase64: 'JVBERi0xLjQK' },
-  { fileName: 'pair-d.txt', contentsBase64: 'w6TDtsO8' },
-  { fileName: 'pair-e.docx', contentsBase64: 'UEsDBBQABgAIAAAAIQA=' },
-];
-
-export function attachedFactors(n: number): Factor[] {
-  return [
-    { name: 'columns', levels: Object.keys(FILE_COLUMN_SETS) },
-    { name: 'alias', levels: ['none', 'first', 'all'] },
-    {
-      name: 'take',
-      levels: ['absent', '1', String(n - 1), String(n), String(n + 1), '100', '101'],
-      blinding: ['101'],
-    },
-  ];
-}
-
 function attachedCaseOf(row: PairRow): AttachedCase {
   const fields = FILE_COLUMN_SETS[row.columns!]!;
   const columns = fields.map((field, i) =>
@@ -522,7 +515,7 @@ function attachedCaseOf(row: PairRow): AttachedCase {
 }
 
 async function attachedFixture(t: Ctx): Promise<AttachedFixture> {
-  const p = await t.given('a record with files', { files: FILES });
+  const p = await t.given('a record with files', { files: PAIR_FILES });
   const all = [...new Set(Object.values(FILE_COLUMN_SETS).flat())];
   const truth = await Promise.all(
     p.fileIds.map(async (id) => {
@@ -632,7 +625,7 @@ function smallerAttached(c: AttachedCase): AttachedCase[] {
 export async function runAttachedPairs(t: Ctx): Promise<PairVerdict> {
   const f = await attachedFixture(t);
   const factors = attachedFactors(f.fileIds.length);
-  const seed = seedOf(t, 'attached');
+  const seed = pairSeed(t.run.seed ?? Math.floor(Math.random() * 2 ** 31), 'attached');
   const { rows } = coveringArray(factors, seed);
   const pairs = new Set(rows.flatMap((r) => pairsOf(factors, r))).size;
   const v = await runRows(

@@ -1,5 +1,6 @@
 // Provider states of the links area: 'a contact', 'a link parent', 'contact relationships'.
 import { CODE_LISTS } from '../dictionary.js';
+import { ApiError } from '../errors.js';
 import type { StateDef } from './registry.js';
 import { createRecord, createTwins, domainParam, marker, storedFields } from './records.js';
 
@@ -30,9 +31,21 @@ const aContact: StateDef = {
   },
 };
 
+/** The parent's domain: `domain`, or with `customDomain: true` (protocol 1.2.0) a `Custom.` one. */
+function parentDomain(params: Record<string, unknown>, ctx: Parameters<StateDef['setup']>[1]) {
+  if (params.customDomain !== undefined && typeof params.customDomain !== 'boolean')
+    throw new ApiError(400, 'MalformedRequest', "'customDomain' must be a boolean.");
+  if (params.customDomain !== true) return domainParam(ctx, params.domain, 'Claim');
+  if (params.domain !== undefined)
+    throw new ApiError(400, 'MalformedRequest', "'customDomain' chooses the domain: give it without 'domain'.");
+  const custom = ctx.deps.dict.all().find((d) => d.name.startsWith('Custom.'));
+  if (!custom) throw new ApiError(501, 'FixtureCannotExist', 'This service has no customer-defined domain.');
+  return custom;
+}
+
 const aLinkParent: StateDef = {
   setup(params, ctx) {
-    const def = domainParam(ctx, params.domain, 'Claim');
+    const def = parentDomain(params, ctx);
     const mark = marker(ctx);
     const text = storedFields(def).find((f) => f.type === 'text');
     const key = `LP-${mark}`;
@@ -53,6 +66,7 @@ const aLinkParent: StateDef = {
       textMatchKey: text ? key : undefined,
     };
     if (nonMatchable) values.nonMatchableField = nonMatchable.name;
+    if (params.customDomain === true) values.customDomain = true;
     if (twin) {
       values.twinDomain = twin.name;
       values.twinDomainId = twin.id;
