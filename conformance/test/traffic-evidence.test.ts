@@ -10,31 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../src/spec/catalogue.js';
-import { loadOpenApi } from '../src/spec/openapi.js';
-import { resolveBindings } from '../src/model/bindings.js';
-import { trafficResults } from '../src/traffic/report.js';
-import { verifyTraffic, type Verification } from '../src/traffic/verify.js';
+import type { Verification } from '../src/traffic/verify.js';
 import { harEntry, harLog, type HarEntry } from '../src/traffic/har.js';
 import type { RunResults } from '../src/report/results.js';
-import { entry, writeHar } from './helpers/har.js';
+import { entry, judgeHars, writeHar } from './helpers/har.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-traffic-evidence-'));
-const index = loadOpenApi();
-const catalogue = loadCatalogue();
-const bindings = resolveBindings();
 
 function verdict(files: string[], baseUrl?: string): { v: Verification; r: RunResults } {
-  const v = verifyTraffic(files, { index, bindings, ...(baseUrl ? { baseUrl } : {}) });
-  const r = trafficResults(v, {
-    catalogue,
-    suiteVersion: '0',
-    specVersion: '0',
-    tokenHeader: 'Token',
-    tokenPrefix: '',
-    startedAt: new Date(),
-  }).results;
-  return { v, r };
+  return judgeHars(files, baseUrl);
 }
 const judge = (entries: HarEntry[], baseUrl?: string) =>
   verdict([writeHar(tmp, `e${crypto.randomUUID()}.har`, entries)], baseUrl);

@@ -6,37 +6,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../src/spec/catalogue.js';
-import { loadOpenApi } from '../src/spec/openapi.js';
-import { resolveBindings } from '../src/model/bindings.js';
 import { curlCommand } from '../src/report/curl.js';
 import { redactor, shortenContents } from '../src/traffic/redact.js';
-import { notJudgeableReason, trafficResults } from '../src/traffic/report.js';
+import { notJudgeableReason } from '../src/traffic/report.js';
 import { SCHEMA_RULE } from '../src/traffic/rules-schema.js';
 import { SEQUENCE_RULES } from '../src/traffic/sequence-rules.js';
-import { EXCHANGE_RULES, NOT_JUDGEABLE, verifyTraffic } from '../src/traffic/verify.js';
+import { EXCHANGE_RULES, NOT_JUDGEABLE } from '../src/traffic/verify.js';
 import type { RunResults } from '../src/report/results.js';
 import { withTrafficRulesTable } from '../src/traffic/docs.js';
-import { entry, writeHar } from './helpers/har.js';
+import { entry, judgeHars, writeHar } from './helpers/har.js';
 import { runCli } from './helpers/cli.js';
 import { resultsValidator } from './helpers/schema.js';
 import type { HarEntry } from '../src/traffic/har.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-traffic-'));
-const index = loadOpenApi();
 const catalogue = loadCatalogue();
-const bindings = resolveBindings();
 
 function judge(entries: HarEntry[]): RunResults {
-  const file = writeHar(tmp, `t${Math.random().toString(36).slice(2)}.har`, entries);
-  const v = verifyTraffic([file], { index, bindings });
-  return trafficResults(v, {
-    catalogue,
-    suiteVersion: '0',
-    specVersion: '0',
-    tokenHeader: 'Token',
-    tokenPrefix: '',
-    startedAt: new Date(),
-  }).results;
+  return judgeHars([writeHar(tmp, `t${Math.random().toString(36).slice(2)}.har`, entries)]).r;
 }
 const result = (r: RunResults, id: string) => r.requirements.find((q) => q.id === id)!;
 

@@ -9,30 +9,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../src/spec/catalogue.js';
-import { loadOpenApi } from '../src/spec/openapi.js';
-import { resolveBindings } from '../src/model/bindings.js';
-import { trafficResults } from '../src/traffic/report.js';
-import { verifyTraffic } from '../src/traffic/verify.js';
 import type { HarEntry } from '../src/traffic/har.js';
 import type { RunResults } from '../src/report/results.js';
-import { entry, writeHar } from './helpers/har.js';
+import { entry, judgeHars, writeHar } from './helpers/har.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-traffic-states-'));
-const index = loadOpenApi();
-const catalogue = loadCatalogue();
-const bindings = resolveBindings();
 
 function judge(entries: HarEntry[]): RunResults {
-  const v = verifyTraffic([writeHar(tmp, `s${crypto.randomUUID()}.har`, entries)], { index, bindings });
-  return trafficResults(v, {
-    catalogue,
-    suiteVersion: '0',
-    specVersion: '0',
-    tokenHeader: 'Token',
-    tokenPrefix: '',
-    startedAt: new Date(),
-  }).results;
+  return judgeHars([writeHar(tmp, `s${crypto.randomUUID()}.har`, entries)]).r;
 }
 const result = (r: RunResults, id: string) => r.requirements.find((q) => q.id === id)!.result;
 const failed = (r: RunResults) =>

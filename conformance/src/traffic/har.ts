@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { SpooledExchange } from '../suite-api/spool.js';
 import { UsageError } from '../model/errors.js';
 
 export interface HarHeader {
@@ -356,18 +357,7 @@ export function harHeaders(h: Record<string, string>): HarHeader[] {
 }
 
 /** A HAR entry of one exchange whose bodies are text (the interface's bodies are JSON). */
-export function harEntry(x: {
-  startedMs: number;
-  ms: number;
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status: number;
-  statusText?: string;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-}): HarEntry {
+export function harEntry(x: SpooledExchange & { statusText?: string }): HarEntry {
   const u = new URL(x.url);
   const reqType = lookup(x.requestHeaders, 'content-type') ?? 'application/octet-stream';
   const resType = lookup(x.responseHeaders, 'content-type') ?? '';
