@@ -63,6 +63,22 @@ export const COL_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'resolve-nulls-dotted-properties',
+    title: 'dotted columns come back null when resolving, only then',
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=Location.Name,Location&resolveAssociationNames=true'),
+        upstream: ok({ List: [{ 'Location.Name': 'Depot', Location: 'Depot (L1)' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ 'Location.Name': null, Location: 'Depot (L1)' }]),
+      },
+      {
+        req: get('/api/Claim/1?columns=Location.Name'),
+        upstream: ok({ Record: { 'Location.Name': 'Depot' }, Domain: 'Claim', Id: 1 }),
+        expect: (out) => expect(json(out).Record).toEqual({ 'Location.Name': 'Depot' }),
+      },
+    ],
+  },
+  {
     fault: 'resolve-association-names-ignored',
     title: 'resolveAssociationNames is dropped',
     steps: [

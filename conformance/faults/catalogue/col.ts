@@ -146,6 +146,21 @@ export const COL_FAULTS: Fault[] = [
     }),
   },
   {
+    // blind set 2 (a fault written from the spec alone, missed on 72ebccf): the resolving path
+    // handles every column of an association, its dotted properties too
+    name: 'resolve-nulls-dotted-properties',
+    area: 'COL',
+    description:
+      'With resolveAssociationNames=true, every column of an association goes down the display-name path: dotted properties (Location.City) come back null.',
+    requirements: ['COL-004'],
+    rewrite: onJsonResponse(RECORD_READS, (body, req) => {
+      if (!isTrue(req.query.get('resolveAssociationNames'))) return;
+      const dotted = (parseColumns(req.query.get('columns')) ?? []).filter((c) => c.field.includes('.'));
+      const recs: any[] = body?.Record ? [body.Record] : Array.isArray(body?.List) ? body.List : [];
+      for (const rec of recs) for (const c of dotted) if (c.key in rec) rec[c.key] = null;
+    }),
+  },
+  {
     name: 'resolve-association-names-ignored',
     area: 'COL',
     description: 'resolveAssociationNames=true is ignored, so association columns stay null.',

@@ -173,7 +173,15 @@ export async function pairFixture(
     }
     return out;
   };
-  const [truth, resolved] = await Promise.all([read(false), assocField ? read(true) : Promise.resolve(undefined)]);
+  const [truth, resolvedRead] = await Promise.all([read(false), assocField ? read(true) : Promise.resolve(undefined)]);
+  // resolveAssociationNames changes what a bare association field answers, nothing else (spec 4.1
+  // rule 5): a dotted property reads the same with it (rule 4), so only the association field of a
+  // resolved read is truth; the rest stays the plain read's (a service that nulls dotted
+  // properties when resolving answers both reads alike and must not set the truth)
+  const resolved =
+    resolvedRead && assocField
+      ? truth.map((row, i) => ({ ...row, [assocField]: resolvedRead[i]?.[assocField] ?? null }))
+      : undefined;
   await t.needs(readReq, `read the ${recs.ids.length} records of the fixture by ID`, async () => {
     const wrong = recs.ids.flatMap((id, i) => {
       const key = truth[i]?.[keyField];
@@ -266,6 +274,11 @@ async function associationProbes(t: Ctx, f: Fixture, a: AssocRecord): Promise<Re
   const probes = (['bare', 'dotted'] as const).flatMap((col) =>
     [false, true].flatMap((aliased) => [undefined, false, true].map((resolve) => ({ col, aliased, resolve }))),
   );
+  if (JSON.stringify(resolved[dotted] ?? null) !== JSON.stringify(plain[dotted] ?? null))
+    return {
+      requirement: 'COL-004',
+      message: `${dotted} of record ${a.id} read by ID is ${JSON.stringify(resolved[dotted] ?? null)} with resolveAssociationNames=true and ${JSON.stringify(plain[dotted] ?? null)} without it; resolving changes only a bare association field (spec 4.1 rule 5)\nas sent: GET ${path} ${JSON.stringify({ columns: `${assocField},${dotted}`, resolveAssociationNames: true })}`,
+    };
   const refusals = await pooled(probes, async ({ col, aliased, resolve }) => {
     const field = col === 'bare' ? assocField : dotted;
     const key = aliased ? 'AliasP' : field;
@@ -274,7 +287,8 @@ async function associationProbes(t: Ctx, f: Fixture, a: AssocRecord): Promise<Re
       ...(resolve === undefined ? {} : { resolveAssociationNames: resolve }),
     };
     const row = await findInQuery(t, `/api/${enc(f.recs.domain)}/Query`, a.keyField, a.keyField, a.id, q);
-    const want = (resolve === true ? resolved : plain)[field] ?? null;
+    // a dotted property is the same with or without resolveAssociationNames (spec 4.1 rules 4, 5)
+    const want = (resolve === true && col === 'bare' ? resolved : plain)[field] ?? null;
     const sent = `GET /api/${f.recs.domain}/Query ${JSON.stringify(q)} (record ${a.id})`;
     if (!(key in row))
       return {
