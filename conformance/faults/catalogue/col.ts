@@ -86,25 +86,29 @@ function bareFieldRewrite(
   });
 }
 
+/** The request with every `<field> as <Alias>` read as the bare field (each field once); the
+ * request itself when no column has an alias. */
+function aliasesDropped(req: ProxyRequest): ProxyRequest {
+  const cols = parseColumns(req.query.get('columns'));
+  if (!cols || cols.every((c) => c.key === c.field)) return req;
+  const r = cloneRequest(req);
+  const seen = new Set<string>();
+  r.query.set(
+    'columns',
+    formatColumns(
+      cols.map((c) => ({ field: c.field, key: c.field })).filter((c) => !seen.has(c.field) && seen.add(c.field)),
+    ),
+  );
+  return r;
+}
+
 export const COL_FAULTS: Fault[] = [
   {
     name: 'column-alias-ignored',
     area: 'COL',
     description: '`<field> as <Alias>` is read as the bare field: the value comes back under the field name.',
     requirements: ['COL-003'],
-    rewrite: onRequest(READS, (req) => {
-      const cols = parseColumns(req.query.get('columns'));
-      if (!cols || cols.every((c) => c.key === c.field)) return req;
-      const r = cloneRequest(req);
-      const seen = new Set<string>();
-      r.query.set(
-        'columns',
-        formatColumns(
-          cols.map((c) => ({ field: c.field, key: c.field })).filter((c) => !seen.has(c.field) && seen.add(c.field)),
-        ),
-      );
-      return r;
-    }),
+    rewrite: onRequest(READS, aliasesDropped),
   },
   {
     name: 'bare-association-returns-id',
@@ -241,19 +245,8 @@ export const COL_FAULTS: Fault[] = [
     description:
       'With resolveAssociationNames=true the columns are parsed by another path that reads `<field> as <Alias>` as the bare field: the value comes back under the field name.',
     requirements: ['COL-003'],
-    rewrite: onRequest(RECORD_READS, (req) => {
-      const cols = parseColumns(req.query.get('columns'));
-      if (!isTrue(req.query.get('resolveAssociationNames')) || !cols || cols.every((c) => c.key === c.field))
-        return req;
-      const r = cloneRequest(req);
-      const seen = new Set<string>();
-      r.query.set(
-        'columns',
-        formatColumns(
-          cols.map((c) => ({ field: c.field, key: c.field })).filter((c) => !seen.has(c.field) && seen.add(c.field)),
-        ),
-      );
-      return r;
-    }),
+    rewrite: onRequest(RECORD_READS, (req) =>
+      isTrue(req.query.get('resolveAssociationNames')) ? aliasesDropped(req) : req,
+    ),
   },
 ];

@@ -53,6 +53,29 @@ const linqFilterAfterPaging: Fault['rewrite'] = on(QUERIES, async (req, route, _
   return withResponseJson(res, body);
 });
 
+/**
+ * Empty-column suppression decided from only some of the page's records (`looked`, an off-by-one
+ * or first-row-only loop): the query runs without it and a column null (or absent) in every
+ * record looked at is dropped from every record, even when a record not looked at has a value.
+ */
+function suppressionJudgedOn(
+  looked: (rows: Array<Record<string, unknown>>) => Array<Record<string, unknown>>,
+): Fault['rewrite'] {
+  return on(QUERIES, async (req, _route, _ctx, next) => {
+    if (!isTrue(req.query.get('excludeEmptyColumns'))) return next(req);
+    const r = cloneRequest(req);
+    r.query.delete('excludeEmptyColumns');
+    const res = await next(r);
+    const body = bodyJson(res);
+    if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
+    const rows: Array<Record<string, unknown>> = body.List;
+    const seen = looked(rows);
+    for (const k of Object.keys(rows[0]!))
+      if (seen.every((row) => row[k] === null || row[k] === undefined)) for (const row of rows) delete row[k];
+    return withResponseJson(res, body);
+  });
+}
+
 export const QRY_FAULTS: Fault[] = [
   {
     name: 'take-above-100-honoured',
@@ -197,17 +220,7 @@ export const QRY_FAULTS: Fault[] = [
     description:
       'Empty-column suppression decides from the first record alone: a column null there is dropped, even when a later record has a value.',
     requirements: ['QRY-012'],
-    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
-      if (!isTrue(req.query.get('excludeEmptyColumns'))) return next(req);
-      const r = cloneRequest(req);
-      r.query.delete('excludeEmptyColumns');
-      const res = await next(r);
-      const body = bodyJson(res);
-      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
-      const rows: Array<Record<string, unknown>> = body.List;
-      for (const k of Object.keys(rows[0]!)) if (rows[0]![k] === null) for (const row of rows) delete row[k];
-      return withResponseJson(res, body);
-    }),
+    rewrite: suppressionJudgedOn((rows) => rows.slice(0, 1)),
   },
   {
     name: 'empty-column-suppression-ignored',
@@ -318,19 +331,7 @@ export const QRY_FAULTS: Fault[] = [
     description:
       'Empty-column suppression looks at every record but the last (an off-by-one loop): a column whose only value is on the last record of the page is dropped.',
     requirements: ['QRY-012'],
-    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
-      if (!isTrue(req.query.get('excludeEmptyColumns'))) return next(req);
-      const r = cloneRequest(req);
-      r.query.delete('excludeEmptyColumns');
-      const res = await next(r);
-      const body = bodyJson(res);
-      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
-      const rows: Array<Record<string, unknown>> = body.List;
-      const looked = rows.length > 1 ? rows.slice(0, -1) : rows;
-      for (const k of Object.keys(rows[0]!))
-        if (looked.every((row) => row[k] === null || row[k] === undefined)) for (const row of rows) delete row[k];
-      return withResponseJson(res, body);
-    }),
+    rewrite: suppressionJudgedOn((rows) => (rows.length > 1 ? rows.slice(0, -1) : rows)),
   },
   {
     name: 'sort-desc-ignored-with-resolve-association-names',
