@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
+import { seededRandom } from './pairwise.js';
 import { type Ctx, type Q, enc, findInQuery, get, judgedAlone, listOf } from './request.js';
 
 export type Records = ProviderStates['records']['values'];
@@ -18,18 +19,6 @@ export type Direction = 'asc' | 'desc';
 export interface SortKey {
   field: string;
   dir: Direction;
-}
-
-/** Draws from the run's seed: one stream per call site and size, the same in every run with that seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    // mulberry32
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -50,7 +39,8 @@ export function adversarialParams(
   if (n < 3) return p;
   let h = (t.run.seed ?? 0) ^ Math.imul(n, 0x9e3779b1);
   for (const ch of `${p.domain ?? ''}|${salt}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
-  const rnd = seeded(h);
+  // one stream per call site and size, the same in every run with that seed
+  const rnd = seededRandom(h);
   const identity = Array.from({ length: n }, (_, i) => i);
   for (;;) {
     const ranks = [...identity];
