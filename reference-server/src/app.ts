@@ -9,6 +9,7 @@ import { bodySizeLimit } from './limits.js';
 import { checkEveryRoute } from './request-checks.js';
 import { loadSettings } from './settings.js';
 import { MethodRouter } from './routing.js';
+import { StrictPatternRouter } from './router.js';
 import { registerProviderStates } from './provider-states/index.js';
 import * as health from './areas/health.js';
 import * as authRoutes from './areas/auth-routes.js';
@@ -71,7 +72,8 @@ export function createApp(opts: CreateAppOptions = {}): CreatedApp {
   deps.settings = loadSettings(db, opts.settings);
   const log = opts.log ?? defaultLog;
 
-  const app = new Hono<AppEnv>();
+  // Hono's PatternRouter, strict about a trailing slash (router.ts)
+  const app = new Hono<AppEnv>({ router: new StrictPatternRouter() });
   app.onError(makeErrorHandler(log));
   if (opts.requestLog) {
     const requestLog = opts.requestLog;

@@ -28,8 +28,17 @@ function moreSpecific(a: string[], b: string[]): number {
   return 0;
 }
 
+/** How many path shapes `allowed` keeps the answer of (a shape is a path with every segment that
+ * no template has at its position replaced by one marker: there are few of them). */
+const SHAPE_CACHE_SIZE = 4096;
+/** Stands for a segment no template names at its position (a template segment is never empty). */
+const ANY = '';
+
 export class MethodRouter {
   private templates: Template[] = [];
+  /** the literal segments the templates hold at each position */
+  private literalsAt: Array<Set<string>> = [];
+  private byShape = new Map<string, Set<string> | undefined>();
 
   /** Reads the declared routes of `app` (call after every route is registered). */
   seal(app: Hono<AppEnv>): void {
@@ -41,11 +50,50 @@ export class MethodRouter {
       byPath.set(r.path, set);
     }
     this.templates = [...byPath].map(([p, methods]) => ({ segments: segmentsOf(p), methods }));
+    this.literalsAt = [];
+    for (const t of this.templates)
+      t.segments.forEach((s, i) => {
+        const at = (this.literalsAt[i] ??= new Set<string>());
+        if (!isParam(s)) at.add(s);
+      });
+    this.byShape.clear();
   }
 
-  /** The methods of the most specific templates matching `path`, or undefined when none matches. */
+  /** The methods of the most specific templates matching `path`, or undefined when none matches.
+   * Which templates match depends only on the path's shape (a segment counts only where some
+   * template names it), so the answer is kept per shape: a record read's path differs from the
+   * last one in its ID alone, which no template names. */
   allowed(path: string): Set<string> | undefined {
-    const segs = segmentsOf(path);
+    const shape = this.shapeOf(path);
+    if (shape === undefined) return undefined; // more segments than any template
+    if (this.byShape.has(shape)) return this.byShape.get(shape);
+    const out = this.resolve(segmentsOf(path));
+    if (this.byShape.size < SHAPE_CACHE_SIZE) this.byShape.set(shape, out);
+    return out;
+  }
+
+  /** The path's segments (empty ones skipped, as segmentsOf does), each one no template names at
+   * its position replaced by ANY, joined by '/'; undefined when it has more segments than any
+   * template. */
+  private shapeOf(path: string): string | undefined {
+    let shape = '';
+    let at = 0;
+    for (let i = 0; i <= path.length;) {
+      let j = path.indexOf('/', i);
+      if (j < 0) j = path.length;
+      if (j > i) {
+        const literals = this.literalsAt[at];
+        if (!literals) return undefined;
+        const seg = path.slice(i, j);
+        shape += (literals.has(seg) ? seg : ANY) + '/';
+        at++;
+      }
+      i = j + 1;
+    }
+    return shape;
+  }
+
+  private resolve(segs: string[]): Set<string> | undefined {
     const matching = this.templates.filter(
       (t) => t.segments.length === segs.length && t.segments.every((s, i) => isParam(s) || s === segs[i]),
     );
