@@ -9,6 +9,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import { ApiError } from './errors.js';
 import { own } from './own.js';
+import { queryParam } from './query-params.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -219,7 +220,20 @@ export class SpecValidator {
     return check;
   }
 
+  /** the checks of each operation asked for, by method as given and path template: a route asks
+   * for its own on every request, so no key is built for the lookup */
+  private opsAsked = new Map<string, Map<string, OperationCheck | undefined>>();
+
   operation(method: string, path: string): OperationCheck | undefined {
+    let byPath = this.opsAsked.get(method);
+    if (!byPath) this.opsAsked.set(method, (byPath = new Map()));
+    if (byPath.has(path)) return byPath.get(path);
+    const check = this.compileOperation(method, path);
+    byPath.set(path, check);
+    return check;
+  }
+
+  private compileOperation(method: string, path: string): OperationCheck | undefined {
     const key = `${method.toLowerCase()} ${path}`;
     if (this.ops.has(key)) return this.ops.get(key);
     const paths = (this.doc.paths ?? {}) as Record<string, Json>;
@@ -346,7 +360,7 @@ export function validateQuery(c: Context, method: string, path: string): void {
   const op = getSpecValidator()?.operation(method, path);
   if (!op) return;
   for (const p of op.params) {
-    const raw = p.in === 'query' ? c.req.query(p.name) : c.req.param(p.name);
+    const raw = p.in === 'query' ? queryParam(c, p.name) : c.req.param(p.name);
     if (raw === undefined) {
       if (p.required) throw new ApiError(400, 'MalformedRequest', `The ${p.in} parameter '${p.name}' is required.`);
       continue;

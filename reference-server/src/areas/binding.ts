@@ -16,6 +16,7 @@ import { modifiability } from '../proposals/modifiability.js';
 import { migrate } from '../proposals/tables.js';
 import { isoDate, utcTimestamp } from '../time.js';
 import { parseIntParam } from '../validation.js';
+import { queryParam } from '../query-params.js';
 
 type BindStatusValue = components['schemas']['BindStatus']['Status'];
 
@@ -296,8 +297,8 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   app.post('/api/Quotes/Proposals/:proposalId/QueueBindQuote', (c) => {
     requireProposalPermission(c.get('user'), 'Edit');
     const id = parseIntParam(c.req.param('proposalId'), 'proposalId');
-    const frequency = c.req.query('billingFrequencyCode');
-    const status = c.req.query('billingStatus');
+    const frequency = queryParam(c, 'billingFrequencyCode');
+    const status = queryParam(c, 'billingStatus');
     if (status !== undefined && !BILLING_STATUSES.has(status)) {
       throw new ApiError(400, 'MalformedRequest', `billingStatus must be one of B, W, N, S, E; got '${status}'.`);
     }

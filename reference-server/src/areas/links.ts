@@ -14,6 +14,7 @@ import { parseIntParam, readJsonBody, validateBody, validateQuery } from '../val
 import { requestContext, requireDomain } from './records.js';
 import type { components } from '../../../spec/generated/openapi.js';
 import { linkPermission as parentPermission } from '../../../spec/generated/facts.js';
+import { queryParam } from '../query-params.js';
 
 type LinkUpsertResult = components['schemas']['LinkUpsertResult'];
 type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
@@ -190,7 +191,7 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
   // REQ: LINK-012
   app.get('/api/Link/Query', (c) => {
     validateQuery(c, 'get', '/api/Link/Query');
-    const qp = (n: string) => c.req.query(n);
+    const qp = (n: string) => queryParam(c, n);
     const user: User = c.get('user');
     const parentDomain = qp('parentDomain');
     const childDomain = qp('childDomain');

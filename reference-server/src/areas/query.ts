@@ -12,6 +12,7 @@ import { selectRecords } from '../columns/select-records.js';
 import type { SqlFragment } from '../filter-parser.js';
 import { parseBoolParam, parseIntParam, validateQuery } from '../validation.js';
 import { activeCondition, requestContext, requireDomain } from './records.js';
+import { queryParam } from '../query-params.js';
 
 const DEFAULT_TAKE = 30;
 const MAX_TAKE = 100;
@@ -45,7 +46,7 @@ export interface ListOptions {
 /** Run a list query with the query-string options of `c`; answers `{List, TotalCount?}`. */
 // REQ: QRY-018
 export function listQuery(c: Context<AppEnv>, deps: Deps, def: DomainDef, opts: ListOptions) {
-  const qp = (n: string) => c.req.query(n);
+  const qp = (n: string) => queryParam(c, n);
   const columns = parseColumnList(qp('columns'));
   const take = parseTake(qp('take'));
   const skip = parseSkip(qp('skip'));

@@ -9,6 +9,7 @@ import { compileRecordRead, type RecordRead } from '../columns/record-read.js';
 import type { RequestContext } from '../columns/request-context.js';
 import type { SqlFragment } from '../filter-parser.js';
 import { parseBoolParam, parseId, validateQuery } from '../validation.js';
+import { queryParam } from '../query-params.js';
 
 /** The domain of a path, matched case-sensitively; 404 UnknownDomain otherwise. */
 // REQ: DOM-001
@@ -45,8 +46,8 @@ const recordReads = new WeakMap<Deps, Map<string, RecordRead>>();
  * columns, resolveAssociationNames) is compiled once (column engine, SQL text, statement) and the
  * record is read with one query: its key and the active condition, as the existence check was. */
 function getOne(c: Context<AppEnv>, deps: Deps, def: DomainDef, id: number) {
-  const rawColumns = c.req.query('columns');
-  const rawResolve = c.req.query('resolveAssociationNames');
+  const rawColumns = queryParam(c, 'columns');
+  const rawResolve = queryParam(c, 'resolveAssociationNames');
   let reads = recordReads.get(deps);
   if (!reads) recordReads.set(deps, (reads = new Map()));
   // unambiguous whatever the raw values hold: the boolean is length-prefixed, absent ones are '-'

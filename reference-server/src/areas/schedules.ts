@@ -30,6 +30,7 @@ import { cannotModifyMessage, modifiability } from '../proposals/modifiability.j
 import { migrate } from '../proposals/tables.js';
 import { parseBoolParam, parseIntParam, parseJsonText, readBodyText } from '../validation.js';
 import { own } from '../own.js';
+import { queryParam } from '../query-params.js';
 
 /** Schedule operation result (spec 2.5); Warnings is always null in the reference. */
 // REQ: SCHED-001
@@ -431,7 +432,7 @@ export function register(app: Hono<AppEnv>, deps: Deps): void {
     requireProposalPermission(c.get('user'), 'Edit');
     const pid = parseIntParam(c.req.param('proposalId'), 'proposalId');
     // REQ: SCHED-013 (default false)
-    const isAtomic = parseBoolParam(c.req.query('isAtomic'), 'isAtomic', false);
+    const isAtomic = parseBoolParam(queryParam(c, 'isAtomic'), 'isAtomic', false);
     const proposal = loadProposal(deps.db, pid);
     const sd = scheduleDomain(deps, pid, c.req.param('domain'));
     const body = parseUpsertBody(await readBodyText(c));
