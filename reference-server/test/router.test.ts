@@ -1,6 +1,6 @@
 // Route matching without Hono's TrieRouter, and the method router's answers kept per path shape
 // (docs/benchmarks.md, third session): both are held to what they replace over every path built
-// from the routes' own segments, odd ones and the interface's literals (about 40,000 paths).
+// from the routes' own segments, odd ones and the interface's literals (about 75,000 paths).
 import { afterAll, describe, expect, it } from 'vitest';
 import { TrieRouter } from 'hono/router/trie-router';
 import { createApp } from '../src/app.js';
@@ -17,7 +17,21 @@ const routes = created.app.routes.map((r) => [r.method, r.path] as const);
 function corpus(): string[] {
   const segs = ['api', 'Claim', '1', 'Query', 'Files', 'Link', 'Upsert', 'Quotes', 'Proposals', 'Schedules'];
   segs.push('Reinstate', 'BindQuote', '', '%2F', 'x%20y', '_provider-states', 'Domains', 'health', 'File');
-  segs.push('UpsertMulti', ':id', '*', '..', '.', 'Authentication', 'Authenticate');
+  segs.push(
+    'UpsertMulti',
+    ':id',
+    '*',
+    '..',
+    '.',
+    'Authentication',
+    'Authenticate',
+    'é',
+    '%00',
+    '\0',
+    ' ',
+    '(x)',
+    '\u{1F600}',
+  );
   const paths = new Set<string>(['/', '//', '/api', '/api/']);
   const grow = (prefix: string, depth: number): void => {
     if (depth === 0) return;
