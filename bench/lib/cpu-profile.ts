@@ -64,15 +64,24 @@ function partOf(f: CallFrame, parent: CallFrame | undefined): Part | undefined {
     return 'row shaping (columns to JSON values)';
   if ((name === 'stringify' && f.url === '') || (name === 'json' && has(f, '/hono/dist/context')))
     return 'JSON serialisation';
-  if (has(f, '/hono/dist/router') || has(f, '/hono/dist/compose') || has(f, '/hono/dist/hono-base'))
+  if (
+    has(f, '/hono/dist/router') ||
+    has(f, '/hono/dist/compose') ||
+    has(f, '/hono/dist/hono-base') ||
+    has(f, 'reference-server/src/router.ts') // the reference's router (Hono's PatternRouter, strict)
+  )
     return 'Hono routing and dispatch';
-  if (has(f, '/hono/dist/')) return 'Hono request and context helpers';
+  if (has(f, '/hono/dist/') || has(f, 'reference-server/src/query-params.ts'))
+    return 'Hono request and context helpers';
   if (
     has(f, 'reference-server/src/limits.ts') ||
     has(f, 'reference-server/src/routing.ts') ||
+    has(f, 'reference-server/src/request-checks.ts') ||
     has(f, 'reference-server/src/errors.ts')
   )
     return 'server middleware (limits, 405 check, errors)';
+  // the answers of a turn written after it (answer-batch.ts): node's writing, deferred
+  if (has(f, 'reference-server/src/answer-batch.ts')) return 'node http, streams, sockets';
   if (has(f, 'reference-server/src/')) return 'route handler glue';
   if (has(f, '@hono/node-server') || f.url.startsWith('node:')) return 'node http, streams, sockets';
   return undefined;

@@ -74,6 +74,40 @@ describe('splitProfile', () => {
     expect(split.busyUs).toBe(39);
   });
 
+  it("claims the reference's own router, query parse, request checks and deferred answer writing", () => {
+    const http: Frame = ['parserOnIncoming', 'node:_http_server'];
+    const split = splitProfile(
+      profile([
+        { stack: [http, ['match', `${SRC}/router.ts`]], us: 2 },
+        {
+          stack: [
+            http,
+            ['match', `${SRC}/router.ts`],
+            ['match', 'file:///n/node_modules/hono/dist/router/pattern-router/router.js'],
+          ],
+          us: 3,
+        },
+        { stack: [http, ['queryParam', `${SRC}/query-params.ts`]], us: 4 },
+        { stack: [http, ['', `${SRC}/request-checks.ts`]], us: 5 },
+        {
+          stack: [
+            ['processImmediate', 'node:internal/timers'],
+            ['flush', `${SRC}/answer-batch.ts`],
+          ],
+          us: 6,
+        },
+        { stack: [http, ['', `${SRC}/areas/records.ts`]], us: 1 },
+      ]),
+    );
+    expect(Object.fromEntries([...split.parts].filter(([, us]) => us > 0))).toEqual({
+      'Hono routing and dispatch': 5,
+      'Hono request and context helpers': 4,
+      'server middleware (limits, 405 check, errors)': 5,
+      'node http, streams, sockets': 6,
+      'route handler glue': 1,
+    });
+  });
+
   it('leaves idle time and the profiler’s own work out of the busy time', () => {
     const split = splitProfile(
       profile([
