@@ -78,7 +78,7 @@ const NOTES: string[] = [
     'see a token revoked by another connection at once; no time-based cache). With --exclusive-db (SQLite exclusive ' +
     "locking mode: the server is the database's only user) no other connection can commit, the check goes, and WAL keeps " +
     'its index in heap memory instead of the -shm file (no lock system calls per transaction). The rest of the time: ' +
-    "node's HTTP parsing and socket writes, Hono's TrieRouter, the OpenAPI parameter check, the compiled select (one " +
+    "node's HTTP parsing and socket writes, routing (Hono's PatternRouter), the OpenAPI parameter check, the compiled select (one " +
     'join), JSON, and garbage collection (docs/benchmarks.md has the profile).',
   'Deep pages: the Claim indexes (Status, LossDate DESC) and (LossDate DESC) give `LossDate desc` with the ClaimID tie-break ' +
     'in one index pass (no sort of each run of equal dates). `skip` is still an OFFSET: the first request for a deep page ' +
