@@ -8,6 +8,7 @@ import {
   crossings,
   judgeWindow,
   parseInstant,
+  tooSlow,
   waitBeforeNext,
 } from '../suite/support/sub-second.js';
 
@@ -111,10 +112,13 @@ describe('a burst against a simulated service', () => {
     expect(straddled).toBeGreaterThan(55);
   });
 
-  it('answers slower than the window never count as exercised', () => {
+  it('answers slower than the window never count as exercised, and end the burst', () => {
     const { uploads } = simulate({ offset: 0, latency: () => 120, start, pad: true, max: 30 });
     const v = judgeWindow(uploads);
     expect(v.across100).toBeUndefined();
     expect(v.evidence).toMatch(/across ms 99 -> 100: no pair of uploads/);
+    expect(tooSlow(uploads.slice(0, 2))).toBe(false);
+    expect(tooSlow(uploads.slice(0, 3))).toBe(true);
+    expect(tooSlow([...uploads.slice(0, 2), { ...uploads[2]!, answeredAt: uploads[2]!.sentAt + 30 }])).toBe(false);
   });
 });

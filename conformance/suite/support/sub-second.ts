@@ -137,6 +137,8 @@ export interface WindowVerdict {
   parsedUnder100: number;
   /** Uploads whose offset into a crossed second is surely below 100 ms (by the suite's clock). */
   surelyUnder100: number;
+  /** ... of which surely in the first 10 ms. */
+  surelyUnder10: number;
   /** One line of evidence for reports and messages. */
   evidence: string;
 }
@@ -154,14 +156,15 @@ export function judgeWindow(uploads: Upload[]): WindowVerdict {
     const i = parseInstant(u.entryDate);
     return i !== undefined && fractionMs(i) < 100;
   }).length;
-  const surelyUnder100 = cs.reduce((n, c) => n + c.after.filter((x) => x.hi < 100).length, 0);
+  const surely = (ms: number) => cs.reduce((n, c) => n + c.after.filter((x) => x.hi < ms).length, 0);
+  const [surelyUnder100, surelyUnder10] = [surely(100), surely(10)];
   const at = (s: Straddle | undefined) =>
     s
       ? `uploads ${s.first.index + 1} (${fmt(s.first)}) and ${s.second.index + 1} (${fmt(s.second)})`
       : 'no pair of uploads';
   const evidence =
     `${uploads.length} uploads, ${cs.length} second boundary(ies) crossed; ` +
-    `${surelyUnder100} upload(s) surely in the first 100 ms of a second by the suite's clock, ` +
+    `${surelyUnder100} upload(s) surely in the first 100 ms of a second by the suite's clock (${surelyUnder10} in the first 10 ms), ` +
     `${parsedUnder100} EntryDate(s) with a fraction below 100 ms; ` +
     `across ms 99 -> 100: ${at(across100)}; across ms 9 -> 10: ${at(across10)}`;
   return {
@@ -169,6 +172,7 @@ export function judgeWindow(uploads: Upload[]): WindowVerdict {
     ...(across10 ? { across10 } : {}),
     parsedUnder100,
     surelyUnder100,
+    surelyUnder10,
     evidence,
   };
 }
@@ -251,4 +255,15 @@ export function waitBeforeNext(uploads: Upload[], now: number, began: number, pl
   if (next - now <= plan.near) return after(plan.gap);
   if (next - now <= plan.lead) return after(plan.pace);
   return Math.max(0, next - plan.lead - now);
+}
+
+/**
+ * Whether more uploads cannot straddle the window: an upload surely in [20, 100) ms of a second is
+ * bounded to less than 80 ms, and its bounds are at least as wide as its own answer time plus the
+ * one that found the boundary, so `last` uploads in a row that each took 80 ms or more mean the
+ * service answers too slowly for it (the burst ends, not-applicable, instead of running to the deadline).
+ */
+export function tooSlow(uploads: Upload[], last = 3): boolean {
+  const tail = uploads.slice(-last);
+  return tail.length === last && tail.every((u) => u.answeredAt - u.sentAt >= 80);
 }
