@@ -341,8 +341,8 @@ async function filesByEntryDateDesc(t: Ctx, ids: number[]): Promise<Array<Record
   const [take, step, pages] = [100, 80, 10];
   let end = false;
   for (let n = 0, skip = 0; found.size < wanted.size && !end && n < pages; n++, skip += step) {
-    const q: Q = { columns: 'FileID,EntryDate', sort: 'EntryDate desc', take };
-    if (skip > 0) q[t.bindings.query.skip] = skip;
+    // the start offset is given on the first page too (0): where a page without one starts is QRY-007's
+    const q: Q = { columns: 'FileID,EntryDate', sort: 'EntryDate desc', take, [t.bindings.query.skip]: skip };
     const res = await get(t, '/api/File/Query', q);
     const status = () =>
       expect(res.status, `GET /api/File/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
