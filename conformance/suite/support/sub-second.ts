@@ -129,7 +129,7 @@ function straddle(c: Crossing, from: number, to: number): Straddle | undefined {
 
 /** What a burst exercised: the straddles of ms 99 -> 100 and 9 -> 10, and the evidence in words. */
 export interface WindowVerdict {
-  /** Uploads surely in [20, 100) ms and surely in [100, 200) ms of one second: the class is exercised. */
+  /** Uploads surely in [20, 100) ms and, later, surely in [100, 10x the first's lower bound) ms of one second: the class is exercised. */
   across100?: Straddle;
   /** Uploads surely in [2, 10) ms and surely in [10, 10x the first) ms of one second. */
   across10?: Straddle;
@@ -216,7 +216,7 @@ export interface BurstPlan {
   sweep: number;
 }
 
-export const DEFAULT_PLAN: BurstPlan = { lead: 40, near: 10, gap: 2, pace: 12, tail: 170, guesses: 2, sweep: 30 };
+export const DEFAULT_PLAN: BurstPlan = { lead: 40, near: 10, gap: 2, pace: 12, tail: 300, guesses: 2, sweep: 30 };
 
 /**
  * The suite's clock time of the next service second boundary at or after `now`: from the crossing
