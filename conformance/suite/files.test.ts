@@ -32,6 +32,16 @@ import {
   queryPath,
   totalCountOf,
 } from './support/records-query.js';
+import {
+  type Upload,
+  compareInstants,
+  describeUploads,
+  fractionMs,
+  judgeWindow,
+  parseInstant,
+  tooSlow,
+  waitBeforeNext,
+} from './support/sub-second.js';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 const BINARY = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 10, 13, 0, 65]);
@@ -215,6 +225,148 @@ conformance(
     }
   },
 );
+
+/**
+ * The suite's clock (ms since the epoch): the wall clock, whose second a service on the same host
+ * shares (performance.timeOrigin + performance.now() drifts from it by tens of ms in a worker).
+ */
+const clock = () => Date.now();
+/** The most uploads one run of files.entry-dates-within-one-second makes (about 20 where the clocks agree). */
+const MAX_UPLOADS = 80;
+
+/** `uploads` (by their EntryDates as `read` answers them) are in non-decreasing order of their instants. */
+function expectUploadOrder(uploads: Upload[], read: Map<number, unknown>, where: string) {
+  const seq = uploads.map((u) => ({ ...u, entryDate: String(read.get(u.fileId)) }));
+  for (const u of seq) expect(read.get(u.fileId), `${where}: EntryDate of file ${u.fileId}`).toMatch(TIMESTAMP);
+  for (let i = 1; i < seq.length; i++) {
+    const [a, b] = [parseInstant(seq[i - 1]!.entryDate)!, parseInstant(seq[i]!.entryDate)!];
+    expect(
+      compareInstants(a, b) <= 0,
+      `${where}: upload ${i + 1} was sent after upload ${i} was answered, yet its EntryDate ${seq[i]!.entryDate} (${fractionMs(b).toFixed(3)} ms into its second) is before ${seq[i - 1]!.entryDate} (${fractionMs(a).toFixed(3)} ms); the uploads:\n${describeUploads(seq)}`,
+    ).toBe(true);
+  }
+}
+
+conformance(
+  {
+    id: 'files.entry-dates-within-one-second',
+    title:
+      'EntryDates of files uploaded one after another within one second follow the upload order, and File/Query sorted by EntryDate desc lists them by their instants',
+    requirements: ['FILE-004', 'QRY-008'],
+    classes: [
+      'FILE-004:timestamp.within-one-second',
+      'QRY-008:timestamp.within-one-second',
+      'QRY-008:timestamp.fraction-of-second',
+    ],
+  },
+  async (t) => {
+    // EntryDate is the upload time (spec 2.2), set by the service: the suite times its uploads so
+    // that some land in the first 100 ms of a service second and some after it (support/sub-second.ts),
+    // each sent after the one before was answered
+    if (t.run.fixtures)
+      t.notApplicable('EntryDates within one second need uploads timed by the suite: fixtures are made beforehand');
+    const uploads: Upload[] = [];
+    const files: Array<Awaited<ReturnType<typeof newFile>>> = [];
+    const began = clock();
+    const deadline = began + t.run.asyncTimeoutMs;
+    let verdict = judgeWindow(uploads);
+    while (!verdict.across100 && uploads.length < MAX_UPLOADS && clock() < deadline && !tooSlow(uploads)) {
+      // the first upload goes at once: the run's first state of a test answers slowly (the protocol
+      // is negotiated), and a slow answer in the window would waste it
+      const wait = uploads.length === 0 ? 0 : waitBeforeNext(uploads, clock(), began);
+      if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, deadline - clock())));
+      const n = uploads.length + 1;
+      const sentAt = clock();
+      const f = await newFile(t, { fileName: `second-${n}.txt`, linked: true, contentsBase64: b64(`upload ${n}`) });
+      // the clock reads whole ms: the answer came at most 1 ms later than it reads
+      const answeredAt = clock() + 1;
+      // reading the file back by ID is FILE-009's (a step); the EntryDate it holds is judged here
+      const rec = await t.needs('FILE-009', `GET /api/File/${f.fileId} answers the file`, () =>
+        fileRecord(t, f.fileId, 'EntryDate'),
+      );
+      judgedAlone('FILE-004', `GET /api/File/${f.fileId}: EntryDate is a timestamp`, () =>
+        expect(rec.EntryDate, `EntryDate of file ${f.fileId}`).toMatch(TIMESTAMP),
+      );
+      uploads.push({ fileId: f.fileId, sentAt, answeredAt, entryDate: String(rec.EntryDate) });
+      files.push(f);
+      verdict = judgeWindow(uploads);
+    }
+
+    // FILE-004: in upload order, on each operation that answers EntryDate
+    const byGet = new Map(uploads.map((u) => [u.fileId, u.entryDate as unknown]));
+    const listed = await t.needs('FILE-007', 'the attached-files listing of each parent holds its file', () =>
+      Promise.all(files.map((f) => attachedRow(t, f, 'EntryDate'))),
+    );
+    const byListing = new Map(files.map((f, i) => [f.fileId, listed[i]!.EntryDate as unknown]));
+    const rows = await filesByEntryDateDesc(
+      t,
+      uploads.map((u) => u.fileId),
+    );
+    const byQuery = new Map(rows.map((r) => [r.FileID as number, r.EntryDate]));
+    judgedAlone('FILE-004', 'EntryDates follow the upload order', () => {
+      expectUploadOrder(uploads, byGet, 'GET /api/File/{id}');
+      expectUploadOrder(uploads, byListing, 'GET /api/{domain}/{id}/Files');
+      expectUploadOrder(uploads, byQuery, 'GET /api/File/Query');
+    });
+
+    // QRY-008: `EntryDate desc` lists them by their instants, latest first (ties in any order)
+    judgedAlone('QRY-008', 'File/Query sort EntryDate desc', () => {
+      for (let i = 1; i < rows.length; i++) {
+        const [a, b] = [rows[i - 1]!, rows[i]!];
+        expect(
+          compareInstants(parseInstant(a.EntryDate)!, parseInstant(b.EntryDate)!) >= 0,
+          `File/Query sort EntryDate desc lists file ${String(a.FileID)} (EntryDate ${String(a.EntryDate)}) before file ${String(b.FileID)} (EntryDate ${String(b.EntryDate)}); in the listing's order:\n${rows.map((r) => `  file ${String(r.FileID)}: ${String(r.EntryDate)}`).join('\n')}`,
+        ).toBe(true);
+      }
+    });
+
+    // the class is exercised only where uploads straddled ms 99 -> 100 of one service second
+    if (!verdict.across100)
+      t.notApplicable(
+        `EntryDates within one second not exercised: no two uploads surely straddled ms 99 -> 100 of one second of the service within ${Math.round(clock() - began)} ms (a slow answer, or a service whose EntryDate clock is not the one that sets the whole seconds); ${verdict.evidence}`,
+      );
+  },
+);
+
+/**
+ * The rows (FileID, EntryDate) of `ids` in the order of GET /api/File/Query with sort
+ * `EntryDate desc`, read page by page (take 100, each page overlapping the one before by 20 rows,
+ * as files of other tests come and go meanwhile) until all are found: they were uploaded just
+ * now, so they are on the first page unless other files arrived meanwhile. That the file query
+ * lists every file is FILE-008's (a step, judged once the listing has been read to its end); that
+ * it pages by the start offset, FILE-022's (a step). After 10 pages without them or the end, the
+ * listing holds over a thousand newer files (a shared service): not-applicable.
+ */
+async function filesByEntryDateDesc(t: Ctx, ids: number[]): Promise<Array<Record<string, unknown>>> {
+  const wanted = new Set(ids);
+  const found = new Map<number, Record<string, unknown>>();
+  const [take, step, pages] = [100, 80, 10];
+  let end = false;
+  for (let n = 0, skip = 0; found.size < wanted.size && !end && n < pages; n++, skip += step) {
+    // the start offset is given on the first page too (0): where a page without one starts is QRY-007's
+    const q: Q = { columns: 'FileID,EntryDate', sort: 'EntryDate desc', take, [t.bindings.query.skip]: skip };
+    const res = await get(t, '/api/File/Query', q);
+    const status = () =>
+      expect(res.status, `GET /api/File/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
+    // the first page is the sort's own answer (QRY-008); a later one rests on the start offset (FILE-022, a step)
+    if (skip === 0) judgedAlone('QRY-008', 'File/Query answers sort EntryDate desc', status);
+    else await t.needs('FILE-022', `File/Query pages by the start offset (${skip})`, async () => status());
+    const page = await listOf(t, '/api/File/Query', res);
+    // a row seen twice (newer files pushed it to the next page) keeps its first place
+    for (const r of page)
+      if (wanted.has(r.FileID as number) && !found.has(r.FileID as number)) found.set(r.FileID as number, r);
+    end = page.length < take;
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length && !end)
+    t.notApplicable(
+      `files ${missing.join(', ')}, uploaded just now, are not among the first ${pages * step + take - step} files of GET /api/File/Query sorted EntryDate desc: too many newer files to judge their order here`,
+    );
+  await t.needs('FILE-008', 'GET /api/File/Query lists every file', async () =>
+    expect(missing, 'uploaded files missing from GET /api/File/Query').toEqual([]),
+  );
+  return [...found.values()];
+}
 
 conformance(
   {

@@ -120,6 +120,37 @@ export const FILE_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'entry-date-ms-not-zero-padded',
+    title: 'EntryDate .016 becomes .16 and .095 becomes .95; .000, .100 and .345 stay',
+    steps: [
+      {
+        req: get('/api/File/Query?columns=FileID,EntryDate'),
+        upstream: ok({
+          List: [
+            { FileID: 1, EntryDate: '2024-03-01T09:15:22.016' },
+            { FileID: 2, EntryDate: '2024-03-01T09:15:22.095' },
+            { FileID: 3, EntryDate: '2024-03-01T09:15:22.000' },
+            { FileID: 4, EntryDate: '2024-03-01T09:15:22.100' },
+            { FileID: 5, EntryDate: '2024-03-01T09:15:22.345' },
+          ],
+        }),
+        expect: (out) =>
+          expect(json(out).List.map((r: { EntryDate: string }) => r.EntryDate.slice(19))).toEqual([
+            '.16',
+            '.95',
+            '.000',
+            '.100',
+            '.345',
+          ]),
+      },
+      {
+        req: get('/api/File/7?columns=EntryDate%20as%20E'),
+        upstream: ok({ Record: { E: '2024-03-01T09:15:22.007' }, Domain: 'File', Id: 7 }),
+        expect: (out) => expect(json(out).Record.E).toBe('2024-03-01T09:15:22.7'),
+      },
+    ],
+  },
+  {
     fault: 'contents-not-base64',
     title: 'Contents is decoded to raw text',
     steps: [

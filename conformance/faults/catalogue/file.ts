@@ -169,6 +169,18 @@ export const FILE_FAULTS: Fault[] = [
     rewrite: mapFileField('EntryDate', (v) => (typeof v === 'string' && !/(Z|[+-]\d\d:?\d\d)$/.test(v) ? `${v}Z` : v)),
   },
   {
+    name: 'entry-date-ms-not-zero-padded',
+    area: 'FILE',
+    description:
+      "EntryDate's milliseconds are printed without zero padding (`%d` instead of `%03d`): `.016` is printed `.16`, which reads as 160 ms (a blind miss of set-2).",
+    requirements: ['FILE-004'],
+    rewrite: mapFileField('EntryDate', (v) =>
+      typeof v === 'string'
+        ? v.replace(/\.(0\d\d)$/, (all, ms: string) => (Number(ms) === 0 ? all : `.${Number(ms)}`))
+        : v,
+    ),
+  },
+  {
     name: 'contents-not-base64',
     area: 'FILE',
     description: 'Contents carries the raw bytes as text instead of base64.',

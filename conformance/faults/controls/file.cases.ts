@@ -59,6 +59,26 @@ export const FILE_CONTROL_CASES: Record<string, Case[]> = {
       expect: (out) => expect(json(out).List[0].EntryDate).toBe('2026-01-01T00:00:00.1230000'),
     },
   ],
+  'file-entry-date-short-fraction': [
+    {
+      req: get('/api/File/Query?columns=EntryDate'),
+      upstream: ok({
+        List: ['.500', '.160', '.000', '.100', '.016', '.345', '.010'].map((f) => ({
+          EntryDate: `2026-01-01T00:00:00${f}`,
+        })),
+      }),
+      expect: (out) =>
+        expect(json(out).List.map((r: { EntryDate: string }) => r.EntryDate.slice(19))).toEqual([
+          '.5',
+          '.16',
+          '.0',
+          '.1',
+          '.016',
+          '.345',
+          '.01',
+        ]),
+    },
+  ],
   'document-status-as-code': [
     {
       req: get('/api/File/5?columns=DocumentStatusID'),

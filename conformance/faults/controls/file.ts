@@ -53,8 +53,22 @@ export const FILE_CONTROLS: Control[] = [
     description: 'EntryDate has seven fractional digits (`2026-11-21T05:40:12.3450000`), as .NET writes it.',
     allowedBy:
       'Section 2.2: "EntryDate | timestamp, ISO 8601 with fractional seconds and no zone designator" (the number of digits is not shown)',
-    select: ['FILE-'],
+    select: ['FILE-', 'QRY-008'],
     rewrite: fileColumn(['EntryDate'], (v) => (typeof v === 'string' && /\.\d{3}$/.test(v) ? `${v}0000` : v)),
+  },
+  {
+    name: 'file-entry-date-short-fraction',
+    area: 'FILE',
+    description:
+      "EntryDate's fraction is printed without trailing zeros (`.500` as `.5`, `.160` as `.16`, `.000` as `.0`): one or two digits where that is the exact value.",
+    allowedBy:
+      'Section 2.2: "EntryDate | timestamp, ISO 8601 with fractional seconds and no zone designator" (the number of digits is not shown)',
+    select: ['FILE-', 'QRY-008'],
+    rewrite: fileColumn(['EntryDate'], (v) =>
+      typeof v === 'string'
+        ? v.replace(/\.(\d)(\d)(\d)$/, (all, a, b, c) => (c !== '0' ? all : b !== '0' ? `.${a}${b}` : `.${a}`))
+        : v,
+    ),
   },
   {
     name: 'document-status-as-code',
