@@ -11,6 +11,13 @@ import { runCli } from './helpers/cli.js';
 
 const read = (dir: string): RunResults => JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
 
+/** Tests whose applicability depends on the service's timing, not on the run's selection: they
+ * pass, or end not-applicable when the service answered too slowly for what they time (a loaded
+ * machine), from one run to the next. Either outcome is the same for the merge. */
+const TIMED = new Set(['files.entry-dates-within-one-second']);
+const timedAsOne = (id: string, result: string) =>
+  TIMED.has(id) && (result === 'passed' || result === 'not-applicable') ? 'passed or not-applicable' : result;
+
 /** What must be equal between the merged and the unsharded run. */
 function essence(r: RunResults) {
   return {
@@ -22,7 +29,7 @@ function essence(r: RunResults) {
     requirements: r.requirements.map((q) => ({
       id: q.id,
       result: q.result,
-      tests: q.tests.map((t) => `${t.id}=${t.result}`).sort(),
+      tests: q.tests.map((t) => `${t.id}=${timedAsOne(t.id, t.result)}`).sort(),
     })),
   };
 }
