@@ -48,7 +48,7 @@ conformance(
     title:
       'QueueBindQuote on a bindable proposal: BindStatus eventually reports Bound with the details filled; a twin proposal not queued stays NotBound',
     requirements: ['BIND-007', 'BIND-003', 'BIND-005', 'BIND-001', 'BIND-006'],
-    classes: ['BIND-006:Bound', 'BIND-006:NotBound'],
+    classes: ['BIND-006:Bound', 'BIND-006:NotBound', 'BIND-007:Quote'],
     mutates: true,
   },
   async (t) => {
@@ -62,6 +62,42 @@ conformance(
     // The details stay once bound.
     expect(await bindStatus(t, p.proposalId)).toEqual(s);
     expectNotBound(await bindStatus(t, twin.proposalId));
+  },
+);
+
+conformance(
+  {
+    id: 'binding.queue-settles-every-type',
+    title:
+      'QueueBindQuote on a proposal of every other type, with a member and a completed rating: BindStatus leaves NotBound and reports Bound or Error',
+    requirements: ['BIND-007'],
+    classes: [
+      'BIND-007:Endorsement',
+      'BIND-007:Application',
+      'BIND-007:Renewal',
+      'BIND-007:Rewrite',
+      'BIND-007:Reissue',
+    ],
+    mutates: true,
+  },
+  async (t) => {
+    // Spec 3: after QueueBindQuote the outcome is reported by BindStatus as Bound or Error, for a
+    // proposal of any type; which of the two is "not shown" beyond the one example reason, so
+    // either passes, with its details (BIND-003, BIND-004). A binding that never leaves NotBound
+    // (a queue that skips a type) fails at the run's deadline for asynchronous work.
+    const types = ['Endorsement', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as const;
+    const proposals = await Promise.all(
+      types.map(async (type) => ({ type, p: await t.given('a proposal', { type, hasMember: true, rated: true }) })),
+    );
+    for (const { p } of proposals) await queueBind(t, p.proposalId);
+    const outcomes = await Promise.all(
+      proposals.map(async ({ type, p }) => ({ type, p, s: await settled(t, p.proposalId) })),
+    );
+    for (const { type, p, s } of outcomes) {
+      expect(['Bound', 'Error'], `the ${type} proposal ${p.proposalId} after QueueBindQuote`).toContain(s.Status);
+      if (s.Status === 'Bound') expectBound(s, p.memberId);
+      else expectErrorStatus(s);
+    }
   },
 );
 

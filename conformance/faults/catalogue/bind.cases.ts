@@ -149,4 +149,22 @@ export const BIND_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'queued-endorsement-never-binds',
+    title: 'QueueBindQuote of an Endorsement is answered 200 and never reaches the service; a Quote is queued',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'E', MemberID: 9 }),
+      'GET /api/Proposal/6?': proposal({ ProposalType: 'N', MemberID: 9 }),
+    },
+    steps: [
+      {
+        req: post('/api/Quotes/Proposals/5/QueueBindQuote'),
+        expect: (out, f) => (expect(out.status).toBe(200), expect(f).toHaveLength(0)),
+      },
+      {
+        req: post('/api/Quotes/Proposals/6/QueueBindQuote'),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+    ],
+  },
 ];

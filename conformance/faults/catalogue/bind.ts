@@ -1,7 +1,14 @@
 // Faults of binding (BIND): spec 2.4, 3, 4.5.
 // Bodies are `Json` (the exchange's parsed body, of no known shape until a fault looks at it).
 import type { Fault, FaultContext } from '../fault.js';
-import { bodyJson, type Json, type ProxyRequest, type ProxyResponse, withResponseJson } from '../exchange.js';
+import {
+  bodyJson,
+  type Json,
+  makeResponse,
+  type ProxyRequest,
+  type ProxyResponse,
+  withResponseJson,
+} from '../exchange.js';
 import { fakeId, on, readProposal, tokenOf } from './util.js';
 
 function bindStatusRewrite(
@@ -172,4 +179,20 @@ const BIND_LATE: Fault[] = [
   },
 ];
 
-export const BIND_FAULTS: Fault[] = [...BIND, ...BIND_LATE];
+const BIND_QUEUE: Fault[] = [
+  {
+    name: 'queued-endorsement-never-binds',
+    area: 'BIND',
+    description:
+      'The binding queue picks up Quote-like proposals only: QueueBindQuote on an Endorsement proposal is accepted (200) and never run, so BindStatus reports NotBound for good.',
+    requirements: ['BIND-007'],
+    rewrite: on(['queueBindQuote'], async (req, route, ctx, next) => {
+      const p = await readProposal(ctx, Number(route.proposalId));
+      // the queue accepts the request and drops it: the answer the service gives to a queued binding
+      if (p?.ProposalType === 'E') return makeResponse(200);
+      return next(req);
+    }),
+  },
+];
+
+export const BIND_FAULTS: Fault[] = [...BIND, ...BIND_LATE, ...BIND_QUEUE];

@@ -8,6 +8,14 @@ export const BIND_CONTROL_CASES: Record<string, Case[]> = {
   'bind-refused-422': [
     { req: post('/api/Quotes/Proposals/12/BindQuote'), upstream: problem(409, 'Conflict', 'x'), expect: status(422) },
   ],
+  'queued-endorsement-ends-error': [
+    {
+      // not queued yet: a Bound status is left as it is
+      req: get('/api/Quotes/Proposals/12/BindStatus'),
+      upstream: ok({ ProposalID: 12, Status: 'Bound', PolicyID: 4, ErrorMessage: null }),
+      expect: (out) => expect(json(out).Status).toBe('Bound'),
+    },
+  ],
   'queue-bind-answers-202': [
     {
       req: post('/api/Quotes/Proposals/12/QueueBindQuote'),
@@ -47,6 +55,57 @@ export const BIND_CONTROL_CASES: Record<string, Case[]> = {
 
 /** Cases that need one memory across several exchanges (and time to pass), written out. */
 export const BIND_CONTROL_SCRIPTS: ScriptedCase[] = [
+  {
+    control: 'queued-endorsement-ends-error',
+    title: 'a queued Endorsement ends Error with its details null; a queued Quote stays Bound',
+    async run() {
+      const memory = new Map<string, any>();
+      const bound = (id: number) =>
+        ok({
+          ProposalID: id,
+          Status: 'Bound',
+          PolicyID: 4,
+          MemberID: 5,
+          PolicyNumber: 'P',
+          MemberName: 'M',
+          BoundDateUTC: 'x',
+          ErrorMessage: null,
+        });
+      for (const [id, type] of [
+        [12, 'E'],
+        [13, 'N'],
+      ] as const)
+        await run(
+          'queued-endorsement-ends-error',
+          {
+            req: post(`/api/Quotes/Proposals/${id}/QueueBindQuote`),
+            side: { [`GET /api/Proposal/${id}?`]: { Record: { ProposalType: type } } },
+            upstream: makeResponse(200),
+            expect: status(200),
+          },
+          memory,
+        );
+      await run(
+        'queued-endorsement-ends-error',
+        {
+          req: get('/api/Quotes/Proposals/12/BindStatus'),
+          upstream: bound(12),
+          expect: (out) =>
+            expect(json(out)).toMatchObject({ Status: 'Error', PolicyID: null, MemberID: null, BoundDateUTC: null }),
+        },
+        memory,
+      );
+      await run(
+        'queued-endorsement-ends-error',
+        {
+          req: get('/api/Quotes/Proposals/13/BindStatus'),
+          upstream: bound(13),
+          expect: (out) => expect(json(out).Status).toBe('Bound'),
+        },
+        memory,
+      );
+    },
+  },
   {
     control: 'slow-binding',
     title: 'answers NotBound until the delay after QueueBindQuote has passed',

@@ -4,6 +4,7 @@ import type { Control } from '../fault.js';
 import { bodyJson, cloneRequest, isOk, type ProxyResponse, withResponseJson } from '../exchange.js';
 import { operationOf } from '../operations.js';
 import { only, onSuccess, recode } from './util.js';
+import { readRecord } from '../catalogue/util.js';
 
 const SLOW_BIND_MS = 8_000;
 
@@ -21,6 +22,37 @@ export const BIND_CONTROLS: Control[] = [
   },
   // Slower binding, the answers of QueueBindQuote and BindQuote, the undocumented payload parameters,
   // other words, the format of BoundDateUTC.
+  {
+    name: 'queued-endorsement-ends-error',
+    area: 'BIND',
+    description:
+      'A queued binding of an Endorsement proposal ends in Error ("Endorsements are bound by an underwriter."), all details null, where the reference binds it.',
+    allowedBy:
+      'Section 3: "outcome reported by BindStatus as Bound or Error"; Section 4.5: "Conditions that decide between Bound and Error after queuing, beyond the one example reason: not shown."',
+    select: ['BIND-'],
+    rewrite: only(['queueBindQuote', 'getBindStatus'], async (req, ctx, next) => {
+      const route = operationOf(req);
+      const res = await next(req);
+      if (route.op === 'queueBindQuote' && isOk(res)) {
+        const p = await readRecord(ctx, 'Proposal', String(route.proposalId), ['ProposalType']);
+        if (p?.ProposalType === 'E') ctx.memory.set(`endorsement:${route.proposalId}`, true);
+        return res;
+      }
+      const body = bodyJson(res);
+      if (route.op !== 'getBindStatus' || !isOk(res) || !ctx.memory.has(`endorsement:${route.proposalId}`)) return res;
+      if (!body || body.Status !== 'Bound') return res;
+      return withResponseJson(res, {
+        ...body,
+        Status: 'Error',
+        ErrorMessage: 'Endorsements are bound by an underwriter.',
+        PolicyID: null,
+        MemberID: null,
+        PolicyNumber: null,
+        MemberName: null,
+        BoundDateUTC: null,
+      });
+    }),
+  },
   {
     name: 'slow-binding',
     area: 'BIND',
