@@ -324,6 +324,47 @@ export const QRY_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'take-default-ignored-with-linq-filter',
+    title: 'with a LINQ filter and no take, take=100 is sent; a take given or no LINQ filter stays',
+    steps: [
+      {
+        req: get('/api/Claim/Query?linqFilter=X'),
+        expect: (_o, f) => expect(f[0]!.query.get('take')).toBe('100'),
+      },
+      {
+        req: get('/api/Claim/Query?linqFilter=X&take=7'),
+        expect: (_o, f) => expect(f[0]!.query.get('take')).toBe('7'),
+      },
+      { req: get('/api/File/Query?filter=F'), expect: (_o, f) => expect(f[0]!.query.has('take')).toBe(false) },
+    ],
+  },
+  {
+    fault: 'total-count-ignores-linq-filter-with-filter',
+    title: 'with filter and LINQ filter, TotalCount is the filter-only count; a LINQ filter alone stays',
+    steps: [
+      {
+        req: get('/api/Claim/Query?filter=F&linqFilter=X&includeTotalCount=true&take=2&skip=4'),
+        upstream: (req) =>
+          req.query.has('linqFilter') ? ok({ List: [{}, {}], TotalCount: 7 }) : ok({ List: [{}], TotalCount: 90 }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(2);
+          expect(f[1]!.query.has('linqFilter')).toBe(false);
+          expect(f[1]!.query.get('filter')).toBe('F');
+          expect(f[1]!.query.has('skip')).toBe(false);
+          expect(json(out)).toEqual({ List: [{}, {}], TotalCount: 90 });
+        },
+      },
+      {
+        req: get('/api/Claim/Query?linqFilter=X&includeTotalCount=true'),
+        upstream: ok({ List: [{}], TotalCount: 7 }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(1);
+          expect(json(out).TotalCount).toBe(7);
+        },
+      },
+    ],
+  },
+  {
     fault: 'empty-column-suppression-skips-last-row',
     title: 'a column whose one value is on the last row is dropped; one with a value earlier stays',
     steps: [

@@ -325,6 +325,40 @@ export const QRY_FAULTS: Fault[] = [
       return typeof count === 'number' ? withResponseJson(res, { ...body, TotalCount: count }) : res;
     }),
   },
+  // issue 32, blind set 3: the LINQ filter met with take and the total count
+  {
+    name: 'take-default-ignored-with-linq-filter',
+    area: 'QRY',
+    description:
+      'With a LINQ filter and no take, the query takes another path that has no default page size: up to 100 records come back instead of 30.',
+    requirements: ['QRY-003'],
+    rewrite: onRequest(QUERIES, (req) => {
+      if (!req.query.get('linqFilter') || req.query.has('take')) return req;
+      const r = cloneRequest(req);
+      r.query.set('take', '100');
+      return r;
+    }),
+  },
+  {
+    name: 'total-count-ignores-linq-filter-with-filter',
+    area: 'QRY',
+    description:
+      'With the filter and a LINQ filter given together, the total count is that of the filter alone (the LINQ filter is applied to the page only); a LINQ filter alone is counted right.',
+    requirements: ['QRY-014'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      if (!req.query.get('linqFilter') || !req.query.get('filter') || !isTrue(req.query.get('includeTotalCount')))
+        return res;
+      const body = bodyJson(res);
+      if (!isOk(res) || typeof body?.TotalCount !== 'number') return res;
+      const c = cloneRequest(req);
+      c.query.delete('linqFilter');
+      c.query.set('take', '1');
+      c.query.delete('skip');
+      const count = bodyJson(await next(c))?.TotalCount;
+      return typeof count === 'number' ? withResponseJson(res, { ...body, TotalCount: count }) : res;
+    }),
+  },
   {
     name: 'empty-column-suppression-skips-last-row',
     area: 'QRY',

@@ -54,4 +54,14 @@ export const QRY_CONTROL_CASES: Record<string, Case[]> = {
       expect: (out, f) => (expect(out.status).toBe(200), expect(f).toHaveLength(1)),
     },
   ],
+  'filter-dropped-with-linq-filter': [
+    {
+      req: get('/api/Claim/Query?filter=F&linqFilter=X&take=3'),
+      expect: (_out, f) => expect(f[0]!.query.toString()).toBe('linqFilter=X&take=3'),
+    },
+    {
+      req: get('/api/File/Query?filter=F&take=3'),
+      expect: (_out, f) => expect(f[0]!.query.toString()).toBe('filter=F&take=3'),
+    },
+  ],
 };

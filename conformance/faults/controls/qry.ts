@@ -1,7 +1,7 @@
 // Controls of queries (QRY): parameter names, the total count, the default order and the maximum
 // page.
 import type { Control, FaultContext } from '../fault.js';
-import { bodyJson, isOk, problem, withResponseJson } from '../exchange.js';
+import { bodyJson, cloneRequest, isOk, problem, withResponseJson } from '../exchange.js';
 import { defaultQueryParam } from '../catalogue/util.js';
 import { only, renameQueryParams } from './util.js';
 
@@ -124,6 +124,21 @@ export const QRY_CONTROLS: Control[] = [
       if (isQuery && take !== null && /^\d+$/.test(take) && Number(take) > 100)
         return problem(400, 'MalformedRequest', `take must be at most 100; got ${take}.`);
       return next(req);
+    }),
+  },
+  {
+    name: 'filter-dropped-with-linq-filter',
+    area: 'QRY',
+    description:
+      'With the filter and a LINQ filter given together, only the LINQ filter applies (the filter is dropped) instead of both.',
+    allowedBy:
+      'Section 4.2: "LINQ filter | string, optional, C# LINQ syntax, only for cases that the filter syntax cannot express" (how the filter and the LINQ filter combine is not shown)',
+    select: ['QRY-', 'FILE-'],
+    rewrite: only(['queryRecords', 'queryFiles'], async (req, _ctx, next) => {
+      if (req.method !== 'GET' || !req.query.get('linqFilter') || !req.query.has('filter')) return next(req);
+      const r = cloneRequest(req);
+      r.query.delete('filter');
+      return next(r);
     }),
   },
 ];
