@@ -365,6 +365,29 @@ export const QRY_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'suppression-before-name-resolution',
+    title: 'with suppression and resolved names, a bare association column is judged unresolved and dropped',
+    steps: [
+      {
+        req: get('/api/Claim/Query?columns=ClaimID,Location&excludeEmptyColumns=true&resolveAssociationNames=true'),
+        upstream: (req) =>
+          req.query.has('resolveAssociationNames')
+            ? ok({ List: [{ ClaimID: 1, Location: 'Main St' }] })
+            : ok({ List: [{ ClaimID: 1 }] }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(2);
+          expect(f[1]!.query.has('resolveAssociationNames')).toBe(false);
+          expect(json(out)).toEqual({ List: [{ ClaimID: 1 }] });
+        },
+      },
+      {
+        req: get('/api/Claim/Query?columns=ClaimID,Location&excludeEmptyColumns=true'),
+        upstream: ok({ List: [{ ClaimID: 1, Location: null }] }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).List[0]).toHaveProperty('Location')),
+      },
+    ],
+  },
+  {
     fault: 'empty-column-suppression-skips-last-row',
     title: 'a column whose one value is on the last row is dropped; one with a value earlier stays',
     steps: [

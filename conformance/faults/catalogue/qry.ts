@@ -4,6 +4,7 @@ import {
   bodyJson,
   cloneRequest,
   isOk,
+  type Json,
   isTrue,
   parseColumns,
   type ProxyRequest,
@@ -366,6 +367,28 @@ export const QRY_FAULTS: Fault[] = [
       'Empty-column suppression looks at every record but the last (an off-by-one loop): a column whose only value is on the last record of the page is dropped.',
     requirements: ['QRY-012'],
     rewrite: suppressionJudgedOn((rows) => (rows.length > 1 ? rows.slice(0, -1) : rows)),
+  },
+  {
+    name: 'suppression-before-name-resolution',
+    area: 'QRY',
+    description:
+      'Empty-column suppression runs on the rows before association names are resolved: with resolveAssociationNames=true and suppression on, a bare association column is judged by its unresolved (null) values and dropped although it holds resolved names.',
+    requirements: ['QRY-012'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const res = await next(req);
+      if (!isTrue(req.query.get('excludeEmptyColumns')) || !isTrue(req.query.get('resolveAssociationNames')))
+        return res;
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List) || body.List.length === 0) return res;
+      // the same page unresolved: the columns suppression keeps there are the ones this service keeps
+      const raw = cloneRequest(req);
+      raw.query.delete('resolveAssociationNames');
+      const rawBody = bodyJson(await next(raw));
+      if (!Array.isArray(rawBody?.List)) return res;
+      const kept = new Set(rawBody.List.flatMap((r: Json) => Object.keys(r ?? {})));
+      const List = body.List.map((r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => kept.has(k))));
+      return withResponseJson(res, { ...body, List });
+    }),
   },
   {
     name: 'sort-desc-ignored-with-resolve-association-names',

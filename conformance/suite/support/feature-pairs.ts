@@ -271,29 +271,39 @@ async function associationProbes(t: Ctx, f: Fixture, a: AssocRecord): Promise<Re
     return (res.json as { Record: Row }).Record;
   };
   const [plain, resolved] = await Promise.all([byId(false), byId(true)]);
-  const probes = (['bare', 'dotted'] as const).flatMap((col) =>
+  const probes: Array<{ col: 'bare' | 'dotted'; aliased: boolean; resolve?: boolean; suppress?: true }> = (
+    ['bare', 'dotted'] as const
+  ).flatMap((col) =>
     [false, true].flatMap((aliased) => [undefined, false, true].map((resolve) => ({ col, aliased, resolve }))),
   );
+  // With suppression on too (resolving names, plain or aliased): the column holds a value on this
+  // record, so it is kept on the page that lists it (QRY-012), resolved as without suppression; a
+  // service that suppresses before it resolves loses it (blind set 3).
+  for (const col of ['bare', 'dotted'] as const)
+    for (const aliased of [false, true]) probes.push({ col, aliased, resolve: true, suppress: true });
   if (JSON.stringify(resolved[dotted] ?? null) !== JSON.stringify(plain[dotted] ?? null))
     return {
       requirement: 'COL-004',
       message: `${dotted} of record ${a.id} read by ID is ${JSON.stringify(resolved[dotted] ?? null)} with resolveAssociationNames=true and ${JSON.stringify(plain[dotted] ?? null)} without it; resolving changes only a bare association field (spec 4.1 rule 5)\nas sent: GET ${path} ${JSON.stringify({ columns: `${assocField},${dotted}`, resolveAssociationNames: true })}`,
     };
-  const refusals = await pooled(probes, async ({ col, aliased, resolve }) => {
+  const refusals = await pooled(probes, async ({ col, aliased, resolve, suppress }) => {
     const field = col === 'bare' ? assocField : dotted;
     const key = aliased ? 'AliasP' : field;
     const q: Q = {
       columns: `${a.keyField},${field}${aliased ? ` as ${key}` : ''}`,
       ...(resolve === undefined ? {} : { resolveAssociationNames: resolve }),
+      ...(suppress ? { [t.bindings.query.excludeEmptyColumns]: true } : {}),
     };
     const row = await findInQuery(t, `/api/${enc(f.recs.domain)}/Query`, a.keyField, a.keyField, a.id, q);
     // a dotted property is the same with or without resolveAssociationNames (spec 4.1 rules 4, 5)
     const want = (resolve === true && col === 'bare' ? resolved : plain)[field] ?? null;
     const sent = `GET /api/${f.recs.domain}/Query ${JSON.stringify(q)} (record ${a.id})`;
+    // suppressed where this record's value is null: the other records of the page may be null too
+    if (suppress && want === null && !(key in row)) return undefined;
     if (!(key in row))
       return {
-        requirement: aliased && field in row ? 'COL-003' : 'COL-001',
-        message: `the row of record ${a.id} has keys ${Object.keys(row).join(',')}, expected ${a.keyField},${key}\nas sent: ${sent}`,
+        requirement: suppress ? 'QRY-012' : aliased && field in row ? 'COL-003' : 'COL-001',
+        message: `the row of record ${a.id} has keys ${Object.keys(row).join(',')}, expected ${a.keyField},${key}${suppress ? ` (the column holds ${JSON.stringify(want)} on this record: suppression keeps it)` : ''}\nas sent: ${sent}`,
       };
     if (JSON.stringify(row[key] ?? null) !== JSON.stringify(want))
       return {
