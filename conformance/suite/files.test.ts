@@ -3,7 +3,7 @@
 // changes what DownloadURL does; those tests are serviceWide: they run in a phase of their own,
 // after every other test, one at a time. No other suite file requests DownloadURL.
 import { describe, expect } from 'vitest';
-import { conformance } from '../src/suite-api/dsl.js';
+import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
@@ -79,6 +79,36 @@ const SETTING = 'Service.EnableEnhancedSessionIDSecurity';
 
 async function newFile(t: Ctx, p: Omit<FileParams, 'kind' | 'linked'> & Partial<FileParams>) {
   return t.given('a file', { kind: 'internal', linked: false, ...p });
+}
+
+/**
+ * A file linked to a new parent in a customer-defined (`Custom.`) domain (spec 2.3.1: "A parent can
+ * be any standard or custom domain"). The suite knows no custom domain's name: 'a link parent' with
+ * customDomain names one (protocol 1.2.0), then 'a file' with parentDomain (1.2.0) links the file to
+ * a record of it. An endpoint that has no custom domain, an older protocol, or a state that does not
+ * confirm the param makes the test not-applicable: the fixture is missing, not the interface.
+ */
+async function customParentFile(t: Ctx, fileName: string) {
+  // an older protocol or a 501 FixtureCannotExist ends the test not-applicable with what it lacks
+  const unconfirmed = (state: string, e: unknown): never => {
+    if (e instanceof PreconditionFailedError)
+      t.notApplicable(`provider state '${state}' did not confirm the custom parent: ${e.message}`);
+    throw e;
+  };
+  const custom = await t.given('a link parent', { customDomain: true }).catch((e) => unconfirmed('a link parent', e));
+  if (!custom.domain.startsWith('Custom.'))
+    t.notApplicable(
+      `provider state 'a link parent' confirmed customDomain with ${custom.domain}, not a Custom. domain`,
+    );
+  return t
+    .given('a file', {
+      kind: 'internal',
+      linked: true,
+      fileName,
+      contentsBase64: b64(fileName),
+      parentDomain: custom.domain,
+    })
+    .catch((e) => unconfirmed('a file', e));
 }
 
 async function fileRecord(t: Ctx, id: number, columns?: string, token?: string): Promise<FileRecord> {
@@ -395,7 +425,13 @@ conformance(
     id: 'files.is-unlinked',
     title: 'IsUnlinked is false for a file with a parent link and true for an orphaned file',
     requirements: ['FILE-006'],
-    classes: ['FILE-006:linked', 'FILE-006:orphaned', 'FILE-006:boolean.false', 'FILE-006:boolean.true'],
+    classes: [
+      'FILE-006:linked',
+      'FILE-006:orphaned',
+      'FILE-006:boolean.false',
+      'FILE-006:boolean.true',
+      'FILE-006:parent-domain.standard',
+    ],
   },
   async (t) => {
     const linked = await newFile(t, { fileName: 'linked.txt', linked: true, contentsBase64: b64('linked') });
@@ -414,7 +450,12 @@ conformance(
     id: 'files.attached-listing-exact',
     title: 'GET /api/{domain}/{id}/Files lists exactly the files linked to that parent record',
     requirements: ['FILE-007'],
-    classes: ['FILE-007:listing.empty', 'FILE-007:listing.one-row', 'FILE-007:listing.exactly-one-page'],
+    classes: [
+      'FILE-007:listing.empty',
+      'FILE-007:listing.one-row',
+      'FILE-007:listing.exactly-one-page',
+      'FILE-007:parent-domain.standard',
+    ],
   },
   async (t) => {
     // More files than the default query page (the parent in another domain with the same ID is a
@@ -445,6 +486,41 @@ conformance(
     // a record without files lists none
     const bare = await t.given('a record with associations', { domain: p1.domain });
     expect(await attached(t, bare.domain, bare.id, { columns: 'FileID' })).toEqual([]);
+  },
+);
+
+conformance(
+  {
+    id: 'files.is-unlinked-custom-parent',
+    title: 'IsUnlinked is false for a file whose parent is a record of a customer-defined domain',
+    requirements: ['FILE-006'],
+    classes: ['FILE-006:linked', 'FILE-006:boolean.false', 'FILE-006:parent-domain.custom'],
+  },
+  async (t) => {
+    // spec 2.2: "false = the file has a parent link"; 2.3.1: a parent can be any custom domain
+    const f = await customParentFile(t, 'custom-parent-unlinked.txt');
+    const where = `file ${f.fileId}, linked to ${f.parentDomain} ${f.parentId}`;
+    expect((await fileRecord(t, f.fileId, 'IsUnlinked')).IsUnlinked, `GET /api/File/{id}: ${where}`).toBe(false);
+    expect((await fileRow(t, f.fileId, 'IsUnlinked')).IsUnlinked, `GET /api/File/Query: ${where}`).toBe(false);
+  },
+);
+
+conformance(
+  {
+    id: 'files.attached-listing-custom-parent',
+    title: 'GET /api/{domain}/{id}/Files of a record of a customer-defined domain lists its file',
+    requirements: ['FILE-007'],
+    classes: ['FILE-007:listing.one-row', 'FILE-007:parent-domain.custom'],
+  },
+  async (t) => {
+    // spec 4.3: "Files attached to the parent record `id` of domain `domain`", any custom domain (2.3.1)
+    const f = await customParentFile(t, 'custom-parent-listed.txt');
+    const rows = await attached(t, f.parentDomain!, f.parentId!, { columns: 'FileID,FileName' });
+    expect(
+      rows.map((x) => x.FileID),
+      `the one file of ${f.parentDomain} ${f.parentId}`,
+    ).toEqual([f.fileId]);
+    expect(rows[0]!.FileName).toBe('custom-parent-listed.txt');
   },
 );
 

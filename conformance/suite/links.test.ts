@@ -7,6 +7,7 @@
 // assertion needs it (support/relationship-column.ts): an implementation that refuses it loses
 // only those assertions. Record IDs, match fields and relationship codes come from the provider
 // states.
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { components, paths } from '../../spec/generated/openapi.js';
 import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
@@ -15,7 +16,7 @@ import { type Ctx, type Q, findInQuery, get, judgedAlone } from './support/reque
 import { inParallel } from './support/parallel.js';
 import { linkRowsWithRelationship } from './support/relationship-column.js';
 import { CHILD_DOMAIN_IDS, needsRowsOfChild } from './support/links-of-child.js';
-import { MAX_CORE_DOMAIN_ID, needsListedDomainId } from './support/domain-ids.js';
+import { CORE_DOMAIN_IDS, MAX_CORE_DOMAIN_ID, needsListedDomainId } from './support/domain-ids.js';
 import { customLinkParent } from './support/custom-domain.js';
 
 type LinkList = components['schemas']['LinkList'];
@@ -444,6 +445,44 @@ conformance(
         childMatch: { field: c.textMatchField, key: c.textMatchKey },
       }),
       'Remove by match fields',
+    );
+    expect(await linksOfChild(t, 'Contact', c.contactId), 'the link is gone').toHaveLength(0);
+  },
+);
+
+conformance(
+  {
+    id: 'links.match-key-non-ascii',
+    title:
+      'a parent named by a text match field whose key is non-ASCII text (Latin-1 and beyond) is found, for Upsert and Remove',
+    requirements: ['LINK-009'],
+    classes: ['LINK-009:parent-text'],
+    mutates: true,
+  },
+  async (t) => {
+    // spec 4.4: `ParentRecordKey` (the value to match) of a text field; the suite chooses the stored
+    // text through 'records' with `texts` (protocol 1.2.0): a Latin-1 letter, letters beyond
+    // Latin-1 and a three-byte script, so a key read as Latin-1 bytes or narrowed to Latin-1 no
+    // longer matches. An endpoint that cannot store it refuses (400): not-applicable.
+    const key = `Zürich-Łódź-東京-${randomUUID().slice(0, 8)}`;
+    const [r, c] = await Promise.all([t.given('records', { count: 1, texts: [key] }), contact(t)]);
+    const field = r.textField ?? t.notApplicable("provider state 'records' gave no textField for the param texts");
+    const domainId =
+      CORE_DOMAIN_IDS[r.domain as keyof typeof CORE_DOMAIN_IDS] ??
+      t.notApplicable(`provider state 'records' made its record in ${r.domain}, not a domain of fixed DomainID`);
+    const p: Parent = { domain: r.domain, domainId, id: r.ids[0]! };
+    await needsListedDomainId(t, p.domain, p.domainId);
+    const parentMatch = { field, key };
+    expectAccepted(
+      await t.links.upsert({ parentDomain: p.domain, parentMatch, childDomain: 'Contact', childId: c.contactId }),
+      `Upsert with the parent named by ${field}=${key}`,
+    );
+    await expectOnlyLink(t, 'Contact', c.contactId, p, `the link joins the parent whose ${field} is ${key}`);
+
+    await needsRemoveDeletes(t, p);
+    expectAccepted(
+      await t.links.remove({ parentDomain: p.domain, parentMatch, childDomain: 'Contact', childId: c.contactId }),
+      `Remove with the parent named by ${field}=${key}`,
     );
     expect(await linksOfChild(t, 'Contact', c.contactId), 'the link is gone').toHaveLength(0);
   },

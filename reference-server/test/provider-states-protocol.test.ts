@@ -228,6 +228,52 @@ describe("'a link parent' with customDomain (1.2.0)", () => {
   });
 });
 
+describe("'a file' with parentDomain (1.2.0)", () => {
+  it('links the file to a new record of that domain, Custom. ones included, and confirms it', async () => {
+    h = harness();
+    const lp = await h.state('a link parent', { customDomain: true });
+    const custom = lp.domain as string;
+    const f = await h.state('a file', {
+      kind: 'internal',
+      linked: true,
+      fileName: 'c.txt',
+      contentsBase64: 'Yw==',
+      parentDomain: custom,
+    });
+    expect(f.parentDomain).toBe(custom);
+    const listed = await h.call(
+      'GET',
+      `/api/${encodeURIComponent(custom)}/${f.parentId as number}/Files?columns=FileID`,
+    );
+    expect(listed.status).toBe(200);
+    expect((listed.json as { List: Array<{ FileID: number }> }).List.map((r) => r.FileID)).toEqual([f.fileId]);
+    const bad = await h.call('POST', '/_provider-states', {
+      body: {
+        state: 'a file',
+        action: 'setup',
+        params: {
+          setupId: 'pd',
+          kind: 'internal',
+          linked: true,
+          fileName: 'x.txt',
+          contentsBase64: '',
+          parentDomain: 'NoSuchDomain',
+        },
+      },
+      token: null,
+    });
+    expectProblem(bad, 400, 'MalformedRequest');
+    // without the param: a Claim, as before
+    const plain = await h.state('a file', {
+      kind: 'internal',
+      linked: true,
+      fileName: 'p.txt',
+      contentsBase64: 'cA==',
+    });
+    expect(plain.parentDomain).toBe('Claim');
+  });
+});
+
 describe("mode 'minimal': confirmations", () => {
   it('keeps the values that confirm a param it honoured (a file, linked: parentDomain and parentId)', async () => {
     h = harness({ providerStatesMode: 'minimal' });

@@ -259,6 +259,8 @@ export interface components {
              * @default false
              */
             touched?: boolean;
+            /** @description With `linked: true`, make the new parent a record of this domain, in place of one of the implementation's choosing: any standard or customer-defined (`Custom.`) domain (spec 2.3.1: "A parent can be any standard or custom domain"). The suite learns a custom domain's name from `a link parent` with `customDomain: true`. Where no record of that domain can be made a parent, answer 501 FixtureCannotExist. */
+            parentDomain?: string;
         };
         AFileValues: {
             protocol?: components["schemas"]["Protocol"];
@@ -268,7 +270,7 @@ export interface components {
             mimeType: string;
             /** @description Size of the decoded bytes. */
             fileSize: number;
-            /** @description Present when linked. */
+            /** @description Present when linked; with the param parentDomain (1.2.0), that domain. */
             parentDomain?: string;
             /** @description Present when linked. */
             parentId?: number;

@@ -600,4 +600,57 @@ export const FILE_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'custom-parent-attached-files-empty',
+    title: 'a Custom. parent lists no file; a Claim parent keeps its files',
+    steps: [
+      {
+        req: get('/api/Custom.Inspection/7/Files?columns=FileID'),
+        upstream: ok({ List: [{ FileID: 5 }] }),
+        expect: (out) => expect(json(out).List).toEqual([]),
+      },
+      {
+        req: get('/api/Claim/7/Files?columns=FileID'),
+        upstream: ok({ List: [{ FileID: 5 }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ FileID: 5 }]),
+      },
+    ],
+  },
+  {
+    fault: 'isunlinked-true-for-custom-parent',
+    title:
+      'File/Query: a file linked only to a Custom. parent shows IsUnlinked true; one with a Claim parent stays false',
+    side: {
+      'GET /api/Link/Query?childDomain=File&childRecordID=5&': {
+        status: 200,
+        json: { List: [{ ParentDomainID: 1001 }] },
+      },
+      'GET /api/Link/Query?childDomain=File&childRecordID=6&': {
+        status: 200,
+        json: { List: [{ ParentDomainID: 1001 }, { ParentDomainID: 1 }] },
+      },
+    },
+    steps: [
+      {
+        req: get('/api/File/Query?columns=IsUnlinked'),
+        upstream: ok({
+          List: [
+            { IsUnlinked: false, __fp0: 5 },
+            { IsUnlinked: false, __fp0: 6 },
+            { IsUnlinked: true, __fp0: 7 },
+          ],
+        }),
+        expect: (out, f, side) => {
+          expect(f[0]!.query.get('columns')).toBe('IsUnlinked,FileID as __fp0');
+          expect(json(out).List).toEqual([{ IsUnlinked: true }, { IsUnlinked: false }, { IsUnlinked: true }]);
+          expect(side).toHaveLength(2);
+        },
+      },
+      {
+        req: get('/api/File/5?columns=IsUnlinked'),
+        upstream: ok({ Record: { IsUnlinked: false } }),
+        expect: (out) => expect(json(out).Record.IsUnlinked).toBe(false),
+      },
+    ],
+  },
 ];

@@ -98,6 +98,12 @@ async function fileParents(ctx: FaultContext): Promise<Map<number, { ParentDomai
   return out;
 }
 
+/** The DomainIDs of the customer-defined (`Custom.`) domains. */
+async function customDomainIds(ctx: FaultContext): Promise<Set<number>> {
+  const ids = await ctx.domainIds();
+  return new Set([...ids.entries()].filter(([n]) => n.startsWith('Custom.')).map(([, id]) => id));
+}
+
 export const FILE_FAULTS: Fault[] = [
   {
     name: 'download-url-filled-for-external-files',
@@ -459,6 +465,49 @@ export const FILE_FAULTS: Fault[] = [
       const r = cloneRequest(req);
       r.query.set('columns', formatColumns(cols.map((c) => ({ field: c.field, key: c.field }))));
       return next(r);
+    }),
+  },
+  // blind set 3, measured missed before these were added: files whose parent is a Custom. domain
+  {
+    name: 'custom-parent-attached-files-empty',
+    area: 'FILE',
+    description:
+      'The attached-files listing reads the links of the standard domains only: a parent record of a customer-defined (Custom.) domain lists no file.',
+    requirements: ['FILE-007'],
+    rewrite: onJsonResponse(['listAttachedFiles'], (body, _req, route) => {
+      if (route.domain.startsWith('Custom.') && Array.isArray(body?.List)) body.List = [];
+    }),
+  },
+  {
+    name: 'isunlinked-true-for-custom-parent',
+    area: 'FILE',
+    description:
+      'File/Query computes IsUnlinked from the links to standard domains only: a file linked only to a record of a customer-defined (Custom.) domain shows true.',
+    requirements: ['FILE-006'],
+    rewrite: on(['queryFiles'], async (req, _route, ctx, next) => {
+      const keys = keysOf(req, 'IsUnlinked');
+      if (req.query.has('columns') && keys.length === 0) return next(req);
+      const { req: r, hidden } = withHiddenColumns(req, ['FileID']);
+      const res = await next(r);
+      const body = bodyJson(res);
+      if (!isOk(res) || !Array.isArray(body?.List)) return res;
+      const customs = await customDomainIds(ctx);
+      await Promise.all(
+        (body.List as any[]).map(async (rec) => {
+          const id = rec[hidden.keys.get('FileID')!];
+          stripHidden(rec, hidden);
+          const linked = (keys.length ? keys : ['IsUnlinked']).filter((k) => rec[k] === false);
+          if (linked.length === 0) return;
+          const links = await ctx.call(
+            'GET',
+            `/api/Link/Query?childDomain=File&childRecordID=${id}&columns=ParentDomainID`,
+          );
+          const parents: unknown[] = links.status === 200 && Array.isArray(links.json?.List) ? links.json.List : [];
+          if (parents.length > 0 && parents.every((l: any) => customs.has(l?.ParentDomainID)))
+            for (const k of linked) rec[k] = true;
+        }),
+      );
+      return withResponseJson(res, body);
     }),
   },
 ];

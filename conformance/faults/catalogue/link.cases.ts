@@ -539,4 +539,32 @@ export const LINK_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'match-key-nonascii-mangled',
+    title: 'a non-ASCII match key reaches the service as its UTF-8 bytes read as Latin-1; an ASCII one is unchanged',
+    steps: [
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimNumber',
+          ParentRecordKey: 'Zürich-東',
+          ChildDomain: 'Contact',
+          ChildRecordMatchField: 'Email',
+          ChildRecordKey: 'a@b.c',
+        }),
+        expect: (_o, f) =>
+          expect(json(f[0]!)).toMatchObject({ ParentRecordKey: 'ZÃ¼rich-æ\u009d\u00b1', ChildRecordKey: 'a@b.c' }),
+      },
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordKey: 'Łódź',
+          ChildRecordMatchField: 'LastName',
+        }),
+        expect: (_o, f) => expect(json(f[0]!).ChildRecordKey).toBe(Buffer.from('Łódź', 'utf8').toString('latin1')),
+      },
+    ],
+  },
 ];

@@ -538,4 +538,25 @@ export const LINK_FAULTS: Fault[] = [
       }
     }),
   },
+  {
+    // blind set 3, measured missed before it was added
+    name: 'match-key-nonascii-mangled',
+    area: 'LINK',
+    description:
+      'Link/Upsert and Link/Remove read a text match key as Latin-1: its UTF-8 bytes become one character each (`ü` is `Ã¼`), so a non-ASCII key never matches.',
+    requirements: ['LINK-009'],
+    rewrite: onRequest(['upsertLink', 'removeLink'], (req) => {
+      const b = linkBody(req);
+      if (!b) return req;
+      const out: LinkBody = { ...b };
+      let changed = false;
+      for (const k of ['ParentRecordKey', 'ChildRecordKey'] as const) {
+        const v = out[k];
+        if (typeof v !== 'string' || !/[\u0080-\uffff]/.test(v)) continue;
+        out[k] = Buffer.from(v, 'utf8').toString('latin1');
+        changed = true;
+      }
+      return changed ? withRequestJson(req, out) : req;
+    }),
+  },
 ];

@@ -12,6 +12,13 @@ function decode(b64: unknown, name: string): Buffer {
   return Buffer.from(b64, 'base64');
 }
 
+/** The linked file's parent domain: Claim, or the param `parentDomain` (protocol 1.2.0), `Custom.` ones included. */
+function parentDomainParam(ctx: Parameters<StateDef['setup']>[1], raw: unknown) {
+  if (raw !== undefined && (typeof raw !== 'string' || raw === ''))
+    throw new ApiError(400, 'MalformedRequest', "'parentDomain' must be a domain name.");
+  return domainParam(ctx, raw, 'Claim');
+}
+
 const aFile: StateDef = {
   setup(params, ctx) {
     const { deps } = ctx;
@@ -52,10 +59,11 @@ const aFile: StateDef = {
     };
     if (params.touched === true) values.touched = true; // protocol 1.1.0: confirms the param
     if (params.linked === true) {
-      const claim = deps.dict.get('Claim')!;
-      const parentId = createRecord(ctx, claim, { ClaimNumber: `FILE-PARENT-${mark}` });
-      ctx.track('links', insertLink(deps, claim.id, parentId, 4, fileId));
-      values.parentDomain = claim.name;
+      const parent = parentDomainParam(ctx, params.parentDomain);
+      const text = storedFields(parent).find((f) => f.type === 'text');
+      const parentId = createRecord(ctx, parent, text ? { [text.name]: `FILE-PARENT-${mark}` } : {});
+      ctx.track('links', insertLink(deps, parent.id, parentId, 4, fileId));
+      values.parentDomain = parent.name;
       values.parentId = parentId;
     }
     return values;
