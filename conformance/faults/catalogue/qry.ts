@@ -372,7 +372,7 @@ export const QRY_FAULTS: Fault[] = [
     name: 'suppression-before-name-resolution',
     area: 'QRY',
     description:
-      'Empty-column suppression runs on the rows before association names are resolved: with resolveAssociationNames=true and suppression on, a bare association column is judged by its unresolved (null) values and dropped although it holds resolved names.',
+      'Suppression runs before association names are resolved: with resolveAssociationNames=true, a bare association column is judged by its unresolved (null) values and dropped.',
     requirements: ['QRY-012'],
     rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
       const res = await next(req);
