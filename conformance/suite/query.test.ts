@@ -169,6 +169,12 @@ conformance(
         expect(all.length, 'records the LINQ filter selects (take 100)').toBe(31);
       });
       const linq = await query(t, recs.domain, q);
+      // a LINQ filter applied after paging cuts every page: QRY-010's rule, not the default take's
+      if (linq.List.length !== 30)
+        await t.needs('QRY-010', 'the LINQ filter gives a full page when asked for take=30', async () => {
+          const thirty = await query(t, recs.domain, { ...q, take: 30 });
+          expect(thirty.List, 'with the LINQ filter and take=30').toHaveLength(30);
+        });
       expect(linq.List, 'with the LINQ filter and no take').toHaveLength(30);
     }
 
@@ -476,7 +482,9 @@ conformance(
         const recs = await adversarialRecords(t, params(15));
         const linq =
           recs.linqFilter ??
-          t.notApplicable(`the 'records' state of ${recs.domain} gives no linqFilter (no LINQ filter offered)`);
+          t.notApplicable(
+            `the provider state 'records' of ${recs.domain} gives no linqFilter (no LINQ filter offered)`,
+          );
         await expectAdversarialOrder(t, recs);
         const created = await valuesInCreationOrder(t, recs);
         const selected = created.filter((_, i) => i % 2 === 1 && i < created.length - 1);
@@ -570,7 +578,14 @@ conformance(
  * the spec's "all records matching the query" (QRY-014). That the pages join without a repeat is
  * the start offset's rule (QRY-006, judged by its own test): a step.
  */
-async function expectTotalIsListed(t: Ctx, recs: Records, q: Q, size: number, what: string): Promise<void> {
+async function expectTotalIsListed(
+  t: Ctx,
+  recs: Records,
+  q: Q,
+  size: number,
+  what: string,
+  linqSelects?: number,
+): Promise<void> {
   const bodies: ListBody[] = [];
   for (let skip = 0; skip <= recs.ids.length + size; skip += size) {
     const body = await listBody(t, queryPath(recs), {
@@ -585,6 +600,12 @@ async function expectTotalIsListed(t: Ctx, recs: Records, q: Q, size: number, wh
     if (body.List.length < size) break;
   }
   const listed = bodies.flatMap((b) => b.List.map((r) => JSON.stringify(r[recs.sortField])));
+  // that the LINQ filter lists its records page by page is QRY-010's rule (its own test): a step,
+  // so that a LINQ filter ignored or applied after paging is not also a wrong count
+  if (linqSelects !== undefined)
+    await t.needs('QRY-010', `${what}: the pages list the ${linqSelects} records the LINQ filter selects`, async () => {
+      expect(listed.length, `${what}: records listed over the pages of ${size}`).toBe(linqSelects);
+    });
   await t.needs('QRY-006', `${what}: the pages of ${size} join without a repeat`, async () => {
     expect(new Set(listed).size, `${what}: distinct records over the pages`).toBe(listed.length);
   });
@@ -609,8 +630,8 @@ conformance(
     const recs = await t.given('records', { count: 23 });
     const linq =
       recs.linqFilter ??
-      t.notApplicable(`the 'records' state of ${recs.domain} gives no linqFilter (no LINQ filter offered)`);
-    await expectTotalIsListed(t, recs, { [t.bindings.query.linqFilter]: linq }, 4, 'LINQ filter alone');
+      t.notApplicable(`the provider state 'records' of ${recs.domain} gives no linqFilter (no LINQ filter offered)`);
+    await expectTotalIsListed(t, recs, { [t.bindings.query.linqFilter]: linq }, 4, 'LINQ filter alone', 11);
     // the two together: a refusal (4xx, never 5xx) is not excluded by the spec, which does not
     // show how they combine; the count is then judged on the LINQ filter alone
     const both = { ...only(t, recs), [t.bindings.query.linqFilter]: linq };
