@@ -9,6 +9,7 @@ import {
   judgeWindow,
   parseInstant,
   tooSlow,
+  TOO_SLOW_MS,
   waitBeforeNext,
 } from '../suite/support/sub-second.js';
 
@@ -120,5 +121,15 @@ describe('a burst against a simulated service', () => {
     expect(tooSlow(uploads.slice(0, 2))).toBe(false);
     expect(tooSlow(uploads.slice(0, 3))).toBe(true);
     expect(tooSlow([...uploads.slice(0, 2), { ...uploads[2]!, answeredAt: uploads[2]!.sentAt + 30 }])).toBe(false);
+  });
+
+  it('answers of 40 ms or more can never be bounded inside the window: such a burst ends after 3', () => {
+    // two answers bound an upload (its own and the boundary's): 2 x 40 ms is the window's 80 ms
+    for (const ms of [TOO_SLOW_MS, 45, 50, 60])
+      for (const offset of [0, 25, -30, 310]) {
+        const { uploads } = simulate({ offset, latency: () => ms, start, pad: true, max: 80 });
+        expect(judgeWindow(uploads).across100, `answers of ${ms} ms, clocks ${offset} ms apart`).toBeUndefined();
+        expect(tooSlow(uploads.slice(0, 3)), `answers of ${ms} ms`).toBe(true);
+      }
   });
 });

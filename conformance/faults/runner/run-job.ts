@@ -30,6 +30,15 @@ export interface RunSettings {
  */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The deadline for asynchronous outcomes in a fault's run. The reference binds a queued proposal
+ * within milliseconds, and no fault delays what it leaves alone; a fault that keeps a binding from
+ * ever happening (`queued-endorsement-never-binds`) is seen at this deadline, which would
+ * otherwise be the suite's default of 60 s (the longest run of the mutation run by far). A
+ * control keeps the default: some delay outcomes on purpose (`slow-binding`, 8 s).
+ */
+const FAULT_ASYNC_TIMEOUT_MS = 15_000;
+
 /** The core suite against `baseUrl`: the files and tests of `sel`; reports in `reportDir` (run.log: its output). */
 export async function runSuite(
   baseUrl: string,
@@ -39,6 +48,7 @@ export async function runSuite(
   s: RunSettings,
   config?: Control['config'],
   session?: SuiteSession,
+  asyncTimeoutMs?: number,
 ): Promise<ConformanceRun> {
   fs.rmSync(reportDir, { recursive: true, force: true });
   fs.mkdirSync(reportDir, { recursive: true });
@@ -52,6 +62,7 @@ export async function runSuite(
     seed: s.seed,
     // a fault needs the verdict, not the shortest counterexample of a model-based test
     skipShrink: true,
+    ...(asyncTimeoutMs !== undefined ? { asyncTimeout: asyncTimeoutMs } : {}),
     ...(sel.include?.length ? { include: sel.include } : {}),
     // a control's bindings, as an object (checked as a config file's `bindings:` would be)
     ...(config ? { bindings: config.bindings } : {}),
@@ -139,7 +150,8 @@ export async function runJob(
     try {
       const config = job.kind === 'control' ? job.control.config : undefined;
       const states = `${statesThroughProxy ? proxy.url : ref.url}/_provider-states`;
-      const run = await runSuite(proxy.url, states, o.selection, dir, o.settings, config, o.session);
+      const asyncTimeout = job.kind === 'fault' ? FAULT_ASYNC_TIMEOUT_MS : undefined;
+      const run = await runSuite(proxy.url, states, o.selection, dir, o.settings, config, o.session, asyncTimeout);
       if (proxy.stats.misuse)
         return {
           run: { exitCode: null, durationMs: run.durationMs, error: proxy.stats.misuse },
