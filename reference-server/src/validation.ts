@@ -160,7 +160,6 @@ const RELAXED: Record<string, string[]> = { take: ['maximum'] };
  * and request-body schemas. */
 export class SpecValidator {
   private ajv: Ajv2020;
-  private ops = new Map<string, OperationCheck>();
   readonly version: string | undefined;
 
   constructor(
@@ -220,13 +219,14 @@ export class SpecValidator {
     return check;
   }
 
-  /** the checks of each operation asked for, by method as given and path template: a route asks
-   * for its own on every request, so no key is built for the lookup */
-  private opsAsked = new Map<string, Map<string, OperationCheck | undefined>>();
+  /** the checks of each operation asked for, by method as given (the routes give it in lower case)
+   * and path template: a route asks for its own on every request, so no key is built for the
+   * lookup; an operation the document does not declare is kept as undefined */
+  private ops = new Map<string, Map<string, OperationCheck | undefined>>();
 
   operation(method: string, path: string): OperationCheck | undefined {
-    let byPath = this.opsAsked.get(method);
-    if (!byPath) this.opsAsked.set(method, (byPath = new Map()));
+    let byPath = this.ops.get(method);
+    if (!byPath) this.ops.set(method, (byPath = new Map()));
     if (byPath.has(path)) return byPath.get(path);
     const check = this.compileOperation(method, path);
     byPath.set(path, check);
@@ -234,8 +234,6 @@ export class SpecValidator {
   }
 
   private compileOperation(method: string, path: string): OperationCheck | undefined {
-    const key = `${method.toLowerCase()} ${path}`;
-    if (this.ops.has(key)) return this.ops.get(key);
     const paths = (this.doc.paths ?? {}) as Record<string, Json>;
     const item = paths[path];
     const op = item?.[method.toLowerCase()] as Json | undefined;
@@ -279,9 +277,7 @@ export class SpecValidator {
         ),
       };
     }
-    const check = { params, body };
-    this.ops.set(key, check);
-    return check;
+    return { params, body };
   }
 }
 
