@@ -333,12 +333,7 @@ export const QRY_FAULTS: Fault[] = [
     description:
       'With a LINQ filter and no take, the query takes another path that has no default page size: up to 100 records come back instead of 30.',
     requirements: ['QRY-003'],
-    rewrite: onRequest(QUERIES, (req) => {
-      if (!req.query.get('linqFilter') || req.query.has('take')) return req;
-      const r = cloneRequest(req);
-      r.query.set('take', '100');
-      return r;
-    }),
+    rewrite: defaultQueryParam(QUERIES, 'take', '100', (req) => !!req.query.get('linqFilter')),
   },
   {
     name: 'total-count-ignores-linq-filter-with-filter',

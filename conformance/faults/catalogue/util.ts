@@ -70,10 +70,16 @@ export function ignoreQueryParam<O extends Op>(
   });
 }
 
-/** The listed operations default query parameter `name` to `value` when the client leaves it out. */
-export function defaultQueryParam<O extends Op>(ops: readonly O[], name: string, value: string): Fault['rewrite'] {
+/** The listed operations default query parameter `name` to `value` when the client leaves it out
+ * (and `applies` holds of the request). */
+export function defaultQueryParam<O extends Op>(
+  ops: readonly O[],
+  name: string,
+  value: string,
+  applies: (req: ProxyRequest) => boolean = () => true,
+): Fault['rewrite'] {
   return onRequest(ops, (req) => {
-    if (req.query.has(name)) return req;
+    if (req.query.has(name) || !applies(req)) return req;
     const r = cloneRequest(req);
     r.query.set(name, value);
     return r;

@@ -53,6 +53,19 @@ export const BIND_CONTROL_CASES: Record<string, Case[]> = {
   ],
 };
 
+/** A Bound BindStatus answer of proposal `id`, every detail filled. */
+const boundStatus = (id: number) =>
+  ok({
+    ProposalID: id,
+    Status: 'Bound',
+    PolicyID: 4,
+    MemberID: 5,
+    PolicyNumber: 'P',
+    MemberName: 'M',
+    BoundDateUTC: 'x',
+    ErrorMessage: null,
+  });
+
 /** Cases that need one memory across several exchanges (and time to pass), written out. */
 export const BIND_CONTROL_SCRIPTS: ScriptedCase[] = [
   {
@@ -60,17 +73,6 @@ export const BIND_CONTROL_SCRIPTS: ScriptedCase[] = [
     title: 'a queued Endorsement ends Error with its details null; a queued Quote stays Bound',
     async run() {
       const memory = new Map<string, any>();
-      const bound = (id: number) =>
-        ok({
-          ProposalID: id,
-          Status: 'Bound',
-          PolicyID: 4,
-          MemberID: 5,
-          PolicyNumber: 'P',
-          MemberName: 'M',
-          BoundDateUTC: 'x',
-          ErrorMessage: null,
-        });
       for (const [id, type] of [
         [12, 'E'],
         [13, 'N'],
@@ -89,7 +91,7 @@ export const BIND_CONTROL_SCRIPTS: ScriptedCase[] = [
         'queued-endorsement-ends-error',
         {
           req: get('/api/Quotes/Proposals/12/BindStatus'),
-          upstream: bound(12),
+          upstream: boundStatus(12),
           expect: (out) =>
             expect(json(out)).toMatchObject({ Status: 'Error', PolicyID: null, MemberID: null, BoundDateUTC: null }),
         },
@@ -99,7 +101,7 @@ export const BIND_CONTROL_SCRIPTS: ScriptedCase[] = [
         'queued-endorsement-ends-error',
         {
           req: get('/api/Quotes/Proposals/13/BindStatus'),
-          upstream: bound(13),
+          upstream: boundStatus(13),
           expect: (out) => expect(json(out).Status).toBe('Bound'),
         },
         memory,
@@ -111,16 +113,7 @@ export const BIND_CONTROL_SCRIPTS: ScriptedCase[] = [
     title: 'answers NotBound until the delay after QueueBindQuote has passed',
     async run() {
       const memory = new Map<string, any>();
-      const bound = ok({
-        ProposalID: 12,
-        Status: 'Bound',
-        PolicyID: 4,
-        MemberID: 5,
-        PolicyNumber: 'P',
-        MemberName: 'M',
-        BoundDateUTC: 'x',
-        ErrorMessage: null,
-      });
+      const bound = boundStatus(12);
       await run(
         'slow-binding',
         {

@@ -1,8 +1,8 @@
 // Controls of queries (QRY): parameter names, the total count, the default order and the maximum
 // page.
 import type { Control, FaultContext } from '../fault.js';
-import { bodyJson, cloneRequest, isOk, problem, withResponseJson } from '../exchange.js';
-import { defaultQueryParam } from '../catalogue/util.js';
+import { bodyJson, isOk, problem, withResponseJson } from '../exchange.js';
+import { defaultQueryParam, ignoreQueryParam } from '../catalogue/util.js';
 import { only, renameQueryParams } from './util.js';
 
 /** Whether `<domain>ID` can be requested on `domain` (asked once per proxy). */
@@ -134,11 +134,10 @@ export const QRY_CONTROLS: Control[] = [
     allowedBy:
       'Section 4.2: "LINQ filter | string, optional, C# LINQ syntax, only for cases that the filter syntax cannot express" (how the filter and the LINQ filter combine is not shown)',
     select: ['QRY-', 'FILE-'],
-    rewrite: only(['queryRecords', 'queryFiles'], async (req, _ctx, next) => {
-      if (req.method !== 'GET' || !req.query.get('linqFilter') || !req.query.has('filter')) return next(req);
-      const r = cloneRequest(req);
-      r.query.delete('filter');
-      return next(r);
-    }),
+    rewrite: ignoreQueryParam(
+      ['queryRecords', 'queryFiles'],
+      'filter',
+      (req) => req.method === 'GET' && !!req.query.get('linqFilter') && req.query.has('filter'),
+    ),
   },
 ];
