@@ -31,6 +31,7 @@ export default defineConfig({
       { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout, isolate } },
       { test: { name: 'bench', include: ['bench/test/**/*.test.ts'], testTimeout, isolate } },
       { test: { name: 'clients', include: ['clients/test/**/*.test.ts'], testTimeout, isolate } },
+      { test: { name: 'peers', include: ['peers/gate/test/**/*.test.ts'], testTimeout, isolate } },
     ],
   },
 });
