@@ -1319,7 +1319,8 @@ def make_file(tag, file_name, contents_b64, description=None, kind='internal', s
               uid=1):
     raw = b64decode(contents_b64)
     ext = os.path.splitext(file_name)[1].lower()
-    data = {'FileName': file_name, 'Description': description, 'MimeType': ext, 'FileSize': len(raw),
+    # spec 2.2 types Description as `string` (2.4 writes `string or null` where null is allowed): never null
+    data = {'FileName': file_name, 'Description': description if description is not None else '', 'MimeType': ext, 'FileSize': len(raw),
             'EntryDate': now_local(), 'EntryUserID': uid, 'ModifiedDate': None, 'ModifiedUserID': None,
             'DownloadedDate': None, 'DownloadedUserID': None, 'DocumentStatusID': None, 'SourceType': source_type,
             'UnlinkedAccessMode': None, 'ExternalFileRepositoryID': None, 'ExternalDirectURL': None,
@@ -1353,7 +1354,7 @@ def make_record(domain, tag, rid=None, extra=None):
         data.update({'ProposalTypeCode': 'N', 'StatusCode': 'O', 'RatingStatusCode': 'Q'})
     if domain == 'File':
         data.update({'MimeType': '.txt', 'FileSize': 0, 'EntryDate': now_local(), 'SourceType': 'U',
-                     '_contents': ''})
+                     'Description': '', '_contents': ''})
         data['FileName'] = data['FileName'] + '.txt'
     if extra:
         data.update(extra)
