@@ -970,6 +970,10 @@ def api_link_query(user, q):
         + ' AND '.join(where) + ' ORDER BY LinkID', args).fetchall()
     out = []
     for r in rows:
+        # spec 5.4: link operations check the user's permissions on the parent domain, and the user must hold
+        # View on the child domain: a link whose parent or child domain the user may not view is not shown
+        if not user.has(r[1], 'View') or not user.has(r[3], 'View'):
+            continue
         full = {'LinkID': r[0], 'ParentDomainID': DOMAIN_ID[r[1]], 'ParentID': r[2], 'ChildDomainID': DOMAIN_ID[r[3]],
                 'ChildID': r[4], 'ContactTypeID': r[5]}
         out.append({alias: full[name] for name, alias in cols})
