@@ -89,7 +89,7 @@ export function states(store) {
 
   m.set('records', { setup: (p) => recordsState(store, p) });
 
-  const newFile = (tag, { fileName, description = null, contentsBase64, kind = 'internal', sourceType = 'U', touched = false }) => {
+  const newFile = (tag, { fileName, description = '', contentsBase64, kind = 'internal', sourceType = 'U', touched = false }) => {
     const bytes = Buffer.from(String(contentsBase64 ?? ''), 'base64');
     const now = new Date();
     const vals = {
