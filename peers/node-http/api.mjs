@@ -298,7 +298,9 @@ export function linkQuery(ctx, q) {
   }
   if (childDomain) {
     domainOr404(childDomain);
-    requireAccess(ctx, childDomain);
+    if (!ctx.store.hasPerm(ctx.user, childDomain, 'View')) {
+      throw new ApiError(403, 'forbidden', `Links to ${childDomain} children need View permission on ${childDomain}.`);
+    }
     preds.push((l) => l.childDomain === childDomain);
     const cid = q.get('childRecordID');
     const cfield = q.get('childMatchField');
@@ -312,6 +314,8 @@ export function linkQuery(ctx, q) {
   }
   const rel = q.get('contactType');
   if (rel) preds.push((l) => l.relationship === rel);
+  // spec 5.4: link operations check the parent domain's permissions and View on the child domain
+  preds.push((l) => ctx.store.canAccess(ctx.user, l.parentDomain) && ctx.store.hasPerm(ctx.user, l.childDomain, 'View'));
   const rows = [...ctx.store.links.values()].filter((l) => preds.every((p) => p(l)));
   rows.sort((a, b) => b.id - a.id); // newest link first
   const list = rows.map((l) => {
