@@ -1,6 +1,6 @@
-// Controls of member creation (MEM): another wording of its message.
+// Controls of member creation (MEM): another wording of its message; a body refused as a validation failure.
 import type { Control } from '../fault.js';
-import { bodyJson, jsonString } from '../exchange.js';
+import { bodyJson, jsonString, makeResponse } from '../exchange.js';
 import { operationOf } from '../operations.js';
 import { only } from './util.js';
 
@@ -23,6 +23,20 @@ export const MEM_CONTROLS: Control[] = [
         500,
         `Proposal ${Number(route.proposalId)} already has a member (MemberID ${member}); nothing was created.`,
       );
+    }),
+  },
+  {
+    name: 'member-body-refused-as-validation-failure',
+    area: 'MEM',
+    description:
+      'CreateMember with a non-empty body answers HTTP 200 {IsSuccessful: false, RecordID: 0, Message: "CreateMember takes no body"} and creates nothing; without a body it creates the member',
+    allowedBy:
+      'Section 4.5: "Body | none"; section 7: "CreateMember with a validation failure | HTTP 200; IsSuccessful false; detail in Message" (which requests fail validation is not shown)',
+    select: ['MEM-'],
+    rewrite: only(['createMember'], async (req, _ctx, next) => {
+      if (operationOf(req).op !== 'createMember' || req.body.length === 0 || req.body.toString().trim() === '')
+        return next(req);
+      return makeResponse(200, { IsSuccessful: false, RecordID: 0, Message: 'CreateMember takes no body' });
     }),
   },
 ];
