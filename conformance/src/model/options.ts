@@ -404,7 +404,7 @@ export const RUN_OPTIONS = [
     key: 'bindings',
     derived: true,
     kind: 'bindings',
-    help: "names the spec leaves open, mapped to yours (the config file's `bindings:`, or an object in code; conformance/README.md section 4)",
+    help: "names the spec leaves open, mapped to yours (the config file's `bindings:`, or an object in code; conformance/README.md section 3)",
   },
 ] as const satisfies readonly OptionRow[];
 
