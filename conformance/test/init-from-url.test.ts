@@ -45,7 +45,8 @@ describe('conformance init --from-url', () => {
     if (url.pathname === '/api/Claim/Query') {
       const from = Number(url.searchParams.get('offset') ?? 0);
       const take = Number(url.searchParams.get('take') ?? 30);
-      const extra = url.searchParams.get('count') === 'true' ? { 'X-Total-Count': String(records.length) } : {};
+      const extra: Record<string, string> =
+        url.searchParams.get('count') === 'true' ? { 'X-Total-Count': String(records.length) } : {};
       return [200, { List: records.slice(from, from + take) }, extra];
     }
     return [404, {}];
