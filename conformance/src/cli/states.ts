@@ -57,7 +57,7 @@ export interface StateUse {
 }
 
 /** A param the tests took from the reference's own answer: the vendor's endpoint answers its own. */
-export interface ReferenceExample {
+interface ReferenceExample {
   /** The string as sent (a value, or the key of an object such as `grants`). */
   value: string;
   /** The state and value of the reference's answer it came from. */
