@@ -48,6 +48,14 @@ describe('usage errors exit 2', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('--base-url');
   });
+
+  it('--help points to the five-step first run, a section the vendor guide has', () => {
+    const r = spawnSync(process.execPath, [BIN, '--help'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const section = /section "([^"]+)"/.exec(r.stdout)?.[1];
+    expect(section).toBe('First run in five steps');
+    expect(fs.readFileSync(path.join(ROOT, 'conformance', 'README.md'), 'utf8')).toContain(`\n## ${section}\n`);
+  });
 });
 
 describe('a run against a fake implementation', () => {

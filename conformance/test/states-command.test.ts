@@ -27,6 +27,30 @@ describe('conformance states', () => {
     expect(text).toMatch(/^an expired token {2}\(not used by the selected tests\)$/m);
   });
 
+  it("marks a param taken from the reference's own answer as an example, not the spec's names nor echoes", () => {
+    const uses = summarize([
+      { state: 'a link parent', params: {}, keys: ['domain', 'id'], values: { domain: 'Custom.Inspection', id: 4 } },
+      { state: 'a record with associations', params: {}, keys: ['domain'], values: { domain: 'Claim' } },
+      {
+        state: 'records',
+        params: { domain: 'Custom.Inspection', count: 2 },
+        keys: ['domain'],
+        values: { domain: 'Custom.Inspection' },
+      },
+      { state: 'records', params: { domain: 'Claim', count: 1 }, keys: ['domain'], values: { domain: 'Claim' } },
+      { state: 'a user', params: { grants: { 'Custom.Inspection': ['View'], Claim: ['View'] } }, keys: ['token'] },
+    ]);
+    const records = uses.find((u) => u.state === 'records')!.params;
+    const example = { value: 'Custom.Inspection', fromState: 'a link parent', fromValue: 'domain' };
+    expect(records.find((p) => p.params.domain === 'Custom.Inspection')!.examples).toEqual([example]);
+    expect(records.find((p) => p.params.domain === 'Claim')!.examples).toBeUndefined();
+    expect(uses.find((u) => u.state === 'a user')!.params[0].examples).toEqual([example]);
+    const text = formatStates(uses, 'core');
+    expect(text).toContain(
+      `      ^ "Custom.Inspection" is an example: the reference's own answer to \`a link parent\` (domain); against you the tests send what your endpoint answers there`,
+    );
+  });
+
   it('records what the selected tests send to the reference', async () => {
     const r = await runCli(['states', '--requirements', 'PROP-', '--json']);
     expect(r.code, r.stderr).toBe(0);

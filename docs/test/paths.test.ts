@@ -1,6 +1,8 @@
 // Docs that are a map must point at things that exist: every relative link of the README and of
-// docs/*.md, and every repository path docs/architecture.md names in backticks, must exist. A
-// module renamed or moved without its docs fails here.
+// docs/*.md, and every repository path docs/architecture.md names in backticks, must exist; every
+// `#anchor` of a link in those docs and in the vendor guide must name a heading or an `<a id>` of
+// its file (a section moved or retitled without its links fails here). A module renamed or moved
+// without its docs fails here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,4 +70,45 @@ describe('docs point at what exists', () => {
     );
     expect(missing, 'docs/architecture.md names modules that do not exist').toEqual([]);
   });
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors a Markdown file offers: its headings (numbered when repeated) and `<a id>`s. */
+function anchors(file: string): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const seen = new Map<string, number>();
+  const out = new Set<string>([...text.matchAll(/<a id="([^"]+)"/g)].map((m) => m[1]));
+  for (const m of text.matchAll(/^#{1,6}\s+(.+)$/gm)) {
+    const s = slug(m[1]);
+    const n = seen.get(s) ?? 0;
+    seen.set(s, n + 1);
+    out.add(n ? `${s}-${n}` : s);
+  }
+  return out;
+}
+
+const ANCHORED = [...DOCS, 'conformance/README.md', 'reference-server/README.md'];
+
+describe('links with an anchor land on a heading', () => {
+  for (const file of ANCHORED) {
+    it(`${file}: every #anchor it links to exists`, () => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const broken = [...text.matchAll(/\]\(([^)\s]*)#([^)\s]+)\)/g)]
+        .filter(([, target]) => !target || target.endsWith('.md'))
+        .map(([, target, anchor]) => {
+          const into = target ? join(dirname(file), target) : file;
+          return existsSync(join(ROOT, into)) && !anchors(into).has(anchor) ? `${target}#${anchor}` : '';
+        })
+        .filter(Boolean);
+      expect(broken, `${file} links to anchors that do not exist`).toEqual([]);
+    });
+  }
 });

@@ -2,26 +2,44 @@
 // drift from it: conformance.yaml (every `run` option the config file takes, with the option's
 // own help text, and every binding key with its default and meaning, all commented out),
 // expected-failures.yaml (an empty list and the entry format) and a provider-state endpoint
-// skeleton (TypeScript, Hono) with one handler stub per state of spec/provider-states.yaml.
+// starter (--lang ts|js|python, state-starters.ts) with one stub per state of
+// spec/provider-states.yaml.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CONFIG_KEYS } from '../model/options.js';
 import { EXIT } from '../report/results.js';
 import { bindingRows } from './binding-docs.js';
-import { loadStateDocs, type StateField } from './state-catalogue.js';
-import { loadProtocol } from '../suite-api/protocol.js';
+import { UsageError } from '../model/errors.js';
+import { probeBindings, type Finding } from './probe-bindings.js';
+import {
+  STARTER_FILES,
+  STARTER_LANGS,
+  STARTER_PORT,
+  STATE_PATH,
+  stateStarter,
+  type StarterLang,
+} from './state-starters.js';
 
 const INIT_FILES = {
   config: 'conformance.yaml',
   expectedFailures: 'expected-failures.yaml',
-  providerStates: 'provider-states.ts',
 } as const;
 
 const yamlScalar = (s: string) => (s === '' || /[:#'"{}[\],&*?|<>=!%@`]|^\s|\s$/.test(s) ? JSON.stringify(s) : s);
 
-/** conformance.yaml: the `run` options the config file takes and every binding, commented out. */
-function configYaml(run: Command): string {
+/** What `--from-url` saw: the URL probed and its findings. */
+interface Probed {
+  url: string;
+  findings: Finding[];
+}
+
+/**
+ * conformance.yaml: the `run` options the config file takes and every binding, commented out;
+ * with `probed`, the base URL and the bindings the probe recognised written out, and a note on
+ * each binding it looked for.
+ */
+function configYaml(run: Command, probed?: Probed): string {
   const lines = [
     '# conformance.yaml: configuration of `conformance run --config conformance.yaml`',
     '# (written by `conformance init`). Every key is optional and commented out: uncomment what you',
@@ -41,24 +59,46 @@ function configYaml(run: Command): string {
             .find(Boolean) ?? '')
         : 'true';
     const help = o.description.replace(/\s*\[CONFORMANCE_[A-Z_]+\]$/, '');
-    lines.push(`# ${flag}: ${key === 'containerEnv' ? '{ NAME: value }' : `<${value}>`.replace('<true>', 'true')}`);
+    if (key === 'baseUrl' && probed)
+      lines.push(`base-url: ${yamlScalar(probed.url)}   # probed by conformance init --from-url`);
+    else
+      lines.push(`# ${flag}: ${key === 'containerEnv' ? '{ NAME: value }' : `<${value}>`.replace('<true>', 'true')}`);
     lines.push(`#     ${help}`);
   }
+  const found = new Map((probed?.findings ?? []).map((f) => [f.key, f]));
+  const set = (key: string) => found.get(key)?.value !== undefined;
   lines.push(
     '',
     '# ---- bindings: names the spec leaves open, mapped to yours (a binding only renames; it never',
     "# changes what a test asserts). Shown with the defaults, the reference server's names.",
-    '# bindings:',
   );
+  if (probed)
+    lines.push(
+      `# \`conformance init --from-url ${probed.url}\` asked that URL (GET requests only) and wrote out`,
+      '# the bindings it recognised; "probe:" comments say what it saw where it could not tell.',
+    );
+  const anySet = bindingRows().some((r) => set(r.key));
+  lines.push(anySet ? 'bindings:' : '# bindings:');
+  // a line written out, or commented out as `# ` before the same line (uncommenting it is removing that)
+  const line = (on: boolean, text: string) => lines.push(on ? text : `# ${text}`);
   let group = '';
   for (const r of bindingRows()) {
     const [head, leaf] = r.key.includes('.') ? r.key.split('.') : ['', r.key];
     if (head !== group) {
-      if (head) lines.push(`#   ${head}:`);
+      if (head)
+        line(
+          bindingRows().some((g) => g.key.startsWith(`${head}.`) && set(g.key)),
+          `  ${head}:`,
+        );
       group = head;
     }
-    const indent = head ? '#     ' : '#   ';
-    lines.push(`${indent}${leaf}: ${yamlScalar(r.default)}   # ${r.meaning}`);
+    const indent = head ? '    ' : '  ';
+    const f = found.get(r.key);
+    if (f?.value !== undefined) line(true, `${indent}${leaf}: ${yamlScalar(f.value)}   # probe: ${f.note}`);
+    else {
+      if (f) lines.push(`${indent}# probe: ${f.note}`);
+      line(false, `${indent}${leaf}: ${yamlScalar(r.default)}   # ${r.meaning}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
@@ -78,126 +118,52 @@ function expectedFailuresYaml(): string {
   ].join('\n');
 }
 
-function fieldDoc(f: StateField): string {
-  const bits = [
-    `${f.name}${f.required ? '' : '?'}: ${f.type}${f.since !== '1.0.0' ? ` (since protocol ${f.since})` : ''}`,
-  ];
-  if (f.default !== undefined) bits.push(`default ${JSON.stringify(f.default)}`);
-  return `${bits.join(', ')}${f.description ? ` (${f.description})` : ''}`;
-}
-
-/** A Hono app serving the provider-state protocol, one stub per state. */
-function providerStatesSkeleton(): string {
-  const states = loadStateDocs();
-  const handlers = states.map((s) => {
-    const params = s.params.filter((p) => p.name !== 'setupId');
-    return [
-      `  /**`,
-      `   * ${s.description}`,
-      `   * params: ${params.length ? '' : '(none besides setupId)'}`,
-      ...params.map((p) => `   *   - ${fieldDoc(p)}`),
-      `   * values to answer:`,
-      ...s.values.map((v) => `   *   - ${fieldDoc(v)}`),
-      `   */`,
-      `  ${JSON.stringify(s.name)}: {`,
-      `    async setup(params) {`,
-      `      throw new NotImplemented(${JSON.stringify(s.name)}, params);`,
-      `    },`,
-      `    async teardown(params) {`,
-      `      // remove exactly what setup created for params.setupId`,
-      `      void params;`,
-      `    },`,
-      `  },`,
-    ].join('\n');
-  });
-  return `// Provider-state endpoint of the RFLPS conformance suite (written by \`conformance init\` from
-// spec/provider-states.yaml of the suite's package; \`conformance states\` shows the params the tests
-// send). Protocol (Pact v3): POST {"state", "params": {..., "setupId"}, "action": "setup" | "teardown"}.
-// setup answers 200 with the state's values; teardown answers 200 {} and removes exactly what the
-// setup with the same setupId created. An unknown state answers 400. Serve it on a test deployment
-// only, never in production, and pass its URL with --provider-states-url (default
-// <base-url>/_provider-states). Each stub answers 501 until you implement it; the tests that need
-// that state then end as precondition-failed, naming it. Every setup answer declares the protocol
-// version this endpoint implements (PROTOCOL); the suite asks for nothing newer. A fixture your
-// design cannot build answers 501 with code FixtureCannotExist and the reason in detail: the tests
-// that need it end not-applicable.
-import { Hono } from 'hono';
-
-/** The provider-state protocol version this endpoint implements (spec/provider-states.yaml). */
-const PROTOCOL = '${loadProtocol().version}';
-
-type Params = { setupId: string } & Record<string, unknown>;
-type Values = Record<string, unknown>;
-
-interface StateHandler {
-  setup(params: Params): Promise<Values>;
-  teardown(params: Params): Promise<void>;
-}
-
-class NotImplemented extends Error {
-  constructor(state: string, params: Params) {
-    super(\`provider state '\${state}' is not implemented yet (params \${JSON.stringify(params)})\`);
-  }
-}
-
-export const states: Record<string, StateHandler> = {
-${handlers.join('\n')}
-};
-
-const problem = (status: number, title: string, detail: string) => ({
-  type: 'about:blank',
-  title,
-  status,
-  detail,
-});
-
-export const providerStates = new Hono();
-
-providerStates.post('/_provider-states', async (c) => {
-  let body: { state?: unknown; params?: unknown; action?: unknown };
-  try {
-    body = await c.req.json();
-  } catch {
-    return c.json(problem(400, 'Bad Request', 'the body is not JSON'), 400);
-  }
-  const handler = typeof body.state === 'string' ? states[body.state] : undefined;
-  if (!handler) return c.json(problem(400, 'Unknown state', \`unknown provider state \${JSON.stringify(body.state)}\`), 400);
-  const params = (body.params ?? {}) as Params;
-  try {
-    if (body.action === 'teardown') {
-      await handler.teardown(params);
-      return c.json({});
-    }
-    return c.json({ protocol: PROTOCOL, ...(await handler.setup(params)) });
-  } catch (e) {
-    if (e instanceof NotImplemented) return c.json(problem(501, 'Not Implemented', e.message), 501);
-    return c.json(problem(500, 'State setup failed', (e as Error).message), 500);
-  }
-});
-
-// Mount it beside your service on a test deployment, e.g.  app.route('/', providerStates);
-`;
-}
-
 interface InitOptions {
   dir?: string;
   force?: boolean;
+  lang?: StarterLang;
+  fromUrl?: string;
+  token?: string;
 }
 
-function initCommand(run: Command, opts: InitOptions): number {
+/** How to start each starter, for the closing hint. */
+const START_HINT: Record<StarterLang, string> = {
+  ts: `mount ${STARTER_FILES.ts} in your service (a Hono app) on a test deployment`,
+  js: `node ${STARTER_FILES.js}   (serves http://127.0.0.1:${STARTER_PORT}${STATE_PATH}; PORT, HOST)`,
+  python: `python3 ${STARTER_FILES.python}   (serves http://127.0.0.1:${STARTER_PORT}${STATE_PATH}; PORT, HOST)`,
+};
+
+async function initCommand(run: Command, opts: InitOptions): Promise<number> {
   const dir = path.resolve(opts.dir ?? '.');
-  const files: [string, string][] = [
-    [INIT_FILES.config, configYaml(run)],
-    [INIT_FILES.expectedFailures, expectedFailuresYaml()],
-    [INIT_FILES.providerStates, providerStatesSkeleton()],
-  ];
-  const existing = files.filter(([f]) => fs.existsSync(path.join(dir, f))).map(([f]) => f);
+  const lang = opts.lang ?? 'ts';
+  if (!STARTER_LANGS.includes(lang)) throw new UsageError(`--lang must be one of ${STARTER_LANGS.join(', ')}`);
+  const starter = STARTER_FILES[lang];
+  const names = [INIT_FILES.config, INIT_FILES.expectedFailures, starter];
+  const existing = names.filter((f) => fs.existsSync(path.join(dir, f)));
   if (existing.length && !opts.force) {
     process.stderr.write(
       `conformance: error: ${existing.join(', ')} already exist(s) in ${dir} (--force overwrites)\n`,
     );
     return EXIT.usage;
   }
+  let probed: Probed | undefined;
+  if (opts.fromUrl) {
+    if (!/^https?:\/\//.test(opts.fromUrl)) throw new UsageError(`--from-url must be an http(s) URL: ${opts.fromUrl}`);
+    process.stdout.write(`probing ${opts.fromUrl} (GET requests only)\n`);
+    const findings = await probeBindings(opts.fromUrl, { token: opts.token }).catch((e: Error) => {
+      throw new UsageError(`--from-url: ${e.message}`);
+    });
+    for (const f of findings)
+      process.stdout.write(
+        `  ${f.key}: ${f.value !== undefined ? JSON.stringify(f.value) : 'not recognised'} (${f.note})\n`,
+      );
+    probed = { url: opts.fromUrl, findings };
+  }
+  const files: [string, string][] = [
+    [INIT_FILES.config, configYaml(run, probed)],
+    [INIT_FILES.expectedFailures, expectedFailuresYaml()],
+    [starter, stateStarter(lang)],
+  ];
   fs.mkdirSync(dir, { recursive: true });
   for (const [f, text] of files) {
     fs.writeFileSync(path.join(dir, f), text);
@@ -207,9 +173,11 @@ function initCommand(run: Command, opts: InitOptions): number {
     [
       '',
       'Next:',
-      `  1. edit ${INIT_FILES.config}: base-url (or image), and the bindings whose names differ in your API`,
-      `  2. implement the states in ${INIT_FILES.providerStates} (\`conformance states --profile core\` lists the params the tests send)`,
-      `  3. conformance run --config ${INIT_FILES.config}`,
+      `  1. conformance states --profile core   (the params the core tests send, the values to answer)`,
+      `  2. ${START_HINT[lang]}; fill in its stubs, \`a user\` first (a stub answers 501 until then)`,
+      `  3. edit ${INIT_FILES.config}: base-url (or image), provider-states-url, and the bindings whose names differ in your API`,
+      `  4. conformance run --config ${INIT_FILES.config} --profile core`,
+      `  (the vendor guide, conformance/README.md, "First run in five steps")`,
       '',
     ].join('\n'),
   );
@@ -220,13 +188,24 @@ export function registerInit(program: Command, onExit: (code: number) => void): 
   program
     .command('init')
     .description(
-      `write starter files: ${INIT_FILES.config} (every option and binding, commented), ${INIT_FILES.expectedFailures} and ${INIT_FILES.providerStates} (a Hono provider-state endpoint with one stub per state)`,
+      `write starter files: ${INIT_FILES.config} (every option and binding, commented), ${INIT_FILES.expectedFailures} and a provider-state endpoint with one stub per state that runs as written and answers 501 until filled in`,
     )
+    .addOption(
+      new Option(
+        '--lang <lang>',
+        `the provider-state endpoint's language: ts = ${STARTER_FILES.ts}, a Hono app to mount; js = ${STARTER_FILES.js}, Node's node:http, no dependencies; python = ${STARTER_FILES.python}, Python's http.server (default ts)`,
+      ).choices(STARTER_LANGS),
+    )
+    .option(
+      '--from-url <url>',
+      "probe a running implementation at this base URL and write the bindings it recognises (token header, GET /api/Domains' envelope, the total-count parameter and where the count comes back, the start-offset parameter) into conformance.yaml, with a note where it cannot tell. Read-only: it sends GET requests only (about 15), creates and changes nothing",
+    )
+    .option('--token <token>', 'an API token for --from-url, to recognise the token header and read past it')
     .option('--dir <dir>', 'where to write them (default: the working directory)')
     .option('--force', 'overwrite existing files')
-    .action((opts: InitOptions) => {
+    .action(async (opts: InitOptions) => {
       const run = program.commands.find((c) => c.name() === 'run');
       if (!run) throw new Error('the run command is not registered');
-      onExit(initCommand(run, opts));
+      onExit(await initCommand(run, opts));
     });
 }

@@ -29,6 +29,11 @@ export function buildProgram(onExit: (code: number) => void): Command {
         'Exit codes: 0 every selected requirement passed, 1 a requirement failed (or is untested),\n' +
         '2 usage or configuration error, 3 the target or the harness failed.',
     )
+    .addHelpText(
+      'after',
+      '\nFirst run in five steps (init, states, the state endpoint, config, run): the vendor guide,\n' +
+        'conformance/README.md of the package, section "First run in five steps".',
+    )
     .version(suiteVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();

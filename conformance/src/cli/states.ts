@@ -10,7 +10,16 @@
 // failed precondition skips); the recording sees exactly what the selected tests send. The values
 // come from the state's values schema in spec/provider-states.yaml (what every implementation must
 // answer), with the keys the reference answered beside them.
+//
+// A param a test took from the reference's own answer (the name of its custom domain, from `a link
+// parent`) is not a name a vendor must serve: against the vendor, the test sends what the vendor's
+// endpoint answered there. Such values are marked as examples (`examples`, and a line under the
+// params): a string of a param (value or key) that a setup answer of the reference held, not as
+// an echo of that setup's own params, and that the interface spec does not name (`Claim` is the
+// spec's, `Custom.Inspection` the reference's).
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Option, type Command } from 'commander';
 import { resolveBindings } from '../model/bindings.js';
@@ -23,6 +32,7 @@ import { LocalProcessTarget } from '../targets/local-process.js';
 import { runSuite } from '../run/vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
 import { log } from './log.js';
+import { SPEC_DIR } from '../paths.js';
 
 interface StatesOptions {
   profile?: Profile;
@@ -37,7 +47,7 @@ export interface StateUse {
   /** Setup calls of the run. */
   calls: number;
   /** Distinct params the tests sent (setupId left out), most frequent first, with their counts. */
-  params: { params: Record<string, unknown>; count: number }[];
+  params: { params: Record<string, unknown>; count: number; examples?: ReferenceExample[] }[];
   /** The params schema: what may be sent. */
   paramFields: StateField[];
   /** The values schema: what the state must answer. */
@@ -46,10 +56,21 @@ export interface StateUse {
   referenceKeys: string[];
 }
 
+/** A param the tests took from the reference's own answer: the vendor's endpoint answers its own. */
+interface ReferenceExample {
+  /** The string as sent (a value, or the key of an object such as `grants`). */
+  value: string;
+  /** The state and value of the reference's answer it came from. */
+  fromState: string;
+  fromValue: string;
+}
+
 interface Recorded {
   state: string;
   params: Record<string, unknown>;
   keys: string[];
+  /** The reference's answer (setup values). */
+  values?: Record<string, unknown>;
 }
 
 /** An HTTP server forwarding provider-state calls to `upstream`, recording the setups. */
@@ -71,13 +92,14 @@ async function startRecorder(upstream: string, recorded: Recorded[]): Promise<{ 
           if (call.action === 'setup' && typeof call.state === 'string') {
             const { setupId: _s, ...params } = call.params ?? {};
             let keys: string[] = [];
+            let values: Record<string, unknown> | undefined;
             try {
               const v = JSON.parse(text);
-              if (v && typeof v === 'object' && !Array.isArray(v)) keys = Object.keys(v);
+              if (v && typeof v === 'object' && !Array.isArray(v)) [keys, values] = [Object.keys(v), v];
             } catch {
               /* not JSON: no keys */
             }
-            recorded.push({ state: call.state, params, keys });
+            recorded.push({ state: call.state, params, keys, values });
           }
         } catch {
           /* not a protocol call: forwarded, not recorded */
@@ -98,8 +120,42 @@ async function startRecorder(upstream: string, recorded: Recorded[]): Promise<{ 
   };
 }
 
+/** Every string of a JSON value, object keys included. */
+function strings(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(strings);
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => [k, ...strings(x)]);
+  return [];
+}
+
+/** The words of the interface spec: names it gives (domains, columns, codes) are the spec's own. */
+function specWords(specDir: string): Set<string> {
+  const text = fs.readFileSync(path.join(specDir, 'interface-spec.md'), 'utf8');
+  return new Set(text.match(/[A-Za-z][\w.]*[\w]/g) ?? []);
+}
+
+/** Strings the reference answered of its own (not echoing the setup's params, not the spec's), with where. */
+function referenceValues(recorded: Recorded[], spec: Set<string>): Map<string, { state: string; key: string }> {
+  const out = new Map<string, { state: string; key: string }>();
+  for (const r of recorded) {
+    const sent = new Set(strings(r.params));
+    for (const [key, v] of Object.entries(r.values ?? {})) {
+      if (key === 'protocol' || key === 'token') continue;
+      for (const s of strings(v))
+        if (s.length > 1 && !sent.has(s) && !spec.has(s) && !out.has(s)) out.set(s, { state: r.state, key });
+    }
+  }
+  return out;
+}
+
 /** Groups the recorded setups by state, in the order of the spec. */
-export function summarize(recorded: Recorded[]): StateUse[] {
+export function summarize(recorded: Recorded[], specDir: string = SPEC_DIR): StateUse[] {
+  const fromReference = referenceValues(recorded, specWords(specDir));
+  const examplesOf = (params: Record<string, unknown>): ReferenceExample[] =>
+    [...new Set(strings(params))].flatMap((value) => {
+      const from = fromReference.get(value);
+      return from ? [{ value, fromState: from.state, fromValue: from.key }] : [];
+    });
   return loadStateDocs().map((doc) => {
     const mine = recorded.filter((r) => r.state === doc.name);
     const counts = new Map<string, number>();
@@ -112,7 +168,11 @@ export function summarize(recorded: Recorded[]): StateUse[] {
       description: doc.description,
       calls: mine.length,
       params: [...counts]
-        .map(([k, count]) => ({ params: JSON.parse(k) as Record<string, unknown>, count }))
+        .map(([k, count]) => {
+          const params = JSON.parse(k) as Record<string, unknown>;
+          const examples = examplesOf(params);
+          return { params, count, ...(examples.length ? { examples } : {}) };
+        })
         .sort((a, b) => b.count - a.count || JSON.stringify(a.params).localeCompare(JSON.stringify(b.params))),
       paramFields: doc.params.filter((p) => p.name !== 'setupId'),
       values: doc.values,
@@ -146,10 +206,15 @@ export function formatStates(uses: StateUse[], profile: Profile): string {
     out.push(`  ${u.description}`);
     if (u.calls) {
       out.push('  params the tests send (besides setupId):');
-      for (const p of u.params)
+      for (const p of u.params) {
         out.push(
           `    ${Object.keys(p.params).length ? JSON.stringify(p.params) : '{}'}${p.count > 1 ? `  ×${p.count}` : ''}`,
         );
+        for (const e of p.examples ?? [])
+          out.push(
+            `      ^ ${JSON.stringify(e.value)} is an example: the reference's own answer to \`${e.fromState}\` (${e.fromValue}); against you the tests send what your endpoint answers there`,
+          );
+      }
     }
     const optional = u.paramFields.map(
       (f) => `${f.name}${f.default !== undefined ? `=${JSON.stringify(f.default)}` : ''}`,

@@ -2,7 +2,7 @@
 // server's names; a vendor maps its own names in the config file (`bindings:`). A binding only
 // renames (or moves: a dotted path reaches into a nested body, a header name moves a value out of
 // the body): it never changes what a test asserts. conformance/src/cli/binding-docs.ts says what each
-// key names (the table in conformance/README.md section 4 and `conformance init`).
+// key names (the table in conformance/README.md section 3 and `conformance init`).
 
 export interface Bindings {
   /** Header that carries the API token. */

@@ -51,6 +51,18 @@ export const DEFAULT_CONCURRENCY = 16;
  * chains started first, at load ~6: 33.1 s with 64, 30.0 s with 128 = 8 workers of 16 tests, the
  * largest file's tests no longer queued behind each other; docs/benchmarks.md). */
 export const REMOTE_CONCURRENCY = 128;
+
+/** Most tests of one file in flight at once (run/vitest-run.ts concurrencyPlan). A run lasts as long
+ * as its busiest worker: a file whose tests wait for an effect's absence (at least 2 s) holds its
+ * worker meanwhile, so at the default concurrency 16 the core run against the reference container
+ * took 7.5 s with 2 workers of 8 tests and 6.2 s with 4 workers of 4 (farm-bench, 4 pairs; 1.2 s
+ * more CPU for the two threads). Here, beside the option, so that its help cannot say otherwise. */
+export const TESTS_PER_FILE = 4;
+
+/** Most worker threads, whatever the concurrency: each costs a thread and its own module graph
+ * (the OpenAPI document and its compiled validators), and past this a far target is served as well
+ * by more tests in flight per file. */
+export const MAX_WORKERS = 8;
 export const REMOTE_ROUND_TRIP_MS = 20;
 
 /**
@@ -232,7 +244,7 @@ export const RUN_OPTIONS = [
     env: 'CONFORMANCE_CONCURRENCY',
     kind: 'integer',
     default: DEFAULT_CONCURRENCY,
-    help: `most tests in flight at once: 8 per suite file in ceil(n/8) worker threads, at most 8 threads and then more tests per file (default: ${REMOTE_CONCURRENCY} when the target answers in ${REMOTE_ROUND_TRIP_MS} ms or more, else {default}; 1 = one test at a time)`,
+    help: `most tests in flight at once: ${TESTS_PER_FILE} per suite file in ceil(n/${TESTS_PER_FILE}) worker threads, at most ${MAX_WORKERS} threads and then more tests per file (default: ${REMOTE_CONCURRENCY} when the target answers in ${REMOTE_ROUND_TRIP_MS} ms or more, else {default}; 1 = one test at a time)`,
   },
   {
     key: 'shard',
@@ -404,7 +416,7 @@ export const RUN_OPTIONS = [
     key: 'bindings',
     derived: true,
     kind: 'bindings',
-    help: "names the spec leaves open, mapped to yours (the config file's `bindings:`, or an object in code; conformance/README.md section 4)",
+    help: "names the spec leaves open, mapped to yours (the config file's `bindings:`, or an object in code; conformance/README.md section 3)",
   },
 ] as const satisfies readonly OptionRow[];
 

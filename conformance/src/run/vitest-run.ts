@@ -5,7 +5,7 @@ import type { SerializedError } from 'vitest';
 import path from 'node:path';
 import { ROOT, SUITE_GLOB } from '../paths.js';
 import type { RunContext } from '../model/context.js';
-import { DEFAULT_CONCURRENCY } from '../model/options.js';
+import { DEFAULT_CONCURRENCY, MAX_WORKERS, TESTS_PER_FILE } from '../model/options.js';
 import { LongChainsFirst } from './file-order.js';
 
 /** A suite session (suite-session.ts openSuiteSession): one vitest instance and its worker threads
@@ -38,17 +38,6 @@ export interface SuiteRunOptions {
    * not for a sharded run or one with file filters. */
   session?: SuiteSession;
 }
-
-/** Most tests of one file in flight at once. A run lasts as long as its busiest worker: a file
- * whose tests wait for an effect's absence (at least 2 s) holds its worker meanwhile, so at the
- * default concurrency 16 the core run against the reference container took 7.5 s with 2 workers of
- * 8 tests and 6.2 s with 4 workers of 4 (farm-bench, 4 pairs; 1.2 s more CPU for the two threads). */
-const TESTS_PER_FILE = 4;
-
-/** Most worker threads, whatever the concurrency: each costs a thread and its own module graph
- * (the OpenAPI document and its compiled validators), and past this a far target is served as well
- * by more tests in flight per file. */
-const MAX_WORKERS = 8;
 
 /** Workers (vitest worker threads, one suite file each at a time) and tests in flight per file:
  * TESTS_PER_FILE tests per file and as many workers as it takes to reach `concurrency` (the default
