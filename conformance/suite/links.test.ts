@@ -18,11 +18,10 @@ import { linkRowsWithRelationship } from './support/relationship-column.js';
 import { CHILD_DOMAIN_IDS, needsRowsOfChild } from './support/links-of-child.js';
 import { CORE_DOMAIN_IDS, MAX_CORE_DOMAIN_ID, needsListedDomainId } from './support/domain-ids.js';
 import { customLinkParent } from './support/custom-domain.js';
+import { domainEntries } from './support/domain-list.js';
 
 type LinkList = components['schemas']['LinkList'];
 type LinkQuery = paths['/api/Link/Query']['get']['parameters']['query'];
-type Domain = components['schemas']['Domain'];
-type DomainList = components['schemas']['DomainList'];
 type RecordEnvelope = components['schemas']['RecordEnvelope'];
 type LinkUpsertResult = components['schemas']['LinkUpsertResult'];
 type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
@@ -184,10 +183,7 @@ function describe(res: Parameters<typeof isRefusal>[0]): string {
 async function customDomain(t: Ctx): Promise<string | undefined> {
   const res = await t.raw('/api/Domains');
   expect(res.status).toBe(200);
-  const body = res.json as DomainList | Domain[] | Record<string, Domain[] | undefined>;
-  const list: Domain[] = Array.isArray(body)
-    ? body
-    : ((body as Record<string, Domain[] | undefined>)[t.bindings.domainsListField] ?? []);
+  const list = await domainEntries(t, res.json);
   return list.map((d) => d?.Name).find((n) => typeof n === 'string' && n.startsWith('Custom.'));
 }
 

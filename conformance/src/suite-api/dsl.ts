@@ -12,7 +12,8 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from '../../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
 import { poll } from './poll.js';
-import { domainListOf, setAtPath, totalCountOf, type Bindings } from '../model/bindings.js';
+import { setAtPath, type Bindings } from '../model/bindings.js';
+import { describeListPlace, locateList, locateTotalCount } from '../model/not-shown-shapes.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import {
   ExchangeLog,
@@ -118,10 +119,19 @@ export interface TestContext {
    */
   needs<T>(requirement: string, step: string, fn: () => Promise<T>): Promise<T>;
   bindings: Bindings;
-  /** The total count of a query response, read where the bindings put it (body path or header). */
+  /**
+   * The total count of a query response: where the bindings put it (body path or header), else the
+   * one count named "total" the answer shows (a finding `not-shown-shape-recognised`); undefined when
+   * there is none. Two or more such counts: a text naming them and the bindings to set, which fails
+   * any assertion on the count (model/not-shown-shapes.ts).
+   */
   totalCount(res: { json: unknown; headers: Headers }): unknown;
-  /** The domain list of a GET /api/Domains body, where the bindings put it. */
-  domainList(body: unknown): unknown;
+  /**
+   * The domain list of a GET /api/Domains body: where the bindings put it, else the one list the
+   * answer holds (a finding `not-shown-shape-recognised`); undefined when it cannot be found without
+   * doubt (support/domain-list.ts turns that into one failure naming the binding).
+   */
+  domainList(body: unknown): unknown[] | undefined;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
     remove(a: LinkArgs, token?: string): Promise<RawResponse>;
@@ -518,6 +528,9 @@ function makeTestContext(
     signal,
   });
   const adminOpts = base(() => adminToken());
+  /** A not-shown shape found in an answer where the bindings did not name it: a finding, never a failure. */
+  const recognised = (operationId: string, url: string, message: string) =>
+    log.findings.push({ kind: 'not-shown-shape-recognised', operationId, method: 'GET', url, status: 200, message });
   const raw = (path: string, init?: RawInit) => rawRequest(adminOpts, path, init);
   const link = (which: 'upsert' | 'remove') => (a: LinkArgs, token?: string) =>
     raw(which === 'upsert' ? c.bindings.paths.linkUpsert : c.bindings.paths.linkRemove, {
@@ -558,8 +571,30 @@ function makeTestContext(
       }
     },
     bindings: c.bindings,
-    totalCount: (res) => totalCountOf(c.bindings, res),
-    domainList: (body) => domainListOf(c.bindings, body),
+    totalCount: (res) => {
+      const r = locateTotalCount(c.bindings, res);
+      if ('doubt' in r)
+        return `no total count without doubt: ${r.doubt}; set the binding totalCountField (a body path) or totalCountHeader (a header)`;
+      if ('absent' in r) return undefined;
+      if (!r.found.byBinding)
+        recognised(
+          'queryRecords',
+          '/api/{domain}/Query',
+          `the total count is at ${r.found.where.startsWith('header ') ? r.found.where : `\`${r.found.where}\` of the body`}, recognised from the answer (the bindings name ${c.bindings.totalCountHeader ? `header ${c.bindings.totalCountHeader}` : `\`${c.bindings.totalCountField}\``}; setting totalCountField or totalCountHeader is not needed)`,
+        );
+      return r.found.value;
+    },
+    domainList: (body) => {
+      const r = locateList(body, c.bindings.domainsListField);
+      if (!('found' in r)) return undefined;
+      if (!r.found.byBinding)
+        recognised(
+          'listDomains',
+          '/api/Domains',
+          `the domain list is ${describeListPlace(r.found.where)}, recognised from the answer (the binding domainsListField names \`${c.bindings.domainsListField}\`; setting it is not needed)`,
+        );
+      return r.found.value;
+    },
     links: { upsert: link('upsert'), remove: link('remove') },
     poll: async (fn, done, opts = {}) => {
       const t0 = Date.now();
