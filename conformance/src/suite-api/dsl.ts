@@ -44,6 +44,7 @@ import {
   NotApplicableError,
   PreconditionFailedError,
   SuiteDefinitionError,
+  TargetError,
 } from '../model/errors.js';
 import { classifyError, type TestOutcome } from '../model/outcome.js';
 import { writeTrace } from './trace.js';
@@ -491,8 +492,13 @@ async function runBody(
   throw decision.error;
 }
 
-/** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */
-export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError {
+/**
+ * A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. A step
+ * that got no answer (a time-out, an unreachable target) stays what it is: the test ends `error`,
+ * never blocked as if the step had failed on an answer.
+ */
+export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError | Error {
+  if (classifyError(e as Error) === 'error') return e as Error;
   const err = e as { message?: string; stack?: string; expected?: unknown; actual?: unknown; showDiff?: boolean };
   const msg = err?.message ?? String(e);
   const b = new BlockedError(requirement, step, `blocked by ${requirement}: step "${step}" failed: ${msg}`);
@@ -548,10 +554,12 @@ function makeTestContext(
       } catch (e) {
         // a suite mistake (a service-wide state in a test not marked serviceWide) is not the target's
         // a want of a newer protocol, or a fixture that cannot exist here, is not-applicable
+        // a state endpoint that did not answer in time is a TargetError: the test ends `error`
         if (
           e instanceof PreconditionFailedError ||
           e instanceof ServiceWideStateError ||
-          e instanceof NotApplicableError
+          e instanceof NotApplicableError ||
+          e instanceof TargetError
         )
           throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
