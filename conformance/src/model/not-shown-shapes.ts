@@ -12,7 +12,7 @@
 import { atPath, type Bindings } from './bindings.js';
 
 /** A value found in an answer: where, and whether the bindings named that place. */
-export interface Located<T> {
+interface Located<T> {
   value: T;
   /** dotted body path ('' = the body itself), or `header <name>` */
   where: string;
@@ -25,7 +25,7 @@ export type Search<T> = { found: Located<T> } | { absent: true } | { doubt: stri
 const MAX_DEPTH = 3;
 
 /** Short JSON of a value seen in an answer, for a message. */
-export function seen(value: unknown, max = 200): string {
+function seen(value: unknown, max = 200): string {
   let s: string;
   try {
     s = JSON.stringify(value) ?? String(value);

@@ -21,7 +21,7 @@ export interface SlowAnswer {
   status?: number;
 }
 
-export const SLOWEST_KEPT = 5;
+const SLOWEST_KEPT = 5;
 
 /** The `n` slowest exchanges of the run's tests, slowest first. */
 export function slowestAnswers(tests: readonly TestWithExchanges[], n = SLOWEST_KEPT): SlowAnswer[] {
