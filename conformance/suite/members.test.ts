@@ -21,6 +21,7 @@ import {
   type MemberCreationResult,
 } from './support/binding.js';
 import { type Ctx, judgedAlone } from './support/request.js';
+import { domainEntries } from './support/domain-list.js';
 import { createMember, expectBodylessAccepted, needsBodylessFormAccepted } from './support/create-member.js';
 
 function expectCreationResult(body: unknown): asserts body is MemberCreationResult {
@@ -331,7 +332,7 @@ conformance(
 
     const d = await t.raw('/api/Domains');
     expect(d.status).toBe(200);
-    const list = (t.domainList(d.json) ?? []) as Array<{ DomainID: number; Name: string }>;
+    const list = (await domainEntries(t, d.json)) as Array<{ DomainID: number; Name: string }>;
     expect(list.find((x) => x.Name === 'Proposal')?.DomainID).toBe(21);
     expect(list.find((x) => x.Name === 'Member')?.DomainID).toBe(20);
   },

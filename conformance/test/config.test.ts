@@ -12,12 +12,12 @@ const catalogue = loadCatalogue();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-config-'));
 
 describe('run options', () => {
-  it('defaults: reference target, core profile, 10 s per request', () => {
+  it('defaults: reference target, core profile, 30 s per request (what a patient client allows)', () => {
     const o = resolveRunOptions({}, {}, { catalogue, cwd: tmp });
     expect(o).toMatchObject({
       target: { kind: 'reference' },
       profile: 'core',
-      timeoutMs: 10_000,
+      timeoutMs: 30_000,
       readOnly: false,
       requireContainer: false,
       containerPort: 8080,

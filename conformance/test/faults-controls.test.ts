@@ -16,8 +16,8 @@ import { BIND_CONTROL_CASES, BIND_CONTROL_SCRIPTS } from '../faults/controls/bin
 import { COL_CONTROL_CASES } from '../faults/controls/col.cases.js';
 import { DOM_CONTROL_CASES } from '../faults/controls/dom.cases.js';
 import { FILE_CONTROL_CASES } from '../faults/controls/file.cases.js';
-import { GEN_CONTROL_CASES } from '../faults/controls/gen.cases.js';
-import { LINK_CONTROL_CASES } from '../faults/controls/link.cases.js';
+import { GEN_CONTROL_CASES, GEN_CONTROL_SCRIPTS } from '../faults/controls/gen.cases.js';
+import { LINK_CONTROL_CASES, LINK_CONTROL_SCRIPTS } from '../faults/controls/link.cases.js';
 import { MEM_CONTROL_CASES } from '../faults/controls/mem.cases.js';
 import { PROP_CONTROL_CASES } from '../faults/controls/prop.cases.js';
 import { QRY_CONTROL_CASES } from '../faults/controls/qry.cases.js';
@@ -47,7 +47,11 @@ const CASES_BY_AREA: Partial<Record<Area, Record<string, Case[]>>> = {
 // Every control with a rewrite has at least one case here (checked below).
 const CASES: Record<string, Case[]> = Object.assign({}, ...Object.values(CASES_BY_AREA));
 /** Cases written out step by step (one memory across several exchanges), with the area they are filed under. */
-const SCRIPTS: Array<[Area, ScriptedCase]> = BIND_CONTROL_SCRIPTS.map((s) => ['BIND', s]);
+const SCRIPTS: Array<[Area, ScriptedCase]> = [
+  ...BIND_CONTROL_SCRIPTS.map((s): [Area, ScriptedCase] => ['BIND', s]),
+  ...GEN_CONTROL_SCRIPTS.map((s): [Area, ScriptedCase] => ['GEN', s]),
+  ...LINK_CONTROL_SCRIPTS.map((s): [Area, ScriptedCase] => ['LINK', s]),
+];
 
 describe('control rewrites on canned exchanges', () => {
   it.each(Object.entries(CASES))('%s', async (name, cases) => {

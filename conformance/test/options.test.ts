@@ -257,7 +257,7 @@ describe('a suite file run by plain vitest reads CONFORMANCE_* through the same 
       profile: 'all',
       requirements: ['REC-', 'AUTH-001'],
       readOnly: true,
-      timeoutMs: 10_000,
+      timeoutMs: 30_000,
       asyncTimeoutMs: 5000,
       clockToleranceMs: 50 * 60_000,
       absenceFactor: 1.5,

@@ -94,7 +94,9 @@ describe('requirement reports and exit codes', () => {
     expect(exitCodeFor(mk(['passed', 'not-applicable']))).toBe(0);
     expect(exitCodeFor(mk(['not-applicable']))).toBe(0);
     expect(exitCodeFor(mk(['failed']))).toBe(1);
-    expect(exitCodeFor(mk(['error']))).toBe(1);
+    // only errors (time-outs, an unreachable target): the target's exit code, never a failure
+    expect(exitCodeFor(mk(['error']))).toBe(3);
+    expect(exitCodeFor(mk(['error', 'failed']))).toBe(1);
     expect(exitCodeFor(mk(['precondition-failed']))).toBe(1);
     expect(exitCodeFor(mk([]))).toBe(1); // untested
     expect(exitCodeFor(mk(['passed']), { suiteInvalid: true })).toBe(2);

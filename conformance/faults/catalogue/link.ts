@@ -18,7 +18,7 @@ import { fakeId, ignoreQueryParam, LINKABLE, linkBody, on, onJsonResponse, onReq
 const LINK_COLUMNS = ['LinkID', 'ParentDomainID', 'ParentID', 'ChildDomainID', 'ChildID', 'ContactTypeID'];
 
 /** The Contact Type list of the reference (docs/architecture.md 3), for a plausible ContactTypeID. */
-const CONTACT_TYPES = [
+export const CONTACT_TYPES = [
   ['ADJ', 'Adjuster'],
   ['BRK', 'Broker'],
   ['CLM', 'Claimant'],

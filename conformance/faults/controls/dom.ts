@@ -35,19 +35,19 @@ export const DOM_CONTROLS: Control[] = [
   {
     name: 'domains-bare-array',
     area: 'DOM',
-    description: 'GET /api/Domains answers a bare JSON array of entries (no envelope).',
+    description:
+      'GET /api/Domains answers a bare JSON array of entries (no envelope); no binding is set: core recognises it.',
     allowedBy: ENVELOPE,
     markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
-    config: { bindings: { domainsListField: '' } },
     rewrite: onSuccess(['listDomains'], (res, body) => withResponseJson(res, entries(body))),
   },
   {
     name: 'domains-envelope-named',
     area: 'DOM',
-    description: 'GET /api/Domains answers `{"Domains": [...], "Count": n}`.',
+    description:
+      'GET /api/Domains answers `{"Domains": [...], "Count": n}`; no binding is set: core recognises the one list.',
     allowedBy: ENVELOPE,
     markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
-    config: { bindings: { domainsListField: 'Domains' } },
     rewrite: onSuccess(['listDomains'], (res, body) =>
       withResponseJson(res, { Count: entries(body).length, Domains: entries(body) }),
     ),
@@ -55,7 +55,8 @@ export const DOM_CONTROLS: Control[] = [
   {
     name: 'domains-list-nested',
     area: 'DOM',
-    description: 'GET /api/Domains answers `{"data": {"items": [...]}}`.',
+    description:
+      'GET /api/Domains answers `{"data": {"items": [...]}}`, with the binding domainsListField set to `data.items` (the binding path kept in use).',
     allowedBy: ENVELOPE,
     markers: ['paths/~1api~1Domains/get/responses/200', 'components/schemas/DomainList'],
     select: ['DOM-', 'MEM-', 'LINK-', 'GEN-'],

@@ -1,10 +1,33 @@
 // The canned cases of the GEN controls (gen.ts): each control's rewrite on canned exchanges,
 // by control name (harness: canned-cases.ts; run by conformance/test/faults-controls.test.ts).
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { makeRequest, problem } from '../exchange.js';
-import { type Case, del, get, json, notModifiable, ok, post, result, SCHED, status, T } from './canned-cases.js';
+import {
+  type Case,
+  del,
+  get,
+  json,
+  notModifiable,
+  ok,
+  post,
+  result,
+  run,
+  SCHED,
+  type ScriptedCase,
+  status,
+  T,
+} from './canned-cases.js';
+import { STALL_EVERY, STALL_MS } from './gen.js';
 
 export const GEN_CONTROL_CASES: Record<string, Case[]> = {
+  'slow-answer-one-in-forty': [
+    {
+      // the first request passes at once, unchanged
+      req: get('/api/Claim/1'),
+      upstream: ok({ Id: 1 }),
+      expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out)).toEqual({ Id: 1 })),
+    },
+  ],
   'reversed-key-order': [
     {
       req: get('/api/Claim/1'),
@@ -134,3 +157,30 @@ export const GEN_CONTROL_CASES: Record<string, Case[]> = {
     },
   ],
 };
+
+/** Cases that need one memory across several exchanges (and time to pass), written out. */
+export const GEN_CONTROL_SCRIPTS: ScriptedCase[] = [
+  {
+    control: 'slow-answer-one-in-forty',
+    title: `the ${STALL_EVERY}th request waits ${STALL_MS} ms, then gets the reference's answer`,
+    async run() {
+      vi.useFakeTimers();
+      try {
+        const memory = new Map<string, any>([['calls', STALL_EVERY - 1]]);
+        let forwarded = false;
+        const done = run(
+          'slow-answer-one-in-forty',
+          { req: get('/api/Claim/1'), upstream: ok({ Id: 1 }), expect: (out) => expect(json(out)).toEqual({ Id: 1 }) },
+          memory,
+        ).then(() => (forwarded = true));
+        await vi.advanceTimersByTimeAsync(STALL_MS - 1);
+        expect(forwarded, 'still waiting').toBe(false);
+        await vi.advanceTimersByTimeAsync(1);
+        await done;
+        expect(forwarded).toBe(true);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  },
+];

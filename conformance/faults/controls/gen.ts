@@ -36,7 +36,29 @@ function detailOf(res: ProxyResponse): string {
   return typeof b?.detail === 'string' ? b.detail : `Request failed with status ${res.status}.`;
 }
 
+/** The slow-answer control: every STALL_EVERY-th request through the proxy waits STALL_MS first. */
+export const STALL_EVERY = 40;
+export const STALL_MS = 12_000;
+
 export const GEN_CONTROLS: Control[] = [
+  // Time: the spec states no latency. A slow answer is no verdict (the run waits up to its request
+  // time-out, 30 s by default, and asks a read once more after it).
+  {
+    name: 'slow-answer-one-in-forty',
+    area: 'GEN',
+    description: `One request in ${STALL_EVERY} is answered only after ${STALL_MS / 1000} s; every answer is the reference's.`,
+    allowedBy:
+      'Section 8: "Rate limits and maximum body sizes: not shown." (the limits it lists hold none of time; the spec states no latency anywhere)',
+    // two files' tests, enough requests for a few stalls: what the proof needs, at the least cost to CI
+    select: ['DOM-', 'REC-'],
+    delaysMs: STALL_MS,
+    rewrite: async (req, ctx, next) => {
+      const n = ((ctx.memory.get('calls') as number | undefined) ?? 0) + 1;
+      ctx.memory.set('calls', n);
+      if (n % STALL_EVERY === 0) await new Promise((r) => setTimeout(r, STALL_MS));
+      return next(req);
+    },
+  },
   // The JSON shape: key order, whitespace, media-type parameters, extra keys and headers.
   {
     name: 'reversed-key-order',

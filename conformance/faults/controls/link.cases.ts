@@ -2,7 +2,17 @@
 // by control name (harness: canned-cases.ts; run by conformance/test/faults-controls.test.ts).
 import { expect } from 'vitest';
 import { problem } from '../exchange.js';
-import { type Case, codeAndStatus, get, json, ok, post, status } from './canned-cases.js';
+import { type Case, codeAndStatus, get, json, ok, post, run, type ScriptedCase, status } from './canned-cases.js';
+
+const UPSERT_BRK = {
+  ParentDomain: 'Claim',
+  ParentRecordID: 4,
+  ChildDomain: 'Contact',
+  ChildRecordID: 7,
+  Relationship: 'BRK',
+};
+const PAIR_QUERY =
+  '/api/Link/Query?parentDomain=Claim&childDomain=Contact&childRecordID=7&columns=ParentID,ChildID,ContactTypeID';
 
 export const LINK_CONTROL_CASES: Record<string, Case[]> = {
   'link-bad-request-422': [
@@ -107,6 +117,33 @@ export const LINK_CONTROL_CASES: Record<string, Case[]> = {
       expect: (out) => expect(json(out)).toEqual({ Created: true, Link: { Parent: 2, Child: 3 } }),
     },
   ],
+  'link-identified-by-relationship': [
+    {
+      // the reference's link of the pair carries ADJ (1): an Upsert with BRK is a link of its own,
+      // once the reference has accepted the request for its own link (with ADJ: nothing changes)
+      req: post('/api/Link/Upsert', UPSERT_BRK),
+      side: { 'GET /api/Link/Query?': { List: [{ ContactTypeID: 1 }] } },
+      upstream: ok({ IsSuccessful: true, LinkID: 5, ParentRecordID: 4, ChildRecordID: 7 }),
+      expect: (out, f) => {
+        expect(f.map((r) => json(r).Relationship)).toEqual(['ADJ']);
+        expect(json(out)).toMatchObject({ IsSuccessful: true, ParentRecordID: 4, ChildRecordID: 7 });
+        expect(json(out).LinkID).not.toBe(5);
+      },
+    },
+    {
+      // refused for the reference's link (permissions): refused, no link kept
+      req: post('/api/Link/Upsert', UPSERT_BRK),
+      side: { 'GET /api/Link/Query?': { List: [{ ContactTypeID: 1 }] } },
+      upstream: problem(403, 'Forbidden', 'no'),
+      expect: status(403),
+    },
+    {
+      // the same relationship, or no link yet: the reference's own Upsert, as sent
+      req: post('/api/Link/Upsert', UPSERT_BRK),
+      side: { 'GET /api/Link/Query?': { List: [{ ContactTypeID: 2 }] } },
+      expect: (_out, f) => expect(f.map((r) => json(r).Relationship)).toEqual(['BRK']),
+    },
+  ],
   'link-query-newest-first': [
     {
       req: get('/api/Link/Query?childDomain=File'),
@@ -115,3 +152,58 @@ export const LINK_CONTROL_CASES: Record<string, Case[]> = {
     },
   ],
 };
+
+/** Cases that need one memory across several exchanges, written out. */
+export const LINK_CONTROL_SCRIPTS: ScriptedCase[] = [
+  {
+    control: 'link-identified-by-relationship',
+    title: 'a second relationship is a second link in Link/Query; Remove with it takes that link only',
+    async run() {
+      const memory = new Map<string, any>();
+      const name = 'link-identified-by-relationship';
+      const reference = { 'GET /api/Link/Query?': { List: [{ ContactTypeID: 1 }] } };
+      const accepted = ok({ IsSuccessful: true, LinkID: 5, ParentRecordID: 4, ChildRecordID: 7 });
+      await run(
+        name,
+        { req: post('/api/Link/Upsert', UPSERT_BRK), side: reference, upstream: accepted, expect: () => {} },
+        memory,
+      );
+      await run(
+        name,
+        {
+          req: get(PAIR_QUERY),
+          upstream: ok({ List: [{ ParentID: 4, ChildID: 7, ContactTypeID: 1 }] }),
+          expect: (out) =>
+            expect(json(out).List).toEqual([
+              { ParentID: 4, ChildID: 7, ContactTypeID: 1 },
+              { ParentID: 4, ChildID: 7, ContactTypeID: 2 },
+            ]),
+        },
+        memory,
+      );
+      await run(
+        name,
+        {
+          req: post('/api/Link/Remove', UPSERT_BRK),
+          side: reference,
+          upstream: ok({ IsSuccessful: true }),
+          expect: (out, f) => {
+            // the reference judges the same Remove for its own link (then put back as it was)
+            expect(f.map((r) => json(r).Relationship)).toEqual(['ADJ']);
+            expect(json(out)).toMatchObject({ IsSuccessful: true });
+          },
+        },
+        memory,
+      );
+      await run(
+        name,
+        {
+          req: get(PAIR_QUERY),
+          upstream: ok({ List: [{ ParentID: 4, ChildID: 7, ContactTypeID: 1 }] }),
+          expect: (out) => expect(json(out).List).toEqual([{ ParentID: 4, ChildID: 7, ContactTypeID: 1 }]),
+        },
+        memory,
+      );
+    },
+  },
+];

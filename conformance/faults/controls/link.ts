@@ -15,6 +15,7 @@ import {
 import { operationOf } from '../operations.js';
 import { chain, noContent, only, onSuccess, recode, renameBodyKeys, renameQueryParams } from './util.js';
 import { defaultBindings } from '../../src/model/bindings.js';
+import { linkByRelationship } from './link-by-relationship.js';
 
 const UPSERT =
   'Section 4.4: "POST /api/Link/Upsert: creates a link or updates an existing one. Body fields for the relationship and the child side, and the response: not shown."';
@@ -270,6 +271,15 @@ export const LINK_CONTROLS: Control[] = [
         ? withResponseJson(res, { Created: true, Link: { Parent: body.ParentRecordID, Child: body.ChildRecordID } })
         : res,
     ),
+  },
+  {
+    name: 'link-identified-by-relationship',
+    area: 'LINK',
+    description:
+      'A Contact link is identified by parent, child and relationship: an Upsert of an existing link with another relationship adds a second link, and Remove takes away the link with the relationship it names.',
+    allowedBy: `${UPSERT} Section 2.3 item 3: "The same contact can be linked to many parents with different relationships." (what identifies a link is not shown; the real service sets another relationship through NewRelationship)`,
+    select: ['LINK-'],
+    rewrite: only(['upsertLink', 'removeLink', 'queryLinks'], linkByRelationship),
   },
   {
     name: 'link-query-newest-first',

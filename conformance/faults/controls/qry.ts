@@ -61,14 +61,14 @@ export const QRY_CONTROLS: Control[] = [
   {
     name: 'total-count-in-header',
     area: 'QRY',
-    description: 'The total count is answered in an `X-Total-Count` header instead of a `TotalCount` body field.',
+    description:
+      'The total count is answered in an `X-Total-Count` header instead of a `TotalCount` body field; no binding is set: core recognises the header.',
     allowedBy: 'Section 4.2: "Place and name of the total count in the response: not shown."',
     markers: [
       'components/schemas/ListEnvelope/properties/TotalCount',
       'components/schemas/FileList/properties/TotalCount',
     ],
     select: ['QRY-', 'FILE-'],
-    config: { bindings: { totalCountHeader: 'X-Total-Count' } },
     rewrite: async (req, _ctx, next) => {
       const res = await next(req);
       const body = bodyJson(res);
@@ -81,7 +81,8 @@ export const QRY_CONTROLS: Control[] = [
   {
     name: 'total-count-nested',
     area: 'QRY',
-    description: 'The total count is answered at `Meta.Total` in the body instead of a top-level `TotalCount`.',
+    description:
+      'The total count is answered at `Meta.Total` in the body instead of a top-level `TotalCount`, with the binding totalCountField set to `Meta.Total` (the binding path kept in use).',
     allowedBy: 'Section 4.2: "Place and name of the total count in the response: not shown."',
     markers: [
       'components/schemas/ListEnvelope/properties/TotalCount',

@@ -12,9 +12,12 @@ const MEANINGS: Record<string, string> = {
   'query.linqFilter': 'query parameter of the record and file queries: the LINQ filter',
   'query.excludeEmptyColumns': 'query parameter of the record query: leave out columns empty on every row',
   'query.includeTotalCount': 'query parameter of the record and file queries: ask for the total count',
-  totalCountField: 'dotted path of the response body field with the total count (e.g. meta.total)',
-  totalCountHeader: 'response header with the total count instead (e.g. X-Total-Count); empty: the body field',
-  domainsListField: 'dotted path of the list in the body of GET /api/Domains (empty: the body is a bare array)',
+  totalCountField:
+    'dotted path of the response body field with the total count (e.g. meta.total); needed only when the answer holds two counts named "total"',
+  totalCountHeader:
+    'response header with the total count instead (e.g. X-Total-Count); empty: the body field. A lone header or field named "total" is found unset',
+  domainsListField:
+    'dotted path of the list in the body of GET /api/Domains (empty: a bare array); needed only when the body holds two lists (a bare array or one list is found unset)',
   'linkQuery.parentRecordId': 'link query parameter: the parent record by ID',
   'linkQuery.parentRecordKey': 'link query parameter: the parent record by key value',
   'linkQuery.parentRecordMatchField': 'link query parameter: the parent field the key matches',

@@ -17,11 +17,13 @@ export interface Bindings {
     excludeEmptyColumns: string;
     includeTotalCount: string;
   };
-  /** Dotted path of the response body field that carries the total count (ignored when totalCountHeader is set). */
+  /** Dotted path of the response body field that carries the total count (ignored when totalCountHeader is set).
+   * Where neither finds it, a count the answer shows without doubt is recognised (not-shown-shapes.ts). */
   totalCountField: string;
   /** Response header that carries the total count instead of the body (empty: the body field). */
   totalCountHeader: string;
-  /** Dotted path of the domain list in the body of GET /api/Domains (empty: the body is the array). */
+  /** Dotted path of the domain list in the body of GET /api/Domains (empty: the body is the array). Where no
+   * array is there, the one list the answer holds is recognised (not-shown-shapes.ts). */
   domainsListField: string;
   /** Link query parameters beyond the documented ones. */
   linkQuery: {
@@ -117,24 +119,6 @@ export function setAtPath(obj: Record<string, unknown>, path: string, value: unk
     cur = cur[k] as Record<string, unknown>;
   }
   cur[keys[keys.length - 1]] = value;
-}
-
-/**
- * The total count of a query response, where the bindings put it: the `totalCountHeader` header
- * (a decimal integer) or the body at `totalCountField`. undefined when it is not there.
- */
-export function totalCountOf(b: Bindings, res: { json: unknown; headers: Headers }): unknown {
-  if (b.totalCountHeader) {
-    const h = res.headers.get(b.totalCountHeader);
-    if (h === null) return undefined;
-    return /^\s*\d+\s*$/.test(h) ? Number(h) : h;
-  }
-  return atPath(res.json, b.totalCountField);
-}
-
-/** The domain list of a GET /api/Domains body, where the bindings put it. */
-export function domainListOf(b: Bindings, body: unknown): unknown {
-  return atPath(body, b.domainsListField);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type RunResults,
   type TestResult,
 } from './results.js';
+import { topSlowest } from './slowest.js';
 import { specSectionTitles } from '../spec/sections.js';
 
 function parseShard(s: string | undefined, file: string): { index: number; count: number } {
@@ -89,7 +90,8 @@ export function mergeResults(
   // a shard's harness failure or suite definition problem is the merged run's too (their own
   // exit codes are 3 and 2); a shard's failed requirements are judged again above
   const exitCode = exitCodeFor(gating, {
-    harnessFailed: shards.some((s) => s.results.exitCode === EXIT.harness),
+    // a shard that ended 3 only because its non-passes were errors is judged again with the others
+    harnessFailed: shards.some((s) => s.results.exitCode === EXIT.harness && s.results.runErrors.length > 0),
     suiteInvalid: shards.some((s) => s.results.exitCode === EXIT.usage),
   });
   const byStart = [...shards].sort((a, b) => a.results.startedAt.localeCompare(b.results.startedAt));
@@ -134,5 +136,6 @@ export function mergeResults(
     ],
     warnings: shards.flatMap((s) => s.results.warnings),
     findings: [...findings.values()],
+    slowestAnswers: topSlowest(shards.flatMap((s) => s.results.slowestAnswers ?? [])),
   };
 }

@@ -2,6 +2,7 @@
 // per requirement, the verdict and the exit code. Types here are reused by later reports
 // (report.html, badge.svg): keep them free of vitest types.
 import type { Exchange } from '../suite-api/client.js';
+import type { SlowAnswer } from './slowest.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
@@ -340,6 +341,8 @@ export interface RunResults {
   strength?: VerdictStrength;
   /** Tests that timed out and were run again alone (--retries): which passed then (flaky) and which did not. */
   retries?: { max: number; retried: string[]; flaky: string[]; failOnFlaky: boolean };
+  /** The slowest answers the run waited for, slowest first (report/slowest.ts). */
+  slowestAnswers?: SlowAnswer[];
 }
 
 export function emptyCounts(): Counts {
@@ -465,9 +468,12 @@ export function isGatingFailure(result: RequirementResult): boolean {
 
 /**
  * The exit code of a run:
- *   3 harness/target failure (given), 2 suite definition problems (unknown IDs ...),
- *   1 a gating requirement (a level of the selected profile) failed, was blocked, errored, had a
- *     failed precondition or has no test, 0 otherwise (not-applicable and not-testable do not count).
+ *   3 harness/target failure (given), or every gating requirement that did not pass ended `error`
+ *     (the target did not answer in time, or at all: nothing was judged wrong, the spec states no
+ *     latency), 2 suite definition problems (unknown IDs ...),
+ *   1 a gating requirement (a level of the selected profile) failed, was blocked, had a failed
+ *     precondition or has no test (or errored beside those), 0 otherwise (not-applicable and
+ *     not-testable do not count).
  */
 export function exitCodeFor(
   reqs: RequirementReport[],
@@ -475,7 +481,9 @@ export function exitCodeFor(
 ): ExitCode {
   if (opts.harnessFailed) return EXIT.harness;
   if (opts.suiteInvalid) return EXIT.usage;
-  return reqs.some((r) => isGatingFailure(r.result)) ? EXIT.failed : EXIT.ok;
+  const failing = reqs.filter((r) => isGatingFailure(r.result));
+  if (failing.length === 0) return EXIT.ok;
+  return failing.every((r) => r.result === 'error') ? EXIT.harness : EXIT.failed;
 }
 
 export function verdictFor(code: ExitCode): Verdict {

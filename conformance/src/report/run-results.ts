@@ -22,6 +22,7 @@ import { toTestResult, type ReportedTest } from './test-result.js';
 import { providerStatesReport } from './provider-states.js';
 import { loadProtocol } from '../suite-api/protocol.js';
 import { applyStrength, type StrengthGate } from './strength.js';
+import { slowestAnswers } from './slowest.js';
 
 export interface RunInfo {
   catalogue: Catalogue;
@@ -99,6 +100,7 @@ export function buildRunResults(
     warnings,
     findings,
     providerStates: providerStatesReport(testResults, loadProtocol().version, info.providerStatesProtocol),
+    slowestAnswers: slowestAnswers(tests),
   };
   return applyStrength(applyGate(base, info.gate ?? {}), info.strengthGate);
 }

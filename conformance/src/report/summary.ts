@@ -4,6 +4,7 @@ import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } 
 import { REPORT_FILES } from './write-reports.js';
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import { strengthLine, strengthOf } from './strength.js';
+import { slowestLine } from './slowest.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -112,8 +113,10 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     );
     for (const id of r.retries.flaky) lines.push(`  flaky: ${id}`);
   }
+  const slowest = slowestLine(r.slowestAnswers, r.timing?.requestTimeoutMs);
+  if (slowest) lines.push('', slowest);
   const slow = slowTargetLine(r);
-  if (slow) lines.push('', slow);
+  if (slow) lines.push(slow);
   lines.push('');
   const cause = r.exitCode === 1 ? stateEndpointCause(r.requirements) : undefined;
   if (cause) lines.push(cause);
@@ -158,7 +161,9 @@ export function slowTargetLine(r: RunResults): string | undefined {
   const timedOut = notPassing.filter(
     (t) => (t.result === 'error' || t.result === 'precondition-failed') && TIMED_OUT.test(t.message),
   );
-  if (timedOut.length < 3 || timedOut.length * 2 < notPassing.length) return undefined;
+  // a few time-outs that are all the run did not pass are worth the advice too (the run exits 3)
+  const onlyTimeOuts = timedOut.length > 0 && timedOut.length === notPassing.length;
+  if (!onlyTimeOuts && (timedOut.length < 3 || timedOut.length * 2 < notPassing.length)) return undefined;
   const timeout = r.timing ? ` (--timeout ${r.timing.requestTimeoutMs} ms)` : '';
   return `Slow target: ${timedOut.length} of the ${notPassing.length} tests that did not pass ended because the target did not answer in time${timeout}, which says nothing about the requirements. The target is too slow for this many tests in flight: run again with a lower --concurrency (e.g. 4) or a higher --timeout.`;
 }

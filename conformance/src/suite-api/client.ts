@@ -165,10 +165,12 @@ async function exchangeOf(
     const err = e as TransportError;
     exchange.error = err.message;
     if (err.timedOut) {
+      // a read was asked twice (transport.ts), a write once
+      const twice = method === 'GET' || method === 'HEAD' ? ', asked twice' : '';
       throw new TargetError(
         err.phase === 'body'
-          ? `${what}: the response body did not arrive within ${opts.timeoutMs} ms (--timeout)`
-          : `${what}: no answer within ${opts.timeoutMs} ms (--timeout)`,
+          ? `${what}: the response body did not arrive within ${opts.timeoutMs} ms${twice} (--timeout)`
+          : `${what}: no answer within ${opts.timeoutMs} ms${twice} (--timeout)`,
       );
     }
     throw new TargetError(

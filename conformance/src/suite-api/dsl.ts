@@ -12,7 +12,8 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from '../../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
 import { poll } from './poll.js';
-import { domainListOf, setAtPath, totalCountOf, type Bindings } from '../model/bindings.js';
+import { setAtPath, type Bindings } from '../model/bindings.js';
+import { describeListPlace, locateList, locateTotalCount } from '../model/not-shown-shapes.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import {
   ExchangeLog,
@@ -43,6 +44,7 @@ import {
   NotApplicableError,
   PreconditionFailedError,
   SuiteDefinitionError,
+  TargetError,
 } from '../model/errors.js';
 import { classifyError, type TestOutcome } from '../model/outcome.js';
 import { writeTrace } from './trace.js';
@@ -118,10 +120,19 @@ export interface TestContext {
    */
   needs<T>(requirement: string, step: string, fn: () => Promise<T>): Promise<T>;
   bindings: Bindings;
-  /** The total count of a query response, read where the bindings put it (body path or header). */
+  /**
+   * The total count of a query response: where the bindings put it (body path or header), else the
+   * one count named "total" the answer shows (a finding `not-shown-shape-recognised`); undefined when
+   * there is none. Two or more such counts: a text naming them and the bindings to set, which fails
+   * any assertion on the count (model/not-shown-shapes.ts).
+   */
   totalCount(res: { json: unknown; headers: Headers }): unknown;
-  /** The domain list of a GET /api/Domains body, where the bindings put it. */
-  domainList(body: unknown): unknown;
+  /**
+   * The domain list of a GET /api/Domains body: where the bindings put it, else the one list the
+   * answer holds (a finding `not-shown-shape-recognised`); undefined when it cannot be found without
+   * doubt (support/domain-list.ts turns that into one failure naming the binding).
+   */
+  domainList(body: unknown): unknown[] | undefined;
   links: {
     upsert(a: LinkArgs, token?: string): Promise<RawResponse>;
     remove(a: LinkArgs, token?: string): Promise<RawResponse>;
@@ -481,8 +492,13 @@ async function runBody(
   throw decision.error;
 }
 
-/** A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. */
-export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError {
+/**
+ * A failure inside `t.needs(requirement, step, fn)` as the BlockedError that ends the test. A step
+ * that got no answer (a time-out, an unreachable target) stays what it is: the test ends `error`,
+ * never blocked as if the step had failed on an answer.
+ */
+export function blockedByStep(requirement: string, step: string, e: unknown): BlockedError | Error {
+  if (classifyError(e as Error) === 'error') return e as Error;
   const err = e as { message?: string; stack?: string; expected?: unknown; actual?: unknown; showDiff?: boolean };
   const msg = err?.message ?? String(e);
   const b = new BlockedError(requirement, step, `blocked by ${requirement}: step "${step}" failed: ${msg}`);
@@ -518,6 +534,9 @@ function makeTestContext(
     signal,
   });
   const adminOpts = base(() => adminToken());
+  /** A not-shown shape found in an answer where the bindings did not name it: a finding, never a failure. */
+  const recognised = (operationId: string, url: string, message: string) =>
+    log.findings.push({ kind: 'not-shown-shape-recognised', operationId, method: 'GET', url, status: 200, message });
   const raw = (path: string, init?: RawInit) => rawRequest(adminOpts, path, init);
   const link = (which: 'upsert' | 'remove') => (a: LinkArgs, token?: string) =>
     raw(which === 'upsert' ? c.bindings.paths.linkUpsert : c.bindings.paths.linkRemove, {
@@ -535,10 +554,12 @@ function makeTestContext(
       } catch (e) {
         // a suite mistake (a service-wide state in a test not marked serviceWide) is not the target's
         // a want of a newer protocol, or a fixture that cannot exist here, is not-applicable
+        // a state endpoint that did not answer in time is a TargetError: the test ends `error`
         if (
           e instanceof PreconditionFailedError ||
           e instanceof ServiceWideStateError ||
-          e instanceof NotApplicableError
+          e instanceof NotApplicableError ||
+          e instanceof TargetError
         )
           throw e;
         throw new PreconditionFailedError(`provider state '${state}' failed: ${(e as Error)?.message ?? String(e)}`);
@@ -558,8 +579,30 @@ function makeTestContext(
       }
     },
     bindings: c.bindings,
-    totalCount: (res) => totalCountOf(c.bindings, res),
-    domainList: (body) => domainListOf(c.bindings, body),
+    totalCount: (res) => {
+      const r = locateTotalCount(c.bindings, res);
+      if ('doubt' in r)
+        return `no total count without doubt: ${r.doubt}; set the binding totalCountField (a body path) or totalCountHeader (a header)`;
+      if ('absent' in r) return undefined;
+      if (!r.found.byBinding)
+        recognised(
+          'queryRecords',
+          '/api/{domain}/Query',
+          `the total count is at ${r.found.where.startsWith('header ') ? r.found.where : `\`${r.found.where}\` of the body`}, recognised from the answer (the bindings name ${c.bindings.totalCountHeader ? `header ${c.bindings.totalCountHeader}` : `\`${c.bindings.totalCountField}\``}; setting totalCountField or totalCountHeader is not needed)`,
+        );
+      return r.found.value;
+    },
+    domainList: (body) => {
+      const r = locateList(body, c.bindings.domainsListField);
+      if (!('found' in r)) return undefined;
+      if (!r.found.byBinding)
+        recognised(
+          'listDomains',
+          '/api/Domains',
+          `the domain list is ${describeListPlace(r.found.where)}, recognised from the answer (the binding domainsListField names \`${c.bindings.domainsListField}\`; setting it is not needed)`,
+        );
+      return r.found.value;
+    },
     links: { upsert: link('upsert'), remove: link('remove') },
     poll: async (fn, done, opts = {}) => {
       const t0 = Date.now();

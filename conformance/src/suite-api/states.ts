@@ -69,6 +69,12 @@ export class HttpStateProvider implements StateProvider {
       // the server had just timed out): the request never reached it. Anything else is reported.
       res = await post().catch((e: unknown) => (isStaleConnection(e) ? post() : Promise.reject(e)));
     } catch (e) {
+      // no answer in time is the endpoint's slowness, not a state it cannot set up: the test ends
+      // `error` (a time-out is never a failed requirement nor a failed precondition)
+      if (e instanceof TransportError && e.timedOut)
+        throw new TargetError(
+          `provider state '${state}' ${action}: POST ${this.stateUrl}: no answer within ${this.timeoutMs} ms (--timeout)`,
+        );
       const why =
         e instanceof TargetError
           ? e.message

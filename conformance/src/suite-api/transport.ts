@@ -99,7 +99,7 @@ const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 }
 
 /** Errors of a request sent on a kept-alive connection the server had just closed. */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
-/** Methods whose request may be sent again after such an error (reads). */
+/** Methods whose request may be sent again after such an error, or after a time-out (reads). */
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
 /** Bodies above this go through fetch: a server that answers early (413) and closes the
@@ -119,6 +119,11 @@ async function sendOnce(r: HttpRequest): Promise<HttpResponse> {
   try {
     return await dispatchOnce(r, r.timeoutMs);
   } catch (e) {
+    // A read that got no answer in time is asked once more, with the whole time again: what a
+    // patient client does, and the spec states no latency, so one slow answer is no verdict. A
+    // write is not asked again: the suite cannot know whether it was applied.
+    if (e instanceof TransportError && e.timedOut && IDEMPOTENT.has(r.method.toUpperCase()) && !r.signal?.aborted)
+      return dispatchOnce(r, r.timeoutMs);
     // A kept-alive connection the server closed as idle just when this request went out on it
     // ("other side closed" before any answer; the server never read the request): a loaded
     // machine stretches that race. A read is asked once more on a fresh connection, within what

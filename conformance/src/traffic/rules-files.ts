@@ -1,6 +1,6 @@
 // Per-exchange rules of files, links and domains (spec 2.1, 2.2, 4.3, 4.4).
 import { CORE_DOMAIN_IDS as SPEC_CORE_DOMAIN_IDS } from '../../../spec/generated/facts.js';
-import { domainListOf } from '../model/bindings.js';
+import { domainListOf } from '../model/not-shown-shapes.js';
 import { isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { isInt, show, type NotJudgeable, type ExchangeRule } from './rule.js';
 

@@ -2,7 +2,7 @@
 // each, every sequence rule over all of them in recorded order, and the judgements per rule.
 import type { OpenApiIndex } from '../spec/openapi.js';
 import type { Bindings } from '../model/bindings.js';
-import { domainListOf } from '../model/bindings.js';
+import { domainListOf } from '../model/not-shown-shapes.js';
 import { GenericChecker } from '../suite-api/generic-checks/checker.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import { UsageError } from '../model/errors.js';

@@ -40,7 +40,9 @@ export interface Finding {
     | 'implementation-defined-not-json'
     | 'unknown-operation'
     /** an undocumented part a binding names (a column, a field) refused or left out: t.undocumentedRefused */
-    | 'undocumented-part-refused';
+    | 'undocumented-part-refused'
+    /** a not-shown shape (the domain list's envelope, the total count's place) recognised from the answer, not from the bindings */
+    | 'not-shown-shape-recognised';
   operationId?: string;
   method: string;
   url: string;
