@@ -2,7 +2,8 @@
 //   tests: N passed, N failed
 // from the project's vitest run (reports/tmp/vitest-results.json), the conformance run against the
 // reference container (reports/ci/results.json: one check per testable requirement) and the
-// mutation run (reports/mutation.json: one check per fault and one per control). A missing file is an error.
+// mutation run (reports/mutation.json: one check per fault and one per control) and the peer gate
+// (reports/peers/peers.json: one check per independent peer implementation). A missing file is an error.
 import { readFileSync } from 'node:fs';
 
 const read = (file) => {
@@ -17,6 +18,7 @@ const read = (file) => {
 const vitest = read('reports/tmp/vitest-results.json');
 const conf = read('reports/ci/results.json');
 const mutation = read('reports/mutation.json');
+const peers = read('reports/peers/peers.json');
 
 const parts = [
   {
@@ -35,6 +37,12 @@ const parts = [
       conf.counts['precondition-failed'] +
       conf.counts.untested,
     skipped: conf.counts['not-applicable'] + conf.counts['not-testable'],
+  },
+  {
+    name: 'independent peers that pass core (0 failed, 0 blocked)',
+    passed: peers.runs.filter((r) => r.verdict?.ok).length,
+    failed: peers.runs.filter((r) => !r.verdict?.ok).length,
+    skipped: 0,
   },
   {
     name: 'injected faults caught',
