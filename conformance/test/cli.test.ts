@@ -25,6 +25,26 @@ function runBin(
   });
 }
 
+/** The per-file lines (`✓ file  1 passed, 2 not selected  (0.1s)`) added up, by outcome. */
+function perFileCounts(stdout: string): Record<string, number> {
+  const sum: Record<string, number> = {
+    passed: 0,
+    failed: 0,
+    blocked: 0,
+    error: 0,
+    'precondition-failed': 0,
+    'not-applicable': 0,
+    'not-selected': 0,
+  };
+  for (const line of stdout.matchAll(/^[✓✗!] \S+ {2}(.*) {2}\(\d+\.\ds\)$/gm))
+    for (const part of line[1].split(', ')) {
+      const m = /^(\d+) (.+)$/.exec(part)!;
+      const key = m[2] === 'not selected' ? 'not-selected' : m[2];
+      if (key in sum) sum[key] += Number(m[1]);
+    }
+  return sum;
+}
+
 describe('usage errors exit 2', () => {
   it.each([
     [['run', '--profile', 'gold']],
@@ -183,6 +203,63 @@ describe('a run against a fake implementation', () => {
     const junit = fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8');
     expect(junit).toContain('<testcase name="DOM-004 an assertion fails" classname="domains"');
     expect(r.stdout).toContain('Verdict: FAIL (exit 1)');
+
+    // every surface counts the same tests (issue 43): the per-file lines, the summary's Tests:
+    // line, results.json testCounts, JUnit's conformance.tests.* and report.html. The test of the
+    // other profile and the one outside --requirements are not selected, never not-applicable.
+    const counts = {
+      passed: 1,
+      failed: 2,
+      blocked: 2,
+      error: 1,
+      'precondition-failed': 1,
+      'not-applicable': 2,
+      'not-selected': 2,
+    };
+    expect(res.testCounts).toEqual(counts);
+    expect(perFileCounts(r.stdout)).toEqual(counts);
+    expect(r.stdout).toContain(
+      'Tests: 1 passed, 2 failed, 2 blocked, 1 error, 1 precondition-failed, 2 not-applicable, 2 not selected',
+    );
+    const props = Object.fromEntries(
+      [...junit.matchAll(/<property name="conformance\.tests\.([a-z-]+)" value="(\d+)"\/>/g)].map((m) => [m[1], +m[2]]),
+    );
+    expect(props).toEqual(counts);
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(html).toContain(
+      'Tests: 1 passed, 2 failed, 2 blocked, 1 error, 1 precondition-failed, 2 not-applicable, 2 not selected',
+    );
+    // and the requirements: the summary's line and results.json counts
+    const c = res.counts;
+    expect(r.stdout).toContain(
+      `Requirements: ${res.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
+    );
+    expect(junit).toContain(`<property name="conformance.selected" value="${res.strength!.selected}"/>`);
+  }, 120_000);
+
+  it('a failure message shows the values that decided it, whole', async () => {
+    const dir = path.join(tmp, 'rows');
+    const r = await runBin([
+      'run',
+      '--base-url',
+      base,
+      '--include',
+      'conformance/test/fixtures/suite/*.suite.ts',
+      '--requirements',
+      'DOM-011',
+      '--report-dir',
+      dir,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const res: RunResults = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
+    const message = res.requirements[0].tests[0].error!.expectation!.message;
+    // both rows, every field: no `…(4)`
+    expect(message).not.toContain('…');
+    for (const v of ['ChildID: 301', 'ChildID: 302', "Relationship: 'Insured'", "Relationship: 'Claimant'"])
+      expect(message).toContain(v);
+    expect(message).toMatch(/to have a length of 1 but got 2/);
+    // the console shows it whole too (it is shorter than the console's bound)
+    expect(r.stdout).toContain("Relationship: 'Claimant'");
   }, 120_000);
 
   it('exits 0 when every selected requirement passed', async () => {

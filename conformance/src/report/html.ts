@@ -16,6 +16,7 @@ import {
   type RequirementResult,
   type RunResults,
   type TestResult,
+  testCountsText,
 } from './results.js';
 
 /** Longest body shown in the page (the whole recorded body is in results.json). */
@@ -185,7 +186,9 @@ function countsBlock(r: RunResults): string {
     const n = r.counts[k];
     return `<li class="count c-${k}${n ? '' : ' zero'}" title="${esc(RESULT_HELP[k])}"><span class="n">${n}</span><span class="k">${esc(RESULT_LABEL[k])}</span></li>`;
   }).join('');
-  return `<ul class="counts" aria-label="requirements by result">${items}</ul>`;
+  // the tests, counted as the console and results.json count them (not selected: outside the selection)
+  const tests = r.testCounts ? `<p class="sec-counts test-counts">Tests: ${esc(testCountsText(r.testCounts))}</p>` : '';
+  return `<ul class="counts" aria-label="requirements by result">${items}</ul>${tests}`;
 }
 
 function metaBlock(r: RunResults): string {

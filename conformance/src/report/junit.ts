@@ -1,6 +1,6 @@
 // junit.xml: one testcase per requirement check, grouped by spec area, for CI test reporters.
 import { areaOf } from '../spec/catalogue.js';
-import type { RunResults } from './results.js';
+import { TEST_COUNT_ORDER, type RunResults } from './results.js';
 import { strengthOf } from './strength.js';
 
 /**
@@ -8,7 +8,8 @@ import { strengthOf } from './strength.js';
  * a testsuite's properties; a public format, conformance/README.md section 7):
  * conformance.verdict, conformance.exitCode, conformance.selected, conformance.judged,
  * conformance.passed, conformance.notJudged, conformance.notJudged.<cause> (one per cause),
- * conformance.minJudged (when asked for).
+ * conformance.minJudged (when asked for), conformance.tests.<outcome> (tests by outcome, and
+ * conformance.tests.not-selected: tests outside the selection).
  */
 function properties(r: RunResults): string {
   const s = r.strength ?? strengthOf(r);
@@ -20,6 +21,10 @@ function properties(r: RunResults): string {
     ['conformance.passed', s.passed],
     ['conformance.notJudged', s.notJudged],
     ...s.notJudgedBy.map((c): [string, number] => [`conformance.notJudged.${c.cause}`, c.count]),
+    // the tests by outcome, as the console and results.json `testCounts` count them
+    ...(r.testCounts
+      ? TEST_COUNT_ORDER.map((k): [string, number] => [`conformance.tests.${k}`, r.testCounts![k]])
+      : []),
     ...(s.gate?.minJudgedCount !== undefined
       ? [['conformance.minJudged', s.gate.minJudgedCount] as [string, number]]
       : []),

@@ -6,6 +6,9 @@ import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../model/errors.js';
 import {
   buildRequirementReports,
+  countTests,
+  TEST_COUNT_ORDER,
+  type TestCounts,
   countResults,
   emptyCounts,
   EXIT,
@@ -126,6 +129,10 @@ export function mergeResults(
     requirements: reqs,
     counts: countResults(reqs),
     gatingCounts: gating.length ? countResults(gating) : emptyCounts(),
+    // the shards ran disjoint files: their tests add up
+    ...(shards.every((s) => s.results.testCounts)
+      ? { testCounts: sumTestCounts(shards.map((s) => s.results.testCounts!)) }
+      : {}),
     verdict: verdictFor(exitCode),
     exitCode,
     runErrors: [
@@ -135,4 +142,10 @@ export function mergeResults(
     warnings: shards.flatMap((s) => s.results.warnings),
     findings: [...findings.values()],
   };
+}
+
+function sumTestCounts(list: TestCounts[]): TestCounts {
+  const sum = countTests([], 0);
+  for (const c of list) for (const k of TEST_COUNT_ORDER) sum[k] += c[k] ?? 0;
+  return sum;
 }

@@ -269,6 +269,40 @@ export interface GateReport {
 
 export type Counts = Record<RequirementResult, number>;
 
+/**
+ * Tests by outcome: the tests the run ran or left out as not applicable, and (`not-selected`) the
+ * tests of the suite files outside the run's selection (another profile, --requirements), which
+ * are no part of the run. The console's per-file lines, the summary's `Tests:` line, JUnit's
+ * `conformance.tests.*` properties, report.html and results.json `testCounts` all show these.
+ */
+export type TestCounts = Record<TestOutcome | 'not-selected', number>;
+
+/** The outcomes of TestCounts in the order every surface lists them. */
+export const TEST_COUNT_ORDER = [
+  'passed',
+  'failed',
+  'blocked',
+  'error',
+  'precondition-failed',
+  'not-applicable',
+  'not-selected',
+] as const satisfies ReadonlyArray<keyof TestCounts>;
+
+/** TestCounts of `tests` (one entry per test; synthetic generic and step entries are not tests). */
+export function countTests(tests: ReadonlyArray<Pick<TestResult, 'result'>>, notSelected: number): TestCounts {
+  const c = Object.fromEntries(TEST_COUNT_ORDER.map((k) => [k, 0])) as TestCounts;
+  for (const t of tests) c[t.result]++;
+  c['not-selected'] = notSelected;
+  return c;
+}
+
+/** `31 passed, 1 failed, 6 not selected`: the non-zero counts (passed always), as every text surface words them. */
+export function testCountsText(c: TestCounts): string {
+  return TEST_COUNT_ORDER.filter((k) => k === 'passed' || c[k] > 0)
+    .map((k) => `${c[k]} ${k === 'not-selected' ? 'not selected' : k}`)
+    .join(', ');
+}
+
 export interface TargetInfo {
   /** What really ran. */
   kind: TargetKind;
@@ -324,6 +358,8 @@ export interface RunResults {
   counts: Counts;
   /** Counts over the requirements that decide the verdict (the profile's levels). */
   gatingCounts: Counts;
+  /** Tests by outcome, and the tests outside the selection (`not-selected`); see TestCounts. */
+  testCounts?: TestCounts;
   verdict: Verdict;
   exitCode: ExitCode;
   /** Problems of the run itself (suite collection errors, unknown IDs, harness errors). */

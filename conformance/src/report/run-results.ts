@@ -8,6 +8,7 @@ import { genericResults } from './generic-results.js';
 import {
   buildRequirementReports,
   countResults,
+  countTests,
   emptyCounts,
   exitCodeFor,
   verdictFor,
@@ -53,10 +54,11 @@ export interface RunInfo {
 export function buildRunResults(
   info: RunInfo,
   tests: ReportedTest[],
-  problems: { runErrors: string[]; suiteInvalid: boolean; harnessFailed: boolean },
+  problems: { runErrors: string[]; suiteInvalid: boolean; harnessFailed: boolean; notSelected?: number },
   finishedAt = new Date(),
 ): RunResults {
-  const testResults = [...tests.map(toTestResult), ...genericResults(tests)];
+  const ownResults = tests.map(toTestResult);
+  const testResults = [...ownResults, ...genericResults(tests)];
   let reqs: RequirementReport[] = buildRequirementReports({
     catalogue: info.catalogue,
     profile: info.profile,
@@ -93,6 +95,7 @@ export function buildRunResults(
     requirements: reqs,
     counts: countResults(reqs),
     gatingCounts: gating.length ? countResults(gating) : emptyCounts(),
+    testCounts: countTests(ownResults, problems.notSelected ?? 0),
     verdict: verdictFor(exitCode),
     exitCode,
     runErrors: problems.runErrors,

@@ -1,6 +1,6 @@
 // The summary a run prints: counts, root failures, what they block, the gate and the verdict.
 import { relFile } from '../paths.js';
-import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
+import { rootCauses, testCountsText, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
 import { REPORT_FILES } from './write-reports.js';
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import { strengthLine, strengthOf } from './strength.js';
@@ -33,6 +33,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
+  if (r.testCounts) lines.push(`Tests: ${testCountsText(r.testCounts)}`);
   const strength = r.strength ?? strengthOf(r);
   lines.push(`Judged: ${strengthLine(strength)}`);
   // Root failures first (requirements that failed on their own), then the blocked ones under their root.
@@ -54,7 +55,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     for (const q of roots.slice(0, limit)) {
       lines.push(requirementLine(q, '  '));
       for (const t of q.tests.filter((x) => x.result !== 'passed' && x.result !== 'not-applicable')) {
-        const msg = (t.error?.message ?? t.reason ?? '').split('\n')[0].slice(0, 200);
+        const msg = clipLine((t.error?.message ?? t.reason ?? '').split('\n')[0]);
         lines.push(`             - ${t.id}: ${t.result}${msg ? `: ${msg}` : ''}`);
       }
     }
@@ -125,6 +126,17 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${partial}${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
   );
   return lines.join('\n');
+}
+
+/**
+ * A failure's first line as the console shows it: whole up to CONSOLE_MESSAGE_CHARS (both values
+ * of an assertion fit, run/failure-format.ts), else cut with a pointer to the reports, which hold it whole.
+ */
+const CONSOLE_MESSAGE_CHARS = 1200;
+function clipLine(s: string): string {
+  return s.length > CONSOLE_MESSAGE_CHARS
+    ? `${s.slice(0, CONSOLE_MESSAGE_CHARS)}… [${s.length - CONSOLE_MESSAGE_CHARS} more characters in report.html and results.json]`
+    : s;
 }
 
 /** How long absence was watched (t.expectStaysAbsent), over the tests that judged one; undefined when none did. */
