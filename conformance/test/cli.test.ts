@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunResults } from '../src/report/results.js';
 import { ROOT } from '../../spec/paths.js';
+import { resultsValidator } from './helpers/schema.js';
+
+const validate = resultsValidator();
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 const env = { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' };
@@ -261,6 +264,94 @@ describe('a run against a fake implementation', () => {
     // the console shows it whole too (it is shorter than the console's bound)
     expect(r.stdout).toContain("Relationship: 'Claimant'");
   }, 120_000);
+
+  it('a disputed failure shows as disputed on every surface and exits 0 only with --allow-disputed', async () => {
+    const xf = path.join(tmp, 'disputed.yaml');
+    const quote = 'Core DomainIDs are fixed in every environment.';
+    fs.writeFileSync(
+      xf,
+      `- id: DOM-004\n  kind: disputed\n  quote: "${quote}"\n  reason: the suite expects status 299, which the spec never names\n`,
+    );
+    const dir = path.join(tmp, 'disputed');
+    const args = ['--include', 'conformance/test/fixtures/suite/*.suite.ts', '--requirements', 'DOM-003,DOM-004'];
+    const r = await runBin([
+      'run',
+      '--base-url',
+      base,
+      ...args,
+      '--expected-failures',
+      xf,
+      '--allow-disputed',
+      '--report-dir',
+      dir,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const res: RunResults = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
+    // still red: the requirement, the counts and the badge
+    expect(res.requirements.find((q) => q.id === 'DOM-004')!.result).toBe('failed');
+    expect(res.counts.failed).toBe(1);
+    expect(res.disputes).toEqual([
+      expect.objectContaining({ id: 'DOM-004', result: 'failed', quote, allowed: true, specQuote: quote }),
+    ]);
+    expect(res.gate).toMatchObject({
+      disputed: ['DOM-004'],
+      allowDisputed: true,
+      excused: [{ id: 'DOM-004', by: 'disputed' }],
+    });
+    expect(fs.readFileSync(path.join(dir, 'badge.svg'), 'utf8')).toContain('1/2');
+    // listed apart: console, JUnit, report.html (first screen), disputes.md
+    expect(r.stdout).toMatch(/Disputed \(1\), not failing the run \(--allow-disputed\)/);
+    expect(r.stdout).toMatch(/DOM-004 +failed +\(core\) \[DISPUTED\]/);
+    expect(r.stdout).toContain(`spec §2.1: "${quote}"`);
+    const junit = fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="conformance.disputed" value="1"/>');
+    expect(junit).toMatch(/<skipped message="disputed \(--allow-disputed\)/);
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(html.indexOf('Disputed failures (1)')).toBeGreaterThan(-1);
+    expect(html.indexOf('Disputed failures (1)')).toBeLessThan(html.indexOf('<h2>Run</h2>'));
+    expect(fs.readFileSync(path.join(dir, 'disputes.md'), 'utf8')).toContain(`> ${quote}`);
+    expect(validate(res)).toEqual([]);
+
+    // without --allow-disputed the same judgement fails the run, and says so
+    const again = await runBin([
+      'report',
+      path.join(dir, 'results.json'),
+      '--expected-failures',
+      xf,
+      '--report-dir',
+      path.join(tmp, 'disputed-strict'),
+    ]);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/Disputed \(1\), failing the run \(give --allow-disputed/);
+    const strict: RunResults = JSON.parse(fs.readFileSync(path.join(tmp, 'disputed-strict', 'results.json'), 'utf8'));
+    expect(strict.disputes![0].allowed).toBe(false);
+    expect(strict.gate!.blocking).toEqual(['DOM-004']);
+    expect(fs.readFileSync(path.join(tmp, 'disputed-strict', 'junit.xml'), 'utf8')).toMatch(
+      /<failure type="failed" message="\[disputed\] /,
+    );
+
+    // a dispute without its quote, or with words the spec does not hold, is a clear config error
+    for (const [entry, why] of [
+      ['- { id: DOM-004, kind: disputed, reason: r }\n', /needs 'quote'/],
+      [
+        '- { id: DOM-004, kind: disputed, quote: "Domains may be renumbered.", reason: r }\n',
+        /'quote' is not in the interface specification/,
+      ],
+      [`- { id: DOM-004, kind: disputed, quote: "${quote}" }\n`, /'reason' must be a non-empty text/],
+    ] as const) {
+      fs.writeFileSync(xf, entry);
+      const bad = await runBin([
+        'report',
+        path.join(dir, 'results.json'),
+        '--expected-failures',
+        xf,
+        '--report-dir',
+        path.join(tmp, 'disputed-bad'),
+      ]);
+      expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+      expect(bad.stderr).toMatch(why);
+    }
+  }, 180_000);
 
   it('exits 0 when every selected requirement passed', async () => {
     const r = await runBin([

@@ -294,6 +294,7 @@ function markChips(q: RequirementReport): string {
     out.push(
       `<span class="chip chip-bad" title="${esc(ef.reason)}">expected-failure entry EXPIRED ${esc(ef.expires)}</span>`,
     );
+  if (ef?.status === 'disputed') out.push(`<span class="chip chip-disputed" title="${esc(ef.reason)}">DISPUTED</span>`);
   if (ef?.status === 'unexpectedly-passing')
     out.push(`<span class="chip chip-info">unexpectedly passing — remove it from the expected failures</span>`);
   const b = q.baseline;
@@ -340,12 +341,27 @@ function gateBlock(r: RunResults): string {
       `<h3>Expected failures (<code>${esc(e.file)}</code>, judged on ${esc(e.today)})</h3><table class="grid"><tr><th>requirement</th><th>status</th><th>result</th><th>expires</th><th>reason</th></tr>${e.entries
         .map(
           (x) =>
-            `<tr class="ef-${esc(x.status)}"><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.status === 'unexpectedly-passing' ? 'unexpectedly passing — remove it' : x.status)}</td><td>${esc(x.result ?? '—')}</td><td>${esc(x.expires)}</td><td>${esc(x.reason)}</td></tr>`,
+            `<tr class="ef-${esc(x.status)}"><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.status === 'unexpectedly-passing' ? 'unexpectedly passing — remove it' : x.status)}</td><td>${esc(x.result ?? '—')}</td><td>${esc(x.expires ?? '—')}</td><td>${esc(x.kind === 'disputed' ? `disputed: “${x.quote}” — ${x.reason}` : x.reason)}</td></tr>`,
         )
         .join('')}</table>`,
     );
   }
   return `<section class="panel gate"><h2>Gate: baseline and expected failures</h2>${parts.join('')}</section>`;
+}
+
+/**
+ * The disputed failures, on the first screen: each with the spec sentence the suite's test rests
+ * on, the suite's reading of it, and the vendor's quote and reason. They stay red in every count.
+ */
+function disputesBlock(r: RunResults): string {
+  const list = r.disputes ?? [];
+  if (!list.length) return '';
+  const how = r.gate?.allowDisputed
+    ? 'not failing the run (--allow-disputed); still red in every count and in the badge'
+    : 'failing the run: give --allow-disputed to let the exit code pass while the dispute is open';
+  const item = (d: NonNullable<RunResults['disputes']>[number]) =>
+    `<li><a href="#req-${esc(slug(d.id))}"><code>${esc(d.id)}</code></a> ${pill(d.result)} <span class="chip chip-disputed">DISPUTED</span><dl class="dispute"><dt>The spec (§${esc(d.section)})</dt><dd>${d.specQuote ? `“${esc(d.specQuote)}”` : '—'}</dd><dt>The suite reads</dt><dd>${esc(d.statement)}</dd><dt>Your quote</dt><dd>“${esc(d.quote)}”</dd><dt>Your reason</dt><dd>${esc(d.reason)}</dd>${d.tests.length ? `<dt>Failing</dt><dd>${d.tests.map((t) => `<code>${esc(t.id)}</code>: ${esc(clipText(t.message, 300))}`).join('<br>')}</dd>` : ''}</dl></li>`;
+  return `<section class="panel disputes"><h2>Disputed failures (${list.length})</h2><p class="muted">${esc(how)}. Send each to the project with the dispute issue template (.github/ISSUE_TEMPLATE/dispute.md); disputes.md in this directory holds the text, ready to paste.</p><ul class="plain">${list.map(item).join('')}</ul></section>`;
 }
 
 function problemsBlock(r: RunResults): string {
@@ -481,13 +497,17 @@ function requirementBlock(q: RequirementReport, r: RunResults): string {
   const failing = isGatingFailure(q.result);
   const body: string[] = [];
   body.push(
-    `<div class="reqtext"><p class="statement">${esc(q.statement)}</p>${
+    `<div class="reqtext">${failing ? '<h4 class="label">What the tests check (the suite\'s reading of the spec)</h4>' : ''}<p class="statement">${esc(q.statement)}</p>${
       q.quote
-        ? `<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>`
+        ? `${failing ? '<h4 class="label">The spec sentence it rests on</h4>' : ''}<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>`
         : ''
-    }</div>`,
+    }${failing && q.level === 'core' && q.expectedFailure?.kind !== 'disputed' ? '<p class="muted">If the spec sentence allows what your implementation does, dispute the reading: conformance/README.md section 8, "Disputing a failure".</p>' : ''}</div>`,
   );
-  if (q.expectedFailure)
+  if (q.expectedFailure?.kind === 'disputed')
+    body.push(
+      `<p class="note">Disputed by you: “${esc(q.expectedFailure.quote)}” — ${esc(q.expectedFailure.reason)} (${esc(q.expectedFailure.status)}${r.gate?.allowDisputed ? ', not failing the run: --allow-disputed' : ', failing the run: without --allow-disputed'})</p>`,
+    );
+  else if (q.expectedFailure)
     body.push(
       `<p class="note">Expected-failures entry: ${esc(q.expectedFailure.reason)} (expires ${esc(q.expectedFailure.expires)}, ${esc(q.expectedFailure.status)})</p>`,
     );
@@ -570,6 +590,7 @@ export function renderHtml(r: RunResults, opts: HtmlOptions = {}): string {
 ${headerBlock(r)}
 <main>
 ${countsBlock(r)}
+${disputesBlock(r)}
 ${failureIndex(r)}
 ${gateBlock(r)}
 ${problemsBlock(r)}

@@ -25,6 +25,7 @@ function properties(r: RunResults): string {
     ...(r.testCounts
       ? TEST_COUNT_ORDER.map((k): [string, number] => [`conformance.tests.${k}`, r.testCounts![k]])
       : []),
+    ...(r.disputes ? [['conformance.disputed', r.disputes.length] as [string, number]] : []),
     ...(s.gate?.minJudgedCount !== undefined
       ? [['conformance.minJudged', s.gate.minJudgedCount] as [string, number]]
       : []),
@@ -70,7 +71,17 @@ export function toJUnit(r: RunResults): string {
         ? `expected failure until ${req.expectedFailure?.expires}: ${req.expectedFailure?.reason}`
         : by === 'baseline'
           ? `known failure: already ${req.baseline?.was} in the baseline`
-          : undefined;
+          : by === 'disputed'
+            ? `disputed (--allow-disputed): "${req.expectedFailure?.quote}": ${req.expectedFailure?.reason}`
+            : undefined;
+    // a disputed failure that still fails the run says so in its message
+    const disputedMark = req.expectedFailure?.status === 'disputed' && !excuse ? '[disputed] ' : '';
+    // beside every failure: the spec's words it rests on and the suite's reading of them
+    const grounds = `\n\nspec §${req.section}: ${req.quote ? `"${req.quote}"` : '(no quote)'}\nthe suite reads: ${req.statement}${
+      req.expectedFailure?.kind === 'disputed'
+        ? `\ndisputed: "${req.expectedFailure.quote}": ${req.expectedFailure.reason}`
+        : ''
+    }`;
     const expiredNote =
       req.expectedFailure?.status === 'expired'
         ? `\n\nthe expected-failures entry for ${req.id} expired on ${req.expectedFailure.expires} (${req.expectedFailure.reason})`
@@ -113,7 +124,7 @@ export function toJUnit(r: RunResults): string {
       const where = t.error?.expectation?.location
         ? `\n\nat ${t.error.expectation.location}${t.error.expectation.source ? `: ${t.error.expectation.source}` : ''}`
         : '';
-      const detail = `${exchanges ? `${msg}${where}\n\nexchanges:\n${exchanges}` : `${msg}${where}`}${expiredNote}`;
+      const detail = `${exchanges ? `${msg}${where}${grounds}\n\nexchanges:\n${exchanges}` : `${msg}${where}${grounds}`}${expiredNote}`;
       const failing =
         t.result === 'failed' || t.result === 'blocked' || t.result === 'error' || t.result === 'precondition-failed';
       if (failing && excuse) {
@@ -132,7 +143,7 @@ export function toJUnit(r: RunResults): string {
         case 'failed':
           add(
             area,
-            `${head}<failure type="failed" message="${xml(first)}">${xml(detail)}</failure></testcase>`,
+            `${head}<failure type="failed" message="${xml(disputedMark + first)}">${xml(detail)}</failure></testcase>`,
             'failure',
             t.durationMs,
           );
@@ -140,7 +151,7 @@ export function toJUnit(r: RunResults): string {
         case 'blocked':
           add(
             area,
-            `${head}<failure type="blocked" message="${xml(`blocked by ${t.blockedBy?.requirement ?? '?'}: ${first}`)}">${xml(detail)}</failure></testcase>`,
+            `${head}<failure type="blocked" message="${xml(`${disputedMark}blocked by ${t.blockedBy?.requirement ?? '?'}: ${first}`)}">${xml(detail)}</failure></testcase>`,
             'failure',
             t.durationMs,
           );
@@ -149,7 +160,7 @@ export function toJUnit(r: RunResults): string {
         case 'precondition-failed':
           add(
             area,
-            `${head}<error type="${t.result}" message="${xml(first)}">${xml(detail)}</error></testcase>`,
+            `${head}<error type="${t.result}" message="${xml(disputedMark + first)}">${xml(detail)}</error></testcase>`,
             'error',
             t.durationMs,
           );

@@ -196,25 +196,56 @@ export interface RequirementReport {
 
 // ------------------------------------------------------------------------- gate (baseline, expected failures)
 
-/** One entry of an expected-failures file. */
+/**
+ * One entry of an expected-failures file. `kind: expected` (the default): a known failure,
+ * excused until `expires`. `kind: disputed`: the vendor holds that the suite misreads the spec
+ * (`quote`, the spec's words, verbatim, and `reason` required): the requirement stays red in
+ * every report and count, and the run's exit code passes only with --allow-disputed.
+ */
 export interface ExpectedFailure {
   id: string;
   reason: string;
-  /** Last day (UTC, YYYY-MM-DD) the entry excuses a failure; from the next day on it fails the run. */
-  expires: string;
+  kind?: 'expected' | 'disputed';
+  /** Last day (UTC, YYYY-MM-DD) the entry excuses a failure; from the next day on it fails the run. Optional for a dispute. */
+  expires?: string;
+  /** For a dispute: the words of spec/interface-spec.md the vendor's reading rests on (verbatim). */
+  quote?: string;
 }
 
 /**
  * expected-failure: listed, failing, not expired (does not fail the run);
+ * disputed: a disputed entry whose requirement fails (fails the run unless --allow-disputed);
  * expired: past its date (fails the run, whatever the result);
  * unexpectedly-passing: listed but passing now (remove the entry; does not fail the run);
  * not-failing: listed, neither failing nor passing (not-applicable, not-testable);
  * not-run: listed but not selected in this run.
  */
-type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
+type ExpectedFailureStatus =
+  'expected-failure' | 'disputed' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
 
 export interface ExpectedFailureMark extends ExpectedFailure {
   status: ExpectedFailureStatus;
+}
+
+/**
+ * A failing requirement the vendor disputes (results.json `disputes`): what the dispute rests on
+ * on both sides, ready to send to the project (.github/ISSUE_TEMPLATE/dispute.md).
+ */
+export interface DisputeReport {
+  id: string;
+  result: RequirementResult;
+  section: string;
+  /** The requirement's words of the spec (spec/requirements.yaml `quote`): what the test rests on. */
+  specQuote?: string;
+  /** The test's reading of them (the requirement's statement). */
+  statement: string;
+  /** The vendor's quote of the spec and why it disputes the reading. */
+  quote: string;
+  reason: string;
+  /** Whether the run let the exit code pass (--allow-disputed). */
+  allowed: boolean;
+  /** The tests that did not pass, with the first line of their failure. */
+  tests: Array<{ id: string; result: string; message: string }>;
 }
 
 export interface ExpectedFailuresReport {
@@ -259,8 +290,12 @@ export interface BaselineReport {
 export interface GateReport {
   /** Gating failures nothing excuses: they make exit code 1. */
   blocking: string[];
-  /** Gating failures excused by an expected-failures entry or by the baseline (already failing there). */
-  excused: Array<{ id: string; by: 'expected-failure' | 'baseline' }>;
+  /** Gating failures excused by an expected-failures entry, by the baseline (already failing there) or by a dispute (--allow-disputed). */
+  excused: Array<{ id: string; by: 'expected-failure' | 'baseline' | 'disputed' }>;
+  /** Failing requirements a disputed entry lists (excused only with --allow-disputed). */
+  disputed?: string[];
+  /** --allow-disputed was given. */
+  allowDisputed?: boolean;
   /** Expired expected-failures entries (they make exit code 1). */
   expired: string[];
   /** One line per reason for the exit code, for people. */
@@ -370,6 +405,8 @@ export interface RunResults {
   expectedFailures?: ExpectedFailuresReport;
   /** Present when a baseline or expected-failures file took part in the exit code. */
   gate?: GateReport;
+  /** The failing requirements a disputed expected-failures entry lists, with both sides of the dispute. */
+  disputes?: DisputeReport[];
   /** What the provider-state endpoint made of the run (protocol version, tests it kept from running). */
   providerStates?: ProviderStatesReport;
   /** How much the verdict judged: passed / judged / selected, the rest by cause, and the strength gate. */

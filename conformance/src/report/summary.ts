@@ -45,6 +45,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
       q.baseline?.change === 'still-failing' ? 'known: failing in the baseline' : '',
       q.expectedFailure?.status === 'expected-failure' ? 'expected failure' : '',
       q.expectedFailure?.status === 'expired' ? 'expected failure EXPIRED' : '',
+      q.expectedFailure?.status === 'disputed' ? 'DISPUTED' : '',
     ].filter(Boolean);
     const mark = marks.length ? ` [${marks.join(', ')}]` : '';
     return `${indent}${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level})${mark} ${q.statement.slice(0, 100)}`;
@@ -54,6 +55,9 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push(`Root failures (${roots.length}):`);
     for (const q of roots.slice(0, limit)) {
       lines.push(requirementLine(q, '  '));
+      // what the failure rests on: the spec's words and the suite's reading of them (a dispute quotes both)
+      if (q.quote) lines.push(`             spec §${q.section}: "${clipLine(q.quote)}"`);
+      if (q.statement.length > 100) lines.push(`             the suite reads: ${q.statement}`);
       for (const t of q.tests.filter((x) => x.result !== 'passed' && x.result !== 'not-applicable')) {
         const msg = clipLine((t.error?.message ?? t.reason ?? '').split('\n')[0]);
         lines.push(`             - ${t.id}: ${t.result}${msg ? `: ${msg}` : ''}`);
@@ -75,6 +79,20 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push('');
     lines.push('All requirements:');
     for (const q of r.requirements) lines.push(`  ${q.id.padEnd(10)} ${q.result.padEnd(19)} ${q.tests.length} test(s)`);
+  }
+  if (r.disputes?.length) {
+    lines.push('');
+    lines.push(
+      `Disputed (${r.disputes.length}), ${r.gate?.allowDisputed ? 'not failing the run (--allow-disputed)' : 'failing the run (give --allow-disputed to let the exit code pass)'}; still red in every count:`,
+    );
+    for (const d of r.disputes) {
+      lines.push(`  ${d.id.padEnd(10)} ${d.result}`);
+      lines.push(`             your quote: "${clipLine(d.quote)}"`);
+      lines.push(`             your reason: ${clipLine(d.reason)}`);
+    }
+    lines.push(
+      `  send each to the project: .github/ISSUE_TEMPLATE/dispute.md${opts.reportDir ? `; the text, ready to paste, is in ${relFile(opts.reportDir)}/disputes.md` : ''}`,
+    );
   }
   if (r.warnings.length) {
     lines.push('');
