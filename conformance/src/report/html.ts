@@ -8,6 +8,7 @@ import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
 import { NOT_JUDGED_CAUSES, strengthOf } from './strength.js';
 import { CONTENT_SECURITY_POLICY, CSS, JS } from './html-assets.js';
 import { curlCommand, TOKEN_VAR } from './curl.js';
+import type { ChoicesExercised } from './choices.js';
 import { compareSections, specSectionTitles } from '../spec/sections.js';
 import {
   isGatingFailure,
@@ -364,6 +365,32 @@ function disputesBlock(r: RunResults): string {
   return `<section class="panel disputes"><h2>Disputed failures (${list.length})</h2><p class="muted">${esc(how)}. Send each to the project with the dispute issue template (.github/ISSUE_TEMPLATE/dispute.md); disputes.md in this directory holds the text, ready to paste.</p><ul class="plain">${list.map(item).join('')}</ul></section>`;
 }
 
+/** The open choices the run met and never exercised (choices.ts), folded: a reference, not a verdict. */
+function choicesBlock(r: RunResults): string {
+  const c = r.choices;
+  if (!c) return '';
+  const answers = (list: Array<{ shape: string; count: number }>) =>
+    list.map((a) => `<code>${esc(a.shape)}</code> ×${esc(a.count)}`).join('<br>');
+  const refusals = c.refusals
+    .map(
+      (k) =>
+        `<tr><td><b>${esc(k.kind)}</b> (${esc(k.status)})</td><td>${k.met.map((m) => `<code>${esc(m.operationId)}</code> ×${esc(m.count)}<br>${answers(m.answers)}`).join('<hr>') || '—'}</td><td class="muted">${esc(k.neverExercised.join(', ') || '—')}</td></tr>`,
+    )
+    .join('');
+  const rows = (list: ChoicesExercised['otherRefusals']) =>
+    list
+      .map(
+        (x) =>
+          `<tr><td><code>${esc(x.operationId)}</code></td><td>${esc(x.status)}</td><td>${esc(x.count)}</td><td>${answers(x.answers)}</td></tr>`,
+      )
+      .join('');
+  return `<details class="panel choices"><summary><h2>Choices exercised</h2></summary><p class="muted">What the run met of the choices the spec leaves open, read from every exchange it recorded: per kind of refusal the reference documents (its name in spec/openapi.yaml), the operations where a request got it and how it was answered, and those where no request did (never exercised: the run says nothing about your choice there). Then refusals with statuses the reference does not document for the operation (your own choice), and the shapes of the success answers (envelopes).</p><table class="grid"><tr><th>kind of refusal</th><th>met (answers seen)</th><th>never exercised on</th></tr>${refusals}</table>${
+    c.otherRefusals.length
+      ? `<h3>Refusals with a status the reference does not document (${c.otherRefusals.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.otherRefusals)}</table>`
+      : ''
+  }<h3>Success answers by shape (${c.successShapes.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.successShapes)}</table></details>`;
+}
+
 function problemsBlock(r: RunResults): string {
   const parts: string[] = [];
   if (r.runErrors.length) {
@@ -594,6 +621,7 @@ ${disputesBlock(r)}
 ${failureIndex(r)}
 ${gateBlock(r)}
 ${problemsBlock(r)}
+${choicesBlock(r)}
 <div class="cols">
 <section class="panel"><h2>Run</h2>${metaBlock(r)}</section>
 ${secs.nav}

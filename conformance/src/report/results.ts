@@ -2,6 +2,7 @@
 // per requirement, the verdict and the exit code. Types here are reused by later reports
 // (report.html, badge.svg): keep them free of vitest types.
 import type { Exchange } from '../suite-api/client.js';
+import type { ChoicesExercised } from './choices.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
@@ -395,6 +396,8 @@ export interface RunResults {
   gatingCounts: Counts;
   /** Tests by outcome, and the tests outside the selection (`not-selected`); see TestCounts. */
   testCounts?: TestCounts;
+  /** The open choices the run met and those it never exercised, from its exchanges (choices.ts). */
+  choices?: ChoicesExercised;
   verdict: Verdict;
   exitCode: ExitCode;
   /** Problems of the run itself (suite collection errors, unknown IDs, harness errors). */

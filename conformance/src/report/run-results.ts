@@ -23,6 +23,8 @@ import { toTestResult, type ReportedTest } from './test-result.js';
 import { providerStatesReport } from './provider-states.js';
 import { loadProtocol } from '../suite-api/protocol.js';
 import { applyStrength, type StrengthGate } from './strength.js';
+import { choicesExercised } from './choices.js';
+import { loadOpenApi } from '../spec/openapi.js';
 
 export interface RunInfo {
   catalogue: Catalogue;
@@ -96,6 +98,10 @@ export function buildRunResults(
     counts: countResults(reqs),
     gatingCounts: gating.length ? countResults(gating) : emptyCounts(),
     testCounts: countTests(ownResults, problems.notSelected ?? 0),
+    choices: choicesExercised(
+      tests.flatMap((t) => t.meta?.exchanges ?? []),
+      loadOpenApi(),
+    ),
     verdict: verdictFor(exitCode),
     exitCode,
     runErrors: problems.runErrors,

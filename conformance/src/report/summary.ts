@@ -4,6 +4,7 @@ import { rootCauses, testCountsText, type RequirementReport, type RunResults, ty
 import { REPORT_FILES } from './write-reports.js';
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import { strengthLine, strengthOf } from './strength.js';
+import { choicesLine } from './choices.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -100,6 +101,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     for (const w of r.warnings.slice(0, 20)) lines.push(`  ${w}`);
     if (r.warnings.length > 20) lines.push(`  … ${r.warnings.length - 20} more in results.json`);
   }
+  if (r.choices) lines.push(choicesLine(r.choices));
   if (r.findings.length)
     lines.push(`Findings for the implementation-defined profile: ${r.findings.length} (see results.json)`);
   if (r.runErrors.length) {
