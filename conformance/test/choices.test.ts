@@ -2,7 +2,7 @@
 // refusal the reference documents, where the run met it and how it was answered, and where it never
 // did; refusals with statuses the reference does not document; success answers by shape.
 import { describe, expect, it } from 'vitest';
-import { answerShape, choicesExercised } from '../src/report/choices.js';
+import { answerShape, choicesExercised, mergeChoices } from '../src/report/choices.js';
 import { loadOpenApi } from '../src/spec/openapi.js';
 import type { Exchange } from '../src/suite-api/client.js';
 
@@ -65,5 +65,17 @@ describe('choices exercised', () => {
         ],
       },
     ]);
+  });
+
+  it('merged shards: met where any shard met it, never exercised where none did, counts added', () => {
+    const a = choicesExercised([ex('queryRecords', 404, { e: 1 })], index);
+    const b = choicesExercised([ex('queryRecords', 404, { e: 1 }), ex('getRecord', 404, { e: 1 })], index);
+    const m = mergeChoices([a, b]);
+    expect(m).toEqual(
+      choicesExercised(
+        [ex('queryRecords', 404, { e: 1 }), ex('queryRecords', 404, { e: 1 }), ex('getRecord', 404, { e: 1 })],
+        index,
+      ),
+    );
   });
 });

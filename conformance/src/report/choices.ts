@@ -115,3 +115,55 @@ export function choicesLine(c: ChoicesExercised): string {
   const never = c.refusals.reduce((n, k) => n + k.neverExercised.length, 0);
   return `Choices exercised: ${metKinds} of ${c.refusals.length} kinds of refusal met, ${never} documented refusal(s) (operation x kind) never exercised, ${c.otherRefusals.length} refusal status(es) the reference does not document, ${c.successShapes.length} success answer(s) by shape (results.json choices, report.html "Choices exercised")`;
 }
+
+function addShapes(into: AnswerShape[], more: AnswerShape[]): AnswerShape[] {
+  const m = new Map(into.map((a) => [a.shape, a.count]));
+  for (const a of more) m.set(a.shape, (m.get(a.shape) ?? 0) + a.count);
+  return [...m]
+    .map(([shape, count]) => ({ shape, count }))
+    .sort((a, b) => b.count - a.count || (a.shape < b.shape ? -1 : 1));
+}
+
+function mergeByStatus(lists: ChoicesExercised['otherRefusals'][]): ChoicesExercised['otherRefusals'] {
+  const m = new Map<string, ChoicesExercised['otherRefusals'][number]>();
+  for (const x of lists.flat()) {
+    const key = `${x.operationId} ${x.status}`;
+    const cur = m.get(key);
+    m.set(key, cur ? { ...cur, count: cur.count + x.count, answers: addShapes(cur.answers, x.answers) } : x);
+  }
+  return [...m.values()].sort((a, b) =>
+    a.operationId < b.operationId ? -1 : a.operationId > b.operationId ? 1 : a.status - b.status,
+  );
+}
+
+/** The choices of shard runs together (conformance merge): met where any shard met it, never where none did. */
+export function mergeChoices(all: ChoicesExercised[]): ChoicesExercised {
+  const kinds = new Map<string, ChoicesExercised['refusals'][number]>();
+  for (const c of all)
+    for (const k of c.refusals) {
+      const cur = kinds.get(k.kind);
+      if (!cur) {
+        kinds.set(k.kind, structuredClone(k));
+        continue;
+      }
+      for (const m of k.met) {
+        const same = cur.met.find((x) => x.operationId === m.operationId);
+        if (same) {
+          same.count += m.count;
+          same.answers = addShapes(same.answers, m.answers);
+        } else cur.met.push(structuredClone(m));
+      }
+    }
+  for (const k of kinds.values()) {
+    const met = new Set(k.met.map((m) => m.operationId));
+    k.neverExercised = [...new Set(all.flatMap((c) => c.refusals.find((x) => x.kind === k.kind)?.neverExercised ?? []))]
+      .filter((op) => !met.has(op))
+      .sort();
+    k.met.sort((a, b) => (a.operationId < b.operationId ? -1 : 1));
+  }
+  return {
+    refusals: [...kinds.values()].sort((a, b) => a.status - b.status || (a.kind < b.kind ? -1 : 1)),
+    otherRefusals: mergeByStatus(all.map((c) => c.otherRefusals)),
+    successShapes: mergeByStatus(all.map((c) => c.successShapes)),
+  };
+}

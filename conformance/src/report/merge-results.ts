@@ -18,6 +18,7 @@ import {
   type TestResult,
 } from './results.js';
 import { specSectionTitles } from '../spec/sections.js';
+import { mergeChoices } from './choices.js';
 
 function parseShard(s: string | undefined, file: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(s ?? '');
@@ -133,6 +134,7 @@ export function mergeResults(
     ...(shards.every((s) => s.results.testCounts)
       ? { testCounts: sumTestCounts(shards.map((s) => s.results.testCounts!)) }
       : {}),
+    ...(shards.every((s) => s.results.choices) ? { choices: mergeChoices(shards.map((s) => s.results.choices!)) } : {}),
     verdict: verdictFor(exitCode),
     exitCode,
     runErrors: [
