@@ -70,7 +70,7 @@ export const documentedBodyShape: GenericCheck = {
       out.findings.push(
         finding(
           'implementation-defined-schema',
-          `${where}: body differs from the reference's choice for response ${spec.key}, ${declared}: ${formatErrors(full.errors)} (a finding, not a core failure; declare your choice through a binding where one names it, conformance/README.md section 4)`,
+          `${where}: body differs from the reference's choice for response ${spec.key}${declared}: ${formatErrors(full.errors)} (a finding, not a core failure; declare your choice through a binding where one names it, conformance/README.md section 4)`,
         ),
       );
       return;
