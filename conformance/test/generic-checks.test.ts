@@ -268,7 +268,9 @@ describe('the core view (x-implementation-defined properties relaxed in core)', 
     const bare = listDomains(JSON.stringify(domains));
     expect(bare.violations).toEqual([]);
     expect(bare.findings.map((f) => f.kind)).toEqual(['implementation-defined-schema']);
-    expect(bare.findings[0].message).toContain("differs from the reference's choice for response 200: (root) must be object");
+    expect(bare.findings[0].message).toContain(
+      "differs from the reference's choice for response 200: (root) must be object",
+    );
     expect(bare.findings[0].message).not.toContain('documented schema');
     // declared: `domainsListField: ""` (the body is the array), or a nested envelope
     const bound = resolveBindings({ domainsListField: '' });

@@ -9,7 +9,7 @@ import type { Exchange } from '../suite-api/client.js';
 import type { OpenApiIndex } from '../spec/openapi.js';
 
 /** One way the implementation answered: content type and top-level JSON shape, and how often. */
-export interface AnswerShape {
+interface AnswerShape {
   shape: string;
   count: number;
 }

@@ -13,7 +13,7 @@ function exchangeText(r: RunResults, d: DisputeReport): string {
 }
 
 /** One dispute as the issue template asks for it. */
-export function disputeText(r: RunResults, d: DisputeReport): string {
+function disputeText(r: RunResults, d: DisputeReport): string {
   return [
     `## Dispute: ${d.id} (spec §${d.section})`,
     '',

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SPEC_DIR } from '../paths.js';
 
 /** The text with markdown emphasis and code marks removed, typographic quotes plain, white space single. */
-export function normaliseQuote(s: string): string {
+function normaliseQuote(s: string): string {
   return s.replace(/[`*_]/g, '').replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim();
 }
 

@@ -6,9 +6,9 @@
 // up to its own, larger bound, and report.html shows them.
 
 /** chai's truncateThreshold: a value printed in a message longer than this is shortened. */
-export const FAILURE_VALUE_CHARS = 2000;
+const FAILURE_VALUE_CHARS = 2000;
 /** vitest's diff: at most this many lines (the rest in the report's expected/actual values). */
-export const FAILURE_DIFF_LINES = 400;
+const FAILURE_DIFF_LINES = 400;
 
 /** The vitest configuration keys that format failure messages (vitest-run.ts suiteConfig). */
 export const failureFormat = {
