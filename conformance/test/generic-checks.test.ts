@@ -6,6 +6,7 @@ import { parseBody, type CheckedExchange } from '../src/suite-api/generic-checks
 import { SchemaValidators } from '../src/suite-api/generic-checks/schema-validators.js';
 import type { CheckResult } from '../src/suite-api/generic-checks/types.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
+import { defaultBindings, resolveBindings } from '../src/model/bindings.js';
 
 const index = loadOpenApi(); // the real spec/generated/openapi.json
 const checker = new GenericChecker(index);
@@ -257,6 +258,45 @@ describe('the core view (x-implementation-defined properties relaxed in core)', 
     );
     expect(list.violations).toEqual([]);
     expect(list.findings.map((f) => f.kind)).toEqual(['implementation-defined-property']);
+  });
+
+  it("a choice declared through a binding is never a finding; findings speak of the reference's choice", () => {
+    const domains = [{ DomainID: 1, Name: 'Claim', DisplayNameSingular: 'Claim', DisplayNamePlural: 'Claims' }];
+    const listDomains = (bodyText: string, bindings = defaultBindings) =>
+      checker.check(req({ path: '/api/Domains', url: 'http://x/api/Domains', bodyText, bindings }));
+    // a bare array without the binding: the reference's envelope differs, a finding in its words
+    const bare = listDomains(JSON.stringify(domains));
+    expect(bare.violations).toEqual([]);
+    expect(bare.findings.map((f) => f.kind)).toEqual(['implementation-defined-schema']);
+    expect(bare.findings[0].message).toContain(
+      "differs from the reference's choice for response 200: (root) must be object",
+    );
+    expect(bare.findings[0].message).not.toContain('documented schema');
+    // declared: `domainsListField: ""` (the body is the array), or a nested envelope
+    const bound = resolveBindings({ domainsListField: '' });
+    expect(listDomains(JSON.stringify(domains), bound).findings).toEqual([]);
+    const nested = resolveBindings({ domainsListField: 'data.items' });
+    expect(listDomains(JSON.stringify({ data: { items: domains } }), nested).findings).toEqual([]);
+    // the total count under the vendor's name, or in a header
+    const query = (bodyText: string, bindings: typeof defaultBindings, headers: Record<string, string> = {}) =>
+      checker.check(req({ path: '/api/Claim/Query', url: 'http://x/api/Claim/Query', bodyText, bindings, headers }));
+    const strict = (body: unknown) => JSON.stringify(body);
+    expect(
+      query(strict({ List: [], meta: { total: 7 } }), resolveBindings({ totalCountField: 'meta.total' })).findings,
+    ).toEqual([]);
+    expect(
+      query(strict({ List: [] }), resolveBindings({ totalCountHeader: 'X-Total-Count' }), { 'x-total-count': '7' })
+        .findings,
+    ).toEqual([]);
+    // what the binding does not declare is still a finding: a count that is no integer
+    const odd = query(
+      strict({ List: [], meta: { total: 'seven' } }),
+      resolveBindings({ totalCountField: 'meta.total' }),
+    );
+    expect(odd.findings.map((f) => f.kind)).toEqual(['implementation-defined-property']);
+    expect(odd.findings[0].message).toMatch(
+      /reference's choice .*after the bindings totalCountField.*\/TotalCount must be integer/,
+    );
   });
 
   it('schema violation messages list every error, none truncated', () => {

@@ -23,6 +23,8 @@ interface MergeOptions {
   expectedFailures?: string;
   /** Merge even when shards of the `n` are missing (their requirements then count as untested). */
   allowMissing?: boolean;
+  /** A failure a disputed expected-failures entry lists does not fail the merged run. */
+  allowDisputed?: boolean;
 }
 
 /** A shard's results.json: given as the file or as the directory holding it. */
@@ -43,7 +45,7 @@ async function mergeCommand(dirs: string[], opts: MergeOptions): Promise<number>
       return { file, results: loadBaseline(file) };
     });
     merged = mergeResults(shards, catalogue, opts);
-    const gate = gateFromFiles(opts, catalogue);
+    const gate = { ...gateFromFiles(opts, catalogue), allowDisputed: opts.allowDisputed === true };
     // the merged run's strength, judged again over all shards (a merge that judged nothing: exit 4)
     merged = applyStrength(applyGate(merged, gate));
     dir = path.resolve(opts.reportDir ?? 'reports/merged');
@@ -67,6 +69,7 @@ export function registerMerge(program: Command, onExit: (code: number) => void):
     .option('--baseline <results.json>', 'judge the merged run against this earlier run (only regressions fail)')
     .option('--expected-failures <file>', 'judge the merged run against this expected-failures file')
     .option('--allow-missing', 'merge even when some shards of the n are missing (their requirements are untested)')
+    .option('--allow-disputed', 'a failure a disputed expected-failures entry lists does not fail the merged run')
     .action(async (dirs: string[], opts: MergeOptions) => {
       onExit(await mergeCommand(dirs, opts));
     });

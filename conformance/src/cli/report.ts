@@ -20,24 +20,29 @@ export function registerReport(program: Command, onExit: (code: number) => void)
     .option('--report-dir <dir>', 'output directory (default: the directory of results.json)')
     .option('--baseline <results.json>', 'judge against this earlier run (only regressions fail)')
     .option('--expected-failures <file>', 'judge against this expected-failures file')
-    .action(async (file: string, opts: { reportDir?: string; baseline?: string; expectedFailures?: string }) => {
+    .option('--allow-disputed', 'a failure a disputed expected-failures entry lists does not fail the run')
+    .action(async (file: string, opts: ReportOptions) => {
       onExit(await reportCommand(file, opts));
     });
 }
 
-async function reportCommand(
-  file: string,
-  opts: { reportDir?: string; baseline?: string; expectedFailures?: string },
-): Promise<number> {
+interface ReportOptions {
+  reportDir?: string;
+  baseline?: string;
+  expectedFailures?: string;
+  allowDisputed?: boolean;
+}
+
+async function reportCommand(file: string, opts: ReportOptions): Promise<number> {
   let results: RunResults;
   try {
     const abs = path.resolve(file);
     results = loadBaseline(abs);
     const cat = opts.expectedFailures ? loadCatalogue() : undefined;
-    const gate = gateFromFiles(opts, cat);
+    const gate = { ...gateFromFiles(opts, cat), allowDisputed: opts.allowDisputed === true };
     if (gate.baseline || gate.expectedFailures) {
       // judge the run afresh: drop the marks of an earlier judgement
-      const { gate: _g, baseline: _b, expectedFailures: _e, ...rest } = results;
+      const { gate: _g, baseline: _b, expectedFailures: _e, disputes: _d, ...rest } = results;
       const plain: RunResults = {
         ...rest,
         requirements: results.requirements.map(({ baseline: _rb, expectedFailure: _re, ...q }) => q),

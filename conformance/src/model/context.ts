@@ -133,17 +133,25 @@ export interface TestRecordLike {
   mutates?: boolean;
 }
 
-/** Whether a test runs in this run; when not, why (its result is then not-applicable). */
+/**
+ * Whether a test runs in this run; when not, why. A test outside the selection (another profile,
+ * requirements not selected) is `notSelected`: no part of the run, counted apart on every surface
+ * ("not selected"), never not-applicable. A test --read-only leaves out is selected and not-applicable.
+ */
 export function selectTest(
   rec: TestRecordLike,
   ctx: Pick<RunContext, 'profile' | 'requirements' | 'readOnly'>,
-): { run: true } | { run: false; reason: string } {
+): { run: true } | { run: false; reason: string; notSelected?: true } {
   const profile = rec.profile ?? 'core';
   if (ctx.profile !== 'all' && ctx.profile !== profile) {
-    return { run: false, reason: `profile ${profile} not selected (--profile ${ctx.profile})` };
+    return { run: false, notSelected: true, reason: `profile ${profile} not selected (--profile ${ctx.profile})` };
   }
   if (ctx.requirements.length > 0 && !rec.requirements.some((id) => matchesSelection(id, ctx.requirements))) {
-    return { run: false, reason: `requirements not selected (--requirements ${ctx.requirements.join(',')})` };
+    return {
+      run: false,
+      notSelected: true,
+      reason: `requirements not selected (--requirements ${ctx.requirements.join(',')})`,
+    };
   }
   if (ctx.readOnly && rec.mutates) {
     return { run: false, reason: 'mutating test left out by --read-only' };

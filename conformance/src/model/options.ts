@@ -342,7 +342,14 @@ export const RUN_OPTIONS = [
     flag: '--expected-failures <file>',
     env: 'CONFORMANCE_EXPECTED_FAILURES',
     kind: 'string',
-    help: 'YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire',
+    help: "YAML list of {id, reason, expires: YYYY-MM-DD}: listed failures do not fail the run until they expire; entries {id, kind: disputed, quote, reason} dispute the suite's reading (see --allow-disputed)",
+  },
+  {
+    key: 'allowDisputed',
+    flag: '--allow-disputed',
+    env: 'CONFORMANCE_ALLOW_DISPUTED',
+    kind: 'boolean',
+    help: 'a failure a disputed expected-failures entry lists does not fail the run (exit 0); it stays red in every report and count',
   },
   {
     key: 'minJudged',

@@ -12,7 +12,8 @@
  *   precondition-failed  a provider state (the vendor's test adapter, no requirement of the spec)
  *                        could not be set up
  *   error                the target could not be reached or the test did not finish
- *   not-applicable       left out (profile, selection, --read-only, t.notApplicable)
+ *   not-applicable       left out by --read-only or t.notApplicable (a test outside the profile or
+ *                        --requirements is not selected: no outcome, counted apart as not-selected)
  */
 export type TestOutcome = 'passed' | 'failed' | 'blocked' | 'not-applicable' | 'precondition-failed' | 'error';
 /** The result of one requirement: a test outcome, or why no test result exists. */

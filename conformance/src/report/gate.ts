@@ -18,12 +18,14 @@ import { parse as parseYaml } from 'yaml';
 import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../model/errors.js';
 import { ROOT } from '../paths.js';
+import { quoteInSpec } from './spec-quote.js';
 import {
   EXIT,
   isGatingFailure,
   verdictFor,
   type BaselineMark,
   type BaselineReport,
+  type DisputeReport,
   type ExitCode,
   type ExpectedFailure,
   type ExpectedFailureMark,
@@ -54,19 +56,21 @@ function validDay(s: string): boolean {
 
 // ------------------------------------------------------------------------- expected failures
 
+const ENTRY_KEYS = ['id', 'kind', 'reason', 'expires', 'quote'];
+const SHAPES = '{id, reason, expires: YYYY-MM-DD} or {id, kind: disputed, quote, reason}';
+
 /** Validates a parsed expected-failures document (a list). Throws UsageError naming the entry. */
 export function parseExpectedFailures(doc: unknown, label: string, catalogue?: Catalogue): ExpectedFailure[] {
   if (doc === null || doc === undefined) return [];
-  if (!Array.isArray(doc)) throw new UsageError(`${label}: must be a YAML list of {id, reason, expires: YYYY-MM-DD}`);
+  if (!Array.isArray(doc)) throw new UsageError(`${label}: must be a YAML list of ${SHAPES}`);
   const seen = new Set<string>();
   return doc.map((e: unknown, i: number) => {
     const where = `${label}: entry ${i + 1}`;
-    if (!e || typeof e !== 'object' || Array.isArray(e))
-      throw new UsageError(`${where}: must be a mapping {id, reason, expires}`);
+    if (!e || typeof e !== 'object' || Array.isArray(e)) throw new UsageError(`${where}: must be a mapping ${SHAPES}`);
     const o = e as Record<string, unknown>;
-    const unknownKeys = Object.keys(o).filter((k) => !['id', 'reason', 'expires'].includes(k));
+    const unknownKeys = Object.keys(o).filter((k) => !ENTRY_KEYS.includes(k));
     if (unknownKeys.length)
-      throw new UsageError(`${where}: unknown key(s) ${unknownKeys.join(', ')} (known: id, reason, expires)`);
+      throw new UsageError(`${where}: unknown key(s) ${unknownKeys.join(', ')} (known: ${ENTRY_KEYS.join(', ')})`);
     if (typeof o.id !== 'string' || o.id.trim() === '') throw new UsageError(`${where}: 'id' must be a requirement ID`);
     const id = o.id.trim();
     if (catalogue) {
@@ -76,15 +80,36 @@ export function parseExpectedFailures(doc: unknown, label: string, catalogue?: C
     }
     if (seen.has(id)) throw new UsageError(`${where}: '${id}' is listed twice`);
     seen.add(id);
+    const kind = o.kind ?? 'expected';
+    if (kind !== 'expected' && kind !== 'disputed')
+      throw new UsageError(`${where} (${id}): 'kind' must be 'expected' or 'disputed' (got ${JSON.stringify(kind)})`);
     if (typeof o.reason !== 'string' || o.reason.trim() === '')
-      throw new UsageError(`${where} (${id}): 'reason' must be a non-empty text`);
+      throw new UsageError(
+        `${where} (${id}): 'reason' must be a non-empty text${kind === 'disputed' ? ' (why the suite misreads the spec)' : ''}`,
+      );
     const expires =
       o.expires instanceof Date ? isoDay(o.expires) : typeof o.expires === 'string' ? o.expires.trim() : undefined;
-    if (!expires || !validDay(expires))
+    // a dispute waits for the project's answer: its date is optional
+    if ((kind === 'expected' || o.expires !== undefined) && (!expires || !validDay(expires)))
       throw new UsageError(
         `${where} (${id}): 'expires' must be a date YYYY-MM-DD (got ${JSON.stringify(o.expires ?? null)})`,
       );
-    return { id, reason: o.reason.trim(), expires };
+    const entry: ExpectedFailure = { id, reason: o.reason.trim(), ...(expires ? { expires } : {}) };
+    if (kind === 'expected') {
+      if (o.quote !== undefined)
+        throw new UsageError(`${where} (${id}): 'quote' belongs to a dispute: add 'kind: disputed', or remove it`);
+      return entry;
+    }
+    if (typeof o.quote !== 'string' || o.quote.trim() === '')
+      throw new UsageError(
+        `${where} (${id}): a disputed entry needs 'quote': the words of the interface specification your reading rests on, verbatim`,
+      );
+    const quote = o.quote.trim();
+    if (quoteInSpec(quote) === false)
+      throw new UsageError(
+        `${where} (${id}): 'quote' is not in the interface specification (spec/interface-spec.md): copy the sentence verbatim (markup and line breaks may differ)`,
+      );
+    return { ...entry, kind: 'disputed', quote };
   });
 }
 
@@ -146,6 +171,8 @@ export interface GateInput {
   expectedFailures?: { file: string; entries: ExpectedFailure[] };
   /** The day entries are judged against (default: now). */
   today?: Date;
+  /** --allow-disputed: a failure a disputed entry lists does not fail the run (it stays red). */
+  allowDisputed?: boolean;
 }
 
 /** The gate of `--baseline` and `--expected-failures` files (paths from the working directory). */
@@ -168,9 +195,9 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 function judgeEntry(e: ExpectedFailure, req: RequirementReport | undefined, today: string): ExpectedFailureMark {
-  if (e.expires < today) return { ...e, status: 'expired' };
+  if (e.expires !== undefined && e.expires < today) return { ...e, status: 'expired' };
   if (!req) return { ...e, status: 'not-run' };
-  if (isGatingFailure(req.result)) return { ...e, status: 'expected-failure' };
+  if (isGatingFailure(req.result)) return { ...e, status: e.kind === 'disputed' ? 'disputed' : 'expected-failure' };
   if (req.result === 'passed') return { ...e, status: 'unexpectedly-passing' };
   return { ...e, status: 'not-failing' };
 }
@@ -179,6 +206,8 @@ function entryMessage(m: ExpectedFailureMark, result: RequirementResult | undefi
   switch (m.status) {
     case 'expected-failure':
       return `${m.id} ${result} as expected (${m.reason}); the entry expires after ${m.expires}`;
+    case 'disputed':
+      return `${m.id} ${result}, disputed: "${m.quote}" (${m.reason})`;
     case 'expired':
       return `${m.id}: the expected-failures entry expired on ${m.expires} (${m.reason}); the requirement is ${result ?? 'not in this run'}. Fix the implementation or extend the date in ${file}`;
     case 'unexpectedly-passing':
@@ -201,7 +230,8 @@ export function applyGate(r: RunResults, g: GateInput): RunResults {
   const requirements = r.requirements.map((q) => ({ ...q }));
   const byId = new Map(requirements.map((q) => [q.id, q]));
   const out: RunResults = { ...r, requirements };
-  const excusedBy = new Map<string, 'expected-failure' | 'baseline'>();
+  const excusedBy = new Map<string, 'expected-failure' | 'baseline' | 'disputed'>();
+  const disputed: string[] = [];
   const messages: string[] = [];
   const expired: string[] = [];
 
@@ -212,6 +242,10 @@ export function applyGate(r: RunResults, g: GateInput): RunResults {
       const mark = judgeEntry(e, req, today);
       if (req) req.expectedFailure = mark;
       if (mark.status === 'expected-failure') excusedBy.set(e.id, 'expected-failure');
+      if (mark.status === 'disputed') {
+        disputed.push(e.id);
+        if (g.allowDisputed) excusedBy.set(e.id, 'disputed');
+      }
       if (mark.status === 'expired') expired.push(e.id);
       return { ...mark, result: req?.result, message: entryMessage(mark, req?.result, file) };
     });
@@ -243,7 +277,8 @@ export function applyGate(r: RunResults, g: GateInput): RunResults {
       } else if (nowFailing && wasFailing) {
         change = 'still-failing';
         rep.stillFailing.push({ id: q.id, was: before as RequirementResult, now: q.result });
-        if (!excusedBy.has(q.id)) excusedBy.set(q.id, 'baseline');
+        // a disputed failure is excused by --allow-disputed alone, never by the baseline behind its back
+        if (!excusedBy.has(q.id) && !disputed.includes(q.id)) excusedBy.set(q.id, 'baseline');
       } else if (wasFailing && q.result === 'passed') {
         change = 'fixed';
         rep.fixed.push({ id: q.id, was: before as RequirementResult, now: q.result });
@@ -273,7 +308,9 @@ export function applyGate(r: RunResults, g: GateInput): RunResults {
         `${plural(out.baseline.stillFailing.length, 'requirement')} still failing as in the baseline: ${out.baseline.stillFailing.map((x) => x.id).join(', ')}`,
       );
   }
-  const otherBlocking = blocking.filter((id) => byId.get(id)?.baseline?.change !== 'regression');
+  const otherBlocking = blocking.filter(
+    (id) => byId.get(id)?.baseline?.change !== 'regression' && !disputed.includes(id),
+  );
   if (otherBlocking.length)
     messages.push(
       `${plural(otherBlocking.length, 'failing requirement')} not listed as expected: ${otherBlocking.join(', ')}`,
@@ -286,16 +323,47 @@ export function applyGate(r: RunResults, g: GateInput): RunResults {
           .map((e) => e.id)
           .join(', ')}`,
       );
+    if (disputed.length)
+      messages.push(
+        g.allowDisputed
+          ? `${plural(disputed.length, 'disputed failure')}, not failing the run (--allow-disputed), still red in every report: ${disputed.join(', ')}`
+          : `${plural(disputed.length, 'disputed failure')}, failing the run: ${disputed.join(', ')} (give --allow-disputed to let the exit code pass while the dispute is open)`,
+      );
     for (const e of by('expired')) messages.push(`EXPIRED: ${e.message}`);
     for (const e of by('unexpectedly-passing')) messages.push(e.message);
   }
 
-  const gate: GateReport = { blocking, excused, expired, messages };
+  const gate: GateReport = {
+    blocking,
+    excused,
+    expired,
+    messages,
+    ...(disputed.length || g.allowDisputed ? { disputed, allowDisputed: g.allowDisputed === true } : {}),
+  };
   out.gate = gate;
+  if (disputed.length) out.disputes = disputed.map((id) => disputeReport(byId.get(id)!, g.allowDisputed === true));
   if (r.exitCode === EXIT.ok || r.exitCode === EXIT.failed) {
     const code: ExitCode = blocking.length || expired.length ? EXIT.failed : EXIT.ok;
     out.exitCode = code;
     out.verdict = verdictFor(code);
   }
   return out;
+}
+
+/** Both sides of a dispute over one failing requirement (results.json `disputes`). */
+function disputeReport(q: RequirementReport, allowed: boolean): DisputeReport {
+  const e = q.expectedFailure!;
+  return {
+    id: q.id,
+    result: q.result,
+    section: q.section,
+    ...(q.quote ? { specQuote: q.quote } : {}),
+    statement: q.statement,
+    quote: e.quote ?? '',
+    reason: e.reason,
+    allowed,
+    tests: q.tests
+      .filter((t) => t.result !== 'passed' && t.result !== 'not-applicable')
+      .map((t) => ({ id: t.id, result: t.result, message: (t.error?.message ?? t.reason ?? '').split('\n')[0] })),
+  };
 }

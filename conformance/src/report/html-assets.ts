@@ -46,7 +46,8 @@ ul.plain,ol.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.15rem 
 .pill{display:inline-block;border-radius:10px;padding:0 .55rem;font-size:.78rem;font-weight:600;color:#fff;background:var(--na);white-space:nowrap;vertical-align:1px}
 .p-passed{background:var(--pass)}.p-failed{background:var(--fail)}.p-blocked{background:var(--blk)}.p-error{background:var(--err)}.p-precondition-failed{background:var(--pre)}.p-untested{background:var(--fail)}.p-not-applicable{background:var(--na)}.p-not-testable{background:var(--nt)}
 .chip{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.76rem;font-weight:600;border:1px solid;white-space:nowrap}
-.chip-bad{color:var(--fail);border-color:var(--fail);background:#fff}.chip-good{color:var(--pass);border-color:var(--pass)}.chip-expected{color:var(--pre);border-color:var(--pre)}.chip-info{color:#0969da;border-color:#0969da}
+.chip-bad{color:var(--fail);border-color:var(--fail);background:#fff}.chip-good{color:var(--pass);border-color:var(--pass)}.chip-expected{color:var(--pre);border-color:var(--pre)}.chip-info{color:#0969da;border-color:#0969da}.chip-disputed{color:#8250df;border-color:#8250df}
+.dispute{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;margin:.4rem 0 .8rem}.dispute dt{font-weight:600;color:var(--muted)}.dispute dd{margin:0}h4.label{margin:.3rem 0 .1rem;font-size:.8rem;color:var(--muted);font-weight:600}
 .toolbar{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.5rem 0;background:rgba(255,255,255,.96);border-bottom:1px solid var(--line)}
 .toolbar[hidden]{display:none}
 .toolbar button{font:inherit;font-size:.9rem;border:1px solid var(--line);background:var(--soft);border-radius:6px;padding:.25rem .7rem;cursor:pointer}

@@ -8,6 +8,7 @@ import { badgeInfo, badgeScore, renderBadgeSvg } from './badge.js';
 import { NOT_JUDGED_CAUSES, strengthOf } from './strength.js';
 import { CONTENT_SECURITY_POLICY, CSS, JS } from './html-assets.js';
 import { curlCommand, TOKEN_VAR } from './curl.js';
+import type { ChoicesExercised } from './choices.js';
 import { compareSections, specSectionTitles } from '../spec/sections.js';
 import {
   isGatingFailure,
@@ -16,6 +17,7 @@ import {
   type RequirementResult,
   type RunResults,
   type TestResult,
+  testCountsText,
 } from './results.js';
 
 /** Longest body shown in the page (the whole recorded body is in results.json). */
@@ -185,7 +187,9 @@ function countsBlock(r: RunResults): string {
     const n = r.counts[k];
     return `<li class="count c-${k}${n ? '' : ' zero'}" title="${esc(RESULT_HELP[k])}"><span class="n">${n}</span><span class="k">${esc(RESULT_LABEL[k])}</span></li>`;
   }).join('');
-  return `<ul class="counts" aria-label="requirements by result">${items}</ul>`;
+  // the tests, counted as the console and results.json count them (not selected: outside the selection)
+  const tests = r.testCounts ? `<p class="sec-counts test-counts">Tests: ${esc(testCountsText(r.testCounts))}</p>` : '';
+  return `<ul class="counts" aria-label="requirements by result">${items}</ul>${tests}`;
 }
 
 function metaBlock(r: RunResults): string {
@@ -291,6 +295,7 @@ function markChips(q: RequirementReport): string {
     out.push(
       `<span class="chip chip-bad" title="${esc(ef.reason)}">expected-failure entry EXPIRED ${esc(ef.expires)}</span>`,
     );
+  if (ef?.status === 'disputed') out.push(`<span class="chip chip-disputed" title="${esc(ef.reason)}">DISPUTED</span>`);
   if (ef?.status === 'unexpectedly-passing')
     out.push(`<span class="chip chip-info">unexpectedly passing — remove it from the expected failures</span>`);
   const b = q.baseline;
@@ -337,12 +342,53 @@ function gateBlock(r: RunResults): string {
       `<h3>Expected failures (<code>${esc(e.file)}</code>, judged on ${esc(e.today)})</h3><table class="grid"><tr><th>requirement</th><th>status</th><th>result</th><th>expires</th><th>reason</th></tr>${e.entries
         .map(
           (x) =>
-            `<tr class="ef-${esc(x.status)}"><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.status === 'unexpectedly-passing' ? 'unexpectedly passing — remove it' : x.status)}</td><td>${esc(x.result ?? '—')}</td><td>${esc(x.expires)}</td><td>${esc(x.reason)}</td></tr>`,
+            `<tr class="ef-${esc(x.status)}"><td><a href="#req-${esc(slug(x.id))}"><code>${esc(x.id)}</code></a></td><td>${esc(x.status === 'unexpectedly-passing' ? 'unexpectedly passing — remove it' : x.status)}</td><td>${esc(x.result ?? '—')}</td><td>${esc(x.expires ?? '—')}</td><td>${esc(x.kind === 'disputed' ? `disputed: “${x.quote}” — ${x.reason}` : x.reason)}</td></tr>`,
         )
         .join('')}</table>`,
     );
   }
   return `<section class="panel gate"><h2>Gate: baseline and expected failures</h2>${parts.join('')}</section>`;
+}
+
+/**
+ * The disputed failures, on the first screen: each with the spec sentence the suite's test rests
+ * on, the suite's reading of it, and the vendor's quote and reason. They stay red in every count.
+ */
+function disputesBlock(r: RunResults): string {
+  const list = r.disputes ?? [];
+  if (!list.length) return '';
+  const how = r.gate?.allowDisputed
+    ? 'not failing the run (--allow-disputed); still red in every count and in the badge'
+    : 'failing the run: give --allow-disputed to let the exit code pass while the dispute is open';
+  const item = (d: NonNullable<RunResults['disputes']>[number]) =>
+    `<li><a href="#req-${esc(slug(d.id))}"><code>${esc(d.id)}</code></a> ${pill(d.result)} <span class="chip chip-disputed">DISPUTED</span><dl class="dispute"><dt>The spec (§${esc(d.section)})</dt><dd>${d.specQuote ? `“${esc(d.specQuote)}”` : '—'}</dd><dt>The suite reads</dt><dd>${esc(d.statement)}</dd><dt>Your quote</dt><dd>“${esc(d.quote)}”</dd><dt>Your reason</dt><dd>${esc(d.reason)}</dd>${d.tests.length ? `<dt>Failing</dt><dd>${d.tests.map((t) => `<code>${esc(t.id)}</code>: ${esc(clipText(t.message, 300))}`).join('<br>')}</dd>` : ''}</dl></li>`;
+  return `<section class="panel disputes"><h2>Disputed failures (${list.length})</h2><p class="muted">${esc(how)}. Send each to the project with the dispute issue template (.github/ISSUE_TEMPLATE/dispute.md); disputes.md in this directory holds the text, ready to paste.</p><ul class="plain">${list.map(item).join('')}</ul></section>`;
+}
+
+/** The open choices the run met and never exercised (choices.ts), folded: a reference, not a verdict. */
+function choicesBlock(r: RunResults): string {
+  const c = r.choices;
+  if (!c) return '';
+  const answers = (list: Array<{ shape: string; count: number }>) =>
+    list.map((a) => `<code>${esc(a.shape)}</code> ×${esc(a.count)}`).join('<br>');
+  const refusals = c.refusals
+    .map(
+      (k) =>
+        `<tr><td><b>${esc(k.kind)}</b> (${esc(k.status)})</td><td>${k.met.map((m) => `<code>${esc(m.operationId)}</code> ×${esc(m.count)}<br>${answers(m.answers)}`).join('<hr>') || '—'}</td><td class="muted">${esc(k.neverExercised.join(', ') || '—')}</td></tr>`,
+    )
+    .join('');
+  const rows = (list: ChoicesExercised['otherRefusals']) =>
+    list
+      .map(
+        (x) =>
+          `<tr><td><code>${esc(x.operationId)}</code></td><td>${esc(x.status)}</td><td>${esc(x.count)}</td><td>${answers(x.answers)}</td></tr>`,
+      )
+      .join('');
+  return `<details class="panel choices"><summary><h2>Choices exercised</h2></summary><p class="muted">What the run met of the choices the spec leaves open, read from every exchange it recorded: per kind of refusal the reference documents (its name in spec/openapi.yaml), the operations where a request got it and how it was answered, and those where no request did (never exercised: the run says nothing about your choice there). Then refusals with statuses the reference does not document for the operation (your own choice), and the shapes of the success answers (envelopes).</p><table class="grid"><tr><th>kind of refusal</th><th>met (answers seen)</th><th>never exercised on</th></tr>${refusals}</table>${
+    c.otherRefusals.length
+      ? `<h3>Refusals with a status the reference does not document (${c.otherRefusals.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.otherRefusals)}</table>`
+      : ''
+  }<h3>Success answers by shape (${c.successShapes.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.successShapes)}</table></details>`;
 }
 
 function problemsBlock(r: RunResults): string {
@@ -478,13 +524,17 @@ function requirementBlock(q: RequirementReport, r: RunResults): string {
   const failing = isGatingFailure(q.result);
   const body: string[] = [];
   body.push(
-    `<div class="reqtext"><p class="statement">${esc(q.statement)}</p>${
+    `<div class="reqtext">${failing ? '<h4 class="label">What the tests check (the suite\'s reading of the spec)</h4>' : ''}<p class="statement">${esc(q.statement)}</p>${
       q.quote
-        ? `<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>`
+        ? `${failing ? '<h4 class="label">The spec sentence it rests on</h4>' : ''}<blockquote><p>${esc(q.quote)}</p><footer>spec §${esc(q.section)}${q.sectionTitle ? ` ${esc(q.sectionTitle)}` : ''}</footer></blockquote>`
         : ''
-    }</div>`,
+    }${failing && q.level === 'core' && q.expectedFailure?.kind !== 'disputed' ? '<p class="muted">If the spec sentence allows what your implementation does, dispute the reading: conformance/README.md section 8, "Disputing a failure".</p>' : ''}</div>`,
   );
-  if (q.expectedFailure)
+  if (q.expectedFailure?.kind === 'disputed')
+    body.push(
+      `<p class="note">Disputed by you: “${esc(q.expectedFailure.quote)}” — ${esc(q.expectedFailure.reason)} (${esc(q.expectedFailure.status)}${r.gate?.allowDisputed ? ', not failing the run: --allow-disputed' : ', failing the run: without --allow-disputed'})</p>`,
+    );
+  else if (q.expectedFailure)
     body.push(
       `<p class="note">Expected-failures entry: ${esc(q.expectedFailure.reason)} (expires ${esc(q.expectedFailure.expires)}, ${esc(q.expectedFailure.status)})</p>`,
     );
@@ -567,9 +617,11 @@ export function renderHtml(r: RunResults, opts: HtmlOptions = {}): string {
 ${headerBlock(r)}
 <main>
 ${countsBlock(r)}
+${disputesBlock(r)}
 ${failureIndex(r)}
 ${gateBlock(r)}
 ${problemsBlock(r)}
+${choicesBlock(r)}
 <div class="cols">
 <section class="panel"><h2>Run</h2>${metaBlock(r)}</section>
 ${secs.nav}

@@ -1,6 +1,6 @@
 // junit.xml: one testcase per requirement check, grouped by spec area, for CI test reporters.
 import { areaOf } from '../spec/catalogue.js';
-import type { RunResults } from './results.js';
+import { TEST_COUNT_ORDER, type RunResults } from './results.js';
 import { strengthOf } from './strength.js';
 
 /**
@@ -8,7 +8,8 @@ import { strengthOf } from './strength.js';
  * a testsuite's properties; a public format, conformance/README.md section 7):
  * conformance.verdict, conformance.exitCode, conformance.selected, conformance.judged,
  * conformance.passed, conformance.notJudged, conformance.notJudged.<cause> (one per cause),
- * conformance.minJudged (when asked for).
+ * conformance.minJudged (when asked for), conformance.tests.<outcome> (tests by outcome, and
+ * conformance.tests.not-selected: tests outside the selection).
  */
 function properties(r: RunResults): string {
   const s = r.strength ?? strengthOf(r);
@@ -20,6 +21,11 @@ function properties(r: RunResults): string {
     ['conformance.passed', s.passed],
     ['conformance.notJudged', s.notJudged],
     ...s.notJudgedBy.map((c): [string, number] => [`conformance.notJudged.${c.cause}`, c.count]),
+    // the tests by outcome, as the console and results.json `testCounts` count them
+    ...(r.testCounts
+      ? TEST_COUNT_ORDER.map((k): [string, number] => [`conformance.tests.${k}`, r.testCounts![k]])
+      : []),
+    ...(r.disputes ? [['conformance.disputed', r.disputes.length] as [string, number]] : []),
     ...(s.gate?.minJudgedCount !== undefined
       ? [['conformance.minJudged', s.gate.minJudgedCount] as [string, number]]
       : []),
@@ -65,7 +71,17 @@ export function toJUnit(r: RunResults): string {
         ? `expected failure until ${req.expectedFailure?.expires}: ${req.expectedFailure?.reason}`
         : by === 'baseline'
           ? `known failure: already ${req.baseline?.was} in the baseline`
-          : undefined;
+          : by === 'disputed'
+            ? `disputed (--allow-disputed): "${req.expectedFailure?.quote}": ${req.expectedFailure?.reason}`
+            : undefined;
+    // a disputed failure that still fails the run says so in its message
+    const disputedMark = req.expectedFailure?.status === 'disputed' && !excuse ? '[disputed] ' : '';
+    // beside every failure: the spec's words it rests on and the suite's reading of them
+    const grounds = `\n\nspec §${req.section}: ${req.quote ? `"${req.quote}"` : '(no quote)'}\nthe suite reads: ${req.statement}${
+      req.expectedFailure?.kind === 'disputed'
+        ? `\ndisputed: "${req.expectedFailure.quote}": ${req.expectedFailure.reason}`
+        : ''
+    }`;
     const expiredNote =
       req.expectedFailure?.status === 'expired'
         ? `\n\nthe expected-failures entry for ${req.id} expired on ${req.expectedFailure.expires} (${req.expectedFailure.reason})`
@@ -108,7 +124,7 @@ export function toJUnit(r: RunResults): string {
       const where = t.error?.expectation?.location
         ? `\n\nat ${t.error.expectation.location}${t.error.expectation.source ? `: ${t.error.expectation.source}` : ''}`
         : '';
-      const detail = `${exchanges ? `${msg}${where}\n\nexchanges:\n${exchanges}` : `${msg}${where}`}${expiredNote}`;
+      const detail = `${exchanges ? `${msg}${where}${grounds}\n\nexchanges:\n${exchanges}` : `${msg}${where}${grounds}`}${expiredNote}`;
       const failing =
         t.result === 'failed' || t.result === 'blocked' || t.result === 'error' || t.result === 'precondition-failed';
       if (failing && excuse) {
@@ -127,7 +143,7 @@ export function toJUnit(r: RunResults): string {
         case 'failed':
           add(
             area,
-            `${head}<failure type="failed" message="${xml(first)}">${xml(detail)}</failure></testcase>`,
+            `${head}<failure type="failed" message="${xml(disputedMark + first)}">${xml(detail)}</failure></testcase>`,
             'failure',
             t.durationMs,
           );
@@ -135,7 +151,7 @@ export function toJUnit(r: RunResults): string {
         case 'blocked':
           add(
             area,
-            `${head}<failure type="blocked" message="${xml(`blocked by ${t.blockedBy?.requirement ?? '?'}: ${first}`)}">${xml(detail)}</failure></testcase>`,
+            `${head}<failure type="blocked" message="${xml(`${disputedMark}blocked by ${t.blockedBy?.requirement ?? '?'}: ${first}`)}">${xml(detail)}</failure></testcase>`,
             'failure',
             t.durationMs,
           );
@@ -144,7 +160,7 @@ export function toJUnit(r: RunResults): string {
         case 'precondition-failed':
           add(
             area,
-            `${head}<error type="${t.result}" message="${xml(first)}">${xml(detail)}</error></testcase>`,
+            `${head}<error type="${t.result}" message="${xml(disputedMark + first)}">${xml(detail)}</error></testcase>`,
             'error',
             t.durationMs,
           );

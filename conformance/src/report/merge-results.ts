@@ -6,6 +6,9 @@ import type { Catalogue } from '../spec/catalogue.js';
 import { UsageError } from '../model/errors.js';
 import {
   buildRequirementReports,
+  countTests,
+  TEST_COUNT_ORDER,
+  type TestCounts,
   countResults,
   emptyCounts,
   EXIT,
@@ -16,6 +19,7 @@ import {
 } from './results.js';
 import { topSlowest } from './slowest.js';
 import { specSectionTitles } from '../spec/sections.js';
+import { mergeChoices } from './choices.js';
 
 function parseShard(s: string | undefined, file: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(s ?? '');
@@ -128,6 +132,11 @@ export function mergeResults(
     requirements: reqs,
     counts: countResults(reqs),
     gatingCounts: gating.length ? countResults(gating) : emptyCounts(),
+    // the shards ran disjoint files: their tests add up
+    ...(shards.every((s) => s.results.testCounts)
+      ? { testCounts: sumTestCounts(shards.map((s) => s.results.testCounts!)) }
+      : {}),
+    ...(shards.every((s) => s.results.choices) ? { choices: mergeChoices(shards.map((s) => s.results.choices!)) } : {}),
     verdict: verdictFor(exitCode),
     exitCode,
     runErrors: [
@@ -138,4 +147,10 @@ export function mergeResults(
     findings: [...findings.values()],
     slowestAnswers: topSlowest(shards.flatMap((s) => s.results.slowestAnswers ?? [])),
   };
+}
+
+function sumTestCounts(list: TestCounts[]): TestCounts {
+  const sum = countTests([], 0);
+  for (const c of list) for (const k of TEST_COUNT_ORDER) sum[k] += c[k] ?? 0;
+  return sum;
 }

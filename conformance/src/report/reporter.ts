@@ -9,7 +9,7 @@ import { summaryText } from './summary.js';
 import type { ReportedError } from './expectation.js';
 import { toTestResult, type ReportedTest } from './test-result.js';
 import { writeReports } from './write-reports.js';
-import { EXIT, verdictFor, type RunResults, type TestResult } from './results.js';
+import { EXIT, countTests, testCountsText, verdictFor, type RunResults, type TestResult } from './results.js';
 import { TIMED_OUT } from './summary.js';
 import type { ProgressEventBody } from '../model/events.js';
 
@@ -33,7 +33,12 @@ export class ConformanceReporter implements Reporter {
   private started = Date.now();
   private phase: string | undefined;
   /** Tests, run errors and problems gathered over the runs (phases) until finish(). */
-  private gathered = { tests: [] as ReportedTest[], runErrors: [] as string[], harnessFailed: false };
+  private gathered = {
+    tests: [] as ReportedTest[],
+    runErrors: [] as string[],
+    harnessFailed: false,
+    notSelected: new Set<string>(),
+  };
   /** The attempts of retried tests, by retry round (retry()). */
   private retryRounds: ReportedTest[][] = [];
 
@@ -68,7 +73,7 @@ export class ConformanceReporter implements Reporter {
     const emit = this.opts.onEvent;
     if (!emit) return;
     const r = toReported(t);
-    if (!r.meta?.id || r.meta.otherPhase || r.meta.leftOut) return;
+    if (!r.meta?.id || r.meta.otherPhase || r.meta.leftOut || r.meta.notSelected) return;
     const common = {
       id: r.meta.id,
       file: relFile(r.file),
@@ -82,32 +87,21 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestModuleEnd(m: TestModule): void {
-    const c = { passed: 0, failed: 0, blocked: 0, na: 0, pre: 0, err: 0 };
-    let counted = 0;
+    const results: TestResult[] = [];
+    let notSelected = 0;
     for (const t of m.children.allTests()) {
       const r = toReported(t);
-      const meta = r.meta;
-      if (meta.otherPhase || meta.leftOut) continue;
-      counted++;
+      if (r.meta.otherPhase || r.meta.leftOut) continue;
+      if (r.meta.notSelected) notSelected++;
       // the outcome as the result model decides it (test-result.ts), never a second reading here:
       // a test that timed out or threw an unclassified error is counted as the report shows it
-      const result = toTestResult(r).result;
-      if (result === 'passed') c.passed++;
-      else if (result === 'not-applicable') c.na++;
-      else if (result === 'precondition-failed') c.pre++;
-      else if (result === 'blocked') c.blocked++;
-      else if (result === 'error') c.err++;
-      else c.failed++;
+      else results.push(toTestResult(r));
     }
+    const c = countTests(results, notSelected);
     const errs = m.errors();
-    if (counted === 0 && errs.length === 0) return; // every test of the file runs in the other phase
-    const mark = errs.length || c.failed || c.err ? '✗' : c.pre || c.blocked ? '!' : '✓';
-    const parts = [`${c.passed} passed`];
-    if (c.failed) parts.push(`${c.failed} failed`);
-    if (c.blocked) parts.push(`${c.blocked} blocked`);
-    if (c.err) parts.push(`${c.err} error`);
-    if (c.pre) parts.push(`${c.pre} precondition-failed`);
-    if (c.na) parts.push(`${c.na} not-applicable`);
+    if (results.length + notSelected === 0 && errs.length === 0) return; // every test of the file runs in the other phase
+    const mark = errs.length || c.failed || c.error ? '✗' : c['precondition-failed'] || c.blocked ? '!' : '✓';
+    const parts = [testCountsText(c)];
     if (errs.length) parts.push(`${errs.length} collection error(s)`);
     const secs = ((m.diagnostic().duration ?? 0) / 1000).toFixed(1);
     this.out(`${mark} ${relFile(m.moduleId)}  ${parts.join(', ')}  (${secs}s)\n`);
@@ -125,8 +119,11 @@ export class ConformanceReporter implements Reporter {
     for (const m of modules) {
       for (const t of m.children.allTests()) {
         const r = toReported(t);
-        // reported by the phase it belongs to; a test the run does not name is not in its results
-        if (!r.meta?.otherPhase && !r.meta?.leftOut) tests.push(r);
+        // reported by the phase it belongs to; a test the run does not name is not in its results;
+        // a test outside the selection is counted (not selected), not reported
+        if (r.meta?.otherPhase || r.meta?.leftOut) continue;
+        if (r.meta?.notSelected) this.gathered.notSelected.add(r.meta.id ?? r.name);
+        else tests.push(r);
       }
       for (const e of m.errors()) {
         runErrors.push(`${relFile(m.moduleId)}: ${e.name ?? 'Error'}: ${e.message}`);
@@ -175,7 +172,12 @@ export class ConformanceReporter implements Reporter {
       for (const t of round) if (t.meta?.id) attempts.set(t.meta.id, [...(attempts.get(t.meta.id) ?? []), t]);
     const tests = this.gathered.tests.map((t) => (t.meta?.id && attempts.get(t.meta.id)?.at(-1)) || t);
     const info: RunInfo = { ...this.opts.info };
-    let results = buildRunResults(info, tests, { runErrors, suiteInvalid: this.suiteInvalid, harnessFailed });
+    let results = buildRunResults(info, tests, {
+      runErrors,
+      suiteInvalid: this.suiteInvalid,
+      harnessFailed,
+      notSelected: this.gathered.notSelected.size,
+    });
     if (attempts.size) results = markRetries(results, this.gathered.tests, attempts, o);
     this.results = results;
     if (this.opts.reportDir) writeReports(this.results, this.opts.reportDir);

@@ -3,6 +3,7 @@
 // (report.html, badge.svg): keep them free of vitest types.
 import type { Exchange } from '../suite-api/client.js';
 import type { SlowAnswer } from './slowest.js';
+import type { ChoicesExercised } from './choices.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
@@ -197,25 +198,56 @@ export interface RequirementReport {
 
 // ------------------------------------------------------------------------- gate (baseline, expected failures)
 
-/** One entry of an expected-failures file. */
+/**
+ * One entry of an expected-failures file. `kind: expected` (the default): a known failure,
+ * excused until `expires`. `kind: disputed`: the vendor holds that the suite misreads the spec
+ * (`quote`, the spec's words, verbatim, and `reason` required): the requirement stays red in
+ * every report and count, and the run's exit code passes only with --allow-disputed.
+ */
 export interface ExpectedFailure {
   id: string;
   reason: string;
-  /** Last day (UTC, YYYY-MM-DD) the entry excuses a failure; from the next day on it fails the run. */
-  expires: string;
+  kind?: 'expected' | 'disputed';
+  /** Last day (UTC, YYYY-MM-DD) the entry excuses a failure; from the next day on it fails the run. Optional for a dispute. */
+  expires?: string;
+  /** For a dispute: the words of spec/interface-spec.md the vendor's reading rests on (verbatim). */
+  quote?: string;
 }
 
 /**
  * expected-failure: listed, failing, not expired (does not fail the run);
+ * disputed: a disputed entry whose requirement fails (fails the run unless --allow-disputed);
  * expired: past its date (fails the run, whatever the result);
  * unexpectedly-passing: listed but passing now (remove the entry; does not fail the run);
  * not-failing: listed, neither failing nor passing (not-applicable, not-testable);
  * not-run: listed but not selected in this run.
  */
-type ExpectedFailureStatus = 'expected-failure' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
+type ExpectedFailureStatus =
+  'expected-failure' | 'disputed' | 'expired' | 'unexpectedly-passing' | 'not-failing' | 'not-run';
 
 export interface ExpectedFailureMark extends ExpectedFailure {
   status: ExpectedFailureStatus;
+}
+
+/**
+ * A failing requirement the vendor disputes (results.json `disputes`): what the dispute rests on
+ * on both sides, ready to send to the project (.github/ISSUE_TEMPLATE/dispute.md).
+ */
+export interface DisputeReport {
+  id: string;
+  result: RequirementResult;
+  section: string;
+  /** The requirement's words of the spec (spec/requirements.yaml `quote`): what the test rests on. */
+  specQuote?: string;
+  /** The test's reading of them (the requirement's statement). */
+  statement: string;
+  /** The vendor's quote of the spec and why it disputes the reading. */
+  quote: string;
+  reason: string;
+  /** Whether the run let the exit code pass (--allow-disputed). */
+  allowed: boolean;
+  /** The tests that did not pass, with the first line of their failure. */
+  tests: Array<{ id: string; result: string; message: string }>;
 }
 
 export interface ExpectedFailuresReport {
@@ -260,8 +292,12 @@ export interface BaselineReport {
 export interface GateReport {
   /** Gating failures nothing excuses: they make exit code 1. */
   blocking: string[];
-  /** Gating failures excused by an expected-failures entry or by the baseline (already failing there). */
-  excused: Array<{ id: string; by: 'expected-failure' | 'baseline' }>;
+  /** Gating failures excused by an expected-failures entry, by the baseline (already failing there) or by a dispute (--allow-disputed). */
+  excused: Array<{ id: string; by: 'expected-failure' | 'baseline' | 'disputed' }>;
+  /** Failing requirements a disputed entry lists (excused only with --allow-disputed). */
+  disputed?: string[];
+  /** --allow-disputed was given. */
+  allowDisputed?: boolean;
   /** Expired expected-failures entries (they make exit code 1). */
   expired: string[];
   /** One line per reason for the exit code, for people. */
@@ -269,6 +305,40 @@ export interface GateReport {
 }
 
 export type Counts = Record<RequirementResult, number>;
+
+/**
+ * Tests by outcome: the tests the run ran or left out as not applicable, and (`not-selected`) the
+ * tests of the suite files outside the run's selection (another profile, --requirements), which
+ * are no part of the run. The console's per-file lines, the summary's `Tests:` line, JUnit's
+ * `conformance.tests.*` properties, report.html and results.json `testCounts` all show these.
+ */
+export type TestCounts = Record<TestOutcome | 'not-selected', number>;
+
+/** The outcomes of TestCounts in the order every surface lists them. */
+export const TEST_COUNT_ORDER = [
+  'passed',
+  'failed',
+  'blocked',
+  'error',
+  'precondition-failed',
+  'not-applicable',
+  'not-selected',
+] as const satisfies ReadonlyArray<keyof TestCounts>;
+
+/** TestCounts of `tests` (one entry per test; synthetic generic and step entries are not tests). */
+export function countTests(tests: ReadonlyArray<Pick<TestResult, 'result'>>, notSelected: number): TestCounts {
+  const c = Object.fromEntries(TEST_COUNT_ORDER.map((k) => [k, 0])) as TestCounts;
+  for (const t of tests) c[t.result]++;
+  c['not-selected'] = notSelected;
+  return c;
+}
+
+/** `31 passed, 1 failed, 6 not selected`: the non-zero counts (passed always), as every text surface words them. */
+export function testCountsText(c: TestCounts): string {
+  return TEST_COUNT_ORDER.filter((k) => k === 'passed' || c[k] > 0)
+    .map((k) => `${c[k]} ${k === 'not-selected' ? 'not selected' : k}`)
+    .join(', ');
+}
 
 export interface TargetInfo {
   /** What really ran. */
@@ -325,6 +395,10 @@ export interface RunResults {
   counts: Counts;
   /** Counts over the requirements that decide the verdict (the profile's levels). */
   gatingCounts: Counts;
+  /** Tests by outcome, and the tests outside the selection (`not-selected`); see TestCounts. */
+  testCounts?: TestCounts;
+  /** The open choices the run met and those it never exercised, from its exchanges (choices.ts). */
+  choices?: ChoicesExercised;
   verdict: Verdict;
   exitCode: ExitCode;
   /** Problems of the run itself (suite collection errors, unknown IDs, harness errors). */
@@ -335,6 +409,8 @@ export interface RunResults {
   expectedFailures?: ExpectedFailuresReport;
   /** Present when a baseline or expected-failures file took part in the exit code. */
   gate?: GateReport;
+  /** The failing requirements a disputed expected-failures entry lists, with both sides of the dispute. */
+  disputes?: DisputeReport[];
   /** What the provider-state endpoint made of the run (protocol version, tests it kept from running). */
   providerStates?: ProviderStatesReport;
   /** How much the verdict judged: passed / judged / selected, the rest by cause, and the strength gate. */

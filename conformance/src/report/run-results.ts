@@ -8,6 +8,7 @@ import { genericResults } from './generic-results.js';
 import {
   buildRequirementReports,
   countResults,
+  countTests,
   emptyCounts,
   exitCodeFor,
   verdictFor,
@@ -23,6 +24,8 @@ import { providerStatesReport } from './provider-states.js';
 import { loadProtocol } from '../suite-api/protocol.js';
 import { applyStrength, type StrengthGate } from './strength.js';
 import { slowestAnswers } from './slowest.js';
+import { choicesExercised } from './choices.js';
+import { loadOpenApi } from '../spec/openapi.js';
 
 export interface RunInfo {
   catalogue: Catalogue;
@@ -54,10 +57,11 @@ export interface RunInfo {
 export function buildRunResults(
   info: RunInfo,
   tests: ReportedTest[],
-  problems: { runErrors: string[]; suiteInvalid: boolean; harnessFailed: boolean },
+  problems: { runErrors: string[]; suiteInvalid: boolean; harnessFailed: boolean; notSelected?: number },
   finishedAt = new Date(),
 ): RunResults {
-  const testResults = [...tests.map(toTestResult), ...genericResults(tests)];
+  const ownResults = tests.map(toTestResult);
+  const testResults = [...ownResults, ...genericResults(tests)];
   let reqs: RequirementReport[] = buildRequirementReports({
     catalogue: info.catalogue,
     profile: info.profile,
@@ -94,6 +98,11 @@ export function buildRunResults(
     requirements: reqs,
     counts: countResults(reqs),
     gatingCounts: gating.length ? countResults(gating) : emptyCounts(),
+    testCounts: countTests(ownResults, problems.notSelected ?? 0),
+    choices: choicesExercised(
+      tests.flatMap((t) => t.meta?.exchanges ?? []),
+      loadOpenApi(),
+    ),
     verdict: verdictFor(exitCode),
     exitCode,
     runErrors: problems.runErrors,

@@ -1,10 +1,11 @@
 // The summary a run prints: counts, root failures, what they block, the gate and the verdict.
 import { relFile } from '../paths.js';
-import { rootCauses, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
+import { rootCauses, testCountsText, type RequirementReport, type RunResults, type TargetInfo } from './results.js';
 import { REPORT_FILES } from './write-reports.js';
 import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import { strengthLine, strengthOf } from './strength.js';
 import { slowestLine } from './slowest.js';
+import { choicesLine } from './choices.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -34,6 +35,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
   lines.push(
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
+  if (r.testCounts) lines.push(`Tests: ${testCountsText(r.testCounts)}`);
   const strength = r.strength ?? strengthOf(r);
   lines.push(`Judged: ${strengthLine(strength)}`);
   // Root failures first (requirements that failed on their own), then the blocked ones under their root.
@@ -45,6 +47,7 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
       q.baseline?.change === 'still-failing' ? 'known: failing in the baseline' : '',
       q.expectedFailure?.status === 'expected-failure' ? 'expected failure' : '',
       q.expectedFailure?.status === 'expired' ? 'expected failure EXPIRED' : '',
+      q.expectedFailure?.status === 'disputed' ? 'DISPUTED' : '',
     ].filter(Boolean);
     const mark = marks.length ? ` [${marks.join(', ')}]` : '';
     return `${indent}${q.id.padEnd(10)} ${q.result.padEnd(19)} (${q.level})${mark} ${q.statement.slice(0, 100)}`;
@@ -54,8 +57,11 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push(`Root failures (${roots.length}):`);
     for (const q of roots.slice(0, limit)) {
       lines.push(requirementLine(q, '  '));
+      // what the failure rests on: the spec's words and the suite's reading of them (a dispute quotes both)
+      if (q.quote) lines.push(`             spec §${q.section}: "${clipLine(q.quote)}"`);
+      if (q.statement.length > 100) lines.push(`             the suite reads: ${q.statement}`);
       for (const t of q.tests.filter((x) => x.result !== 'passed' && x.result !== 'not-applicable')) {
-        const msg = (t.error?.message ?? t.reason ?? '').split('\n')[0].slice(0, 200);
+        const msg = clipLine((t.error?.message ?? t.reason ?? '').split('\n')[0]);
         lines.push(`             - ${t.id}: ${t.result}${msg ? `: ${msg}` : ''}`);
       }
     }
@@ -76,12 +82,27 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     lines.push('All requirements:');
     for (const q of r.requirements) lines.push(`  ${q.id.padEnd(10)} ${q.result.padEnd(19)} ${q.tests.length} test(s)`);
   }
+  if (r.disputes?.length) {
+    lines.push('');
+    lines.push(
+      `Disputed (${r.disputes.length}), ${r.gate?.allowDisputed ? 'not failing the run (--allow-disputed)' : 'failing the run (give --allow-disputed to let the exit code pass)'}; still red in every count:`,
+    );
+    for (const d of r.disputes) {
+      lines.push(`  ${d.id.padEnd(10)} ${d.result}`);
+      lines.push(`             your quote: "${clipLine(d.quote)}"`);
+      lines.push(`             your reason: ${clipLine(d.reason)}`);
+    }
+    lines.push(
+      `  send each to the project: .github/ISSUE_TEMPLATE/dispute.md${opts.reportDir ? `; the text, ready to paste, is in ${relFile(opts.reportDir)}/disputes.md` : ''}`,
+    );
+  }
   if (r.warnings.length) {
     lines.push('');
     lines.push(`Warnings (${r.warnings.length}):`);
     for (const w of r.warnings.slice(0, 20)) lines.push(`  ${w}`);
     if (r.warnings.length > 20) lines.push(`  … ${r.warnings.length - 20} more in results.json`);
   }
+  if (r.choices) lines.push(choicesLine(r.choices));
   if (r.findings.length)
     lines.push(`Findings for the implementation-defined profile: ${r.findings.length} (see results.json)`);
   if (r.runErrors.length) {
@@ -128,6 +149,17 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     `Verdict: ${r.verdict.toUpperCase()} (exit ${r.exitCode})${partial}${opts.reportDir ? `; reports in ${relFile(opts.reportDir)}/ (${REPORT_FILES.join(', ')})` : ''}`,
   );
   return lines.join('\n');
+}
+
+/**
+ * A failure's first line as the console shows it: whole up to CONSOLE_MESSAGE_CHARS (both values
+ * of an assertion fit, run/failure-format.ts), else cut with a pointer to the reports, which hold it whole.
+ */
+const CONSOLE_MESSAGE_CHARS = 1200;
+function clipLine(s: string): string {
+  return s.length > CONSOLE_MESSAGE_CHARS
+    ? `${s.slice(0, CONSOLE_MESSAGE_CHARS)}… [${s.length - CONSOLE_MESSAGE_CHARS} more characters in report.html and results.json]`
+    : s;
 }
 
 /** How long absence was watched (t.expectStaysAbsent), over the tests that judged one; undefined when none did. */

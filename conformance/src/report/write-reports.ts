@@ -5,6 +5,7 @@ import { renderBadge } from './badge.js';
 import { renderHtml } from './html.js';
 import { toJUnit } from './junit.js';
 import type { RunResults } from './results.js';
+import { disputesMarkdown } from './dispute-text.js';
 
 /** The files every run writes into its report directory. */
 export const REPORT_FILES = ['report.html', 'results.json', 'junit.xml', 'badge.svg'] as const;
@@ -15,4 +16,7 @@ export function writeReports(r: RunResults, dir: string): void {
   fs.writeFileSync(path.join(dir, 'junit.xml'), toJUnit(r));
   fs.writeFileSync(path.join(dir, 'badge.svg'), renderBadge(r));
   fs.writeFileSync(path.join(dir, 'report.html'), renderHtml(r));
+  // only a run with disputed failures: each one's issue text, ready to paste
+  const disputes = disputesMarkdown(r);
+  if (disputes) fs.writeFileSync(path.join(dir, 'disputes.md'), disputes);
 }

@@ -173,6 +173,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
           o.expectedFailuresFile && o.expectedFailures
             ? { file: o.expectedFailuresFile, entries: o.expectedFailures }
             : undefined,
+        allowDisputed: o.allowDisputed === true,
       },
     };
     const reporter = new ConformanceReporter({

@@ -7,6 +7,7 @@ import { ROOT, SUITE_GLOB } from '../paths.js';
 import type { RunContext } from '../model/context.js';
 import { DEFAULT_CONCURRENCY, MAX_WORKERS, TESTS_PER_FILE } from '../model/options.js';
 import { LongChainsFirst } from './file-order.js';
+import { failureFormat } from './failure-format.js';
 
 /** A suite session (suite-session.ts openSuiteSession): one vitest instance and its worker threads
  * serving run after run. */
@@ -88,6 +89,8 @@ export function suiteConfig(o: SuiteRunOptions) {
     maxConcurrency: plan.perFile,
     // the suite prints nothing worth keeping in CI logs; failures are in the reports
     silent: 'passed-only' as const,
+    // a failure message shows the values that decided it, whole, within a bound (failure-format.ts)
+    ...failureFormat,
     cache: false as const,
   };
 }

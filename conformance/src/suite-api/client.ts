@@ -96,6 +96,8 @@ function recordAnswer(
     status: a.status,
     contentType: a.headers['content-type'] ?? null,
     bodyText: a.text,
+    headers: a.headers,
+    bindings: opts.bindings,
   });
   ex.operationId = r.operation?.operationId;
   for (const c of r.checked) opts.log.checked[c]++;

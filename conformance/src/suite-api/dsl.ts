@@ -212,6 +212,8 @@ export interface ConformanceMeta {
   otherPhase?: boolean;
   /** Set when the run names the tests it runs (RunContext.tests) and not this one: left out of the results. */
   leftOut?: boolean;
+  /** Set when the test is outside the run's selection (profile, --requirements): counted as not selected, not in the results. */
+  notSelected?: boolean;
   /** Operations of requests another test sent that this test's verdict rests on (t.dependsOnRequests). */
   dependedOperations?: string[];
   /** Collection only: requirement IDs that are not in the catalogue (or retired). */
@@ -388,6 +390,9 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   if (leftOut) {
     meta.leftOut = true;
     meta.skipReason = 'not among the tests this run names';
+  } else if (!sel.run && sel.notSelected) {
+    meta.notSelected = true;
+    meta.skipReason = sel.reason;
   } else if (!sel.run) {
     meta.skipReason = sel.reason;
     meta.outcome = 'not-applicable';

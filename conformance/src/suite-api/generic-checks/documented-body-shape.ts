@@ -11,6 +11,7 @@ import type { GenericCheck } from './check.js';
 import { envelopeOwner } from './envelopes.js';
 import { attributeErrors } from './violation-provenance.js';
 import type { Finding } from './types.js';
+import { asReferenceShape } from './bound-choices.js';
 
 export const documentedBodyShape: GenericCheck = {
   requirement: 'GEN-002',
@@ -29,7 +30,10 @@ export const documentedBodyShape: GenericCheck = {
     });
     if (!spec) {
       out.findings.push(
-        finding('undocumented-status', `${where}: status ${x.input.status} is not documented for ${op.operationId}`),
+        finding(
+          'undocumented-status',
+          `${where}: status ${x.input.status} is not among the reference's statuses for ${op.operationId} (spec/openapi.yaml; a finding, not a core failure)`,
+        ),
       );
       return;
     }
@@ -39,22 +43,46 @@ export const documentedBodyShape: GenericCheck = {
     const core = !spec.implementationDefined && success;
     if (core) out.checked.push('GEN-002');
     if (!body.json) {
-      const msg = `${where}: documented response ${spec.key} has a JSON body schema but the body is ${body.empty ? 'empty' : 'not JSON'}`;
-      if (core) out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${msg}` });
-      else out.findings.push(finding('implementation-defined-not-json', msg));
+      const what = body.empty ? 'empty' : 'not JSON';
+      if (core)
+        out.violations.push({
+          code: 'GEN-002',
+          message: `[GEN-002] ${where}: documented response ${spec.key} has a JSON body schema but the body is ${what}`,
+        });
+      else
+        out.findings.push(
+          finding(
+            'implementation-defined-not-json',
+            `${where}: the reference's choice for response ${spec.key} is a JSON body; this body is ${what} (a finding, not a core failure)`,
+          ),
+        );
       return;
     }
     const parsed = body.json.value;
-    // a marked response is checked against the full document (a finding either way); a core
-    // response first against the core view, then (for the difference) against the full document
-    const validate = x.validator(core ? 'core' : 'full', schema);
+    // the reference's choices are compared with the body as the reference would place the parts
+    // the run's bindings move (bound-choices.ts): a choice declared through a binding is no finding
+    const shaped = asReferenceShape(op.operationId, parsed, x.input.headers, x.input.bindings);
+    const declared = shaped.applied.length ? ` (after the bindings ${shaped.applied.join(', ')})` : '';
+    if (!core) {
+      // a marked response: the reference's choice as a whole (its envelope); a finding either way
+      const full = x.validator('full', schema);
+      if (full(shaped.body)) return;
+      out.findings.push(
+        finding(
+          'implementation-defined-schema',
+          `${where}: body differs from the reference's choice for response ${spec.key}${declared}: ${formatErrors(full.errors)} (a finding, not a core failure; declare your choice through a binding where one names it, conformance/README.md section 4)`,
+        ),
+      );
+      return;
+    }
+    // a core response: first against the core view, then (for the difference) against the full document
+    const validate = x.validator('core', schema);
     if (!validate(parsed)) {
       const msg = `${where}: body does not match the documented schema of response ${spec.key}: ${formatErrors(validate.errors)}`;
       // a broken envelope is the failure of the requirement that describes it (envelopes.ts)
       const owner = envelopeOwner(op.operationId, validate.errors);
-      if (core && owner)
-        out.violations.push({ code: 'GEN-002', owner, message: `[${owner}, the answer's envelope] ${msg}` });
-      else if (core) {
+      if (owner) out.violations.push({ code: 'GEN-002', owner, message: `[${owner}, the answer's envelope] ${msg}` });
+      else {
         // a constraint a requirement of its own states is that requirement's failure, not GEN-002's
         // as well (one cause, one red line); what only the shape as a whole states is GEN-002's
         const { requirements, attributed, unattributed } = attributeErrors(schema, validate.errors);
@@ -68,20 +96,29 @@ export const documentedBodyShape: GenericCheck = {
           });
         if (unattributed.length)
           out.violations.push({ code: 'GEN-002', message: `[GEN-002] ${refused(unattributed)}` });
-      } else out.findings.push(finding('implementation-defined-schema', msg));
+      }
       return;
     }
-    if (!core) return;
     const full = x.validator('full', schema);
-    if (full(parsed)) return;
-    const msg = `${where}: body differs from the reference's choice in implementation-defined parts of response ${spec.key}: ${formatErrors(full.errors)}`;
-    if (x.view === 'full')
+    // the implementation-defined profile tests the reference's choices as they are; core compares
+    // the body with the bound parts moved back
+    if (x.view === 'full') {
+      if (full(parsed)) return;
+      const msg = `${where}: body differs from the reference's choice in implementation-defined parts of response ${spec.key}: ${formatErrors(full.errors)}`;
       out.violations.push({
         code: 'GEN-002',
         level: 'implementation-defined',
         message: `[GEN-002, implementation-defined] ${msg}`,
       });
-    else out.findings.push(finding('implementation-defined-property', `${msg} (a finding, not a core failure)`));
+      return;
+    }
+    if (full(shaped.body)) return;
+    out.findings.push(
+      finding(
+        'implementation-defined-property',
+        `${where}: body differs from the reference's choice in implementation-defined parts of response ${spec.key}${declared}: ${formatErrors(full.errors)} (a finding, not a core failure)`,
+      ),
+    );
   },
 };
 

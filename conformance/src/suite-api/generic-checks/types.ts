@@ -2,6 +2,7 @@
 // violations (failures of a GEN requirement) and the findings (what the implementation-defined
 // profile looks at; never a core failure).
 import type { OperationMatch } from '../../spec/openapi.js';
+import type { Bindings } from '../../model/bindings.js';
 
 /** The requirements the generic checks enforce, one named check each (checks.ts). */
 export type GenericCode = 'GEN-001' | 'GEN-002';
@@ -59,6 +60,10 @@ export interface CheckInput {
   status: number;
   contentType: string | null;
   bodyText: string;
+  /** Response headers, lower-case names (a binding may move a part into one: totalCountHeader). */
+  headers?: Record<string, string>;
+  /** The run's bindings: a choice declared through one is never a finding (bound-choices.ts). */
+  bindings?: Bindings;
 }
 
 export interface CheckResult {
