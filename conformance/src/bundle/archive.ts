@@ -75,7 +75,7 @@ export function unpackTarGz(gz: Buffer): ArchiveFile[] {
   }
   const out: ArchiveFile[] = [];
   const seen = new Set<string>();
-  for (let at = 0; at + BLOCK <= tar.length; ) {
+  for (let at = 0; at + BLOCK <= tar.length;) {
     const h = tar.subarray(at, at + BLOCK);
     if (h.every((b) => b === 0)) return out;
     const name = field(h, 0, 100);

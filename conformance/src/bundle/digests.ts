@@ -8,9 +8,8 @@
 //   and `node_modules/`; package.json itself is not counted (npm may rewrite it when packing; the
 //   version is named on its own);
 //   the digest: SHA-256 of the lines `<sha256 of the file, hex>  <path from the package root, />\n`,
-//   sorted by path (byte order): what `sha256sum` prints, so
-//   `(cd node_modules/rflps-conformance && find conformance/bin conformance/src ... -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum`
-//   gives it (conformance/README.md, "Signed conformance bundles").
+//   sorted by path (byte order): what `sha256sum` prints, so the coreutils pipeline of
+//   conformance/README.md (section 9.1, "Signed conformance bundles") gives it again.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

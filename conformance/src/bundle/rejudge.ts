@@ -4,10 +4,14 @@
 // must not fail a requirement the results call passed, and must fail every requirement the results
 // call failed that a rule of the verifier decides; a failed requirement the recording cannot decide
 // is named with why (no rule judges it from traffic, or no recorded exchange showed it).
+// One judgement of a rule may fail several requirements at once (an answer with a column nobody
+// asked for, under an alias, fails COL-001 and COL-003); the suite's test blames the one it checks.
+// A requirement the results call passed whose every failing judgement also fails a requirement the
+// results call failing (failed, blocked, error, ...) is explained by that one, not contradicted.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunResults } from '../report/results.js';
+import { isGatingFailure, type RunResults } from '../report/results.js';
 import { verifyTrafficFiles } from '../traffic/verify-files.js';
 
 export interface Rejudged {
@@ -40,7 +44,10 @@ function fitOf(har: HarDoc, r: RunResults, statedExchanges: number): { fit: stri
   const end = Date.parse(r.finishedAt);
   const times = entries.map((e) => Date.parse(e.startedDateTime ?? ''));
   const outside = times.filter((t) => !(t >= start - SLACK_MS && t <= end + SLACK_MS)).length;
-  if (outside) fit.push(`${outside} of ${entries.length} recorded exchanges lie outside the run (${r.startedAt} to ${r.finishedAt})`);
+  if (outside)
+    fit.push(
+      `${outside} of ${entries.length} recorded exchanges lie outside the run (${r.startedAt} to ${r.finishedAt})`,
+    );
   if (entries.length !== statedExchanges)
     fit.push(`the recording holds ${entries.length} exchanges, the statement says ${statedExchanges}`);
   // every test that passed or failed sent at least one request (the synthetic entries sent none)
@@ -76,14 +83,24 @@ export function rejudge(har: Buffer, r: RunResults, bindings: unknown, statedExc
     fs.writeFileSync(configFile, JSON.stringify(bindings ? { bindings } : {}));
     const v = verifyTrafficFiles([harFile], { config: configFile, baseUrl: r.target.baseUrl });
     const byId = new Map(v.results.requirements.map((q) => [q.id, q]));
+    const failing = new Set(r.requirements.filter((q) => isGatingFailure(q.result)).map((q) => q.id));
+    // the failing judgements' messages, with the requirements each failed (one judgement, one message)
+    const failedBy = new Map<string, string[]>();
+    for (const q of v.results.requirements)
+      for (const t of q.tests)
+        if (t.result === 'failed' && t.error)
+          failedBy.set(t.error.message, [...(failedBy.get(t.error.message) ?? []), q.id]);
+    const explained = (message: string) => (failedBy.get(message) ?? []).some((id) => failing.has(id));
     const contradicted: string[] = [];
     const confirmed: string[] = [];
     const undecided: Rejudged['undecided'] = [];
     for (const q of r.requirements) {
       const t = byId.get(q.id);
       if (q.result === 'passed' && t?.result === 'failed') {
-        const why = t.tests.find((x) => x.result === 'failed')?.error?.message.split('\n')[0] ?? '';
-        contradicted.push(`${q.id}${why ? `: ${why}` : ''}`);
+        const against = t.tests.filter((x) => x.result === 'failed' && !(x.error && explained(x.error.message)));
+        // the rule's message names the file it read: the bundle's, not this temporary copy
+        const why = (against[0]?.error?.message.split('\n')[0] ?? '').replaceAll(`${dir}${path.sep}`, '');
+        if (against.length) contradicted.push(`${q.id}${why ? `: ${why}` : ''}`);
       }
       if (q.result !== 'failed') continue;
       if (t?.result === 'failed') confirmed.push(q.id);

@@ -96,10 +96,12 @@ function digestCheck(files: ArchiveFile[], st: Statement): BundleCheck {
   for (const s of st.subject) {
     const f = byName.get(s.name);
     if (!f) problems.push(`${s.name} is missing`);
-    else if (sha256(f.data) !== s.digest.sha256) problems.push(`${s.name} was changed (its SHA-256 is not the statement's)`);
+    else if (sha256(f.data) !== s.digest.sha256)
+      problems.push(`${s.name} was changed (its SHA-256 is not the statement's)`);
   }
   const named = new Set(st.subject.map((s) => s.name));
-  for (const f of files) if (f.name !== ENVELOPE_FILE && !named.has(f.name)) problems.push(`${f.name} is not in the statement`);
+  for (const f of files)
+    if (f.name !== ENVELOPE_FILE && !named.has(f.name)) problems.push(`${f.name} is not in the statement`);
   for (const n of Object.values(BUNDLE_FILES)) if (!named.has(n)) problems.push(`the statement names no ${n}`);
   return problems.length
     ? { check: 'files', status: 'failed', detail: problems.join('; ') }
@@ -134,7 +136,11 @@ function suiteChecks(st: Statement): BundleCheck[] {
         }
       : { check: 'spec', status: 'ok', detail: `${Object.keys(spec).join(', ')}: the installed suite's (SHA-256)` },
     pkg.sha256 === p.suite.packageDigest.sha256
-      ? { check: 'suite package', status: 'ok', detail: `digest ${pkg.sha256.slice(0, 16)}… over ${pkg.files} files, the installed suite's` }
+      ? {
+          check: 'suite package',
+          status: 'ok',
+          detail: `digest ${pkg.sha256.slice(0, 16)}… over ${pkg.files} files, the installed suite's`,
+        }
       : {
           check: 'suite package',
           status: 'failed',
@@ -145,7 +151,10 @@ function suiteChecks(st: Statement): BundleCheck[] {
 
 function trafficChecks(files: ArchiveFile[], st: Statement, r: RunResults): BundleCheck[] {
   const har = files.find((f) => f.name === BUNDLE_FILES.traffic);
-  if (!har) return [{ check: 'traffic', status: 'failed', detail: `no ${BUNDLE_FILES.traffic}: the results cannot be re-judged` }];
+  if (!har)
+    return [
+      { check: 'traffic', status: 'failed', detail: `no ${BUNDLE_FILES.traffic}: the results cannot be re-judged` },
+    ];
   const cfg = files.find((f) => f.name === BUNDLE_FILES.config);
   let bindings: unknown;
   try {
@@ -210,7 +219,11 @@ export function verifyBundle(file: string, o: { publicKey?: crypto.KeyObject } =
     checks.push({ check: 'archive', status: 'failed', detail: `not a bundle: ${(e as Error).message}` });
     return done();
   }
-  checks.push({ check: 'archive', status: 'ok', detail: `${files.length} files: ${files.map((f) => f.name).join(', ')}` });
+  checks.push({
+    check: 'archive',
+    status: 'ok',
+    detail: `${files.length} files: ${files.map((f) => f.name).join(', ')}`,
+  });
   const env = readEnvelope(files.find((f) => f.name === ENVELOPE_FILE));
   if (typeof env === 'string') {
     checks.push({ check: 'statement', status: 'failed', detail: env });

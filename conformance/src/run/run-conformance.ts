@@ -268,7 +268,9 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       );
       log(
         `conformance: wrote the bundle ${relFile(b.file)} (${b.files.length} files, ${b.exchanges} exchanges): ${
-          b.keyid ? `signed by keyid ${b.keyid}` : 'UNSIGNED (no --sign-key): a customer can check its digests, not who made it'
+          b.keyid
+            ? `signed by keyid ${b.keyid}`
+            : 'UNSIGNED (no --sign-key): a customer can check its digests, not who made it'
         }`,
       );
     }
