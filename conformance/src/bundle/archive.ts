@@ -37,7 +37,7 @@ function header(name: string, size: number, mtimeS: number): Buffer {
 }
 
 /** The name a bundle may hold: no path, no `..`, printable, short enough for ustar's name field. */
-export function checkName(name: string): void {
+function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || Buffer.byteLength(name) > 100)
     throw new Error(`not a plain file name for the archive: '${name}'`);
 }
@@ -71,7 +71,7 @@ export function unpackTarGz(gz: Buffer): ArchiveFile[] {
   try {
     tar = zlib.gunzipSync(gz);
   } catch (e) {
-    throw new Error(`not a gzip file: ${(e as Error).message}`);
+    throw new Error(`not a gzip file: ${(e as Error).message}`, { cause: e });
   }
   const out: ArchiveFile[] = [];
   const seen = new Set<string>();

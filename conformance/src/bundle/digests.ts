@@ -20,7 +20,7 @@ export function sha256(data: Buffer | string): string {
 }
 
 /** The spec files whose digests a bundle names, as paths from the package root. */
-export const SPEC_FILES = ['spec/openapi.yaml', 'spec/requirements.yaml', 'spec/provider-states.yaml'] as const;
+const SPEC_FILES = ['spec/openapi.yaml', 'spec/requirements.yaml', 'spec/provider-states.yaml'] as const;
 
 /** SHA-256 of each spec file of the suite installed at `root`. */
 export function specDigests(root = ROOT): Record<string, string> {
@@ -30,7 +30,7 @@ export function specDigests(root = ROOT): Record<string, string> {
 const LEFT_OUT = /^(dist\/|node_modules\/)|(^|\/)(\.[^/]*|node_modules)(\/|$)/;
 
 /** The files the package digest counts (see the top of this file), sorted by path. */
-export function packageFiles(root = ROOT): string[] {
+function packageFiles(root = ROOT): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { files?: string[] };
   const out = new Set<string>();
   const walk = (rel: string): void => {

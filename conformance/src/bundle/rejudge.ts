@@ -71,7 +71,7 @@ export function rejudge(har: Buffer, r: RunResults, bindings: unknown, statedExc
   try {
     doc = JSON.parse(har.toString('utf8')) as HarDoc;
   } catch (e) {
-    throw new Error(`traffic.har is not JSON: ${(e as Error).message}`);
+    throw new Error(`traffic.har is not JSON: ${(e as Error).message}`, { cause: e });
   }
   const { fit, span } = fitOf(doc, r, statedExchanges);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-bundle-'));

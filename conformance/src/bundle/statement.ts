@@ -14,9 +14,9 @@ import { sha256 } from './digests.js';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
-export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-export const PREDICATE_TYPE = 'https://rflps.example/conformance/bundle/v1';
-export const PREDICATE_SCHEMA = path.join(ROOT, 'conformance/schema/bundle-predicate.schema.json');
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const PREDICATE_TYPE = 'https://rflps.example/conformance/bundle/v1';
+const PREDICATE_SCHEMA = path.join(ROOT, 'conformance/schema/bundle-predicate.schema.json');
 
 /** The file names of a bundle, by role (the predicate's `files`). */
 export const BUNDLE_FILES = {

@@ -22,9 +22,9 @@ import { rejudge } from './rejudge.js';
 import { BUNDLE_FILES, ENVELOPE_FILE, parseStatement, type Statement } from './statement.js';
 
 /** ok: held; failed: a discrepancy; release: made by another suite release; note: not checked, said why. */
-export type CheckStatus = 'ok' | 'failed' | 'release' | 'note';
+type CheckStatus = 'ok' | 'failed' | 'release' | 'note';
 
-export interface BundleCheck {
+interface BundleCheck {
   check: string;
   status: CheckStatus;
   detail: string;

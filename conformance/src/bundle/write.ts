@@ -18,7 +18,7 @@ export interface BundleContents {
   results: RunResults;
   /** the run's traffic, a HAR 1.2 file as `--record-har` writes it (credentials redacted) */
   har: Buffer;
-  /** the effective options and bindings (config.ts bundleConfig) */
+  /** the effective options and bindings (run/bundle-config.ts) */
   config: object;
   /** --target-version */
   targetVersion?: string;
@@ -44,7 +44,7 @@ function harEntries(har: Buffer): number {
 }
 
 /** The predicate of a run's bundle (statement.ts BundlePredicate). */
-export function bundlePredicate(c: BundleContents, exchanges: number): BundlePredicate {
+function bundlePredicate(c: BundleContents, exchanges: number): BundlePredicate {
   const r = c.results;
   return {
     suite: { name: SUITE_NAME, version: r.suiteVersion, packageDigest: packageDigest() },
@@ -71,7 +71,7 @@ export function bundlePredicate(c: BundleContents, exchanges: number): BundlePre
 }
 
 /** The subject files of a run's bundle, in archive order. */
-export function bundleFiles(c: BundleContents): ArchiveFile[] {
+function bundleFiles(c: BundleContents): ArchiveFile[] {
   const text = (s: string) => Buffer.from(s, 'utf8');
   return [
     { name: BUNDLE_FILES.results, data: text(`${JSON.stringify(c.results, null, 2)}\n`) },

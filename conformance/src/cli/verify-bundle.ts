@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { loadPublicKey } from '../bundle/dsse.js';
-import { verifyBundle, type BundleVerification } from '../bundle/verify.js';
+import { VERIFY_EXIT, verifyBundle, type BundleVerification } from '../bundle/verify.js';
 import { log } from './log.js';
 
 const MARK = { ok: 'ok  ', failed: 'FAIL', release: 'REL ', note: 'NOTE' } as const;
@@ -12,9 +12,9 @@ const MARK = { ok: 'ok  ', failed: 'FAIL', release: 'REL ', note: 'NOTE' } as co
 /** The lines verify-bundle prints: one per check, then the verdict. */
 export function verificationLines(v: BundleVerification): string[] {
   const verdict =
-    v.exitCode === 0
+    v.exitCode === VERIFY_EXIT.ok
       ? 'VERIFIED (exit 0): every check held'
-      : v.exitCode === 4
+      : v.exitCode === VERIFY_EXIT.otherRelease
         ? 'NOT VERIFIED BY THIS RELEASE (exit 4): nothing contradicts the bundle, but another suite release made it'
         : `NOT VERIFIED (exit ${v.exitCode}): ${v.checks
             .filter((c) => c.status === 'failed')

@@ -23,7 +23,7 @@ import { targetFor } from './target-from-options.js';
 import { specVersion, suiteVersion } from '../model/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
 import { loadPrivateKey } from '../bundle/dsse.js';
-import { bundleConfig } from '../bundle/config.js';
+import { bundleConfig } from './bundle-config.js';
 import { writeBundle } from '../bundle/write.js';
 import type { ProgressEvent, ProgressEventBody, ProgressListener, TargetPhase } from '../model/events.js';
 

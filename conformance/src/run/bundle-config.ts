@@ -1,9 +1,9 @@
-// The effective configuration a bundle holds (config.json): the run's resolved options, target and
+// The effective configuration a bundle (bundle/write.ts) holds (config.json): the run's resolved options, target and
 // bindings, as the run used them, so a customer sees what was selected and how it was timed. Left
 // out: what may hold a secret or is only a file's contents (fixtures values, a baseline's results,
 // container environment values, the signing key's path) — the files are named instead.
 import { relFile } from '../paths.js';
-import type { RunOptions } from '../run/config.js';
+import type { RunOptions } from './config.js';
 
 /** Fields of RunOptions a bundle does not copy: contents of files, and secrets. */
 const LEFT_OUT = new Set(['fixtures', 'baseline', 'signKeyFile', 'bundleFile', 'recordHar', 'configFile']);
