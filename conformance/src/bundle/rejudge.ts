@@ -84,23 +84,20 @@ export function rejudge(har: Buffer, r: RunResults, bindings: unknown, statedExc
     const v = verifyTrafficFiles([harFile], { config: configFile, baseUrl: r.target.baseUrl });
     const byId = new Map(v.results.requirements.map((q) => [q.id, q]));
     const failing = new Set(r.requirements.filter((q) => isGatingFailure(q.result)).map((q) => q.id));
-    // the failing judgements' messages, with the requirements each failed (one judgement, one message)
-    const failedBy = new Map<string, string[]>();
-    for (const q of v.results.requirements)
-      for (const t of q.tests)
-        if (t.result === 'failed' && t.error)
-          failedBy.set(t.error.message, [...(failedBy.get(t.error.message) ?? []), q.id]);
-    const explained = (message: string) => (failedBy.get(message) ?? []).some((id) => failing.has(id));
+    // a failing judgement against `id` that no requirement the results call failing explains
+    const unexplained = (id: string) =>
+      v.judgements.filter((x) => !x.ok && x.requirements.includes(id) && !x.requirements.some((o) => failing.has(o)));
     const contradicted: string[] = [];
     const confirmed: string[] = [];
     const undecided: Rejudged['undecided'] = [];
     for (const q of r.requirements) {
       const t = byId.get(q.id);
       if (q.result === 'passed' && t?.result === 'failed') {
-        const against = t.tests.filter((x) => x.result === 'failed' && !(x.error && explained(x.error.message)));
-        // the rule's message names the file it read: the bundle's, not this temporary copy
-        const why = (against[0]?.error?.message.split('\n')[0] ?? '').replaceAll(`${dir}${path.sep}`, '');
-        if (against.length) contradicted.push(`${q.id}${why ? `: ${why}` : ''}`);
+        const against = unexplained(q.id);
+        if (against.length)
+          contradicted.push(
+            `${q.id}: ${against.length} judgement(s) of ${[...new Set(against.map((x) => x.rule))].join(', ')}, first: ${against[0]!.message} (${against[0]!.sources.map((f) => path.basename(f)).join(', ')})`,
+          );
       }
       if (q.result !== 'failed') continue;
       if (t?.result === 'failed') confirmed.push(q.id);
