@@ -33,7 +33,7 @@ function differs(name: string, stated: unknown, recomputed: unknown): string[] {
     : [`${name}: results.json says ${JSON.stringify(stated)}, its requirements give ${JSON.stringify(recomputed)}`];
 }
 
-/** The exit code the results' requirements, gate and strength give (what buildRunResults did). */
+/** The exit code the results' requirements, gate, strength and retries give (what buildRunResults and the reporter did). */
 function recompute(r: RunResults): RunResults {
   const failing = r.requirements.filter((q) => isGatingFailure(q.result)).map((q) => q.id);
   const excused = new Set((r.gate?.excused ?? []).map((e) => e.id));
@@ -44,10 +44,16 @@ function recompute(r: RunResults): RunResults {
   const g = r.strength?.gate;
   const base: RunResults = { ...r, exitCode: code, verdict: verdictFor(code) };
   delete base.strength;
-  return applyStrength(base, {
+  const out = applyStrength(base, {
     ...(g?.minJudged ? { minJudged: g.minJudged } : {}),
     ...(g?.requireProtocol ? { requireProtocol: g.requireProtocol } : {}),
   });
+  // --fail-on-flaky, applied last (report/reporter.ts markRetries)
+  if (r.retries?.failOnFlaky && r.retries.flaky.length && out.exitCode === EXIT.ok) {
+    out.exitCode = EXIT.failed;
+    out.verdict = verdictFor(out.exitCode);
+  }
+  return out;
 }
 
 /**
