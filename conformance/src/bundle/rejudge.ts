@@ -4,10 +4,12 @@
 // must not fail a requirement the results call passed, and must fail every requirement the results
 // call failed that a rule of the verifier decides; a failed requirement the recording cannot decide
 // is named with why (no rule judges it from traffic, or no recorded exchange showed it).
-// One judgement of a rule may fail several requirements at once (an answer with a column nobody
-// asked for, under an alias, fails COL-001 and COL-003); the suite's test blames the one it checks.
-// A requirement the results call passed whose every failing judgement also fails a requirement the
-// results call failing (failed, blocked, error, ...) is explained by that one, not contradicted.
+// One cause, one red line, at the exchange: a broken answer may break several requirements at once
+// (a `columns` list ignored leaves an alias out: COL-001 by one rule, QRY-013's "no suppression
+// unless asked" by another), and the suite blames the one its test checks (COL-001, blocking the
+// rest). A failing judgement of a requirement the results call passed is explained, not a
+// contradiction, when it also names a requirement the results call failing (failed, blocked,
+// error, ...) or when the exchange that decided it also decided a failing judgement of one.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,9 +86,13 @@ export function rejudge(har: Buffer, r: RunResults, bindings: unknown, statedExc
     const v = verifyTrafficFiles([harFile], { config: configFile, baseUrl: r.target.baseUrl });
     const byId = new Map(v.results.requirements.map((q) => [q.id, q]));
     const failing = new Set(r.requirements.filter((q) => isGatingFailure(q.result)).map((q) => q.id));
-    // a failing judgement against `id` that no requirement the results call failing explains
+    const blames = (x: (typeof v.judgements)[number]) => x.requirements.some((o) => failing.has(o));
+    const deciding = (x: (typeof v.judgements)[number]) => x.sources.at(-1) ?? '';
+    // the exchanges that decided a failure of a requirement the results call failing
+    const blamed = new Set(v.judgements.filter((x) => !x.ok && blames(x)).map(deciding));
+    // the failing judgements against `id` that no failure the results report explains
     const unexplained = (id: string) =>
-      v.judgements.filter((x) => !x.ok && x.requirements.includes(id) && !x.requirements.some((o) => failing.has(o)));
+      v.judgements.filter((x) => !x.ok && x.requirements.includes(id) && !blames(x) && !blamed.has(deciding(x)));
     const contradicted: string[] = [];
     const confirmed: string[] = [];
     const undecided: Rejudged['undecided'] = [];
