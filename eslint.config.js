@@ -98,6 +98,7 @@ export default tseslint.config(
             'suite-api',
             'report',
             'traffic',
+            'bundle',
             'coverage',
             'targets',
             'run',

@@ -234,7 +234,7 @@ describe('the vendor guide, section 12', () => {
     expect(compares.length).toBe(2);
     for (const l of compares)
       for (const opt of l.match(/ --[a-z-]+/g) ?? [])
-        expect(['--since', '--out', '--allow', '--yes', '--package']).toContain(opt.trim());
+        expect(['--since', '--report-dir', '--out', '--allow', '--yes', '--package']).toContain(opt.trim());
     expect(compares.some((l) => /--since history "\$RUN"/.test(l))).toBe(true);
   });
 });

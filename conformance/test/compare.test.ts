@@ -170,7 +170,7 @@ describe('compare of four real runs', () => {
 describe('compare A B on the command line (the gate)', () => {
   it('the reference against a fault proxy exits 1 and names exactly the fault’s requirements', async () => {
     const out = dir('gateA');
-    const r = await runCli(['compare', dir('ref'), dir('faultA'), '--out', out]);
+    const r = await runCli(['compare', dir('ref'), dir('faultA'), '--report-dir', out]);
     expect(r.code, r.stderr).toBe(1);
     const cmp: Comparison = JSON.parse(fs.readFileSync(path.join(out, 'compare.json'), 'utf8'));
     expect(cmp.diff!.regressions.map((x) => x.id)).toEqual(faultByName(FAULT_A)!.requirements);

@@ -56,6 +56,7 @@ describe('the packed package', () => {
       'conformance/client/index.d.ts',
       'conformance/image/build.sh',
       'conformance/schema/results.schema.json',
+      'conformance/schema/bundle-predicate.schema.json',
       'conformance/README.md',
       'spec/openapi.yaml',
       'spec/requirements.yaml',

@@ -8,8 +8,10 @@ import { CAUSES } from '../compare/model.js';
 import { UsageError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import { log } from './log.js';
+import { reportDirOption } from './report-dir.js';
 
 interface CompareOptions {
+  reportDir?: string;
   out?: string;
   since?: string;
   allow?: string;
@@ -25,7 +27,8 @@ export function registerCompare(program: Command, onExit: (code: number) => void
       '<runs...>',
       'report directories or results.json files of runs, or a directory of them (CI artifacts); shard runs of one run are merged',
     )
-    .option('--out <dir>', 'where compare.html and compare.json go (default reports/compare)')
+    .option('--report-dir <dir>', 'where compare.html and compare.json go (default reports/compare)')
+    .option('--out <dir>', 'the same as --report-dir (its name before 0.3)')
     .option(
       '--since <dir>',
       'a directory of earlier runs: diff the one run given against the last run of the same implementation (--target-label, else image name) there',
@@ -50,7 +53,7 @@ function compareCommand(runs: string[], opts: CompareOptions): number {
       runs,
       ...(opts.since !== undefined ? { since: opts.since } : {}),
       ...(opts.allow !== undefined ? { allow: opts.allow } : {}),
-      out: path.resolve(opts.out ?? 'reports/compare'),
+      out: path.resolve(reportDirOption(opts) ?? 'reports/compare'),
     });
     process.stdout.write(`${out.text}\n\nCompare report: ${out.files!.html} (and compare.json)\n`);
     return out.exitCode;

@@ -17,6 +17,7 @@ import { collectTests } from '../run/collect.js';
 import { relFile, ROOT } from '../paths.js';
 import { EXIT } from '../report/results.js';
 import { log } from './log.js';
+import { reportDirOption } from './report-dir.js';
 
 export function registerCoverage(program: Command, onExit: (code: number) => void): void {
   program
@@ -32,13 +33,26 @@ export function registerCoverage(program: Command, onExit: (code: number) => voi
       '--results <file>',
       `results.json of a run of the whole suite (profile all) against the reference, whose per-test operations the pairs are judged from (default ${DEFAULT_RESULTS_FILE}, written by npm run test:conformance)`,
     )
-    .option('--out <dir>', 'output directory (default reports)')
+    .option('--report-dir <dir>', 'output directory (default reports)')
+    .option('--out <dir>', 'the same as --report-dir (its name before 0.3)')
     .action(async (opts) => {
       onExit(await coverageCommand(opts));
     });
 }
 
-async function coverageCommand(opts: { check?: boolean; out?: string; results?: string }): Promise<number> {
+async function coverageCommand(opts: {
+  check?: boolean;
+  reportDir?: string;
+  out?: string;
+  results?: string;
+}): Promise<number> {
+  let reportDir: string | undefined;
+  try {
+    reportDir = reportDirOption(opts);
+  } catch (e) {
+    log(`conformance: error: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
   // The run first: without one there is nothing to judge, and it is quicker to say so than to collect.
   let run: RunRecord;
   try {
@@ -64,7 +78,7 @@ async function coverageCommand(opts: { check?: boolean; out?: string; results?: 
     { run, changedSinceRun: run.startedAt ? suiteFilesChangedAfter(run.startedAt) : [], featurePairs: true },
     loadDataClasses(),
   );
-  const files = writeCoverage(report, path.resolve(opts.out ?? path.join(ROOT, 'reports')));
+  const files = writeCoverage(report, path.resolve(reportDir ?? path.join(ROOT, 'reports')));
   const c = report.counts;
   process.stdout.write(
     `coverage: operations of ${Object.keys(run.tests).length} tests from ${run.file} (profile ${run.profile}${run.seed !== undefined ? `, seed ${run.seed}` : ''}, started ${run.startedAt ?? 'at an unknown time'})\n` +

@@ -14,6 +14,7 @@ import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerStates } from './states.js';
 import { registerVerifyTraffic } from './verify-traffic.js';
+import { registerVerifyBundle } from './verify-bundle.js';
 import { suiteVersion } from '../model/versions.js';
 
 // the library entry (package export "./run", conformance/bin/run.mjs) shares this bundle
@@ -46,6 +47,7 @@ export function buildProgram(onExit: (code: number) => void): Command {
   registerInit(program, onExit);
   registerStates(program, onExit);
   registerVerifyTraffic(program, onExit);
+  registerVerifyBundle(program, onExit);
   registerRecord(program, onExit);
   registerCompare(program, onExit);
 

@@ -76,6 +76,10 @@ export type RunOptions = RunFields & {
   minJudged?: MinJudged;
   /** --require-protocol: a run whose provider-state endpoint spoke an older protocol fails (exit 1). */
   requireProtocol?: string;
+  /** --bundle: where the run's conformance bundle goes (bundle/write.ts). */
+  bundleFile?: string;
+  /** --sign-key: the Ed25519 private key (PEM) that signs the bundle. */
+  signKeyFile?: string;
 };
 
 export { parseSeed };
@@ -145,7 +149,7 @@ export function resolveRunOptions(
   const file = configFile ? readConfigFile(path.resolve(cwd, configFile)) : {};
   const fileDir = configFile ? path.dirname(path.resolve(cwd, configFile)) : cwd;
   /** A file option: relative to the config file when named there, else to the working directory. */
-  const fileOption = (k: 'fixtures' | 'baseline' | 'expectedFailures'): string | undefined => {
+  const fileOption = (k: 'fixtures' | 'baseline' | 'expectedFailures' | 'bundle' | 'signKey'): string | undefined => {
     const v = get(k);
     return v ? path.resolve(given(k)!.from === 'config file' ? fileDir : cwd, v) : undefined;
   };
@@ -238,6 +242,9 @@ export function resolveRunOptions(
     );
   const requireProtocol = get('requireProtocol')?.trim();
   checkProtocolVersion('--require-protocol', requireProtocol);
+  const bundleFile = fileOption('bundle');
+  const signKeyFile = fileOption('signKey');
+  if (signKeyFile && !bundleFile) throw new UsageError('--sign-key signs a bundle: give --bundle <file> too');
 
   return {
     ...fields,
@@ -259,6 +266,8 @@ export function resolveRunOptions(
     targetLabel: get('targetLabel')?.trim() || undefined,
     ...(minJudged ? { minJudged } : {}),
     ...(requireProtocol !== undefined ? { requireProtocol } : {}),
+    ...(bundleFile ? { bundleFile } : {}),
+    ...(signKeyFile ? { signKeyFile } : {}),
   };
 }
 

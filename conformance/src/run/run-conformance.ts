@@ -2,6 +2,9 @@
 // this process through vitest's Node API and return the results (the model of results.json). The
 // CLI's `run` is a thin layer over it (option parsing, printing, exit code); vendors who drive the
 // suite from their own code call it directly (conformance/README.md, "From your own code").
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
@@ -19,6 +22,9 @@ import type { RunInfo } from '../report/run-results.js';
 import { targetFor } from './target-from-options.js';
 import { specVersion, suiteVersion } from '../model/versions.js';
 import { startHarRecording } from '../traffic/har-recording.js';
+import { loadPrivateKey } from '../bundle/dsse.js';
+import { bundleConfig } from './bundle-config.js';
+import { writeBundle } from '../bundle/write.js';
 import type { ProgressEvent, ProgressEventBody, ProgressListener, TargetPhase } from '../model/events.js';
 
 export type { RunResults } from '../report/results.js';
@@ -53,7 +59,7 @@ export interface RunHooks {
   tests?: string[];
   /** Run on this suite session (openSuiteSession(), suite-session.ts): its vitest instance and
    * worker threads, with the suite's modules loaded, serve this run and the caller's next ones.
-   * The caller closes it. Not used for a sharded run or one recording HAR (--record-har). */
+   * The caller closes it. Not used for a sharded run or one recording HAR (--record-har, --bundle). */
   session?: SuiteSession;
   /** Worker threads (default: from the concurrency, concurrencyPlan in vitest-run.ts); the fault
    * runner runs each of its runs on one, its lanes beside each other. */
@@ -84,9 +90,12 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   const write = hooks.writeReports ?? Boolean(raw.reportDir ?? env.CONFORMANCE_REPORT_DIR);
   let cat: Catalogue;
   let o: RunOptions;
+  let signKey: ReturnType<typeof loadPrivateKey> | undefined;
   try {
     cat = loadCatalogue();
     o = resolveRunOptions(raw, env, { catalogue: cat });
+    // a key that cannot sign fails before the run, not after it
+    signKey = o.signKeyFile ? loadPrivateKey(o.signKeyFile) : undefined;
     // the generic checks need it: fail early; their validators compiled once for every worker
     precompileValidators(loadOpenApi());
   } catch (e) {
@@ -105,15 +114,21 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
   const seed = o.seed ?? randomSeed();
   log(`conformance: seed ${seed} (repeat the generated tests with --seed ${seed})`);
   const startedAt = new Date();
-  // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end)
+  // `recordHar`: the suite's own traffic as HAR 1.2 (spooled by the workers, joined at the end);
+  // a bundle holds it too: recorded into a temporary file when --record-har names none
   let har: ReturnType<typeof startHarRecording>;
+  const bundleHar =
+    o.bundleFile && !o.recordHar
+      ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-bundle-har-')), 'traffic.har')
+      : undefined;
+  const harFile = o.recordHar ?? bundleHar;
   try {
     log(`conformance: target: ${target.describe()}`);
     emit({ type: 'run-started', seed, profile: o.profile, target: target.describe() });
     const started = await target.start();
     emit({ type: 'target-ready', kind: started.kind, baseUrl: started.baseUrl });
     signal?.throwIfAborted();
-    har = startHarRecording(o.recordHar, o.bindings, log);
+    har = startHarRecording(harFile, o.bindings, bundleHar ? () => {} : log);
     const ctx: RunContext = {
       ...(har ? { harSpool: har.spool } : {}),
       baseUrl: started.baseUrl,
@@ -191,7 +206,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     // without the caller's session, one of the run's own: the service-wide phase then runs on the
     // main phase's threads (runSuite); the HAR spool reaches the workers in their environment, set
     // when a thread starts, so a recording run starts its own threads
-    const session = o.recordHar ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
+    const session = harFile ? undefined : (hooks.session ?? (ownSession = openSuiteSession()));
     try {
       emit({ type: 'suite-started', round: 'main' });
       await runSuite({
@@ -239,11 +254,33 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
     }
     const results = reporter.finish({ maxRetries: o.retries, failOnFlaky: o.failOnFlaky });
     if (!results) throw new HarnessError('the run ended without results');
+    if (o.bundleFile && harFile) {
+      har?.end();
+      har = undefined;
+      const b = writeBundle(
+        o.bundleFile,
+        {
+          results,
+          har: fs.readFileSync(harFile),
+          config: bundleConfig(o, { seed, stateUrl: ctx.stateUrl }),
+          ...(o.targetVersion ? { targetVersion: o.targetVersion } : {}),
+        },
+        signKey,
+      );
+      log(
+        `conformance: wrote the bundle ${relFile(b.file)} (${b.files.length} files, ${b.exchanges} exchanges): ${
+          b.keyid
+            ? `signed by keyid ${b.keyid}`
+            : 'UNSIGNED (no --sign-key): a customer can check its digests, not who made it'
+        }`,
+      );
+    }
     emit({ type: 'run-finished', verdict: results.verdict, exitCode: results.exitCode });
     return results;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     har?.end();
+    if (bundleHar) fs.rmSync(path.dirname(bundleHar), { recursive: true, force: true });
     await ownSession?.close();
     await target.stop();
     emit({ type: 'target-stopped' });

@@ -30,6 +30,10 @@ export interface TrafficVerdict {
   notInterface: number;
   duplicates: number;
   unjudged: Verification['unjudged'];
+  /** every judgement of a rule: the requirements it names together, passed or failed (bundle/rejudge.ts) */
+  judgements: Array<
+    Pick<Verification['judgements'][number], 'rule' | 'requirements' | 'ok' | 'message'> & { sources: string[] }
+  >;
   /** what to record to observe more */
   toRecord: string[];
 }
@@ -66,5 +70,12 @@ export function verifyTrafficFiles(files: string[], o: VerifyFilesOptions = {}):
     notInterface: v.notInterface,
     duplicates: v.duplicates,
     unjudged: v.unjudged,
+    judgements: v.judgements.map((j) => ({
+      rule: j.rule,
+      requirements: j.requirements,
+      ok: j.ok,
+      message: j.message,
+      sources: j.exchanges.map((x) => x.source),
+    })),
   };
 }
