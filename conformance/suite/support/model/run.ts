@@ -7,9 +7,10 @@
 import fc from 'fast-check';
 import { BlockedError, PreconditionFailedError } from '../../../src/suite-api/dsl.js';
 import type { Ctx } from '../request.js';
-import { readRecord } from '../schedules.js';
+import { readRecord, scheduleSet } from '../schedules.js';
 import { blamed } from './blame.js';
-import { commandArbitraries, type Real } from './commands.js';
+import { commandArbitraries } from './commands.js';
+import type { Real } from './read-back.js';
 import { LOC_FIELD_NAMES, newModel, type Flavour, type LocFields, type Model, type ProposalKind } from './oracle.js';
 
 export interface ModelRunOptions {
@@ -49,34 +50,56 @@ class ModelCheckError extends Error {
 }
 
 async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships: string[]) {
-  const p = await t.given('a proposal', { type: kind, locations: 3 });
-  // independent reads and states at once: one round trip each instead of one after the other
-  const [initial, linkParents, contactStates] = await Promise.all([
-    Promise.all(
-      p.locationIds.map(async (id) => {
-        const rec = await readRecord(t, p, id, LOC_FIELD_NAMES);
-        if (!rec) throw new PreconditionFailedError(`schedule record ${id} of the proposal state cannot be read`);
-        return { id, fields: rec as unknown as LocFields };
-      }),
-    ),
+  // two proposals of one type (a record of one named through the other's path), two parents of one
+  // domain (a Remove naming one of them by match field), three contacts; states and reads at once
+  const [proposals, linkParents, contactStates] = await Promise.all([
+    Promise.all([0, 1].map(() => t.given('a proposal', { type: kind, locations: 3 }))),
     Promise.all([0, 1].map(() => t.given('a link parent'))),
     Promise.all([0, 1, 2].map(() => t.given('a contact'))),
   ]);
-  const parents = linkParents.map((lp) => ({ domain: lp.domain, domainId: lp.domainId, id: lp.id }));
-  const contacts = contactStates.map((c) => c.contactId);
-  const model: Model = newModel(flavour, kind, initial);
   const real: Real = {
     t,
-    proposalId: p.proposalId,
-    scheduleDomain: p.scheduleDomain,
-    ...(p.scheduleKey ? { scheduleKey: p.scheduleKey } : {}),
-    parents,
-    contacts,
+    proposals: proposals.map((p) => ({
+      proposalId: p.proposalId,
+      scheduleDomain: p.scheduleDomain,
+      ...(p.scheduleKey ? { scheduleKey: p.scheduleKey } : {}),
+      values: p,
+    })),
+    parents: linkParents.map((lp) => ({
+      domain: lp.domain,
+      domainId: lp.domainId,
+      id: lp.id,
+      textMatchField: lp.textMatchField,
+      textMatchKey: lp.textMatchKey,
+    })),
+    contacts: contactStates.map((c) => c.contactId),
     relationships,
-    log: [
-      `proposal ${p.proposalId} (${kind}), records ${p.locationIds.join(', ')}; parents ${parents.map((x) => `${x.domain}/${x.id}`).join(', ')}; contacts ${contacts.join(', ')}`,
-    ],
+    log: [],
   };
+  if (real.parents[0].domain !== real.parents[1].domain)
+    throw new PreconditionFailedError("two 'a link parent' states without params gave parents of two domains");
+  const initial = (
+    await Promise.all(
+      real.proposals.flatMap((p, proposal) =>
+        p.values.locationIds.map(async (id) => {
+          const rec = await readRecord(t, p, id, LOC_FIELD_NAMES);
+          if (!rec) throw new PreconditionFailedError(`schedule record ${id} of the proposal state cannot be read`);
+          return { id, proposal, fields: rec as unknown as LocFields };
+        }),
+      ),
+    )
+  ).flat();
+  // the first listing of each proposal, before any step: it must hold every record the state made
+  // (scheduleSet checks that only on a proposal's first listing)
+  await Promise.all(
+    real.proposals.map((p) => (p.values.scheduleFilter && p.values.scheduleKey ? scheduleSet(t, p.values) : undefined)),
+  );
+  const model: Model = newModel(flavour, kind, initial);
+  real.log.push(
+    `proposals (${kind}) ${real.proposals.map((p) => `${p.proposalId}: records ${p.values.locationIds.join(', ')}`).join('; ')}; parents ${real.parents
+      .map((x) => `${x.domain}/${x.id} (${x.textMatchField}=${x.textMatchKey})`)
+      .join(', ')}; contacts ${real.contacts.join(', ')}`,
+  );
   return { model, real };
 }
 
