@@ -5,13 +5,14 @@
 // references (a record of one proposal named through the other's path; a parent named by its
 // match field instead of its ID).
 import fc from 'fast-check';
-import { LinkRemoveCommand, LinkUpsertCommand } from './link-commands.js';
+import { LinkRemoveCommand, LinkUpsertCommand, type LinkTarget, type ParentBy } from './link-commands.js';
 import type { Model } from './oracle.js';
 import type { Real } from './read-back.js';
 import {
   BatchCommand,
   DeleteCommand,
   ForeignCommand,
+  type ForeignOp,
   ReinstateCommand,
   UpdateTwiceCommand,
 } from './schedule-commands.js';
@@ -36,19 +37,32 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     ),
     deletes: fc.array(pick, { maxLength: 1 }),
   });
-  const linkStep = (existing: fc.Arbitrary<boolean>) =>
+  const linkStep = (target: fc.Arbitrary<LinkTarget>, by: fc.Arbitrary<ParentBy>) =>
     fc.record({
       slot,
-      existing,
+      target,
       pick,
-      by: fc.constantFrom('id' as const, 'match' as const),
+      by,
       twice: fc.constantFrom(false, false, true),
     });
-  const upsert = linkStep(fc.constantFrom(true, false, false)).map((s) => new LinkUpsertCommand(s));
-  const remove = linkStep(fc.constantFrom(true, true, true, false)).map((s) => new LinkRemoveCommand(s));
+  const upsert = linkStep(
+    fc.constantFrom<LinkTarget>('existing', 'sibling', 'sibling', 'slot'),
+    fc.constantFrom<ParentBy>('id', 'id', 'match'),
+  ).map((s) => new LinkUpsertCommand(s));
+  // a Remove by match field must touch only the named parent's link: a contact linked to both
+  // parents (an Upsert of a sibling) meets it often
+  const remove = linkStep(
+    fc.constantFrom<LinkTarget>('existing', 'existing', 'existing', 'slot'),
+    fc.constantFrom<ParentBy>('id', 'match', 'match'),
+  ).map((s) => new LinkRemoveCommand(s));
   const reinstate = fc
     .tuple(pick, fc.constantFrom(false, false, true))
     .map(([p, twice]) => new ReinstateCommand(p, twice));
+  // a record named through the other proposal's path; a Reinstate so (which needs a soft-deleted
+  // record of an Endorsement) more often than the others
+  const foreign = fc
+    .tuple(fc.constantFrom<ForeignOp>('update', 'batch-delete', 'delete', 'reinstate', 'reinstate', 'reinstate'), pick)
+    .map(([op, p]) => new ForeignCommand(op, p));
   // fc.commands picks each entry equally often: about half schedule steps, half link steps
   return [
     batch.map((s) => new BatchCommand(s)),
@@ -57,9 +71,9 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     reinstate,
     reinstate,
     fc.tuple(pick, proposal).map(([p, q]) => new UpdateTwiceCommand(p, q)),
-    fc
-      .tuple(fc.constantFrom('update' as const, 'batch-delete' as const, 'delete' as const, 'reinstate' as const), pick)
-      .map(([op, p]) => new ForeignCommand(op, p)),
+    foreign,
+    foreign,
+    upsert,
     upsert,
     upsert,
     remove,

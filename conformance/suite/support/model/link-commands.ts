@@ -40,16 +40,23 @@ function linkArgs(r: Real, s: LinkSlot, by: ParentBy): LinkArgs {
   };
 }
 
-/** The link of an existing (parent, contact) pair, by `pick`, when `existing` and there is one; else `slot`. */
-function targetSlot(m: Model, slot: LinkSlot, existing: boolean, pick: number): LinkSlot {
+/**
+ * Which link a step names: `slot`; or an existing link, picked by `pick`; or its sibling, the same
+ * contact with the other parent (so that a contact is often linked to both parents). Without
+ * existing links, `slot`.
+ */
+function targetSlot(m: Model, slot: LinkSlot, target: LinkTarget, pick: number, parents: number): LinkSlot {
   const linked = existingSlots(m.links);
-  if (!existing || linked.length === 0) return slot;
-  return linked[pick % linked.length];
+  if (target === 'slot' || linked.length === 0) return slot;
+  const hit = linked[pick % linked.length];
+  return target === 'existing' ? hit : { parent: (hit.parent + 1) % parents, contact: hit.contact };
 }
+
+export type LinkTarget = 'slot' | 'existing' | 'sibling';
 
 export interface LinkStep {
   slot: LinkSlot;
-  existing: boolean;
+  target: LinkTarget;
   pick: number;
   by: ParentBy;
   /** The same request twice at once. */
@@ -73,7 +80,7 @@ abstract class LinkCommand implements Cmd {
    */
   protected abstract judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer[]): string;
   async run(m: Model, r: Real) {
-    const slot = targetSlot(m, this.s.slot, this.s.existing, this.s.pick);
+    const slot = targetSlot(m, this.s.slot, this.s.target, this.s.pick, r.parents.length);
     const a = linkArgs(r, slot, this.s.by);
     r.log.push(`Link/${this.name()}${this.s.twice ? ' (twice at once)' : ''} ${JSON.stringify(a)}`);
     const send = () => r.t.links[this.op](a);
@@ -86,13 +93,13 @@ abstract class LinkCommand implements Cmd {
     return this.op === 'upsert' ? 'Upsert' : 'Remove';
   }
   toString() {
-    const { slot, existing, pick, by, twice } = this.s;
-    const target = existing ? `existing #${pick} else ${slotKey(slot)}` : slotKey(slot);
-    return `Link${this.name()}${twice ? 'Twice' : ''}(${target}, by ${by})`;
+    const { slot, target, pick, by, twice } = this.s;
+    const named = target === 'slot' ? slotKey(slot) : `${target} #${pick} else ${slotKey(slot)}`;
+    return `Link${this.name()}${twice ? 'Twice' : ''}(${named}, by ${by})`;
   }
 }
 
-/** Upserts the link of `slot`, or again an existing one (LINK-014: updated, not added twice). */
+/** Upserts the link of `slot`, again an existing one (LINK-014: updated, not added twice), or its sibling. */
 class LinkUpsertCommand extends LinkCommand {
   protected readonly op = 'upsert';
   protected judgeAndApply(m: Model, slot: LinkSlot, answers: LinkAnswer[]) {
@@ -111,7 +118,7 @@ class LinkUpsertCommand extends LinkCommand {
   }
 }
 
-/** Removes an existing link (by `pick`, when `existing` and there is one) or the link of `slot`. */
+/** Removes an existing link (by `pick`), its sibling, or the link of `slot`. */
 class LinkRemoveCommand extends LinkCommand {
   protected readonly op = 'remove';
   protected judgeAndApply(m: Model, slot: LinkSlot, answers: LinkAnswer[]) {

@@ -7,11 +7,22 @@
 import fc from 'fast-check';
 import { BlockedError, PreconditionFailedError } from '../../../src/suite-api/dsl.js';
 import type { Ctx } from '../request.js';
-import { readRecord, scheduleSet } from '../schedules.js';
+import { deleteSchedule, readRecord, scheduleSet } from '../schedules.js';
 import { blamed } from './blame.js';
 import { commandArbitraries } from './commands.js';
 import type { Real } from './read-back.js';
-import { LOC_FIELD_NAMES, newModel, type Flavour, type LocFields, type Model, type ProposalKind } from './oracle.js';
+import { applyLinkUpsert, relationshipIndex, slotKey, type LinkSlot } from './links-oracle.js';
+import { expect } from 'vitest';
+import { isRefusal } from '../../../src/suite-api/meaning.js';
+import {
+  LOC_FIELD_NAMES,
+  applyDelete,
+  newModel,
+  type Flavour,
+  type LocFields,
+  type Model,
+  type ProposalKind,
+} from './oracle.js';
 
 export interface ModelRunOptions {
   flavour: Flavour;
@@ -95,12 +106,55 @@ async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships
     real.proposals.map((p) => (p.values.scheduleFilter && p.values.scheduleKey ? scheduleSet(t, p.values) : undefined)),
   );
   const model: Model = newModel(flavour, kind, initial);
+  // the links a run starts with: contact 0 linked to both parents, contact 1 to the first (a step
+  // on one link of a contact linked to several parents meets the others at once)
+  await linkAtStart(real, model);
+  // an Endorsement run starts with a soft-deleted record (a Reinstate, right or through the wrong
+  // proposal, and its repetition, have something to name from the first step)
+  if (kind === 'Endorsement') await deleteAtStart(real, model);
   real.log.push(
     `proposals (${kind}) ${real.proposals.map((p) => `${p.proposalId}: records ${p.values.locationIds.join(', ')}`).join('; ')}; parents ${real.parents
       .map((x) => `${x.domain}/${x.id} (${x.textMatchField}=${x.textMatchKey})`)
       .join(', ')}; contacts ${real.contacts.join(', ')}`,
   );
   return { model, real };
+}
+
+/** The links every run starts with, made through Link/Upsert (a step the model needs: LINK-013). */
+const START_LINKS: LinkSlot[] = [
+  { parent: 0, contact: 0 },
+  { parent: 1, contact: 0 },
+  { parent: 0, contact: 1 },
+];
+
+async function linkAtStart(real: Real, model: Model): Promise<void> {
+  for (const slot of START_LINKS) {
+    const rel = relationshipIndex(slot);
+    const p = real.parents[slot.parent];
+    await real.t.needs('LINK-013', `link contact ${real.contacts[slot.contact]} to ${p.domain} ${p.id}`, async () => {
+      const res = await real.t.links.upsert({
+        parentDomain: p.domain,
+        parentId: p.id,
+        childDomain: 'Contact',
+        childId: real.contacts[slot.contact],
+        ...(rel === undefined ? {} : { relationship: real.relationships[rel] }),
+      });
+      expect(isRefusal(res), `Link/Upsert: ${res.status} ${res.text.slice(0, 200)}`).toBe(false);
+    });
+    applyLinkUpsert(model.links, slot);
+  }
+  real.log.push(`links at the start (Link/Upsert): ${START_LINKS.map(slotKey).join(', ')} (parent:contact)`);
+}
+
+async function deleteAtStart(real: Real, model: Model): Promise<void> {
+  const p = real.proposals[0];
+  const id = p.values.locationIds[0];
+  await real.t.needs('SCHED-019', `soft-delete record ${id} of Endorsement ${p.proposalId}`, async () => {
+    const res = await deleteSchedule(real.t, p.proposalId, p.scheduleDomain, id);
+    expect(res.body, `DELETE ${id}: ${res.status}`).toMatchObject({ IsSuccessful: true, RecordID: id });
+  });
+  applyDelete(model, id);
+  real.log.push(`soft-deleted at the start (DELETE): record ${id} of proposal ${p.proposalId}`);
 }
 
 export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: number; runs: number }> {

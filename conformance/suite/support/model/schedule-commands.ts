@@ -324,9 +324,11 @@ class UpdateTwiceCommand implements Cmd {
  * DELETE, or a Reinstate. The update and deletes fail; the Reinstate's answer is not stated; in
  * every case nothing changes on either proposal (SCHED-010).
  */
+export type ForeignOp = 'update' | 'batch-delete' | 'delete' | 'reinstate';
+
 class ForeignCommand implements Cmd {
   constructor(
-    readonly op: 'update' | 'batch-delete' | 'delete' | 'reinstate',
+    readonly op: ForeignOp,
     readonly pick: number,
   ) {}
   private candidates(m: Model) {
