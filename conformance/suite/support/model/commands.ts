@@ -73,6 +73,7 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     fc.tuple(pick, proposal).map(([p, q]) => new UpdateTwiceCommand(p, q)),
     foreign,
     foreign,
+    foreign,
     upsert,
     upsert,
     upsert,

@@ -194,8 +194,8 @@ async function check(
 ): Promise<{ failed: false; runs: number } | { failed: true; runs: number; error: Error }> {
   let failingLog: string[] = [];
   const kind = fc.oneof(
-    { weight: 3, arbitrary: fc.constant<ProposalKind>('Endorsement') },
-    { weight: 2, arbitrary: fc.constantFrom(...OTHER_KINDS) },
+    { weight: 4, arbitrary: fc.constant<ProposalKind>('Endorsement') },
+    { weight: 1, arbitrary: fc.constantFrom(...OTHER_KINDS) },
   );
   const property = fc.asyncProperty(
     kind,
