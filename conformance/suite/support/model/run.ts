@@ -10,7 +10,9 @@ import type { Ctx } from '../request.js';
 import { deleteSchedule, readRecord, scheduleSet } from '../schedules.js';
 import { blamed } from './blame.js';
 import { commandArbitraries } from './commands.js';
-import type { Real } from './read-back.js';
+import { checkSchedules, type Real } from './read-back.js';
+import { curlCommand, TOKEN_VAR } from '../../../src/report/curl.js';
+import type { Exchange } from '../../../src/suite-api/client.js';
 import { applyLinkUpsert, relationshipIndex, slotKey, type LinkSlot } from './links-oracle.js';
 import { expect } from 'vitest';
 import { isRefusal } from '../../../src/suite-api/meaning.js';
@@ -155,6 +157,23 @@ async function deleteAtStart(real: Real, model: Model): Promise<void> {
   });
   applyDelete(model, id);
   real.log.push(`soft-deleted at the start (DELETE): record ${id} of proposal ${p.proposalId}`);
+  // what the interface shows of it now is what later steps must leave as it is (read-back.ts)
+  await checkSchedules(model, real, 'SCHED-019');
+}
+
+/**
+ * The writes of one run as curl commands a person can replay (report/curl.ts): the requests of
+ * this test that are not reads and name one of the run's own objects (its proposals in the path,
+ * its contacts in the body), so the other checks running at once are left out.
+ */
+function replayLines(t: Ctx, real: Real): string[] {
+  const auth = { header: t.bindings.tokenHeader, prefix: t.bindings.tokenPrefix };
+  const ours = (x: Exchange) =>
+    real.proposals.some((p) => x.url.includes(`/Proposals/${p.proposalId}/`)) ||
+    real.contacts.some((c) => new RegExp(`\\b${c}\\b`).test(x.requestBody ?? ''));
+  return t.exchanges
+    .filter((x) => x.method !== 'GET' && ours(x))
+    .map((x) => `  ${curlCommand(x, auth).command.replace(/\n/g, '\n  ')}`);
 }
 
 export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: number; runs: number }> {
@@ -193,6 +212,7 @@ async function check(
   }: { runSeed: number; seed: number; numRuns: number; rels: string[]; which: string },
 ): Promise<{ failed: false; runs: number } | { failed: true; runs: number; error: Error }> {
   let failingLog: string[] = [];
+  let failingReplay: string[] = [];
   const kind = fc.oneof(
     { weight: 4, arbitrary: fc.constant<ProposalKind>('Endorsement') },
     { weight: 1, arbitrary: fc.constantFrom(...OTHER_KINDS) },
@@ -207,6 +227,7 @@ async function check(
         await fc.asyncModelRun(() => s, cmds);
       } catch (e) {
         failingLog = s.real.log;
+        failingReplay = replayLines(t, s.real);
         throw e;
       }
     },
@@ -228,6 +249,8 @@ async function check(
     `${t.run.skipShrink ? 'counterexample (not shrunk: --skip-shrink)' : 'shrunk counterexample'}: proposal type ${String(k)}; steps ${String(cmds)}`,
     'steps of the counterexample as sent:',
     ...failingLog.map((l) => `  ${l}`),
+    `the writes of the counterexample as curl commands (set $${TOKEN_VAR}; the provider states are not included):`,
+    ...failingReplay,
   ].join('\n');
   const requirement = blamed(cause);
   if (requirement && o.judges.includes(requirement)) {
