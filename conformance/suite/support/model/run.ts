@@ -181,6 +181,10 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
   const rels = (await t.given('contact relationships')).relationships;
   if (!Array.isArray(rels) || rels.length < 2)
     throw new PreconditionFailedError("provider state 'contact relationships' gives fewer than two codes");
+  // --model-runs: more sequences for a nightly run (the reference flavour makes half as many), with
+  // the time limit scaled along (the test's own timeout is the run's --test-timeout)
+  const scale = t.run.modelRuns !== undefined ? t.run.modelRuns / 8 : 1;
+  o = { ...o, numRuns: Math.max(1, Math.round(o.numRuns * scale)), timeLimitMs: o.timeLimitMs * Math.max(1, scale) };
   const shards = Math.max(1, Math.min(o.shards ?? 1, o.numRuns));
   const checks = await Promise.all(
     Array.from({ length: shards }, (_, i) =>
