@@ -164,6 +164,11 @@ conformance(
     expect(keysOf(rec)).toEqual(['TheText', r.numberField].sort());
     expect(rec.TheText).toEqual(r.textValue);
     expect(rec).not.toHaveProperty(r.textField);
+    // the field and an alias of it in one list (issue 44): both keys, each with the field's value
+    const both = await getRecord(t, r, { columns: `${r.textField},${r.textField} as SameText` });
+    expect(keysOf(both)).toEqual([r.textField, 'SameText'].sort());
+    expect(both.SameText, `"${r.textField}, ${r.textField} as SameText": the alias`).toEqual(r.textValue);
+    expect(both[r.textField]).toEqual(r.textValue);
 
     const row = await findRow(t, r.domain, r.keyField, r.id, {
       columns: `${r.keyField},${r.textField} as AliasedText`,

@@ -21,6 +21,7 @@ const CORE = [
   'SCHED-005',
   'SCHED-007',
   'SCHED-008',
+  'SCHED-010',
   'SCHED-011',
   'SCHED-012',
   'SCHED-013',
@@ -33,13 +34,14 @@ const CORE = [
   'SCHED-022',
   'SCHED-023',
   'PROP-001',
+  'LINK-009',
   'LINK-011',
   'LINK-013',
   'LINK-014',
   'LINK-015',
 ];
 /** What the reference flavour adds. */
-const REFERENCE = ['SCHED-024', 'SCHED-027', 'QRY-020', 'LINK-007', 'LINK-017'];
+const REFERENCE = ['SCHED-024', 'SCHED-027', 'LINK-007', 'LINK-017'];
 
 conformance(
   {

@@ -5,6 +5,22 @@ import { type Case, get, json, ok, recordFrom } from './canned-cases.js';
 
 export const COL_FAULT_CASES: Case[] = [
   {
+    fault: 'alias-of-requested-field-null',
+    title: 'the alias of a field also requested bare is null; a lone alias keeps its value',
+    steps: [
+      {
+        req: get('/api/Claim/1?columns=ClaimNumber,ClaimNumber%20as%20Number'),
+        upstream: ok({ Record: { ClaimNumber: 'C-1', Number: 'C-1' }, Domain: 'Claim', Id: 1 }),
+        expect: (out) => expect(json(out).Record).toEqual({ ClaimNumber: 'C-1', Number: null }),
+      },
+      {
+        req: get('/api/Claim/Query?columns=ClaimNumber%20as%20Number'),
+        upstream: ok({ List: [{ Number: 'C-1' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ Number: 'C-1' }]),
+      },
+    ],
+  },
+  {
     fault: 'column-alias-ignored',
     title: 'aliases are dropped from the column list',
     steps: [

@@ -104,6 +104,25 @@ function aliasesDropped(req: ProxyRequest): ProxyRequest {
 
 export const COL_FAULTS: Fault[] = [
   {
+    // issue 44: the column list is read into a map by field, so the second mention of a field wins
+    // the slot and its alias comes back empty
+    name: 'alias-of-requested-field-null',
+    area: 'COL',
+    description:
+      '`columns=X, X as Y` answers null for Y: a field requested bare and under an alias fills only the bare key.',
+    requirements: ['COL-003'],
+    rewrite: onJsonResponse(READS, (body, req) => {
+      const items = parseColumns(req.query.get('columns')) ?? [];
+      const bare = new Set(items.filter((c) => c.key === c.field).map((c) => c.field));
+      const nulled = items.filter((c) => c.key !== c.field && bare.has(c.field)).map((c) => c.key);
+      if (!nulled.length || !body || typeof body !== 'object') return;
+      const rows: unknown[] = Array.isArray(body.List) ? body.List : [body.Record];
+      for (const row of rows)
+        if (row && typeof row === 'object')
+          for (const k of nulled) if (k in row) (row as Record<string, unknown>)[k] = null;
+    }),
+  },
+  {
     name: 'column-alias-ignored',
     area: 'COL',
     description: '`<field> as <Alias>` is read as the bare field: the value comes back under the field name.',

@@ -369,6 +369,59 @@ export const LINK_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'link-remove-by-match-field-removes-domain',
+    title: "a remove by match field also removes the child's links to the other parents of that domain",
+    side: {
+      'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID': {
+        status: 200,
+        json: {
+          List: [
+            { ParentDomainID: 1, ParentID: 1 },
+            { ParentDomainID: 1, ParentID: 2 },
+            { ParentDomainID: 6, ParentID: 7 },
+          ],
+        },
+      },
+      'POST /api/Link/Remove': { status: 200, json: { IsSuccessful: true } },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordMatchField: 'ClaimNumber',
+          ParentRecordKey: 'C-1',
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        upstream: ok({ IsSuccessful: true, Message: 'Link removed.' }),
+        expect: (out, f, side) => {
+          expect(f).toHaveLength(1);
+          expect(json(out).IsSuccessful).toBe(true);
+          // both Claim links go (the named one is gone already: its Remove answers false); Policy 7 stays
+          expect(side).toEqual([
+            'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID [ADMIN]',
+            'POST /api/Link/Remove [ADMIN]',
+            'POST /api/Link/Remove [ADMIN]',
+          ]);
+        },
+      },
+      {
+        // by primary key: untouched
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        upstream: ok({ IsSuccessful: true, Message: 'Link removed.' }),
+        expect: (out, f, side) => {
+          expect(f).toHaveLength(1);
+          expect(side).toEqual([]);
+        },
+      },
+    ],
+  },
+  {
     fault: 'link-remove-ignores-parent-domain',
     title: 'a remove also removes the links of the child to parents of other domains with the same ID',
     side: {

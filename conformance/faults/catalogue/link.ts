@@ -527,6 +527,25 @@ export const LINK_FAULTS: Fault[] = [
     }),
   },
   {
+    // issue 44: a bug of sequences (a contact linked to two parents of one domain, then a Remove by
+    // match field), caught by the model-based test
+    name: 'link-remove-by-match-field-removes-domain',
+    area: 'LINK',
+    description:
+      "Link/Remove with the parent named by match field deletes the child's links to every parent of that domain, not only to the parent the key names.",
+    requirements: ['LINK-009'],
+    rewrite: on(['removeLink'], async (req, _route, ctx, next) => {
+      const b = linkBody(req);
+      const byMatch = b && b.ParentRecordID === undefined && typeof b.ParentRecordMatchField === 'string';
+      const before = byMatch ? await linksOfChild(ctx, b, undefined) : [];
+      const res = await next(req);
+      const out = bodyJson(res);
+      if (!isOk(res) || !b || out?.IsSuccessful === false) return res;
+      for (const l of before) if (l.ParentDomain === b.ParentDomain) await removeLinkRow(ctx, l);
+      return res;
+    }),
+  },
+  {
     name: 'link-ids-as-strings',
     area: 'LINK',
     description: 'Link/Query serialises the ID columns as strings ("1001") instead of integers.',

@@ -414,4 +414,112 @@ export const SCHED_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'update-debounced-within-two-seconds',
+    title:
+      'a second valid update of a record at once is dropped and acknowledged; an emptying one and other records pass',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=false`, { Updates: [{ ID: 7, Fields: { LocationName: 'A' } }] }),
+        upstream: upserted({ Updates: [result(true, 7, 0)] }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(1);
+          expect(json(f[0]!).Updates).toEqual([{ ID: 7, Fields: { LocationName: 'A' } }]);
+          expect(json(out).Updates).toEqual([result(true, 7, 0)]);
+        },
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=false`, {
+          Updates: [
+            { ID: 8, Fields: { LocationName: 'B' } },
+            { ID: 7, Fields: { LocationName: 'C' } },
+            { ID: 7, Fields: { LocationName: '' } },
+          ],
+        }),
+        // the upstream numbers what it got: 8 at 0, the emptying update of 7 at 1
+        upstream: upserted({ Updates: [result(true, 8, 0), result(false, 7, 1)] }),
+        expect: (out, f) => {
+          expect(json(f[0]!).Updates).toEqual([
+            { ID: 8, Fields: { LocationName: 'B' } },
+            { ID: 7, Fields: { LocationName: '' } },
+          ]);
+          expect(json(out).Updates.map((r: any) => [r.RecordID, r.OrderNumber, r.IsSuccessful])).toEqual([
+            [8, 0, true],
+            [7, 1, true],
+            [7, 2, false],
+          ]);
+        },
+      },
+    ],
+  },
+  {
+    fault: 'reinstate-again-inserts-copy',
+    title: 'a refused Reinstate of a record restored before inserts a copy and answers success; others pass',
+    side: {
+      'GET /api/ProposalLocation/7?columns=': record({
+        LocationName: 'L7',
+        Address1: 'a',
+        City: 'c',
+        StateCode: 's',
+        ZipCode: 'z',
+      }),
+      [`POST ${SCHED}/UpsertMulti?isAtomic=false`]: { status: 200, json: { Inserts: [result(true, 99, 0)] } },
+    },
+    steps: [
+      {
+        req: post(`${SCHED}/9/Reinstate`),
+        upstream: makeResponse(409, result(false, 0, null, 'not deleted')),
+        expect: (out, _f, side) => (expect(out.status).toBe(409), expect(side).toEqual([])),
+      },
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        upstream: ok(result(true, 7, null, 'Reinstated.')),
+        expect: (out, _f, side) => (expect(json(out).IsSuccessful).toBe(true), expect(side).toEqual([])),
+      },
+      {
+        req: post(`${SCHED}/7/Reinstate`),
+        upstream: makeResponse(409, result(false, 0, null, 'not deleted')),
+        expect: (out, _f, side) => {
+          expect(out.status).toBe(200);
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7, OrderNumber: null });
+          expect(side).toEqual([
+            'GET /api/ProposalLocation/7?columns=LocationName%2CAddress1%2CCity%2CStateCode%2CZipCode [ADMIN]',
+            `POST ${SCHED}/UpsertMulti?isAtomic=false [ADMIN]`,
+          ]);
+        },
+      },
+    ],
+  },
+  {
+    fault: 'reinstate-finds-record-by-id-alone',
+    title:
+      "a refused Reinstate through another proposal's path is sent again through the proposal that deleted the record",
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: ok(result(true, 7, null, 'Deleted.')),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+      {
+        req: post('/api/Quotes/Proposals/6/Schedules/ProposalLocation/7/Reinstate'),
+        upstream: (req) =>
+          req.path.includes('/Proposals/5/')
+            ? ok(result(true, 7, null, 'Reinstated.'))
+            : makeResponse(404, result(false, 0, null, 'not found')),
+        expect: (out, f) => {
+          expect(f.map((r) => r.path)).toEqual([
+            '/api/Quotes/Proposals/6/Schedules/ProposalLocation/7/Reinstate',
+            `${SCHED}/7/Reinstate`,
+          ]);
+          expect(json(out).IsSuccessful).toBe(true);
+        },
+      },
+      {
+        // a record no DELETE went through: passes
+        req: post('/api/Quotes/Proposals/6/Schedules/ProposalLocation/8/Reinstate'),
+        upstream: makeResponse(404, result(false, 0, null, 'not found')),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(404)),
+      },
+    ],
+  },
 ];

@@ -33,6 +33,9 @@ import {
   upsertBody,
 } from './util.js';
 
+/** The ProposalLocation fields the spec names (2.5). */
+const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
+
 function results(body: Json): ScheduleResult[] {
   if (!body || typeof body !== 'object') return [];
   if ('IsSuccessful' in body) return [body];
@@ -464,6 +467,96 @@ const SCHED_READ_BACK: Fault[] = [
         input.Inserts.filter((_, i) => !failed.has(i)),
       );
       return res;
+    }),
+  },
+  // issue 44: bugs of sequences (a repetition, a wrong-proposal reference), caught by the
+  // model-based test
+  {
+    name: 'update-debounced-within-two-seconds',
+    area: 'SCHED',
+    description:
+      'Updates are written back debounced: a second valid update of one schedule record within two seconds of the last is acknowledged as successful and lost.',
+    requirements: ['SCHED-011'],
+    rewrite: on(['upsertSchedules'], async (req, route, ctx, next) => {
+      const input = upsertBody(req);
+      if (!input || input.Updates.length === 0) return next(req);
+      const now = Date.now();
+      const written: Map<string, number> = ctx.memory.get('lastWrite') ?? new Map();
+      ctx.memory.set('lastWrite', written);
+      const key = (id: unknown) => `${route.proposalId}/${route.domain}/${String(id)}`;
+      // validation still runs first: an update that empties LocationName is not debounced
+      const dropped = new Set<number>();
+      input.Updates.forEach((u: { ID?: unknown; Fields?: Record<string, unknown> }, i) => {
+        const last = written.get(key(u?.ID));
+        if (last !== undefined && now - last < 2000 && u?.Fields?.LocationName !== '') dropped.add(i);
+      });
+      const kept = input.Updates.map((u, i) => ({ u, i })).filter((x) => !dropped.has(x.i));
+      const res = await next(dropped.size ? withRequestJson(req, { ...input, Updates: kept.map((x) => x.u) }) : req);
+      const body = bodyJson(res);
+      if (res.status !== 200 || !body || !Array.isArray(body.Updates)) return res;
+      // the kept items' results at their positions in the batch as sent; the dropped ones acknowledged
+      const out: ScheduleResult[] = body.Updates.map((r: ScheduleResult) => ({
+        ...r,
+        OrderNumber: typeof r?.OrderNumber === 'number' ? (kept[r.OrderNumber]?.i ?? r.OrderNumber) : r?.OrderNumber,
+      }));
+      for (const r of out) if (r?.IsSuccessful === true) written.set(key(r.RecordID), now);
+      if (!(atomic(req) && anyFailed(body)))
+        for (const i of dropped) {
+          const id = Number(input.Updates[i].ID);
+          out.push(okResult(id, i, `Updated schedule with id ${id} successfully.`));
+          written.set(key(id), now);
+        }
+      body.Updates = out.sort((a, b) => Number(a.OrderNumber) - Number(b.OrderNumber));
+      return dropped.size ? withResponseJson(res, body) : res;
+    }),
+  },
+  {
+    name: 'reinstate-again-inserts-copy',
+    area: 'SCHED',
+    description:
+      'A Reinstate of a record that a Reinstate restored before writes the restore as an insert of its values: a copy of the record appears, and the answer is a success.',
+    requirements: ['SCHED-021'],
+    rewrite: on(['reinstateSchedule'], async (req, route, ctx, next) => {
+      const restored: Set<string> = ctx.memory.get('restored') ?? new Set();
+      ctx.memory.set('restored', restored);
+      const key = `${route.proposalId}/${route.domain}/${route.scheduleId}`;
+      const res = await next(req);
+      if (isOk(res) && bodyJson(res)?.IsSuccessful === true) {
+        restored.add(key);
+        return res;
+      }
+      if (!restored.has(key)) return res;
+      const fields = await readRecord(ctx, route.domain, route.scheduleId, [...LOC_FIELDS]);
+      if (!fields) return res;
+      const ins = await ctx.call(
+        'POST',
+        `/api/Quotes/Proposals/${encodeURIComponent(route.proposalId)}/Schedules/${encodeURIComponent(route.domain)}/UpsertMulti?isAtomic=false`,
+        { body: { Inserts: [{ Fields: fields }], Updates: [], Deletes: [] } },
+      );
+      if (ins.json?.Inserts?.[0]?.IsSuccessful !== true) return res;
+      const id = Number(route.scheduleId);
+      return makeResponse(200, okResult(id, null, `Reinstated schedule with id ${id} successfully.`));
+    }),
+  },
+  {
+    name: 'reinstate-finds-record-by-id-alone',
+    area: 'SCHED',
+    description:
+      "Reinstate looks the soft-deleted record up by its ID alone: through another proposal's path it restores a record of the proposal that deleted it.",
+    requirements: ['SCHED-010'],
+    rewrite: on(['deleteSchedule', 'reinstateSchedule'], async (req, route, ctx, next) => {
+      const owners: Map<string, string> = ctx.memory.get('deletedBy') ?? new Map();
+      ctx.memory.set('deletedBy', owners);
+      const key = `${route.domain}/${route.scheduleId}`;
+      const res = await next(req);
+      const done = isOk(res) && bodyJson(res)?.IsSuccessful === true;
+      if (route.op === 'deleteSchedule') {
+        if (done) owners.set(key, route.proposalId);
+        return res;
+      }
+      const owner = owners.get(key);
+      if (done || owner === undefined || owner === route.proposalId) return res;
+      return next(cloneRequest(req, { path: replaceSegment(req.path, 3, owner) }));
     }),
   },
   {

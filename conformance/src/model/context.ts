@@ -57,6 +57,8 @@ export interface RunContext {
   seed?: number;
   /** recordHar: the directory the workers spool the run's exchanges to (suite-api/spool.ts). */
   harSpool?: string;
+  /** --model-runs: sequences the core model-based test generates (default: its own, 8). */
+  modelRuns?: number;
   /** --skip-shrink: a failing model-based test reports the first failing sequence, not shrunk. */
   skipShrink?: boolean;
   /**
@@ -114,6 +116,7 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
     bindings: defaultBindings,
     seed: envOption('seed', env),
     skipShrink: envOption('skipShrink', env) ?? false,
+    modelRuns: envOption('modelRuns', env),
   };
 }
 

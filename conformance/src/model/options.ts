@@ -399,6 +399,14 @@ export const RUN_OPTIONS = [
     help: 'seed of the generated (model-based) tests; default random, printed and kept in results.json',
   },
   {
+    key: 'modelRuns',
+    flag: '--model-runs <n>',
+    env: 'CONFORMANCE_MODEL_RUNS',
+    kind: 'integer',
+    min: 1,
+    help: 'sequences the core model-based test generates (default 8, within the core run budget; the reference one makes half as many): more for a nightly run, with --test-timeout raised to match',
+  },
+  {
     key: 'skipShrink',
     flag: '--skip-shrink',
     env: 'CONFORMANCE_SKIP_SHRINK',

@@ -146,6 +146,7 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       bindings: o.bindings,
       seed,
       skipShrink: o.skipShrink,
+      ...(o.modelRuns !== undefined ? { modelRuns: o.modelRuns } : {}),
       ...(hooks.tests ? { tests: hooks.tests } : {}),
     };
     const info: RunInfo = {

@@ -35,13 +35,20 @@ export type RecordState = 'active' | 'soft-deleted' | 'deleted' | 'unknown';
 
 export interface ScheduleRecord {
   id: number;
+  /** The proposal it belongs to (0 or 1: the model runs two proposals of one type). */
+  proposal: number;
   fields: LocFields;
   state: RecordState;
-}
-
-export interface LinkSlot {
-  parent: number;
-  contact: number;
+  /** Restored by a Reinstate once already: a second Reinstate of it is a repetition (nothing may change). */
+  reinstated?: boolean;
+  /**
+   * What a read by ID showed while the model makes no claim about it (soft-deleted, unknown):
+   * the spec does not say what it shows, but a step that does not name the record through its own
+   * proposal must not change it, so every later read must show the same.
+   */
+  seenRead?: string;
+  /** The same for the proposal's listing: whether it listed the record (and with which values). */
+  seenListed?: string;
 }
 
 export interface Model {
@@ -51,10 +58,13 @@ export interface Model {
   records: ScheduleRecord[];
   /** Inserted records whose IDs the answer did not give (an atomic batch may leave them out). */
   untracked: number;
-  /** Linked (parent, contact) pairs, as `p:c`. */
+  /**
+   * Their values, by proposal: a listing of the proposal's records that shows a record the model
+   * does not know adopts it when it holds the values of such an insert (values are unique per run).
+   */
+  pendingInserts: Array<{ proposal: number; fields: LocFields }>;
+  /** Linked (parent, contact) pairs, as `p:c` (links-oracle.ts). */
   links: Set<string>;
-  parents: number;
-  contacts: number;
   /** Counter for distinct field values (deterministic for a seed). */
   seq: number;
   /**
@@ -69,15 +79,18 @@ export interface Model {
 
 export type BatchArray = 'Inserts' | 'Updates' | 'Deletes';
 
-export function newModel(flavour: Flavour, kind: ProposalKind, initial: Array<{ id: number; fields: LocFields }>) {
+export function newModel(
+  flavour: Flavour,
+  kind: ProposalKind,
+  initial: Array<{ id: number; proposal: number; fields: LocFields }>,
+) {
   const m: Model = {
     flavour,
     kind,
     records: initial.map((r) => ({ ...r, fields: { ...r.fields }, state: 'active' as RecordState })),
     untracked: 0,
+    pendingInserts: [],
     links: new Set(),
-    parents: 2,
-    contacts: 3,
     seq: 0,
     ordersShown: new Set(),
   };
@@ -90,6 +103,8 @@ export function newModel(flavour: Flavour, kind: ProposalKind, initial: Array<{ 
 type InsertKind = 'valid' | 'missing-name';
 type UpdateKind = 'valid' | 'empty-name';
 export interface BatchSpec {
+  /** The proposal whose path the batch is sent to (0 or 1). */
+  proposal: number;
   /** undefined = the isAtomic parameter left out (non-atomic, SCHED-013). */
   atomic: boolean | undefined;
   inserts: InsertKind[];
@@ -98,6 +113,7 @@ export interface BatchSpec {
 }
 
 export interface ResolvedBatch {
+  proposal: number;
   atomic: boolean | undefined;
   inserts: Array<{ kind: InsertKind; fields: Partial<LocFields> }>;
   updates: Array<{ kind: UpdateKind; id: number; fields: Partial<LocFields> }>;
@@ -109,11 +125,20 @@ export function takenIds(m: Model): Set<number> {
   return new Set(m.records.filter((r) => r.state === 'active' || r.state === 'soft-deleted').map((r) => r.id));
 }
 
-export function activeRecords(m: Model): ScheduleRecord[] {
-  return m.records.filter((r) => r.state === 'active');
+/** The active records, of one proposal when `proposal` is given. */
+export function activeRecords(m: Model, proposal?: number): ScheduleRecord[] {
+  return m.records.filter((r) => r.state === 'active' && (proposal === undefined || r.proposal === proposal));
 }
 
-function freshFields(m: Model, what: string): LocFields {
+/** A record changes state: what was seen of it while the model made no claim no longer holds. */
+export function setState(r: ScheduleRecord, state: RecordState) {
+  if (r.state === state) return;
+  r.state = state;
+  delete r.seenRead;
+  delete r.seenListed;
+}
+
+export function freshFields(m: Model, what: string): LocFields {
   const n = ++m.seq;
   return {
     LocationName: `M${n} ${what}`,
@@ -137,7 +162,7 @@ function take<T>(pool: T[], pick: number): T | undefined {
  * an insert without LocationName, an update of LocationName to empty.
  */
 export function resolveBatch(m: Model, spec: BatchSpec): ResolvedBatch {
-  const pool = activeRecords(m).map((r) => r.id);
+  const pool = activeRecords(m, spec.proposal).map((r) => r.id);
   const updates: ResolvedBatch['updates'] = [];
   for (const u of spec.updates) {
     const id = take(pool, u.pick);
@@ -161,7 +186,7 @@ export function resolveBatch(m: Model, spec: BatchSpec): ResolvedBatch {
     const { LocationName: _drop, ...rest } = f;
     return { kind, fields: rest };
   });
-  return { atomic: spec.atomic, inserts, updates, deletes };
+  return { proposal: spec.proposal, atomic: spec.atomic, inserts, updates, deletes };
 }
 
 /** The arrays of a resolved batch that hold items. */
@@ -226,24 +251,48 @@ export function applyBatch(m: Model, b: ResolvedBatch, e: BatchExpectation, newI
     const id = newIds[i];
     if (id === undefined) {
       m.untracked++;
+      m.pendingInserts.push({ proposal: b.proposal, fields: it.fields as LocFields });
       return;
     }
     // The spec does not say IDs of deleted records are never given again: a new record replaces it.
     m.records = m.records.filter((x) => x.id !== id);
-    m.records.push({ id, fields: it.fields as LocFields, state: 'active' });
+    m.records.push({ id, proposal: b.proposal, fields: it.fields as LocFields, state: 'active' });
   });
   for (const u of b.updates) {
     if (u.kind !== 'valid') continue;
     const r = m.records.find((x) => x.id === u.id)!;
     r.fields = { ...r.fields, ...u.fields };
   }
-  for (const d of b.deletes) m.records.find((x) => x.id === d.id)!.state = deletedState(m, 'batch');
+  for (const d of b.deletes)
+    setState(
+      m.records.find((x) => x.id === d.id)!,
+      deletedState(m, 'batch'),
+    );
+}
+
+/**
+ * A record of the listing the model does not know: adopted when it holds the values of an insert
+ * whose ID the answer left out (then it is that insert's record), else undefined.
+ */
+export function adoptListed(m: Model, proposal: number, id: number, fields: unknown): ScheduleRecord | undefined {
+  const i = m.pendingInserts.findIndex(
+    (p) => p.proposal === proposal && JSON.stringify(p.fields) === JSON.stringify(fields),
+  );
+  if (i < 0) return undefined;
+  const [p] = m.pendingInserts.splice(i, 1);
+  const rec: ScheduleRecord = { id, proposal, fields: p.fields, state: 'active' };
+  m.records = m.records.filter((x) => x.id !== id);
+  m.records.push(rec);
+  return rec;
 }
 
 // ------------------------------------------------------------------------- DELETE and Reinstate
 
 export function applyDelete(m: Model, id: number) {
-  m.records.find((x) => x.id === id)!.state = deletedState(m, 'single');
+  setState(
+    m.records.find((x) => x.id === id)!,
+    deletedState(m, 'single'),
+  );
 }
 
 /**
@@ -251,20 +300,31 @@ export function applyDelete(m: Model, id: number) {
  * permanently deleted one is refused and stays gone (SCHED-022). Other cases are the reference's
  * choice (SCHED-024: refused with 409) and are only generated in the reference flavour.
  */
-export function reinstateOutcome(r: ScheduleRecord): 'restored' | 'refused' | 'unknown' {
+export function reinstateOutcome(m: Model, r: ScheduleRecord): 'restored' | 'refused' | 'unknown' {
   if (r.state === 'soft-deleted') return 'restored';
-  if (r.state === 'deleted' || r.state === 'active') return 'refused';
+  if (r.state === 'deleted') return 'refused';
+  // a repeated Reinstate of a restored record: the spec gives no answer (the reference: 409,
+  // SCHED-024), only that nothing changes (no copy, no other record touched)
+  if (r.state === 'active') return m.flavour === 'reference' ? 'refused' : 'unknown';
   return 'unknown';
 }
 
 export function applyReinstate(r: ScheduleRecord) {
-  if (r.state === 'soft-deleted') r.state = 'active';
+  if (r.state !== 'soft-deleted') return;
+  setState(r, 'active');
+  r.reinstated = true;
 }
 
-/** Records a Reinstate step may name in this flavour. */
+/**
+ * Records a Reinstate step may name in this flavour: soft-deleted and deleted ones, and restored
+ * ones again (a repetition, which must change nothing); in the reference any record but those in
+ * an unknown state.
+ */
 export function reinstateCandidates(m: Model): ScheduleRecord[] {
   return m.records.filter((r) =>
-    m.flavour === 'reference' ? r.state !== 'unknown' : r.state === 'soft-deleted' || r.state === 'deleted',
+    m.flavour === 'reference'
+      ? r.state !== 'unknown'
+      : r.state === 'soft-deleted' || r.state === 'deleted' || (r.state === 'active' && r.reinstated === true),
   );
 }
 
@@ -280,36 +340,4 @@ export function expectedRead(m: Model, r: ScheduleRecord): LocFields | 'absent' 
     case 'unknown':
       return undefined;
   }
-}
-
-// ------------------------------------------------------------------------- links
-
-export const slotKey = (s: LinkSlot) => `${s.parent}:${s.contact}`;
-
-/**
- * The relationship a (parent, contact) link is always upserted and removed with: fixed per pair,
- * so the model does not depend on whether the relationship is part of a link's identity (not
- * shown). Some pairs have none; one contact has different relationships to the two parents (2.3:
- * "The same contact can be linked to many parents with different relationships").
- */
-export function relationshipIndex(s: LinkSlot): number | undefined {
-  const k = (s.parent + 2 * s.contact) % 3;
-  return k === 0 ? undefined : k - 1;
-}
-
-/** Upsert creates the link or updates the existing one: afterwards exactly one link (LINK-013/014). */
-export function applyLinkUpsert(m: Model, s: LinkSlot) {
-  m.links.add(slotKey(s));
-}
-
-/** Remove deletes an existing link (LINK-015); removing a link that is not there changes nothing. */
-export function applyLinkRemove(m: Model, s: LinkSlot): boolean {
-  return m.links.delete(slotKey(s));
-}
-
-/** The parents each contact must be linked to, exactly once each. */
-export function linkedParents(m: Model, contact: number): number[] {
-  const out: number[] = [];
-  for (let p = 0; p < m.parents; p++) if (m.links.has(slotKey({ parent: p, contact }))) out.push(p);
-  return out;
 }

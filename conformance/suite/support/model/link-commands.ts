@@ -1,0 +1,149 @@
+// The link steps of the model-based tests as fast-check commands: Link/Upsert and Link/Remove of
+// a contact to one of two parents of one domain, the parent named by primary key or by its match
+// field (spec 4.4: both identify the same record), once or twice at once. After each step every
+// contact's links are read back (read-back.ts): a step on one (parent, contact) link must leave
+// every other link as it was.
+import type fc from 'fast-check';
+import { expect } from 'vitest';
+import { isRefusal } from '../../../src/suite-api/meaning.js';
+import type { components } from '../../../../spec/generated/openapi.js';
+import type { LinkArgs } from '../../../src/suite-api/dsl.js';
+import type { Ctx } from '../request.js';
+import { judged } from './blame.js';
+import {
+  applyLinkRemove,
+  applyLinkUpsert,
+  existingSlots,
+  relationshipIndex,
+  slotKey,
+  type LinkSlot,
+} from './links-oracle.js';
+import type { Model } from './oracle.js';
+import { checkLinks, type Real } from './read-back.js';
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
+type LinkAnswer = Awaited<ReturnType<Ctx['links']['upsert']>>;
+
+/** How a step names the parent: by primary key, or by its text match field and key (4.4). */
+export type ParentBy = 'id' | 'match';
+
+function linkArgs(r: Real, s: LinkSlot, by: ParentBy): LinkArgs {
+  const p = r.parents[s.parent];
+  const rel = relationshipIndex(s);
+  return {
+    parentDomain: p.domain,
+    ...(by === 'id' ? { parentId: p.id } : { parentMatch: { field: p.textMatchField, key: p.textMatchKey } }),
+    childDomain: 'Contact',
+    childId: r.contacts[s.contact],
+    ...(rel === undefined ? {} : { relationship: r.relationships[rel] }),
+  };
+}
+
+/**
+ * Which link a step names: `slot`; or an existing link, picked by `pick`; or its sibling, the same
+ * contact with the other parent (so that a contact is often linked to both parents). Without
+ * existing links, `slot`.
+ */
+function targetSlot(m: Model, slot: LinkSlot, target: LinkTarget, pick: number, parents: number): LinkSlot {
+  const linked = existingSlots(m.links);
+  if (target === 'slot' || linked.length === 0) return slot;
+  const hit = linked[pick % linked.length];
+  return target === 'existing' ? hit : { parent: (hit.parent + 1) % parents, contact: hit.contact };
+}
+
+export type LinkTarget = 'slot' | 'existing' | 'sibling';
+
+export interface LinkStep {
+  slot: LinkSlot;
+  target: LinkTarget;
+  pick: number;
+  by: ParentBy;
+  /** The same request twice at once. */
+  twice: boolean;
+}
+
+/**
+ * One link step on the link of `slot`, or, when `existing` and there is one, on an existing link
+ * picked by `pick`: sends it through the bindings (`t.links`), logs it, lets the subclass judge the
+ * answer and apply the step to the model, then reads every contact's links back (checkLinks).
+ */
+abstract class LinkCommand implements Cmd {
+  protected abstract readonly op: 'upsert' | 'remove';
+  constructor(readonly s: LinkStep) {}
+  check() {
+    return true;
+  }
+  /**
+   * Judges the answers to the step on `slot` and applies the step to the model; returns the rule
+   * the read-back of every contact's links judges next.
+   */
+  protected abstract judgeAndApply(m: Model, slot: LinkSlot, res: LinkAnswer[]): string;
+  async run(m: Model, r: Real) {
+    const slot = targetSlot(m, this.s.slot, this.s.target, this.s.pick, r.parents.length);
+    const a = linkArgs(r, slot, this.s.by);
+    r.log.push(`Link/${this.name()}${this.s.twice ? ' (twice at once)' : ''} ${JSON.stringify(a)}`);
+    const send = () => r.t.links[this.op](a);
+    const answers = this.s.twice ? await Promise.all([send(), send()]) : [await send()];
+    for (const res of answers) r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
+    const rule = this.judgeAndApply(m, slot, answers);
+    await checkLinks(m, r, rule);
+  }
+  private name() {
+    return this.op === 'upsert' ? 'Upsert' : 'Remove';
+  }
+  toString() {
+    const { slot, target, pick, by, twice } = this.s;
+    const named = target === 'slot' ? slotKey(slot) : `${target} #${pick} else ${slotKey(slot)}`;
+    return `Link${this.name()}${twice ? 'Twice' : ''}(${named}, by ${by})`;
+  }
+}
+
+/** Upserts the link of `slot`, again an existing one (LINK-014: updated, not added twice), or its sibling. */
+class LinkUpsertCommand extends LinkCommand {
+  protected readonly op = 'upsert';
+  protected judgeAndApply(m: Model, slot: LinkSlot, answers: LinkAnswer[]) {
+    // a new link is created (LINK-013); an existing one is updated, not added twice (LINK-014);
+    // twice at once: whichever runs second updates the link the first created (LINK-014)
+    const rule = m.links.has(slotKey(slot)) || answers.length > 1 ? 'LINK-014' : 'LINK-013';
+    // twice at once, one may be refused as a conflict (no rule says both must succeed)
+    judged(rule, () =>
+      expect(
+        answers.some((res) => !isRefusal(res)),
+        `Link/Upsert ${slotKey(slot)} is accepted (${answers.map((res) => `${res.status} ${res.text}`).join('; ')})`,
+      ).toBe(true),
+    );
+    applyLinkUpsert(m.links, slot);
+    return rule;
+  }
+}
+
+/** Removes an existing link (by `pick`), its sibling, or the link of `slot`. */
+class LinkRemoveCommand extends LinkCommand {
+  protected readonly op = 'remove';
+  protected judgeAndApply(m: Model, slot: LinkSlot, answers: LinkAnswer[]) {
+    const existed = applyLinkRemove(m.links, slot);
+    // Removing a link that is not there: the answer is not documented (core checks only that
+    // nothing changed); the reference answers IsSuccessful false (LINK-017). Twice at once, one
+    // of the two removes it.
+    if (existed)
+      judged('LINK-015', () =>
+        expect(
+          answers.some((res) => !isRefusal(res)),
+          `Link/Remove of link ${slotKey(slot)} is accepted`,
+        ).toBe(true),
+      );
+    else if (m.flavour === 'reference')
+      for (const res of answers)
+        judged('LINK-017', () =>
+          expect(
+            (res.json as Partial<LinkRemoveResult> | undefined)?.IsSuccessful,
+            'the reference answers a Remove of no link IsSuccessful false',
+          ).toBe(false),
+        );
+    // a Remove by match field identifies the parent as the key does (LINK-009)
+    return this.s.by === 'match' ? 'LINK-009' : 'LINK-015';
+  }
+}
+
+export { LinkRemoveCommand, LinkUpsertCommand };
