@@ -8,7 +8,7 @@ import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
-import { type Ctx, needsColumnsHonoured, withQuery } from './request.js';
+import { type Ctx, MAX_TAKE, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
 
 export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
 export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
@@ -258,13 +258,15 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
   const filter =
     p.scheduleFilter ?? t.notApplicable("provider state 'a proposal' gave no scheduleFilter (an optional value)");
   const columns = [key, ...LOC_FIELDS].join(',');
-  const path = withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
-    [t.bindings.query.filter]: filter,
-    columns,
-    take: 100,
-    // from the first record, said explicitly: the listing does not rely on the default offset (QRY-007)
-    [t.bindings.query.skip]: 0,
-  });
+  const listing = (take: number) =>
+    withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
+      [t.bindings.query.filter]: filter,
+      columns,
+      take,
+      // from the first record, said explicitly: the listing does not rely on the default offset (QRY-007)
+      [t.bindings.query.skip]: 0,
+    });
+  const path = listing(MAX_TAKE);
   for (const id of p.locationIds) OWNER.set(ownerKey(p.scheduleDomain, id), p.proposalId);
   const first = !LISTED.has(p.proposalId);
   LISTED.add(p.proposalId);
@@ -272,6 +274,7 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
   // test is blocked by it; what the listing holds is judged by the test.
   const set = await t.needs('QRY-001', `list the ${p.scheduleDomain} records of proposal ${p.proposalId}`, async () => {
     const res = await t.raw(path);
+    await needsMaximumTake(t, `GET ${p.scheduleDomain}/Query`, res, MAX_TAKE, () => t.raw(listing(MAX_TAKE - 1)));
     expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
     const list: unknown = isObject(res.json) ? res.json.List : undefined;
     expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);
