@@ -8,7 +8,7 @@ import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
-import { type Ctx, MAX_TAKE, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
+import { type Ctx, MAX_TAKE, judgedAlone, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
 
 export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
 export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
@@ -169,6 +169,32 @@ function expectOrderNumbersInRange(body: UpsertMultiResponse): void {
     } catch (e) {
       throw blockedByStep('SCHED-003', step, e);
     }
+  }
+}
+
+/**
+ * An update names the fields it changes (spec 4.5: `Updates` items are `ID` and `Fields`), so an
+ * update that leaves the required field out is not refused for it: UpsertMulti applies it
+ * (SCHED-008, whose tests update other fields alone). Every test that changes another field relies
+ * on it; a result refusing such an update with the message that the field is required (found by
+ * its OrderNumber in `sent`) fails SCHED-008 alone in a test of SCHED-008 and blocks any other test
+ * by it, instead of failing each requirement of the test (one red line).
+ */
+export function needsUnnamedFieldsKept(
+  results: readonly ScheduleResult[],
+  sent: ReadonlyArray<{ ID: number; Fields?: Row }>,
+  required: string,
+  where: string,
+): void {
+  for (const r of results) {
+    const item = r.OrderNumber === null ? undefined : sent[r.OrderNumber];
+    if (!item || r.IsSuccessful !== false || required in (item.Fields ?? {})) continue;
+    if (!fieldPattern(required).test(r.Message) || !REQUIRED.test(r.Message)) continue;
+    judgedAlone('SCHED-008', `${where}: an update that leaves ${required} out is not refused for it`, () =>
+      expect(r.IsSuccessful, `${where}: update ${r.OrderNumber} of ${JSON.stringify(item.Fields)}: ${r.Message}`).toBe(
+        true,
+      ),
+    );
   }
 }
 
