@@ -440,8 +440,9 @@ export const QRY_FAULTS: Fault[] = [
     area: 'QRY',
     description:
       'A query answer cache keyed without the start offset (kept a minute): every later page of a query is answered with the first page cached.',
-    // QUERIES are both queries: the file query's offset (FILE-022) is cached away as well
-    requirements: ['QRY-006', 'FILE-022'],
+    // QUERIES are both queries: the file query's offset (FILE-022) is cached away as well; a page
+    // kept a minute also answers records as they were (QRY-001: the List holds the records)
+    requirements: ['QRY-006', 'FILE-022', 'QRY-001'],
     rewrite: pageCacheIgnoresOffset,
   },
 ];

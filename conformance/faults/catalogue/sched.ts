@@ -527,7 +527,8 @@ const SCHED_READ_BACK: Fault[] = [
     area: 'SCHED',
     description:
       'Schedule records are read through a cache per URL that UpsertMulti, DELETE and Reinstate never invalidate: a record reads as it was when that URL was first asked.',
-    requirements: ['REC-002'],
+    // a read by ID and a listing that do not answer the stored values: the reads' own rules
+    requirements: ['REC-002', 'QRY-001'],
     rewrite: staleScheduleReads,
   },
   {

@@ -300,7 +300,41 @@ async function findRow(
       if (list.length < FIND_PAGE) break;
     }
   }
+  await needsSameRowWhenAskedAfresh(t, path, sortKey, idKey, id, q, undefined, token);
   throw new Error(`record ${id} not found in GET ${path}`);
+}
+
+/**
+ * A row read by findInQuery (or none: `row` undefined, it was on no page) that a test doubts.
+ * Newest first, the row belongs on the first page; the same first page asked in a form not asked
+ * before (take 99 instead of 100) is another read of the same moment. When that one answers the
+ * row otherwise (listed where it was missing, other values), the pages read before did not answer
+ * the stored records (a copy kept from an earlier read): the listing's own rule
+ * (listingRequirement), so the test is blocked by it. Otherwise the caller judges as before.
+ */
+export async function needsSameRowWhenAskedAfresh(
+  t: Ctx,
+  path: string,
+  sortKey: string,
+  idKey: string,
+  id: number,
+  q: Q,
+  row: Row | undefined,
+  token?: string,
+): Promise<void> {
+  const asked = { ...q, sort: `${sortKey} desc`, take: FIND_PAGE - 1, [t.bindings.query.skip]: 0 };
+  const res = await get(t, path, asked, token);
+  const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
+  const fresh = res.status === 200 && Array.isArray(rows) ? rows.find((r: Row | null) => r?.[idKey] === id) : undefined;
+  if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(row)) return;
+  await t.needs(
+    listingRequirement(path),
+    `GET ${path} answers record ${id} alike on two reads of one moment`,
+    async () =>
+      expect(row, `record ${id} on pages of take=${FIND_PAGE} and on the first page of take=${FIND_PAGE - 1}`).toEqual(
+        fresh,
+      ),
+  );
 }
 
 /**

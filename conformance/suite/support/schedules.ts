@@ -229,6 +229,65 @@ export interface ScheduleTable {
 }
 
 /**
+ * The last answer of each read the helpers below repeat (a record by ID, a proposal's listing), and
+ * how often it was asked again in another form. A read that answers exactly as it did the last time
+ * may be a copy kept from then (a cache not told of a change since); the same read in an equivalent
+ * form never asked before (the columns in another order, another take that still fits the whole
+ * set) then shows it: two reads of one moment that disagree mean the repeated one does not answer
+ * the stored state. That is the read's rule (REC-002 for a read by ID, QRY-001 for a listing,
+ * judged by their tests), so the test is blocked by it instead of failing its own requirement on a
+ * stale answer (one red line). A read that changed is not asked again: it cannot be such a copy.
+ */
+const LAST_ANSWER = new Map<string, string>();
+const ASKED_AGAIN = new Map<string, number>();
+
+interface ReadAnswer {
+  ok: boolean;
+  data: unknown;
+}
+
+/** A comparable form of an answer: its success and, for a record or a listing, its values by key. */
+function answerText(a: ReadAnswer): string {
+  const sortKeys = (v: unknown): unknown =>
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys(v[k])]),
+        )
+      : Array.isArray(v)
+        ? v.map(sortKeys).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1))
+        : v;
+  return JSON.stringify({ ok: a.ok, data: a.ok ? sortKeys(a.data) : undefined });
+}
+
+async function needsFreshRead(
+  t: Ctx,
+  what: string,
+  got: ReadAnswer,
+  again: (k: number) => Promise<ReadAnswer>,
+  requirement = 'REC-002',
+): Promise<void> {
+  const text = answerText(got);
+  const repeated = LAST_ANSWER.get(what) === text;
+  LAST_ANSWER.set(what, text);
+  if (!repeated) return;
+  const k = (ASKED_AGAIN.get(what) ?? 0) + 1;
+  ASKED_AGAIN.set(what, k);
+  const other = answerText(await again(k));
+  await t.needs(requirement, `${what} read again in another form agrees (the answer repeated the last one)`, async () =>
+    expect(other, `${what}: the same read in another form, at the same moment`).toBe(text),
+  );
+}
+
+/** `cols` rotated by k, reversed on every other turn: another order of the same columns. */
+function rotated(cols: readonly string[], k: number): string[] {
+  const n = cols.length;
+  const r = cols.map((_, i) => cols[(i + k) % n]!);
+  return Math.floor(k / n) % 2 === 1 ? r.reverse() : r;
+}
+
+/**
  * The schedule record's ProposalLocation fields, or null when it cannot be read. A record read
  * whose key (read along on the same answer) is another ID blocks the test by REC-002: the values of another record
  * say nothing about what the schedule operation did.
@@ -243,8 +302,12 @@ export async function readRecord(
   const key = table.scheduleKey;
   // the key column rides along on the same read, so the very answer used is the one judged
   const asked = key && !columns.includes(key) ? [...columns, key] : [...columns];
-  const res = await t.api.GET('/api/{domain}/{id}', {
-    params: { path: { domain, id }, query: { columns: asked.join(',') } },
+  const read = (columns: readonly string[]) =>
+    t.api.GET('/api/{domain}/{id}', { params: { path: { domain, id }, query: { columns: columns.join(',') } } });
+  const res = await read(asked);
+  await needsFreshRead(t, `${domain}/${id}`, { ok: res.response.ok, data: res.data }, async (k) => {
+    const again = await read(rotated(asked, k));
+    return { ok: again.response.ok, data: again.data };
   });
   if (!res.response.ok) return null;
   const rec: unknown = res.data?.Record;
@@ -302,6 +365,18 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
     const res = await t.raw(path);
     await needsMaximumTake(t, `GET ${p.scheduleDomain}/Query`, res, MAX_TAKE, () => t.raw(listing(MAX_TAKE - 1)));
     expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
+    // a listing of the proposal's few records in another take that still holds them all
+    const answer = (r: typeof res): ReadAnswer => ({
+      ok: r.status === 200,
+      data: isObject(r.json) ? r.json.List : undefined,
+    });
+    await needsFreshRead(
+      t,
+      `the ${p.scheduleDomain} listing of proposal ${p.proposalId}`,
+      answer(res),
+      async (k) => answer(await t.raw(listing(MAX_TAKE - 1 - (k % 50)))),
+      'QRY-001',
+    );
     const list: unknown = isObject(res.json) ? res.json.List : undefined;
     expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);
     const rows = (list as unknown[]).filter(isObject);
