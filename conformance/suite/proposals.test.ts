@@ -16,6 +16,7 @@ import {
   expect2xx,
   expectBatchShape,
   expectResultShape,
+  givenProposal,
   idPattern,
   readRecord,
   reinstate,
@@ -173,7 +174,7 @@ conformance(
     // Same types as the non-modifiable cases, without the condition: the refusal above is due to
     // the condition, not to the type.
     for (const c of CONDITIONS) {
-      const p = await t.given('a proposal', { type: c.params.type, locations: 1 });
+      const p = await givenProposal(t, { type: c.params.type, locations: 1 });
       const [l0] = p.locationIds;
       const x = tag();
       const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
@@ -201,7 +202,7 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       mutates: true,
     },
     async (t) => {
-      const p = await t.given('a proposal', { type, locations: 2 });
+      const p = await givenProposal(t, { type, locations: 2 });
       expect(p.type).toBe(type);
       const [, l1] = p.locationIds;
       const x = tag();

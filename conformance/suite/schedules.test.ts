@@ -30,6 +30,7 @@ import {
   expectBatchShape,
   expectResultShape,
   fieldPattern,
+  givenProposal,
   idPattern,
   needsUnnamedFieldsKept,
   pick,
@@ -60,7 +61,7 @@ function stored(fields: Row): Row {
 }
 
 async function proposal(t: Ctx, params: ProposalParams): Promise<ProposalValues> {
-  const p = await t.given('a proposal', params);
+  const p = await givenProposal(t, params);
   expect(typeof p.scheduleDomain, 'state "a proposal" names its schedule domain').toBe('string');
   expect(p.locationIds, 'state "a proposal" made the requested records').toHaveLength(params.locations ?? 0);
   return p;

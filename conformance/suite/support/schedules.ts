@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import type { ProposalParams } from './states.js';
 import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
 import { type Ctx, MAX_TAKE, judgedAlone, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
@@ -70,6 +71,42 @@ function answer(res: FetchResponseLike): Answer {
   return { res, status: res.response.status, body: res.data ?? res.error };
 }
 
+/**
+ * The proposals a test set up open (no condition of section 3 holds: status open, set not bound, no
+ * pending expiry-date change), by ID: the schedule helpers know which answers must not be refusals
+ * for modifiability.
+ */
+const OPEN = new Set<number>();
+
+/**
+ * The state 'a proposal' with `params`; remembered as open when no non-modifiable condition is
+ * asked for.
+ */
+export async function givenProposal(t: Ctx, params: ProposalParams): Promise<ProposalValues> {
+  const p = await t.given('a proposal', params);
+  if ((params.status ?? 'open') === 'open' && !params.boundSet && !params.pendingExpiryChange) OPEN.add(p.proposalId);
+  return p;
+}
+
+/**
+ * A proposal none of section 3's conditions holds for is modifiable: a schedule change of it
+ * refused because it "cannot be modified" (every result failed with such a message) breaks the
+ * conditions' rule (PROP-002, whose test shows an open proposal taking changes), not the rule of
+ * the test that makes the change: judged as PROP-002's failure alone (one red line).
+ */
+function needsOpenModifiable(proposalId: number, a: Answer, what: string): void {
+  if (!OPEN.has(proposalId)) return;
+  const results = resultsOf(a.body);
+  const refused =
+    results.length > 0 && results.every((r) => r.IsSuccessful === false && CANNOT_MODIFY.test(String(r.Message)));
+  if (!refused) return;
+  judgedAlone('PROP-002', `${what} on open proposal ${proposalId} is not refused as not modifiable`, () =>
+    expect(refused, `${what} on open proposal ${proposalId}: ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`).toBe(
+      false,
+    ),
+  );
+}
+
 /** The number of items each UpsertMulti answer's request sent per kind (answer body -> lengths). */
 const SENT = new WeakMap<object, Record<Kind, number>>();
 
@@ -92,6 +129,7 @@ export async function upsertMulti(
   const a = answer(res);
   if (isObject(a.body))
     SENT.set(a.body, { Inserts: full.Inserts.length, Updates: full.Updates.length, Deletes: full.Deletes.length });
+  needsOpenModifiable(proposalId, a, 'UpsertMulti');
   return a;
 }
 
@@ -99,7 +137,9 @@ export async function deleteSchedule(t: Ctx, proposalId: number, domain: string,
   const res = await t.api.DELETE('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}', {
     params: { path: { proposalId, domain, scheduleId } },
   });
-  return answer(res);
+  const a = answer(res);
+  needsOpenModifiable(proposalId, a, 'DELETE');
+  return a;
 }
 
 export async function reinstate(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
