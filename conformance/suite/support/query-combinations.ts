@@ -197,7 +197,7 @@ class Broken extends Error {
 }
 
 /** take=100 refused while take=99 is answered: the documented maximum is what is refused (QRY-005). */
-export function maximumTakeRefused(): Broken {
+function maximumTakeRefused(): Broken {
   return new Broken(
     'QRY-005',
     `take=${MAX_TAKE}, the documented maximum, refused while take=${MAX_TAKE - 1} is answered`,
