@@ -6,7 +6,17 @@ import type { ProviderStates } from '../../spec/generated/provider-states.js';
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, type Q, enc, get, judgedAlone, needsColumnsHonoured, needsReadById } from './support/request.js';
+import {
+  type Ctx,
+  type Q,
+  MAX_TAKE,
+  enc,
+  get,
+  judgedAlone,
+  needsColumnsHonoured,
+  needsMaximumTake,
+  needsReadById,
+} from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import { CORE_DOMAIN_IDS as CORE_IDS } from './support/domain-ids.js';
 import { inParallel } from './support/parallel.js';
@@ -349,6 +359,11 @@ for (const family of FAMILY_NAMES) {
         // CreateMember is sent in its documented form, without a body: its refusal is MEM-008's
         if (o.op === 'createMember') expectBodylessAccepted(res);
         if (o.op === 'reinstateSchedule' && (!is2xx(res.status) || isRefusal(res))) await needsReinstatable(t, f);
+        // the query reads ask a page of 100, the documented maximum: refused for that alone, QRY-005's
+        if (o.op === 'queryRecords' || o.op === 'queryFiles')
+          await needsMaximumTake(t, `${o.op} with a valid token`, res, MAX_TAKE, () =>
+            call(t, f, { ...o, path: o.path.replace(`take=${MAX_TAKE}`, `take=${MAX_TAKE - 1}`) }, tok),
+          );
         expect(is2xx(res.status), `${o.op} with a valid token: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
         if (o.op !== 'queueBindQuote' && o.op !== 'bindQuote') {
           expect(isRefusal(res), `${o.op}: ${res.text.slice(0, 200)}`).toBe(false);

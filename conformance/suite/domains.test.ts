@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
-import { type Ctx, enc, get, listOf } from './support/request.js';
+import { type Ctx, MAX_TAKE, enc, get, listOf, needsMaximumTake } from './support/request.js';
 import type { Grants, Permission } from './support/states.js';
 import { expectStateRows } from './support/records-query.js';
 import { CORE_DOMAIN_IDS, MAX_CORE_DOMAIN_ID } from './support/domain-ids.js';
@@ -108,11 +108,11 @@ conformance(
         expect(typeof body.Record).toBe('object');
       });
     }
-    const q = await get(t, `/api/${enc(custom.Name)}/Query`, {
-      [t.bindings.query.filter]: recs.filter,
-      columns: recs.sortField,
-      take: 100,
-    });
+    const asked = { [t.bindings.query.filter]: recs.filter, columns: recs.sortField };
+    const q = await get(t, `/api/${enc(custom.Name)}/Query`, { ...asked, take: MAX_TAKE });
+    await needsMaximumTake(t, `GET /api/${custom.Name}/Query`, q, MAX_TAKE, () =>
+      get(t, `/api/${enc(custom.Name)}/Query`, { ...asked, take: MAX_TAKE - 1 }),
+    );
     expect(q.status).toBe(200);
     await expectStateRows(t, recs, await listOf(t, `/api/${enc(custom.Name)}/Query`, q));
   },

@@ -13,6 +13,7 @@ import {
   listOf,
   needsColumnsHonoured,
   judgedAlone,
+  needsMaximumTake,
   needsNoParentInformation,
 } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
@@ -400,6 +401,9 @@ async function scanFileQuery(
     // the start offset is given on the first page too (0): where a page without one starts is QRY-007's
     const q: Q = { columns: 'FileID,EntryDate', sort: 'EntryDate desc', take, [t.bindings.query.skip]: skip };
     const res = await get(t, '/api/File/Query', q);
+    await needsMaximumTake(t, 'GET /api/File/Query', res, take, () =>
+      get(t, '/api/File/Query', { ...q, take: take - 1 }),
+    );
     const status = () =>
       expect(res.status, `GET /api/File/Query ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
     // the first page is the sort's own answer (QRY-008); a later one rests on the start offset (FILE-022, a step)

@@ -16,6 +16,7 @@ import {
   expect2xx,
   expectBatchShape,
   expectResultShape,
+  givenProposal,
   idPattern,
   readRecord,
   reinstate,
@@ -23,9 +24,11 @@ import {
   scheduleSet,
   tag,
   upsertMulti,
+  type ProposalValues,
+  type ScheduleResult,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
-import { judgedAlone } from './support/request.js';
+import { type Ctx, judgedAlone } from './support/request.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;
 
@@ -70,6 +73,26 @@ function conditionClasses(c: Condition, requirement: string): string[] {
     `${requirement}:${path}`,
     ...(c.requirement === 'PROP-002' ? [`PROP-002:${c.cause}`] : []),
   ];
+}
+
+/**
+ * A DELETE accepted on a proposal set up not modifiable: whether the condition makes the proposal
+ * not modifiable at all is the UpsertMulti test's (its requirement and PROP-005). An UpsertMulti
+ * that changes nothing (one update of no fields) refused there as "cannot be modified" shows the
+ * condition holds and only the DELETE skips it: SCHED-018's statement ("Same modifiability
+ * preconditions as UpsertMulti"), judged as its failure alone. Otherwise the test fails both.
+ */
+async function needsConditionHonoured(t: Ctx, p: ProposalValues, deleted: ScheduleResult): Promise<void> {
+  const probe = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+    Updates: [{ ID: p.locationIds[0]!, Fields: {} }],
+  });
+  const results = resultsOf(probe.body);
+  const refused =
+    results.length > 0 && results.every((r) => r.IsSuccessful === false && CANNOT_MODIFY.test(String(r.Message)));
+  if (!refused) return;
+  judgedAlone('SCHED-018', 'a DELETE on a proposal that UpsertMulti refuses as not modifiable fails', () =>
+    expect(deleted.IsSuccessful, `the DELETE fails: ${JSON.stringify(deleted)}`).toBe(false),
+  );
 }
 
 for (const c of CONDITIONS) {
@@ -150,6 +173,7 @@ for (const c of CONDITIONS) {
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       const body = d.body;
       expectResultShape(body, `DELETE result (${d.status})`);
+      if (body.IsSuccessful !== false) await needsConditionHonoured(t, p, body);
       expect(body.IsSuccessful, 'the DELETE fails').toBe(false);
       // the fields of the failure result are SCHED-018's statement: judged as its failure alone
       judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
@@ -173,7 +197,7 @@ conformance(
     // Same types as the non-modifiable cases, without the condition: the refusal above is due to
     // the condition, not to the type.
     for (const c of CONDITIONS) {
-      const p = await t.given('a proposal', { type: c.params.type, locations: 1 });
+      const p = await givenProposal(t, { type: c.params.type, locations: 1 });
       const [l0] = p.locationIds;
       const x = tag();
       const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
@@ -201,7 +225,7 @@ for (const type of ['Endorsement', 'Quote', 'Application', 'Renewal', 'Rewrite',
       mutates: true,
     },
     async (t) => {
-      const p = await t.given('a proposal', { type, locations: 2 });
+      const p = await givenProposal(t, { type, locations: 2 });
       expect(p.type).toBe(type);
       const [, l1] = p.locationIds;
       const x = tag();

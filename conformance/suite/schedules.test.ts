@@ -30,7 +30,9 @@ import {
   expectBatchShape,
   expectResultShape,
   fieldPattern,
+  givenProposal,
   idPattern,
+  needsUnnamedFieldsKept,
   pick,
   readRecord,
   reinstate,
@@ -59,7 +61,7 @@ function stored(fields: Row): Row {
 }
 
 async function proposal(t: Ctx, params: ProposalParams): Promise<ProposalValues> {
-  const p = await t.given('a proposal', params);
+  const p = await givenProposal(t, params);
   expect(typeof p.scheduleDomain, 'state "a proposal" names its schedule domain').toBe('string');
   expect(p.locationIds, 'state "a proposal" made the requested records').toHaveLength(params.locations ?? 0);
   return p;
@@ -160,6 +162,7 @@ conformance(
       expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
       expected.set(res.RecordID, stored(inserts[i]));
     }
+    needsUnnamedFieldsKept(body.Updates, updates, p.requiredField, 'UpsertMulti');
     for (let i = 0; i < updates.length; i++) {
       const res = byOrder(body.Updates, i, 'Updates');
       expect(res.IsSuccessful, `update ${i} succeeded: ${res.Message}`).toBe(true);
@@ -218,6 +221,12 @@ conformance(
     expect(upd.Inserts).toEqual([]);
     expect(upd.Deletes).toEqual([]);
     expect(upd.Updates).toHaveLength(1);
+    needsUnnamedFieldsKept(
+      upd.Updates,
+      [{ ID: l2, Fields: { City: `Town ${x}` } }],
+      p.requiredField,
+      'an update-only batch',
+    );
     expect(upd.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l2, OrderNumber: 0 });
     expected = applied(expected, [[l2, { City: `Town ${x}` }]], []);
     await expectSet(t, 'SCHED-008', p, expected, 'after an update-only batch');
@@ -383,6 +392,7 @@ conformance(
     const ruleOf = (id: number) => (id === w0 || id === w1 ? 'SCHED-010' : id === l1 ? 'SCHED-017' : undefined);
     const outcome = (rule: string | undefined, what: string, check: () => void) =>
       rule ? judgedAlone(rule, what, check) : check();
+    needsUnnamedFieldsKept(body.Updates, updates, required, 'a non-atomic batch');
     for (let i = 0; i < updates.length; i++) {
       const res = byOrder(body.Updates, i, 'Updates');
       const what = `update ${i} (record ${updates[i].ID}): ${res.Message}`;
@@ -589,6 +599,7 @@ conformance(
     expect2xx(r.status);
     const body = r.body;
     expectBatchShape(body);
+    needsUnnamedFieldsKept(body.Updates, updates, p.requiredField, 'an atomic batch');
     // Which items a committed atomic batch lists is not shown; none of them may be a failure.
     for (const k of KINDS) for (const it of body[k]) expect(it.IsSuccessful, `${k}: ${it.Message}`).toBe(true);
 
@@ -839,11 +850,11 @@ conformance(
     await expectSet(t, 'SCHED-019', twin, twinBefore, "the twin proposal's records are untouched");
     // Active again: it can be changed like any record of the proposal.
     const x = tag();
-    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
-      Updates: [{ ID: l1, Fields: { City: `Back ${x}` } }],
-    });
+    const back1 = [{ ID: l1, Fields: { City: `Back ${x}` } }];
+    const u = await upsertMulti(t, p.proposalId, p.scheduleDomain, { Updates: back1 });
     expect2xx(u.status);
     expectBatchShape(u.body);
+    needsUnnamedFieldsKept(u.body.Updates, back1, p.requiredField, 'an update of the reinstated record');
     expect(u.body.Updates[0]).toMatchObject({ IsSuccessful: true, RecordID: l1 });
     expect((await readRecord(t, p, l1))?.City).toBe(`Back ${x}`);
     // And deleted again (soft) like an active record, without touching the others.

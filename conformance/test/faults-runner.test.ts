@@ -410,7 +410,20 @@ describe('figures', () => {
       controls: 1,
       controlsFailed: 1,
       medianFailedPerFault: 2,
+      spreading: [],
     });
+    // a caught fault failing more than SPREAD_LIMIT requirements is counted and named
+    const wide = { ...a, name: 'wide', failedRequirements: ['A-1', 'A-2', 'A-3', 'A-4'] };
+    expect(figures([a, wide], []).spreading).toEqual([{ name: 'wide', failed: 4 }]);
+    expect(
+      renderMarkdown({
+        baseline: { ok: true } as any,
+        outcomes: [a, wide],
+        wallMs: 1,
+        startedAt: 'x',
+        scope: 'whole-suite',
+      }),
+    ).toContain('Caught faults that fail more than 3 requirements: **1** (`wide` 4)');
   });
 });
 

@@ -228,4 +228,76 @@ export const PROP_FAULT_CASES: Case[] = [
     side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'N', StatusCode: 'B', PendingExpiryChange: false }) },
     steps: [{ req: del(`${SCHED}/8`), upstream: notModifiable, expect: (out) => expect(out.status).toBe(409) }],
   },
+  {
+    fault: 'modifiability-cached-per-proposal-type',
+    title: 'the first answer for a type decides: an open Quote after a refused one is refused unasked',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'Q', StatusCode: 'B', PendingExpiryChange: false }) },
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [], Updates: [{ ID: 8, Fields: {} }], Deletes: [] }),
+        upstream: makeResponse(409, {
+          Inserts: [],
+          Updates: [result(false, 8, 0, 'Cannot modify Proposal with ID# 5.')],
+          Deletes: [],
+        }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(409)),
+      },
+    ],
+  },
+  {
+    fault: 'modifiability-cached-per-proposal-type',
+    title: 'cached as not modifiable: an open proposal of that type is refused without reaching the upstream',
+    side: { 'GET /api/Proposal/5?': proposal({ ProposalType: 'Q', StatusCode: 'Q', PendingExpiryChange: false }) },
+    steps: [
+      {
+        req: del(`${SCHED}/7`),
+        upstream: notModifiable,
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(409)),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: 'A' } }],
+          Updates: [{ ID: 8, Fields: {} }],
+        }),
+        upstream: ok({ Inserts: [result(true, 3, 0)], Updates: [result(true, 8, 0)], Deletes: [] }),
+        expect: (out, f) => {
+          expect(f).toHaveLength(0);
+          expect(out.status).toBe(409);
+          expect(json(out).Inserts[0]).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: 0 });
+          expect(json(out).Updates[0]).toMatchObject({ IsSuccessful: false, RecordID: 8, OrderNumber: 0 });
+          expect(json(out).Updates[0].Message).toMatch(/Cannot modify Proposal with ID# 5/);
+        },
+      },
+      {
+        req: del(`${SCHED}/7`),
+        expect: (out, f) => (
+          expect(f).toHaveLength(0),
+          expect(json(out)).toMatchObject({ IsSuccessful: false, OrderNumber: null })
+        ),
+      },
+    ],
+  },
+  {
+    fault: 'modifiability-cached-per-proposal-type',
+    title: 'cached as modifiable: a bound proposal of that type is answered as changed',
+    side: {
+      'GET /api/Proposal/5?': proposal({ ProposalType: 'Q', StatusCode: 'B', PendingExpiryChange: false }),
+      'GET /api/ProposalLocation/7?': record({ ProposalID: 5 }),
+    },
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [], Updates: [{ ID: 8, Fields: {} }], Deletes: [] }),
+        upstream: ok({ Inserts: [], Updates: [result(true, 8, 0)], Deletes: [] }),
+        expect: (out) => expect(out.status).toBe(200),
+      },
+      {
+        req: del(`${SCHED}/7`),
+        upstream: notModifiable,
+        expect: (out) => (
+          expect(out.status).toBe(200),
+          expect(json(out)).toMatchObject({ IsSuccessful: true, RecordID: 7 })
+        ),
+      },
+    ],
+  },
 ];

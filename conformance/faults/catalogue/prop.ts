@@ -81,6 +81,58 @@ async function passesScheduleChecks(
 
 const isOpen = (p: ProposalFacts) => !NON_MODIFIABLE_STATUSES.includes(String(p.StatusCode));
 
+/**
+ * The bug "modifiability cached per proposal type": the first schedule change of each proposal
+ * type decides whether every later proposal of that type is modifiable. A later proposal judged
+ * modifiable by the cache but not by the upstream is answered as changed (as modifiabilityGap
+ * does); one judged not modifiable by the cache but modifiable is refused as the reference refuses
+ * (HTTP 409, every item failed with its message), and nothing reaches the upstream.
+ */
+const modifiabilityPerType: Fault['rewrite'] = hiding(
+  on(['deleteSchedule', 'upsertSchedules'], async (req, route, ctx, next) => {
+    const p = await readProposal(ctx, route.proposalId);
+    if (!p) return next(req);
+    const cache: Map<string, boolean> = ctx.memory.get('modifiable') ?? new Map();
+    ctx.memory.set('modifiable', cache);
+    const type = String(p.ProposalType);
+    const cached = cache.get(type);
+    if (cached === false) {
+      const actual = !NON_MODIFIABLE_STATUSES.includes(String(p.StatusCode)) && !truthy(p.PendingExpiryChange);
+      // a proposal whose own set is bound is refused by the upstream too: only an open one is wronged
+      if (actual) {
+        const pid = Number(route.proposalId);
+        const msg = `Cannot modify Proposal with ID# ${pid}.`;
+        if (route.op === 'deleteSchedule') return makeResponse(409, failedResult(0, null, msg));
+        const body = upsertBody(req);
+        if (!body) return next(req);
+        return makeResponse(409, {
+          Inserts: body.Inserts.map((_, i) => failedResult(0, i, msg)),
+          Updates: body.Updates.map((u, i) => failedResult(u?.ID ?? 0, i, msg)),
+          Deletes: body.Deletes.map((_, i) => failedResult(0, i, msg)),
+        });
+      }
+      return next(req);
+    }
+    const res = await next(req);
+    const refused = isNotModifiableAnswer(res);
+    if (cached === undefined) {
+      if (isOk(res) || refused) cache.set(type, !refused);
+      return res;
+    }
+    if (!refused) return res;
+    // cached as modifiable: the imitated server changes what the upstream refused
+    if (route.op === 'deleteSchedule') {
+      const rec = await readRecord(ctx, route.domain, route.scheduleId, ['ProposalID']);
+      if (!rec || rec.ProposalID !== Number(route.proposalId)) return res;
+      hideRecord(ctx, route.domain, Number(route.scheduleId));
+      const sid = Number(route.scheduleId);
+      return withResponseJson(res, okResult(sid, null, `Deleted schedule with id ${sid} successfully.`), 200);
+    }
+    const body = upsertBody(req);
+    return body ? withResponseJson(res, allSuccessful(body, ctx), 200) : res;
+  }),
+);
+
 export const PROP_FAULTS: Fault[] = [
   {
     name: 'delete-ignores-modifiability',
@@ -199,5 +251,14 @@ export const PROP_FAULTS: Fault[] = [
         okResult(sid, null, `Deleted schedule with id ${sid} successfully. It can be reinstated.`),
       );
     }),
+  },
+  {
+    // issue 42 item 5: a precondition every schedule test relies on
+    name: 'modifiability-cached-per-proposal-type',
+    area: 'PROP',
+    description:
+      'The modifiability answer is cached per proposal type: the first schedule change of each type decides for every later proposal of that type, modifiable or not.',
+    requirements: ['PROP-002', 'PROP-005', 'SCHED-018'],
+    rewrite: modifiabilityPerType,
   },
 ];

@@ -437,4 +437,52 @@ export const QRY_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'take-100-refused',
+    title: 'take=100 and above are refused with 400; take=99 and no take are forwarded',
+    steps: [
+      {
+        req: get('/api/Claim/Query?take=100'),
+        expect: (out, f) => (expect(f).toHaveLength(0), expect(out.status).toBe(400)),
+      },
+      {
+        req: get('/api/File/Query?take=150'),
+        expect: (out, f) => (expect(f).toHaveLength(0), expect(out.status).toBe(400)),
+      },
+      {
+        req: get('/api/Claim/Query?take=99'),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(200)),
+      },
+      { req: get('/api/Claim/Query'), expect: (_o, f) => expect(f).toHaveLength(1) },
+    ],
+  },
+  {
+    fault: 'page-cache-ignores-start-offset',
+    title: 'a later page of the same query is the first page cached; another query or token is asked',
+    steps: [
+      {
+        req: get('/api/Claim/Query?take=2&skip=0'),
+        upstream: ok({ List: [{ ClaimID: 1 }, { ClaimID: 2 }] }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).List).toHaveLength(2)),
+      },
+      {
+        req: get('/api/Claim/Query?skip=2&take=2'),
+        upstream: ok({ List: [{ ClaimID: 3 }] }),
+        expect: (out, f) => (
+          expect(f).toHaveLength(0),
+          expect(json(out).List).toEqual([{ ClaimID: 1 }, { ClaimID: 2 }])
+        ),
+      },
+      {
+        req: get('/api/Claim/Query?take=3&skip=2'),
+        upstream: ok({ List: [{ ClaimID: 3 }] }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).List).toEqual([{ ClaimID: 3 }])),
+      },
+      {
+        req: get('/api/Claim/Query?take=2&skip=2', { token: 'U' }),
+        upstream: ok({ List: [{ ClaimID: 3 }] }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+    ],
+  },
 ];

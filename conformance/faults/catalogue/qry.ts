@@ -5,6 +5,8 @@ import {
   cloneRequest,
   isOk,
   type Json,
+  problem,
+  type ProxyResponse,
   isTrue,
   parseColumns,
   type ProxyRequest,
@@ -76,6 +78,26 @@ function suppressionJudgedOn(
     return withResponseJson(res, body);
   });
 }
+
+/**
+ * The bug "a page cache keyed without the start offset": a query's answer is kept for a minute
+ * under its path, its other parameters and the caller's token, but not its start offset, so a
+ * later page of the same query is answered with the page first cached.
+ */
+const PAGE_CACHE_MS = 60_000;
+const pageCacheIgnoresOffset: Fault['rewrite'] = on(QUERIES, async (req, _route, ctx, next) => {
+  const q = new URLSearchParams(req.query);
+  q.delete('skip');
+  q.sort();
+  const key = `${req.path}?${q.toString()} ${req.headers[ctx.tokenHeader] ?? ''}`;
+  const cache: Map<string, { at: number; res: ProxyResponse }> = ctx.memory.get('pages') ?? new Map();
+  ctx.memory.set('pages', cache);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < PAGE_CACHE_MS) return { ...hit.res, headers: { ...hit.res.headers } };
+  const res = await next(req);
+  if (isOk(res)) cache.set(key, { at: Date.now(), res });
+  return res;
+});
 
 export const QRY_FAULTS: Fault[] = [
   {
@@ -398,5 +420,29 @@ export const QRY_FAULTS: Fault[] = [
       r.query.set('sort', sort.replace(/\s+desc\b/gi, ''));
       return r;
     }),
+  },
+  {
+    // issue 42 item 5: a shared step (a page of 100) that a whole suite relies on
+    name: 'take-100-refused',
+    area: 'QRY',
+    description:
+      'The maximum of take is checked as exclusive (`take >= 100` is refused with 400): a page of 100 records, the documented maximum, cannot be asked for.',
+    requirements: ['QRY-005'],
+    rewrite: on(QUERIES, async (req, _route, _ctx, next) => {
+      const take = intParam(req, 'take');
+      if (take === undefined || take < 100) return next(req);
+      return problem(400, 'ValidationError', `take must be less than 100 (got ${take}).`);
+    }),
+  },
+  {
+    // issue 42 item 5: a cache in front of every page read
+    name: 'page-cache-ignores-start-offset',
+    area: 'QRY',
+    description:
+      'A query answer cache keyed without the start offset (kept a minute): every later page of a query is answered with the first page cached.',
+    // QUERIES are both queries: the file query's offset (FILE-022) is cached away as well; a page
+    // kept a minute also answers records as they were (QRY-001: the List holds the records)
+    requirements: ['QRY-006', 'FILE-022', 'QRY-001'],
+    rewrite: pageCacheIgnoresOffset,
   },
 ];

@@ -2,7 +2,7 @@
 // (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
 import { expect } from 'vitest';
 import { makeResponse, problem } from '../exchange.js';
-import { type Case, del, json, ok, post, proposal, record, result, SCHED } from './canned-cases.js';
+import { type Case, del, get, json, ok, post, proposal, record, result, SCHED } from './canned-cases.js';
 
 const upserted = (body: Record<string, unknown>) => ok({ Inserts: [], Updates: [], Deletes: [], ...body });
 
@@ -519,6 +519,67 @@ export const SCHED_FAULT_CASES: Case[] = [
         req: post('/api/Quotes/Proposals/6/Schedules/ProposalLocation/8/Reinstate'),
         upstream: makeResponse(404, result(false, 0, null, 'not found')),
         expect: (out, f) => (expect(f).toHaveLength(1), expect(out.status).toBe(404)),
+      },
+    ],
+  },
+  {
+    fault: 'stale-schedule-read-cache',
+    title: 'a schedule record read again answers the first answer; other domains and URLs are asked',
+    steps: [
+      {
+        req: get('/api/ProposalLocation/7?columns=City'),
+        upstream: ok({ Record: { City: 'Old' }, Domain: 'ProposalLocation', Id: 7 }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).Record.City).toBe('Old')),
+      },
+      {
+        req: get('/api/ProposalLocation/7?columns=City'),
+        upstream: ok({ Record: { City: 'New' }, Domain: 'ProposalLocation', Id: 7 }),
+        expect: (out, f) => (expect(f).toHaveLength(0), expect(json(out).Record.City).toBe('Old')),
+      },
+      {
+        req: get('/api/ProposalLocation/7?columns=City,LocationName'),
+        upstream: ok({ Record: { City: 'New', LocationName: 'A' }, Domain: 'ProposalLocation', Id: 7 }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).Record.City).toBe('New')),
+      },
+      {
+        req: get('/api/Claim/7?columns=City'),
+        upstream: ok({ Record: { City: 'New' }, Domain: 'Claim', Id: 7 }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+      { req: get('/api/Claim/7?columns=City'), expect: (_o, f) => expect(f).toHaveLength(1) },
+    ],
+  },
+  {
+    fault: 'update-refused-for-untouched-location-name',
+    title: 'an update without LocationName is sent as emptying it; one that names it and inserts are kept',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, {
+          Inserts: [{ Fields: { City: 'X' } }],
+          Updates: [
+            { ID: 7, Fields: { City: 'Y' } },
+            { ID: 8, Fields: { LocationName: 'B' } },
+          ],
+          Deletes: [{ ID: 9 }],
+        }),
+        expect: (_o, f) => {
+          const sent = json(f[0]!);
+          expect(f[0]!.query.get('isAtomic')).toBe('true');
+          expect(sent.Inserts).toEqual([{ Fields: { City: 'X' } }]);
+          expect(sent.Updates).toEqual([
+            { ID: 7, Fields: { City: 'Y', LocationName: '' } },
+            { ID: 8, Fields: { LocationName: 'B' } },
+          ]);
+          expect(sent.Deletes).toEqual([{ ID: 9 }]);
+        },
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [],
+          Updates: [{ ID: 8, Fields: { LocationName: 'B' } }],
+          Deletes: [],
+        }),
+        expect: (_o, f) => expect(json(f[0]!).Updates).toEqual([{ ID: 8, Fields: { LocationName: 'B' } }]),
       },
     ],
   },

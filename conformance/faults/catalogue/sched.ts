@@ -86,6 +86,48 @@ async function runOne(
   return { ...got, OrderNumber: order };
 }
 
+/** The schedule domains of the reference (its data dictionary): where the read cache below sits. */
+const SCHEDULE_DOMAINS = ['ProposalLocation', 'ProposalVehicle'];
+
+/**
+ * The bug "schedule record reads cached per URL": a read of a schedule domain (by ID or by query)
+ * is kept under its URL and the caller's token and never invalidated by UpsertMulti, DELETE or
+ * Reinstate, so a record reads as it was the first time that URL was asked.
+ */
+const staleScheduleReads: Fault['rewrite'] = on(['getRecord', 'queryRecords'], async (req, route, ctx, next) => {
+  if (!SCHEDULE_DOMAINS.includes(route.domain)) return next(req);
+  const q = new URLSearchParams(req.query);
+  q.sort();
+  const key = `${req.path}?${q.toString()} ${req.headers[ctx.tokenHeader] ?? ''}`;
+  const cache: Map<string, ProxyResponse> = ctx.memory.get('reads') ?? new Map();
+  ctx.memory.set('reads', cache);
+  const hit = cache.get(key);
+  if (hit) return { ...hit, headers: { ...hit.headers } };
+  const res = await next(req);
+  if (isOk(res)) cache.set(key, res);
+  return res;
+});
+
+/**
+ * The bug "an update validated as a whole record": an update of a ProposalLocation whose Fields
+ * leave LocationName out (a change of another field) is refused as if it emptied the name. Imitated
+ * by sending the name as empty, so the upstream refuses it with its own message and RecordID, and
+ * an atomic batch is rolled back as the upstream rolls it back.
+ */
+const updateNeedsUntouchedName: Fault['rewrite'] = onRequest(['upsertSchedules'], (req, route) => {
+  const body = upsertBody(req);
+  if (route.domain !== 'ProposalLocation' || !body) return req;
+  const lacking = body.Updates.some((u) => u && typeof u === 'object' && !('LocationName' in (u.Fields ?? {})));
+  if (!lacking) return req;
+  const raw = bodyJson(req);
+  const Updates = body.Updates.map((u) =>
+    u && typeof u === 'object' && !('LocationName' in (u.Fields ?? {}))
+      ? { ...u, Fields: { ...(u.Fields ?? {}), LocationName: '' } }
+      : u,
+  );
+  return withRequestJson(req, { ...raw, Updates });
+});
+
 const SCHED: Fault[] = [
   {
     name: 'order-number-one-based',
@@ -571,6 +613,25 @@ const SCHED_READ_BACK: Fault[] = [
         ? cloneRequest(req, { body: Buffer.from(req.body.toString('latin1'), 'utf8') })
         : req,
     ),
+  },
+  {
+    // issue 42 item 5: every read-back of a schedule test goes through the cache
+    name: 'stale-schedule-read-cache',
+    area: 'SCHED',
+    description:
+      'Schedule records are read through a cache per URL that UpsertMulti, DELETE and Reinstate never invalidate: a record reads as it was when that URL was first asked.',
+    // a read by ID and a listing that do not answer the stored values: the reads' own rules
+    requirements: ['REC-002', 'QRY-001'],
+    rewrite: staleScheduleReads,
+  },
+  {
+    // issue 42 item 5: every test that changes a field other than the name
+    name: 'update-refused-for-untouched-location-name',
+    area: 'SCHED',
+    description:
+      'An update is validated as a whole record: a ProposalLocation update whose Fields leave LocationName out fails with the message that LocationName is required.',
+    requirements: ['SCHED-008'],
+    rewrite: updateNeedsUntouchedName,
   },
 ];
 

@@ -247,7 +247,15 @@ export interface Figures {
   /** median of `failedRequirements.length` over the caught faults */
   medianFailedPerFault?: number;
   maxFailedPerFault?: number;
+  /** the caught faults that fail more requirements than SPREAD_LIMIT, most first (name, how many) */
+  spreading: Array<{ name: string; failed: number }>;
 }
+
+/**
+ * The most requirements one fault may fail: those whose sentence the bug breaks (issue 42); a fault
+ * that fails more has a test failing for a step it relies on, which should block instead.
+ */
+export const SPREAD_LIMIT = 3;
 
 export function figures(outcomes: FaultOutcome[], controls: ControlOutcome[]): Figures {
   const counts = outcomes.filter((o) => o.caught).map((o) => (o.failedRequirements ?? []).length);
@@ -258,5 +266,9 @@ export function figures(outcomes: FaultOutcome[], controls: ControlOutcome[]): F
     controlsFailed: controls.filter((c) => c.status !== 'passed').length,
     medianFailedPerFault: median(counts),
     maxFailedPerFault: counts.length ? Math.max(...counts) : undefined,
+    spreading: outcomes
+      .filter((o) => o.caught && (o.failedRequirements ?? []).length > SPREAD_LIMIT)
+      .map((o) => ({ name: o.name, failed: o.failedRequirements.length }))
+      .sort((a, b) => b.failed - a.failed || a.name.localeCompare(b.name)),
   };
 }

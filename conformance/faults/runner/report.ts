@@ -1,7 +1,14 @@
 // The mutation run's reports: reports/mutation.json (the figures and one entry per fault and
 // control), reports/mutation.md (the same as tables) and the summary printed at the end.
 import os from 'node:os';
-import { figures, type BaselineOutcome, type ControlOutcome, type FaultOutcome, type FaultScope } from './judge.js';
+import {
+  figures,
+  SPREAD_LIMIT,
+  type BaselineOutcome,
+  type ControlOutcome,
+  type FaultOutcome,
+  type FaultScope,
+} from './judge.js';
 import { describeExtraFailures, type ExtraFailureVerdict } from './extra-failures.js';
 
 export function table(rows: string[][]): string {
@@ -27,6 +34,11 @@ function failedOver(scope: FaultScope): string {
     default:
       return 'every core requirement of the whole suite, over the tests that call an operation the fault rewrites (the same figure as --whole-suite: a rewrite cannot change a test that never calls its operations); result `failed` only, `blocked` not counted';
   }
+}
+
+/** ` (name n; name n)`: the faults that fail more than SPREAD_LIMIT requirements, or nothing. */
+function spreadList(spreading: Array<{ name: string; failed: number }>, quote = ''): string {
+  return spreading.length ? ` (${spreading.map((x) => `${quote}${x.name}${quote} ${x.failed}`).join('; ')})` : '';
 }
 
 export function renderMarkdown(o: {
@@ -68,7 +80,8 @@ export function renderMarkdown(o: {
     );
   if (f.medianFailedPerFault !== undefined)
     lines.push(
-      `- Requirements failed per caught fault: median **${f.medianFailedPerFault}**, max ${f.maxFailedPerFault} (target median <= 1, max <= 5; counted over ${failedOver(o.scope ?? 'operations')})`,
+      `- Requirements failed per caught fault: median **${f.medianFailedPerFault}**, max ${f.maxFailedPerFault} (target median <= 1, max <= ${SPREAD_LIMIT}; counted over ${failedOver(o.scope ?? 'operations')})`,
+      `- Caught faults that fail more than ${SPREAD_LIMIT} requirements: **${f.spreading.length}**${spreadList(f.spreading, '`')}`,
     );
   const overReaching = o.outcomes.filter((x) => x.caught && (x.unnamedFailures ?? []).length > 0);
   if (f.medianFailedPerFault !== undefined)
@@ -171,6 +184,8 @@ export function mutationJson(o: {
       median: f.medianFailedPerFault ?? null,
       max: f.maxFailedPerFault ?? null,
       over: failedOver(o.scope),
+      limit: SPREAD_LIMIT,
+      overLimit: f.spreading,
       unnamed: o.outcomes.filter((x) => x.caught && x.unnamedFailures.length > 0).map((x) => x.name),
       ...(o.extraFailures ? { overAllowance: o.extraFailures.over, allowanceToLower: o.extraFailures.lower } : {}),
     },
@@ -212,7 +227,10 @@ export function summaryText(o: {
   );
   if (o.outcomes.length) lines.push(`mutation score: ${f.caught}/${f.faults}${pct(f.caught, f.faults)}`);
   if (f.medianFailedPerFault !== undefined)
-    lines.push(`requirements failed per caught fault: median ${f.medianFailedPerFault}, max ${f.maxFailedPerFault}`);
+    lines.push(
+      `requirements failed per caught fault: median ${f.medianFailedPerFault}, max ${f.maxFailedPerFault}`,
+      `caught faults failing more than ${SPREAD_LIMIT} requirements: ${f.spreading.length}${spreadList(f.spreading)}`,
+    );
   if (o.controls.length)
     lines.push(`false alarms: ${f.controlsFailed}/${f.controls}${pct(f.controlsFailed, f.controls)}`);
   if (uncaught.length) {

@@ -37,7 +37,18 @@ import {
 } from './pair-factors.js';
 import { type Fixture, type QueryCase, baseOf, judge, params } from './query-combinations.js';
 import { adversarialParams, type Records } from './records-query.js';
-import { type Ctx, type Q, type Row, askedKeys, enc, findInQuery, get, needsNoParentInformation } from './request.js';
+import {
+  type Ctx,
+  type Q,
+  type Row,
+  MAX_TAKE,
+  askedKeys,
+  enc,
+  findInQuery,
+  get,
+  needsNoParentInformation,
+  refusedForMaximumTake,
+} from './request.js';
 
 export type { Listing } from './pair-factors.js';
 
@@ -366,12 +377,18 @@ async function askQueryOnce(t: Ctx, f: Fixture, listing: 'records' | 'files', c:
     judge(f, c, res.status, res.json, t.totalCount(res));
     return undefined;
   } catch (e) {
-    const req = (e as { requirement?: string }).requirement;
+    const refusedTake = await refusedForMaximumTake(res.status, q.take, () =>
+      get(t, path, { ...q, take: MAX_TAKE - 1 }),
+    );
+    const req = refusedTake ? 'QRY-005' : (e as { requirement?: string }).requirement;
     if (!req) throw e;
     const requirement = listing === 'files' ? (FILE_RULE[req] ?? req) : req;
+    const what = refusedTake
+      ? `QRY-005: take=${MAX_TAKE}, the documented maximum, refused while take=${MAX_TAKE - 1} is answered`
+      : (e as Error).message;
     return {
       requirement,
-      message: `${(e as Error).message}\nas sent: GET ${path} ${JSON.stringify(q)} -> ${res.status} ${res.text.slice(0, 300)}`,
+      message: `${what}\nas sent: GET ${path} ${JSON.stringify(q)} -> ${res.status} ${res.text.slice(0, 300)}`,
     };
   }
 }

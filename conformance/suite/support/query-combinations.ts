@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
-import { type Ctx, type Q, type Row, enc, get } from './request.js';
+import { type Ctx, type Q, type Row, MAX_TAKE, enc, get, refusedForMaximumTake } from './request.js';
 import { type Records, type SortKey, ordered, sortParam, withTurned } from './records-query.js';
 
 /** One requested column: a field (plain or dotted) and an optional alias. */
@@ -194,6 +194,14 @@ class Broken extends Error {
   ) {
     super(`${requirement}: ${what}`);
   }
+}
+
+/** take=100 refused while take=99 is answered: the documented maximum is what is refused (QRY-005). */
+function maximumTakeRefused(): Broken {
+  return new Broken(
+    'QRY-005',
+    `take=${MAX_TAKE}, the documented maximum, refused while take=${MAX_TAKE - 1} is answered`,
+  );
 }
 
 /**
@@ -457,11 +465,15 @@ interface Refusal {
 /** Sends one generated request and judges its answer; the refusal, if the oracle refuses it. */
 async function askAndJudge(t: Ctx, f: Fixture, c: QueryCase): Promise<Refusal | undefined> {
   const q = params(t, f, c);
-  const res = await get(t, `/api/${enc(f.recs.domain)}/Query`, q);
+  const path = `/api/${enc(f.recs.domain)}/Query`;
+  const res = await get(t, path, q);
   try {
     judge(f, c, res.status, res.json);
     return undefined;
-  } catch (error) {
+  } catch (e) {
+    const error = (await refusedForMaximumTake(res.status, q.take, () => get(t, path, { ...q, take: MAX_TAKE - 1 })))
+      ? maximumTakeRefused()
+      : e;
     return {
       error,
       sent: `GET /api/${f.recs.domain}/Query ${JSON.stringify(q)} -> ${res.status} ${res.text.slice(0, 300)}`,

@@ -28,6 +28,45 @@ export async function get(t: Ctx, path: string, q?: Q, token?: string | null) {
   return t.raw(withQuery(path, q), token === undefined ? {} : { token });
 }
 
+/** The documented maximum of `take` (spec 4.2 and 8: "maximum 100"). */
+export const MAX_TAKE = 100;
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/**
+ * Whether a read that asked `take` was refused only for asking the documented maximum: take=100
+ * refused, and the same read with take=99 (`with99`) answered. The refusal is then of the take
+ * alone, which QRY-005 states ("`take` ... maximum 100: number of records in the response"; its
+ * test asks take=100).
+ */
+export async function refusedForMaximumTake(
+  status: number,
+  take: unknown,
+  with99: () => Promise<{ status: number }>,
+): Promise<boolean> {
+  if (Number(take) !== MAX_TAKE || is2xx(status)) return false;
+  return is2xx((await with99()).status);
+}
+
+/**
+ * A page of take=100 (the documented maximum) is a step of many tests: reading a whole small set in
+ * one answer. When it is refused while the same read with take=99 is answered, the test is blocked
+ * by QRY-005 (a test of QRY-005 fails it) instead of failing its own requirement: one red line.
+ * Any other answer is left to the caller.
+ */
+export async function needsMaximumTake(
+  t: Ctx,
+  where: string,
+  res: { status: number; text: string },
+  take: unknown,
+  with99: () => Promise<{ status: number }>,
+): Promise<void> {
+  if (!(await refusedForMaximumTake(res.status, take, with99))) return;
+  await t.needs('QRY-005', `${where} answers take=100, the documented maximum (take=99 is answered)`, async () => {
+    expect(res.status, `${where} take=100: ${res.text.slice(0, 300)}`).toBe(200);
+  });
+}
+
 /**
  * The requirement that documents the envelope of a listing at `path` (the one a failed page read
  * blocks on): QRY-001 for GET /api/{domain}/Query and GET /api/File/Query (its operations), FILE-007
@@ -238,19 +277,19 @@ async function findRow(
   q: Q,
   token?: string,
 ): Promise<Row> {
-  const page = (skip: number) =>
-    t.needs(listingRequirement(path), `page through GET ${path}`, async () => {
-      const res = await get(
-        t,
-        path,
-        { ...q, sort: `${sortKey} desc`, take: FIND_PAGE, [t.bindings.query.skip]: skip },
-        token,
-      );
+  const page = async (skip: number) => {
+    const asked: Q = { ...q, sort: `${sortKey} desc`, take: FIND_PAGE, [t.bindings.query.skip]: skip };
+    const res = await get(t, path, asked, token);
+    await needsMaximumTake(t, `GET ${path}`, res, FIND_PAGE, () =>
+      get(t, path, { ...asked, take: MAX_TAKE - 1 }, token),
+    );
+    return t.needs(listingRequirement(path), `page through GET ${path}`, async () => {
       expect(res.status, `GET ${path} ${JSON.stringify(q)}: ${res.text.slice(0, 300)}`).toBe(200);
       const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
       expect(Array.isArray(rows), `GET ${path}: List is an array`).toBe(true);
       return rows as Array<Row | null>;
     });
+  };
   const sought = idKey === sortKey ? await seekInListing(page, sortKey, idKey, id) : undefined;
   if (sought) return sought;
   for (let pass = 0; pass < 2; pass++) {
@@ -261,7 +300,41 @@ async function findRow(
       if (list.length < FIND_PAGE) break;
     }
   }
+  await needsSameRowWhenAskedAfresh(t, path, sortKey, idKey, id, q, undefined, token);
   throw new Error(`record ${id} not found in GET ${path}`);
+}
+
+/**
+ * A row read by findInQuery (or none: `row` undefined, it was on no page) that a test doubts.
+ * Newest first, the row belongs on the first page; the same first page asked in a form not asked
+ * before (take 99 instead of 100) is another read of the same moment. When that one answers the
+ * row otherwise (listed where it was missing, other values), the pages read before did not answer
+ * the stored records (a copy kept from an earlier read): the listing's own rule
+ * (listingRequirement), so the test is blocked by it. Otherwise the caller judges as before.
+ */
+export async function needsSameRowWhenAskedAfresh(
+  t: Ctx,
+  path: string,
+  sortKey: string,
+  idKey: string,
+  id: number,
+  q: Q,
+  row: Row | undefined,
+  token?: string,
+): Promise<void> {
+  const asked = { ...q, sort: `${sortKey} desc`, take: FIND_PAGE - 1, [t.bindings.query.skip]: 0 };
+  const res = await get(t, path, asked, token);
+  const rows: unknown = (res.json as Partial<ListEnvelope> | undefined)?.List;
+  const fresh = res.status === 200 && Array.isArray(rows) ? rows.find((r: Row | null) => r?.[idKey] === id) : undefined;
+  if (fresh === undefined || JSON.stringify(fresh) === JSON.stringify(row)) return;
+  await t.needs(
+    listingRequirement(path),
+    `GET ${path} answers record ${id} alike on two reads of one moment`,
+    async () =>
+      expect(row, `record ${id} on pages of take=${FIND_PAGE} and on the first page of take=${FIND_PAGE - 1}`).toEqual(
+        fresh,
+      ),
+  );
 }
 
 /**

@@ -6,9 +6,10 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import type { ProposalParams } from './states.js';
 import { blockedByStep } from '../../src/suite-api/dsl.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
-import { type Ctx, needsColumnsHonoured, withQuery } from './request.js';
+import { type Ctx, MAX_TAKE, judgedAlone, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
 
 export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
 export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
@@ -70,6 +71,42 @@ function answer(res: FetchResponseLike): Answer {
   return { res, status: res.response.status, body: res.data ?? res.error };
 }
 
+/**
+ * The proposals a test set up open (no condition of section 3 holds: status open, set not bound, no
+ * pending expiry-date change), by ID: the schedule helpers know which answers must not be refusals
+ * for modifiability.
+ */
+const OPEN = new Set<number>();
+
+/**
+ * The state 'a proposal' with `params`; remembered as open when no non-modifiable condition is
+ * asked for.
+ */
+export async function givenProposal(t: Ctx, params: ProposalParams): Promise<ProposalValues> {
+  const p = await t.given('a proposal', params);
+  if ((params.status ?? 'open') === 'open' && !params.boundSet && !params.pendingExpiryChange) OPEN.add(p.proposalId);
+  return p;
+}
+
+/**
+ * A proposal none of section 3's conditions holds for is modifiable: a schedule change of it
+ * refused because it "cannot be modified" (every result failed with such a message) breaks the
+ * conditions' rule (PROP-002, whose test shows an open proposal taking changes), not the rule of
+ * the test that makes the change: judged as PROP-002's failure alone (one red line).
+ */
+function needsOpenModifiable(proposalId: number, a: Answer, what: string): void {
+  if (!OPEN.has(proposalId)) return;
+  const results = resultsOf(a.body);
+  const refused =
+    results.length > 0 && results.every((r) => r.IsSuccessful === false && CANNOT_MODIFY.test(String(r.Message)));
+  if (!refused) return;
+  judgedAlone('PROP-002', `${what} on open proposal ${proposalId} is not refused as not modifiable`, () =>
+    expect(refused, `${what} on open proposal ${proposalId}: ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`).toBe(
+      false,
+    ),
+  );
+}
+
 /** The number of items each UpsertMulti answer's request sent per kind (answer body -> lengths). */
 const SENT = new WeakMap<object, Record<Kind, number>>();
 
@@ -92,6 +129,7 @@ export async function upsertMulti(
   const a = answer(res);
   if (isObject(a.body))
     SENT.set(a.body, { Inserts: full.Inserts.length, Updates: full.Updates.length, Deletes: full.Deletes.length });
+  needsOpenModifiable(proposalId, a, 'UpsertMulti');
   return a;
 }
 
@@ -99,7 +137,9 @@ export async function deleteSchedule(t: Ctx, proposalId: number, domain: string,
   const res = await t.api.DELETE('/api/Quotes/Proposals/{proposalId}/Schedules/{domain}/{scheduleId}', {
     params: { path: { proposalId, domain, scheduleId } },
   });
-  return answer(res);
+  const a = answer(res);
+  needsOpenModifiable(proposalId, a, 'DELETE');
+  return a;
 }
 
 export async function reinstate(t: Ctx, proposalId: number, domain: string, scheduleId: number) {
@@ -172,6 +212,32 @@ function expectOrderNumbersInRange(body: UpsertMultiResponse): void {
   }
 }
 
+/**
+ * An update names the fields it changes (spec 4.5: `Updates` items are `ID` and `Fields`), so an
+ * update that leaves the required field out is not refused for it: UpsertMulti applies it
+ * (SCHED-008, whose tests update other fields alone). Every test that changes another field relies
+ * on it; a result refusing such an update with the message that the field is required (found by
+ * its OrderNumber in `sent`) fails SCHED-008 alone in a test of SCHED-008 and blocks any other test
+ * by it, instead of failing each requirement of the test (one red line).
+ */
+export function needsUnnamedFieldsKept(
+  results: readonly ScheduleResult[],
+  sent: ReadonlyArray<{ ID: number; Fields?: Row }>,
+  required: string,
+  where: string,
+): void {
+  for (const r of results) {
+    const item = r.OrderNumber === null ? undefined : sent[r.OrderNumber];
+    if (!item || r.IsSuccessful !== false || required in (item.Fields ?? {})) continue;
+    if (!fieldPattern(required).test(r.Message) || !REQUIRED.test(r.Message)) continue;
+    judgedAlone('SCHED-008', `${where}: an update that leaves ${required} out is not refused for it`, () =>
+      expect(r.IsSuccessful, `${where}: update ${r.OrderNumber} of ${JSON.stringify(item.Fields)}: ${r.Message}`).toBe(
+        true,
+      ),
+    );
+  }
+}
+
 /** The results of an answer that may or may not be a batch or a single result (refusals judged loosely). */
 export function resultsOf(body: unknown): Array<Record<string, unknown>> {
   if (!isObject(body)) return [];
@@ -203,6 +269,65 @@ export interface ScheduleTable {
 }
 
 /**
+ * The last answer of each read the helpers below repeat (a record by ID, a proposal's listing), and
+ * how often it was asked again in another form. A read that answers exactly as it did the last time
+ * may be a copy kept from then (a cache not told of a change since); the same read in an equivalent
+ * form never asked before (the columns in another order, another take that still fits the whole
+ * set) then shows it: two reads of one moment that disagree mean the repeated one does not answer
+ * the stored state. That is the read's rule (REC-002 for a read by ID, QRY-001 for a listing,
+ * judged by their tests), so the test is blocked by it instead of failing its own requirement on a
+ * stale answer (one red line). A read that changed is not asked again: it cannot be such a copy.
+ */
+const LAST_ANSWER = new Map<string, string>();
+const ASKED_AGAIN = new Map<string, number>();
+
+interface ReadAnswer {
+  ok: boolean;
+  data: unknown;
+}
+
+/** A comparable form of an answer: its success and, for a record or a listing, its values by key. */
+function answerText(a: ReadAnswer): string {
+  const sortKeys = (v: unknown): unknown =>
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys(v[k])]),
+        )
+      : Array.isArray(v)
+        ? v.map(sortKeys).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1))
+        : v;
+  return JSON.stringify({ ok: a.ok, data: a.ok ? sortKeys(a.data) : undefined });
+}
+
+async function needsFreshRead(
+  t: Ctx,
+  what: string,
+  got: ReadAnswer,
+  again: (k: number) => Promise<ReadAnswer>,
+  requirement = 'REC-002',
+): Promise<void> {
+  const text = answerText(got);
+  const repeated = LAST_ANSWER.get(what) === text;
+  LAST_ANSWER.set(what, text);
+  if (!repeated) return;
+  const k = (ASKED_AGAIN.get(what) ?? 0) + 1;
+  ASKED_AGAIN.set(what, k);
+  const other = answerText(await again(k));
+  await t.needs(requirement, `${what} read again in another form agrees (the answer repeated the last one)`, async () =>
+    expect(other, `${what}: the same read in another form, at the same moment`).toBe(text),
+  );
+}
+
+/** `cols` rotated by k, reversed on every other turn: another order of the same columns. */
+function rotated(cols: readonly string[], k: number): string[] {
+  const n = cols.length;
+  const r = cols.map((_, i) => cols[(i + k) % n]!);
+  return Math.floor(k / n) % 2 === 1 ? r.reverse() : r;
+}
+
+/**
  * The schedule record's ProposalLocation fields, or null when it cannot be read. A record read
  * whose key (read along on the same answer) is another ID blocks the test by REC-002: the values of another record
  * say nothing about what the schedule operation did.
@@ -217,8 +342,12 @@ export async function readRecord(
   const key = table.scheduleKey;
   // the key column rides along on the same read, so the very answer used is the one judged
   const asked = key && !columns.includes(key) ? [...columns, key] : [...columns];
-  const res = await t.api.GET('/api/{domain}/{id}', {
-    params: { path: { domain, id }, query: { columns: asked.join(',') } },
+  const read = (columns: readonly string[]) =>
+    t.api.GET('/api/{domain}/{id}', { params: { path: { domain, id }, query: { columns: columns.join(',') } } });
+  const res = await read(asked);
+  await needsFreshRead(t, `${domain}/${id}`, { ok: res.response.ok, data: res.data }, async (k) => {
+    const again = await read(rotated(asked, k));
+    return { ok: again.response.ok, data: again.data };
   });
   if (!res.response.ok) return null;
   const rec: unknown = res.data?.Record;
@@ -258,13 +387,15 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
   const filter =
     p.scheduleFilter ?? t.notApplicable("provider state 'a proposal' gave no scheduleFilter (an optional value)");
   const columns = [key, ...LOC_FIELDS].join(',');
-  const path = withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
-    [t.bindings.query.filter]: filter,
-    columns,
-    take: 100,
-    // from the first record, said explicitly: the listing does not rely on the default offset (QRY-007)
-    [t.bindings.query.skip]: 0,
-  });
+  const listing = (take: number) =>
+    withQuery(`/api/${encodeURIComponent(p.scheduleDomain)}/Query`, {
+      [t.bindings.query.filter]: filter,
+      columns,
+      take,
+      // from the first record, said explicitly: the listing does not rely on the default offset (QRY-007)
+      [t.bindings.query.skip]: 0,
+    });
+  const path = listing(MAX_TAKE);
   for (const id of p.locationIds) OWNER.set(ownerKey(p.scheduleDomain, id), p.proposalId);
   const first = !LISTED.has(p.proposalId);
   LISTED.add(p.proposalId);
@@ -272,7 +403,20 @@ export async function scheduleSet(t: Ctx, p: ProposalValues): Promise<Map<number
   // test is blocked by it; what the listing holds is judged by the test.
   const set = await t.needs('QRY-001', `list the ${p.scheduleDomain} records of proposal ${p.proposalId}`, async () => {
     const res = await t.raw(path);
+    await needsMaximumTake(t, `GET ${p.scheduleDomain}/Query`, res, MAX_TAKE, () => t.raw(listing(MAX_TAKE - 1)));
     expect(res.status, `GET ${path}: ${res.text.slice(0, 300)}`).toBe(200);
+    // a listing of the proposal's few records in another take that still holds them all
+    const answer = (r: typeof res): ReadAnswer => ({
+      ok: r.status === 200,
+      data: isObject(r.json) ? r.json.List : undefined,
+    });
+    await needsFreshRead(
+      t,
+      `the ${p.scheduleDomain} listing of proposal ${p.proposalId}`,
+      answer(res),
+      async (k) => answer(await t.raw(listing(MAX_TAKE - 1 - (k % 50)))),
+      'QRY-001',
+    );
     const list: unknown = isObject(res.json) ? res.json.List : undefined;
     expect(Array.isArray(list), `GET ${path}: List is an array`).toBe(true);
     const rows = (list as unknown[]).filter(isObject);
