@@ -16,7 +16,9 @@ export interface PeerVerdict {
   notApplicable: Array<{ test: string; reason: string }>;
 }
 
-export function judgePeer(results: Pick<RunResults, 'requirements' | 'counts' | 'exitCode' | 'profile' | 'runErrors'>): PeerVerdict {
+export function judgePeer(
+  results: Pick<RunResults, 'requirements' | 'counts' | 'exitCode' | 'profile' | 'runErrors'>,
+): PeerVerdict {
   const problems: string[] = [];
   const notApplicable: PeerVerdict['notApplicable'] = [];
   if (results.profile !== 'core') problems.push(`the run's profile is ${results.profile}, not core`);

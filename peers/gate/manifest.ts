@@ -20,7 +20,7 @@ export interface PeerManifest {
 }
 
 /** Reads and checks one manifest; throws with the file's name on anything missing. */
-export function readManifest(dir: string): PeerManifest {
+function readManifest(dir: string): PeerManifest {
   const file = path.join(dir, 'peer.json');
   const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   const start = raw.start;
@@ -31,7 +31,8 @@ export function readManifest(dir: string): PeerManifest {
   const config = path.resolve(dir, raw.config);
   if (!fs.existsSync(config)) throw new Error(`${file}: config ${raw.config} does not exist`);
   const statePath = raw.statePath ?? '/_provider-states';
-  if (typeof statePath !== 'string' || !statePath.startsWith('/')) throw new Error(`${file}: "statePath" must be a path`);
+  if (typeof statePath !== 'string' || !statePath.startsWith('/'))
+    throw new Error(`${file}: "statePath" must be a path`);
   return { name: path.basename(dir), dir, start: start as string[], config, stack: raw.stack, statePath };
 }
 

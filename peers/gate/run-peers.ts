@@ -48,7 +48,10 @@ export async function runPeer(peer: PeerManifest, reportRoot: string, seed: numb
 }
 
 async function main(argv: string[]): Promise<number> {
-  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const reportRoot = path.resolve(argv.find((a) => a.startsWith('--report-dir='))?.slice(13) ?? 'reports/peers');
   const seed = Number(argv.find((a) => a.startsWith('--seed='))?.slice(7) ?? 20261125);
   const peers = findPeers(PEERS_DIR).filter((p) => !only || only.includes(p.name));

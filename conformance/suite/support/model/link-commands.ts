@@ -54,7 +54,7 @@ function targetSlot(m: Model, slot: LinkSlot, target: LinkTarget, pick: number, 
 
 export type LinkTarget = 'slot' | 'existing' | 'sibling';
 
-export interface LinkStep {
+interface LinkStep {
   slot: LinkSlot;
   target: LinkTarget;
   pick: number;

@@ -131,7 +131,7 @@ export function activeRecords(m: Model, proposal?: number): ScheduleRecord[] {
 }
 
 /** A record changes state: what was seen of it while the model made no claim no longer holds. */
-export function setState(r: ScheduleRecord, state: RecordState) {
+function setState(r: ScheduleRecord, state: RecordState) {
   if (r.state === state) return;
   r.state = state;
   delete r.seenRead;

@@ -22,7 +22,7 @@ const CONTACT_DOMAIN_ID = 2;
 const LINK_COLUMNS = 'ParentDomainID,ParentID,ChildDomainID,ChildID';
 
 /** One proposal of the run, as its provider state gave it. */
-export interface RealProposal {
+interface RealProposal {
   proposalId: number;
   scheduleDomain: string;
   /** The schedule domain's key column, when the proposal state named it (a read by ID is checked on it). */
@@ -30,7 +30,7 @@ export interface RealProposal {
   values: ProposalValues;
 }
 
-export interface LinkParent {
+interface LinkParent {
   domain: string;
   domainId: number;
   id: number;
@@ -131,7 +131,7 @@ function judgeListed(m: Model, rec: ScheduleRecord, got: unknown, proposalId: nu
 }
 
 /** The values of a record as LocFields (for the log). */
-export function describe(fields: Partial<LocFields>): string {
+function describe(fields: Partial<LocFields>): string {
   return JSON.stringify(fields);
 }
 
