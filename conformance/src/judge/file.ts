@@ -50,12 +50,13 @@ const f = (requirement: string, ok: boolean, detail: string): Finding => ({ requ
 
 /** FILE-010 (FILE-011 on the attached-files listing), FILE-002: Contents is base64 of the file's bytes. */
 function contents(op: FileOperation, r: Record<string, unknown>, known: FileKnowledge): Finding[] {
-  if (typeof r.Contents !== 'string') return [];
+  const raw = r.Contents;
+  if (typeof raw !== 'string') return [];
   const reqs = op === 'listAttachedFiles' ? ['FILE-010', 'FILE-011'] : ['FILE-010'];
-  const c = r.Contents.replace(/\s+/g, '');
+  const c = raw.replace(/\s+/g, '');
   const file = `Contents of file ${show(r.FileID)}`;
   // not base64 at all: the bytes' encoding is wrong, whatever their size (FILE-002 is not decided)
-  if (!BASE64.test(c)) return reqs.map((q) => f(q, false, `${file} is not base64: ${show(r.Contents.slice(0, 40))}`));
+  if (!BASE64.test(c)) return reqs.map((q) => f(q, false, `${file} is not base64: ${show(raw.slice(0, 40))}`));
   const bytes = Buffer.from(c, 'base64');
   const out: Finding[] = [];
   if (known.bytes) {
