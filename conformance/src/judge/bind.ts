@@ -7,9 +7,9 @@ import { type DecodedExchange, type Finding, type JudgeEntry, isObject, show } f
 export type BindStatus = components['schemas']['BindStatus'];
 
 export const BIND_STATUSES: readonly string[] = ['Bound', 'NotBound', 'Error'];
-export const DETAIL_FIELDS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
+const DETAIL_FIELDS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
 /** ISO 8601 date-time in UTC: `Z` or a zero offset. */
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
 
 /** The live side's clock: BoundDateUTC is the time of binding, within the run's --clock-tolerance. */
 export interface BindClock {

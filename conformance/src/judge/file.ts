@@ -1,13 +1,11 @@
 // FILE-*: what one file record shows (spec 2.2, 4.3), on each operation that answers file records
 // (getFile, queryFiles, listAttachedFiles). The suite asserts these findings on the records it reads
 // (conformance/suite/files.test.ts) and the traffic rules of traffic/rules-files.ts emit them for
-// every recorded record. What only the live side knows (the bytes it uploaded, that a file is
-// external, that no column list was sent) comes in as `known`; without it a judge decides what the
-// record alone shows and says nothing of the rest.
-import type { components } from '../../../spec/generated/openapi.js';
+// every recorded record. What only the live side knows (the bytes it uploaded, the file's name,
+// that it is linked or external) comes in as `known`; without it a judge decides what the record
+// alone shows and says nothing of the rest.
 import { type Finding, type JudgeEntry, show } from './finding.js';
 
-export type FileRecord = components['schemas']['FileRecord'];
 export type FileOperation = 'getFile' | 'queryFiles' | 'listAttachedFiles';
 
 /** What the caller knows of the file beyond the record. */
