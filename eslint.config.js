@@ -95,6 +95,7 @@ export default tseslint.config(
             'model',
             '',
             'spec',
+            'judge',
             'suite-api',
             'report',
             'traffic',

@@ -17,6 +17,9 @@ import {
   needsNoParentInformation,
 } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
+import { ENTRY_DATE as TIMESTAMP, type FileOperation, judgeFileQueryRow, judgeFileRecord } from '../src/judge/file.js';
+import { findingOf } from '../src/judge/finding.js';
+import { expectFinding } from '../src/suite-api/findings.js';
 import type { FileParams, Permission } from './support/states.js';
 
 type FileRecord = components['schemas']['FileRecord'];
@@ -67,16 +70,8 @@ const ALL_COLUMNS = [
   'Contents',
   'DownloadURL',
 ];
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+$/;
-/** Any ISO 8601 date and time: seconds, fraction and zone designator optional (FILE-025: format open). */
-const ANY_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
-
-function expectTimestamp(v: unknown, what: string) {
-  expect(typeof v, `${what}: a string (got ${JSON.stringify(v)})`).toBe('string');
-  expect(v, what).toMatch(ANY_TIMESTAMP);
-  expect(Number.isNaN(Date.parse(String(v).replace(' ', 'T'))), `${what} parses`).toBe(false);
-}
 const SETTING = 'Service.EnableEnhancedSessionIDSecurity';
+const EVERY = Buffer.from('every column');
 
 async function newFile(t: Ctx, p: Omit<FileParams, 'kind' | 'linked'> & Partial<FileParams>) {
   return t.given('a file', { kind: 'internal', linked: false, ...p });
@@ -153,24 +148,9 @@ async function attachedRow(
   return row!;
 }
 
-function expectRelativeWebUrl(u: unknown, what: string) {
-  expect(typeof u, what).toBe('string');
-  const s = u as string;
-  expect(s.length, `${what}: non-empty`).toBeGreaterThan(0);
-  expect(s, `${what}: no scheme`).not.toMatch(/^[a-z][a-z0-9+.-]*:/i);
-  expect(s, `${what}: no host`).not.toMatch(/^\/\//);
-  expect(s, `${what}: not an API path`).not.toMatch(/^\/?api(\/|$)/i);
-}
-
 function expectFilledUrl(u: unknown, what: string) {
   expect(typeof u, what).toBe('string');
   expect((u as string).length, `${what}: filled`).toBeGreaterThan(0);
-}
-
-function bytesOf(s: unknown): Buffer {
-  expect(typeof s).toBe('string');
-  expect(s as string).toMatch(/^[A-Za-z0-9+/]*={0,2}$/);
-  return Buffer.from(s as string, 'base64');
 }
 
 // --------------------------------------------------------------------- without DownloadURL
@@ -200,7 +180,7 @@ conformance(
       expect(rec.FileID).toBe(f.fileId);
       expect(rec.FileName).toBe('report-2024.pdf');
       expect(rec.Description).toBe('Quarterly report');
-      expect(rec.FileSize).toBe(1234);
+      expectFinding(judgeFileRecord('getFile', rec, { bytes }), 'FILE-002');
     }
     expect(f.fileSize).toBe(1234);
   },
@@ -220,12 +200,12 @@ conformance(
     ]) {
       const f = await newFile(t, { fileName: name, linked: true, contentsBase64: b64(`content of ${name}`) });
       const rec = await fileRecord(t, f.fileId, 'FileName,MimeType');
-      expect(rec.MimeType, name).toMatch(/^\./);
-      expect(String(rec.MimeType).toLowerCase(), name).toBe(ext);
+      expectFinding(judgeFileRecord('getFile', rec, { fileName: name }), 'FILE-003', `${name} (${ext})`);
       const row = await fileRow(t, f.fileId, 'MimeType');
-      expect(String(row.MimeType).toLowerCase(), name).toBe(ext);
+      expectFinding(judgeFileRecord('queryFiles', row, { fileName: name }), 'FILE-003', name);
       const listed = await attachedRow(t, f, 'MimeType');
-      expect(String(listed.MimeType).toLowerCase(), `${name} (attached-files listing)`).toBe(ext);
+      const what = `${name} (attached-files listing)`;
+      expectFinding(judgeFileRecord('listAttachedFiles', listed, { fileName: name }), 'FILE-003', what);
     }
   },
 );
@@ -248,8 +228,7 @@ conformance(
       (await attached(t, p.domain, p.id, { columns: 'EntryDate' }))[0].EntryDate,
     ];
     for (const v of values) {
-      expect(typeof v).toBe('string');
-      expect(v).toMatch(TIMESTAMP);
+      expectFinding(judgeFileRecord('getFile', { EntryDate: v }), 'FILE-004');
       // the upload just happened (allowing for any time zone, up to 14 h, and --clock-tolerance)
       const asUtc = Date.parse(`${v}Z`);
       expect(Math.abs(asUtc - Date.now())).toBeLessThan(14 * 3600_000 + t.run.clockToleranceMs);
@@ -316,7 +295,7 @@ conformance(
         fileRecord(t, f.fileId, 'EntryDate'),
       );
       judgedAlone('FILE-004', `GET /api/File/${f.fileId}: EntryDate is a timestamp`, () =>
-        expect(rec.EntryDate, `EntryDate of file ${f.fileId}`).toMatch(TIMESTAMP),
+        expectFinding(judgeFileRecord('getFile', rec), 'FILE-004', `file ${f.fileId}`),
       );
       uploads.push({ fileId: f.fileId, sentAt, answeredAt, entryDate: String(rec.EntryDate) });
       files.push(f);
@@ -456,12 +435,15 @@ conformance(
   async (t) => {
     const linked = await newFile(t, { fileName: 'linked.txt', linked: true, contentsBase64: b64('linked') });
     const orphan = await newFile(t, { fileName: 'orphan.txt', linked: false, contentsBase64: b64('orphan') });
-    expect((await fileRecord(t, linked.fileId, 'IsUnlinked')).IsUnlinked).toBe(false);
-    expect((await fileRecord(t, orphan.fileId, 'IsUnlinked')).IsUnlinked).toBe(true);
-    expect((await fileRow(t, linked.fileId, 'IsUnlinked')).IsUnlinked).toBe(false);
-    expect((await fileRow(t, orphan.fileId, 'IsUnlinked')).IsUnlinked).toBe(true);
+    const yes = { linked: true };
+    expectFinding(judgeFileRecord('getFile', await fileRecord(t, linked.fileId, 'IsUnlinked'), yes), 'FILE-006');
+    const no = { linked: false };
+    expectFinding(judgeFileRecord('getFile', await fileRecord(t, orphan.fileId, 'IsUnlinked'), no), 'FILE-006');
+    expectFinding(judgeFileRecord('queryFiles', await fileRow(t, linked.fileId, 'IsUnlinked'), yes), 'FILE-006');
+    expectFinding(judgeFileRecord('queryFiles', await fileRow(t, orphan.fileId, 'IsUnlinked'), no), 'FILE-006');
     // the linked file really has a parent, whose listing shows it linked
-    expect((await attachedRow(t, linked, 'IsUnlinked')).IsUnlinked, 'attached-files listing').toBe(false);
+    const listed = await attachedRow(t, linked, 'IsUnlinked');
+    expectFinding(judgeFileRecord('listAttachedFiles', listed), 'FILE-006', 'attached-files listing');
   },
 );
 
@@ -520,8 +502,10 @@ conformance(
     // spec 2.2: "false = the file has a parent link"; 2.3.1: a parent can be any custom domain
     const f = await customParentFile(t, 'custom-parent-unlinked.txt');
     const where = `file ${f.fileId}, linked to ${f.parentDomain} ${f.parentId}`;
-    expect((await fileRecord(t, f.fileId, 'IsUnlinked')).IsUnlinked, `GET /api/File/{id}: ${where}`).toBe(false);
-    expect((await fileRow(t, f.fileId, 'IsUnlinked')).IsUnlinked, `GET /api/File/Query: ${where}`).toBe(false);
+    const rec = await fileRecord(t, f.fileId, 'IsUnlinked');
+    expectFinding(judgeFileRecord('getFile', rec, { linked: true }), 'FILE-006', `GET /api/File/{id}: ${where}`);
+    const row = await fileRow(t, f.fileId, 'IsUnlinked');
+    expectFinding(judgeFileRecord('queryFiles', row, { linked: true }), 'FILE-006', `GET /api/File/Query: ${where}`);
   },
 );
 
@@ -648,10 +632,10 @@ conformance(
       const f = await newFile(t, { fileName: name, contentsBase64: b64(bytes) });
       const rec = await fileRecord(t, f.fileId, 'Contents');
       expect(Object.keys(rec)).toEqual(['Contents']);
-      expect(bytesOf(rec.Contents).equals(bytes), name).toBe(true);
+      expectFinding(judgeFileRecord('getFile', rec, { bytes }), 'FILE-010', name);
       // beside another column too (that FileSize is the bytes' size is FILE-002's, not judged here)
       const rec2 = await fileRecord(t, f.fileId, 'FileSize,Contents');
-      expect(bytesOf(rec2.Contents).equals(bytes), `${name} beside FileSize`).toBe(true);
+      expectFinding(judgeFileRecord('getFile', rec2, { bytes }), 'FILE-010', `${name} beside FileSize`);
     }
   },
 );
@@ -688,9 +672,8 @@ conformance(
       ] as const) {
         judgedAlone('FILE-002', `${where}: FileName and FileSize of ${fileName}`, () => {
           expect(rec.FileName, `${where}: FileName`).toBe(fileName);
-          expect(rec.FileSize, `${where}: FileSize of ${content.length} bytes (${text.length} UTF-16 units)`).toBe(
-            content.length,
-          );
+          const what = `${where}: ${content.length} bytes (${text.length} UTF-16 units)`;
+          expectFinding(judgeFileRecord('getFile', rec, { bytes: content }), 'FILE-002', what);
         });
       }
       // Contents under the API token is AUTH-003's rule, judged by its test: a step here
@@ -698,9 +681,7 @@ conformance(
         fileRecord(t, f.fileId, 'Contents'),
       );
       judgedAlone('FILE-010', `Contents of ${fileName}`, () =>
-        expect(bytesOf(c.Contents).equals(content), `${fileName}: Contents holds the ${content.length} bytes`).toBe(
-          true,
-        ),
+        expectFinding(judgeFileRecord('getFile', c, { bytes: content }), 'FILE-010', fileName),
       );
     }
   },
@@ -726,7 +707,8 @@ conformance(
     for (const f of files) {
       const row = list.find((x) => x.FileName === f.fileName);
       expect(row, f.fileName).toBeDefined();
-      expect(bytesOf(row?.Contents).equals(Buffer.from(f.contentsBase64, 'base64')), f.fileName).toBe(true);
+      const bytes = Buffer.from(f.contentsBase64, 'base64');
+      expectFinding(judgeFileRecord('listAttachedFiles', row!, { bytes }), 'FILE-011', f.fileName);
     }
   },
 );
@@ -745,8 +727,7 @@ conformance(
     await t.needs('COL-002', 'a File/Query row without a column list holds the file’s columns', async () =>
       expect(row.FileName, 'the row is the file').toBe('metadata-only.txt'),
     );
-    expect(row.Contents ?? null, 'Contents on a File/Query row without columns').toBeNull();
-    expect(Object.values(row), 'the bytes under another key').not.toContain(b64(bytes));
+    expectFinding(judgeFileQueryRow(row, { bytes: Buffer.from(bytes) }), 'FILE-021', 'File/Query without columns');
   },
 );
 
@@ -838,7 +819,7 @@ conformance(
       contentsBase64: b64('touched'),
     });
     const cols = 'FileID,ModifiedDate,DownloadedDate';
-    const reads: Array<[string, Record<string, unknown>]> = [
+    const reads: Array<[FileOperation, Record<string, unknown>]> = [
       ['getFile', await fileRecord(t, f.fileId, cols)],
       ['queryFiles', await fileRow(t, f.fileId, cols)],
     ];
@@ -847,7 +828,8 @@ conformance(
       reads.push(['listAttachedFiles', rows.find((r) => r.FileID === f.fileId) ?? {}]);
     }
     for (const [op, rec] of reads) {
-      for (const k of ['ModifiedDate', 'DownloadedDate']) expectTimestamp(rec[k], `${op} ${k}`);
+      for (const k of ['ModifiedDate', 'DownloadedDate'])
+        expectFinding(judgeFileRecord(op, { [k]: rec[k] }), 'FILE-025', `${op} ${k} of a touched file`);
     }
   },
 );
@@ -927,11 +909,14 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       // base64, on the record and on the attached-files listing is FILE-010's and FILE-011's rule
       // (judged by their tests): steps here
       await t.needs('FILE-010', `GET /api/File/${id} serves Contents`, async () => {
-        expect(bytesOf((await fileRecord(t, id, 'Contents')).Contents).toString()).toBe('every column');
+        expectFinding(judgeFileRecord('getFile', await fileRecord(t, id, 'Contents'), { bytes: EVERY }), 'FILE-010');
       });
       await t.needs('FILE-011', `GET /api/${p.domain}/${p.id}/Files serves Contents`, async () => {
         const rows = await attached(t, p.domain, p.id, { columns: 'Contents' });
-        expect(rows.map((r) => bytesOf(r.Contents).toString())).toContain('every column');
+        const row = rows.find(
+          (r) => findingOf(judgeFileRecord('listAttachedFiles', r, { bytes: EVERY }), 'FILE-011')?.ok,
+        );
+        expect(row, 'a row holds the bytes in base64').toBeDefined();
       });
       const sorted = [...ALL_COLUMNS].sort();
       // on the file query every metadata column (Contents is meant for single-record reads)
@@ -947,7 +932,7 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
       expect(rec.FileName).toBe('every.txt');
       // the bytes Contents holds are FILE-010's statement: a step here
       await t.needs('FILE-010', 'Contents holds the file’s bytes in base64', async () =>
-        expect(bytesOf(rec.Contents).toString()).toBe('every column'),
+        expectFinding(judgeFileRecord('getFile', { Contents: rec.Contents }, { bytes: EVERY }), 'FILE-010'),
       );
 
       expect(list).toHaveLength(1);
@@ -978,9 +963,9 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
         fileRow(t, f.fileId, 'DownloadURL'),
         attachedRow(t, f, 'DownloadURL'),
       ]);
-      expectRelativeWebUrl(rec.DownloadURL, 'getFile');
-      expectRelativeWebUrl(row.DownloadURL, 'queryFiles');
-      expectRelativeWebUrl(listed.DownloadURL, 'listAttachedFiles');
+      expectFinding(judgeFileRecord('getFile', rec), 'FILE-013', 'getFile');
+      expectFinding(judgeFileRecord('queryFiles', row), 'FILE-013', 'queryFiles');
+      expectFinding(judgeFileRecord('listAttachedFiles', listed), 'FILE-013', 'listAttachedFiles');
     },
   );
 
@@ -1011,7 +996,13 @@ describe.sequential('DownloadURL and the enhanced session ID security setting', 
           attachedRow(t, f, 'DownloadURL'),
         ]),
       ]);
-      outside.forEach((rec, i) => expect(rec.DownloadURL, `${kinds[Math.floor(i / 3)]} (${reads[i % 3]})`).toBe(''));
+      outside.forEach((rec, i) =>
+        expectFinding(
+          judgeFileRecord('getFile', rec, { external: true }),
+          'FILE-015',
+          `${kinds[Math.floor(i / 3)]} (${reads[i % 3]})`,
+        ),
+      );
       expect(inside.DownloadURL).not.toBe('');
     },
   );

@@ -52,7 +52,7 @@ describe('lint: the folder order of conformance/src', () => {
       `import type { RunOptions } from '../run/config.js';\nexport type Probe = RunOptions;\n`,
     );
     expect(messages).toEqual([
-      "local/folder-order: spec/probe.ts imports run/config.ts: folder 'run' is above 'spec' in the order (model < (root) < spec < suite-api < report < traffic < bundle < coverage < targets < run < compare < cli); move the shared part down",
+      "local/folder-order: spec/probe.ts imports run/config.ts: folder 'run' is above 'spec' in the order (model < (root) < spec < judge < suite-api < report < traffic < bundle < coverage < targets < run < compare < cli); move the shared part down",
     ]);
   }, 120_000);
 

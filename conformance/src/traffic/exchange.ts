@@ -4,8 +4,11 @@
 // A body the recording does not hold (not recorded, not decodable, no answer at all) is marked, so
 // that no rule reads it as an empty answer.
 import zlib from 'node:zlib';
+import { isObject } from '../judge/finding.js';
 import type { OpenApiIndex, OperationMatch } from '../spec/openapi.js';
 import type { HarEntry } from './har.js';
+
+export { isObject };
 
 /** Why an exchange's answer is no evidence: rules that read it do not judge it. */
 export type MissingEvidence = 'not-recorded' | 'undecodable' | 'no-answer';
@@ -221,10 +224,6 @@ export function recordsOf(x: TrafficExchange): Array<Record<string, unknown>> {
   if (isObject(j.Record)) return [j.Record];
   if (Array.isArray(j.List)) return j.List.filter(isObject);
   return [];
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Whether `later` began after `earlier` had its answer (so the recording orders them). */

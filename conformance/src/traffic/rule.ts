@@ -2,6 +2,7 @@
 // recorded exchanges only (no state endpoint, no request of its own). A rule emits a judgement when
 // the exchanges decide a requirement; when they do not (a parameter missing, a body not recorded),
 // it says nothing, so a requirement is "not observed" rather than passed on no evidence.
+import type { Finding, JudgeEntry } from '../judge/finding.js';
 import type { Bindings } from '../model/bindings.js';
 import type { TrafficExchange } from './exchange.js';
 import type { StateLedger } from './states.js';
@@ -37,6 +38,36 @@ export interface ExchangeRule {
   judge(x: TrafficExchange, ctx: RuleContext, emit: Emit): void;
 }
 
+/**
+ * A rule that is a judge's adapter (conformance/src/judge): it picks the exchanges a judge reads and
+ * emits its findings, no predicate of its own (test/judges.test.ts: every rule naming a requirement
+ * of an area with judges is one).
+ */
+export interface JudgedRule extends ExchangeRule {
+  judges: readonly JudgeEntry[];
+}
+
+export function judgedRule(
+  judges: readonly JudgeEntry[],
+  rule: Omit<ExchangeRule, 'judge' | 'requirements'> & {
+    /** The judges' requirements this rule names (default: all of them); it emits only their findings. */
+    requirements?: readonly string[];
+    findings(x: TrafficExchange, ctx: RuleContext): Finding[];
+  },
+): JudgedRule {
+  const requirements = rule.requirements ?? [...new Set(judges.flatMap((j) => j.requirements))];
+  return {
+    name: rule.name,
+    description: rule.description,
+    requirements,
+    judges,
+    judge(x, ctx, emit) {
+      for (const f of rule.findings(x, ctx))
+        if (requirements.includes(f.requirement)) emit([f.requirement], f.ok, f.detail);
+    },
+  };
+}
+
 /** A rule that exchanges in recorded order decide. */
 export interface SequenceRule {
   name: string;
@@ -62,10 +93,7 @@ export function intParam(q: URLSearchParams, name: string): number | undefined {
 
 export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
-export function show(v: unknown): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}
+export { show } from '../judge/finding.js';
 
 /**
  * Requirements no rule of an area decides from a recording, and why: the evidence a recording

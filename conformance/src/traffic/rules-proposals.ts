@@ -1,7 +1,8 @@
 // Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
 import { isObject, type TrafficExchange } from './exchange.js';
 import { proposalOf } from './states.js';
-import { isInt, show, type NotJudgeable, type ExchangeRule } from './rule.js';
+import { isInt, judgedRule, show, type NotJudgeable, type ExchangeRule } from './rule.js';
+import { BIND_STATUS_JUDGE, BIND_STATUSES, judgeBindStatus } from '../judge/bind.js';
 import { batchOf, itemId, itemOf, KINDS, type Batch, type Kind, type ScheduleResult } from './schedules.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
@@ -225,39 +226,16 @@ const singleDelete: ExchangeRule = {
   },
 };
 
-const DETAILS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
-const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/;
-
-/** BIND-001..006: the null pattern of each status, the proposal's ID, HTTP 200. */
-const bindStatus: ExchangeRule = {
+/** BIND-001..006: HTTP 200, the object, the null pattern of each status (the schema rule judges an undocumented Status). */
+const bindStatus = judgedRule([BIND_STATUS_JUDGE], {
   name: 'bind_status_pattern',
-  requirements: ['BIND-001', 'BIND-002', 'BIND-003', 'BIND-004', 'BIND-005', 'BIND-006'],
   description:
-    "BindStatus answers HTTP 200 with the path's ProposalID; NotBound has every detail null; Bound has PolicyID, MemberID, PolicyNumber, MemberName and a UTC BoundDateUTC filled and ErrorMessage null; Error has a non-empty ErrorMessage and null details",
-  judge(x, _ctx, emit) {
-    if (op(x) !== 'getBindStatus' || !isObject(x.json) || typeof x.json.Status !== 'string') return;
-    const s = x.json;
-    const st = s.Status as string;
-    if (!['Bound', 'NotBound', 'Error'].includes(st)) return; // the schema (GEN-002) judges it
-    emit(['BIND-006'], x.status === 200, `Status ${st} with HTTP ${x.status}`);
-    const pid = Number(x.operation!.pathParams.proposalId);
-    emit(['BIND-001'], s.ProposalID === pid, `ProposalID ${show(s.ProposalID)} for proposal ${pid}`);
-    const nulls = DETAILS.filter((d) => s[d] === null);
-    if (st === 'NotBound') {
-      const good = nulls.length === DETAILS.length && s.ErrorMessage === null;
-      emit(['BIND-002'], good, good ? 'NotBound, every detail null' : `NotBound with ${show(s)}`);
-    } else if (st === 'Bound') {
-      const good = nulls.length === 0 && DETAILS.every((d) => s[d] !== undefined) && s.ErrorMessage === null;
-      emit(['BIND-003'], good, good ? 'Bound, details filled' : `Bound with ${show(s)}`);
-      if (typeof s.BoundDateUTC === 'string')
-        emit(['BIND-005'], UTC.test(s.BoundDateUTC), `BoundDateUTC ${show(s.BoundDateUTC)}`);
-    } else {
-      const good =
-        typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '' && nulls.length === DETAILS.length;
-      emit(['BIND-004'], good, good ? 'Error with a reason, details null' : `Error with ${show(s)}`);
-    }
-  },
-};
+    "BindStatus answers HTTP 200 with the documented object and the path's ProposalID; NotBound has every detail null; Bound has PolicyID, MemberID, PolicyNumber and MemberName filled, ErrorMessage null and a UTC BoundDateUTC; Error has a non-empty ErrorMessage and null details",
+  findings: (x) =>
+    op(x) === 'getBindStatus' && isObject(x.json) && BIND_STATUSES.includes(x.json.Status as string)
+      ? judgeBindStatus({ pathParams: x.operation!.pathParams, status: x.status, body: x.json })
+      : [],
+});
 
 /** MEM-001, MEM-002, MEM-006: the member creation result. */
 const createMemberResult: ExchangeRule = {

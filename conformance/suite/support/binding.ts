@@ -4,43 +4,18 @@
 // outcome that must not show, for as long as the positive case needed (`t.expectStaysAbsent`).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
+import { type BindStatus, judgeBindStatus } from '../../src/judge/bind.js';
+import type { Finding } from '../../src/judge/finding.js';
 import { currentRun } from '../../src/suite-api/dsl.js';
+import { expectFinding } from '../../src/suite-api/findings.js';
 import { type Ctx, judgedAlone } from './request.js';
 
-export type BindStatus = components['schemas']['BindStatus'];
+export type { BindStatus };
 export type MemberCreationResult = components['schemas']['MemberCreationResult'];
 
 /** Meaning of the section 7 text (MEM-005 `meaning:`): a member, and that one is already there. */
 export const MEMBER = /\bmember/i;
 export const ALREADY = /\b(already|assigned|exists?|existing|has an?)\b/i;
-
-export const DETAIL_FIELDS = ['PolicyID', 'MemberID', 'PolicyNumber', 'MemberName', 'BoundDateUTC'] as const;
-/** ISO 8601 date-time in UTC: `Z` or a zero offset. */
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The bind status object of spec 2.4 (BIND-001): every field present, with its documented type. */
-export function expectStatusShape(s: unknown, proposalId: number): asserts s is BindStatus {
-  expect(isObject(s), `bind status object: ${JSON.stringify(s)}`).toBe(true);
-  const o = s as Record<string, unknown>;
-  expect(o.ProposalID, 'ProposalID is the proposal').toBe(proposalId);
-  expect(['Bound', 'NotBound', 'Error'], `Status ${JSON.stringify(o.Status)}`).toContain(o.Status);
-  for (const k of ['ErrorMessage', ...DETAIL_FIELDS]) expect(o, `field ${k} is present`).toHaveProperty(k);
-  const nullable = (k: string, type: 'string' | 'integer') =>
-    expect(
-      o[k] === null || (type === 'integer' ? Number.isInteger(o[k]) : typeof o[k] === 'string'),
-      `${k} is ${type === 'integer' ? 'an integer' : 'a string'} or null: ${JSON.stringify(o[k])}`,
-    ).toBe(true);
-  nullable('ErrorMessage', 'string');
-  nullable('PolicyID', 'integer');
-  nullable('MemberID', 'integer');
-  nullable('PolicyNumber', 'string');
-  nullable('MemberName', 'string');
-  nullable('BoundDateUTC', 'string');
-}
 
 /**
  * GET BindStatus: always HTTP 200 (BIND-006) with the documented object (BIND-001). Every binding
@@ -52,14 +27,13 @@ export async function bindStatus(t: Ctx, proposalId: number): Promise<BindStatus
   const res = await t.api.GET('/api/Quotes/Proposals/{proposalId}/BindStatus', {
     params: { path: { proposalId } },
   });
-  judgedAlone('BIND-006', 'BindStatus answers HTTP 200', () =>
-    expect(res.response.status, `BindStatus of proposal ${proposalId} answers 200`).toBe(200),
-  );
-  const s: unknown = res.data;
+  const found = judgeBindStatus({ pathParams: { proposalId }, status: res.response.status, body: res.data });
+  const what = `BindStatus of proposal ${proposalId}`;
+  judgedAlone('BIND-006', 'BindStatus answers HTTP 200', () => expectFinding(found, 'BIND-006', what));
   judgedAlone('BIND-001', 'BindStatus answers the documented bind status object', () =>
-    expectStatusShape(s, proposalId),
+    expectFinding(found, 'BIND-001', what),
   );
-  return s as BindStatus;
+  return res.data as BindStatus;
 }
 
 export async function queueBind(t: Ctx, proposalId: number) {
@@ -99,6 +73,13 @@ export async function expectNeverBound(
   return last as BindStatus;
 }
 
+/** The judge's findings on a status already read (its HTTP status was judged as it was read). */
+const judged = (s: BindStatus): Finding[] =>
+  judgeBindStatus(
+    { pathParams: { proposalId: s.ProposalID }, status: 200, body: s },
+    { nowMs: Date.now(), toleranceMs: currentRun().clockToleranceMs },
+  );
+
 /**
  * A proposal never bound reports NotBound (the caller's statement), and then every detail null:
  * BIND-002's statement alone, judged so (a test that uses a NotBound status as its starting point
@@ -106,22 +87,21 @@ export async function expectNeverBound(
  */
 export function expectNotBound(s: BindStatus) {
   expect(s.Status).toBe('NotBound');
-  judgedAlone('BIND-002', 'NotBound reports every detail field null', () => {
-    expect(s.ErrorMessage).toBeNull();
-    for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null while NotBound`).toBeNull();
-  });
+  judgedAlone('BIND-002', 'NotBound reports every detail field null', () => expectFinding(judged(s), 'BIND-002'));
 }
 
 /**
  * A Bound status (the caller's statement: the binding happened), then its details: filled with
- * ErrorMessage null is BIND-003's statement, the timestamp BIND-005's; each is judged as its own
- * requirement's failure alone, so a test about the binding outcome is blocked by them.
+ * ErrorMessage null is BIND-003's statement, the timestamp BIND-005's (an ISO 8601 UTC timestamp,
+ * the time of binding within the run's --clock-tolerance: a local time written with a UTC designator
+ * would be hours off); each is judged as its own requirement's failure alone, so a test about the
+ * binding outcome is blocked by them.
  */
 export function expectBound(s: BindStatus, memberId: number | null) {
   expect(s.Status, `bound (ErrorMessage: ${s.ErrorMessage})`).toBe('Bound');
   expectBoundDetails(s);
   if (memberId !== null) expect(s.MemberID, "the proposal's member").toBe(memberId);
-  judgedAlone('BIND-005', 'BoundDateUTC is an ISO 8601 timestamp in UTC', () => expectUtcTimestamp(s.BoundDateUTC));
+  judgedAlone('BIND-005', 'BoundDateUTC is an ISO 8601 timestamp in UTC', () => expectFinding(judged(s), 'BIND-005'));
 }
 
 /**
@@ -130,44 +110,15 @@ export function expectBound(s: BindStatus, memberId: number | null) {
  * ID) relies on it and is blocked by BIND-003 when a detail is missing.
  */
 export function expectBoundDetails(s: BindStatus) {
-  judgedAlone('BIND-003', 'Bound reports the details filled and ErrorMessage null', () => {
-    expect(s.ErrorMessage).toBeNull();
-    expect(Number.isInteger(s.PolicyID) && (s.PolicyID as number) > 0, `PolicyID ${s.PolicyID}`).toBe(true);
-    expect(Number.isInteger(s.MemberID) && (s.MemberID as number) > 0, `MemberID ${s.MemberID}`).toBe(true);
-    expect(
-      typeof s.PolicyNumber === 'string' && s.PolicyNumber.trim() !== '',
-      `PolicyNumber ${JSON.stringify(s.PolicyNumber)}`,
-    ).toBe(true);
-    expect(
-      typeof s.MemberName === 'string' && s.MemberName.trim() !== '',
-      `MemberName ${JSON.stringify(s.MemberName)}`,
-    ).toBe(true);
-  });
-}
-
-/**
- * BoundDateUTC is an ISO 8601 timestamp in UTC (BIND-005), the time of binding: a local time written
- * with a UTC designator would be hours off. The two clocks are compared only within the run's
- * --clock-tolerance (configurable, shown in the report).
- */
-export function expectUtcTimestamp(v: unknown) {
-  expect(typeof v, 'BoundDateUTC is a string').toBe('string');
-  expect(v as string, 'BoundDateUTC is ISO 8601 in UTC').toMatch(ISO_UTC);
-  const ms = Date.parse(v as string);
-  expect(Number.isNaN(ms), `BoundDateUTC parses: ${String(v)}`).toBe(false);
-  expect(Math.abs(ms - Date.now()), `BoundDateUTC ${String(v)} is the time of binding (UTC)`).toBeLessThan(
-    currentRun().clockToleranceMs,
+  judgedAlone('BIND-003', 'Bound reports the details filled and ErrorMessage null', () =>
+    expectFinding(judged(s), 'BIND-003'),
   );
 }
 
 /** An Error status (the caller's statement), then a non-empty ErrorMessage and null details: BIND-004's statement alone. */
 export function expectErrorStatus(s: BindStatus) {
   expect(s.Status).toBe('Error');
-  judgedAlone('BIND-004', 'Error reports a non-empty ErrorMessage and null details', () => {
-    expect(
-      typeof s.ErrorMessage === 'string' && s.ErrorMessage.trim() !== '',
-      `ErrorMessage ${JSON.stringify(s.ErrorMessage)}`,
-    ).toBe(true);
-    for (const k of DETAIL_FIELDS) expect(s[k], `${k} is null on Error`).toBeNull();
-  });
+  judgedAlone('BIND-004', 'Error reports a non-empty ErrorMessage and null details', () =>
+    expectFinding(judged(s), 'BIND-004'),
+  );
 }
