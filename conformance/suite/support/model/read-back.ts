@@ -130,11 +130,6 @@ function judgeListed(m: Model, rec: ScheduleRecord, got: unknown, proposalId: nu
   });
 }
 
-/** The values of a record as LocFields (for the log). */
-function describe(fields: Partial<LocFields>): string {
-  return JSON.stringify(fields);
-}
-
 /**
  * The links of every contact (Link/Query by child, LINK-011), compared with the model; a difference
  * is blamed on `requirement`, the rule of the link step just taken.
