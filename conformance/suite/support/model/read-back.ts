@@ -8,14 +8,7 @@ import type { Ctx } from '../request.js';
 import { readRecord, scheduleSet, type ProposalValues } from '../schedules.js';
 import { judged } from './blame.js';
 import { linkedParents, relationshipIndex } from './links-oracle.js';
-import {
-  LOC_FIELD_NAMES,
-  adoptListed,
-  expectedRead,
-  type LocFields,
-  type Model,
-  type ScheduleRecord,
-} from './oracle.js';
+import { LOC_FIELD_NAMES, adoptListed, expectedRead, type Model, type ScheduleRecord } from './oracle.js';
 
 /** DomainID of Contact (spec 2.1). */
 const CONTACT_DOMAIN_ID = 2;
