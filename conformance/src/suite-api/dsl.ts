@@ -6,8 +6,7 @@
 // (not-applicable, with the reason) when the profile, the requirement selection or --read-only
 // leave it out, checks the requirement IDs against the catalogue at load time, sets up and tears
 // down provider states, records every exchange and fails the test on generic check violations.
-import { test, inject, afterAll, type TestContext as VitestTestContext } from 'vitest';
-import { getCurrentSuite } from 'vitest/suite';
+import { test, inject, afterAll, TestRunner, type TestContext as VitestTestContext } from 'vitest';
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../../spec/generated/openapi.js';
 import type { ProviderStates, StateName } from '../../../spec/generated/provider-states.js';
@@ -359,7 +358,7 @@ export function conformance(record: ConformanceRecord, body: (t: TestContext) =>
   const r = runState();
   const c = r.ctx;
   validateRecord(record, c);
-  const file = getCurrentSuite()?.file?.filepath ?? '';
+  const file = TestRunner.getCurrentSuite()?.file?.filepath ?? '';
   if (r.adminTeardownFile !== file) {
     r.adminTeardownFile = file;
     afterAll(async () => {
