@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
 import { runConformance } from '../../conformance/src/run/run-conformance.js';
 import { findPeers, type PeerManifest } from './manifest.js';
 import { judgePeer, type PeerVerdict } from './judge-peer.js';
@@ -48,12 +49,26 @@ export async function runPeer(peer: PeerManifest, reportRoot: string, seed: numb
 }
 
 async function main(argv: string[]): Promise<number> {
-  const only = argv
-    .find((a) => a.startsWith('--only='))
-    ?.slice('--only='.length)
-    .split(',');
-  const reportRoot = path.resolve(argv.find((a) => a.startsWith('--report-dir='))?.slice(13) ?? 'reports/peers');
-  const seed = Number(argv.find((a) => a.startsWith('--seed='))?.slice(7) ?? 20261125);
+  const cmd = new Command()
+    .name('run-peers')
+    .description('core against every independent peer under peers/ (npm run test:peers)')
+    .option('--only <names>', 'comma list of peers to run (default: all)')
+    .option('--report-dir <dir>', "where each peer's reports and peers.json go", 'reports/peers')
+    .option('--seed <n>', 'seed of the generated tests', '20261125')
+    .exitOverride();
+  try {
+    cmd.parse(argv, { from: 'user' });
+  } catch (e) {
+    return e instanceof CommanderError && e.exitCode === 0 ? 0 : 2;
+  }
+  const o = cmd.opts<{ only?: string; reportDir: string; seed: string }>();
+  const seed = Number(o.seed);
+  if (!Number.isInteger(seed)) {
+    console.error(`peers: --seed must be an integer (got '${o.seed}')`);
+    return 2;
+  }
+  const only = o.only?.split(',').map((s) => s.trim());
+  const reportRoot = path.resolve(o.reportDir);
   const peers = findPeers(PEERS_DIR).filter((p) => !only || only.includes(p.name));
   if (peers.length === 0) {
     console.error('peers: no peer found (a folder under peers/ with a peer.json)');
