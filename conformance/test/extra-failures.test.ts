@@ -73,4 +73,9 @@ describe('judging caught faults against the allowance', () => {
     expect(v.lower).toEqual([{ name: 'a', allowed: 2, now: 1 }]);
     expect(describeExtraFailures(v)).toEqual([expect.stringMatching(/entries of .* to lower \(1\): a 2 -> 1/)]);
   });
+  it('a scope narrower than the whole suite (--whole-files) still finds a fault over its entry, never one to lower', () => {
+    const v = judgeExtraFailures([outcome('a', ['X-1']), outcome('b', ['X-1', 'X-2', 'X-3', 'X-4'])], allowance, false);
+    expect(v.over.map((x) => [x.name, x.allowed, x.failed.length])).toEqual([['b', 3, 4]]);
+    expect(v.lower).toEqual([]);
+  });
 });

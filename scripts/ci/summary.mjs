@@ -2,7 +2,8 @@
 //   tests: N passed, N failed
 // from the project's vitest run (reports/tmp/vitest-results.json), the conformance run against the
 // reference container (reports/ci/results.json: one check per testable requirement) and the
-// mutation run (reports/mutation.json: one check per fault and one per control) and the peer gate
+// mutation gate of this run (reports/tmp/mutation/mutation.json: one check per fault and one per
+// control; never the committed reports/mutation.json, which another run wrote) and the peer gate
 // (reports/peers/peers.json: one check per independent peer implementation). A missing file is an error.
 import { readFileSync } from 'node:fs';
 
@@ -17,7 +18,7 @@ const read = (file) => {
 
 const vitest = read('reports/tmp/vitest-results.json');
 const conf = read('reports/ci/results.json');
-const mutation = read('reports/mutation.json');
+const mutation = read('reports/tmp/mutation/mutation.json');
 const peers = read('reports/peers/peers.json');
 
 const parts = [

@@ -306,9 +306,16 @@ class UpdateTwiceCommand implements Cmd {
       judged('SCHED-011', () => {
         expect(res.status >= 200 && res.status < 300, `UpsertMulti answers 2xx (got ${res.status})`).toBe(true);
         expect(res.body, `update ${n} of record ${rec.id}`).toMatchObject({
-          Updates: [{ IsSuccessful: true, RecordID: rec.id, OrderNumber: 0 }],
+          Updates: [{ IsSuccessful: true, RecordID: rec.id }],
         });
       });
+      // the numbering of the answer's items is another rule (SCHED-003): one wrong numbering, one red line
+      judged('SCHED-003', () =>
+        expect(
+          (res.body as { Updates?: Array<{ OrderNumber?: unknown }> }).Updates?.[0]?.OrderNumber,
+          `OrderNumber of update ${n} of record ${rec.id}, the only item of its array`,
+        ).toBe(0),
+      );
       rec.fields = { ...rec.fields, ...fields };
     }
     await checkSchedules(m, r, 'SCHED-011');
