@@ -732,7 +732,8 @@ conformance(
     const all = await adminLinks(t, q);
     // a contact keeps its links to several parents (LINK-005): set-up of this test, not its rule
     await t.needs('LINK-005', 'the contact stays linked to all three parents', async () => {
-      for (const p of [before, hidden, after]) expect(hasLink(all, key(p)), `admin sees ${p.domain} ${p.id}`).toBe(true);
+      for (const p of [before, hidden, after])
+        expect(hasLink(all, key(p)), `admin sees ${p.domain} ${p.id}`).toBe(true);
     });
 
     // View on the child and on Policy; nothing at all on Claim

@@ -203,6 +203,18 @@ describe('requirement x operation coverage', () => {
       'reports/ci/results.json: test(s) did not pass against the reference, so their operations are not all known: a.two (failed)',
     ]);
   });
+
+  it('vouches for a test that ended not-applicable after every request it makes (t.notApplicable afterEveryRequest), not for one that stopped early', () => {
+    const ops = { 'a.one': ['opA', 'opB'], 'a.two': ['opA'] };
+    const early = runOf(ops);
+    early.tests['a.two'].result = 'not-applicable';
+    expect(coverageProblems(cover(early))).toEqual([
+      'reports/ci/results.json: test(s) did not pass against the reference, so their operations are not all known: a.two (not-applicable)',
+    ]);
+    const last = runOf(ops);
+    last.tests['a.two'] = { ...last.tests['a.two'], result: 'not-applicable', afterEveryRequest: true };
+    expect(coverageProblems(cover(last))).toEqual([]);
+  });
 });
 
 describe('the run the gate judges (results.json)', () => {

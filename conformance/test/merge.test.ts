@@ -11,13 +11,6 @@ import { runCli } from './helpers/cli.js';
 
 const read = (dir: string): RunResults => JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
 
-/** Tests whose applicability depends on the service's timing, not on the run's selection: they
- * pass, or end not-applicable when the service answered too slowly for what they time (a loaded
- * machine), from one run to the next. Either outcome is the same for the merge. */
-const TIMED = new Set(['files.entry-dates-within-one-second']);
-const timedAsOne = (id: string, result: string) =>
-  TIMED.has(id) && (result === 'passed' || result === 'not-applicable') ? 'passed or not-applicable' : result;
-
 /** What must be equal between the merged and the unsharded run. */
 function essence(r: RunResults) {
   return {
@@ -29,7 +22,7 @@ function essence(r: RunResults) {
     requirements: r.requirements.map((q) => ({
       id: q.id,
       result: q.result,
-      tests: q.tests.map((t) => `${t.id}=${timedAsOne(t.id, t.result)}`).sort(),
+      tests: q.tests.map((t) => `${t.id}=${t.result}`).sort(),
     })),
   };
 }
@@ -52,12 +45,18 @@ describe('conformance merge', () => {
   });
 
   it('three merged shards equal the unsharded core run', async () => {
-    const whole = await runCli(['run', '--base-url', baseUrl, '--report-dir', dir('whole')]);
+    // Shards split the suite files of the selection; three of the quicker areas (about a tenth of
+    // the core run's time) make three shards of different sizes, and the merge meets the
+    // requirements none of them selected, as the unsharded run of the same selection does
+    const include = ['--requirements', 'DOM,REC,COL'];
+    const whole = await runCli(['run', '--base-url', baseUrl, ...include, '--report-dir', dir('whole')]);
     expect(whole.code, whole.stderr + whole.stdout).toBe(0);
-    for (const i of [1, 2, 3]) {
-      const r = await runCli(['run', '--base-url', baseUrl, '--shard', `${i}/3`, '--report-dir', dir(`shard-${i}`)]);
-      expect(r.code, r.stderr + r.stdout).toBe(0);
-    }
+    const shards = await Promise.all(
+      [1, 2, 3].map((i) =>
+        runCli(['run', '--base-url', baseUrl, ...include, '--shard', `${i}/3`, '--report-dir', dir(`shard-${i}`)]),
+      ),
+    );
+    for (const r of shards) expect(r.code, r.stderr + r.stdout).toBe(0);
     // each shard alone covers only part of the requirements
     for (const i of [1, 2, 3])
       expect(read(dir(`shard-${i}`)).requirements.length).toBeLessThan(read(dir('whole')).requirements.length);
@@ -76,7 +75,7 @@ describe('conformance merge', () => {
     const merged = read(dir('merged'));
     expect(essence(merged)).toEqual(essence(read(dir('whole'))));
     expect(merged.selection.shard).toBeUndefined();
-    expect(merged.counts.passed).toBeGreaterThan(100);
+    expect(merged.counts.passed).toBeGreaterThan(20);
     // the JUnit file lists the same requirement checks
     const cases = (f: string) => (fs.readFileSync(path.join(f, 'junit.xml'), 'utf8').match(/<testcase /g) ?? []).length;
     expect(cases(dir('merged'))).toBe(cases(dir('whole')));

@@ -167,6 +167,14 @@ describe('toTestResult', () => {
       requirements: ['A-001'],
       title: 'title',
     });
+    expect(r.afterEveryRequest).toBeUndefined();
+  });
+  it('a test that ended not-applicable after every request it makes says so; no other result does', () => {
+    const meta = { id: 'x.a', outcome: 'not-applicable' as const, outcomeReason: 'no timing', afterEveryRequest: true };
+    expect(toTestResult({ ...base, state: 'skipped', meta }).afterEveryRequest).toBe(true);
+    expect(toTestResult({ ...base, state: 'passed', meta: { ...meta, outcome: 'passed' } }).afterEveryRequest).toBe(
+      undefined,
+    );
   });
   it('keeps the exchanges of a failed test', () => {
     const ex = {

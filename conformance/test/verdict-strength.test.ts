@@ -352,7 +352,12 @@ describe('--retries: a test that timed out runs again, alone, after the run', ()
           await proxy.stop();
         }
       };
-      const r = await run('flaky', []);
+      // three runs side by side, each through a proxy of its own: they wait on time-outs, not on the CPU
+      const [r, strict, none] = await Promise.all([
+        run('flaky', []),
+        run('flaky-strict', ['--fail-on-flaky']),
+        run('no-retries', ['--retries', '0']),
+      ]);
       expect(r.code, r.stdout).toBe(0);
       expect(r.results.retries?.flaky.length).toBe(1);
       const id = r.results.retries!.flaky[0]!;
@@ -364,12 +369,10 @@ describe('--retries: a test that timed out runs again, alone, after the run', ()
       expect(r.stdout).toContain(`flaky: ${id}`);
       expect(validate(r.results)).toEqual([]);
 
-      const strict = await run('flaky-strict', ['--fail-on-flaky']);
       expect(strict.code).toBe(1);
       expect(strict.results.retries?.flaky.length).toBe(1);
 
       // a run whose only non-pass is a time-out exits 3 (the target), never 1, with the advice
-      const none = await run('no-retries', ['--retries', '0']);
       expect(none.code, none.stdout).toBe(3);
       expect(none.results.retries).toBeUndefined();
       expect(none.stdout).toMatch(/Slow target: 1 of the 1 tests/);

@@ -222,14 +222,6 @@ function pairOf(r: Requirement, op: string, callers: Map<string, string[]>, opCa
   return { ...base, status: 'gap', tests: [] };
 }
 
-/**
- * Tests whose not-applicable is their last statement, after every request they make: a timing they
- * could not arrange on a loaded machine (files.entry-dates-within-one-second: no two uploads surely
- * straddled ms 99 -> 100 of a service second), never a step they skipped. Their operations are all
- * known either way, so the run vouches for them.
- */
-const NOT_APPLICABLE_AFTER_EVERY_STEP: ReadonlySet<string> = new Set(['files.entry-dates-within-one-second']);
-
 /** Why the run cannot vouch for the suite as it is: a part of it, another profile, tests it did not run or pass. */
 function runProblems(run: RunRecord, tests: CollectedTest[], changed: string[]): string[] {
   const rerun = 'run `npm run test:conformance` (or give --results a run of the whole suite)';
@@ -244,9 +236,10 @@ function runProblems(run: RunRecord, tests: CollectedTest[], changed: string[]):
   const missing = tests.filter((t) => !run.tests[t.id]).map((t) => t.id);
   if (missing.length) p.push(`test(s) ${missing.join(', ')} are not in the run in ${run.file}: ${rerun}`);
   const notPassed = Object.entries(run.tests)
-    .filter(
-      ([id, t]) => t.result !== 'passed' && !(t.result === 'not-applicable' && NOT_APPLICABLE_AFTER_EVERY_STEP.has(id)),
-    )
+    // a test that ended not-applicable as its last step, after every request it makes (a timing it
+    // could not arrange on a loaded machine; t.notApplicable's afterEveryRequest), called every
+    // operation it calls: the run vouches for it as for one that passed
+    .filter(([, t]) => t.result !== 'passed' && !(t.result === 'not-applicable' && t.afterEveryRequest))
     .map(([id, t]) => `${id} (${t.result})`);
   if (notPassed.length)
     p.push(

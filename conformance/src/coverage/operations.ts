@@ -19,6 +19,8 @@ interface RunTest {
   result: TestResult['result'];
   /** operationIds the test's exchanges addressed, sorted. */
   operations: string[];
+  /** not-applicable as its last step, after every request it makes: `operations` is complete */
+  afterEveryRequest?: true;
 }
 
 /** What the coverage takes from a run. */
@@ -60,7 +62,15 @@ export function runRecordFromResults(results: RunResults, file: string): RunReco
     ...(results.startedAt ? { startedAt: results.startedAt } : {}),
     partial,
     tests: Object.fromEntries(
-      tests.map((t) => [t.id, { file: t.file, result: t.result, operations: [...(t.operations ?? [])].sort() }]),
+      tests.map((t) => [
+        t.id,
+        {
+          file: t.file,
+          result: t.result,
+          operations: [...(t.operations ?? [])].sort(),
+          ...(t.afterEveryRequest ? { afterEveryRequest: true as const } : {}),
+        },
+      ]),
     ),
   };
 }

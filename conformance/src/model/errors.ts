@@ -23,6 +23,13 @@ export class BlockedError extends Error {
 /** Thrown by `t.notApplicable(reason)`. */
 export class NotApplicableError extends Error {
   override name = 'NotApplicableError';
+  constructor(
+    message: string,
+    /** thrown as the test's last step, after every request it makes (t.notApplicable's afterEveryRequest) */
+    readonly afterEveryRequest = false,
+  ) {
+    super(message);
+  }
 }
 
 /** The target could not be reached: network error, timeout, connection refused. Result `error`. */

@@ -145,6 +145,9 @@ export interface TestResult {
   unmatchedRequests?: number;
   /** Why the test did not run or stopped (not-applicable, precondition-failed, blocked). */
   reason?: string;
+  /** A not-applicable test that ended so as its last step, after every request it makes: its
+   * `operations` are all it calls (the coverage gate vouches for it as for a passed test). */
+  afterEveryRequest?: true;
   /** For `blocked`: the requirement whose step failed, and the step. */
   blockedBy?: BlockedBy;
   error?: TestError;

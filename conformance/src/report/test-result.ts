@@ -65,6 +65,7 @@ export function toTestResult(t: ReportedTest): TestResult {
   if (m.needsProtocol && result === 'not-applicable') out.needsProtocol = m.needsProtocol;
   if (m.lacksProtocol && result === 'not-applicable') out.lacksProtocol = m.lacksProtocol;
   if (m.missingValues?.length && result === 'not-applicable') out.missingValues = m.missingValues;
+  if (m.afterEveryRequest && result === 'not-applicable') out.afterEveryRequest = true;
   if (m.stateValuesUsed?.length) out.stateValuesUsed = m.stateValuesUsed;
   if (m.warnings?.length) out.warnings = m.warnings;
   if (m.absenceWatchedMs?.length) out.absenceWatchedMs = m.absenceWatchedMs;

@@ -160,8 +160,13 @@ export interface TestContext {
     check: () => Promise<void>,
     opts?: { since?: number; positive?: () => Promise<unknown> },
   ): Promise<number>;
-  /** Ends the test as not-applicable. */
-  notApplicable(reason: string): never;
+  /**
+   * Ends the test as not-applicable. `afterEveryRequest`: this is the test's last step, after every
+   * request it makes (a timing it could not arrange, never a step it skipped), so the operations it
+   * called are all known: results.json marks it `afterEveryRequest` and the coverage gate vouches
+   * for it as for a test that passed.
+   */
+  notApplicable(reason: string, opts?: { afterEveryRequest?: boolean }): never;
   /**
    * Records that the implementation refused (or left out) an undocumented part of the interface
    * that a binding names, such as the relationship column of a link row (spec 2.3: "not shown"): a
@@ -233,6 +238,8 @@ export interface ConformanceMeta {
   missingValues?: string[];
   /** The values of state answers the test read (`<state>.<value>`), sorted. */
   stateValuesUsed?: string[];
+  /** Ended not-applicable as its last step, after every request it makes (t.notApplicable). */
+  afterEveryRequest?: boolean;
   exchanges?: Exchange[];
   violations?: Violation[];
   findings?: Finding[];
@@ -483,6 +490,7 @@ async function runBody(
   if (thrown instanceof NotApplicableError) {
     meta.outcome = 'not-applicable';
     meta.outcomeReason = thrown.message;
+    if (thrown.afterEveryRequest) meta.afterEveryRequest = true;
     vctx.skip(thrown.message);
   }
   const decision = decideOutcome(record.requirements, log.violations, thrown);
@@ -632,8 +640,8 @@ function makeTestContext(
       await check();
       return waitMs;
     },
-    notApplicable: (reason: string): never => {
-      throw new NotApplicableError(reason);
+    notApplicable: (reason: string, opts?: { afterEveryRequest?: boolean }): never => {
+      throw new NotApplicableError(reason, opts?.afterEveryRequest === true);
     },
     undocumentedRefused: (part, where, consequence) => {
       log.findings.push({
