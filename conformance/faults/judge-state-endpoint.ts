@@ -32,9 +32,28 @@ export function stoppedOnlyBy(
   reason: RegExp,
 ): boolean {
   if (!outcomes.has(r.result)) return false;
-  const stopped = r.tests.filter((t) => t.result !== 'passed');
+  const stopped = r.tests.filter((t) => t.result !== 'passed' && !untimed(t));
   return (
     stopped.length > 0 &&
     stopped.every((t) => outcomes.has(t.result) && typeof t.reason === 'string' && reason.test(t.reason))
+  );
+}
+
+type ReportedTest = RequirementReport['tests'][number];
+
+/** A test that ended not-applicable as its last step, after every request it makes (t.notApplicable's
+ * afterEveryRequest): a timing the run's machine did not give, no verdict on anything. */
+export function untimed(t: ReportedTest): boolean {
+  return t.result === 'not-applicable' && t.afterEveryRequest === true;
+}
+
+/**
+ * Whether a requirement that did not pass was kept from passing by timing alone: not-applicable,
+ * and each of its tests that did not pass ended so after every request it makes (a loaded
+ * machine). Whatever a control changes, that is not the suite failing it.
+ */
+export function stoppedByTiming(r: Pick<RequirementReport, 'result' | 'tests'>): boolean {
+  return (
+    r.result === 'not-applicable' && r.tests.some(untimed) && r.tests.every((t) => t.result === 'passed' || untimed(t))
   );
 }

@@ -7,7 +7,7 @@ import { controlByName } from '../faults/controls/index.js';
 import { judgeControl, type ConformanceRun } from '../faults/runner/judge.js';
 import { stoppedByStateEndpoint } from '../faults/judge-state-endpoint.js';
 
-type T = { result: string; reason?: string };
+type T = { result: string; reason?: string; afterEveryRequest?: boolean };
 const NEEDS = 'needs provider-state protocol 1.1.0: param `sortRanks` of `records` (the endpoint declares 1.0.0)';
 const DID_NOT_HONOUR = "provider state 'records' did not honour what the test asked for: param `sortRanks`";
 
@@ -108,5 +108,51 @@ describe("judgeControl with judge: 'state-endpoint'", () => {
       0,
     );
     expect(o).toMatchObject({ status: 'false-alarm', falseAlarms: { 'QRY-006': 'not-applicable' } });
+  });
+});
+
+describe('a requirement not judged for a timing the machine did not give (not-applicable after every request)', () => {
+  const TIMING = 'EntryDates within one second not exercised: no two uploads surely straddled ms 99 -> 100';
+  const untimed = { result: 'not-applicable', reason: TIMING, afterEveryRequest: true };
+  it('is no false alarm of any control, beside a state-endpoint cause too', () => {
+    const plain = judgeControl(
+      plainControl,
+      run([
+        ['QRY-008', 'not-applicable', [untimed]],
+        ['REC-001', 'passed', [{ result: 'passed' }]],
+      ]),
+      base as any,
+      '/tmp/c',
+      0,
+    );
+    expect(plain.status).toBe('passed');
+    expect(plain.notes.join(' ')).toMatch(/1 requirement\(s\) not judged: .*timing/);
+    const state = judgeControl(
+      stateControl,
+      run([
+        ['QRY-008', 'not-applicable', [{ result: 'not-applicable', reason: NEEDS }, untimed]],
+        ['REC-001', 'passed', [{ result: 'passed' }]],
+      ]),
+      base as any,
+      '/tmp/c',
+      0,
+    );
+    expect(state.status).toBe('passed');
+  });
+  it('a not-applicable without the mark, or beside a failure, stays a false alarm', () => {
+    const o = judgeControl(
+      plainControl,
+      run([
+        ['QRY-008', 'not-applicable', [{ result: 'not-applicable', reason: TIMING }]],
+        ['QRY-006', 'failed', [untimed, { result: 'failed' }]],
+      ]),
+      base as any,
+      '/tmp/c',
+      0,
+    );
+    expect(o).toMatchObject({
+      status: 'false-alarm',
+      falseAlarms: { 'QRY-008': 'not-applicable', 'QRY-006': 'failed' },
+    });
   });
 });

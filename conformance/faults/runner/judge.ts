@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { RequirementResult, RunResults } from '../../src/report/results.js';
 import type { Control, Fault } from '../fault.js';
-import { stoppedByStateEndpoint } from '../judge-state-endpoint.js';
+import { stoppedByStateEndpoint, stoppedByTiming } from '../judge-state-endpoint.js';
 import { stoppedByUndocumentedPart } from '../judge-undocumented-part.js';
 import { ROOT } from '../../../spec/paths.js';
 
@@ -180,18 +180,24 @@ export function judgeControl(
   let judged = 0;
   let stoppedByStates = 0;
   let stoppedByPart = 0;
+  let stoppedByTime = 0;
   for (const r of run.results?.requirements ?? []) {
     if (r.level !== 'core' || r.result === 'untested' || r.result === 'not-testable') continue;
     if (baseline && baseline.get(r.id) !== 'passed') continue;
     judged++;
     if (r.result === 'passed') continue;
-    if (control.judge === 'state-endpoint' && stoppedByStateEndpoint(r)) stoppedByStates++;
+    if (stoppedByTiming(r)) stoppedByTime++;
+    else if (control.judge === 'state-endpoint' && stoppedByStateEndpoint(r)) stoppedByStates++;
     else if (control.judge === 'undocumented-part' && stoppedByUndocumentedPart(r)) stoppedByPart++;
     else falseAlarms[r.id] = r.result;
   }
   if (stoppedByStates)
     notes.push(
       `${stoppedByStates} requirement(s) not judged: the provider-state endpoint kept their tests from running (not-applicable or precondition-failed, with the state named as the reason)`,
+    );
+  if (stoppedByTime)
+    notes.push(
+      `${stoppedByTime} requirement(s) not judged: their tests ended not-applicable after every request, on a timing the machine did not give (no verdict either way)`,
     );
   if (stoppedByPart)
     notes.push(
