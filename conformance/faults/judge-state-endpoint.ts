@@ -43,7 +43,7 @@ type ReportedTest = RequirementReport['tests'][number];
 
 /** A test that ended not-applicable as its last step, after every request it makes (t.notApplicable's
  * afterEveryRequest): a timing the run's machine did not give, no verdict on anything. */
-export function untimed(t: ReportedTest): boolean {
+function untimed(t: ReportedTest): boolean {
   return t.result === 'not-applicable' && t.afterEveryRequest === true;
 }
 
