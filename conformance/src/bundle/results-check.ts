@@ -16,7 +16,7 @@ import {
   type RunResults,
 } from '../report/results.js';
 import { applyStrength } from '../report/strength.js';
-import type { BundlePredicate } from './statement.js';
+import { runOfResults, type BundlePredicate } from './statement.js';
 
 /** The result a requirement's tests give it (buildRequirementReports' rule). */
 function resultOf(q: RequirementReport): string {
@@ -89,14 +89,7 @@ export function checkResults(r: RunResults, p: BundlePredicate): { problems: str
     problems.push(...differs('exitCode', r.exitCode, re.exitCode));
     problems.push(...differs('verdict', r.verdict, re.verdict));
   }
-  const run = {
-    startedAt: r.startedAt,
-    finishedAt: r.finishedAt,
-    profile: r.profile,
-    verdict: r.verdict,
-    exitCode: r.exitCode,
-    ...(r.seed !== undefined ? { seed: r.seed } : {}),
-  };
+  const run = runOfResults(r);
   if (!same(run, p.run))
     problems.push(`the statement names another run: ${JSON.stringify(p.run)}; results.json: ${JSON.stringify(run)}`);
   if (r.suiteVersion !== p.suite.version || r.specVersion !== p.spec.version)

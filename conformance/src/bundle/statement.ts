@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ROOT } from '../paths.js';
+import type { RunResults } from '../report/results.js';
 import type { ArchiveFile } from './archive.js';
 import { sha256 } from './digests.js';
 
@@ -43,6 +44,18 @@ export interface BundlePredicate {
   run: { startedAt: string; finishedAt: string; profile: string; verdict: string; exitCode: number; seed?: number };
   files: typeof BUNDLE_FILES;
   traffic: { exchanges: number };
+}
+
+/** The run a statement names, as its results.json tells it (written, and checked again on verify). */
+export function runOfResults(r: RunResults): BundlePredicate['run'] {
+  return {
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    profile: r.profile,
+    verdict: r.verdict,
+    exitCode: r.exitCode,
+    ...(r.seed !== undefined ? { seed: r.seed } : {}),
+  };
 }
 
 export interface Statement {

@@ -12,7 +12,7 @@ import type { RunResults } from '../report/results.js';
 import { packTarGz, type ArchiveFile } from './archive.js';
 import { packageDigest, specDigests } from './digests.js';
 import { envelope, keyId } from './dsse.js';
-import { BUNDLE_FILES, ENVELOPE_FILE, buildStatement, type BundlePredicate } from './statement.js';
+import { BUNDLE_FILES, ENVELOPE_FILE, buildStatement, runOfResults, type BundlePredicate } from './statement.js';
 
 export interface BundleContents {
   results: RunResults;
@@ -57,14 +57,7 @@ function bundlePredicate(c: BundleContents, exchanges: number): BundlePredicate 
       ...(r.target.image ? { image: r.target.image } : {}),
       ...(r.target.digest ? { imageDigest: r.target.digest } : {}),
     },
-    run: {
-      startedAt: r.startedAt,
-      finishedAt: r.finishedAt,
-      profile: r.profile,
-      verdict: r.verdict,
-      exitCode: r.exitCode,
-      ...(r.seed !== undefined ? { seed: r.seed } : {}),
-    },
+    run: runOfResults(r),
     files: BUNDLE_FILES,
     traffic: { exchanges },
   };
