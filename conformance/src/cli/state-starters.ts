@@ -66,24 +66,28 @@ function header(prefix: string, run: string): string {
 
 const protocolVersion = () => loadProtocol().version;
 
+/** One state's stub in the JavaScript-shaped starters (TS and JS): its documentation, a setup that
+ * answers "not implemented", a teardown to fill in. */
+function stubHandler(s: StateDoc): string {
+  return [
+    `  /**`,
+    ...stateDocLines(s).map((l) => `   * ${l}`),
+    `   */`,
+    `  ${JSON.stringify(s.name)}: {`,
+    `    async setup(params) {`,
+    `      throw new NotImplemented(${JSON.stringify(s.name)}, params);`,
+    `    },`,
+    `    async teardown(params) {`,
+    `      // remove exactly what setup created for params.setupId`,
+    `      void params;`,
+    `    },`,
+    `  },`,
+  ].join('\n');
+}
+
 /** A Hono app serving the provider-state protocol, one stub per state (mounted in the vendor's app). */
 function tsStarter(states: StateDoc[]): string {
-  const handlers = states.map((s) =>
-    [
-      `  /**`,
-      ...stateDocLines(s).map((l) => `   * ${l}`),
-      `   */`,
-      `  ${JSON.stringify(s.name)}: {`,
-      `    async setup(params) {`,
-      `      throw new NotImplemented(${JSON.stringify(s.name)}, params);`,
-      `    },`,
-      `    async teardown(params) {`,
-      `      // remove exactly what setup created for params.setupId`,
-      `      void params;`,
-      `    },`,
-      `  },`,
-    ].join('\n'),
-  );
+  const handlers = states.map(stubHandler);
   return `${header('//', 'Mount it beside your service on a test deployment (Hono; see the last line).')}
 import { Hono } from 'hono';
 
@@ -145,22 +149,7 @@ providerStates.post('${STATE_PATH}', async (c) => {
 
 /** Node without dependencies: node:http, runnable as written, importable for its \`states\`. */
 function jsStarter(states: StateDoc[]): string {
-  const handlers = states.map((s) =>
-    [
-      `  /**`,
-      ...stateDocLines(s).map((l) => `   * ${l}`),
-      `   */`,
-      `  ${JSON.stringify(s.name)}: {`,
-      `    async setup(params) {`,
-      `      throw new NotImplemented(${JSON.stringify(s.name)}, params);`,
-      `    },`,
-      `    async teardown(params) {`,
-      `      // remove exactly what setup created for params.setupId`,
-      `      void params;`,
-      `    },`,
-      `  },`,
-    ].join('\n'),
-  );
+  const handlers = states.map(stubHandler);
   return `${header('//', `Run it as written: node provider-states.mjs (Node 18+, no dependencies; PORT and HOST, default ${STARTER_PORT} and 127.0.0.1).`)}
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
