@@ -78,4 +78,36 @@ describe('choices exercised', () => {
       ),
     );
   });
+
+  it('orders: listings asked without sort, by the order of their first numeric ID column; sorted ones and short ones not counted', () => {
+    const at = (url: string, e: Exchange): Exchange => ({ ...e, url });
+    const c = choicesExercised(
+      [
+        ex('queryLinks', 200, {
+          List: [
+            { LinkID: 9, ParentID: 1 },
+            { LinkID: 4, ParentID: 1 },
+          ],
+        }),
+        ex('queryLinks', 200, { List: [{ LinkID: 2 }, { LinkID: 7 }, { LinkID: 8 }] }),
+        ex('listDomains', 200, [{ DomainID: 3 }, { DomainID: 1 }, { DomainID: 2 }]),
+        ex('listDomains', 200, { Domains: [{ DomainID: 1 }, { DomainID: 2 }] }),
+        // one row, equal IDs, a sort asked, no numeric ID: not counted
+        ex('queryFiles', 200, { List: [{ FileID: 1 }] }),
+        ex('queryFiles', 200, { List: [{ FileID: 1 }, { FileID: 1 }] }),
+        at(
+          'http://x/api/File/Query?sort=FileID%20desc',
+          ex('queryFiles', 200, { List: [{ FileID: 2 }, { FileID: 1 }] }),
+        ),
+        ex('queryRecords', 200, { List: [{ Name: 'a' }, { Name: 'b' }] }),
+      ],
+      index,
+    );
+    expect(c.orders).toEqual([
+      { operationId: 'listDomains', keys: ['DomainID'], ascending: 1, descending: 0, other: 1 },
+      { operationId: 'queryLinks', keys: ['LinkID'], ascending: 1, descending: 1, other: 0 },
+    ]);
+    const merged = mergeChoices([c, c]);
+    expect(merged.orders?.find((o) => o.operationId === 'queryLinks')).toMatchObject({ ascending: 2, descending: 2 });
+  });
 });

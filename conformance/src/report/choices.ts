@@ -4,7 +4,9 @@
 // response it documents for that operation and status: BadQuery, Forbidden, ...); a documented
 // refusal no exchange met is "never exercised" there; a refusal with a status the reference does
 // not document for the operation is the implementation's own choice, listed with what it answered.
-// A success answer's shape (its top-level JSON) shows the envelopes the run saw.
+// A success answer's shape (its top-level JSON) shows the envelopes the run saw. A listing asked
+// without `sort` has an order the spec never states: the run counts, per listing operation, the
+// answers whose rows came in ascending, descending or no order of their numeric ID column.
 import type { Exchange } from '../suite-api/client.js';
 import type { OpenApiIndex } from '../spec/openapi.js';
 
@@ -28,6 +30,20 @@ export interface ChoicesExercised {
   otherRefusals: Array<{ operationId: string; status: number; count: number; answers: AnswerShape[] }>;
   /** Success answers per operation and status: the envelopes and shapes seen. */
   successShapes: Array<{ operationId: string; status: number; count: number; answers: AnswerShape[] }>;
+  /** Listings asked without `sort` (order not stated): per operation, how their rows came. Optional:
+   * results.json files written before 0.3.0's orders have none. */
+  orders?: ListingOrder[];
+}
+
+/** The rows of listings without `sort` of one operation, by the order of their numeric ID column. */
+export interface ListingOrder {
+  operationId: string;
+  /** The ID columns the rows were ordered by (the first numeric `…ID` column of each answer). */
+  keys: string[];
+  ascending: number;
+  descending: number;
+  /** neither: the rows in another order (by a column the run did not look at, or none) */
+  other: number;
 }
 
 /** `application/problem+json {code,detail,status,title,type}`, `application/json array`, `text/plain (not JSON)`. */
@@ -71,6 +87,58 @@ function countShapes(list: Exchange[]): AnswerShape[] {
     .sort((a, b) => b.count - a.count || (a.shape < b.shape ? -1 : 1));
 }
 
+/** The rows of a listing answer: the body when it is an array, else its one array-valued field (List, or a vendor's own). */
+function rowsOf(body: unknown): Array<Record<string, unknown>> | undefined {
+  const arrays = Array.isArray(body)
+    ? [body]
+    : body && typeof body === 'object'
+      ? Object.values(body).filter((v) => Array.isArray(v))
+      : [];
+  const rows = arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
+  return rows?.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))
+    ? (rows as Array<Record<string, unknown>>)
+    : undefined;
+}
+
+/** How the rows of one answer came: by the first `…ID` column with a distinct number in every row. */
+function orderOf(
+  rows: Array<Record<string, unknown>>,
+): { key: string; order: 'ascending' | 'descending' | 'other' } | undefined {
+  if (rows.length < 2) return undefined;
+  for (const key of Object.keys(rows[0]!).filter((k) => k.endsWith('ID'))) {
+    const v = rows.map((r) => r[key]);
+    if (!v.every((x) => typeof x === 'number' && Number.isFinite(x)) || new Set(v).size !== v.length) continue;
+    const n = v as number[];
+    const up = n.every((x, i) => i === 0 || x > n[i - 1]!);
+    const down = n.every((x, i) => i === 0 || x < n[i - 1]!);
+    return { key, order: up ? 'ascending' : down ? 'descending' : 'other' };
+  }
+  return undefined;
+}
+
+/** Per listing operation, the order of the rows of its answers asked without `sort`. */
+function listingOrders(exchanges: readonly Exchange[]): ListingOrder[] {
+  const out = new Map<string, ListingOrder>();
+  for (const e of exchanges) {
+    if (!e.operationId || e.status === undefined || e.status < 200 || e.status >= 300 || !e.url) continue;
+    if (new URL(e.url, 'http://x').searchParams.has('sort')) continue;
+    let body: unknown;
+    try {
+      body = JSON.parse(e.responseBody ?? '');
+    } catch {
+      continue;
+    }
+    const rows = rowsOf(body);
+    const seen = rows && orderOf(rows);
+    if (!seen) continue;
+    const o = out.get(e.operationId) ?? { operationId: e.operationId, keys: [], ascending: 0, descending: 0, other: 0 };
+    if (!o.keys.includes(seen.key)) o.keys = [...o.keys, seen.key].sort();
+    o[seen.order]++;
+    out.set(e.operationId, o);
+  }
+  return [...out.values()].sort((a, b) => (a.operationId < b.operationId ? -1 : 1));
+}
+
 /** The choices a run exercised, from every exchange its tests recorded. */
 export function choicesExercised(exchanges: readonly Exchange[], index: OpenApiIndex): ChoicesExercised {
   const ops = operationsOf(index);
@@ -106,14 +174,14 @@ export function choicesExercised(exchanges: readonly Exchange[], index: OpenApiI
     }
   }
   const refusals = [...kinds.values()].sort((a, b) => a.status - b.status || (a.kind < b.kind ? -1 : 1));
-  return { refusals, otherRefusals, successShapes };
+  return { refusals, otherRefusals, successShapes, orders: listingOrders(exchanges) };
 }
 
 /** One line for the console summary. */
 export function choicesLine(c: ChoicesExercised): string {
   const metKinds = c.refusals.filter((k) => k.met.length).length;
   const never = c.refusals.reduce((n, k) => n + k.neverExercised.length, 0);
-  return `Choices exercised: ${metKinds} of ${c.refusals.length} kinds of refusal met, ${never} documented refusal(s) (operation x kind) never exercised, ${c.otherRefusals.length} refusal status(es) the reference does not document, ${c.successShapes.length} success answer(s) by shape (results.json choices, report.html "Choices exercised")`;
+  return `Choices exercised: ${metKinds} of ${c.refusals.length} kinds of refusal met, ${never} documented refusal(s) (operation x kind) never exercised, ${c.otherRefusals.length} refusal status(es) the reference does not document, ${c.successShapes.length} success answer(s) by shape, ${c.orders?.length ?? 0} listing operation(s) with an order seen without sort (results.json choices, report.html "Choices exercised")`;
 }
 
 function addShapes(into: AnswerShape[], more: AnswerShape[]): AnswerShape[] {
@@ -165,5 +233,26 @@ export function mergeChoices(all: ChoicesExercised[]): ChoicesExercised {
     refusals: [...kinds.values()].sort((a, b) => a.status - b.status || (a.kind < b.kind ? -1 : 1)),
     otherRefusals: mergeByStatus(all.map((c) => c.otherRefusals)),
     successShapes: mergeByStatus(all.map((c) => c.successShapes)),
+    orders: mergeOrders(all.flatMap((c) => c.orders ?? [])),
   };
+}
+
+function mergeOrders(list: ListingOrder[]): ListingOrder[] {
+  const m = new Map<string, ListingOrder>();
+  for (const o of list) {
+    const cur = m.get(o.operationId);
+    m.set(
+      o.operationId,
+      cur
+        ? {
+            operationId: o.operationId,
+            keys: [...new Set([...cur.keys, ...o.keys])].sort(),
+            ascending: cur.ascending + o.ascending,
+            descending: cur.descending + o.descending,
+            other: cur.other + o.other,
+          }
+        : { ...o, keys: [...o.keys] },
+    );
+  }
+  return [...m.values()].sort((a, b) => (a.operationId < b.operationId ? -1 : 1));
 }

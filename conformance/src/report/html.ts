@@ -388,7 +388,19 @@ function choicesBlock(r: RunResults): string {
     c.otherRefusals.length
       ? `<h3>Refusals with a status the reference does not document (${c.otherRefusals.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.otherRefusals)}</table>`
       : ''
-  }<h3>Success answers by shape (${c.successShapes.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.successShapes)}</table></details>`;
+  }<h3>Success answers by shape (${c.successShapes.length})</h3><table class="grid"><tr><th>operation</th><th>status</th><th>count</th><th>answers</th></tr>${rows(c.successShapes)}</table>${ordersTable(c.orders ?? [])}</details>`;
+}
+
+/** Listings asked without sort, by the order their rows came in (an order the spec never states). */
+function ordersTable(orders: NonNullable<ChoicesExercised['orders']>): string {
+  if (!orders.length) return '';
+  const body = orders
+    .map(
+      (o) =>
+        `<tr><td><code>${esc(o.operationId)}</code></td><td>${esc(o.keys.join(', '))}</td><td>${esc(o.ascending)}</td><td>${esc(o.descending)}</td><td>${esc(o.other)}</td></tr>`,
+    )
+    .join('');
+  return `<h3>Listings without sort, by the order of their rows (${orders.length})</h3><table class="grid"><tr><th>operation</th><th>ID column</th><th>ascending</th><th>descending</th><th>other</th></tr>${body}</table>`;
 }
 
 function problemsBlock(r: RunResults): string {
