@@ -589,11 +589,16 @@ conformance(
       grants: { [parent.domain]: without('AttachContacts'), Contact: ['View'] },
     });
     const refused = await t.links.upsert(args, lacking.token);
-    expect(
-      isRefusal(refused),
-      `upsert by match fields without AttachContacts: ${refused.status} ${refused.text.slice(0, 200)}`,
-    ).toBe(true);
-    expect(await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId), 'no link was made').toBe(false);
+    const madeAnyway = await linkExists(t, parent.domain, parent.id, 'Contact', contact.contactId);
+    // the refusal is the permission table's statement (spec 5: "| Contact | Attach Contacts |"), not
+    // LINK-009's (the match field): a permission check let through fails AUTH-006 and blocks the rest
+    judgedAlone('AUTH-006', 'Upsert without Attach Contacts is refused', () => {
+      expect(
+        isRefusal(refused),
+        `upsert by match fields without AttachContacts: ${refused.status} ${refused.text.slice(0, 200)}`,
+      ).toBe(true);
+      expect(madeAnyway, 'no link was made').toBe(false);
+    });
 
     const holding = await t.given('a user', {
       grants: { [parent.domain]: ['View', 'AttachContacts'], Contact: ['View'] },

@@ -93,6 +93,41 @@ conformance(
 
 conformance(
   {
+    id: 'records.get-by-id-same-id-in-two-domains',
+    title:
+      'records of two domains with the same ID: the read of one by domain and ID answers that record, not the other',
+    requirements: ['REC-002'],
+  },
+  async (t) => {
+    // protocol 1.1.0 (twinDomain): a record of another domain with the parent's ID; an
+    // implementation whose IDs cannot coincide answers 501 FixtureCannotExist (not-applicable)
+    const p = await t.given('a link parent', { twinDomain: 'Incident' });
+    const plain = await t.given('a link parent', { domain: p.domain });
+    const twinDomain = p.twinDomain ?? t.notApplicable("provider state 'a link parent' gave no twinDomain");
+    const field = p.textMatchField;
+    // the record is read without columns (the other domain need not have this field): that such a
+    // read holds the stored text field is COL-002's rule (spec 4.1 rule 1), shown on a record of its own
+    await t.needs('COL-002', `without columns, a ${plain.domain} record holds ${plain.textMatchField}`, async () => {
+      const res = await get(t, `/api/${enc(plain.domain)}/${plain.id}`);
+      expect(res.status, `GET /api/${plain.domain}/${plain.id}`).toBe(200);
+      expect((res.json as RecordEnvelope).Record[plain.textMatchField]).toBe(plain.textMatchKey);
+    });
+    // the other domain's record first, then this one: spec 4.2, GET /api/{domain}/{id} reads the
+    // record `id` ("primary key of the record") of `domain` ("a domain name from the domain list"),
+    // and spec 1 rule 2: "Records are read singly by numeric ID" (REC-002: that record, its values)
+    const other = await get(t, `/api/${enc(twinDomain)}/${p.id}`);
+    expect(other.status, `GET /api/${twinDomain}/${p.id}: the record of ${twinDomain} with that ID`).toBe(200);
+    const res = await get(t, `/api/${enc(p.domain)}/${p.id}`);
+    expect(res.status, `GET /api/${p.domain}/${p.id}`).toBe(200);
+    expect(
+      (res.json as RecordEnvelope).Record[field],
+      `GET /api/${p.domain}/${p.id} after GET /api/${twinDomain}/${p.id}: the ${p.domain} record's ${field}`,
+    ).toBe(p.textMatchKey);
+  },
+);
+
+conformance(
+  {
     id: 'records.missing-record-is-a-failure',
     title:
       'reading a record ID that does not exist (never issued, or deleted) fails: it is not a success carrying data',

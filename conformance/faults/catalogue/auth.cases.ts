@@ -205,4 +205,49 @@ export const AUTH_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'link-permission-pair-either-accepted',
+    title: 'Remove gets through with Attach Contacts, Upsert with Modify Files; the right permission is left alone',
+    grants: {
+      T: { Claim: ['AttachContacts', 'ModifyFiles'], Contact: ['View'], File: ['View'] },
+      U: { Claim: ['DetachContacts'], Contact: ['View'] },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (_o, f) => expect(f[0]!.headers.token).toBe('ADMIN'),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'File',
+          ChildRecordID: 4,
+        }),
+        expect: (_o, f) => expect(f[0]!.headers.token).toBe('ADMIN'),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (_o, f) => expect(f[0]!.headers.token).toBe('T'),
+      },
+      {
+        req: post(
+          '/api/Link/Remove',
+          { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 },
+          { token: 'U' },
+        ),
+        expect: (_o, f) => expect(f[0]!.headers.token).toBe('U'),
+      },
+    ],
+  },
 ];

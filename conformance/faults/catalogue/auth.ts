@@ -51,6 +51,12 @@ function linkQueryChecksOnly(side: 'parent' | 'child'): Fault['rewrite'] {
   );
 }
 
+/** The other permission of the link pair of `childDomain` (spec 5's table: Attach Contacts / Detach
+ * Contacts, Attach Files / Modify Files): the one the operation `op` does not need. */
+function otherOfPair(op: 'upsertLink' | 'removeLink', childDomain: string) {
+  return linkPermission(op === 'upsertLink' ? 'removeLink' : 'upsertLink', childDomain);
+}
+
 export const AUTH_FAULTS: Fault[] = [
   {
     name: 'contents-refused-with-token',
@@ -159,6 +165,27 @@ export const AUTH_FAULTS: Fault[] = [
             `Permission '${linkPermission('upsertLink', b.ChildDomain)}' on domain '${b.ParentDomain}' is required.`,
           );
         }
+        return next(req);
+      }),
+    ),
+  },
+  {
+    // issue 44: a user holding one permission of a pair and not the other
+    name: 'link-permission-pair-either-accepted',
+    area: 'AUTH',
+    description:
+      'Link operations on a Contact or File child accept either permission of the pair on the parent (Attach or Detach Contacts; Attach or Modify Files) for Upsert and Remove alike.',
+    // the user lacks the permission the operation needs on the parent: AUTH-004's statement too
+    requirements: ['AUTH-004', 'AUTH-006', 'AUTH-007'],
+    rewrite: readsGrants(
+      on(['upsertLink', 'removeLink'], async (req, route, ctx, next) => {
+        const g = knownGrants(req, ctx);
+        const b = linkBody(req);
+        if (!g || !b?.ParentDomain || !b.ChildDomain || !LINKABLE.includes(b.ChildDomain)) return next(req);
+        const right = holds(g, b.ParentDomain, linkPermission(route.op, b.ChildDomain));
+        const other = holds(g, b.ParentDomain, otherOfPair(route.op, b.ChildDomain));
+        if (!right && other && holds(g, b.ChildDomain, 'View'))
+          return next(withToken(req, ctx, await ctx.adminToken()));
         return next(req);
       }),
     ),

@@ -54,6 +54,27 @@ export const FILE_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'restrict-download-empties-url-despite-full',
+    title: 'RestrictDownload with Full empties DownloadURL; without RestrictDownload it stays',
+    grants: { T: { File: ['View', 'RestrictDownload', 'Full'] }, U: { File: ['View', 'Full'] } },
+    steps: [
+      {
+        req: get('/api/File/5?columns=FileName,DownloadURL'),
+        upstream: ok({
+          Record: { FileName: 'a.pdf', DownloadURL: 'Download.aspx?FileID=5&S=a' },
+          Domain: 'File',
+          Id: 5,
+        }),
+        expect: (out) => expect(json(out).Record).toEqual({ FileName: 'a.pdf', DownloadURL: '' }),
+      },
+      {
+        req: get('/api/File/Query?columns=DownloadURL', { token: 'U' }),
+        upstream: ok({ List: [{ DownloadURL: 'Download.aspx?FileID=5&S=a' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ DownloadURL: 'Download.aspx?FileID=5&S=a' }]),
+      },
+    ],
+  },
+  {
     fault: 'download-url-absolute',
     title: 'a relative DownloadURL becomes absolute',
     steps: [

@@ -5,6 +5,7 @@ import {
   bodyJson,
   cloneRequest,
   formatColumns,
+  holds,
   isOk,
   keysOf,
   parseColumns,
@@ -12,7 +13,7 @@ import {
   withHiddenColumns,
   withResponseJson,
 } from '../exchange.js';
-import { rewritesOnly, operationOf } from '../operations.js';
+import { readsGrants, rewritesOnly, operationOf } from '../operations.js';
 import { ignoreQueryParam, on, onFileRead, onJsonResponse, tokenOf } from './util.js';
 import { sortWithinPage } from './sort-within-page.js';
 
@@ -119,6 +120,21 @@ export const FILE_FAULTS: Fault[] = [
     description: 'The RestrictDownload permission is not checked: internal files always get a DownloadURL.',
     requirements: ['FILE-016'],
     rewrite: fillEmptyDownloadUrl((external) => !external),
+  },
+  {
+    // issue 44: a user holding RestrictDownload together with Full
+    name: 'restrict-download-empties-url-despite-full',
+    area: 'FILE',
+    description:
+      'Any RestrictDownload on File empties DownloadURL, even when the user also holds Full (the Full exemption is not checked).',
+    requirements: ['FILE-016'],
+    rewrite: readsGrants(
+      onFileRead(async (req, ctx, next) => {
+        const g = ctx.grantsOf(tokenOf(req, ctx));
+        if (!g || g === 'admin' || !holds(g, 'File', 'RestrictDownload')) return next(req);
+        return mapFileField('DownloadURL', () => '')(req, ctx, next);
+      }),
+    ),
   },
   {
     name: 'download-url-absolute',

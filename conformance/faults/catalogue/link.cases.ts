@@ -422,6 +422,55 @@ export const LINK_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'link-upsert-finds-parent-by-id-alone',
+    title:
+      "an Upsert of a parent with no link of its own updates the child's link to the parent of another domain with that ID",
+    side: {
+      'GET /api/Link/Query?childDomain=Contact&childRecordID=3&columns=ParentDomainID,ParentID': {
+        status: 200,
+        json: { List: [{ ParentDomainID: 11, ParentID: 1 }] },
+      },
+      'GET /api/Link/Query?childDomain=Contact&childRecordID=4&columns=ParentDomainID,ParentID': {
+        status: 200,
+        json: {
+          List: [
+            { ParentDomainID: 1, ParentID: 1 },
+            { ParentDomainID: 11, ParentID: 1 },
+          ],
+        },
+      },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (_o, f) => expect(json(f[0]!).ParentDomain).toBe('Incident'),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 4,
+        }),
+        expect: (_o, f) => expect(json(f[0]!).ParentDomain).toBe('Claim'),
+      },
+      {
+        req: post('/api/Link/Upsert', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 2,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        expect: (_o, f) => expect(json(f[0]!).ParentDomain).toBe('Claim'),
+      },
+    ],
+  },
+  {
     fault: 'link-remove-ignores-parent-domain',
     title: 'a remove also removes the links of the child to parents of other domains with the same ID',
     side: {

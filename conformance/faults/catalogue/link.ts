@@ -527,6 +527,23 @@ export const LINK_FAULTS: Fault[] = [
     }),
   },
   {
+    // issue 44: two parents of two domains with the same ID
+    name: 'link-upsert-finds-parent-by-id-alone',
+    area: 'LINK',
+    description:
+      "Link/Upsert finds the child's link by the parent's ID alone: with a link to another domain's parent of that ID, it updates that link instead of linking the named parent.",
+    requirements: ['LINK-021'],
+    rewrite: on(['upsertLink'], async (req, _route, ctx, next) => {
+      const b = linkBody(req);
+      if (!b || typeof b.ParentRecordID !== 'number' || typeof b.ParentDomain !== 'string') return next(req);
+      const links = await linksOfChild(ctx, b, undefined);
+      const own = links.some((l) => l.ParentDomain === b.ParentDomain && l.ParentID === b.ParentRecordID);
+      const other = links.find((l) => l.ParentDomain !== b.ParentDomain && l.ParentID === b.ParentRecordID);
+      if (own || !other?.ParentDomain) return next(req);
+      return next(withRequestJson(req, { ...b, ParentDomain: other.ParentDomain } as Record<string, string | number>));
+    }),
+  },
+  {
     // issue 44: a bug of sequences (a contact linked to two parents of one domain, then a Remove by
     // match field), caught by the model-based test
     name: 'link-remove-by-match-field-removes-domain',

@@ -1,7 +1,7 @@
 // The canned cases of the REC faults (rec.ts): each fault's rewrite on canned exchanges
 // (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
 import { expect } from 'vitest';
-import { type Case, get, json, ok } from './canned-cases.js';
+import { type Case, get, json, ok, untouched } from './canned-cases.js';
 
 export const REC_FAULT_CASES: Case[] = [
   {
@@ -27,6 +27,35 @@ export const REC_FAULT_CASES: Case[] = [
           expect(json(out)).toEqual({ Record: { ClaimNumber: 'C-1' }, Domain: 'Claim', Id: 7 });
           expect(side[0]).toBe('GET /api/Claim/Query?columns=ClaimNumber&take=1 [T]');
         },
+      },
+    ],
+  },
+  {
+    fault: 'record-read-cached-by-id-alone',
+    title:
+      "a read of another domain's record with the same ID and query answers the first one; the same domain goes upstream",
+    steps: [
+      {
+        req: get('/api/Incident/7'),
+        upstream: ok({ Record: { IncidentID: 7 }, Domain: 'Incident', Id: 7 }),
+        expect: (_o, f) => expect(f).toHaveLength(1),
+      },
+      {
+        req: get('/api/Claim/7'),
+        expect: (out, f) => (
+          untouched(f),
+          expect(json(out)).toEqual({ Record: { IncidentID: 7 }, Domain: 'Claim', Id: 7 })
+        ),
+      },
+      {
+        req: get('/api/Incident/7'),
+        upstream: ok({ Record: { IncidentID: 7, Name: 'new' }, Domain: 'Incident', Id: 7 }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).Record.Name).toBe('new')),
+      },
+      {
+        req: get('/api/Claim/7?columns=ClaimNumber'),
+        upstream: ok({ Record: { ClaimNumber: 'C-7' }, Domain: 'Claim', Id: 7 }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).Record).toEqual({ ClaimNumber: 'C-7' })),
       },
     ],
   },

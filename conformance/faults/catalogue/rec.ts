@@ -1,6 +1,23 @@
 // Faults of record access (REC): the record envelope and the record read (spec 4.2).
-import type { Fault } from '../fault.js';
-import { onJsonResponse, tokenOf } from './util.js';
+import type { Fault, FaultContext } from '../fault.js';
+import { bodyJson, isOk, makeResponse, type ProxyRequest } from '../exchange.js';
+import { on, onJsonResponse, tokenOf } from './util.js';
+
+/** A record read kept by the cache of `record-read-cached-by-id-alone`. */
+interface CachedRead {
+  domain: string;
+  record: unknown;
+}
+
+/**
+ * The cache key of that bug: the record ID, the query and the caller, but not the domain. Reads of
+ * one domain always go to the store (nothing stale within a domain); only another domain's record
+ * with the same ID, read with the same query by the same caller, is answered from the cache.
+ */
+function cacheKeyWithoutDomain(req: ProxyRequest, id: string, ctx: FaultContext): string {
+  const q = [...req.query.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return `${id}?${new URLSearchParams(q).toString()}|${tokenOf(req, ctx) ?? ''}`;
+}
 
 export const REC_FAULTS: Fault[] = [
   {
@@ -27,6 +44,31 @@ export const REC_FAULTS: Fault[] = [
         token: tokenOf(req, ctx) ?? null,
       });
       if (first.status === 200 && first.json?.List?.[0]) body.Record = first.json.List[0];
+    }),
+  },
+  {
+    // issue 44: two records of two domains with the same ID
+    name: 'record-read-cached-by-id-alone',
+    area: 'REC',
+    description:
+      "GET /api/{domain}/{id} is cached by ID and query but not domain: a read of another domain's record with the same ID answers the first one read.",
+    requirements: ['REC-002'],
+    rewrite: on(['getRecord'], async (req, route, ctx, next) => {
+      const cache: Map<string, CachedRead> = ctx.memory.get('reads') ?? new Map();
+      ctx.memory.set('reads', cache);
+      const key = cacheKeyWithoutDomain(req, String(route.id), ctx);
+      const hit = cache.get(key);
+      // the cache sits behind the routing: a domain name the service does not know is still refused
+      if (hit && hit.domain !== route.domain && (await ctx.domainIds()).has(route.domain))
+        return makeResponse(
+          200,
+          { Record: hit.record, Domain: route.domain, Id: Number(route.id) },
+          { 'content-type': 'application/json; charset=utf-8' },
+        );
+      const res = await next(req);
+      const body = bodyJson(res);
+      if (isOk(res) && body?.Record) cache.set(key, { domain: route.domain, record: body.Record });
+      return res;
     }),
   },
 ];

@@ -24,6 +24,25 @@ export const DOM_CONTROL_CASES: Record<string, Case[]> = {
       expect: codeAndStatus(422, 'UnknownDomain'),
     },
   ],
+  'domains-listed-only-with-edit': [
+    {
+      req: get('/api/Domains'),
+      grants: { T: { Claim: ['View', 'Edit'], Note: ['View'] } },
+      upstream: ok({
+        List: [
+          { DomainID: 1, Name: 'Claim' },
+          { DomainID: 5, Name: 'Note' },
+        ],
+      }),
+      expect: (out) => expect(json(out)).toEqual({ List: [{ DomainID: 1, Name: 'Claim' }] }),
+    },
+    {
+      req: get('/api/Domains'),
+      grants: { T: 'admin' },
+      upstream: ok({ List: [{ DomainID: 5, Name: 'Note' }] }),
+      expect: (out) => expect(json(out)).toEqual({ List: [{ DomainID: 5, Name: 'Note' }] }),
+    },
+  ],
   'domains-bare-array': [
     {
       req: get('/api/Domains'),

@@ -1,7 +1,8 @@
 // Controls of domains (DOM): GET /api/Domains (its envelope, order and entries are not shown beyond
 // the four fields) and the error answers of unknown domains.
 import type { Control } from '../fault.js';
-import { withResponseJson } from '../exchange.js';
+import { holds, withResponseJson } from '../exchange.js';
+import { readsGrants } from '../operations.js';
 import { NOT_SHOWN, onSuccess, recode } from './util.js';
 
 const ENVELOPE = 'Section 4.4: "GET /api/Domains: ... Query parameters and response envelope: not shown."';
@@ -62,6 +63,27 @@ export const DOM_CONTROLS: Control[] = [
     select: ['DOM-', 'MEM-', 'LINK-', 'GEN-'],
     config: { bindings: { domainsListField: 'data.items' } },
     rewrite: onSuccess(['listDomains'], (res, body) => withResponseJson(res, { data: { items: entries(body) } })),
+  },
+  {
+    // issue 44: a user holding part of the grants on a domain; which permission makes a domain one
+    // the user "can access" is not shown, so core judges the list only for users holding every
+    // permission (listed) or none (not listed) on a domain
+    name: 'domains-listed-only-with-edit',
+    area: 'DOM',
+    description:
+      'GET /api/Domains lists, for a user with explicit grants, only the domains on which the user holds Edit: View alone does not make a domain accessible.',
+    allowedBy:
+      'Section 5 rule 3: "Results of `GET /api/Domains` are limited to the domains the authenticated user can access." and 4.4: "lists the domains the authenticated user can access" (which permission makes a domain accessible is not shown; the reference\'s View is implementation-defined, DOM-009)',
+    select: ['DOM-'],
+    rewrite: readsGrants(
+      onSuccess(['listDomains'], (res, body, req, ctx) => {
+        const token = req.headers[ctx.tokenHeader];
+        const grants = token ? ctx.grantsOf(token) : undefined;
+        if (!grants || grants === 'admin') return res;
+        const list = entries(body).filter((d) => holds(grants, String(d?.Name), 'Edit'));
+        return withResponseJson(res, Array.isArray(body) ? list : { ...body, List: list });
+      }),
+    ),
   },
   {
     name: 'domains-other-order',
