@@ -2,7 +2,8 @@
 // the first check that names a requirement decides, and a failure no check named stays unblamed
 // (the test then fails every requirement it names, as before).
 import { describe, expect, it } from 'vitest';
-import { blamed, judged } from '../suite/support/model/blame.js';
+import fc from 'fast-check';
+import { blamed, interruptedUnjudged, judged } from '../suite/support/model/blame.js';
 import { BlockedError } from '../src/model/errors.js';
 import { buildRequirementReports } from '../src/report/results.js';
 import { loadCatalogue } from '../src/spec/catalogue.js';
@@ -61,5 +62,27 @@ describe('a model test blocked by the requirement it blamed', () => {
       'SCHED-005': 'blocked',
       'LINK-015': 'blocked',
     });
+  });
+});
+
+describe('a model run its time limit interrupts', () => {
+  const slow = (ms: number) => fc.asyncProperty(fc.nat(), () => new Promise<void>((r) => setTimeout(r, ms)));
+  it('before any sequence ended: fast-check says failed, the suite says unjudged (a slow target, never a failure)', async () => {
+    const out = await fc.check(slow(200), { numRuns: 3, interruptAfterTimeLimit: 50 });
+    expect(out).toMatchObject({ failed: true, interrupted: true, numRuns: 0 });
+    expect(interruptedUnjudged(out)).toBe(true);
+  });
+  it('after a sequence passed, or on a real counterexample: judged as fast-check says', async () => {
+    const partly = await fc.check(slow(30), { numRuns: 50, interruptAfterTimeLimit: 100 });
+    expect(partly.failed).toBe(false);
+    expect(interruptedUnjudged(partly)).toBe(false);
+    const broken = await fc.check(
+      fc.asyncProperty(fc.nat(), async () => {
+        throw new Error('wrong answer');
+      }),
+      { numRuns: 3 },
+    );
+    expect(broken.failed).toBe(true);
+    expect(interruptedUnjudged(broken)).toBe(false);
   });
 });

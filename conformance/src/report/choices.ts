@@ -36,7 +36,7 @@ export interface ChoicesExercised {
 }
 
 /** The rows of listings without `sort` of one operation, by the order of their numeric ID column. */
-export interface ListingOrder {
+interface ListingOrder {
   operationId: string;
   /** The ID columns the rows were ordered by (the first numeric `…ID` column of each answer). */
   keys: string[];

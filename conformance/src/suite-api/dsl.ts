@@ -53,7 +53,7 @@ import { documentedSurface, type RequestSurface } from './request-guard.js';
 
 export type { RawResponse, RawInit } from './client.js';
 export type { Bindings } from '../model/bindings.js';
-export { PreconditionFailedError, NotApplicableError, BlockedError } from '../model/errors.js';
+export { PreconditionFailedError, NotApplicableError, BlockedError, TargetError } from '../model/errors.js';
 
 export interface ConformanceRecord {
   /** 'area.kebab-name', unique in the suite. */

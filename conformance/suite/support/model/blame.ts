@@ -24,3 +24,11 @@ export function blamed(e: unknown): string | undefined {
   if (e instanceof BlockedError) return e.requirement;
   return e && typeof e === 'object' ? BLAMED.get(e) : undefined;
 }
+
+/**
+ * Whether fast-check called a run failed only because its time limit interrupted it before any
+ * sequence ended (it counts that as a failure): a slow target, no verdict on the interface either way.
+ */
+export function interruptedUnjudged(out: { failed: boolean; interrupted: boolean; counterexample: unknown }): boolean {
+  return out.failed && out.interrupted && out.counterexample === null;
+}

@@ -5,10 +5,10 @@
 // throws one error whose message holds the seed, the shrunk counterexample and the concrete steps
 // of that counterexample (IDs, bodies, answers), which is what results.json and report.html show.
 import fc from 'fast-check';
-import { BlockedError, PreconditionFailedError } from '../../../src/suite-api/dsl.js';
+import { BlockedError, PreconditionFailedError, TargetError } from '../../../src/suite-api/dsl.js';
 import type { Ctx } from '../request.js';
 import { deleteSchedule, readRecord, scheduleSet } from '../schedules.js';
-import { blamed } from './blame.js';
+import { blamed, interruptedUnjudged } from './blame.js';
 import { commandArbitraries } from './commands.js';
 import { checkSchedules, type Real } from './read-back.js';
 import { curlCommand, TOKEN_VAR } from '../../../src/report/curl.js';
@@ -245,6 +245,17 @@ async function check(
     endOnFailure: t.run.skipShrink === true,
   });
   if (!out.failed) return { failed: false, runs: out.numRuns };
+  // fast-check counts a run its time limit interrupted before any sequence ended as failed: that is
+  // a slow target (no latency is a requirement), never a failure of the interface, and no pass
+  // either (no sequence was judged): the test ends `error`, with what to change
+  if (interruptedUnjudged(out))
+    return {
+      failed: true,
+      runs: out.numRuns,
+      error: new TargetError(
+        `model-based run${which} interrupted by its time limit (${Math.round(o.timeLimitMs / 1000)} s) before any sequence ended (seed ${runSeed}): the target answered too slowly for it, which is no verdict on the interface (a quieter machine, or a nearer target)`,
+      ),
+    };
   const cause = out.errorInstance as Error | undefined;
   const [k, cmds] = out.counterexample ?? [];
   const message = [
