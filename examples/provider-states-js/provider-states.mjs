@@ -631,14 +631,29 @@ export const states = {
       })();
     },
     async teardown({ setupId }) {
-      // the proposal's schedule records and changes go with it, also those the tests added
-      for (const { table, id } of created.get(keyOf('a proposal', setupId)) ?? []) {
-        if (table !== 'Proposal') continue;
-        for (const t of ['ProposalLocation', 'ProposalVehicle', 'PolicyChange'])
-          db()
-            .prepare(`DELETE FROM ${q(t)} WHERE ProposalID = ?`)
-            .run(id);
-      }
+      // What the tests made of the proposal through the API goes with it: its schedule records,
+      // policy changes and data-entry events, its bind status and jobs, and the member (CreateMember)
+      // and policy (binding) it got. The database holds nothing of this fixture afterwards.
+      const d = db();
+      d.transaction(() => {
+        for (const { table, id } of created.get(keyOf('a proposal', setupId)) ?? []) {
+          if (table !== 'Proposal') continue;
+          const memberId = d.prepare('SELECT MemberID FROM "Proposal" WHERE ProposalID = ?').pluck().get(id);
+          const bound = d.prepare('SELECT PolicyID, MemberID FROM bind_status WHERE ProposalID = ?').get(id);
+          for (const m of new Set([memberId, bound?.MemberID].filter((x) => x != null)))
+            d.prepare('DELETE FROM "Member" WHERE MemberID = ?').run(m);
+          if (bound?.PolicyID != null) d.prepare('DELETE FROM "Policy" WHERE PolicyID = ?').run(bound.PolicyID);
+          for (const t of [
+            'ProposalLocation',
+            'ProposalVehicle',
+            'PolicyChange',
+            'DataEntryEvent',
+            'bind_status',
+            'bind_jobs',
+          ])
+            d.prepare(`DELETE FROM ${q(t)} WHERE ProposalID = ?`).run(id);
+        }
+      })();
       removeCreated('a proposal', setupId);
     },
   },
