@@ -1,6 +1,7 @@
 // `conformance init --lang js|python`: each starter is written into an empty folder, started as
 // written (node / python3, no dependencies), and asked for every state: a stub answers 501 with a
-// problem body naming the state, its teardown 200 {}, an unknown state 400. The protocol has no
+// problem body naming the state, its teardown 200 {}, an unknown state 400; a setup that throws the
+// starter's Refused answers 400, one that throws its FixtureCannotExist 501 with that code. The protocol has no
 // discovery request (POST only), so anything else answers 405. The ts starter (a Hono app to
 // mount, not a program) is served in process by init.test.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -45,13 +46,35 @@ describe.each(Object.keys(RUNNERS) as (keyof typeof RUNNERS)[])('conformance ini
     expect(fs.readdirSync(dir).sort()).toEqual(
       ['conformance.yaml', 'expected-failures.yaml', STARTER_FILES[lang]].sort(),
     );
-    const started = await start(RUNNERS[lang], path.join(dir, STARTER_FILES[lang]));
+    // two stubs filled in the simplest way a vendor may: refusing its params, and a fixture that
+    // cannot exist (the starter's own error types, so no vendor has to edit its answer())
+    const file = path.join(dir, STARTER_FILES[lang]);
+    const stub = (state: string) =>
+      lang === 'js' ? `throw new NotImplemented("${state}", params);` : `raise NotImplementedState("${state}", params)`;
+    const fill = (error: string, message: string) =>
+      lang === 'js' ? `throw new ${error}("${message}");` : `raise ${error}("${message}")`;
+    const filled = fs
+      .readFileSync(file, 'utf8')
+      .replace(stub('an expired token'), fill('Refused', 'no expired tokens here'))
+      .replace(stub('a setting'), fill('FixtureCannotExist', 'no settings in this design'));
+    expect(filled).toContain(fill('Refused', 'no expired tokens here'));
+    expect(filled).toContain(fill('FixtureCannotExist', 'no settings in this design'));
+    fs.writeFileSync(file, filled);
+    const started = await start(RUNNERS[lang], file);
     child = started.child;
     const post = async (body: unknown) => {
       const res = await fetch(started.url, { method: 'POST', body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
+    const refused = await post({ state: 'an expired token', params: { setupId: 's0' }, action: 'setup' });
+    expect(refused).toMatchObject({ status: 400, body: { status: 400, detail: 'no expired tokens here' } });
+    const cannotExist = await post({ state: 'a setting', params: { setupId: 's0' }, action: 'setup' });
+    expect(cannotExist).toMatchObject({
+      status: 501,
+      body: { status: 501, code: 'FixtureCannotExist', detail: 'no settings in this design' },
+    });
     for (const { name } of loadStateDocs()) {
+      if (name === 'an expired token' || name === 'a setting') continue;
       const setup = await post({ state: name, params: { setupId: 's1', domain: 'Claim' }, action: 'setup' });
       expect(setup.status, name).toBe(501);
       expect(setup.body).toMatchObject({ status: 501, title: 'Not Implemented' });

@@ -45,7 +45,11 @@ function deref(doc: { components: { schemas: Record<string, Schema> } }, s: Sche
 function typeName(doc: Parameters<typeof deref>[0], s: Schema): string {
   const d = deref(doc, s);
   if (d.enum) return d.enum.map((e) => JSON.stringify(e)).join(' | ');
-  if (d.type === 'array') return `${typeName(doc, d.items ?? {})}[]`;
+  if (d.type === 'array') {
+    const item = typeName(doc, d.items ?? {});
+    // a list of alternatives reads `(number | null)[]`, never `number | null[]`
+    return item.includes(' | ') ? `(${item})[]` : `${item}[]`;
+  }
   if (Array.isArray(d.type)) return d.type.join(' | ');
   if (d.type) return d.type;
   const alts = d.oneOf ?? d.anyOf;

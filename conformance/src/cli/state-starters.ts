@@ -55,9 +55,11 @@ function header(prefix: string, run: string): string {
     `only, never in production, and pass its URL with --provider-states-url (default`,
     `<base-url>${STATE_PATH}). Each stub answers 501 until you implement it; the tests that need`,
     `that state then end as precondition-failed, naming it. Every setup answer declares the protocol`,
-    `version this endpoint implements (PROTOCOL); the suite asks for nothing newer. A fixture your`,
-    `design cannot build answers 501 with code FixtureCannotExist and the reason in detail: the tests`,
-    `that need it end not-applicable. The suite sends setups concurrently.`,
+    `version this endpoint implements (PROTOCOL); the suite asks for nothing newer. A setup throws`,
+    `Refused for params it does not support (400: the tests that need them end precondition-failed,`,
+    `or not-applicable where the protocol allows the refusal, x-may-refuse), and FixtureCannotExist for`,
+    `a fixture your design cannot build (501 with code FixtureCannotExist and your reason in detail:`,
+    `the tests that need it end not-applicable). The suite sends setups concurrently.`,
     run,
   ]
     .map((l) => `${prefix} ${l}`.trimEnd())
@@ -108,6 +110,12 @@ class NotImplemented extends Error {
   }
 }
 
+/** Throw from a setup for params this endpoint does not support: 400 with your message. */
+class Refused extends Error {}
+
+/** Throw from a setup for a fixture your design cannot build: 501 with code FixtureCannotExist. */
+class FixtureCannotExist extends Error {}
+
 export const states: Record<string, StateHandler> = {
 ${handlers.join('\n')}
 };
@@ -139,6 +147,9 @@ providerStates.post('${STATE_PATH}', async (c) => {
     return c.json({ protocol: PROTOCOL, ...(await handler.setup(params)) });
   } catch (e) {
     if (e instanceof NotImplemented) return c.json(problem(501, 'Not Implemented', e.message), 501);
+    if (e instanceof Refused) return c.json(problem(400, 'Bad Request', e.message), 400);
+    if (e instanceof FixtureCannotExist)
+      return c.json({ ...problem(501, 'Not Implemented', e.message), code: 'FixtureCannotExist' }, 501);
     return c.json(problem(500, 'State setup failed', (e as Error).message), 500);
   }
 });
@@ -163,6 +174,12 @@ class NotImplemented extends Error {
   }
 }
 
+/** Throw from a setup for params this endpoint does not support: 400 with your message. */
+class Refused extends Error {}
+
+/** Throw from a setup for a fixture your design cannot build: 501 with code FixtureCannotExist. */
+class FixtureCannotExist extends Error {}
+
 /** One handler per state: setup(params) answers the values, teardown(params) removes what setup made. */
 export const states = {
 ${handlers.join('\n')}
@@ -183,6 +200,8 @@ export async function answer(call) {
     return [200, { protocol: PROTOCOL, ...(await handler.setup(params)) }];
   } catch (e) {
     if (e instanceof NotImplemented) return [501, problem(501, 'Not Implemented', e.message)];
+    if (e instanceof Refused) return [400, problem(400, 'Bad Request', e.message)];
+    if (e instanceof FixtureCannotExist) return [501, { ...problem(501, 'Not Implemented', e.message), code: 'FixtureCannotExist' }];
     return [500, problem(500, 'State setup failed', e instanceof Error ? e.message : String(e))];
   }
 }
@@ -260,6 +279,14 @@ class NotImplementedState(Exception):
         super().__init__(f"provider state '{state}' is not implemented yet (params {json.dumps(params)})")
 
 
+class Refused(Exception):
+    """Raise from a setup for params this endpoint does not support: 400 with your message."""
+
+
+class FixtureCannotExist(Exception):
+    """Raise from a setup for a fixture your design cannot build: 501 with code FixtureCannotExist."""
+
+
 ${handlers.join('')}# One (setup, teardown) pair per state: setup(params) returns the values as a dict.
 STATES = {
 ${table.join('\n')}
@@ -284,6 +311,10 @@ def answer(call):
         return 200, {"protocol": PROTOCOL, **setup(params)}
     except NotImplementedState as e:
         return 501, problem(501, "Not Implemented", str(e))
+    except Refused as e:
+        return 400, problem(400, "Bad Request", str(e))
+    except FixtureCannotExist as e:
+        return 501, {**problem(501, "Not Implemented", str(e)), "code": "FixtureCannotExist"}
     except Exception as e:  # any other failure of a setup: a 500 with its message
         return 500, problem(500, "State setup failed", str(e))
 
