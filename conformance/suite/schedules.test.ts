@@ -357,8 +357,8 @@ conformance(
     const [l0, l1] = p.locationIds;
     if (p.otherScheduleDomain === p.scheduleDomain)
       t.notApplicable("provider state 'a proposal' names one schedule domain twice");
-    await upsertMulti(t, p.proposalId, p.otherScheduleDomain, {});
     const before = await scheduleSet(t, p);
+    await upsertMulti(t, p.proposalId, p.otherScheduleDomain, {});
     const x = tag();
     const inserted = location(`After other domain ${x}`, 'o');
     const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {

@@ -684,7 +684,7 @@ const SCHED_READ_BACK: Fault[] = [
     name: 'atomic-flag-sticks-to-next-batch',
     area: 'SCHED',
     description:
-      'isAtomic=true of one UpsertMulti batch sticks to the next batch of the same proposal: that batch, sent without isAtomic or with isAtomic=false, is run atomically (rolled back on a failure, only the failures answered).',
+      'isAtomic=true of one UpsertMulti batch sticks to the next batch of the same proposal: sent without isAtomic or with isAtomic=false, it is run atomically.',
     requirements: ['SCHED-011', 'SCHED-012', 'SCHED-013'],
     rewrite: on(['upsertSchedules'], async (req, route, ctx, next) => {
       const sticky: Set<string> = ctx.memory.get('atomicSticks') ?? new Set();
@@ -714,7 +714,7 @@ const SCHED_READ_BACK: Fault[] = [
     name: 'second-schedule-domain-refused',
     area: 'SCHED',
     description:
-      'A proposal keeps the first schedule domain it was used with as its only one: a later UpsertMulti, DELETE or Reinstate of the proposal in another valid schedule domain is refused as an invalid schedule domain.',
+      'A proposal keeps the first schedule domain it was used with as its only one: a later UpsertMulti, DELETE or Reinstate of it in another valid schedule domain is refused as invalid.',
     requirements: ['SCHED-008'],
     rewrite: firstScheduleDomainOnly,
   },
