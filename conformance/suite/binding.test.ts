@@ -115,6 +115,10 @@ conformance(
     await queueBind(t, p.proposalId);
     const s = await settled(t, p.proposalId);
     expectErrorStatus(s);
+    // Not only the first read after the failure (issue 44, a blind miss of a sequence): 2.4
+    // ErrorMessage is the "Reason text when Status is Error", and 3 "Error (ErrorMessage filled":
+    // no trigger of section 3 leaves Error, so a later read is the same Error with its reason.
+    expectErrorStatus(await bindStatus(t, p.proposalId));
   },
 );
 

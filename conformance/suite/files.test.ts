@@ -4,7 +4,7 @@
 // after every other test, one at a time. No other suite file requests DownloadURL.
 import { describe, expect } from 'vitest';
 import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
-import { expectMentions } from '../src/suite-api/meaning.js';
+import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
   type Q,
@@ -490,6 +490,43 @@ conformance(
     // a record without files lists none
     const bare = await t.given('a record with associations', { domain: p1.domain });
     expect(await attached(t, bare.domain, bare.id, { columns: 'FileID' })).toEqual([]);
+  },
+);
+
+/**
+ * The listing after a Link/Remove (issue 44, a blind miss of a sequence: a listing not told of the
+ * removed link). Spec 4.3: the listing gives the "Files attached to the parent record `id` of domain
+ * `domain`"; 1.3: "files are attached to parent records through link records", and 4.4 "POST
+ * /api/Link/Remove: deletes an existing link": the file whose link is removed is attached no more.
+ * That the Remove deletes the link (Link/Query) is LINK-015's, a step here.
+ */
+conformance(
+  {
+    id: 'files.attached-listing-after-link-remove',
+    title: 'after Link/Remove of one file of a parent, its attached-files listing lists the other files only',
+    requirements: ['FILE-007'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await t.given('a record with files', {
+      files: ['kept-a.txt', 'removed-b.txt', 'kept-c.txt'].map((n) => ({ fileName: n, contentsBase64: b64(n) })),
+    });
+    const [a, b, c] = p.fileIds;
+    const sorted = (ids: unknown[]) => [...ids].sort();
+    const first = await attached(t, p.domain, p.id, { columns: 'FileID' });
+    expect(sorted(first.map((x) => x.FileID)), 'before the Remove: the three files').toEqual(sorted([a, b, c]));
+    await t.needs('LINK-015', 'Link/Remove deletes the link of the file to the parent', async () => {
+      const res = await t.links.remove({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: b! });
+      expect(isRefusal(res), `Link/Remove is accepted: ${res.status} ${res.text.slice(0, 300)}`).toBe(false);
+      const links = await get(t, '/api/Link/Query', { childDomain: 'File', childRecordID: b!, columns: 'ParentID' });
+      const rows = (await listOf(t, '/api/Link/Query', links)) as Array<{ ParentID?: unknown }>;
+      expect(
+        rows.filter((r) => r.ParentID === p.id),
+        'Link/Query: no link of the file to the parent',
+      ).toEqual([]);
+    });
+    const after = await attached(t, p.domain, p.id, { columns: 'FileID' });
+    expect(sorted(after.map((x) => x.FileID)), 'after the Remove: the other two files only').toEqual(sorted([a, c]));
   },
 );
 

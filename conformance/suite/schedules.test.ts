@@ -294,6 +294,95 @@ conformance(
   },
 );
 
+/**
+ * A LocationName of "0" (issue 44, a blind miss: a required-field check that tests the value for
+ * truthiness). Spec 2.5: "LocationName (required, string)"; 4.5 rule 6 fails an insert only
+ * "without `LocationName`" and an update only "to an empty one": "0" is a non-empty string, so the
+ * insert stores it and the update applies it.
+ */
+conformance(
+  {
+    id: 'schedules.location-name-zero',
+    title: 'a LocationName of "0" is a name: an insert with it stores it and an update to it applies it',
+    requirements: ['SCHED-007', 'SCHED-008'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await proposal(t, { type: 'Quote', locations: 2 });
+    const [, l1] = p.locationIds;
+    const fields = location('0', 'zero');
+    const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Inserts: [{ Fields: fields }],
+      Updates: [{ ID: l1, Fields: { LocationName: '0' } }],
+    });
+    // Status of a batch with a failed item: not shown; the body is judged.
+    const body = r.body;
+    expectBatchShape(body);
+    const ins = byOrder(body.Inserts, 0, 'Inserts');
+    const insGot = ins.IsSuccessful ? pick(await readRecord(t, p, ins.RecordID)) : undefined;
+    // 2.5 "LocationName (required, string), Address1, City, StateCode, ZipCode (strings)": the values as sent
+    judgedAlone('SCHED-007', 'an insert with LocationName "0" stores its values', () => {
+      expect(ins.IsSuccessful, `the insert with LocationName "0": ${ins.Message}`).toBe(true);
+      expect(insGot, `record ${ins.RecordID}: the values as sent`).toStrictEqual(stored(fields));
+    });
+    const upd = byOrder(body.Updates, 0, 'Updates');
+    const updGot = await readRecord(t, p, l1);
+    // 4.5: Updates (items: `ID` integer and `Fields`) are applied; only an empty name fails
+    judgedAlone('SCHED-008', 'an update to LocationName "0" is applied', () => {
+      expect(upd.IsSuccessful, `the update to LocationName "0": ${upd.Message}`).toBe(true);
+      expect(updGot?.LocationName, `record ${l1}: LocationName`).toBe('0');
+    });
+  },
+);
+
+/**
+ * The schedule domain's batches after a batch in another domain of the same proposal (issue 44, a
+ * blind miss: a proposal that keeps the first schedule domain it was used with). Spec 2.5:
+ * "Schedule domains are domain names valid for a given proposal"; 4.5 rule 1: "The domain must be a
+ * valid schedule domain for the proposal": what is valid is the proposal's, not the history of its
+ * requests. The batch in the state's second schedule domain comes first and is not judged (its
+ * fields are not shown: it is empty, and whatever it answers); the schedule domain's batch after it
+ * applies each kind of operation.
+ */
+conformance(
+  {
+    id: 'schedules.upsertmulti-after-other-schedule-domain',
+    title:
+      'UpsertMulti in the schedule domain applies its inserts, updates and deletes after a batch of the same proposal in another schedule domain',
+    requirements: ['SCHED-008'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await proposal(t, { type: 'Quote', locations: 2 });
+    const [l0, l1] = p.locationIds;
+    if (p.otherScheduleDomain === p.scheduleDomain)
+      t.notApplicable("provider state 'a proposal' names one schedule domain twice");
+    const before = await scheduleSet(t, p);
+    await upsertMulti(t, p.proposalId, p.otherScheduleDomain, {});
+    const x = tag();
+    const inserted = location(`After other domain ${x}`, 'o');
+    const r = await upsertMulti(t, p.proposalId, p.scheduleDomain, {
+      Inserts: [{ Fields: inserted }],
+      Updates: [{ ID: l1, Fields: { City: `Town ${x}` } }],
+      Deletes: [{ ID: l0 }],
+    });
+    // 4.5: "arrays `Inserts` (items: `Fields`...), `Updates` (items: `ID` integer and `Fields`),
+    // `Deletes` (items: `ID` integer)": each applied, whatever the proposal was asked before
+    const got = r.body as { Inserts?: unknown } | null;
+    const ins = Array.isArray(got?.Inserts) ? (got.Inserts as ScheduleResult[]) : [];
+    const expected = applied(before, [[l1, { City: `Town ${x}` }]], [l0]);
+    if (ins[0]?.IsSuccessful === true) expected.set(ins[0].RecordID, stored(inserted));
+    judgedAlone('SCHED-008', 'the batch after another schedule domain is accepted', () => {
+      expect2xx(r.status);
+      expect(
+        ins.map((i) => i.IsSuccessful),
+        `the insert: ${JSON.stringify(ins)}`,
+      ).toEqual([true]);
+    });
+    await expectSet(t, 'SCHED-008', p, expected, 'the insert, the update and the delete are applied');
+  },
+);
+
 conformance(
   {
     id: 'schedules.non-atomic-alternating',
@@ -487,6 +576,76 @@ conformance(
       expected.set(kept.RecordID, stored(location(`Kept ${i === 0 ? 'A' : 'C'} ${x}`, i === 0 ? 'a' : 'c')));
     }
     await expectSet(t, 'SCHED-011', p, expected, 'the successful items are committed, the failed ones change nothing');
+  },
+);
+
+/**
+ * A batch after an atomic one (issue 44, a blind miss of a sequence): that one batch of a proposal
+ * was atomic says nothing of the next. Spec 4.5: "`isAtomic`: boolean, default false" and
+ * "`isAtomic=false`: each operation is independent and committed on its own. Failures leave the
+ * other operations unaffected, and the response lists every item." Each non-atomic batch follows an
+ * atomic one of the same proposal; the atomic batch is set-up (that it commits is SCHED-029's rule).
+ */
+conformance(
+  {
+    id: 'schedules.non-atomic-after-atomic',
+    title:
+      'a batch with isAtomic=false, or without isAtomic, right after an atomic batch of the same proposal is still non-atomic',
+    requirements: ['SCHED-011', 'SCHED-012', 'SCHED-013'],
+    mutates: true,
+  },
+  async (t) => {
+    const p = await proposal(t, { type: 'Quote', locations: 4 });
+    const [l0, l1, l2, l3] = p.locationIds;
+    const x = tag();
+    // each case names records of its own: no record is updated twice in a row (a repetition is the
+    // model-based test's)
+    const cases = [
+      { how: 'isAtomic=false', isAtomic: false, committed: 'SCHED-011', listed: 'SCHED-012', a: l0, b: l1 },
+      // without the parameter the batch is non-atomic, its default (SCHED-013 owns both checks)
+      { how: 'without isAtomic', isAtomic: undefined, committed: 'SCHED-013', listed: 'SCHED-013', a: l2, b: l3 },
+    ] as const;
+    for (const c of cases) {
+      // the update names LocationName: an update that leaves it out is SCHED-008's own rule
+      await t.needs('SCHED-029', 'an atomic batch without a failing item answers no item as failed', async () => {
+        const a = await upsertMulti(
+          t,
+          p.proposalId,
+          p.scheduleDomain,
+          { Updates: [{ ID: c.a!, Fields: { LocationName: `Atomic before ${c.how} ${x}` } }] },
+          true,
+        );
+        expect2xx(a.status);
+        expectBatchShape(a.body);
+        for (const r of resultsOf(a.body)) expect(r.IsSuccessful, `atomic update: ${r.Message}`).toBe(true);
+      });
+      const name = `After atomic ${c.how} ${x}`;
+      const r = await upsertMulti(
+        t,
+        p.proposalId,
+        p.scheduleDomain,
+        {
+          Updates: [
+            { ID: c.b!, Fields: { LocationName: name } },
+            { ID: c.a!, Fields: { [p.requiredField]: '' } },
+          ],
+        },
+        c.isAtomic,
+      );
+      // Status of a batch with a failed item: not shown; the body is judged.
+      const body = r.body;
+      expectBatchShape(body);
+      // 4.5: "each operation is independent and committed on its own": the valid update stays,
+      // though the other item fails (an atomic run would roll it back)
+      const renamed = await readRecord(t, p, c.b!);
+      judgedAlone(c.committed, `${c.how} after an atomic batch: the valid item is committed`, () =>
+        expect(renamed?.LocationName, 'the valid update, committed').toBe(name),
+      );
+      // 4.5: "the response lists every item" (an atomic run lists only the failed one)
+      judgedAlone(c.listed, `${c.how} after an atomic batch: every item is listed`, () =>
+        expect(body.Updates.map((u) => u.OrderNumber).sort(), 'a result for each of the two updates').toEqual([0, 1]),
+      );
+    }
   },
 );
 
@@ -719,7 +878,11 @@ conformance(
     const claimId = claims.ids[0];
     const before = await scheduleSet(t, p);
 
-    for (const domain of ['Claim', 'Contact', 'NoSuchScheduleDomain']) {
+    // Section 1: "A domain is addressed by its case-sensitive name.": the schedule domain's name in
+    // other case names no domain, so it is no valid schedule domain of the proposal (4.5)
+    const lower = p.scheduleDomain.toLowerCase();
+    const otherCase = lower === p.scheduleDomain ? p.scheduleDomain.toUpperCase() : lower;
+    for (const domain of ['Claim', 'Contact', 'NoSuchScheduleDomain', otherCase]) {
       const r = await upsertMulti(t, p.proposalId, domain, {
         Inserts: [{ Fields: location(`Wrong domain ${domain}`, 'w') }],
         Updates: [{ ID: l1, Fields: { LocationName: `Wrong ${domain}` } }],

@@ -167,4 +167,14 @@ export const BIND_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'bind-error-message-read-once',
+    title: "the second read of a proposal's Error loses its ErrorMessage; another proposal's first read keeps it",
+    steps: [5, 5, 6].map((id, n) => ({
+      req: get(`/api/Quotes/Proposals/${id}/BindStatus`),
+      upstream: ok({ ProposalID: id, Status: 'Error', ErrorMessage: 'Rating must be completed before binding.' }),
+      expect: (out: Parameters<typeof json>[0]) =>
+        expect(json(out).ErrorMessage).toBe(n === 1 ? null : 'Rating must be completed before binding.'),
+    })),
+  },
 ];

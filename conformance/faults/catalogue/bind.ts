@@ -195,4 +195,23 @@ const BIND_QUEUE: Fault[] = [
   },
 ];
 
-export const BIND_FAULTS: Fault[] = [...BIND, ...BIND_LATE, ...BIND_QUEUE];
+// issue 44: blind misses of sequences (set 2), one bug of a request that depends on an earlier one
+const BIND_SEQUENCE: Fault[] = [
+  {
+    name: 'bind-error-message-read-once',
+    area: 'BIND',
+    description:
+      'The reason of a failed binding is handed out once: the first BindStatus read of the Error status carries its ErrorMessage, every later read answers Error with ErrorMessage null.',
+    requirements: ['BIND-004', 'BIND-008'],
+    rewrite: bindStatusRewrite((body, _req, ctx) => {
+      if (body.Status !== 'Error' || body.ErrorMessage === null || body.ErrorMessage === undefined) return;
+      const read: Set<string> = ctx.memory.get('errorRead') ?? new Set();
+      ctx.memory.set('errorRead', read);
+      const key = String(body.ProposalID);
+      if (read.has(key)) body.ErrorMessage = null;
+      else read.add(key);
+    }),
+  },
+];
+
+export const BIND_FAULTS: Fault[] = [...BIND, ...BIND_LATE, ...BIND_QUEUE, ...BIND_SEQUENCE];

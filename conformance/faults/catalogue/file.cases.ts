@@ -2,7 +2,7 @@
 // (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
 import { expect } from 'vitest';
 import { jsonString } from '../exchange.js';
-import { type Case, cols, get, json, ok, recordFrom } from './canned-cases.js';
+import { type Case, cols, get, json, ok, post, recordFrom } from './canned-cases.js';
 
 export const FILE_FAULT_CASES: Case[] = [
   {
@@ -671,6 +671,50 @@ export const FILE_FAULT_CASES: Case[] = [
         req: get('/api/File/5?columns=IsUnlinked'),
         upstream: ok({ Record: { IsUnlinked: false } }),
         expect: (out) => expect(json(out).Record.IsUnlinked).toBe(false),
+      },
+    ],
+  },
+  {
+    fault: 'attached-files-keep-removed-link',
+    title: "a file whose link Remove deleted is still listed under that parent (read with the listing's columns)",
+    side: {
+      'GET /api/Link/Query?': {
+        status: 200,
+        json: {
+          List: [{ LinkID: 40, ParentDomainID: 1, ParentID: 2, ChildDomainID: 4, ChildID: 9, ContactTypeID: null }],
+        },
+      },
+      'GET /api/File/9?': { status: 200, json: { Record: { FileName: 'a.pdf' }, Domain: 'File', Id: 9 } },
+    },
+    steps: [
+      {
+        req: get('/api/Claim/2/Files?columns=FileName'),
+        upstream: ok({ List: [{ FileName: 'a.pdf' }] }),
+        expect: (out, f, side) => (expect(f[0]!.query.get('columns')).toBe('FileName'), expect(side).toEqual([])),
+      },
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 2,
+          ChildDomain: 'File',
+          ChildRecordID: 9,
+        }),
+        upstream: ok({ IsSuccessful: true, Message: 'Link removed.' }),
+        expect: (out) => expect(json(out).IsSuccessful).toBe(true),
+      },
+      {
+        req: get('/api/Claim/2/Files?columns=FileName'),
+        upstream: ok({ List: [] }),
+        expect: (out, f, side) => {
+          expect(f[0]!.query.get('columns')).toBe('FileName,FileID as __fp0');
+          expect(side).toEqual(['GET /api/File/9?columns=FileName [T]']);
+          expect(json(out).List).toEqual([{ FileName: 'a.pdf' }]);
+        },
+      },
+      {
+        req: get('/api/Incident/2/Files?columns=FileName'),
+        upstream: ok({ List: [] }),
+        expect: (out) => expect(json(out).List).toEqual([]),
       },
     ],
   },

@@ -14,8 +14,9 @@ import {
   withResponseJson,
 } from '../exchange.js';
 import { readsGrants, rewritesOnly, operationOf } from '../operations.js';
-import { ignoreQueryParam, on, onFileRead, onJsonResponse, tokenOf } from './util.js';
+import { ignoreQueryParam, linkBody, on, onFileRead, onJsonResponse, tokenOf } from './util.js';
 import { sortWithinPage } from './sort-within-page.js';
+import { linksARemoveNames } from './link.js';
 
 /** Change the value of `field` (under every key that carries it) in every file record read. */
 function mapFileField(field: string, fn: (v: unknown) => unknown): Fault['rewrite'] {
@@ -104,6 +105,52 @@ async function customDomainIds(ctx: FaultContext): Promise<Set<number>> {
   const ids = await ctx.domainIds();
   return new Set([...ids.entries()].filter(([n]) => n.startsWith('Custom.')).map(([, id]) => id));
 }
+
+/**
+ * The bug "the attached-files listing is not told of a removed link" (a listing kept per parent that
+ * Link/Remove does not update): a file whose link to a parent was removed is still listed under it.
+ * Remove is sent on and works (Link/Query no longer shows the link); the listing of that parent adds
+ * the file back, read with the listing's columns, until a link to it is made again.
+ */
+const listingKeepsRemovedFiles: Fault['rewrite'] = on(
+  ['removeLink', 'listAttachedFiles'],
+  async (req, route, ctx, next) => {
+    const removed: Map<string, Set<number>> = ctx.memory.get('removedFiles') ?? new Map();
+    ctx.memory.set('removedFiles', removed);
+    if (route.op === 'removeLink') {
+      const b = linkBody(req);
+      const named = b?.ChildDomain === 'File' ? await linksARemoveNames(ctx, b) : undefined;
+      const res = await next(req);
+      if (!named?.length || !isOk(res) || bodyJson(res)?.IsSuccessful === false) return res;
+      for (const l of named) {
+        const key = `${l.ParentDomainID}/${l.ParentID}`;
+        removed.set(key, (removed.get(key) ?? new Set()).add(l.ChildID));
+      }
+      return res;
+    }
+    const domainId = (await ctx.domainIds()).get(route.domain);
+    const gone = removed.get(`${domainId}/${Number(route.id)}`);
+    if (!gone?.size) return next(req);
+    const { req: r, hidden } = withHiddenColumns(req, ['FileID']);
+    const res = await next(r);
+    const body = bodyJson(res);
+    if (!isOk(res) || !Array.isArray(body?.List)) return res;
+    const listed = new Set((body.List as any[]).map((rec) => rec?.[hidden.keys.get('FileID')!]));
+    for (const rec of body.List as any[]) stripHidden(rec, hidden);
+    const cols = req.query.get('columns');
+    for (const fileId of gone) {
+      if (listed.has(fileId)) continue;
+      const q = cols ? `?columns=${encodeURIComponent(cols)}` : '';
+      const one = await ctx.call('GET', `/api/File/${fileId}${q}`, { token: tokenOf(req, ctx) ?? null });
+      const rec = one.status === 200 ? one.json?.Record : undefined;
+      if (!rec || typeof rec !== 'object') continue;
+      // the listing without columns carries no bytes (the single read does)
+      if (!cols) delete rec.Contents;
+      body.List.push(rec);
+    }
+    return withResponseJson(res, body);
+  },
+);
 
 export const FILE_FAULTS: Fault[] = [
   {
@@ -525,5 +572,14 @@ export const FILE_FAULTS: Fault[] = [
       );
       return withResponseJson(res, body);
     }),
+  },
+  {
+    // issue 44: a blind miss of a sequence (set 2): Link/Upsert, the listing, Link/Remove, the listing
+    name: 'attached-files-keep-removed-link',
+    area: 'FILE',
+    description:
+      'The attached-files listing is not updated by Link/Remove: a file whose link to the parent was removed is still listed under it (Link/Query no longer shows the link).',
+    requirements: ['FILE-007'],
+    rewrite: listingKeepsRemovedFiles,
   },
 ];

@@ -108,7 +108,7 @@ interface StoredLink {
  * identification of each side (primary key, else match field and key) and, for a Contact child,
  * the same relationship. Undefined when the body names nothing Link/Query can look up.
  */
-async function linksARemoveNames(ctx: FaultContext, b: LinkBody): Promise<StoredLink[] | undefined> {
+export async function linksARemoveNames(ctx: FaultContext, b: LinkBody): Promise<StoredLink[] | undefined> {
   if (typeof b.ParentDomain !== 'string' || typeof b.ChildDomain !== 'string') return undefined;
   const q = new URLSearchParams({ parentDomain: b.ParentDomain, childDomain: b.ChildDomain });
   for (const [side, Side] of [

@@ -583,4 +583,102 @@ export const SCHED_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'atomic-flag-sticks-to-next-batch',
+    title: 'the batch after an atomic one of the proposal is sent atomic, once; other proposals are untouched',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=true`, { Inserts: [{ Fields: { LocationName: 'A' } }] }),
+        expect: (_o, f) => expect(f[0]!.query.get('isAtomic')).toBe('true'),
+      },
+      {
+        req: post('/api/Quotes/Proposals/6/Schedules/ProposalLocation/UpsertMulti', { Inserts: [] }),
+        expect: (_o, f) => expect(f[0]!.query.has('isAtomic')).toBe(false),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti?isAtomic=false`, { Inserts: [{ Fields: {} }] }),
+        expect: (_o, f) => expect(f[0]!.query.get('isAtomic')).toBe('true'),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: {} }] }),
+        expect: (_o, f) => expect(f[0]!.query.has('isAtomic')).toBe(false),
+      },
+    ],
+  },
+  {
+    fault: 'schedule-domain-matched-without-case',
+    title: 'a wrongly cased schedule domain reaches the schedule domain; the exact name and other domains pass',
+    steps: [
+      {
+        req: post('/api/Quotes/Proposals/5/Schedules/proposallocation/UpsertMulti', { Inserts: [] }),
+        expect: (_o, f) => expect(f[0]!.path).toBe('/api/Quotes/Proposals/5/Schedules/ProposalLocation/UpsertMulti'),
+      },
+      {
+        req: del('/api/Quotes/Proposals/5/Schedules/PROPOSALLOCATION/7'),
+        expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/7`),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [] }),
+        expect: (_o, f) => expect(f[0]!.path).toBe(`${SCHED}/UpsertMulti`),
+      },
+      {
+        req: post('/api/Quotes/Proposals/5/Schedules/claim/UpsertMulti', { Inserts: [] }),
+        expect: (_o, f) => expect(f[0]!.path).toBe('/api/Quotes/Proposals/5/Schedules/claim/UpsertMulti'),
+      },
+    ],
+  },
+  {
+    fault: 'second-schedule-domain-refused',
+    title: "a proposal's first accepted domain is its only one afterwards; a refused first domain is not remembered",
+    steps: [
+      {
+        req: post('/api/Quotes/Proposals/5/Schedules/Claim/UpsertMulti', { Inserts: [] }),
+        upstream: problem(404, 'InvalidScheduleDomain', 'no'),
+        expect: (out) => expect(out.status).toBe(404),
+      },
+      {
+        req: post('/api/Quotes/Proposals/5/Schedules/ProposalVehicle/UpsertMulti', { Inserts: [] }),
+        upstream: upserted({}),
+        expect: (_o, f) => expect(f[0]!.path).toBe('/api/Quotes/Proposals/5/Schedules/ProposalVehicle/UpsertMulti'),
+      },
+      {
+        req: post(`${SCHED}/UpsertMulti`, { Inserts: [{ Fields: { LocationName: 'A' } }] }),
+        upstream: problem(404, 'InvalidScheduleDomain', 'no'),
+        expect: (out, f) => {
+          expect(f[0]!.path).toBe('/api/Quotes/Proposals/5/Schedules/NoSuchScheduleDomain/UpsertMulti');
+          expect(out.status).toBe(404);
+        },
+      },
+      {
+        req: post('/api/Quotes/Proposals/6/Schedules/ProposalLocation/UpsertMulti', { Inserts: [] }),
+        upstream: upserted({}),
+        expect: (_o, f) => expect(f[0]!.path).toBe('/api/Quotes/Proposals/6/Schedules/ProposalLocation/UpsertMulti'),
+      },
+    ],
+  },
+  {
+    fault: 'location-name-zero-taken-as-empty',
+    title: 'LocationName "0" is sent empty, in inserts and updates; other names and domains pass',
+    steps: [
+      {
+        req: post(`${SCHED}/UpsertMulti`, {
+          Inserts: [{ Fields: { LocationName: '0', City: 'c' } }, { Fields: { LocationName: '10' } }],
+          Updates: [{ ID: 7, Fields: { LocationName: '0' } }],
+          Deletes: [],
+        }),
+        expect: (_o, f) =>
+          expect(json(f[0]!)).toEqual({
+            Inserts: [{ Fields: { LocationName: '', City: 'c' } }, { Fields: { LocationName: '10' } }],
+            Updates: [{ ID: 7, Fields: { LocationName: '' } }],
+            Deletes: [],
+          }),
+      },
+      {
+        req: post('/api/Quotes/Proposals/5/Schedules/ProposalVehicle/UpsertMulti', {
+          Inserts: [{ Fields: { LocationName: '0' } }],
+        }),
+        expect: (_o, f) => expect(json(f[0]!).Inserts).toEqual([{ Fields: { LocationName: '0' } }]),
+      },
+    ],
+  },
 ];

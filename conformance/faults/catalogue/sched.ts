@@ -128,6 +128,49 @@ const updateNeedsUntouchedName: Fault['rewrite'] = onRequest(['upsertSchedules']
   return withRequestJson(req, { ...raw, Updates });
 });
 
+/** The schedule domain of the reference that `domain` names when case is ignored (undefined: none, or the exact name). */
+function caseFoldedScheduleDomain(domain: string): string | undefined {
+  const d = SCHEDULE_DOMAINS.find((n) => n.toLowerCase() === domain.toLowerCase());
+  return d !== undefined && d !== domain ? d : undefined;
+}
+
+/**
+ * The bug "the first schedule domain a proposal was used with is remembered as its only one": a
+ * later schedule request of the proposal in another domain is refused. Imitated by sending it to a
+ * domain the upstream does not know, so the refusal is the upstream's own (status and body).
+ */
+const firstScheduleDomainOnly: Fault['rewrite'] = on(
+  ['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'],
+  async (req, route, ctx, next) => {
+    const first: Map<string, string> = ctx.memory.get('firstDomain') ?? new Map();
+    ctx.memory.set('firstDomain', first);
+    const known = first.get(route.proposalId);
+    if (known !== undefined && known !== route.domain)
+      return next(cloneRequest(req, { path: replaceSegment(req.path, 5, 'NoSuchScheduleDomain') }));
+    const res = await next(req);
+    // only a domain the upstream accepted is remembered (a refused invalid domain is not "used")
+    if (known === undefined && isOk(res)) first.set(route.proposalId, route.domain);
+    return res;
+  },
+);
+
+/**
+ * The bug "a required field whose value is the text 0 is taken as empty" (a truthiness check of
+ * the value): a ProposalLocation insert or update with LocationName "0" is refused as lacking it.
+ * Imitated by sending the name as empty, so the upstream refuses it with its own message and
+ * RecordID, and an atomic batch is rolled back as the upstream rolls it back.
+ */
+const zeroNameTakenAsEmpty: Fault['rewrite'] = onRequest(['upsertSchedules'], (req, route) => {
+  const body = upsertBody(req);
+  if (route.domain !== 'ProposalLocation' || !body) return req;
+  const zero = (i: unknown) =>
+    !!i && typeof i === 'object' && (i as { Fields?: Record<string, unknown> }).Fields?.LocationName === '0';
+  if (!body.Inserts.some(zero) && !body.Updates.some(zero)) return req;
+  const blank = (i: unknown) =>
+    zero(i) ? { ...(i as object), Fields: { ...(i as { Fields: object }).Fields, LocationName: '' } } : i;
+  return withRequestJson(req, { ...bodyJson(req), Inserts: body.Inserts.map(blank), Updates: body.Updates.map(blank) });
+});
+
 const SCHED: Fault[] = [
   {
     name: 'order-number-one-based',
@@ -635,6 +678,53 @@ const SCHED_READ_BACK: Fault[] = [
       'An update is validated as a whole record: a ProposalLocation update whose Fields leave LocationName out fails with the message that LocationName is required.',
     requirements: ['SCHED-008'],
     rewrite: updateNeedsUntouchedName,
+  },
+  // issue 44: blind misses of sequences (set 2), one bug of a request that depends on an earlier one
+  {
+    name: 'atomic-flag-sticks-to-next-batch',
+    area: 'SCHED',
+    description:
+      'isAtomic=true of one UpsertMulti batch sticks to the next batch of the same proposal: sent without isAtomic or with isAtomic=false, it is run atomically.',
+    requirements: ['SCHED-011', 'SCHED-012', 'SCHED-013'],
+    rewrite: on(['upsertSchedules'], async (req, route, ctx, next) => {
+      const sticky: Set<string> = ctx.memory.get('atomicSticks') ?? new Set();
+      ctx.memory.set('atomicSticks', sticky);
+      if (atomic(req)) {
+        sticky.add(route.proposalId);
+        return next(req);
+      }
+      if (!sticky.delete(route.proposalId)) return next(req);
+      const r = cloneRequest(req);
+      r.query.set('isAtomic', 'true');
+      return next(r);
+    }),
+  },
+  {
+    name: 'schedule-domain-matched-without-case',
+    area: 'SCHED',
+    description:
+      'Schedule domain names in paths are matched case-insensitively: UpsertMulti, DELETE and Reinstate on `proposallocation` act on ProposalLocation.',
+    requirements: ['SCHED-006'],
+    rewrite: onRequest(['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'], (req, route) => {
+      const d = caseFoldedScheduleDomain(route.domain);
+      return d === undefined ? req : cloneRequest(req, { path: replaceSegment(req.path, 5, d) });
+    }),
+  },
+  {
+    name: 'second-schedule-domain-refused',
+    area: 'SCHED',
+    description:
+      'A proposal keeps the first schedule domain it was used with as its only one: a later UpsertMulti, DELETE or Reinstate of it in another valid schedule domain is refused as invalid.',
+    requirements: ['SCHED-008'],
+    rewrite: firstScheduleDomainOnly,
+  },
+  {
+    name: 'location-name-zero-taken-as-empty',
+    area: 'SCHED',
+    description:
+      'The required-field check tests the value for truthiness: a ProposalLocation inserted or updated with LocationName "0" is refused with the message that LocationName is required.',
+    requirements: ['SCHED-007', 'SCHED-008'],
+    rewrite: zeroNameTakenAsEmpty,
   },
 ];
 
