@@ -3,7 +3,7 @@
 // and the traffic rule columns_requested_are_keys emits them for every recorded answer
 // (traffic/rules-columns.ts). What a column holds (stored values, associations, codes: COL-002,
 // COL-004..010) needs the stored data: the suite judges it, a recording cannot.
-import { type Finding, type JudgeEntry, show } from './finding.js';
+import { type Finding, type JudgeEntry, isObject, show } from './finding.js';
 
 /** One item of a `columns` list (4.1 rules 1 to 3). */
 export interface RequestedColumn {
@@ -62,7 +62,7 @@ export interface ColumnAnswer {
   columns: string | null | undefined;
   /** Empty-column suppression was asked: a requested column may be left out of every record (4.2). */
   suppressing?: boolean;
-  records: ReadonlyArray<Record<string, unknown>>;
+  records: readonly unknown[];
 }
 
 /** What is wrong with one record's keys, by requirement; empty when it holds exactly the requested keys. */
@@ -100,7 +100,8 @@ export function judgeColumnKeys(a: ColumnAnswer): Finding[] {
   const want = show(cols.map((c) => c.key).sort());
   const reqs = ['COL-001', ...(cols.some((c) => c.alias) ? ['COL-003'] : [])];
   const broken = new Map<string, string>();
-  for (const [i, r] of a.records.entries())
+  // a row that is no object holds no key (the schema rule judges its shape)
+  for (const [i, r] of a.records.map((x) => (isObject(x) ? x : {})).entries())
     for (const [req, why] of faults(a, cols, r))
       if (why.length && !broken.has(req))
         broken.set(req, `record ${i} has keys ${show(Object.keys(r).sort())}, requested ${want}; ${why.join('; ')}`);
