@@ -7,7 +7,9 @@ import {
   blockedByStep,
   conformance,
 } from '../src/suite-api/dsl.js';
+import { expectFinding } from '../src/suite-api/findings.js';
 import { expectMentions } from '../src/suite-api/meaning.js';
+import { judgeColumnKeys } from '../src/judge/col.js';
 import {
   type Ctx,
   type Q,
@@ -26,6 +28,10 @@ type Row = components['schemas']['Record'];
 type RecordEnvelope = components['schemas']['RecordEnvelope'];
 type ListEnvelope = components['schemas']['ListEnvelope'];
 type Problem = components['schemas']['Problem'];
+
+/** The findings of the judge of the keys (judge/col.ts) on the records `operationId` answered to `columns`. */
+const keys = (operationId: string, columns: string, records: Array<Record<string, unknown>>) =>
+  judgeColumnKeys({ operationId, columns, records });
 
 /** A record to read by ID; with its key column, the read is first checked to answer that record. */
 interface ById {
@@ -77,22 +83,25 @@ conformance(
   },
   async (t) => {
     const r = await t.given('a record with associations');
-    const rec = await getRecord(t, r, { columns: `${r.textField},${r.numberField}` });
-    expect(keysOf(rec)).toEqual([r.textField, r.numberField].sort());
+    const c1 = `${r.textField},${r.numberField}`;
+    const rec = await getRecord(t, r, { columns: c1 });
+    expectFinding(keys('getRecord', c1, [rec]), 'COL-001', `GET by ID, columns=${c1}`);
     expect(rec[r.textField]).toEqual(r.textValue);
 
     const rec2 = await getRecord(t, r, { columns: r.nullField });
-    expect(keysOf(rec2)).toEqual([r.nullField]);
+    expectFinding(keys('getRecord', r.nullField, [rec2]), 'COL-001', `GET by ID, columns=${r.nullField}`);
     expect(rec2[r.nullField]).toBeNull();
 
-    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: `${r.keyField},${r.textField}` });
-    expect(keysOf(row)).toEqual([r.keyField, r.textField].sort());
+    const c2 = `${r.keyField},${r.textField}`;
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: c2 });
+    expectFinding(keys('queryRecords', c2, [row]), 'COL-001', `Query, columns=${c2}`);
     expect(row[r.textField]).toEqual(r.textValue);
 
     // every row of a query holds exactly the requested columns
-    const q = await get(t, `/api/${enc(r.domain)}/Query`, { columns: `${r.keyField},${r.numberField}`, take: 20 });
+    const c3 = `${r.keyField},${r.numberField}`;
+    const q = await get(t, `/api/${enc(r.domain)}/Query`, { columns: c3, take: 20 });
     expect(q.status).toBe(200);
-    for (const x of (q.json as ListEnvelope).List) expect(keysOf(x)).toEqual([r.keyField, r.numberField].sort());
+    expectFinding(keys('queryRecords', c3, (q.json as ListEnvelope).List), 'COL-001', `Query, columns=${c3}`);
   },
 );
 
@@ -160,20 +169,20 @@ conformance(
   },
   async (t) => {
     const r = await t.given('a record with associations');
-    const rec = await getRecord(t, r, { columns: `${r.textField} as TheText,${r.numberField}` });
-    expect(keysOf(rec)).toEqual(['TheText', r.numberField].sort());
+    const c1 = `${r.textField} as TheText,${r.numberField}`;
+    const rec = await getRecord(t, r, { columns: c1 });
+    expectFinding(keys('getRecord', c1, [rec]), 'COL-003', `GET by ID, columns=${c1}`);
     expect(rec.TheText).toEqual(r.textValue);
-    expect(rec).not.toHaveProperty(r.textField);
     // the field and an alias of it in one list (issue 44): both keys, each with the field's value
-    const both = await getRecord(t, r, { columns: `${r.textField},${r.textField} as SameText` });
-    expect(keysOf(both)).toEqual([r.textField, 'SameText'].sort());
+    const c2 = `${r.textField},${r.textField} as SameText`;
+    const both = await getRecord(t, r, { columns: c2 });
+    expectFinding(keys('getRecord', c2, [both]), 'COL-003', `GET by ID, columns=${c2}`);
     expect(both.SameText, `"${r.textField}, ${r.textField} as SameText": the alias`).toEqual(r.textValue);
     expect(both[r.textField]).toEqual(r.textValue);
 
-    const row = await findRow(t, r.domain, r.keyField, r.id, {
-      columns: `${r.keyField},${r.textField} as AliasedText`,
-    });
-    expect(keysOf(row)).toEqual([r.keyField, 'AliasedText'].sort());
+    const c3 = `${r.keyField},${r.textField} as AliasedText`;
+    const row = await findRow(t, r.domain, r.keyField, r.id, { columns: c3 });
+    expectFinding(keys('queryRecords', c3, [row]), 'COL-003', `Query, columns=${c3}`);
     expect(row.AliasedText).toEqual(r.textValue);
 
     const f = await t.given('a file', {
@@ -187,38 +196,33 @@ conformance(
     const own = await get(t, `/api/File/${f.fileId}`, { columns: 'FileName,FileSize' });
     expect(own.status).toBe(200);
     const ownRec = (own.json as RecordEnvelope).Record;
-    const fres = await get(t, `/api/File/${f.fileId}`, { columns: 'FileName as Name1,FileSize as Bytes' });
+    const c4 = 'FileName as Name1,FileSize as Bytes';
+    const fres = await get(t, `/api/File/${f.fileId}`, { columns: c4 });
     expect(fres.status).toBe(200);
     const frec = (fres.json as RecordEnvelope).Record;
-    expect(keysOf(frec)).toEqual(['Bytes', 'Name1']);
+    expectFinding(keys('getFile', c4, [frec]), 'COL-003', `getFile, columns=${c4}`);
     expect(frec.Name1).toBe(ownRec.FileName);
     expect(frec.Bytes).toBe(ownRec.FileSize);
 
-    const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, {
-      columns: 'FileID as Ident,FileName as Nm',
-    });
+    const c5 = 'FileID as Ident,FileName as Nm';
+    const fr = await findInQuery(t, '/api/File/Query', 'FileID', 'Ident', f.fileId, { columns: c5 });
     await needsNoParentInformation(t, [fr], 'GET /api/File/Query');
-    expect(keysOf(fr)).toEqual(['Ident', 'Nm']);
+    expectFinding(keys('queryFiles', c5, [fr]), 'COL-003', `queryFiles, columns=${c5}`);
     expect(fr.Nm).toBe(ownRec.FileName);
 
     // the attached-files listing and the link query take aliases too
-    const att = await get(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, {
-      columns: 'FileID as Ident,FileName as Nm',
-    });
+    const att = await get(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, { columns: c5 });
     expect(att.status, 'listAttachedFiles').toBe(200);
     const al = await listOf(t, `/api/${enc(String(f.parentDomain))}/${f.parentId}/Files`, att);
-    for (const x of al) expect(keysOf(x), 'listAttachedFiles').toEqual(['Ident', 'Nm']);
+    expectFinding(keys('listAttachedFiles', c5, al), 'COL-003', `listAttachedFiles, columns=${c5}`);
     expect(al.find((x) => x.Ident === f.fileId)?.Nm, 'listAttachedFiles').toBe(ownRec.FileName);
 
-    const lq = await get(t, '/api/Link/Query', {
-      childDomain: 'File',
-      childRecordID: f.fileId,
-      columns: 'ParentID as Owner,ChildID as Item',
-    });
+    const c6 = 'ParentID as Owner,ChildID as Item';
+    const lq = await get(t, '/api/Link/Query', { childDomain: 'File', childRecordID: f.fileId, columns: c6 });
     expect(lq.status, 'queryLinks').toBe(200);
     const ll = (lq.json as ListEnvelope).List;
     expect(ll.length, 'queryLinks: the link of the file').toBeGreaterThan(0);
-    for (const x of ll) expect(keysOf(x), 'queryLinks').toEqual(['Item', 'Owner']);
+    expectFinding(keys('queryLinks', c6, ll), 'COL-003', `queryLinks, columns=${c6}`);
     // each alias holds its field's value: what the same query answers under the field's own name
     // (that a link ID is an integer is LINK-001's, judged on its own)
     const plain = await get(t, '/api/Link/Query', {
@@ -458,7 +462,7 @@ conformance(
       await t.needs('FILE-007', 'the attached-files listing lists exactly the files linked to the parent', async () => {
         expect(al.map((x) => x.FileID).sort()).toEqual([...fileIds].sort());
       });
-      for (const x of al) expect(keysOf(x)).toEqual(['FileID', 'FileName']);
+      expectFinding(keys('listAttachedFiles', 'FileID,FileName', al), 'COL-011', 'listAttachedFiles');
 
       // an aliased column (COL-003's rule, a step here) holds the field's value: the sizes the
       // listing answers under the field's own name (whether they are right is FILE-002's)
@@ -468,25 +472,25 @@ conformance(
         expect(res.status).toBe(200);
         const rows = await listOf(t, `/api/${enc(p.domain)}/${p.id}/Files`, res);
         const sizes = fileIds.map((id) => JSON.stringify(rows.find((x) => x.FileID === id)?.[key]));
-        return { rows, sizes };
+        return { rows, sizes, found: keys('listAttachedFiles', columns, rows) };
       };
       const plainSizes = await sizesOf('FileID,FileSize', 'FileSize');
-      for (const x of plainSizes.rows) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+      expectFinding(plainSizes.found, 'COL-011', 'listAttachedFiles, columns=FileID,FileSize');
       const aliased = await sizesOf('FileID,FileSize as Size', 'Size');
-      await t.needs('COL-003', 'the attached-files listing answers an aliased column under its alias', async () => {
-        for (const x of aliased.rows) expect(keysOf(x)).toEqual(['FileID', 'Size']);
-      });
+      await t.needs('COL-003', 'the attached-files listing answers an aliased column under its alias', async () =>
+        expectFinding(aliased.found, 'COL-003', 'listAttachedFiles, columns=FileID,FileSize as Size'),
+      );
       expect(aliased.sizes).toEqual(plainSizes.sizes);
 
       const fq = await get(t, '/api/File/Query', { columns: 'FileID,FileSize', take: 10 });
       expect(fq.status).toBe(200);
       const fl = await listOf(t, '/api/File/Query', fq);
       await needsNoParentInformation(t, fl, 'GET /api/File/Query');
-      for (const x of fl) expect(keysOf(x)).toEqual(['FileID', 'FileSize']);
+      expectFinding(keys('queryFiles', 'FileID,FileSize', fl), 'COL-011', 'queryFiles');
 
       const one = await get(t, `/api/File/${fileIds[0]}`, { columns: 'FileName,FileSize' });
       expect(one.status).toBe(200);
-      expect(keysOf((one.json as RecordEnvelope).Record)).toEqual(['FileName', 'FileSize']);
+      expectFinding(keys('getFile', 'FileName,FileSize', [(one.json as RecordEnvelope).Record]), 'COL-011', 'getFile');
 
       const lq = await get(t, '/api/Link/Query', {
         childDomain: 'File',
@@ -496,7 +500,7 @@ conformance(
       expect(lq.status).toBe(200);
       const ll = (lq.json as ListEnvelope).List;
       expect(ll.length).toBeGreaterThan(0);
-      for (const x of ll) expect(keysOf(x)).toEqual(['ChildID', 'ParentID']);
+      expectFinding(keys('queryLinks', 'ParentID,ChildID', ll), 'COL-011', 'queryLinks');
       // which links a query by child answers is LINK-011's: a step here
       await t.needs('LINK-011', 'Link/Query by child answers the links of that child', async () => {
         for (const x of ll) expect(x.ChildID).toBe(fileIds[0]);
@@ -511,7 +515,7 @@ conformance(
       });
       expect(lq2.status).toBe(200);
       const ll2 = (lq2.json as ListEnvelope).List;
-      for (const x of ll2) expect(keysOf(x)).toEqual(['ParentID']);
+      expectFinding(keys('queryLinks', 'ParentID', ll2), 'COL-011', 'queryLinks, columns=ParentID');
       expect(ll2.map((x) => x.ParentID)).toContain(p.id);
     } catch (e) {
       // only a wrong answer (not a block, a precondition, a want of data) can be COL-001's

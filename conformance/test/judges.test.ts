@@ -72,6 +72,13 @@ describe('one judge per requirement', () => {
     ]);
   });
 
+  it('a planted second predicate fails: a rule deciding a COL requirement without the judge', () => {
+    const planted: Rule = { name: 'planted_alias_check', requirements: ['COL-003'] };
+    expect(violations([...RULES, planted], suiteCalls())).toEqual([
+      'traffic rule planted_alias_check decides COL-003 without a judge of conformance/src/judge',
+    ]);
+  });
+
   it('a requirement the suite judges by a predicate of its own fails', () => {
     const calls = suiteCalls();
     calls.delete('FILE-013');

@@ -5,13 +5,19 @@
 // an adapter of that judge (traffic/rule.ts `judgedRule`) or listed in NOT_YET_JUDGED. The next
 // area adds its judge module here, its prefix to JUDGED_AREAS, and shrinks NOT_YET_JUDGED.
 import { BIND_STATUS_JUDGE } from './bind.js';
+import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
 
-export const JUDGES: readonly JudgeEntry[] = [BIND_STATUS_JUDGE, FILE_RECORD_JUDGE, FILE_QUERY_ROW_JUDGE];
+export const JUDGES: readonly JudgeEntry[] = [
+  BIND_STATUS_JUDGE,
+  FILE_RECORD_JUDGE,
+  FILE_QUERY_ROW_JUDGE,
+  COLUMN_KEYS_JUDGE,
+];
 
 /** Requirement ID prefixes done. */
-export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-'];
+export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-'];
 
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
 export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [

@@ -1,13 +1,19 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
 import { atPath } from '../model/bindings.js';
-import { requestedColumns, hasDuplicateKeys } from './columns.js';
+import { COLUMN_KEYS_JUDGE, hasDuplicateKeys, judgeColumnKeys, requestedColumns } from '../judge/col.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
-import { boolParam, intParam, isInt, show, type NotJudgeable, type ExchangeRule, type RuleContext } from './rule.js';
+import {
+  boolParam,
+  intParam,
+  isInt,
+  judgedRule,
+  show,
+  type NotJudgeable,
+  type ExchangeRule,
+  type RuleContext,
+} from './rule.js';
 
-const COLUMN_OPS = new Set(['getRecord', 'queryRecords', 'listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
-const BEYOND_RECORDS = new Set(['listAttachedFiles', 'queryFiles', 'getFile', 'queryLinks']);
 const QUERY_OPS = new Set(['queryRecords', 'queryFiles']);
-const LINK_COLUMNS = new Set(['ParentDomainID', 'ParentID', 'ChildID', 'ChildDomainID']);
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 const ok200 = (x: TrafficExchange) => x.status === 200 && x.json !== undefined;
@@ -18,44 +24,21 @@ const listOf = (x: TrafficExchange) => {
 const suppressing = (x: TrafficExchange, ctx: RuleContext) =>
   boolParam(x.query, ctx.bindings.query.excludeEmptyColumns) === true;
 
-/** COL-001, COL-003, COL-011: the keys of every record are exactly the requested columns (aliases as keys). */
-const columnsAreKeys: ExchangeRule = {
+/** COL-001, COL-003, COL-011: the judge of the keys (judge/col.ts) on every answer to a `columns` list. */
+const columnsAreKeys = judgedRule([COLUMN_KEYS_JUDGE], {
   name: 'columns_requested_are_keys',
-  requirements: ['COL-001', 'COL-003', 'COL-011'],
   description:
     'with a `columns` list, every record holds exactly the requested keys: a field under its name, a renamed one under its alias only',
-  judge(x, ctx, emit) {
-    if (!COLUMN_OPS.has(op(x)) || !ok200(x)) return;
-    const cols = requestedColumns(x.query.get('columns'));
-    if (!cols || hasDuplicateKeys(cols)) return;
-    if (QUERY_OPS.has(op(x)) && suppressing(x, ctx)) return; // suppression may leave keys out
-    const records = recordsOf(x);
-    if (records.length === 0) return;
-    const want = cols.map((c) => c.key).sort();
-    const reqs = [
-      'COL-001',
-      ...(cols.some((c) => c.alias) ? ['COL-003'] : []),
-      ...(BEYOND_RECORDS.has(op(x)) ? ['COL-011'] : []),
-    ];
-    // a link row's columns beyond the four of 2.3 are not shown: one left out is not judged (an extra key still is)
-    const optional = (k: string) =>
-      op(x) === 'queryLinks' && !LINK_COLUMNS.has(cols.find((c) => c.key === k)?.field ?? k);
-    for (const [i, r] of records.entries()) {
-      const got = Object.keys(r).sort();
-      const missing = want.filter((k) => !got.includes(k) && !optional(k));
-      const extra = got.filter((k) => !want.includes(k));
-      if (missing.length || extra.length) {
-        emit(
-          reqs,
-          false,
-          `record ${i} has keys ${show(got)}, requested ${show(want)}${missing.length ? `; missing ${show(missing)}` : ''}${extra.length ? `; not requested ${show(extra)}` : ''}`,
-        );
-        return;
-      }
-    }
-    emit(reqs, true, `${records.length} record(s) with exactly the keys ${show(want)}`);
-  },
-};
+  findings: (x, ctx) =>
+    ok200(x)
+      ? judgeColumnKeys({
+          operationId: op(x),
+          columns: x.query.get('columns'),
+          suppressing: QUERY_OPS.has(op(x)) && suppressing(x, ctx),
+          records: recordsOf(x),
+        })
+      : [],
+});
 
 /** The effective total count of a query answer, where the bindings put it. */
 export function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {

@@ -3,7 +3,7 @@
 // records a filter selects are taken as stable between the calls; without one, another client's
 // new record could change the answer, which no rule may blame on the implementation).
 import { atPath } from '../model/bindings.js';
-import { hasDuplicateKeys, requestedColumns } from './columns.js';
+import { hasDuplicateKeys, requestedColumns } from '../judge/col.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import { boolParam, intParam, isInt, show, type RuleContext, type SequenceRule } from './rule.js';
 

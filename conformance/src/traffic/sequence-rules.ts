@@ -5,7 +5,7 @@
 // blames a correct implementation for a write it did not see. What no recording can show (a writer
 // outside the recording) is the limit documented in conformance/README.md.
 import { isDeepStrictEqual } from 'node:util';
-import { requestedColumns } from './columns.js';
+import { requestedColumns } from '../judge/col.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../model/bindings.js';
 import { boolParam, intParam, isInt, show, type NotJudgeable, type SequenceRule } from './rule.js';

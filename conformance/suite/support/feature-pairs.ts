@@ -23,6 +23,8 @@
 // A refusal is shrunk to the smallest request that the oracle still refuses for the same rule (one
 // option dropped, one sort key, one column, one alias at a time); the fixture stays as chosen.
 import { expect } from 'vitest';
+import { judgeColumnKeys } from '../../src/judge/col.js';
+import { findingOf } from '../../src/judge/finding.js';
 import { NotApplicableError, PreconditionFailedError, blockedByStep } from '../../src/suite-api/dsl.js';
 import { SAMPLE_NUMBERS, SAMPLE_TEXTS } from './data-classes.js';
 import { type Row as PairRow, coveringArray, pairsOf } from './pairwise.js';
@@ -573,6 +575,9 @@ async function attachedFixture(t: Ctx): Promise<AttachedFixture> {
   return { domain: p.domain, id: p.id, fileIds: p.fileIds, truth };
 }
 
+/** The `columns` parameter of a case. */
+const columnsOf = (c: AttachedCase) => c.columns.map((x) => (x.alias ? `${x.field} as ${x.alias}` : x.field)).join(',');
+
 /**
  * Judges one answer of the attached-files listing: exactly the parent's files (FILE-007), as many
  * as take asks when fewer than all (QRY-005), each with exactly the requested keys (COL-001; an
@@ -597,18 +602,14 @@ export function judgeAttached(f: AttachedFixture, c: AttachedCase, status: numbe
       `${rows.length} files, expected ${want} (take ${c.take ?? 'absent'}, ${n} attached)`,
     );
   const keys = c.columns.map((x) => x.alias ?? x.field);
-  const aliased = c.columns.filter((x) => x.alias).map((x) => x.field);
-  for (const [i, row] of (rows as Row[]).entries()) {
-    const got = Object.keys(row ?? {}).sort();
-    const expected = [...keys].sort();
-    if (JSON.stringify(got) !== JSON.stringify(expected)) {
-      const extra = got.filter((k) => !expected.includes(k));
-      const unasked = extra.filter((k) => !aliased.includes(k));
-      fail(
-        !unasked.length && extra.length ? 'COL-011' : 'COL-001',
-        `row ${i} has keys ${got.join(',')}, expected ${expected.join(',')}`,
-      );
-    }
+  // the judge of the keys (judge/col.ts); an alias not applied here is the listing's (COL-011)
+  const found = judgeColumnKeys({ operationId: 'listAttachedFiles', columns: columnsOf(c), records: rows as Row[] });
+  for (const [req, blame] of [
+    ['COL-001', 'COL-001'],
+    ['COL-003', 'COL-011'],
+  ] as const) {
+    const broken = findingOf(found, req);
+    if (broken && !broken.ok) fail(blame, broken.detail);
   }
   const project = (r: Row) => JSON.stringify(c.columns.map((x) => r[x.field] ?? null));
   const valuesOf = (r: Row) => JSON.stringify(keys.map((k) => r[k] ?? null));
@@ -635,7 +636,7 @@ export function judgeAttached(f: AttachedFixture, c: AttachedCase, status: numbe
 }
 
 async function askAttached(t: Ctx, f: AttachedFixture, c: AttachedCase): Promise<Refused | undefined> {
-  const q: Q = { columns: c.columns.map((x) => (x.alias ? `${x.field} as ${x.alias}` : x.field)).join(',') };
+  const q: Q = { columns: columnsOf(c) };
   if (c.take !== undefined) q.take = c.take;
   const path = `/api/${enc(f.domain)}/${f.id}/Files`;
   const res = await get(t, path, q);

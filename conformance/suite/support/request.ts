@@ -4,6 +4,7 @@
 // blocked by that requirement instead of failing its own (one cause, one failure).
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
+import { requestedColumns, unaskedKeys } from '../../src/judge/col.js';
 import { blockedByStep, type conformance, type RawResponse } from '../../src/suite-api/dsl.js';
 
 export type Ctx = Parameters<Parameters<typeof conformance>[1]>[0];
@@ -132,33 +133,11 @@ export async function needsReadById(
   });
 }
 
-/**
- * The keys a column list lets an answer carry: each requested key (the alias, or the field as
- * written, dotted names included) and the field under an alias (an alias the service did not
- * apply is COL-003's failure, not a column nobody asked for).
- */
+/** The keys a column list lets an answer carry (judge/col.ts: a requested key, or the field of an aliased column). */
 export function askedKeys(columns: string): Set<string> {
-  return new Set(columnItems(columns).flatMap((c) => [c.field, c.key]));
+  return new Set((requestedColumns(columns) ?? []).flatMap((c) => [c.field, c.key]));
 }
 
-/** The items of a column list: each field as written and the key it comes back under (its alias, or itself). */
-function columnItems(columns: string): Array<{ field: string; key: string }> {
-  return columns
-    .split(',')
-    .filter((item) => item.trim())
-    .map((item) => {
-      const m = /^\s*(\S+)\s+as\s+(\S+)\s*$/i.exec(item);
-      return m ? { field: m[1]!, key: m[2]! } : { field: item.trim(), key: item.trim() };
-    });
-}
-
-/**
- * An answer to a read with a column list carries no column nobody asked for: the column list is
- * honoured at all (COL-001, judged by its test on each operation). A test about one column (its
- * value, its alias, its format) relies on that; an answer with unasked columns (the list ignored)
- * blocks it by COL-001 instead of failing its own requirement. A missing column is left to the
- * test: suppression, an alias not applied or a failed resolution are other rules' failures.
- */
 /** The parent of a file: information File/Query answers without (FILE-008). */
 const PARENT_INFORMATION = ['ParentDomainID', 'ParentID'];
 
@@ -177,12 +156,17 @@ export async function needsNoParentInformation(t: Ctx, rows: Row[], where: strin
   );
 }
 
+/**
+ * An answer to a read with a column list carries no column nobody asked for: the column list is
+ * honoured at all (COL-001, judged by its test on each operation). A test about one column (its
+ * value, its alias, its format) relies on that; an answer with unasked columns (the list ignored)
+ * blocks it by COL-001 instead of failing its own requirement. A missing column is left to the
+ * test: suppression, an alias not applied or a failed resolution are other rules' failures.
+ */
 export async function needsColumnsHonoured(t: Ctx, columns: string, rows: Row[], where: string): Promise<void> {
-  const asked = askedKeys(columns);
-  if (/\/api\/File\/Query\b/.test(where)) await needsNoParentInformation(t, rows, where, asked);
+  if (/\/api\/File\/Query\b/.test(where)) await needsNoParentInformation(t, rows, where, askedKeys(columns));
   await t.needs('COL-001', `${where} answers only the asked columns`, async () => {
-    const unasked = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))].filter((k) => !asked.has(k));
-    expect(unasked, `${where}: columns not asked for (columns=${columns})`).toEqual([]);
+    expect(unaskedKeys(columns, rows), `${where}: columns not asked for (columns=${columns})`).toEqual([]);
   });
 }
 
@@ -257,9 +241,7 @@ export async function findInQuery(
 async function needsNoSuppressionByDefault(t: Ctx, q: Q, row: Row, again: (q: Q) => Promise<Row>): Promise<void> {
   const suppression = t.bindings.query.excludeEmptyColumns;
   if (typeof q.columns !== 'string' || q[suppression] !== undefined) return;
-  const missing = columnItems(q.columns)
-    .map((c) => c.key)
-    .filter((k) => !(k in row));
+  const missing = (requestedColumns(q.columns) ?? []).map((c) => c.key).filter((k) => !(k in row));
   if (missing.length === 0) return;
   const off = await again({ ...q, [suppression]: false });
   const back = missing.filter((k) => k in off);
