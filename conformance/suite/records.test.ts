@@ -107,10 +107,11 @@ conformance(
     const field = p.textMatchField;
     // the record is read without columns (the other domain need not have this field): that such a
     // read holds the stored text field is COL-002's rule (spec 4.1 rule 1), shown on a record of its own
+    // (the key only: which record a read by ID answers is this test's own rule, REC-002)
     await t.needs('COL-002', `without columns, a ${plain.domain} record holds ${plain.textMatchField}`, async () => {
       const res = await get(t, `/api/${enc(plain.domain)}/${plain.id}`);
       expect(res.status, `GET /api/${plain.domain}/${plain.id}`).toBe(200);
-      expect((res.json as RecordEnvelope).Record[plain.textMatchField]).toBe(plain.textMatchKey);
+      expect(Object.keys((res.json as RecordEnvelope).Record ?? {})).toContain(plain.textMatchField);
     });
     // the other domain's record first, then this one: spec 4.2, GET /api/{domain}/{id} reads the
     // record `id` ("primary key of the record") of `domain` ("a domain name from the domain list"),
