@@ -9,6 +9,7 @@
 // answers whose rows came in ascending, descending or no order of their numeric ID column.
 import type { Exchange } from '../suite-api/client.js';
 import type { OpenApiIndex } from '../spec/openapi.js';
+import { locateList } from '../model/not-shown-shapes.js';
 
 /** One way the implementation answered: content type and top-level JSON shape, and how often. */
 interface AnswerShape {
@@ -87,14 +88,10 @@ function countShapes(list: Exchange[]): AnswerShape[] {
     .sort((a, b) => b.count - a.count || (a.shape < b.shape ? -1 : 1));
 }
 
-/** The rows of a listing answer: the body when it is an array, else its one array-valued field (List, or a vendor's own). */
+/** The rows of a listing answer: its `List`, a bare array, or the one list the body holds (not-shown-shapes.ts). */
 function rowsOf(body: unknown): Array<Record<string, unknown>> | undefined {
-  const arrays = Array.isArray(body)
-    ? [body]
-    : body && typeof body === 'object'
-      ? Object.values(body).filter((v) => Array.isArray(v))
-      : [];
-  const rows = arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
+  const s = locateList(body, 'List');
+  const rows = 'found' in s ? s.found.value : undefined;
   return rows?.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))
     ? (rows as Array<Record<string, unknown>>)
     : undefined;
