@@ -222,6 +222,23 @@ describe('jobSelection: the tests that call an operation the rewrite touches', (
     expect(jobSelection(fault, 'whole-files', suite)).toEqual({ include: ['suite/a.test.ts'] });
     expect(jobSelection(fault, 'whole-suite', suite)).toEqual({});
   });
+  it("runs only the tests of a fault's selected requirements with --named-tests", () => {
+    expect(jobSelection(fault, 'named-tests', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1'] });
+    // a requirement no test holds: its files are unknown, so the run covers the whole suite
+    const none = { kind: 'fault' as const, fault: { ...fault.fault, requirements: ['SCHED-099'], select: undefined } };
+    expect(jobSelection(none, 'named-tests', suite)).toEqual({});
+  });
+  it("keeps a control's run the same in every scope (the narrower scopes are the faults')", () => {
+    const control = {
+      kind: 'control' as const,
+      control: { ...controlByName('ids-from-a-million')!, serverFlags: [], config: undefined },
+    };
+    const tagged = { ...control, control: { ...control.control, rewrite: fault.fault.rewrite, select: ['SCHED-'] } };
+    for (const scope of ['whole-files', 'named-tests'] as const) {
+      expect(jobSelection(tagged, scope, suite)).toEqual(jobSelection(tagged, 'operations', suite));
+    }
+    expect(jobSelection(tagged, 'whole-files', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1', 'a3'] });
+  });
   it('runs whole files for a control with server flags or bindings (they change every exchange)', () => {
     const flags = { kind: 'control' as const, control: controlByName('ids-from-a-million')! };
     expect(jobSelection(flags, 'operations', suite).tests).toBeUndefined();

@@ -22,6 +22,9 @@ export const GEN_FAULTS: Fault[] = [
     area: 'GEN',
     description: 'Successful JSON answers carry Content-Type text/html (a framework default left in place).',
     requirements: ['GEN-001'],
+    // GEN-001's own test reads refusals; the check on every response judges it on the successful
+    // answers of the other GEN tests
+    select: ['GEN-'],
     rewrite: async (req, _ctx, next) => {
       const res = await next(req);
       if (

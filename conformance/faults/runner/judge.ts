@@ -40,9 +40,11 @@ export interface FaultOutcome {
  * baseline run; a rewrite of an operation cannot change a test that never calls it, so a fault's
  * figures equal those of `whole-suite`: how many requirements one bug fails anywhere (the diagnosis
  * figure). `whole-files`: every test of the files of the fault's selected requirements (faster,
- * blind to red lines elsewhere). `whole-suite`: every core test (the check of that claim).
+ * blind to red lines elsewhere). `named-tests`: only the tests of the fault's selected requirements
+ * (the gate of `npm test`: caught or not, and the red lines those tests show). `whole-suite`: every
+ * core test (the check of that claim). A control's run is the same in every scope (select.ts).
  */
-export type FaultScope = 'operations' | 'whole-files' | 'whole-suite';
+export type FaultScope = 'operations' | 'whole-files' | 'named-tests' | 'whole-suite';
 
 export interface ControlOutcome {
   name: string;

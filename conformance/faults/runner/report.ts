@@ -31,6 +31,8 @@ function failedOver(scope: FaultScope): string {
       return 'every core requirement of the whole suite (--whole-suite); result `failed` only, `blocked` not counted';
     case 'whole-files':
       return "every core requirement of the suite files that hold the fault's selected requirements (--whole-files); result `failed` only, `blocked` not counted";
+    case 'named-tests':
+      return "every core requirement of the tests of the fault's selected requirements (--named-tests); result `failed` only, `blocked` not counted";
     default:
       return 'every core requirement of the whole suite, over the tests that call an operation the fault rewrites (the same figure as --whole-suite: a rewrite cannot change a test that never calls its operations); result `failed` only, `blocked` not counted';
   }

@@ -76,14 +76,18 @@ export function suiteTests(results: RunResults): SuiteTest[] {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** Whether requirement `id` is one of `patterns` (IDs or prefixes). */
+function matches(id: string, patterns: string[]): boolean {
+  return patterns.some((p) => id === p || id.startsWith(p));
+}
+
 /** Suite files holding a test of one of `patterns` (IDs or prefixes), sorted; undefined when none does (every file runs). */
 export function filesFor(
   tests: ReadonlyArray<Pick<SuiteTest, 'file' | 'requirements'>>,
   patterns: string[],
 ): string[] | undefined {
   const files = new Set<string>();
-  for (const t of tests)
-    if (t.requirements.some((id) => patterns.some((p) => id === p || id.startsWith(p)))) files.add(t.file);
+  for (const t of tests) if (t.requirements.some((id) => matches(id, patterns))) files.add(t.file);
   return files.size ? [...files].sort() : undefined;
 }
 
@@ -105,7 +109,9 @@ function jobOperations(job: Job): string[] | undefined {
  */
 export function needsBaseline(job: Job, scope: FaultScope): boolean {
   if (job.kind === 'control') return true;
-  return scope === 'whole-files' || (scope === 'operations' && jobOperations(job) !== undefined);
+  return (
+    scope === 'whole-files' || scope === 'named-tests' || (scope === 'operations' && jobOperations(job) !== undefined)
+  );
 }
 
 /** What one job runs: suite files (undefined: every file) and tests by ID (undefined: every test of them). */
@@ -123,7 +129,14 @@ export function jobSelection(job: Job, scope: FaultScope, suite: SuiteTest[] | u
   const select = job.kind === 'fault' ? (job.fault.select ?? job.fault.requirements) : job.control.select;
   if (!suite) return {};
   const files = select ? filesFor(suite, select) : undefined;
-  if (scope === 'whole-files') return { include: files };
+  // the scopes narrower than `operations` are the faults' (what a run of a fault shows beyond its
+  // own requirements); a control's run is the same in every scope: what its rewrite can change
+  if (job.kind === 'fault' && scope === 'whole-files') return { include: files };
+  if (job.kind === 'fault' && scope === 'named-tests') {
+    const tests = suite.filter((t) => t.requirements.some((id) => matches(id, select!)));
+    if (!tests.length) return { include: files };
+    return { include: [...new Set(tests.map((t) => t.file))].sort(), tests: tests.map((t) => t.id) };
+  }
   const ops = jobOperations(job);
   // A fault runs every test of the whole suite that calls an operation it rewrites, so its failed
   // requirements are those of a whole-suite run (the diagnosis figure); a control, only those of
