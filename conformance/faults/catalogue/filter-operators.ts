@@ -15,14 +15,14 @@ import {
 } from '../exchange.js';
 import { on, onRequest, QUERIES } from './util.js';
 
-export interface Condition {
+interface Condition {
   field: string;
   op: string;
   value: string;
 }
 
 /** The conditions of a filter, or undefined when one is not `Field:op:value`. */
-export function conditionsOf(filter: string): Condition[] | undefined {
+function conditionsOf(filter: string): Condition[] | undefined {
   const out: Condition[] = [];
   for (const part of filter.split('&&')) {
     // a condition is trimmed (as the reference parses it), its value kept as it is within

@@ -19,7 +19,7 @@ const TERM = 'mid';
 const TEXTS = ['x-mid-0', 'mid-1', '', 'amid', '', null, 'midway', null];
 const BOOLEANS = [true, false, true, false, false, true, true, false];
 
-export type OperatorClass =
+type OperatorClass =
   'numericBoundary' | 'timestampWithinDay' | 'textContains' | 'boolean' | 'nullCheck' | 'combined';
 
 /** The fields that carry the classes (a class whose field the domain lacks is not stated). */
@@ -30,7 +30,7 @@ export interface OperatorFields {
   boolean?: FieldDef;
 }
 
-export interface OperatorFixture {
+interface OperatorFixture {
   /** the values of the i-th record created */
   valuesAt(i: number): Record<string, unknown>;
   /** per stated class, the filter and the IDs (of `ids`, in creation order) it selects */
