@@ -19,8 +19,7 @@ const TERM = 'mid';
 const TEXTS = ['x-mid-0', 'mid-1', '', 'amid', '', null, 'midway', null];
 const BOOLEANS = [true, false, true, false, false, true, true, false];
 
-type OperatorClass =
-  'numericBoundary' | 'timestampWithinDay' | 'textContains' | 'boolean' | 'nullCheck' | 'combined';
+type OperatorClass = 'numericBoundary' | 'timestampWithinDay' | 'textContains' | 'boolean' | 'nullCheck' | 'combined';
 
 /** The fields that carry the classes (a class whose field the domain lacks is not stated). */
 export interface OperatorFields {
