@@ -1123,6 +1123,85 @@ conformance(
   },
 );
 
+/**
+ * The operator classes a 'records' state may state filters for (protocol 1.3.0, `operatorFilters`),
+ * with the bug each one's data is there to show: numbers compared as text or `ge` taken as `gt`, a
+ * timestamp compared by its date, `contains` taken as a prefix, `false` as `true`, a null check
+ * that matches the empty text, and the two conditions of an and.
+ */
+const OPERATOR_CLASSES = {
+  numericBoundary: 'numeric-boundary',
+  timestampWithinDay: 'timestamp-within-a-day',
+  textContains: 'text-contains',
+  boolean: 'boolean',
+  nullCheck: 'null-check',
+  combined: 'combined',
+} as const;
+type OperatorClass = keyof typeof OPERATOR_CLASSES;
+
+conformance(
+  {
+    id: 'query.filter-by-operator-class',
+    title:
+      'each operator class the state writes a filter for (a number at its boundary, a timestamp within a day, containment, a boolean, a null check, two conditions) selects exactly the records it names, page by page, with the total count',
+    requirements: ['QRY-009'],
+    classes: Object.values(OPERATOR_CLASSES).map((c) => `QRY-009:filter-operator.${c}`),
+  },
+  async (t) => {
+    const recs = await t.given('records', { count: 8, operatorFilters: true });
+    const stated = Object.entries(recs.operatorFilters ?? {}).filter(
+      (e): e is [OperatorClass, { filter: string; ids: number[] }] => e[0] in OPERATOR_CLASSES && e[1] !== undefined,
+    );
+    if (stated.length === 0)
+      throw new NotApplicableError(
+        "provider state 'records' wrote no `operatorFilters` (optional value of protocol 1.3.0): the implementation states no filter by operator class",
+      );
+    // the state keeps its promise, else a filter that ignored its operator could pass: a part of its
+    // records, at least two of them (a page smaller than the set), none of another setup
+    const own = new Set(recs.ids);
+    for (const [cls, { ids }] of stated)
+      if (
+        ids.length < 2 ||
+        ids.length >= recs.ids.length ||
+        ids.some((id) => !own.has(id)) ||
+        new Set(ids).size !== ids.length
+      )
+        throw new PreconditionFailedError(
+          `provider state 'records': operatorFilters.${cls} names ${JSON.stringify(ids)}, not two or more distinct records of its ${recs.ids.length} (${JSON.stringify(recs.ids)}) short of all`,
+        );
+    // the records are told apart by their sortField values, read by ID (a step: REC-001, REC-002)
+    const values = await valuesInCreationOrder(t, recs);
+    const valueOf = new Map(recs.ids.map((id, i) => [id, values[i]]));
+    const idOf = new Map(recs.ids.map((id, i) => [JSON.stringify(values[i]), id]));
+    const byText = (a: unknown, b: unknown) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+    const pick = (r: Row) => r[recs.sortField];
+    const judge = async (cls: OperatorClass, filter: string, ids: number[]) => {
+      const what = `operator class ${cls} (filter ${JSON.stringify(filter)})`;
+      const expected = ids.map((id) => valueOf.get(id)).sort(byText);
+      const q = { [t.bindings.query.filter]: filter, columns: recs.sortField };
+      // the whole set: exactly the records named, none missing, none let in
+      const whole = await list(t, queryPath(recs), { ...q, take: 100, [t.bindings.query.skip]: 0 });
+      // named by ID where a row is one of the state's records (by its sortField value), else by that value
+      const named = (rows: Row[]) => rows.map((r) => idOf.get(JSON.stringify(pick(r))) ?? pick(r)).sort(byText);
+      expect(named(whole), `${what}: exactly the records it names (by ID)`).toEqual([...ids].sort(byText));
+      // pages smaller than the set, in sortField order (the order and the offset are QRY-008's and QRY-006's rules)
+      const size = Math.ceil(ids.length / 2);
+      await expectPages(t, queryPath(recs), { ...q, sort: recs.sortField }, expected, pick, size, what);
+      // the total count is that of the records named, on a later page (the count is QRY-014's rule)
+      const body = await listBody(t, queryPath(recs), {
+        ...q,
+        take: size,
+        [t.bindings.query.skip]: size,
+        [t.bindings.query.includeTotalCount]: true,
+      });
+      judgedAlone('QRY-014', `${what}: the total count of a filtered query`, () =>
+        expect(totalCountOf(body), `${what}: total count`).toBe(ids.length),
+      );
+    };
+    await allInOrder(stated.map(([cls, { filter, ids }]) => judge(cls, filter, ids)));
+  },
+);
+
 conformance(
   {
     id: 'query.total-count-past-the-end',

@@ -179,10 +179,23 @@ function migrate(db: Database.Database, domains: DomainDef[] = DOMAINS): void {
   );
   db.transaction(() => {
     for (const s of stmts) db.exec(s);
+    addNewColumns(db, domains);
     const ins = db.prepare('INSERT OR IGNORE INTO codes (List, Code, Description) VALUES (?, ?, ?)');
     for (const [list, entries] of Object.entries(CODE_LISTS))
       for (const [code, desc] of entries) ins.run(list, code, desc);
   })();
+}
+
+/** Columns the dictionary gained after a database file was made (CREATE TABLE IF NOT EXISTS leaves
+ * an existing table as it was): added, empty, so an older file keeps working. */
+function addNewColumns(db: Database.Database, domains: DomainDef[]): void {
+  for (const def of domains) {
+    const have = new Set(
+      (db.prepare(`PRAGMA table_info(${q(def.table)})`).all() as Array<{ name: string }>).map((c) => c.name),
+    );
+    for (const c of nativeColumns(def))
+      if (!have.has(c.name)) db.exec(`ALTER TABLE ${q(def.table)} ADD COLUMN ${q(c.name)} ${own(SQL_TYPES, c.type)!}`);
+  }
 }
 
 /** Insert a row into a domain table from a column → value map (columns checked by the caller

@@ -84,6 +84,8 @@ export const DOMAINS: DomainDef[] = [
       coded('Custom2Code', 'ClaimCategory'),
       t('Notes'),
       ts('EntryDate'),
+      // a stored boolean: the boolean operator class of the provider state 'records' (protocol 1.3.0)
+      b('IsLitigated'),
     ],
     {
       displayField: 'ClaimNumber',

@@ -117,6 +117,32 @@ describe('provider states endpoint', () => {
     expect(h.count('Claim')).toBe(before);
   });
 
+  it('records with operatorFilters (protocol 1.3.0): each class filter selects exactly the IDs it states, and a part of the set', async () => {
+    const s = await h.state('records', { count: 8, operatorFilters: true });
+    const classes = s.operatorFilters as Record<string, { filter: string; ids: number[] }>;
+    expect(Object.keys(classes).sort()).toEqual(
+      ['boolean', 'combined', 'nullCheck', 'numericBoundary', 'textContains', 'timestampWithinDay'].sort(),
+    );
+    for (const [cls, { filter, ids }] of Object.entries(classes)) {
+      const r = await h.get(`/api/Claim/Query?columns=ClaimID&take=100&filter=${encodeURIComponent(filter)}`);
+      expect(r.status, cls).toBe(200);
+      expect((r.json.List as Array<{ ClaimID: number }>).map((x) => x.ClaimID).sort(), cls).toEqual([...ids].sort());
+      expect(ids.length, cls).toBeGreaterThanOrEqual(2);
+      expect(ids.length, cls).toBeLessThan(s.ids.length);
+    }
+    // fewer records than the pattern, or asked with numbers: nothing stated, or refused
+    expect((await h.state('records', { count: 3, operatorFilters: true })).operatorFilters).toBeUndefined();
+    const both = await h.call('POST', '/_provider-states', {
+      body: {
+        state: 'records',
+        action: 'setup',
+        params: { setupId: 'opf-n', count: 8, operatorFilters: true, numbers: [1, 2, 3, 4, 5, 6, 7, 8] },
+      },
+      token: null,
+    });
+    expect(both.status).toBe(400);
+  });
+
   it('teardown removes exactly what its setup created', async () => {
     const a = await h.state('records', { count: 3 });
     const b = await h.state('records', { count: 2 });

@@ -44,6 +44,7 @@ describe('GET /api/{domain}/{id}', () => {
       'Custom2CodeID',
       'Notes',
       'EntryDate',
+      'IsLitigated',
     ]);
   });
 

@@ -198,6 +198,11 @@ export interface components {
             numbers?: (number | null)[];
             /** @description One value per record (`count` of them, null = no value): the i-th record created stores texts[i] in the text field `textField`, exactly (an empty string stays empty, spaces and every Unicode character are kept). The suite asks for empty, padded, non-ASCII, multi-byte and emoji text, reserved words and long text. The field may be the one that would otherwise be `groupField` (which is then left out). */
             texts?: (string | null)[];
+            /**
+             * @description true = store, in the `count` records, values that make the boundaries of the implementation's filter operators bite, and answer the value `operatorFilters`: one filter per operator class the implementation's filter syntax supports, each with the records it selects. The values may sit in any fields but sortField; `groupField`, `sometimesNullField` and `allNullField` keep their contracts, so the fields they name are not used for it. An implementation that supports no class, or does not know the param, leaves the value out: the test is then not-applicable.
+             * @default false
+             */
+            operatorFilters?: boolean;
         };
         RecordsValues: {
             protocol?: components["schemas"]["Protocol"];
@@ -230,6 +235,27 @@ export interface components {
             texts?: (string | null)[];
             /** @description Optional, with the param texts: for each texts[i], a filter in the implementation's own syntax that selects exactly the records of this setup whose textField equals texts[i] (null where texts[i] is null or no such filter can be written). The suite compares what each selects with the records that hold the value. */
             textFilters?: (string | null)[];
+            /** @description Optional, with the param operatorFilters: per operator class the implementation's filter syntax supports, a filter in that syntax and the records of this setup it selects. Each filter selects no record outside this setup (add the condition of `filter` where needed) and at least two of its records but not all of them, so a filter that ignored its operator would be seen. A class the syntax cannot say is left out (its case is not-applicable). The suite queries with each filter (the whole set, then in pages smaller than it, with the total count) and compares the records with `ids`; what makes each class's boundary bite is in its description. */
+            operatorFilters?: {
+                /** @description A comparison of a numeric field with a number, `ge` or its kin (`>=`, `gt`, `le`, `lt`, `eq`), at the boundary: one of the records stores exactly the number compared with, and the records' values have different digit counts, so their text order differs from their numeric order (9, 10, 100: as text, `9` is the greatest). */
+                numericBoundary?: components["schemas"]["OperatorFilter"];
+                /** @description A comparison of a timestamp field with a timestamp, where records on both sides of it share its date (08:00 and 17:30 against noon of one day): comparing dates alone would select all of them or none. */
+                timestampWithinDay?: components["schemas"]["OperatorFilter"];
+                /** @description Text containment: the records selected include one whose text contains the term but does not start with it, and one that starts with it. */
+                textContains?: components["schemas"]["OperatorFilter"];
+                /** @description A boolean field compared with `false` (or `true`), with records holding each of the two values. */
+                boolean?: components["schemas"]["OperatorFilter"];
+                /** @description A check for a missing value on a text field where some records hold the empty text and some no value: only the records without a value are selected. */
+                nullCheck?: components["schemas"]["OperatorFilter"];
+                /** @description Two of the conditions above combined (an and), selecting fewer records than either condition alone. */
+                combined?: components["schemas"]["OperatorFilter"];
+            };
+        };
+        OperatorFilter: {
+            /** @description The filter, in the implementation's own syntax. */
+            filter: string;
+            /** @description The IDs (of the state's `ids`) of exactly the records the filter selects. */
+            ids: number[];
         };
         AFileRequest: {
             /**

@@ -485,4 +485,120 @@ export const QRY_FAULT_CASES: Case[] = [
       },
     ],
   },
+  // issue 44 item 2: the operator bugs, on the reference's grammar
+  {
+    fault: 'filter-numbers-compared-as-text',
+    title: 'ge 10 is evaluated on the text of the values over the query without it; page and count cut after',
+    steps: [
+      {
+        req: get(
+          `/api/Claim/Query?filter=${q('ReserveAmount:ge:10 && ClaimNumber:startswith:m-')}&columns=ClaimNumber&take=2&skip=1&includeTotalCount=true`,
+        ),
+        upstream: ok({
+          List: [
+            { ClaimNumber: 'm-1', __fp0: 9 },
+            { ClaimNumber: 'm-2', __fp0: 10 },
+            { ClaimNumber: 'm-3', __fp0: 100 },
+            { ClaimNumber: 'm-4', __fp0: 2 },
+            { ClaimNumber: 'm-5', __fp0: null },
+          ],
+          TotalCount: 5,
+        }),
+        expect: (out, f) => {
+          expect(f[0]!.query.get('filter')).toBe('ClaimNumber:startswith:m-');
+          expect(f[0]!.query.get('columns')).toBe('ClaimNumber,ReserveAmount as __fp0');
+          expect(f[0]!.query.get('take')).toBe('100');
+          expect(f[0]!.query.has('includeTotalCount')).toBe(false);
+          // as text 9, 10, 100 and 2 are all >= "10"; null is not
+          expect(json(out)).toEqual({ List: [{ ClaimNumber: 'm-2' }, { ClaimNumber: 'm-3' }], TotalCount: 4 });
+        },
+      },
+      {
+        req: get(`/api/Claim/Query?filter=${q('ClaimNumber:eq:10')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('ClaimNumber:eq:10'),
+      },
+    ],
+  },
+  {
+    fault: 'filter-ge-as-gt',
+    title: 'every ge condition becomes gt; the other conditions stay',
+    steps: [
+      {
+        req: get(`/api/Claim/Query?filter=${q('ReserveAmount:ge:10 && ClaimNumber:startswith:m-')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('ReserveAmount:gt:10 && ClaimNumber:startswith:m-'),
+      },
+      {
+        req: get(`/api/Claim/Query?filter=${q('ReserveAmount:gt:10')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('ReserveAmount:gt:10'),
+      },
+    ],
+  },
+  {
+    fault: 'filter-timestamp-compared-by-date',
+    title: 'a comparison with a timestamp becomes one with its day; a date or a text value stays',
+    steps: [
+      {
+        req: get(`/api/Claim/Query?filter=${q('EntryDate:gt:2026-03-14T12:00:00.000 && ClaimNumber:startswith:m-')}`),
+        expect: (_o, f) =>
+          expect(f[0]!.query.get('filter')).toBe('EntryDate:ge:2026-03-15 && ClaimNumber:startswith:m-'),
+      },
+      {
+        req: get(`/api/Claim/Query?filter=${q('EntryDate:le:2026-12-31T12:00:00')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('EntryDate:lt:2027-01-01'),
+      },
+      {
+        req: get(`/api/Claim/Query?filter=${q('LossDate:gt:2026-03-14')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('LossDate:gt:2026-03-14'),
+      },
+    ],
+  },
+  {
+    fault: 'filter-contains-as-prefix',
+    title: 'contains becomes startswith',
+    steps: [
+      {
+        req: get(`/api/Claim/Query?filter=${q('Status:contains:mid && ClaimNumber:startswith:m-')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('Status:startswith:mid && ClaimNumber:startswith:m-'),
+      },
+    ],
+  },
+  {
+    fault: 'filter-false-as-true',
+    title: 'eq false becomes eq true; eq true and other values stay',
+    steps: [
+      {
+        req: get(`/api/Claim/Query?filter=${q('IsLitigated:eq:False && ClaimNumber:startswith:m-')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('IsLitigated:eq:true && ClaimNumber:startswith:m-'),
+      },
+      {
+        req: get(`/api/Claim/Query?filter=${q('IsLitigated:eq:true')}`),
+        expect: (_o, f) => expect(f[0]!.query.get('filter')).toBe('IsLitigated:eq:true'),
+      },
+    ],
+  },
+  {
+    fault: 'filter-null-check-matches-empty-text',
+    title: 'isnull leaves the filter for a LINQ condition that also takes the empty text, ANDed to a LINQ filter given',
+    steps: [
+      {
+        req: get(`/api/Claim/Query?filter=${q('Status:isnull: && ClaimNumber:startswith:m-')}`),
+        expect: (_o, f) => {
+          expect(f[0]!.query.get('filter')).toBe('ClaimNumber:startswith:m-');
+          expect(f[0]!.query.get('linqFilter')).toBe('(Status == null || Status == "")');
+        },
+      },
+      {
+        req: get(`/api/Claim/Query?filter=${q('Status:isnull:')}&linqFilter=${q('ClaimID > 3')}`),
+        expect: (_o, f) => {
+          expect(f[0]!.query.has('filter')).toBe(false);
+          expect(f[0]!.query.get('linqFilter')).toBe('(ClaimID > 3) && (Status == null || Status == "")');
+        },
+      },
+    ],
+  },
 ];
+
+/** A query parameter value, encoded. */
+function q(v: string): string {
+  return encodeURIComponent(v);
+}

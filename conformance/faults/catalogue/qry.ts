@@ -16,6 +16,7 @@ import {
 } from '../exchange.js';
 import { defaultQueryParam, ignoreQueryParam, on, onJsonResponse, onRequest, QUERIES } from './util.js';
 import { sortWithinPage } from './sort-within-page.js';
+import { byDate, numbersComparedAsText, rewriteConditions } from './filter-operators.js';
 
 function intParam(req: ProxyRequest, name: string): number | undefined {
   const v = req.query.get(name);
@@ -444,5 +445,60 @@ export const QRY_FAULTS: Fault[] = [
     // kept a minute also answers records as they were (QRY-001: the List holds the records)
     requirements: ['QRY-006', 'FILE-022', 'QRY-001'],
     rewrite: pageCacheIgnoresOffset,
+  },
+  // issue 44 item 2: operator bugs, met only through the filters the state writes by operator class
+  {
+    name: 'filter-numbers-compared-as-text',
+    area: 'QRY',
+    description:
+      'An order comparison of a numeric field with a number compares their text: `ge 10` selects 9 and 2 (as text they follow "10").',
+    requirements: ['QRY-009'],
+    rewrite: numbersComparedAsText,
+  },
+  {
+    name: 'filter-ge-as-gt',
+    area: 'QRY',
+    description: 'The operator `ge` is taken as `gt`: a record whose value equals the boundary is left out.',
+    requirements: ['QRY-009'],
+    rewrite: rewriteConditions((c) => (c.op === 'ge' ? { filter: `${c.field}:gt:${c.value}` } : undefined)),
+  },
+  {
+    name: 'filter-timestamp-compared-by-date',
+    area: 'QRY',
+    description:
+      'A comparison with a timestamp compares dates only: `gt` noon selects none of that day, `le` noon all of it.',
+    requirements: ['QRY-009'],
+    rewrite: rewriteConditions(byDate),
+  },
+  {
+    name: 'filter-contains-as-prefix',
+    area: 'QRY',
+    description:
+      'The operator `contains` is taken as a prefix: a text containing the term elsewhere than at its start is left out.',
+    requirements: ['QRY-009'],
+    rewrite: rewriteConditions((c) =>
+      c.op === 'contains' ? { filter: `${c.field}:startswith:${c.value}` } : undefined,
+    ),
+  },
+  {
+    name: 'filter-false-as-true',
+    area: 'QRY',
+    description:
+      'A comparison with `false` is read as with `true` (a non-empty string is truthy): `eq false` selects the records holding true.',
+    requirements: ['QRY-009'],
+    rewrite: rewriteConditions((c) =>
+      (c.op === 'eq' || c.op === 'ne') && c.value.trim().toLowerCase() === 'false'
+        ? { filter: `${c.field}:${c.op}:true` }
+        : undefined,
+    ),
+  },
+  {
+    name: 'filter-null-check-matches-empty-text',
+    area: 'QRY',
+    description: 'A check for no value also matches the empty text: `isnull` selects records whose text is "" too.',
+    requirements: ['QRY-009'],
+    rewrite: rewriteConditions((c) =>
+      c.op === 'isnull' ? { linq: `${c.field} == null || ${c.field} == ""` } : undefined,
+    ),
   },
 ];

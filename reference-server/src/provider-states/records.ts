@@ -10,6 +10,7 @@ import { SelectBuilder } from '../columns/select-builder.js';
 import { insertFile } from '../areas/files.js';
 import type { StateContext, StateDef } from './registry.js';
 import { own } from '../own.js';
+import { type OperatorFields, operatorFixture } from './operator-filters.js';
 
 /** A marker unique to this setup (letters and digits only), used in text values. */
 export function marker(ctx: StateContext): string {
@@ -312,8 +313,28 @@ const records: StateDef = {
         'MalformedRequest',
         `'numbers' must be integers here (${numberField.name} is an integer field).`,
       );
-    const group = texts12 ? undefined : spare;
+    // The operator classes (protocol 1.3.0): their values in the spare text field (no groups then),
+    // a spare numeric field, a stored timestamp and a stored boolean. Not with numbers or texts,
+    // which would ask the same fields for other values; not on File, whose spare fields shape it.
+    const operators = params.operatorFilters === true;
+    if (operators && (texts12 || numbers12))
+      throw new ApiError(
+        400,
+        'MalformedRequest',
+        "'operatorFilters' cannot be asked together with 'numbers' or 'texts'.",
+      );
+    const opFields: OperatorFields =
+      operators && def.name !== 'File'
+        ? {
+            number: candidates.find((f) => (f.type === 'number' || f.type === 'integer') && f.name !== sometimes.name),
+            timestamp: storedFields(def).find((f) => f.type === 'timestamp'),
+            text: spare,
+            boolean: storedFields(def).find((f) => f.type === 'boolean'),
+          }
+        : {};
+    const group = texts12 || opFields.text ? undefined : spare;
     const mark = marker(ctx);
+    const opFixture = operatorFixture(opFields, count, `${sortField.name}:startswith:${mark}-`);
     // Adversarial order: the sort key of the i-th record is (i * 97 + 31) mod 151 (distinct for
     // i < 151), so sorted order is neither creation order nor its reverse (from 3 records on), and a
     // page cut in creation order and then sorted differs from the page of the sorted set.
@@ -355,12 +376,14 @@ const records: StateDef = {
         if (i === valued) values[sometimes.name] = sampleValue(sometimes, mark);
         if (textField) values[textField.name] = texts12![i];
         if (numberField) values[numberField.name] = numbers12![i];
+        if (operators) Object.assign(values, opFixture.valuesAt(i));
         sortValues.push(values[sortField.name]);
         ids.push(createRecord(ctx, def, values));
       }
     })();
     // The LINQ filter's records: odd positions short of the last (state contract), named by their
     // sortField values, which are unique to this setup.
+    const opFilters = operators ? opFixture.filters(ids) : {};
     const linqSubset = sortValues.filter((_, i) => i % 2 === 1 && i < count - 1).map(String);
     return {
       domain: def.name,
@@ -381,6 +404,7 @@ const records: StateDef = {
             textFilters: texts12!.map((v) => textFilterFor(textField.name, v, sortField.name, mark)),
           }
         : {}),
+      ...(Object.keys(opFilters).length ? { operatorFilters: opFilters } : {}),
     };
   },
 };
