@@ -9,8 +9,6 @@ import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import {
-  CANNOT_MODIFY,
-  KINDS,
   asObject,
   deleteSchedule,
   expect2xx,
@@ -24,11 +22,10 @@ import {
   tag,
   upsertMulti,
   type ProposalValues,
-  type ScheduleResult,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
 import { type Ctx, judgedAlone } from './support/request.js';
-import { judgeRecordIds, judgeSingleDelete } from '../src/judge/sched.js';
+import { type ScheduleResult, CANNOT_MODIFY, KINDS, judgeRecordIds, judgeSingleDelete } from '../src/judge/sched.js';
 import { expectFinding } from '../src/suite-api/findings.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;

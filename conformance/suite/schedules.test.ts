@@ -24,7 +24,11 @@ import {
   type AnsweredResult,
   type BatchKnowledge,
   type ScheduleBatch,
+  type ScheduleResult,
   type UpsertMultiResponse,
+  CANNOT_MODIFY,
+  KINDS,
+  idPattern,
   judgeBatchListing,
   judgeRecordIds,
   judgeRequiredField,
@@ -32,8 +36,6 @@ import {
 } from '../src/judge/sched.js';
 import { expectFinding } from '../src/suite-api/findings.js';
 import {
-  CANNOT_MODIFY,
-  KINDS,
   asObject,
   byOrder,
   deleteSchedule,
@@ -41,7 +43,6 @@ import {
   expectBatchShape,
   expectResultShape,
   givenProposal,
-  idPattern,
   judgedBatch,
   needsUnnamedFieldsKept,
   pick,
@@ -53,7 +54,6 @@ import {
   upsertMulti,
   type ProposalValues,
   type Row,
-  type ScheduleResult,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
 

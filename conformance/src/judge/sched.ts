@@ -66,7 +66,7 @@ export function idPattern(id: number | string): RegExp {
 }
 
 /** The message says `field` is required. */
-const saysRequired = (m: unknown, field: string) =>
+export const saysRequired = (m: unknown, field: string) =>
   typeof m === 'string' && fieldPattern(field).test(m) && REQUIRED.test(m);
 
 // ---------------------------------------------------------------------------------------------
@@ -75,6 +75,13 @@ const saysRequired = (m: unknown, field: string) =>
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const all = (b: ScheduleBatch) => KINDS.flatMap((k) => b.results[k]);
 const anySuccess = (b: ScheduleBatch) => all(b).some((r) => r.IsSuccessful === true);
+
+/** The results an answer holds: a single result, or the three arrays of a batch (others: none). */
+export function resultsIn(body: unknown): AnsweredResult[] {
+  if (!isObject(body)) return [];
+  if ('IsSuccessful' in body) return [body];
+  return KINDS.flatMap((k) => (Array.isArray(body[k]) ? (body[k] as unknown[]) : [])).filter(isObject);
+}
 
 /** The record ID an Updates or Deletes item names. */
 export function itemId(item: Record<string, unknown> | undefined): number | undefined {

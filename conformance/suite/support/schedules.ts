@@ -1,8 +1,8 @@
 // Helpers shared by the proposal and schedule suite files: the schedule operations of spec 4.5
 // through the typed client, reading schedule records back (one by ID through GET
 // /api/{domain}/{id}, all of a proposal through GET /api/{domain}/Query with the state's filter),
-// shape checks that narrow the answers to the generated types, and the meaning checks of the
-// schedule messages (spec/requirements.yaml `meaning:` says what each looks for).
+// and shape checks that narrow the answers to the generated types; what an answer shows is judged
+// by judge/sched.ts.
 import { expect } from 'vitest';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import type { ProposalParams } from './states.js';
@@ -17,23 +17,13 @@ import {
   type UpsertMultiResponse,
   CANNOT_MODIFY,
   KINDS,
-  REQUIRED,
-  fieldPattern,
   judgeOrderNumbers,
   judgeResultMessages,
+  resultsIn,
+  saysRequired,
 } from '../../src/judge/sched.js';
 import { type Ctx, MAX_TAKE, judgedAlone, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
 
-export {
-  CANNOT_MODIFY,
-  KINDS,
-  REQUIRED,
-  fieldPattern,
-  idPattern,
-  type Kind,
-  type ScheduleResult,
-  type UpsertMultiResponse,
-} from '../../src/judge/sched.js';
 /** An UpsertMulti body; missing arrays are sent empty. */
 export type Batch = Partial<UpsertMultiRequest>;
 export type ProposalValues = ProviderStates['a proposal']['values'];
@@ -229,7 +219,7 @@ export function needsUnnamedFieldsKept(
   for (const r of results) {
     const item = r.OrderNumber === null ? undefined : sent[r.OrderNumber];
     if (!item || r.IsSuccessful !== false || required in (item.Fields ?? {})) continue;
-    if (!fieldPattern(required).test(r.Message) || !REQUIRED.test(r.Message)) continue;
+    if (!saysRequired(r.Message, required)) continue;
     judgedAlone('SCHED-008', `${where}: an update that leaves ${required} out is not refused for it`, () =>
       expect(r.IsSuccessful, `${where}: update ${r.OrderNumber} of ${JSON.stringify(item.Fields)}: ${r.Message}`).toBe(
         true,
@@ -239,11 +229,7 @@ export function needsUnnamedFieldsKept(
 }
 
 /** The results of an answer that may or may not be a batch or a single result (refusals judged loosely). */
-export function resultsOf(body: unknown): Array<Record<string, unknown>> {
-  if (!isObject(body)) return [];
-  if ('IsSuccessful' in body) return [body];
-  return KINDS.flatMap((k) => (Array.isArray(body[k]) ? (body[k] as unknown[]) : [])).filter(isObject);
-}
+export const resultsOf = (body: unknown) => resultsIn(body) as Array<Record<string, unknown>>;
 
 /** The result for input position `i`, found by OrderNumber; exactly one must exist. */
 export function byOrder(results: ScheduleResult[], i: number, where: string): ScheduleResult {
