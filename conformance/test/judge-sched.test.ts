@@ -48,6 +48,16 @@ describe('schedule judges', () => {
     });
     expect(verdicts(judgeOrderNumbers(batch({ Inserts: [ok(1), failed(2)] })))).toEqual({ 'SCHED-003': false });
     expect(verdicts(judgeOrderNumbers(batch({ Inserts: [failed(0), ok(1)] })))).toEqual({ 'SCHED-003': false });
+    // an update that leaves the field out, refused for it, is SCHED-008's, not a wrong position
+    const untouched = { ...batch({ Updates: [failed(0, 40), failed(1, 41)] }) };
+    untouched.input = {
+      ...untouched.input,
+      Updates: [
+        { ID: 40, Fields: { LocationName: '' } },
+        { ID: 41, Fields: { City: 'y' } },
+      ],
+    };
+    expect(verdicts(judgeOrderNumbers(untouched))).toEqual({ 'SCHED-003': true });
     // refused whole (nothing applied): null positions are not judged
     expect(judgeOrderNumbers(batch({ Inserts: [failed(null, 0, 'no')] }))).toEqual([]);
   });

@@ -105,6 +105,12 @@ function lacks(k: Kind, item: Record<string, unknown> | undefined, field: string
   return k === 'Inserts' ? v === undefined || v === null || v === '' : v === '';
 }
 
+/** The item gives the field a value (not null, not empty). */
+function has(item: Record<string, unknown> | undefined, field: string): boolean {
+  const f = item && isObject(item.Fields) ? item.Fields : undefined;
+  return !!f && f[field] !== undefined && f[field] !== null && f[field] !== '';
+}
+
 const requiredFieldOf = (b: ScheduleBatch, known?: BatchKnowledge) =>
   known?.requiredField ?? (b.domain === 'ProposalLocation' ? 'LocationName' : undefined);
 
@@ -139,7 +145,8 @@ export function judgeOrderNumbers(b: ScheduleBatch, known?: BatchKnowledge): Fin
         // the position a failure for the missing required field must hold (4.5 rule 6)
         const lacking =
           field && k !== 'Deletes' ? b.input[k].flatMap((item, i) => (lacks(k, item, field) ? [i] : [])) : [];
-        if (r.IsSuccessful === false && lacking.length && saysRequired(r.Message, field!) && !lacking.includes(n))
+        // (an update that leaves the field out neither lacks it nor has it: its refusal is SCHED-008's)
+        if (r.IsSuccessful === false && lacking.length && saysRequired(r.Message, field!) && has(b.input[k][n], field!))
           return `${k}: OrderNumber ${n} fails with ${show(r.Message)}, yet item ${n} has a ${field}; the item(s) without one: ${lacking.join(', ')}`;
         nums.add(n);
         seen++;
