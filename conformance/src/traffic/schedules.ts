@@ -5,7 +5,7 @@ import { isObject, type TrafficExchange } from './exchange.js';
 import { boolParam } from './rule.js';
 import { type AnsweredResult, type Kind, type ScheduleBatch, KINDS } from '../judge/sched.js';
 
-export { itemId, itemOf, KINDS, type Kind } from '../judge/sched.js';
+export { itemId, itemOf } from '../judge/sched.js';
 
 export interface Batch extends Omit<ScheduleBatch, 'results' | 'proposalId'> {
   x: TrafficExchange;
