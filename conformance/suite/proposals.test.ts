@@ -7,17 +7,14 @@
 // state's filter); the reference's 409 is checked in the implementation-defined profile.
 import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
-import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
+import { isRefusal } from '../src/suite-api/meaning.js';
 import {
-  CANNOT_MODIFY,
-  KINDS,
   asObject,
   deleteSchedule,
   expect2xx,
   expectBatchShape,
   expectResultShape,
   givenProposal,
-  idPattern,
   readRecord,
   reinstate,
   resultsOf,
@@ -25,10 +22,11 @@ import {
   tag,
   upsertMulti,
   type ProposalValues,
-  type ScheduleResult,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
 import { type Ctx, judgedAlone } from './support/request.js';
+import { type ScheduleResult, CANNOT_MODIFY, KINDS, judgeRecordIds, judgeSingleDelete } from '../src/judge/sched.js';
+import { expectFinding } from '../src/suite-api/findings.js';
 
 const NO_SUCH_PROPOSAL = 987_654_321;
 
@@ -140,7 +138,7 @@ for (const c of CONDITIONS) {
               // RecordID 0 of a failed insert or delete is SCHED-002's rule: a step here
               if (k !== 'Updates')
                 judgedAlone('SCHED-002', `${k}: a failed insert or delete reports RecordID 0`, () =>
-                  expect(item.RecordID, `${k}: a failed insert or delete reports RecordID 0`).toBe(0),
+                  expectFinding(judgeRecordIds([{ kind: k, result: item }]), 'SCHED-002', k),
                 );
             }
           }
@@ -176,11 +174,10 @@ for (const c of CONDITIONS) {
       if (body.IsSuccessful !== false) await needsConditionHonoured(t, p, body);
       expect(body.IsSuccessful, 'the DELETE fails').toBe(false);
       // the fields of the failure result are SCHED-018's statement: judged as its failure alone
+      // and so is the meaning of section 7: the proposal's ID and a refusal to change, in any wording
       judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
-        expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
+        expectFinding(judgeSingleDelete(p.proposalId, body, { notModifiable: true }), 'SCHED-018'),
       );
-      // The meaning of section 7: the proposal's ID and a refusal to change, in any wording.
-      expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
       expect(asObject(await scheduleSet(t, p)), 'the records stay as they were').toEqual(asObject(before));
     },
   );

@@ -19,19 +19,31 @@ import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { expectMentions, isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, judgedAlone } from './support/request.js';
+import { type Finding } from '../src/judge/finding.js';
 import {
+  type AnsweredResult,
+  type BatchKnowledge,
+  type ScheduleBatch,
+  type ScheduleResult,
+  type UpsertMultiResponse,
   CANNOT_MODIFY,
   KINDS,
-  REQUIRED,
+  idPattern,
+  judgeBatchListing,
+  judgeRecordIds,
+  judgeRequiredField,
+  judgeSingleDelete,
+} from '../src/judge/sched.js';
+import { expectFinding } from '../src/suite-api/findings.js';
+import {
   asObject,
   byOrder,
   deleteSchedule,
   expect2xx,
   expectBatchShape,
   expectResultShape,
-  fieldPattern,
   givenProposal,
-  idPattern,
+  judgedBatch,
   needsUnnamedFieldsKept,
   pick,
   readRecord,
@@ -42,7 +54,6 @@ import {
   upsertMulti,
   type ProposalValues,
   type Row,
-  type ScheduleResult,
 } from './support/schedules.js';
 import type { ProposalParams } from './support/states.js';
 
@@ -65,6 +76,23 @@ async function proposal(t: Ctx, params: ProposalParams): Promise<ProposalValues>
   expect(typeof p.scheduleDomain, 'state "a proposal" names its schedule domain').toBe('string');
   expect(p.locationIds, 'state "a proposal" made the requested records').toHaveLength(params.locations ?? 0);
   return p;
+}
+
+/** A batch judge's findings on an answer of upsertMulti, with what the test knows (judge/sched.ts). */
+function judged(
+  judge: (b: ScheduleBatch, known: BatchKnowledge) => Finding[],
+  body: UpsertMultiResponse,
+  p: ProposalValues,
+): Finding[] {
+  const b = judgedBatch(body, p.requiredField);
+  return b ? judge(b.batch, b.known) : [];
+}
+
+/** A single DELETE that succeeded: RecordID the record's (SCHED-002), OrderNumber null (SCHED-004). */
+function expectDeleted(body: unknown, proposalId: number, id: number): void {
+  expect(body, 'the DELETE answers a successful result').toMatchObject({ IsSuccessful: true });
+  expectFinding(judgeRecordIds([{ kind: 'Deletes', result: body as AnsweredResult, id }]), 'SCHED-002', 'DELETE');
+  expectFinding(judgeSingleDelete(proposalId, body), 'SCHED-004', 'DELETE');
 }
 
 function expectOrderNumbers(results: ScheduleResult[], expected: number[], where: string) {
@@ -446,11 +474,9 @@ conformance(
     const body = r.body;
     expectBatchShape(body);
     // a result for every item is SCHED-012's statement alone: judged as its failure only
-    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
-      expect(body.Inserts, 'every insert is listed').toHaveLength(inserts.length);
-      expect(body.Updates, 'every update is listed').toHaveLength(updates.length);
-      expect(body.Deletes, 'every delete is listed').toHaveLength(deletes.length);
-    });
+    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
+      expectFinding(judged(judgeBatchListing, body, p), 'SCHED-012'),
+    );
 
     const expected = applied(
       before,
@@ -462,12 +488,11 @@ conformance(
       if (i % 2 === 1) {
         // A failed insert: IsSuccessful false, RecordID 0, the message says the field is required
         // (SCHED-016's statement; RecordID 0 also SCHED-002's), each judged as that rule's alone.
-        judgedAlone('SCHED-016', `insert ${i} without ${required} fails with a message saying so`, () => {
-          expect(res.IsSuccessful, `insert ${i} without ${required} fails`).toBe(false);
-          expectMentions(res.Message, fieldPattern(required), REQUIRED);
-        });
+        judgedAlone('SCHED-016', `insert ${i} without ${required} fails with a message saying so`, () =>
+          expectFinding(judged(judgeRequiredField, body, p), 'SCHED-016'),
+        );
         judgedAlone('SCHED-002', `failed insert ${i}: RecordID 0`, () =>
-          expect(res.RecordID, `failed insert ${i}: RecordID 0`).toBe(0),
+          expectFinding(judgeRecordIds([{ kind: 'Inserts', result: res }]), 'SCHED-002'),
         );
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
@@ -486,21 +511,21 @@ conformance(
       const res = byOrder(body.Updates, i, 'Updates');
       const what = `update ${i} (record ${updates[i].ID}): ${res.Message}`;
       outcome(ruleOf(updates[i].ID), what, () => expect(res.IsSuccessful, what).toBe(updates[i].ok));
-      if (updates[i].ok || updates[i].ID === l1)
-        judgedAlone(updates[i].ok ? 'SCHED-002' : 'SCHED-017', `update ${i}: the record's ID`, () =>
-          expect(res.RecordID, `update ${i}: the record's ID`).toBe(updates[i].ID),
+      if (updates[i].ok)
+        judgedAlone('SCHED-002', `update ${i}: the record's ID`, () =>
+          expectFinding(judgeRecordIds([{ kind: 'Updates', result: res, id: updates[i].ID }]), 'SCHED-002'),
+        );
+      if (updates[i].ID === l1)
+        judgedAlone('SCHED-017', 'the emptied LocationName is refused with the record ID and a message saying so', () =>
+          expectFinding(judged(judgeRequiredField, body, p), 'SCHED-017'),
         );
     }
-    const emptied = byOrder(body.Updates, 1, 'Updates');
-    judgedAlone('SCHED-017', 'the emptied LocationName is refused with a message saying it is required', () =>
-      expectMentions(emptied.Message, fieldPattern(required), REQUIRED),
-    );
     for (let i = 0; i < deletes.length; i++) {
       const res = byOrder(body.Deletes, i, 'Deletes');
       const what = `delete ${i} (record ${deletes[i].ID}): ${res.Message}`;
       outcome(ruleOf(deletes[i].ID), what, () => expect(res.IsSuccessful, what).toBe(deletes[i].ok));
       judgedAlone('SCHED-002', `delete ${i}: RecordID`, () =>
-        expect(res.RecordID, `delete ${i}: RecordID`).toBe(deletes[i].ok ? deletes[i].ID : 0),
+        expectFinding(judgeRecordIds([{ kind: 'Deletes', result: res, id: deletes[i].ID }]), 'SCHED-002'),
       );
     }
     await expectSet(t, 'SCHED-011', p, expected, "the proposal's records: exactly the successful items applied");
@@ -552,23 +577,25 @@ conformance(
     judgedAlone('SCHED-011', 'the valid items are committed beside the failing one', () =>
       expect(renamed?.LocationName, 'the valid update, committed').toBe(`Renamed ${x}`),
     );
-    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
-      expect(body.Inserts).toHaveLength(3);
-      expect(body.Updates).toHaveLength(2);
-    });
+    judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
+      expectFinding(judged(judgeBatchListing, body, p), 'SCHED-012'),
+    );
     const failed = byOrder(body.Inserts, 1, 'Inserts');
     judgedAlone('SCHED-016', 'an insert without LocationName fails', () =>
       expect(failed.IsSuccessful, 'the insert without its required field fails').toBe(false),
     );
-    judgedAlone('SCHED-002', 'a failed insert reports RecordID 0', () => expect(failed.RecordID).toBe(0));
+    judgedAlone('SCHED-002', 'a failed insert reports RecordID 0', () =>
+      expectFinding(judgeRecordIds([{ kind: 'Inserts', result: failed }]), 'SCHED-002'),
+    );
     // the emptied LocationName fails with the record's ID (SCHED-017's statement alone)
-    const emptied = byOrder(body.Updates, 1, 'Updates');
     judgedAlone('SCHED-017', 'an update emptying LocationName fails with the record ID', () =>
-      expect(emptied).toMatchObject({ IsSuccessful: false, RecordID: l0 }),
+      expectFinding(judged(judgeRequiredField, body, p), 'SCHED-017'),
     );
     const kept = byOrder(body.Updates, 0, 'Updates');
     expect(kept.IsSuccessful, `the valid update succeeds: ${kept.Message}`).toBe(true);
-    judgedAlone('SCHED-002', 'a successful update reports its record ID', () => expect(kept.RecordID).toBe(l1));
+    judgedAlone('SCHED-002', 'a successful update reports its record ID', () =>
+      expectFinding(judgeRecordIds([{ kind: 'Updates', result: kept, id: l1 }]), 'SCHED-002'),
+    );
     const expected = applied(before, [[l1, { LocationName: `Renamed ${x}` }]], []);
     for (const i of [0, 2]) {
       const kept = byOrder(body.Inserts, i, 'Inserts');
@@ -642,8 +669,11 @@ conformance(
         expect(renamed?.LocationName, 'the valid update, committed').toBe(name),
       );
       // 4.5: "the response lists every item" (an atomic run lists only the failed one)
+      const listed = judged(judgeBatchListing, body, p);
       judgedAlone(c.listed, `${c.how} after an atomic batch: every item is listed`, () =>
-        expect(body.Updates.map((u) => u.OrderNumber).sort(), 'a result for each of the two updates').toEqual([0, 1]),
+        c.isAtomic === undefined
+          ? expectFinding(listed, 'SCHED-013', c.how)
+          : expectFinding(listed, 'SCHED-012', c.how),
       );
     }
   },
@@ -688,17 +718,21 @@ conformance(
     // The invalid items fail: an answer for one of them that reports success breaks the rule of
     // that item (SCHED-016, SCHED-017) alone, and nothing after it is judged.
     const noName = body.Inserts.find((it) => it.OrderNumber === 1);
+    // Each fails with RecordID 0 (the insert) or the record's ID (the update) and says the field is required.
     if (noName)
-      judgedAlone('SCHED-016', 'the insert without LocationName fails', () =>
-        expect(noName.IsSuccessful, `the insert without LocationName: ${noName.Message}`).toBe(false),
+      judgedAlone('SCHED-016', 'the insert without LocationName fails, RecordID 0, saying it is required', () =>
+        expectFinding(judged(judgeRequiredField, body, p), 'SCHED-016'),
       );
     const emptied = body.Updates.find((it) => it.OrderNumber === 1);
     if (emptied)
-      judgedAlone('SCHED-017', 'the update emptying LocationName fails', () =>
-        expect(emptied.IsSuccessful, `the update emptying LocationName: ${emptied.Message}`).toBe(false),
+      judgedAlone(
+        'SCHED-017',
+        "the update emptying LocationName fails with the record's ID, saying it is required",
+        () => expectFinding(judged(judgeRequiredField, body, p), 'SCHED-017'),
       );
     // Only the failed items (SCHED-015's statement alone), each with its own position (SCHED-003's).
     judgedAlone('SCHED-015', 'an atomic batch with a failure answers only the failed items', () => {
+      expectFinding(judged(judgeBatchListing, body, p), 'SCHED-015');
       expect(
         body.Inserts.map((it) => it.IsSuccessful),
         'only the failed insert is answered',
@@ -712,14 +746,6 @@ conformance(
     judgedAlone('SCHED-003', 'the failed items are answered with their positions', () => {
       expect(body.Inserts[0]?.OrderNumber, 'the failed insert').toBe(1);
       expect(body.Updates[0]?.OrderNumber, 'the failed update').toBe(1);
-    });
-    judgedAlone('SCHED-016', 'the failed insert reports RecordID 0 and says LocationName is required', () => {
-      expect(body.Inserts[0]?.RecordID).toBe(0);
-      expectMentions(body.Inserts[0].Message, fieldPattern(required), REQUIRED);
-    });
-    judgedAlone('SCHED-017', "the failed update reports the record's ID and says LocationName is required", () => {
-      expect(body.Updates[0]?.RecordID).toBe(l1);
-      expectMentions(body.Updates[0].Message, fieldPattern(required), REQUIRED);
     });
 
     // Rolled back: the whole set is as before, so neither the valid inserts nor the valid update
@@ -817,10 +843,9 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         const body = r.body;
         expectBatchShape(body);
         // every item of a non-atomic batch is answered: SCHED-012's statement, a step here
-        judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () => {
-          expect(body.Updates).toHaveLength(1);
-          expect(body.Deletes).toHaveLength(2);
-        });
+        judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
+          expectFinding(judged(judgeBatchListing, body, a), 'SCHED-012'),
+        );
         judgedAlone('SCHED-010', "an update naming another proposal's record fails", () =>
           expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false),
         );
@@ -829,7 +854,7 @@ for (const type of ['Quote', 'Endorsement'] as const) {
             expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false),
           );
           judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
-            expect(d.RecordID, 'a failed delete reports RecordID 0').toBe(0),
+            expectFinding(judgeRecordIds([{ kind: 'Deletes', result: d }]), 'SCHED-002'),
           );
         }
       }
@@ -843,7 +868,7 @@ for (const type of ['Quote', 'Endorsement'] as const) {
       );
       for (const res of resultsOf(d.body))
         judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
-          expect(res.RecordID, 'a failed delete reports RecordID 0').toBe(0),
+          expectFinding(judgeRecordIds([{ kind: 'Deletes', result: res }]), 'SCHED-002'),
         );
 
       // Another schedule domain of proposal B: IDs of ProposalLocation records do not name records of
@@ -917,7 +942,7 @@ conformance(
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect2xx(d.status);
     expectResultShape(d.body, 'DELETE result');
-    expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
+    expectDeleted(d.body, p.proposalId, l1);
     // a Quote's deleted record cannot be read: SCHED-022's statement alone
     const gone = await readRecord(t, p, l1);
     judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
@@ -930,7 +955,9 @@ conformance(
     const again = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect(isRefusal(again.res), 'deleting a deleted record is refused').toBe(true);
     for (const res of resultsOf(again.body)) {
-      judgedAlone('SCHED-002', 'a failed single delete reports RecordID 0', () => expect(res.RecordID).toBe(0));
+      judgedAlone('SCHED-002', 'a failed single delete reports RecordID 0', () =>
+        expectFinding(judgeRecordIds([{ kind: 'Deletes', result: res }]), 'SCHED-002'),
+      );
       expect(res.OrderNumber ?? null).toBeNull();
     }
     await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'the refused delete changes nothing');
@@ -952,10 +979,10 @@ conformance(
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     const body = d.body;
     expectResultShape(body, 'DELETE result');
+    // the fields and the meaning of the failure result (section 7) are SCHED-018's statement alone
     judgedAlone('SCHED-018', 'the failure result of a DELETE on a non-modifiable proposal', () =>
-      expect(body).toMatchObject({ IsSuccessful: false, RecordID: 0, OrderNumber: null, Warnings: null }),
+      expectFinding(judgeSingleDelete(p.proposalId, body, { notModifiable: true }), 'SCHED-018'),
     );
-    expectMentions(body.Message, idPattern(p.proposalId), CANNOT_MODIFY);
     await expectSet(t, 'SCHED-018', p, before, 'the records stay as they were');
   },
 );
@@ -986,7 +1013,7 @@ conformance(
     const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
     expect2xx(d.status);
     expectResultShape(d.body, 'DELETE result');
-    expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
+    expectDeleted(d.body, p.proposalId, l1);
     // Between DELETE and Reinstate the interface shows nothing documented (see the file head):
     // the other records are checked, the soft-deleted one is not.
     const during = await scheduleSet(t, p);
@@ -1052,7 +1079,7 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       const before = await scheduleSet(t, p);
       const d = await deleteSchedule(t, p.proposalId, p.scheduleDomain, l1);
       expect2xx(d.status);
-      expect(d.body).toMatchObject({ IsSuccessful: true, RecordID: l1, OrderNumber: null });
+      expectDeleted(d.body, p.proposalId, l1);
       // unreadable and not reinstatable afterwards: SCHED-022's statement alone
       const gone = await readRecord(t, p, l1);
       judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>

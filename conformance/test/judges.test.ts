@@ -79,6 +79,13 @@ describe('one judge per requirement', () => {
     ]);
   });
 
+  it('a planted second predicate fails: a rule deciding a SCHED requirement without the judge', () => {
+    const planted: Rule = { name: 'planted_order_check', requirements: ['SCHED-003'] };
+    expect(violations([...RULES, planted], suiteCalls())).toEqual([
+      'traffic rule planted_order_check decides SCHED-003 without a judge of conformance/src/judge',
+    ]);
+  });
+
   it('a requirement the suite judges by a predicate of its own fails', () => {
     const calls = suiteCalls();
     calls.delete('FILE-013');

@@ -3,7 +3,7 @@
 // not carry it fail.
 import { describe, expect, it } from 'vitest';
 import { ALREADY, MEMBER } from '../suite/support/binding.js';
-import { CANNOT_MODIFY, REQUIRED, fieldPattern, idPattern } from '../suite/support/schedules.js';
+import { CANNOT_MODIFY, REQUIRED, fieldPattern, idPattern } from '../src/judge/sched.js';
 
 const cannotModify = (text: string, id: number) => idPattern(id).test(text) && CANNOT_MODIFY.test(text);
 const required = (text: string, field: string) => fieldPattern(field).test(text) && REQUIRED.test(text);

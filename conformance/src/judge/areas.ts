@@ -8,16 +8,18 @@ import { BIND_STATUS_JUDGE } from './bind.js';
 import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
+import { SCHED_JUDGES } from './sched.js';
 
 export const JUDGES: readonly JudgeEntry[] = [
   BIND_STATUS_JUDGE,
   FILE_RECORD_JUDGE,
   FILE_QUERY_ROW_JUDGE,
   COLUMN_KEYS_JUDGE,
+  ...SCHED_JUDGES,
 ];
 
 /** Requirement ID prefixes done. */
-export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-'];
+export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-', 'SCHED-'];
 
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
 export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [
@@ -55,4 +57,35 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
   { rule: 'empty_column_suppression', requirements: ['FILE-023'], why: 'shared with QRY-011, QRY-012: the query area' },
   { rule: 'total_count', requirements: ['FILE-024'], why: 'shared with QRY-014, QRY-015: the query area' },
   { rule: 'single_read_envelope', requirements: ['FILE-009'], why: 'shared with REC-001: the records area' },
+  {
+    rule: 'write_then_read',
+    requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
+    why: 'a sequence (a batch, then a read of the record); no judge reads a write and its read-back yet',
+  },
+  {
+    rule: 'failed_write_changes_nothing',
+    requirements: ['SCHED-014', 'SCHED-011'],
+    why: 'a sequence (a read, a failed batch, the read again)',
+  },
+  {
+    rule: 'proposal_records_follow_writes',
+    requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
+    why: "a sequence (a proposal's records listed, the writes between, listed again)",
+  },
+  { rule: 'reinstated_is_readable', requirements: ['SCHED-021'], why: 'a sequence (Reinstate, then a read)' },
+  {
+    rule: 'permanent_delete_is_gone',
+    requirements: ['SCHED-022'],
+    why: "a sequence (a provider state's proposal type, the DELETE, a read)",
+  },
+  {
+    rule: 'not_modifiable_refuses_writes',
+    requirements: ['SCHED-018'],
+    why: "a provider state's non-modifiable proposal against a write answered; shared with PROP-002..005: the proposal area",
+  },
+  {
+    rule: 'foreign_record_refused',
+    requirements: ['SCHED-010'],
+    why: "a provider state's records of another proposal against a write naming them",
+  },
 ];

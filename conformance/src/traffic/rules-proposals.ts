@@ -1,230 +1,112 @@
 // Per-exchange rules of schedules, bind status and member creation (spec 2.4-2.6, 4.5, 7).
 import { isObject, type TrafficExchange } from './exchange.js';
 import { proposalOf } from './states.js';
-import { isInt, judgedRule, show, type NotJudgeable, type ExchangeRule } from './rule.js';
+import { isInt, judgedRule, show, type NotJudgeable, type ExchangeRule, type RuleContext } from './rule.js';
 import { BIND_STATUS_JUDGE, BIND_STATUSES, judgeBindStatus } from '../judge/bind.js';
-import { batchOf, itemId, itemOf, KINDS, type Batch, type Kind, type ScheduleResult } from './schedules.js';
+import {
+  answeredItems,
+  judgeBatchListing,
+  judgeOrderNumbers,
+  judgeRecordIds,
+  judgeRequiredField,
+  judgeResultMessages,
+  judgeSingleDelete,
+  KINDS,
+  SCHED_LISTING_JUDGE,
+  SCHED_MESSAGE_JUDGE,
+  SCHED_ORDER_JUDGE,
+  SCHED_RECORD_ID_JUDGE,
+  SCHED_REQUIRED_FIELD_JUDGE,
+  SCHED_SINGLE_DELETE_JUDGE,
+} from '../judge/sched.js';
+import { answeredBatchOf } from './schedules.js';
 
 const op = (x: TrafficExchange) => x.operation?.operationId ?? '';
 
-/**
- * The position a failed result's item must hold where the batch's documented validation decides it
- * (4.5 rule 6: a ProposalLocation insert without LocationName, an update to an empty one, fails
- * with the message that LocationName is required): the message names the cause, and the positions
- * of the items that have it. Undefined where the validation does not decide.
- */
-function lacking(b: Batch, k: Kind, r: ScheduleResult): number[] | undefined {
-  if (b.domain !== 'ProposalLocation' || k === 'Deletes' || r.IsSuccessful !== false) return undefined;
-  if (!(typeof r.Message === 'string' && LOCATION_NAME.test(r.Message) && REQUIRED.test(r.Message))) return undefined;
-  const at = b.input[k].flatMap((item, i) => {
-    const f = isObject(item.Fields) ? item.Fields : undefined;
-    if (!f) return [];
-    const name = f.LocationName;
-    return (k === 'Inserts' ? name === undefined || name === null || name === '' : name === '') ? [i] : [];
-  });
-  return at.length ? at : undefined;
-}
-
 /** SCHED-003: each OrderNumber is the item's zero-based position in its own input array. */
-const orderNumbers: ExchangeRule = {
+const orderNumbers = judgedRule([SCHED_ORDER_JUDGE], {
   name: 'order_numbers',
-  requirements: ['SCHED-003'],
   description:
     "each result's OrderNumber is a distinct zero-based position within its own input array (Inserts, Updates, Deletes), null only where the batch was refused as a whole; a failure saying LocationName is required names an item without one",
-  judge(x, _ctx, emit) {
-    const b = batchOf(x);
-    if (!b?.results) return;
-    let seen = 0;
-    for (const k of KINDS) {
-      const nums = new Set<number>();
-      for (const r of b.results[k]) {
-        if (r.OrderNumber === null && !b.anySuccess) continue;
-        const n = r.OrderNumber;
-        if (!isInt(n) || n < 0 || n >= b.input[k].length || nums.has(n))
-          return emit(
-            ['SCHED-003'],
-            false,
-            `${k}: OrderNumber ${show(n)} for an input array of ${b.input[k].length} item(s)${isInt(n) && nums.has(n) ? ' (twice)' : ''}`,
-          );
-        const must = lacking(b, k, r);
-        if (must && !must.includes(n))
-          return emit(
-            ['SCHED-003'],
-            false,
-            `${k}: OrderNumber ${n} fails with ${show(r.Message)}, yet item ${n} has a LocationName; the item(s) without one: ${must.join(', ')}`,
-          );
-        nums.add(n);
-        seen++;
-      }
-    }
-    if (seen) emit(['SCHED-003'], true, `${seen} OrderNumber(s) within their input arrays`);
+  findings: (x) => {
+    const b = answeredBatchOf(x);
+    return b ? judgeOrderNumbers(b) : [];
   },
-};
+});
+
+/** What the batch judge reads of an exchange, with the provider state's word where no item was applied. */
+function listingFindings(x: TrafficExchange, ctx: RuleContext) {
+  const b = answeredBatchOf(x);
+  if (!b) return [];
+  // without a success the batch may have been refused whole (rule 1, an answer not shown), unless a
+  // provider state shows the preconditions hold: the proposal modifiable, the domain its schedule domain
+  const state = b.anySuccess || b.atomic ? undefined : proposalOf(ctx.states, b.proposalId, x);
+  return judgeBatchListing(b, {
+    preconditionsHold: !!state && state.notModifiable.length === 0 && state.scheduleDomain === b.domain,
+    source: state && `the provider state set up proposal ${b.proposalId} modifiable: ${state.setup.source}`,
+  });
+}
 
 /** SCHED-012, SCHED-013: a non-atomic batch answers a result for every item. */
-const nonAtomicListsAll: ExchangeRule = {
+const nonAtomicListsAll = judgedRule([SCHED_LISTING_JUDGE], {
   name: 'non_atomic_lists_every_item',
   requirements: ['SCHED-012', 'SCHED-013'],
   description:
     "a batch without isAtomic=true that applied at least one item answers one result per input item in each array (without isAtomic: the default is non-atomic); so does one that applied none on a proposal the recording's provider state set up modifiable, in its schedule domain (rule 1's preconditions hold, so rule 4 decides)",
-  judge(x, ctx, emit) {
-    const b = batchOf(x);
-    if (!b?.results || b.atomic) return;
-    // without a success the batch may have been refused whole (rule 1, an answer not shown), unless a
-    // provider state shows the preconditions hold: the proposal modifiable, the domain its schedule domain
-    const state = b.anySuccess ? undefined : proposalOf(ctx.states, b.proposalId, x);
-    if (!b.anySuccess && !(state && state.notModifiable.length === 0 && state.scheduleDomain === b.domain)) return;
-    const why = state ? ` (the provider state set up proposal ${b.proposalId} modifiable: ${state.setup.source})` : '';
-    const reqs = ['SCHED-012', ...(b.atomicGiven ? [] : ['SCHED-013'])];
-    for (const k of KINDS)
-      if (b.results[k].length !== b.input[k].length)
-        return emit(
-          reqs,
-          false,
-          `${k}: ${b.results[k].length} result(s) for ${b.input[k].length} item(s)${b.atomicGiven ? '' : ' without isAtomic'}${why}`,
-        );
-    emit(reqs, true, `a result for each of ${KINDS.map((k) => b.input[k].length).join('/')} items${why}`);
-  },
-};
+  findings: listingFindings,
+});
 
 /** SCHED-015: a failed atomic batch lists only failed items. */
-const atomicListsFailed: ExchangeRule = {
+const atomicListsFailed = judgedRule([SCHED_LISTING_JUDGE], {
   name: 'atomic_failure_lists_only_failed',
   requirements: ['SCHED-015'],
   description: 'an isAtomic=true batch with a failed item answers only failed items (no item as successful)',
-  judge(x, _ctx, emit) {
-    const b = batchOf(x);
-    if (!b?.results || !b.atomic || !b.anyFailure) return;
-    const ok = KINDS.find((k) => b.results![k].some((r) => r.IsSuccessful === true));
-    emit(['SCHED-015'], !ok, ok ? `${ok} lists a successful item beside a failed one` : 'only failed items listed');
-  },
-};
+  findings: listingFindings,
+});
 
 /** SCHED-002: RecordID is the affected record on success, 0 for a failed insert or delete. */
-const recordIds: ExchangeRule = {
+const recordIds = judgedRule([SCHED_RECORD_ID_JUDGE], {
   name: 'record_ids',
-  requirements: ['SCHED-002'],
   description:
     "RecordID is 0 for a failed insert or delete; on success it is the record's ID (a positive integer for an insert, the item's ID for an update or delete, the path's ID for the single DELETE)",
-  judge(x, _ctx, emit) {
-    const check = (k: string, r: ScheduleResult, id: number | undefined): string | undefined => {
-      if (r.IsSuccessful === false && (k === 'Inserts' || k === 'Deletes') && r.RecordID !== 0)
-        return `failed ${k} item: RecordID ${show(r.RecordID)}, not 0`;
-      if (r.IsSuccessful === true && k === 'Inserts' && !(isInt(r.RecordID) && r.RecordID > 0))
-        return `successful insert: RecordID ${show(r.RecordID)}`;
-      if (r.IsSuccessful === true && k !== 'Inserts' && id !== undefined && r.RecordID !== id)
-        return `successful ${k} item of ID ${id}: RecordID ${show(r.RecordID)}`;
-      return undefined;
-    };
-    if (op(x) === 'deleteSchedule' && isObject(x.json) && typeof x.json.IsSuccessful === 'boolean') {
-      const bad = check('Deletes', x.json, Number(x.operation!.pathParams.scheduleId));
-      return emit(['SCHED-002'], !bad, bad ?? `single DELETE: RecordID ${show(x.json.RecordID)}`);
-    }
-    const b = batchOf(x);
-    if (!b?.results) return;
-    let n = 0;
-    for (const k of KINDS)
-      for (const r of b.results[k]) {
-        const item = itemOf(b, k, r);
-        const bad = check(k, r, item ? itemId(item) : undefined);
-        if (bad) return emit(['SCHED-002'], false, bad);
-        n++;
-      }
-    if (n) emit(['SCHED-002'], true, `${n} RecordID(s) as the outcome says`);
+  findings: (x) => {
+    if (op(x) === 'deleteSchedule' && isObject(x.json) && typeof x.json.IsSuccessful === 'boolean')
+      return judgeRecordIds([{ kind: 'Deletes', result: x.json, id: Number(x.operation!.pathParams.scheduleId) }]);
+    const b = answeredBatchOf(x);
+    return b ? judgeRecordIds(answeredItems(b)) : [];
   },
-};
+});
 
 /** SCHED-005: every result carries a non-empty Message. */
-const messages: ExchangeRule = {
+const messages = judgedRule([SCHED_MESSAGE_JUDGE], {
   name: 'result_messages',
-  requirements: ['SCHED-005'],
   description: 'every schedule operation result carries a non-empty Message',
-  judge(x, _ctx, emit) {
-    const results: ScheduleResult[] =
-      op(x) === 'deleteSchedule' && isObject(x.json) && 'IsSuccessful' in x.json
-        ? [x.json]
-        : (() => {
-            const b = batchOf(x);
-            return b?.results ? KINDS.flatMap((k) => b.results![k]) : [];
-          })();
-    if (results.length === 0) return;
-    const bad = results.find((r) => typeof r.Message !== 'string' || r.Message.trim() === '');
-    emit(
-      ['SCHED-005'],
-      !bad,
-      bad ? `a result with Message ${show(bad.Message)}` : `${results.length} result(s) with a Message`,
-    );
+  findings: (x) => {
+    if (op(x) === 'deleteSchedule' && isObject(x.json) && 'IsSuccessful' in x.json)
+      return judgeResultMessages([x.json]);
+    const b = answeredBatchOf(x);
+    return b ? judgeResultMessages(KINDS.flatMap((k) => b.results[k])) : [];
   },
-};
-
-const REQUIRED =
-  /\b(required|requires|mandatory|missing|empty|blank|must|needs?|no value|provide|supply|specify|enter|not (be )?(given|provided|supplied|set|null))\b/i;
-const LOCATION_NAME = /Location[\s_-]*Name/i;
+});
 
 /** SCHED-016, SCHED-017: a ProposalLocation without LocationName is refused as required. */
-const locationNameRequired: ExchangeRule = {
+const locationNameRequired = judgedRule([SCHED_REQUIRED_FIELD_JUDGE], {
   name: 'location_name_required',
-  requirements: ['SCHED-016', 'SCHED-017'],
   description:
     "a ProposalLocation insert without LocationName (or an update to an empty one) fails (insert: RecordID 0; update: the record's ID), and, in a batch that applied other items, its Message says LocationName is required",
-  judge(x, _ctx, emit) {
-    const b = batchOf(x);
-    if (!b?.results || b.domain !== 'ProposalLocation') return;
-    for (const k of ['Inserts', 'Updates'] as const)
-      for (const r of b.results[k]) {
-        const item = itemOf(b, k, r);
-        const fields = item && isObject(item.Fields) ? item.Fields : undefined;
-        if (!fields) continue;
-        const name = fields.LocationName;
-        const missing = k === 'Inserts' ? name === undefined || name === null || name === '' : name === '';
-        if (!missing) continue;
-        const req = k === 'Inserts' ? 'SCHED-016' : 'SCHED-017';
-        const id = k === 'Inserts' ? 0 : itemId(item!);
-        if (r.IsSuccessful !== false || (id !== undefined && r.RecordID !== id))
-          return emit(
-            [req],
-            false,
-            `${k} item without LocationName: IsSuccessful ${show(r.IsSuccessful)}, RecordID ${show(r.RecordID)}`,
-          );
-        if (
-          b.anySuccess &&
-          !(typeof r.Message === 'string' && LOCATION_NAME.test(r.Message) && REQUIRED.test(r.Message))
-        )
-          return emit(
-            [req],
-            false,
-            `${k} item without LocationName: Message ${show(r.Message)} does not say LocationName is required`,
-          );
-        emit([req], true, `${k} item without LocationName refused`);
-      }
+  findings: (x) => {
+    const b = answeredBatchOf(x);
+    return b ? judgeRequiredField(b) : [];
   },
-};
+});
 
 /** SCHED-004, SCHED-018: the single DELETE answers OrderNumber null; on a non-modifiable proposal the documented result. */
-const singleDelete: ExchangeRule = {
+const singleDelete = judgedRule([SCHED_SINGLE_DELETE_JUDGE], {
   name: 'single_delete_result',
-  requirements: ['SCHED-004', 'SCHED-018'],
   description:
     'the single DELETE answers one result with OrderNumber null; refused because the proposal cannot be modified, it has IsSuccessful false, RecordID 0, Warnings null and a Message naming the proposal',
-  judge(x, _ctx, emit) {
-    if (op(x) !== 'deleteSchedule' || !isObject(x.json) || typeof x.json.IsSuccessful !== 'boolean') return;
-    const r = x.json;
-    emit(['SCHED-004'], r.OrderNumber === null, `OrderNumber ${show(r.OrderNumber)}`);
-    if (
-      r.IsSuccessful === false &&
-      typeof r.Message === 'string' &&
-      /(cannot|can ?not|not) be modified|not modifiable/i.test(r.Message)
-    ) {
-      const pid = x.operation!.pathParams.proposalId;
-      const good = r.RecordID === 0 && r.Warnings === null && r.OrderNumber === null && r.Message.includes(pid);
-      emit(
-        ['SCHED-018'],
-        good,
-        `non-modifiable: RecordID ${show(r.RecordID)}, Warnings ${show(r.Warnings)}, Message ${show(r.Message)}`,
-      );
-    }
-  },
-};
+  findings: (x) => (op(x) === 'deleteSchedule' ? judgeSingleDelete(x.operation!.pathParams.proposalId, x.json) : []),
+});
 
 /** BIND-001..006: HTTP 200, the object, the null pattern of each status (the schema rule judges an undocumented Status). */
 const bindStatus = judgedRule([BIND_STATUS_JUDGE], {

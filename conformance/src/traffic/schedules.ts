@@ -1,29 +1,17 @@
 // A schedule batch as recorded: the input arrays of an UpsertMulti request and the results of its
-// answer, paired by OrderNumber (section 4.5). Shared by the per-exchange and the sequence rules.
+// answer, paired by OrderNumber (section 4.5), in the judge's terms (judge/sched.ts). Shared by the
+// per-exchange and the sequence rules.
 import { isObject, type TrafficExchange } from './exchange.js';
 import { boolParam } from './rule.js';
+import { type AnsweredResult, type Kind, type ScheduleBatch, KINDS } from '../judge/sched.js';
 
-export type Kind = 'Inserts' | 'Updates' | 'Deletes';
-export const KINDS: readonly Kind[] = ['Inserts', 'Updates', 'Deletes'];
+export { itemId, itemOf } from '../judge/sched.js';
 
-export interface ScheduleResult {
-  IsSuccessful?: unknown;
-  RecordID?: unknown;
-  OrderNumber?: unknown;
-  Message?: unknown;
-  Warnings?: unknown;
-}
-
-export interface Batch {
+export interface Batch extends Omit<ScheduleBatch, 'results' | 'proposalId'> {
   x: TrafficExchange;
   proposalId: string;
-  domain: string;
-  /** isAtomic=true; false when absent or false (the default). */
-  atomic: boolean;
-  atomicGiven: boolean;
-  input: Record<Kind, Array<Record<string, unknown>>>;
   /** Undefined when the answer does not carry the three arrays. */
-  results?: Record<Kind, ScheduleResult[]>;
+  results?: Record<Kind, AnsweredResult[]>;
   anySuccess: boolean;
   anyFailure: boolean;
 }
@@ -31,7 +19,7 @@ export interface Batch {
 /** The batch of an UpsertMulti exchange; undefined for any other exchange or an unreadable request. */
 export function batchOf(x: TrafficExchange): Batch | undefined {
   if (x.operation?.operationId !== 'upsertSchedules' || !isObject(x.requestJson)) return undefined;
-  const input = {} as Batch['input'];
+  const input = {} as Record<Kind, Array<Record<string, unknown>>>;
   for (const k of KINDS) {
     const v = x.requestJson[k];
     if (v !== undefined && !Array.isArray(v)) return undefined;
@@ -56,12 +44,8 @@ export function batchOf(x: TrafficExchange): Batch | undefined {
   };
 }
 
-/** The record ID an Updates or Deletes item names. */
-export function itemId(item: Record<string, unknown>): number | undefined {
-  return typeof item.ID === 'number' && Number.isInteger(item.ID) ? item.ID : undefined;
-}
-
-/** The input item a result answers (by its OrderNumber). */
-export function itemOf(b: Batch, k: Kind, r: ScheduleResult): Record<string, unknown> | undefined {
-  return typeof r.OrderNumber === 'number' ? b.input[k][r.OrderNumber] : undefined;
+/** The batch of an exchange whose answer carries the three result arrays, as the judges read it. */
+export function answeredBatchOf(x: TrafficExchange): (ScheduleBatch & Batch) | undefined {
+  const b = batchOf(x);
+  return b?.results ? (b as ScheduleBatch & Batch) : undefined;
 }

@@ -1,23 +1,31 @@
 // Helpers shared by the proposal and schedule suite files: the schedule operations of spec 4.5
 // through the typed client, reading schedule records back (one by ID through GET
 // /api/{domain}/{id}, all of a proposal through GET /api/{domain}/Query with the state's filter),
-// shape checks that narrow the answers to the generated types, and the meaning checks of the
-// schedule messages (spec/requirements.yaml `meaning:` says what each looks for).
+// and shape checks that narrow the answers to the generated types; what an answer shows is judged
+// by judge/sched.ts.
 import { expect } from 'vitest';
-import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import type { ProposalParams } from './states.js';
-import { blockedByStep } from '../../src/suite-api/dsl.js';
+import { expectFinding } from '../../src/suite-api/findings.js';
+import { isObject } from '../../src/judge/finding.js';
 import type { FetchResponseLike } from '../../src/suite-api/meaning.js';
+import {
+  type BatchKnowledge,
+  type ScheduleBatch,
+  type ScheduleResult,
+  type UpsertMultiRequest,
+  type UpsertMultiResponse,
+  CANNOT_MODIFY,
+  KINDS,
+  judgeOrderNumbers,
+  judgeResultMessages,
+  resultsIn,
+  saysRequired,
+} from '../../src/judge/sched.js';
 import { type Ctx, MAX_TAKE, judgedAlone, needsColumnsHonoured, needsMaximumTake, withQuery } from './request.js';
 
-export type ScheduleResult = components['schemas']['ScheduleOperationResult'];
-export type UpsertMultiResponse = components['schemas']['UpsertMultiResponse'];
-export type UpsertMultiRequest = components['schemas']['UpsertMultiRequest'];
 /** An UpsertMulti body; missing arrays are sent empty. */
 export type Batch = Partial<UpsertMultiRequest>;
-export type Kind = keyof UpsertMultiRequest;
-export const KINDS: readonly Kind[] = ['Inserts', 'Updates', 'Deletes'];
 export type ProposalValues = ProviderStates['a proposal']['values'];
 /** Field name to value of a record as read back (any JSON value). */
 export type Row = Record<string, unknown>;
@@ -31,30 +39,6 @@ export interface Answer {
 
 /** The ProposalLocation fields the spec names (2.5). */
 export const LOC_FIELDS = ['LocationName', 'Address1', 'City', 'StateCode', 'ZipCode'] as const;
-
-// ---------------------------------------------------------------------------------------------
-// Meaning checks (spec/requirements.yaml `meaning:` of SCHED-016, SCHED-017, SCHED-018, PROP-005)
-
-/**
- * A refusal to change, in any wording: "cannot be modified", "is read-only; no changes were made",
- * "is locked and cannot be changed", "may not be edited", "not modifiable", "immutable" ...
- */
-export const CANNOT_MODIFY =
-  /\b(cannot|can ?not|can't|unable to|may not|must not|not (be )?(allowed|permitted)|not (be )?(modifiable|editable|changeable|updatable)|non-?modifiable|read[- ]?only|locked|frozen|immutable|no changes?)\b/i;
-/** "<field> is required", in any wording: required, mandatory, missing, empty, blank, must have a value, provide ... */
-export const REQUIRED =
-  /\b(required|requires|mandatory|missing|empty|blank|must|needs?|no value|provide|supply|specify|enter|not (be )?(given|provided|supplied|set|null))\b/i;
-
-/** A field name as a message may write it: `LocationName`, `Location name`, `location_name`. */
-export function fieldPattern(name: string): RegExp {
-  const words = name.split(/(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(words.join('[\\s_-]*'), 'i');
-}
-
-/** The ID as a number of its own in a text (12 is not found in 123). */
-export function idPattern(id: number): RegExp {
-  return new RegExp(`(^|\\D)${id}(\\D|$)`);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -76,7 +60,7 @@ function answer(res: FetchResponseLike): Answer {
  * pending expiry-date change), by ID: the schedule helpers know which answers must not be refusals
  * for modifiability.
  */
-const OPEN = new Set<number>();
+const OPEN = new Map<number, string>();
 
 /**
  * The state 'a proposal' with `params`; remembered as open when no non-modifiable condition is
@@ -84,7 +68,8 @@ const OPEN = new Set<number>();
  */
 export async function givenProposal(t: Ctx, params: ProposalParams): Promise<ProposalValues> {
   const p = await t.given('a proposal', params);
-  if ((params.status ?? 'open') === 'open' && !params.boundSet && !params.pendingExpiryChange) OPEN.add(p.proposalId);
+  if ((params.status ?? 'open') === 'open' && !params.boundSet && !params.pendingExpiryChange)
+    OPEN.set(p.proposalId, p.scheduleDomain);
   return p;
 }
 
@@ -107,8 +92,8 @@ function needsOpenModifiable(proposalId: number, a: Answer, what: string): void 
   );
 }
 
-/** The number of items each UpsertMulti answer's request sent per kind (answer body -> lengths). */
-const SENT = new WeakMap<object, Record<Kind, number>>();
+/** The request and its path of each UpsertMulti answer (answer body -> what was sent), for the judges. */
+const SENT = new WeakMap<object, Omit<ScheduleBatch, 'results'>>();
 
 export async function upsertMulti(
   t: Ctx,
@@ -128,7 +113,13 @@ export async function upsertMulti(
   });
   const a = answer(res);
   if (isObject(a.body))
-    SENT.set(a.body, { Inserts: full.Inserts.length, Updates: full.Updates.length, Deletes: full.Deletes.length });
+    SENT.set(a.body, {
+      proposalId,
+      domain,
+      atomic: isAtomic === true,
+      atomicGiven: isAtomic !== undefined,
+      input: full,
+    });
   needsOpenModifiable(proposalId, a, 'UpsertMulti');
   return a;
 }
@@ -152,10 +143,6 @@ export async function reinstate(t: Ctx, proposalId: number, domain: string, sche
 // ---------------------------------------------------------------------------------------------
 // Shapes (SCHED-001, SCHED-009): assertion functions that narrow an answer to the generated type
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Shape of one schedule operation result (2.5). */
 export function expectResultShape(r: unknown, where: string): asserts r is ScheduleResult {
   expect(isObject(r), `${where} is a result object (${JSON.stringify(r)})`).toBe(true);
@@ -168,12 +155,9 @@ export function expectResultShape(r: unknown, where: string): asserts r is Sched
   // Every result carries a non-empty Message (SCHED-005): a rule of its own, which every test that
   // meets a result relies on; a result without one blocks the test by SCHED-005 (one red line)
   // instead of failing every requirement of every test that reads a result.
-  try {
-    expect(typeof o.Message, `${where}.Message is a string`).toBe('string');
-    expect(String(o.Message).trim().length, `${where}.Message describes the outcome`).toBeGreaterThan(0);
-  } catch (e) {
-    throw blockedByStep('SCHED-005', `${where}.Message describes the outcome`, e);
-  }
+  judgedAlone('SCHED-005', `${where}.Message describes the outcome`, () =>
+    expectFinding(judgeResultMessages([o]), 'SCHED-005', where),
+  );
   expect(o.Warnings === null || Array.isArray(o.Warnings), `${where}.Warnings is null or a list`).toBe(true);
 }
 
@@ -189,27 +173,33 @@ export function expectBatchShape(body: unknown): asserts body is UpsertMultiResp
 }
 
 /**
- * Every result's OrderNumber is a zero-based index into its own input array (SCHED-003): within
- * 0 .. n-1 for the n items sent (which items are answered is other rules'). Every test that
- * finds a result by its OrderNumber relies on it; an OrderNumber outside its array (one-based
- * numbering, a position across arrays) blocks the test by SCHED-003, and a test that names SCHED-003
- * among several requirements then fails SCHED-003 alone (one cause, one red line).
+ * Every result's OrderNumber is a distinct zero-based index into its own input array (SCHED-003,
+ * judge/sched.ts). Every test that finds a result by its OrderNumber relies on it; an OrderNumber
+ * outside its array (one-based numbering, a position across arrays) blocks the test by SCHED-003,
+ * and a test that names SCHED-003 among several requirements then fails SCHED-003 alone (one
+ * cause, one red line).
  */
 function expectOrderNumbersInRange(body: UpsertMultiResponse): void {
+  const b = judgedBatch(body);
+  if (!b) return;
+  judgedAlone('SCHED-003', 'each OrderNumber is the zero-based index of its item', () =>
+    expectFinding(judgeOrderNumbers(b.batch), 'SCHED-003', 'UpsertMulti'),
+  );
+}
+
+/**
+ * An UpsertMulti answer with what was sent, as the judges of judge/sched.ts read it, and what the
+ * suite knows: rule 1's preconditions hold where the test set the proposal up open and wrote to its
+ * schedule domain, and the state's required field. Undefined for an answer upsertMulti did not send.
+ */
+export function judgedBatch(
+  body: UpsertMultiResponse,
+  requiredField?: string,
+): { batch: ScheduleBatch; known: BatchKnowledge } | undefined {
   const sent = SENT.get(body);
-  if (!sent) return;
-  for (const k of KINDS) {
-    const got = body[k].map((r) => r.OrderNumber);
-    const step = `${k}: each OrderNumber is the zero-based index of its item (${sent[k]} sent)`;
-    try {
-      for (const n of got)
-        expect(n !== null && n >= 0 && n < sent[k], `${k}: OrderNumber ${String(n)} of ${sent[k]} items sent`).toBe(
-          true,
-        );
-    } catch (e) {
-      throw blockedByStep('SCHED-003', step, e);
-    }
-  }
+  if (!sent) return undefined;
+  const preconditionsHold = OPEN.get(Number(sent.proposalId)) === sent.domain;
+  return { batch: { ...sent, results: body }, known: { preconditionsHold, requiredField } };
 }
 
 /**
@@ -229,7 +219,7 @@ export function needsUnnamedFieldsKept(
   for (const r of results) {
     const item = r.OrderNumber === null ? undefined : sent[r.OrderNumber];
     if (!item || r.IsSuccessful !== false || required in (item.Fields ?? {})) continue;
-    if (!fieldPattern(required).test(r.Message) || !REQUIRED.test(r.Message)) continue;
+    if (!saysRequired(r.Message, required)) continue;
     judgedAlone('SCHED-008', `${where}: an update that leaves ${required} out is not refused for it`, () =>
       expect(r.IsSuccessful, `${where}: update ${r.OrderNumber} of ${JSON.stringify(item.Fields)}: ${r.Message}`).toBe(
         true,
@@ -239,11 +229,7 @@ export function needsUnnamedFieldsKept(
 }
 
 /** The results of an answer that may or may not be a batch or a single result (refusals judged loosely). */
-export function resultsOf(body: unknown): Array<Record<string, unknown>> {
-  if (!isObject(body)) return [];
-  if ('IsSuccessful' in body) return [body];
-  return KINDS.flatMap((k) => (Array.isArray(body[k]) ? (body[k] as unknown[]) : [])).filter(isObject);
-}
+export const resultsOf = (body: unknown) => resultsIn(body) as Array<Record<string, unknown>>;
 
 /** The result for input position `i`, found by OrderNumber; exactly one must exist. */
 export function byOrder(results: ScheduleResult[], i: number, where: string): ScheduleResult {

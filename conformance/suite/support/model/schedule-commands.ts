@@ -5,15 +5,8 @@
 import type fc from 'fast-check';
 import { expect } from 'vitest';
 import { expectMentions, isRefusal } from '../../../src/suite-api/meaning.js';
-import {
-  deleteSchedule,
-  expectResultShape,
-  fieldPattern,
-  REQUIRED,
-  reinstate,
-  type ScheduleResult,
-  upsertMulti,
-} from '../schedules.js';
+import { fieldPattern, REQUIRED, type ScheduleResult } from '../../../src/judge/sched.js';
+import { deleteSchedule, expectResultShape, reinstate, upsertMulti } from '../schedules.js';
 import { judged } from './blame.js';
 import {
   activeRecords,
