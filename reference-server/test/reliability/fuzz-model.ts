@@ -195,7 +195,7 @@ export interface Template {
 }
 
 /** The operationIds of the spec (spec/generated/openapi.ts): the templates' keys. */
-export type OperationId = keyof operations;
+type OperationId = keyof operations;
 
 /**
  * Valid requests on the test's data, by operation: the operation list is the spec's (a new operation
