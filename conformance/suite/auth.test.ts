@@ -1,10 +1,11 @@
 // AUTH-*: token authentication and link permissions (spec 5, 7).
 // Link bodies are built by t.links (names through the bindings); the effect of a link operation
 // is verified through GET /api/Link/Query with its documented parameters.
-import type { components } from '../../spec/generated/openapi.js';
+import type { components, operations } from '../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../spec/generated/provider-states.js';
 import { expect } from 'vitest';
 import { conformance, linkBody } from '../src/suite-api/dsl.js';
+import { loadOpenApi } from '../src/spec/openapi.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
@@ -87,34 +88,17 @@ interface Op {
 /**
  * The operations of the sweep in four families, each a test of its own with the states it needs: a
  * fault in one operation runs (and can fail) only its family's test, and a read never waits for the
- * absence window of the writes.
+ * absence window of the writes. Which operations there are is the spec's (every one that takes the
+ * token, in the document's order); which family each is in, and how it is called, is SWEEP's.
  */
 type Family = 'reads' | 'link-writes' | 'proposal-writes' | 'schedule-writes';
-const FAMILIES: Record<Family, { ops: string[]; states: Array<keyof Fixture> }> = {
-  reads: {
-    ops: [
-      'listDomains',
-      'getRecord',
-      'queryRecords',
-      'listAttachedFiles',
-      'queryFiles',
-      'getFile',
-      'queryLinks',
-      'getBindStatus',
-    ],
-    states: ['rec', 'files', 'linkedContact', 'bindable'],
-  },
-  'link-writes': { ops: ['upsertLink', 'removeLink'], states: ['rec', 'contact', 'linkedContact'] },
-  'proposal-writes': {
-    ops: ['queueBindQuote', 'bindQuote', 'createMember'],
-    states: ['quote', 'bindable', 'bindable2'],
-  },
-  'schedule-writes': {
-    ops: ['upsertSchedules', 'deleteSchedule', 'reinstateSchedule'],
-    states: ['quote', 'endorsement'],
-  },
+const FAMILY_STATES: Record<Family, Array<keyof Fixture>> = {
+  reads: ['rec', 'files', 'linkedContact', 'bindable'],
+  'link-writes': ['rec', 'contact', 'linkedContact'],
+  'proposal-writes': ['quote', 'bindable', 'bindable2'],
+  'schedule-writes': ['quote', 'endorsement'],
 };
-const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
+const FAMILY_NAMES = Object.keys(FAMILY_STATES) as Family[];
 
 const STATES: { [K in keyof Fixture]: (t: Ctx) => Promise<Fixture[K]> } = {
   rec: (t) => t.given('a record with associations'),
@@ -133,7 +117,7 @@ const STATES: { [K in keyof Fixture]: (t: Ctx) => Promise<Fixture[K]> } = {
 
 /** The states of a family's test (the others are absent: its sweep never reads them). */
 async function fixture(t: Ctx, family: Family): Promise<Fixture> {
-  const names = FAMILIES[family].states;
+  const names = FAMILY_STATES[family];
   // independent states at once (one round trip instead of several in a row)
   const values = await Promise.all(names.map((n) => STATES[n](t)));
   const f = Object.fromEntries(names.map((n, i) => [n, values[i]])) as unknown as Fixture;
@@ -159,79 +143,136 @@ async function fixture(t: Ctx, family: Family): Promise<Fixture> {
   return f;
 }
 
-/** Every operation of the document, called on the fixture: op → the call. */
-const SWEEP: Record<string, (f: Fixture) => Op> = {
-  listDomains: () => ({ op: 'listDomains', method: 'GET', path: '/api/Domains', secret: 'DisplayNamePlural' }),
-  getRecord: (f) => ({
-    op: 'getRecord',
-    method: 'GET',
-    path: `/api/${enc(f.rec.domain)}/${f.rec.id}`,
-    secret: String(f.rec.textValue),
-  }),
-  queryRecords: (f) => ({
-    op: 'queryRecords',
-    method: 'GET',
-    path: `/api/${enc(f.rec.domain)}/Query?take=100`,
-    secret: String(f.rec.textValue),
-  }),
-  listAttachedFiles: (f) => ({
-    op: 'listAttachedFiles',
-    method: 'GET',
-    path: `/api/${enc(f.files.domain)}/${f.files.id}/Files`,
-    secret: 'secret-file.txt',
-  }),
-  queryFiles: () => ({ op: 'queryFiles', method: 'GET', path: '/api/File/Query?take=100', secret: 'secret-file.txt' }),
+/** The operations the spec guards with the token (all but Authenticate, whose `security` is empty). */
+type TokenOperation = Exclude<keyof operations, 'authenticate'>;
+
+/** Every operation of the document that takes the token: its family, and its call on the fixture. */
+const SWEEP: { [K in TokenOperation]: { family: Family; call: (f: Fixture) => Op } } = {
+  listDomains: {
+    family: 'reads',
+    call: () => ({ op: 'listDomains', method: 'GET', path: '/api/Domains', secret: 'DisplayNamePlural' }),
+  },
+  getRecord: {
+    family: 'reads',
+    call: (f) => ({
+      op: 'getRecord',
+      method: 'GET',
+      path: `/api/${enc(f.rec.domain)}/${f.rec.id}`,
+      secret: String(f.rec.textValue),
+    }),
+  },
+  queryRecords: {
+    family: 'reads',
+    call: (f) => ({
+      op: 'queryRecords',
+      method: 'GET',
+      path: `/api/${enc(f.rec.domain)}/Query?take=100`,
+      secret: String(f.rec.textValue),
+    }),
+  },
+  listAttachedFiles: {
+    family: 'reads',
+    call: (f) => ({
+      op: 'listAttachedFiles',
+      method: 'GET',
+      path: `/api/${enc(f.files.domain)}/${f.files.id}/Files`,
+      secret: 'secret-file.txt',
+    }),
+  },
+  queryFiles: {
+    family: 'reads',
+    call: () => ({ op: 'queryFiles', method: 'GET', path: '/api/File/Query?take=100', secret: 'secret-file.txt' }),
+  },
   // Contents under a token is AUTH-003's own test: asked here, its refusal would fail both
-  getFile: (f) => ({
-    op: 'getFile',
-    method: 'GET',
-    path: `/api/File/${f.files.fileIds[0]}?columns=FileName`,
-    secret: 'secret-file.txt',
-  }),
-  queryLinks: (f) => ({
-    op: 'queryLinks',
-    method: 'GET',
-    path: `/api/Link/Query?childDomain=Contact&childRecordID=${f.linkedContact.contactId}&columns=ParentID,ChildID`,
-  }),
-  upsertLink: () => ({ op: 'upsertLink', method: 'POST', path: '', link: 'upsert' }),
-  removeLink: () => ({ op: 'removeLink', method: 'POST', path: '', link: 'remove' }),
-  getBindStatus: (f) => ({
-    op: 'getBindStatus',
-    method: 'GET',
-    path: `/api/Quotes/Proposals/${f.bindable.proposalId}/BindStatus`,
-  }),
-  queueBindQuote: (f) => ({
-    op: 'queueBindQuote',
-    method: 'POST',
-    path: `/api/Quotes/Proposals/${f.bindable.proposalId}/QueueBindQuote`,
-  }),
-  bindQuote: (f) => ({
-    op: 'bindQuote',
-    method: 'POST',
-    path: `/api/Quotes/Proposals/${f.bindable2.proposalId}/BindQuote`,
-  }),
-  createMember: (f) => ({
-    op: 'createMember',
-    method: 'POST',
-    path: `/api/Quotes/Proposals/${f.quote.proposalId}/CreateMember`,
-  }),
-  upsertSchedules: (f) => ({
-    op: 'upsertSchedules',
-    method: 'POST',
-    path: `${schedulesOf(f.quote)}/UpsertMulti`,
-    body: {
-      Inserts: [{ Fields: { [f.quote.requiredField]: 'Intruder Insert' } }],
-      Updates: [{ ID: f.quote.locationIds[0], Fields: { [f.quote.requiredField]: 'Intruder Update' } }],
-      Deletes: [{ ID: f.quote.locationIds[2] }],
-    },
-  }),
-  deleteSchedule: (f) => ({
-    op: 'deleteSchedule',
-    method: 'DELETE',
-    path: `${schedulesOf(f.quote)}/${f.quote.locationIds[1]}`,
-  }),
-  reinstateSchedule: (f) => ({ op: 'reinstateSchedule', method: 'POST', path: reinstatePath(f) }),
+  getFile: {
+    family: 'reads',
+    call: (f) => ({
+      op: 'getFile',
+      method: 'GET',
+      path: `/api/File/${f.files.fileIds[0]}?columns=FileName`,
+      secret: 'secret-file.txt',
+    }),
+  },
+  queryLinks: {
+    family: 'reads',
+    call: (f) => ({
+      op: 'queryLinks',
+      method: 'GET',
+      path: `/api/Link/Query?childDomain=Contact&childRecordID=${f.linkedContact.contactId}&columns=ParentID,ChildID`,
+    }),
+  },
+  upsertLink: { family: 'link-writes', call: () => ({ op: 'upsertLink', method: 'POST', path: '', link: 'upsert' }) },
+  removeLink: { family: 'link-writes', call: () => ({ op: 'removeLink', method: 'POST', path: '', link: 'remove' }) },
+  getBindStatus: {
+    family: 'reads',
+    call: (f) => ({
+      op: 'getBindStatus',
+      method: 'GET',
+      path: `/api/Quotes/Proposals/${f.bindable.proposalId}/BindStatus`,
+    }),
+  },
+  queueBindQuote: {
+    family: 'proposal-writes',
+    call: (f) => ({
+      op: 'queueBindQuote',
+      method: 'POST',
+      path: `/api/Quotes/Proposals/${f.bindable.proposalId}/QueueBindQuote`,
+    }),
+  },
+  bindQuote: {
+    family: 'proposal-writes',
+    call: (f) => ({
+      op: 'bindQuote',
+      method: 'POST',
+      path: `/api/Quotes/Proposals/${f.bindable2.proposalId}/BindQuote`,
+    }),
+  },
+  createMember: {
+    family: 'proposal-writes',
+    call: (f) => ({
+      op: 'createMember',
+      method: 'POST',
+      path: `/api/Quotes/Proposals/${f.quote.proposalId}/CreateMember`,
+    }),
+  },
+  upsertSchedules: {
+    family: 'schedule-writes',
+    call: (f) => ({
+      op: 'upsertSchedules',
+      method: 'POST',
+      path: `${schedulesOf(f.quote)}/UpsertMulti`,
+      body: {
+        Inserts: [{ Fields: { [f.quote.requiredField]: 'Intruder Insert' } }],
+        Updates: [{ ID: f.quote.locationIds[0], Fields: { [f.quote.requiredField]: 'Intruder Update' } }],
+        Deletes: [{ ID: f.quote.locationIds[2] }],
+      },
+    }),
+  },
+  deleteSchedule: {
+    family: 'schedule-writes',
+    call: (f) => ({
+      op: 'deleteSchedule',
+      method: 'DELETE',
+      path: `${schedulesOf(f.quote)}/${f.quote.locationIds[1]}`,
+    }),
+  },
+  reinstateSchedule: {
+    family: 'schedule-writes',
+    call: (f) => ({ op: 'reinstateSchedule', method: 'POST', path: reinstatePath(f) }),
+  },
 };
+
+/** The spec's operations that take the token, in the document's order; one the sweep lacks fails here. */
+const SWEPT: TokenOperation[] = Object.values(loadOpenApi().doc.paths as Record<string, Record<string, unknown>>)
+  .flatMap((item) => Object.values(item))
+  .flatMap((o) => {
+    const op = o as { operationId?: string; security?: unknown[] };
+    return op.operationId && !(Array.isArray(op.security) && op.security.length === 0) ? [op.operationId] : [];
+  })
+  .map((id) => {
+    if (!Object.hasOwn(SWEEP, id)) throw new Error(`auth sweep: the spec's operation ${id} has no entry in SWEEP`);
+    return id as TokenOperation;
+  });
 
 const schedulesOf = (q: Fixture['quote']) => `/api/Quotes/Proposals/${q.proposalId}/Schedules/${enc(q.scheduleDomain)}`;
 const reinstatePath = (f: Fixture, which = 0) =>
@@ -252,7 +293,7 @@ async function needsReinstatable(t: Ctx, f: Fixture): Promise<void> {
 }
 
 function sweep(f: Fixture, family: Family): Op[] {
-  return FAMILIES[family].ops.map((op) => SWEEP[op]!(f));
+  return SWEPT.filter((op) => SWEEP[op].family === family).map((op) => SWEEP[op].call(f));
 }
 
 /** Calls one operation with `token` (null: no credentials). Link bodies as t.links builds them. */

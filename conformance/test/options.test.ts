@@ -13,6 +13,7 @@ import {
   CONFIG_KEYS,
   ENV_VARS,
   RUN_OPTIONS,
+  pickMarked,
   runOptionFlags,
   suggest,
   type ConformanceOptions,
@@ -264,5 +265,27 @@ describe('a suite file run by plain vitest reads CONFORMANCE_* through the same 
     });
     expect(() => contextFromEnv({ CONFORMANCE_PROFILE: 'gold' })).toThrow(/--profile must be core/);
     expect(() => contextFromEnv({ CONFORMANCE_TIMEOUT: 'soon' })).toThrow(/--timeout/);
+  });
+});
+
+describe('what the workers and the reports are given is the rows marked for them, not a copy', () => {
+  const fieldOf = (row: (typeof RUN_OPTIONS)[number]): string => ('field' in row ? row.field : row.key);
+
+  it('every row marked `context` reaches the context under its field; `report` rows are picked under theirs', () => {
+    const marked = RUN_OPTIONS.filter((r) => 'context' in r);
+    expect(marked.length).toBeGreaterThan(0);
+    const c = contextFromEnv({ CONFORMANCE_SEED: '7', CONFORMANCE_MODEL_RUNS: '3' });
+    for (const r of marked) expect(c, r.key).toHaveProperty(fieldOf(r));
+    const resolved = resolveRunOptions(
+      { baseUrl: 'http://example.test', profile: 'all', requirements: 'REC-', readOnly: true, shard: '1/2' },
+      {},
+      { cwd: os.tmpdir() },
+    );
+    expect(pickMarked(resolved, 'report')).toEqual({
+      profile: 'all',
+      requirements: ['REC-'],
+      readOnly: true,
+      shard: '1/2',
+    });
   });
 });

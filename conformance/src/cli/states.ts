@@ -27,7 +27,7 @@ import { HarnessError } from '../model/errors.js';
 import { EXIT } from '../report/results.js';
 import type { Profile, RunContext } from '../model/context.js';
 import { splitList } from '../model/context.js';
-import { optionDefault } from '../model/options.js';
+import { fieldsMarked } from '../model/options.js';
 import { LocalProcessTarget } from '../targets/local-process.js';
 import { runSuite } from '../run/vitest-run.js';
 import { loadStateDocs, type StateField } from './state-catalogue.js';
@@ -246,12 +246,16 @@ async function statesCommand(opts: StatesOptions): Promise<number> {
     const ctx: RunContext = {
       baseUrl: started.baseUrl,
       stateUrl: recorder.url,
-      profile,
-      requirements: opts.requirements ? splitList(opts.requirements) : [],
-      readOnly: !!opts.readOnly,
-      timeoutMs: optionDefault('timeout'),
-      asyncTimeoutMs: optionDefault('asyncTimeout'),
-      clockToleranceMs: optionDefault('clockTolerance'),
+      // the option rows marked `context` (model/options.ts): these three as given, the rest their defaults
+      ...fieldsMarked('context', (key) =>
+        key === 'profile'
+          ? profile
+          : key === 'requirements'
+            ? splitList(opts.requirements ?? '')
+            : key === 'readOnly'
+              ? !!opts.readOnly
+              : undefined,
+      ),
       bindings: resolveBindings(),
     };
     await runSuite({ ctx, reporters: [{}] });

@@ -2,7 +2,7 @@
 import type {} from 'vitest';
 import type { Bindings } from './bindings.js';
 import { defaultBindings } from './bindings.js';
-import { DEFAULT_ABSENCE_FACTOR, DEFAULT_ABSENCE_FLOOR_S, envOption, optionDefault, PROFILES } from './options.js';
+import { DEFAULT_ABSENCE_FACTOR, DEFAULT_ABSENCE_FLOOR_S, envOption, fieldsMarked, PROFILES } from './options.js';
 
 export { splitList } from './options.js';
 
@@ -105,18 +105,9 @@ export function contextFromEnv(env: NodeJS.ProcessEnv = process.env): RunContext
     baseUrl,
     stateUrl: envOption('providerStatesUrl', env) ?? `${baseUrl}/_provider-states`,
     ...(protocol !== undefined ? { providerStatesProtocol: protocol } : {}),
-    profile: envOption('profile', env) ?? optionDefault('profile'),
-    requirements: envOption('requirements', env) ?? [],
-    readOnly: envOption('readOnly', env) ?? false,
-    timeoutMs: envOption('timeout', env) ?? optionDefault('timeout'),
-    asyncTimeoutMs: envOption('asyncTimeout', env) ?? optionDefault('asyncTimeout'),
-    clockToleranceMs: envOption('clockTolerance', env) ?? optionDefault('clockTolerance'),
-    absenceFactor: envOption('absenceFactor', env),
-    absenceFloorS: envOption('absenceFloor', env),
+    // every option row marked `context` (options.ts), from its variable or its default
+    ...fieldsMarked('context', (key) => envOption(key, env)),
     bindings: defaultBindings,
-    seed: envOption('seed', env),
-    skipShrink: envOption('skipShrink', env) ?? false,
-    modelRuns: envOption('modelRuns', env),
   };
 }
 

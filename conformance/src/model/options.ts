@@ -13,7 +13,10 @@
 //     bindings as an object), and the error with a suggestion for an unknown key (unknownKeyError);
 //   - the context of a suite file run by plain vitest (context.ts contextFromEnv);
 //   - the resolved options (RunOptions, run/config.ts): a row's value as read is a field of it
-//     (RunFields, resolveFields), named by the row's `field` or its key.
+//     (RunFields, resolveFields), named by the row's `field` or its key;
+//   - what the test workers get (RunContext, context.ts) and what the reports say the run was
+//     (RunInfo, report/run-results.ts): the fields of the rows marked `context: true` and
+//     `report: true` (fieldsMarked, pickMarked), not copied one by one.
 // What spans several options (only one target; --fixtures or --provider-states-url; a file named in
 // the config file is relative to it) is marked `derived` and stays in run/config.ts
 // resolveRunOptions, which reads every value through this table.
@@ -107,6 +110,10 @@ interface OptionRow {
    * value as read (RunFields, resolveFields).
    */
   readonly derived?: true;
+  /** true: the test workers get the resolved value, under its field (RunContext, model/context.ts) */
+  readonly context?: true;
+  /** true: the reports say what it was, under its field (RunInfo, report/run-results.ts) */
+  readonly report?: true;
 }
 
 export const RUN_OPTIONS = [
@@ -159,6 +166,8 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'profile',
+    context: true,
+    report: true,
     flag: '--profile <profile>',
     env: 'CONFORMANCE_PROFILE',
     kind: 'choice',
@@ -168,6 +177,8 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'requirements',
+    context: true,
+    report: true,
     flag: '--requirements <ids>',
     env: 'CONFORMANCE_REQUIREMENTS',
     kind: 'list',
@@ -175,6 +186,8 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'readOnly',
+    context: true,
+    report: true,
     flag: '--read-only',
     env: 'CONFORMANCE_READ_ONLY',
     kind: 'boolean',
@@ -182,6 +195,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'timeout',
+    context: true,
     field: 'timeoutMs',
     flag: '--timeout <ms>',
     env: 'CONFORMANCE_TIMEOUT',
@@ -202,6 +216,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'asyncTimeout',
+    context: true,
     field: 'asyncTimeoutMs',
     flag: '--async-timeout <ms>',
     env: 'CONFORMANCE_ASYNC_TIMEOUT',
@@ -212,6 +227,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'absenceFactor',
+    context: true,
     flag: '--absence-factor <n>',
     env: 'CONFORMANCE_ABSENCE_FACTOR',
     kind: 'number',
@@ -221,6 +237,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'absenceFloor',
+    context: true,
     field: 'absenceFloorS',
     flag: '--absence-floor <s>',
     env: 'CONFORMANCE_ABSENCE_FLOOR',
@@ -231,6 +248,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'clockTolerance',
+    context: true,
     field: 'clockToleranceMs',
     flag: '--clock-tolerance <ms>',
     env: 'CONFORMANCE_CLOCK_TOLERANCE',
@@ -250,6 +268,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'shard',
+    report: true,
     flag: '--shard <i/n>',
     env: 'CONFORMANCE_SHARD',
     kind: 'string',
@@ -393,6 +412,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'seed',
+    context: true,
     flag: '--seed <n>',
     env: 'CONFORMANCE_SEED',
     kind: 'seed',
@@ -400,6 +420,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'modelRuns',
+    context: true,
     flag: '--model-runs <n>',
     env: 'CONFORMANCE_MODEL_RUNS',
     kind: 'integer',
@@ -408,6 +429,7 @@ export const RUN_OPTIONS = [
   },
   {
     key: 'skipShrink',
+    context: true,
     flag: '--skip-shrink',
     env: 'CONFORMANCE_SKIP_SHRINK',
     kind: 'boolean',
@@ -541,6 +563,39 @@ export function resolveFields(get: (key: OptionKey) => unknown): RunFields {
   for (const r of RUN_OPTIONS as readonly OptionRow[])
     if (!r.derived) out[r.field ?? r.key] = get(r.key as OptionKey) ?? notGiven(r.kind);
   return out as RunFields;
+}
+
+/** The marks a row may carry for where its resolved value goes besides RunOptions. */
+export type Mark = 'context' | 'report';
+type MarkedRow<M extends Mark> = Extract<Exclude<Row, { derived: true }>, { [K in M]: true }>;
+
+/** The fields of the rows marked `m`, typed as resolved (ContextFields: what RunContext takes of them). */
+export type MarkedFields<M extends Mark> = { [R in MarkedRow<M> as FieldOf<R>]: ResolvedOf<R> };
+
+const markedRows = (m: Mark) => (RUN_OPTIONS as readonly OptionRow[]).filter((r) => !r.derived && r[m]);
+
+/** Of resolved options, the fields of the rows marked `m` (those undefined left out). */
+export function pickMarked<M extends Mark>(fields: RunFields, m: M): MarkedFields<M> {
+  const all = fields as Record<string, unknown>;
+  return Object.fromEntries(
+    markedRows(m).flatMap((r) => {
+      const v = all[r.field ?? r.key];
+      return v === undefined ? [] : [[r.field ?? r.key, v]];
+    }),
+  ) as MarkedFields<M>;
+}
+
+/**
+ * The fields of the rows marked `m` from `get` (an option's given value, read and validated), else
+ * the row's default, else what a flag, list or mapping is when not given (undefined left out).
+ */
+export function fieldsMarked<M extends Mark>(m: M, get: (key: OptionKey) => unknown): MarkedFields<M> {
+  return Object.fromEntries(
+    markedRows(m).flatMap((r) => {
+      const v = get(r.key as OptionKey) ?? r.default ?? notGiven(r.kind);
+      return v === undefined ? [] : [[r.field ?? r.key, v]];
+    }),
+  ) as MarkedFields<M>;
 }
 
 /** An option's value as read from one place, with that place's name (for messages and relative paths). */

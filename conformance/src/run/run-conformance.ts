@@ -10,7 +10,7 @@ import { loadCatalogue, type Catalogue } from '../spec/catalogue.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { precompileValidators } from '../suite-api/generic-checks/schema-validators.js';
 import { concurrencyFor, randomSeed, resolveRunOptions, type RunOptions } from './config.js';
-import type { ConformanceOptions } from '../model/options.js';
+import { pickMarked, type ConformanceOptions } from '../model/options.js';
 import type { RunContext } from '../model/context.js';
 import { runSuite } from './vitest-run.js';
 import { openSuiteSession, type SuiteSession } from './suite-session.js';
@@ -135,18 +135,10 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
       stateUrl: o.fixtures ? undefined : (o.providerStatesUrl ?? started.stateUrl),
       fixtures: o.fixtures,
       ...(o.providerStatesProtocol !== undefined ? { providerStatesProtocol: o.providerStatesProtocol } : {}),
-      profile: o.profile,
-      requirements: o.requirements,
-      readOnly: o.readOnly,
-      timeoutMs: o.timeoutMs,
-      asyncTimeoutMs: o.asyncTimeoutMs,
-      clockToleranceMs: o.clockToleranceMs,
-      absenceFactor: o.absenceFactor,
-      absenceFloorS: o.absenceFloorS,
+      // every option row marked `context` (model/options.ts), as resolved
+      ...pickMarked(o, 'context'),
       bindings: o.bindings,
       seed,
-      skipShrink: o.skipShrink,
-      ...(o.modelRuns !== undefined ? { modelRuns: o.modelRuns } : {}),
       ...(hooks.tests ? { tests: hooks.tests } : {}),
     };
     const info: RunInfo = {
@@ -162,10 +154,8 @@ export async function runConformance(raw: ConformanceOptions = {}, hooks: RunHoo
         digest: started.imageDigest,
         description: target.describe(),
       },
-      profile: o.profile,
-      requirements: o.requirements,
-      readOnly: o.readOnly,
-      shard: o.shard,
+      // every option row marked `report` (model/options.ts), as resolved
+      ...pickMarked(o, 'report'),
       fixtures: o.fixturesFile ? relFile(o.fixturesFile) : undefined,
       startedAt,
       targetLabel: o.targetLabel,

@@ -8,6 +8,7 @@
 // put identifiers there that name no record (or the sacrificial ones), so that a bad request that
 // happens to be acceptable can only change sacrificial data (the test's snapshot leaves it out).
 import fc from 'fast-check';
+import type { operations } from '../../../spec/generated/openapi.js';
 import { loadOpenApi } from '../../../conformance/src/spec/openapi.js';
 import { MAX_URL_CHARS } from '../../src/limits.js';
 import { DOMAINS } from '../../src/dictionary.js';
@@ -193,22 +194,23 @@ export interface Template {
   mutating: boolean;
 }
 
+/** The operationIds of the spec (spec/generated/openapi.ts): the templates' keys. */
+type OperationId = keyof operations;
+
+/**
+ * Valid requests on the test's data, by operation: the operation list is the spec's (a new operation
+ * without templates fails `tsc`, and auth-limits.test.ts's coverage test); what is written here is
+ * only each operation's requests, which the spec cannot give (data the test made, mutating or not).
+ */
 export function templates(fx: Fixture): Template[] {
   const P = String(fx.quote.id);
   const E = String(fx.endorsement.id);
   const t = (
-    op: string,
     pathParams: Record<string, string>,
     query: Array<[string, string]> = [],
     body?: unknown,
     mutating = false,
-  ): Template => ({
-    op,
-    pathParams,
-    query,
-    body,
-    mutating,
-  });
+  ): Omit<Template, 'op'> => ({ pathParams, query, body, mutating });
   const linkById = {
     ParentDomain: fx.parent.domain,
     ParentRecordID: fx.parent.id,
@@ -235,126 +237,131 @@ export function templates(fx: Fixture): Template[] {
     Updates: [{ ID: fx.quote.locationIds[0], Fields: { City: 'Salem' } }],
     Deletes: [{ ID: fx.quote.locationIds[1] }],
   };
-  return [
-    t('listDomains', {}),
-    t('getRecord', { domain: 'Claim', id: String(fx.claimId) }, [
-      ['columns', 'ClaimNumber, Location.Name as Loc, Custom2Code.Description'],
-      ['resolveAssociationNames', 'true'],
-    ]),
-    t('getRecord', { domain: 'Custom.Inspection', id: String(fx.inspectionId) }, []),
-    t('getRecord', { domain: 'Contact', id: String(fx.contactId) }, [['columns', 'FirstName,LastName,ContactCode']]),
-    t('queryRecords', { domain: 'Claim' }, [
-      ['columns', 'ClaimNumber,ReserveAmount,Location.City'],
-      ['filter', 'Status:eq:Open&&ReserveAmount:gt:100'],
-      ['sort', 'LossDate desc,ClaimNumber'],
-      ['take', '5'],
-      ['skip', '0'],
-      ['includeTotalCount', 'true'],
-    ]),
-    t('queryRecords', { domain: 'Contact' }, [
-      ['linqFilter', '(LastName == "Doe" || ContactCode >= 1002) && Email.Contains("example")'],
-      ['excludeEmptyColumns', 'Y'],
-    ]),
-    t('queryRecords', { domain: 'Custom.Inspection' }, [
-      ['columns', 'InspectionNumber,Severity.Code,Location'],
-      ['resolveAssociationNames', '1'],
-    ]),
-    t('queryRecords', { domain: 'ProposalVehicle' }, [
-      ['columns', 'VIN,Year'],
-      ['sort', 'Year desc'],
-      ['linqFilter', 'Year > 2000 || VIN == null'],
-    ]),
-    t('queryRecords', { domain: 'Location' }, [
-      ['columns', 'City,Name'],
-      ['sort', 'City'],
-      ['filter', 'City:startswith:P'],
-    ]),
-    t('listAttachedFiles', { domain: 'Claim', id: String(fx.claimId) }, [
-      ['columns', 'FileName,FileSize,MimeType'],
-      ['take', '10'],
-      ['sort', 'FileName desc'],
-    ]),
-    t('queryFiles', {}, [
-      ['columns', 'FileName,MimeType,IsUnlinked'],
-      ['filter', 'FileName:contains:.p'],
-      ['take', '3'],
-    ]),
-    t('getFile', { id: String(fx.fileId) }, [['columns', 'FileName,Contents,DownloadURL']]),
-    t('queryLinks', {}, [
-      ['parentDomain', 'Claim'],
-      ['parentRecordID', String(fx.claimId)],
-      ['columns', 'ParentID,ChildID,ChildDomainID,ContactTypeID'],
-    ]),
-    t('queryLinks', {}, [
-      ['childDomain', 'Contact'],
-      ['childRecordMatchField', fx.contact.numericField],
-      ['childRecordKey', String(fx.contact.numericKey)],
-      ['relationship', 'ADJ'],
-    ]),
-    t('upsertLink', {}, [], linkById, true),
-    t('upsertLink', {}, [], linkByMatch, true),
-    t('upsertLink', {}, [], linkFile, true),
-    t('removeLink', {}, [], linkById, true),
-    t('removeLink', {}, [], linkFile, true),
-    t('getBindStatus', { proposalId: String(fx.seededProposalId) }),
-    t('getBindStatus', { proposalId: P }),
-    t(
-      'queueBindQuote',
-      { proposalId: P },
-      [
-        ['billingFrequencyCode', 'M'],
-        ['billingStatus', 'B'],
-      ],
-      undefined,
-      true,
-    ),
-    t('bindQuote', { proposalId: P }, [], undefined, true),
-    t('createMember', { proposalId: E }, [], undefined, true),
-    t('upsertSchedules', { proposalId: P, domain: 'ProposalLocation' }, [['isAtomic', 'true']], upsert, true),
-    t('upsertSchedules', { proposalId: P, domain: 'ProposalLocation' }, [['isAtomic', 'false']], upsert, true),
-    t(
-      'upsertSchedules',
-      { proposalId: P, domain: 'ProposalVehicle' },
-      [],
-      { Inserts: [{ Fields: { VIN: 'FUZZ0000000000001', Year: 2020, Make: 'Ford' } }], Updates: [], Deletes: [] },
-      true,
-    ),
-    t(
-      'upsertSchedules',
-      { proposalId: E, domain: 'ProposalLocation' },
-      [['isAtomic', 'true']],
-      { Inserts: [], Updates: [{ ID: fx.endorsement.locationIds[0], Fields: { City: 'Eugene' } }], Deletes: [] },
-      true,
-    ),
-    t(
-      'deleteSchedule',
-      { proposalId: P, domain: 'ProposalLocation', scheduleId: String(fx.quote.locationIds[2]) },
-      [],
-      undefined,
-      true,
-    ),
-    t(
-      'deleteSchedule',
-      { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[0]) },
-      [],
-      undefined,
-      true,
-    ),
-    t(
-      'reinstateSchedule',
-      { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[1]) },
-      [],
-      undefined,
-      true,
-    ),
-    t(
-      'authenticate',
-      {},
-      [],
-      { Account: 'fuzz-nobody', User: 'nobody', Password: 'not-a-password', ClientName: 'fuzz' },
-      true,
-    ),
-  ];
+  const byOperation: { [K in OperationId]: Array<Omit<Template, 'op'>> } = {
+    listDomains: [t({})],
+    getRecord: [
+      t({ domain: 'Claim', id: String(fx.claimId) }, [
+        ['columns', 'ClaimNumber, Location.Name as Loc, Custom2Code.Description'],
+        ['resolveAssociationNames', 'true'],
+      ]),
+      t({ domain: 'Custom.Inspection', id: String(fx.inspectionId) }, []),
+      t({ domain: 'Contact', id: String(fx.contactId) }, [['columns', 'FirstName,LastName,ContactCode']]),
+    ],
+    queryRecords: [
+      t({ domain: 'Claim' }, [
+        ['columns', 'ClaimNumber,ReserveAmount,Location.City'],
+        ['filter', 'Status:eq:Open&&ReserveAmount:gt:100'],
+        ['sort', 'LossDate desc,ClaimNumber'],
+        ['take', '5'],
+        ['skip', '0'],
+        ['includeTotalCount', 'true'],
+      ]),
+      t({ domain: 'Contact' }, [
+        ['linqFilter', '(LastName == "Doe" || ContactCode >= 1002) && Email.Contains("example")'],
+        ['excludeEmptyColumns', 'Y'],
+      ]),
+      t({ domain: 'Custom.Inspection' }, [
+        ['columns', 'InspectionNumber,Severity.Code,Location'],
+        ['resolveAssociationNames', '1'],
+      ]),
+      t({ domain: 'ProposalVehicle' }, [
+        ['columns', 'VIN,Year'],
+        ['sort', 'Year desc'],
+        ['linqFilter', 'Year > 2000 || VIN == null'],
+      ]),
+      t({ domain: 'Location' }, [
+        ['columns', 'City,Name'],
+        ['sort', 'City'],
+        ['filter', 'City:startswith:P'],
+      ]),
+    ],
+    listAttachedFiles: [
+      t({ domain: 'Claim', id: String(fx.claimId) }, [
+        ['columns', 'FileName,FileSize,MimeType'],
+        ['take', '10'],
+        ['sort', 'FileName desc'],
+      ]),
+    ],
+    queryFiles: [
+      t({}, [
+        ['columns', 'FileName,MimeType,IsUnlinked'],
+        ['filter', 'FileName:contains:.p'],
+        ['take', '3'],
+      ]),
+    ],
+    getFile: [t({ id: String(fx.fileId) }, [['columns', 'FileName,Contents,DownloadURL']])],
+    queryLinks: [
+      t({}, [
+        ['parentDomain', 'Claim'],
+        ['parentRecordID', String(fx.claimId)],
+        ['columns', 'ParentID,ChildID,ChildDomainID,ContactTypeID'],
+      ]),
+      t({}, [
+        ['childDomain', 'Contact'],
+        ['childRecordMatchField', fx.contact.numericField],
+        ['childRecordKey', String(fx.contact.numericKey)],
+        ['relationship', 'ADJ'],
+      ]),
+    ],
+    upsertLink: [t({}, [], linkById, true), t({}, [], linkByMatch, true), t({}, [], linkFile, true)],
+    removeLink: [t({}, [], linkById, true), t({}, [], linkFile, true)],
+    getBindStatus: [t({ proposalId: String(fx.seededProposalId) }), t({ proposalId: P })],
+    queueBindQuote: [
+      t(
+        { proposalId: P },
+        [
+          ['billingFrequencyCode', 'M'],
+          ['billingStatus', 'B'],
+        ],
+        undefined,
+        true,
+      ),
+    ],
+    bindQuote: [t({ proposalId: P }, [], undefined, true)],
+    createMember: [t({ proposalId: E }, [], undefined, true)],
+    upsertSchedules: [
+      t({ proposalId: P, domain: 'ProposalLocation' }, [['isAtomic', 'true']], upsert, true),
+      t({ proposalId: P, domain: 'ProposalLocation' }, [['isAtomic', 'false']], upsert, true),
+      t(
+        { proposalId: P, domain: 'ProposalVehicle' },
+        [],
+        { Inserts: [{ Fields: { VIN: 'FUZZ0000000000001', Year: 2020, Make: 'Ford' } }], Updates: [], Deletes: [] },
+        true,
+      ),
+      t(
+        { proposalId: E, domain: 'ProposalLocation' },
+        [['isAtomic', 'true']],
+        { Inserts: [], Updates: [{ ID: fx.endorsement.locationIds[0], Fields: { City: 'Eugene' } }], Deletes: [] },
+        true,
+      ),
+    ],
+    deleteSchedule: [
+      t(
+        { proposalId: P, domain: 'ProposalLocation', scheduleId: String(fx.quote.locationIds[2]) },
+        [],
+        undefined,
+        true,
+      ),
+      t(
+        { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[0]) },
+        [],
+        undefined,
+        true,
+      ),
+    ],
+    reinstateSchedule: [
+      t(
+        { proposalId: E, domain: 'ProposalLocation', scheduleId: String(fx.endorsement.locationIds[1]) },
+        [],
+        undefined,
+        true,
+      ),
+    ],
+    authenticate: [
+      t({}, [], { Account: 'fuzz-nobody', User: 'nobody', Password: 'not-a-password', ClientName: 'fuzz' }, true),
+    ],
+  };
+  return Object.entries(byOperation).flatMap(([op, list]) => list.map((x) => ({ op, ...x })));
 }
 
 // ---------------------------------------------------------------------------------------------
