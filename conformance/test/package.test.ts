@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installOffline, packTarball, packedFiles } from '../image/pack-install.js';
 import { LocalProcessTarget } from '../src/targets/local-process.js';
 import type { StartedTarget } from '../src/targets/target.js';
+import { ONE_WORKER } from './helpers/cli.js';
 
 const PKG = 'rflps-conformance';
 
@@ -110,7 +111,8 @@ describe('the packed package', () => {
       const modules = path.join(project, 'node_modules');
       const before = snapshot(modules);
       const bin = path.join(modules, '.bin', 'conformance');
-      const r = await run(bin, ['run', '--config', 'conformance.yaml'], work);
+      // one worker thread (helpers/cli.ts): the point is the package, not how the run spreads over threads
+      const r = await run(bin, ['run', '--config', 'conformance.yaml'], work, ONE_WORKER);
       expect(r.out).toMatch(/Verdict: PASS \(exit 0\)/);
       expect(r.code).toBe(0);
       expect(fs.readdirSync(path.join(work, 'out')).sort()).toEqual(
