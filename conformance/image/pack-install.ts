@@ -25,28 +25,20 @@ const npmEnv = {
   npm_config_update_notifier: 'false',
 };
 
-/** `npm pack` of the repository into `dest`; returns the tarball's path. */
-export function packTarball(dest: string): string {
+/**
+ * `npm pack` of the repository into `dest`: the tarball's path and the files it holds (paths
+ * relative to the package, as npm lists them), so that one pack both is installed and has its
+ * contents checked (a second `npm pack --dry-run` ran the prepack build again).
+ */
+export function pack(dest: string): { tarball: string; files: string[] } {
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
     cwd: ROOT,
     env: npmEnv,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const [info] = JSON.parse(out) as { filename: string }[];
-  return path.join(dest, info.filename);
-}
-
-/** The list of files `npm pack` would put in the tarball (paths relative to the package). */
-export function packedFiles(): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json'], {
-    cwd: ROOT,
-    env: npmEnv,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const [info] = JSON.parse(out) as { files: { path: string }[] }[];
-  return info.files.map((f) => f.path);
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  return { tarball: path.join(dest, info.filename), files: info.files.map((f) => f.path) };
 }
 
 /** Writes package.json and a package-lock.json for a project depending only on `tarball`. */
@@ -111,7 +103,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     process.exit(2);
   }
   fs.mkdirSync(dir, { recursive: true });
-  const tarball = packTarball(fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-pack-')));
+  const { tarball } = pack(fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-pack-')));
   installOffline(dir, tarball);
   fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
   process.stdout.write(`installed ${path.basename(tarball)} into ${dir}\n`);

@@ -14,7 +14,7 @@ import { compareConformance } from '../src/compare/index.js';
 import type { Comparison, Row } from '../src/compare/model.js';
 import type { RunResults } from '../src/report/results.js';
 import { LocalProcessTarget } from '../src/targets/local-process.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 
 const SELECTION = 'DOM-,LINK-021';
 const FAULT_A = 'incident-domain-id-renumbered';
@@ -25,18 +25,21 @@ const read = (n: string): RunResults => JSON.parse(fs.readFileSync(path.join(dir
 const stops: Array<() => Promise<unknown>> = [];
 
 async function runAgainst(name: string, label: string, target: string[]): Promise<void> {
-  const r = await runCli([
-    'run',
-    ...target,
-    '--profile',
-    'core',
-    '--requirements',
-    SELECTION,
-    '--target-label',
-    label,
-    '--report-dir',
-    dir(name),
-  ]);
+  const r = await runCli(
+    [
+      'run',
+      ...target,
+      '--profile',
+      'core',
+      '--requirements',
+      SELECTION,
+      '--target-label',
+      label,
+      '--report-dir',
+      dir(name),
+    ],
+    ONE_WORKER,
+  );
   if (![0, 1].includes(r.code ?? -1)) throw new Error(`run ${name} exited ${r.code}: ${r.stderr}`);
 }
 

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { ROOT } from '../../spec/paths.js';
+import { ONE_WORKER } from './helpers/cli.js';
 import { startReferenceProcess, type ReferenceProcess } from '../src/targets/reference-process.js';
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
@@ -56,7 +57,7 @@ function run(args: string[]): Promise<{ code: number | null; out: string; result
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'run', '--report-dir', dir, ...args], {
       cwd: ROOT,
-      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' },
+      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '', ...ONE_WORKER },
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));

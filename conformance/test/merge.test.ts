@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalProcessTarget } from '../src/targets/local-process.js';
 import type { RunResults } from '../src/report/results.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 
 const read = (dir: string): RunResults => JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
 
@@ -49,11 +49,14 @@ describe('conformance merge', () => {
     // the core run's time) make three shards of different sizes, and the merge meets the
     // requirements none of them selected, as the unsharded run of the same selection does
     const include = ['--requirements', 'DOM,REC,COL'];
-    const whole = await runCli(['run', '--base-url', baseUrl, ...include, '--report-dir', dir('whole')]);
+    const whole = await runCli(['run', '--base-url', baseUrl, ...include, '--report-dir', dir('whole')], ONE_WORKER);
     expect(whole.code, whole.stderr + whole.stdout).toBe(0);
     const shards = await Promise.all(
       [1, 2, 3].map((i) =>
-        runCli(['run', '--base-url', baseUrl, ...include, '--shard', `${i}/3`, '--report-dir', dir(`shard-${i}`)]),
+        runCli(
+          ['run', '--base-url', baseUrl, ...include, '--shard', `${i}/3`, '--report-dir', dir(`shard-${i}`)],
+          ONE_WORKER,
+        ),
       ),
     );
     for (const r of shards) expect(r.code, r.stderr + r.stdout).toBe(0);

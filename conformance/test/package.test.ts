@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOffline, packTarball, packedFiles } from '../image/pack-install.js';
+import { installOffline, pack } from '../image/pack-install.js';
 import { LocalProcessTarget } from '../src/targets/local-process.js';
 import type { StartedTarget } from '../src/targets/target.js';
+import { ONE_WORKER } from './helpers/cli.js';
 
 const PKG = 'rflps-conformance';
 
@@ -43,8 +44,22 @@ function run(
 }
 
 describe('the packed package', () => {
+  let tmp: string;
+  let packed: ReturnType<typeof pack>;
+
+  // one `npm pack` (its prepack builds the CLI bundle): its file list is checked, its tarball installed
+  beforeAll(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-package-test-'));
+    packed = pack(tmp);
+  }, 120_000);
+
+  // removing the installed package tree took 15 s on a loaded machine (the default hook limit is 10 s)
+  afterAll(() => {
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }, 60_000);
+
   it('ships the suite, spec, catalogue and image recipes, and no tests, reports or benchmarks', () => {
-    const files = packedFiles();
+    const { files } = packed;
     for (const f of [
       'conformance/bin/conformance.mjs',
       // the CLI's bundle (prepack builds it): the installed command starts from it, nothing is built
@@ -79,25 +94,20 @@ describe('the packed package', () => {
   }, 60_000);
 
   describe('installed into an empty directory', () => {
-    let tmp: string;
     let project: string;
     let target: LocalProcessTarget;
     let started: StartedTarget;
 
     beforeAll(async () => {
-      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rflps-package-test-'));
       project = path.join(tmp, 'vendor');
       fs.mkdirSync(project);
-      const tarball = packTarball(tmp);
-      installOffline(project, tarball);
+      installOffline(project, packed.tarball);
       target = new LocalProcessTarget({ log: () => undefined });
       started = await target.start();
     }, 180_000);
 
-    // removing the installed package tree took 15 s on a loaded machine (the default hook limit is 10 s)
     afterAll(async () => {
       await target?.stop();
-      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     }, 60_000);
 
     it('runs the core suite with --config from the working directory, writing only there', async () => {
@@ -110,7 +120,8 @@ describe('the packed package', () => {
       const modules = path.join(project, 'node_modules');
       const before = snapshot(modules);
       const bin = path.join(modules, '.bin', 'conformance');
-      const r = await run(bin, ['run', '--config', 'conformance.yaml'], work);
+      // one worker thread (helpers/cli.ts): the point is the package, not how the run spreads over threads
+      const r = await run(bin, ['run', '--config', 'conformance.yaml'], work, ONE_WORKER);
       expect(r.out).toMatch(/Verdict: PASS \(exit 0\)/);
       expect(r.code).toBe(0);
       expect(fs.readdirSync(path.join(work, 'out')).sort()).toEqual(

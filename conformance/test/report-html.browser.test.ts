@@ -16,7 +16,7 @@ import { toJUnit } from '../src/report/junit.js';
 import { REPORT_FILES } from '../src/report/write-reports.js';
 import { chromiumAvailable, INSTALL_HINT, launchOffline, type OfflineBrowser } from './helpers/browser.js';
 import { startBrokenReference, type Running } from './helpers/broken-reference.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 import { fakeRun } from './helpers/fake-run.js';
 
 const FORCED_SKIP = process.env.CONFORMANCE_SKIP_BROWSER === '1';
@@ -48,19 +48,22 @@ describe.skipIf(SKIP)('report.html in headless Chromium', () => {
     fs.writeFileSync(path.join(passDir, 'badge.svg'), renderBadge(pass));
     // (b) a real failing run
     broken = await startBrokenReference();
-    failRun = await runCli([
-      'run',
-      '--base-url',
-      broken.baseUrl,
-      '--requirements',
-      'DOM-',
-      '--profile',
-      'all',
-      '--report-dir',
-      failDir,
-      '--target-label',
-      'Broken <b>vendor</b> & co',
-    ]);
+    failRun = await runCli(
+      [
+        'run',
+        '--base-url',
+        broken.baseUrl,
+        '--requirements',
+        'DOM-',
+        '--profile',
+        'all',
+        '--report-dir',
+        failDir,
+        '--target-label',
+        'Broken <b>vendor</b> & co',
+      ],
+      ONE_WORKER,
+    );
     browser = await launchOffline();
   }, 180_000);
 

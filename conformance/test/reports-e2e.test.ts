@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES } from '../src/report/write-reports.js';
 import type { RunResults } from '../src/report/results.js';
 import { startBrokenReference, type Running } from './helpers/broken-reference.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 import { resultsValidator } from './helpers/schema.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-e2e-'));
@@ -56,18 +56,21 @@ describe('reports of real runs', () => {
 
   /** The DOM- requirements run against the broken server, reports in `reportDir`. */
   const runBrokenDomains = (reportDir: string, ...extra: string[]) =>
-    runCli([
-      'run',
-      '--base-url',
-      broken.baseUrl,
-      '--requirements',
-      'DOM-',
-      '--profile',
-      'all',
-      '--report-dir',
-      reportDir,
-      ...extra,
-    ]);
+    runCli(
+      [
+        'run',
+        '--base-url',
+        broken.baseUrl,
+        '--requirements',
+        'DOM-',
+        '--profile',
+        'all',
+        '--report-dir',
+        reportDir,
+        ...extra,
+      ],
+      ONE_WORKER,
+    );
   /** `conformance report`: the broken run's results.json judged again with another expected-failures file. */
   const rejudgeBroken = (expectedFailures: string, reportDir: string) =>
     runCli([
@@ -82,7 +85,7 @@ describe('reports of real runs', () => {
   beforeAll(async () => {
     broken = await startBrokenReference();
     [ref, bad] = await Promise.all([
-      runCli(['run', '--local-process', '--profile', 'all', '--report-dir', refDir]),
+      runCli(['run', '--local-process', '--profile', 'all', '--report-dir', refDir], ONE_WORKER),
       runBrokenDomains(brokenDir),
     ]);
   }, 240_000);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../src/paths.js';
+import { ONE_WORKER } from './helpers/cli.js';
 
 const README = fs.readFileSync(path.join(ROOT, 'conformance/README.md'), 'utf8');
 
@@ -20,12 +21,15 @@ function example(): string {
 // inside the package, so that `rflps-conformance/run` resolves through its own "exports"
 const script = path.join(ROOT, 'conformance', `.run-library-example-${process.pid}.mjs`);
 afterAll(() => fs.rmSync(script, { force: true }));
+// the small runs in one worker thread (helpers/cli.ts); the whole run keeps the default plan
+const oneWorker = { ...process.env, ...ONE_WORKER };
 
 describe('runConformance from the package export', () => {
   it('the README example runs the selected tests and prints the verdict and each requirement', async () => {
     fs.writeFileSync(script, example());
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [script], {
       cwd: ROOT,
+      env: oneWorker,
       timeout: 120_000,
     });
     expect(stdout.trim().split('\n')).toEqual(['pass (exit 0)', 'REC-001 passed']);
@@ -46,7 +50,11 @@ describe('runConformance from the package export', () => {
         `console.log([...ids].join(','), r.requirements.find((q) => q.id === 'REC-002').result);`,
       ].join('\n'),
     );
-    const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: ROOT, timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [script], {
+      cwd: ROOT,
+      env: oneWorker,
+      timeout: 120_000,
+    });
     expect(stdout.trim()).toBe('records.get-by-id-returns-stored-values passed');
   }, 150_000);
 
@@ -66,7 +74,11 @@ describe('runConformance from the package export', () => {
       ].join('\n'),
     );
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: ROOT, timeout: 120_000 });
+      const { stdout } = await promisify(execFile)(process.execPath, [script], {
+        cwd: ROOT,
+        env: oneWorker,
+        timeout: 120_000,
+      });
       const [a, b] = JSON.parse(stdout.trim().split('\n').pop()!) as [string[], string[]];
       // each HAR holds the exchanges of its own server only, and some
       expect(a).toHaveLength(1);

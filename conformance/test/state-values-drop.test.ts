@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalProcessTarget } from '../src/targets/local-process.js';
 import { loadProtocol } from '../src/suite-api/protocol.js';
 import type { RunResults, TestResult } from '../src/report/results.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 import { startDropProxy } from './helpers/drop-proxy.js';
 
 const RUNS = 3;
@@ -34,20 +34,23 @@ async function run(upstream: string, name: string, drop: (state: string, i: numb
   const proxy = await startDropProxy(upstream, drop);
   try {
     const reportDir = path.join(dir, name);
-    const r = await runCli([
-      'run',
-      '--base-url',
-      proxy.baseUrl,
-      '--provider-states-url',
-      `${proxy.baseUrl}/_provider-states`,
-      '--profile',
-      'core',
-      '--seed',
-      '7',
-      '--skip-shrink',
-      '--report-dir',
-      reportDir,
-    ]);
+    const r = await runCli(
+      [
+        'run',
+        '--base-url',
+        proxy.baseUrl,
+        '--provider-states-url',
+        `${proxy.baseUrl}/_provider-states`,
+        '--profile',
+        'core',
+        '--seed',
+        '7',
+        '--skip-shrink',
+        '--report-dir',
+        reportDir,
+      ],
+      ONE_WORKER,
+    );
     const file = path.join(reportDir, 'results.json');
     if (!fs.existsSync(file))
       throw new Error(`run ${name} wrote no results (exit ${r.code}): ${r.stderr.slice(-2000)}`);

@@ -2,7 +2,7 @@
 // provider state, the params the tests sent and the values the spec says to answer.
 import { describe, expect, it } from 'vitest';
 import { formatStates, summarize, type StateUse } from '../src/cli/states.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 
 describe('conformance states', () => {
   it('groups recorded setups by state, in spec order, params without setupId, most frequent first', () => {
@@ -52,7 +52,7 @@ describe('conformance states', () => {
   });
 
   it('records what the selected tests send to the reference', async () => {
-    const r = await runCli(['states', '--requirements', 'PROP-', '--json']);
+    const r = await runCli(['states', '--requirements', 'PROP-', '--json'], ONE_WORKER);
     expect(r.code, r.stderr).toBe(0);
     const uses = JSON.parse(r.stdout) as StateUse[];
     const proposal = uses.find((u) => u.state === 'a proposal')!;

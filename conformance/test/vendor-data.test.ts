@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import type { RunResults, TestResult } from '../src/report/results.js';
 import { ROOT } from '../../spec/paths.js';
 import { startReferenceProcess, type ReferenceProcess } from '../src/targets/reference-process.js';
+import { ONE_WORKER } from './helpers/cli.js';
 
 const BIN = path.join(ROOT, 'conformance/bin/conformance.mjs');
 
@@ -75,9 +76,10 @@ function run(args: string[]): Promise<{ code: number | null; out: string; result
   const dir = fs.mkdtempSync(path.join(tmp, 'run-'));
   const t0 = Date.now();
   return new Promise((resolve) => {
+    // one worker thread (helpers/cli.ts): the tests of a file still run 16 at once against the data
     const child = spawn(process.execPath, [BIN, 'run', '--base-url', base, '--report-dir', dir, ...args], {
       cwd: ROOT,
-      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '' },
+      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '', ...ONE_WORKER },
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));

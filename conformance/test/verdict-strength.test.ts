@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeRun } from './helpers/fake-run.js';
 import { resultsValidator } from './helpers/schema.js';
-import { runCli } from './helpers/cli.js';
+import { ONE_WORKER, runCli } from './helpers/cli.js';
 import { startReferenceProcess } from '../src/targets/reference-process.js';
 import { entry, writeHar } from './helpers/har.js';
 import { applyStrength, parseMinJudged, strengthOf } from '../src/report/strength.js';
@@ -253,6 +253,7 @@ describe('never weaker without a word: the reference in protocol 1.0.0 mode', ()
   const run = async (name: string, args: string[], values?: string) => {
     const dir = path.join(tmp, name);
     const res = await runCli(['run', '--local-process', '--profile', 'core', '--report-dir', dir, ...args], {
+      ...ONE_WORKER,
       REFERENCE_PROVIDER_STATES_MODE: '1.0.0',
       REFERENCE_PROVIDER_STATES_VALUES: values ?? '',
     });
@@ -341,11 +342,14 @@ describe('--retries: a test that timed out runs again, alone, after the run', ()
         const proxy = await delayingProxy(ref.url, 2, 4500);
         try {
           const dir = path.join(tmp, name);
-          const res = await runCli([
-            'run',
-            ...['--base-url', proxy.baseUrl, '--requirements', 'REC-001', '--timeout', '3000'],
-            ...['--report-dir', dir, ...extra],
-          ]);
+          const res = await runCli(
+            [
+              'run',
+              ...['--base-url', proxy.baseUrl, '--requirements', 'REC-001', '--timeout', '3000'],
+              ...['--report-dir', dir, ...extra],
+            ],
+            ONE_WORKER,
+          );
           const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResults;
           return { ...res, results };
         } finally {
