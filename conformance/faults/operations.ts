@@ -66,6 +66,24 @@ export function rewritesOnly<F extends AnyRewrite>(ops: readonly Op[], rewrite: 
   return rewrite;
 }
 
+/** Rewrites that change error answers (any status but 2xx) only: requests and successful answers pass untouched. */
+const ERRORS_ONLY = new WeakSet<AnyRewrite>();
+
+/**
+ * Tags `rewrite` as one that changes only error answers (controls/util.ts onError does, by
+ * construction): a test whose requests met no error answer in the baseline cannot be changed by it,
+ * so its run leaves such tests out (runner/select.ts).
+ */
+export function errorsOnly<F extends AnyRewrite>(rewrite: F): F {
+  ERRORS_ONLY.add(rewrite);
+  return rewrite;
+}
+
+/** Whether `rewrite` was tagged with errorsOnly. */
+export function rewriteTouchesErrorsOnly(rewrite: AnyRewrite | undefined): boolean {
+  return !!rewrite && ERRORS_ONLY.has(rewrite);
+}
+
 /** Rewrites that read users' grants (FaultContext.grantsOf), which the proxy learns from provider states. */
 const READS_GRANTS = new WeakSet<AnyRewrite>();
 

@@ -239,6 +239,31 @@ describe('jobSelection: the tests that call an operation the rewrite touches', (
     }
     expect(jobSelection(tagged, 'whole-files', suite)).toEqual({ include: ['suite/a.test.ts'], tests: ['a1', 'a3'] });
   });
+  it('runs a control of error answers only against the tests that met one (or whose answers are not known)', () => {
+    // missing-record-400: RecordNotFound answers of every operation get 400 (onError, untagged)
+    const errors = { kind: 'control' as const, control: controlByName('missing-record-400')! };
+    const tests = [
+      { ...t('e1', 'suite/e.test.ts', ['REC-003'], ['getRecord']), refusedOperations: ['getRecord'] },
+      { ...t('e2', 'suite/e.test.ts', ['REC-001'], ['getRecord', 'queryRecords']), refusedOperations: [] },
+      t('e3', 'suite/e.test.ts', ['REC-002'], ['getRecord']), // an older results file: not known
+      { ...t('e4', 'suite/e.test.ts', ['REC-004'], ['deleteSchedule'], true), refusedOperations: [] },
+      { ...t('f1', 'suite/f.test.ts', ['FILE-001'], ['getFile']), refusedOperations: ['getFile'] },
+    ];
+    expect(jobSelection(errors, 'operations', tests)).toEqual({
+      include: ['suite/e.test.ts', 'suite/f.test.ts'],
+      tests: ['e1', 'e3', 'e4', 'f1'],
+    });
+    // with bindings beside it, every exchange may change: its files run whole
+    const bound = {
+      kind: 'control' as const,
+      control: { ...errors.control, config: { bindings: { tokenHeader: 'X' } } },
+    };
+    expect(jobSelection(bound, 'operations', tests).tests).toBeUndefined();
+    // a rewrite of successful answers is not one of error answers
+    expect(
+      jobSelection({ kind: 'control', control: controlByName('pretty-printed-json')! }, 'operations', tests).tests,
+    ).toBeUndefined();
+  });
   it('runs whole files for a control with server flags or bindings (they change every exchange)', () => {
     const flags = { kind: 'control' as const, control: controlByName('ids-from-a-million')! };
     expect(jobSelection(flags, 'operations', suite).tests).toBeUndefined();

@@ -212,6 +212,26 @@ describe('toTestResult', () => {
     });
     expect(r.operations).toEqual(['getRecord', 'queryRecords']);
     expect(r.unmatchedRequests).toBe(2);
+    // no answer counts as refused; another test's operations are not this test's to know
+    expect(r.refusedOperations).toEqual(['getRecord', 'queryRecords']);
+  });
+  it('names the operations that answered other than 2xx (refusedOperations), an empty list when none did', () => {
+    const ex = (operationId: string, status: number) => ({
+      method: 'GET',
+      url: 'http://t/api/Claim/1',
+      requestHeaders: {},
+      ms: 1,
+      operationId,
+      status,
+    });
+    const of = (exchanges: ReturnType<typeof ex>[]) =>
+      toTestResult({ ...base, state: 'passed', meta: { id: 'x.a', exchanges } }).refusedOperations;
+    expect(of([ex('getRecord', 200), ex('queryRecords', 404), ex('getFile', 302), ex('queryRecords', 200)])).toEqual([
+      'getFile',
+      'queryRecords',
+    ]);
+    expect(of([ex('getRecord', 200), ex('getRecord', 204)])).toEqual([]);
+    expect(toTestResult({ ...base, state: 'passed', meta: { id: 'x.a' } }).refusedOperations).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 // Helpers shared by the controls: rewrites of error answers, of every JSON body, of file columns
 // and of names that a binding maps.
 import type { Control, FaultContext, Next } from '../fault.js';
-import { operationsRewritten, rewritesOnly, operationOf, type Op, type Operation } from '../operations.js';
+import { errorsOnly, operationsRewritten, rewritesOnly, operationOf, type Op, type Operation } from '../operations.js';
 import {
   bodyJson,
   cloneRequest,
@@ -51,12 +51,12 @@ export function onError(
   when: (res: ProxyResponse, req: ProxyRequest, route: Operation) => boolean,
   to: (res: ProxyResponse, req: ProxyRequest, route: Operation) => ProxyResponse,
 ): Rewrite {
-  return async (req, _ctx, next) => {
+  return errorsOnly(async (req, _ctx, next) => {
     const res = await next(req);
     if (isOk(res)) return res;
     const route = operationOf(req);
     return when(res, req, route) ? to(res, req, route) : res;
-  };
+  });
 }
 
 /** Problem answers with one of `codes` get `status` (on `ops` only, when given). */

@@ -6,7 +6,7 @@ import type { RunResults, TestResult } from '../../src/report/results.js';
 import { FAULTS } from '../catalogue/index.js';
 import { CONTROLS } from '../controls/index.js';
 import type { Control, Fault } from '../fault.js';
-import { operationIdsRewritten } from '../operations.js';
+import { operationIdsRewritten, rewriteTouchesErrorsOnly } from '../operations.js';
 import type { FaultScope } from './judge.js';
 
 /** One run through the proxy: a fault or a control. */
@@ -51,6 +51,9 @@ export interface SuiteTest {
   requirements: string[];
   /** operationIds it called (with those of requests of other tests its verdict rests on) */
   operations: string[];
+  /** those of them that answered it other than 2xx, or not at all (results.json refusedOperations);
+   * undefined: not known (a results file without them), so every one of `operations` may have */
+  refusedOperations?: string[];
   /** it sent requests that addressed no operation, or did not pass (so what it calls is not all known) */
   unknownOperations: boolean;
   /** how long it took in the baseline (ms; 0 when not run): what it will roughly cost again */
@@ -69,6 +72,7 @@ export function suiteTests(results: RunResults): SuiteTest[] {
       file: t.file,
       requirements: t.requirements,
       operations: t.operations ?? [],
+      ...(t.refusedOperations ? { refusedOperations: t.refusedOperations } : {}),
       // a test that stopped early may call more when it runs on
       unknownOperations: (t.unmatchedRequests ?? 0) > 0 || t.result !== 'passed',
       durationMs: t.durationMs ?? 0,
@@ -100,6 +104,16 @@ function jobOperations(job: Job): string[] | undefined {
   const rewrite = job.kind === 'fault' ? job.fault.rewrite : job.control.rewrite;
   if (job.kind === 'control' && !rewrite) return undefined;
   return operationIdsRewritten(rewrite);
+}
+
+/**
+ * Whether a job changes error answers only (its rewrite is tagged errorsOnly, operations.ts) and
+ * nothing else: no server flags, no bindings (they change every exchange).
+ */
+function changesErrorAnswersOnly(job: Job): boolean {
+  if (job.kind === 'fault') return rewriteTouchesErrorsOnly(job.fault.rewrite);
+  const c = job.control;
+  return !c.serverFlags?.length && !c.config && rewriteTouchesErrorsOnly(c.rewrite);
 }
 
 /**
@@ -138,14 +152,17 @@ export function jobSelection(job: Job, scope: FaultScope, suite: SuiteTest[] | u
     return { include: [...new Set(tests.map((t) => t.file))].sort(), tests: tests.map((t) => t.id) };
   }
   const ops = jobOperations(job);
+  const errorsOnly = changesErrorAnswersOnly(job);
   // A fault runs every test of the whole suite that calls an operation it rewrites, so its failed
   // requirements are those of a whole-suite run (the diagnosis figure); a control, only those of
   // its files (a false alarm elsewhere would still be one in its files' requirements)
-  if (job.kind === 'fault') {
-    if (!ops) return {};
-  } else if (!ops) return { include: files };
+  if (!ops && !errorsOnly) return job.kind === 'fault' ? {} : { include: files };
+  const touched = (o: string) => !ops || ops.includes(o);
+  // a rewrite of error answers only cannot change a test none of whose answers was an error
+  const meets = (t: SuiteTest) =>
+    errorsOnly && t.refusedOperations ? t.refusedOperations.some(touched) : t.operations.some(touched);
   const scoped = files && job.kind === 'control' ? suite.filter((t) => files.includes(t.file)) : suite;
-  const tests = scoped.filter((t) => t.unknownOperations || t.operations.some((o) => ops.includes(o)));
+  const tests = scoped.filter((t) => t.unknownOperations || meets(t));
   // no test calls them: the files still run (every test left out), so the run has results to judge
   const include = tests.length ? [...new Set(tests.map((t) => t.file))].sort() : (files ?? [suite[0]!.file]);
   return { include, tests: tests.map((t) => t.id) };

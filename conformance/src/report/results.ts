@@ -140,6 +140,12 @@ export interface TestResult {
   /** The operationIds (spec/openapi.yaml) the test's recorded exchanges addressed, sorted; read by
    * the requirement x operation coverage (conformance/src/coverage/operations.ts). */
   operations?: string[];
+  /** Those of `operations` that answered one of the test's own requests with a status other than 2xx
+   * or not at all, and every operation of another test's requests its verdict rests on (their
+   * answers are not the test's to know); present, maybe empty, when `operations` is. A caller that
+   * changes only error answers (the mutation run's controls of error answers) can leave out a test
+   * that met none. */
+  refusedOperations?: string[];
   /** Requests of the test that addressed no operation of spec/openapi.yaml (no answer, or a path or
    * method it does not document): a caller that selects tests by `operations` keeps such a test. */
   unmatchedRequests?: number;

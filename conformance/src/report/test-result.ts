@@ -48,7 +48,16 @@ export function toTestResult(t: ReportedTest): TestResult {
   // what the test's verdict rests on: its own requests and those of another test it judged (t.dependsOnRequests)
   const addressed = [...(m.exchanges ?? []).map((e) => e.operationId ?? ''), ...(m.dependedOperations ?? [])];
   const operations = [...new Set(addressed.filter((o) => o !== ''))].sort();
-  if (operations.length) out.operations = operations;
+  if (operations.length) {
+    out.operations = operations;
+    const refused = [
+      ...(m.exchanges ?? [])
+        .filter((e) => e.status === undefined || e.status < 200 || e.status >= 300)
+        .map((e) => e.operationId ?? ''),
+      ...(m.dependedOperations ?? []),
+    ];
+    out.refusedOperations = [...new Set(refused.filter((o) => o !== ''))].sort();
+  }
   const unmatched = addressed.filter((o) => o === '').length;
   if (unmatched) out.unmatchedRequests = unmatched;
   if (reason) out.reason = reason;
