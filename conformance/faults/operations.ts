@@ -66,26 +66,33 @@ export function rewritesOnly<F extends AnyRewrite>(ops: readonly Op[], rewrite: 
   return rewrite;
 }
 
+/** A mark a rewrite carries (a claim about what it does): `mark` tags it, `has` asks. */
+function rewriteMark() {
+  const marked = new WeakSet<AnyRewrite>();
+  return {
+    mark: <F extends AnyRewrite>(rewrite: F): F => {
+      marked.add(rewrite);
+      return rewrite;
+    },
+    has: (rewrite: AnyRewrite | undefined): boolean => !!rewrite && marked.has(rewrite),
+  };
+}
+
 /** Rewrites that change error answers (any status but 2xx) only: requests and successful answers pass untouched. */
-const ERRORS_ONLY = new WeakSet<AnyRewrite>();
+const ERRORS_ONLY = rewriteMark();
 
 /**
  * Tags `rewrite` as one that changes only error answers (controls/util.ts onError does, by
  * construction): a test whose requests met no error answer in the baseline cannot be changed by it,
  * so its run leaves such tests out (runner/select.ts).
  */
-export function errorsOnly<F extends AnyRewrite>(rewrite: F): F {
-  ERRORS_ONLY.add(rewrite);
-  return rewrite;
-}
+export const errorsOnly = ERRORS_ONLY.mark;
 
 /** Whether `rewrite` was tagged with errorsOnly. */
-export function rewriteTouchesErrorsOnly(rewrite: AnyRewrite | undefined): boolean {
-  return !!rewrite && ERRORS_ONLY.has(rewrite);
-}
+export const rewriteTouchesErrorsOnly = ERRORS_ONLY.has;
 
 /** Rewrites that read users' grants (FaultContext.grantsOf), which the proxy learns from provider states. */
-const READS_GRANTS = new WeakSet<AnyRewrite>();
+const READS_GRANTS = rewriteMark();
 
 /**
  * Tags `rewrite` as one that reads users' grants: its run sends provider states through the proxy,
@@ -93,15 +100,10 @@ const READS_GRANTS = new WeakSet<AnyRewrite>();
  * third of the suite's requests, which no rewrite sees), and there grantsOf throws, so a rewrite
  * that reads grants untagged fails loudly; the canned cases check the tag as well.
  */
-export function readsGrants<F extends AnyRewrite>(rewrite: F): F {
-  READS_GRANTS.add(rewrite);
-  return rewrite;
-}
+export const readsGrants = READS_GRANTS.mark;
 
 /** Whether `rewrite` was tagged with readsGrants. */
-export function rewriteReadsGrants(rewrite: AnyRewrite | undefined): boolean {
-  return !!rewrite && READS_GRANTS.has(rewrite);
-}
+export const rewriteReadsGrants = READS_GRANTS.has;
 
 /** The operations a rewrite touches; undefined: any (untagged, or no rewrite of its own but server flags or bindings). */
 export function operationsRewritten(rewrite: AnyRewrite | undefined): readonly Op[] | undefined {
