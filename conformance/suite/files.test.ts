@@ -518,10 +518,16 @@ conformance(
     await t.needs('LINK-015', 'Link/Remove deletes the link of the file to the parent', async () => {
       const res = await t.links.remove({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: b! });
       expect(isRefusal(res), `Link/Remove is accepted: ${res.status} ${res.text.slice(0, 300)}`).toBe(false);
-      const links = await get(t, '/api/Link/Query', { childDomain: 'File', childRecordID: b!, columns: 'ParentID' });
-      const rows = (await listOf(t, '/api/Link/Query', links)) as Array<{ ParentID?: unknown }>;
+      // the rows are matched by child as well: which rows a query by child answers is LINK-011's
+      // to judge, not this step's (a Link/Query ignoring childRecordID lists the other files' links)
+      const links = await get(t, '/api/Link/Query', {
+        childDomain: 'File',
+        childRecordID: b!,
+        columns: 'ParentID,ChildID',
+      });
+      const rows = (await listOf(t, '/api/Link/Query', links)) as Array<{ ParentID?: unknown; ChildID?: unknown }>;
       expect(
-        rows.filter((r) => r.ParentID === p.id),
+        rows.filter((r) => r.ParentID === p.id && r.ChildID === b),
         'Link/Query: no link of the file to the parent',
       ).toEqual([]);
     });
