@@ -91,6 +91,26 @@ export function intParam(q: URLSearchParams, name: string): number | undefined {
   return v !== null && /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : undefined;
 }
 
+/**
+ * The query parameters that leave which records a filtered query selects to its filter (the
+ * columns, the page, the sort, names, the total count, suppression), under the vendor's names, plus
+ * `also`. A rule that knows what a filter selects judges only a query with none but these: any other
+ * parameter may narrow the set.
+ */
+export function selectionKeepingParams(q: Bindings['query'], ...also: string[]): Set<string> {
+  return new Set([
+    'columns',
+    'take',
+    'sort',
+    'resolveAssociationNames',
+    q.filter,
+    q.skip,
+    q.includeTotalCount,
+    q.excludeEmptyColumns,
+    ...also,
+  ]);
+}
+
 export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 export { show } from '../judge/finding.js';

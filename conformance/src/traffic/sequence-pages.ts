@@ -2,7 +2,7 @@
 // the whole, and a provider state's filter selects exactly its records.
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../model/bindings.js';
-import { boolParam, intParam, show, type SequenceRule } from './rule.js';
+import { boolParam, intParam, selectionKeepingParams, show, type SequenceRule } from './rule.js';
 import { sortVerdict, totalCount } from './rules-columns.js';
 import { op } from './sequence-records.js';
 
@@ -198,17 +198,7 @@ export const stateFilterSelects: SequenceRule = {
   judge(xs, ctx, emit) {
     if (!ctx.states?.records.length) return;
     const q = ctx.bindings.query;
-    const allowed = new Set([
-      'columns',
-      'take',
-      'sort',
-      'resolveAssociationNames',
-      q.filter,
-      q.linqFilter,
-      q.skip,
-      q.includeTotalCount,
-      q.excludeEmptyColumns,
-    ]);
+    const allowed = selectionKeepingParams(q, q.linqFilter);
     for (const x of xs) {
       if (op(x) !== 'queryRecords' || x.status !== 200) continue;
       const rows = (x.json as { List?: unknown } | undefined)?.List;

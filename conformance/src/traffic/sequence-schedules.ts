@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, selectionKeepingParams, show, type SequenceRule } from './rule.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { proposalOf } from './states.js';
 import { between, equalish, op, readsOf, writesOf } from './sequence-records.js';
@@ -294,16 +294,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
   judge(xs, ctx, emit) {
     if (!ctx.states) return;
     const q = ctx.bindings.query;
-    const allowed = new Set([
-      'columns',
-      'take',
-      'sort',
-      'resolveAssociationNames',
-      q.filter,
-      q.skip,
-      q.includeTotalCount,
-      q.excludeEmptyColumns,
-    ]);
+    const allowed = selectionKeepingParams(q);
     for (const p of ctx.states.proposals) {
       const v = p.setup.values!;
       const filter = v.scheduleFilter;
