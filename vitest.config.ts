@@ -27,7 +27,15 @@ export default defineConfig({
       { test: { name: 'reference-server', include: ['reference-server/test/**/*.test.ts'], testTimeout, isolate } },
       // isolated: its files drive the suite's own modules (transport, HAR spool, run context),
       // whose module-level state is per thread; sharing it would save ~7 CPU-s of ~230 (measured)
-      { test: { name: 'conformance-harness', include: ['conformance/test/**/*.test.ts'], testTimeout } },
+      // its global setup gives the files that only read a whole run one run to share (helpers/shared-run.ts)
+      {
+        test: {
+          name: 'conformance-harness',
+          include: ['conformance/test/**/*.test.ts'],
+          testTimeout,
+          globalSetup: ['conformance/test/helpers/shared-run-setup.ts'],
+        },
+      },
       { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout, isolate } },
       { test: { name: 'bench', include: ['bench/test/**/*.test.ts'], testTimeout, isolate } },
       { test: { name: 'clients', include: ['clients/test/**/*.test.ts'], testTimeout, isolate } },

@@ -1,5 +1,5 @@
-// End to end: the CLI against the reference server and against a deliberately broken server writes
-// all four reports, and results.json validates against conformance/schema/results.schema.json.
+// End to end: a whole run against the reference server (the shared run of helpers/shared-run.ts,
+// through the library) and the CLI against a deliberately broken server write all four reports, and results.json validates against conformance/schema/results.schema.json.
 // Also the CLI plumbing of --baseline, --expected-failures and `conformance report`.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import type { RunResults } from '../src/report/results.js';
 import { startBrokenReference, type Running } from './helpers/broken-reference.js';
 import { ONE_WORKER, runCli } from './helpers/cli.js';
 import { resultsValidator } from './helpers/schema.js';
+import { type SharedRun, sharedWholeRun } from './helpers/shared-run.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conf-e2e-'));
 const validate = resultsValidator();
@@ -49,9 +50,9 @@ function expectedFailuresFile(name: string, entries: ExpectedFailure[]): string 
 
 describe('reports of real runs', () => {
   let broken: Running;
-  const refDir = path.join(tmp, 'reference');
   const brokenDir = path.join(tmp, 'broken');
-  let ref: Awaited<ReturnType<typeof runCli>>;
+  const brokenHar = path.join(tmp, 'broken.har');
+  let ref: SharedRun;
   let bad: Awaited<ReturnType<typeof runCli>>;
 
   /** The DOM- requirements run against the broken server, reports in `reportDir`. */
@@ -84,30 +85,29 @@ describe('reports of real runs', () => {
 
   beforeAll(async () => {
     broken = await startBrokenReference();
-    [ref, bad] = await Promise.all([
-      runCli(['run', '--local-process', '--profile', 'all', '--report-dir', refDir], ONE_WORKER),
-      runBrokenDomains(brokenDir),
-    ]);
-  }, 240_000);
+    [ref, bad] = await Promise.all([sharedWholeRun(), runBrokenDomains(brokenDir, '--record-har', brokenHar)]);
+  }, 600_000);
   afterAll(async () => {
     await broken?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('the reference server: all four files, valid results.json', () => {
-    expect([0, 1], ref.stdout + ref.stderr).toContain(ref.code);
-    const r = expectAllReports(refDir);
+    const r = expectAllReports(ref.reportDir);
     expect(r.target.kind).toBe('local-process');
     expect(r.profile).toBe('all');
     expect(r.requirements.length).toBeGreaterThan(100);
     // (whether the reference passes everything is the reference server's own tests' business)
     expect(r.counts.passed).toBeGreaterThan(100);
     expect(r.auth).toEqual({ header: 'Token', prefix: '' });
-    expect(ref.stdout).toMatch(/reports in .*\(report\.html, results\.json, junit\.xml, badge\.svg\)/);
   });
 
   it('a broken server: all four files, valid results.json, the failures with request, response and expectation', () => {
     expect(bad.code, bad.stdout + bad.stderr).toBe(1);
+    expect(bad.stdout).toMatch(/reports in .*\(report\.html, results\.json, junit\.xml, badge\.svg\)/);
+    // --record-har: the run's traffic, written with the credentials redacted
+    expect(bad.stderr + bad.stdout).toMatch(/wrote \d+ exchanges as HAR to .*broken\.har \(credentials redacted\)/);
+    expect(JSON.parse(fs.readFileSync(brokenHar, 'utf8')).log.entries.length).toBeGreaterThan(5);
     const r = expectAllReports(brokenDir);
     const dom4 = r.requirements.find((q) => q.id === 'DOM-004')!;
     expect(dom4.result).toBe('failed');
@@ -133,7 +133,13 @@ describe('reports of real runs', () => {
       { id: 'DOM-009', reason: 'ticket #9', expires: '2999-12-31' },
     ]);
     const dir = path.join(tmp, 'gated');
-    const r1 = await runBrokenDomains(dir, '--baseline', path.join(refDir, 'results.json'), '--expected-failures', xf);
+    const r1 = await runBrokenDomains(
+      dir,
+      '--baseline',
+      path.join(ref.reportDir, 'results.json'),
+      '--expected-failures',
+      xf,
+    );
     expect(r1.code, r1.stdout + r1.stderr).toBe(1);
     const r = expectAllReports(dir);
     expect(r.gate!.blocking).toEqual(['DOM-004']);
