@@ -48,8 +48,10 @@ import {
   selectFaults,
   type Job,
   type JobSelection,
+  type SuiteTest,
 } from './runner/select.js';
 import { ServerPool } from './runner/servers.js';
+import { CONTROL_GROUPS, composeControls } from './runner/control-groups.js';
 import { judgeExtraFailures, readAllowance, type ExtraFailureVerdict } from './runner/extra-failures.js';
 import { establishBaseline } from './runner/baseline.js';
 import { overSeeds, seedAt, type SeedOutcome } from './runner/seeds.js';
@@ -74,6 +76,7 @@ interface Options {
   controlsOnly?: boolean;
   wholeFiles?: boolean;
   namedTests?: boolean;
+  groupControls?: boolean;
   wholeSuite?: boolean;
   strictDiagnosis?: boolean;
 }
@@ -104,6 +107,10 @@ function program(): Command {
     .option(
       '--named-tests',
       "run, for each fault, only the tests of its selected requirements (npm test's gate: caught or not, and the red lines those tests show; blind to what a fault fails elsewhere)",
+    )
+    .option(
+      '--group-controls',
+      "run the controls of each group of runner/control-groups.ts as one run (npm test's gate: the costliest controls, each choosing on another open point); a group with a false alarm runs its controls alone",
     )
     .option(
       '--whole-suite',
@@ -241,10 +248,24 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', () => void servers.close().then(() => process.exit(130)));
   process.once('SIGTERM', () => void servers.close().then(() => process.exit(143)));
 
+  // --group-controls: a group whose every member is selected runs as one job in their place
+  const groups = opts.groupControls
+    ? CONTROL_GROUPS.map((g) => g.members.map((m) => controls.find((c) => c.name === m))).flatMap((members, i) =>
+        members.every((c) => c !== undefined) ? [{ name: CONTROL_GROUPS[i]!.name, members }] : [],
+      )
+    : [];
+  const grouped = new Set(groups.flatMap((g) => g.members));
   const jobs: Job[] = [
     ...faults.map((fault) => ({ kind: 'fault' as const, fault })),
-    ...controls.map((control) => ({ kind: 'control' as const, control })),
+    ...controls.filter((c) => !grouped.has(c)).map((control) => ({ kind: 'control' as const, control })),
+    ...groups.map((g) => ({
+      kind: 'control' as const,
+      control: composeControls(g.name, g.members),
+      members: g.members,
+    })),
   ];
+  /** runs planned (a group that has a false alarm adds a run per member) */
+  let planned = jobs.length;
   const sessions: SuiteSession[] = [];
   let baseline: BaselineOutcome = {
     ok: false,
@@ -260,8 +281,9 @@ async function main(argv: string[]): Promise<number> {
   const controlOutcomes: ControlOutcome[] = [];
   /** the faults judged against known-extra-failures.yaml, once every run is done */
   let extraFailures: ExtraFailureVerdict | undefined = undefined;
+  const catalogueOrder = [...faults, ...controls].map((x) => x.name);
   const inCatalogueOrder = () => {
-    const order = (name: string) => jobs.findIndex((j) => jobName(j) === name);
+    const order = (name: string) => catalogueOrder.indexOf(name);
     outcomes.sort((a, b) => order(a.name) - order(b.name));
     controlOutcomes.sort((a, b) => order(a.name) - order(b.name));
   };
@@ -269,7 +291,7 @@ async function main(argv: string[]): Promise<number> {
   const writeReports = (final: boolean) => {
     inCatalogueOrder();
     const wallMs = Date.now() - t0;
-    const complete = outcomes.length + controlOutcomes.length === jobs.length;
+    const complete = outcomes.length + controlOutcomes.length === faults.length + controls.length;
     const json = mutationJson({
       startedAt,
       wallMs,
@@ -295,7 +317,9 @@ async function main(argv: string[]): Promise<number> {
         startedAt,
         concurrency,
         partial:
-          complete || final ? undefined : `${outcomes.length + controlOutcomes.length} of ${jobs.length} runs done`,
+          complete || final
+            ? undefined
+            : `${outcomes.length + controlOutcomes.length} of ${faults.length + controls.length} faults and controls done`,
         scope,
         extraFailures,
       }),
@@ -326,7 +350,9 @@ async function main(argv: string[]): Promise<number> {
     let done = 0;
     const selections = new Map<Job, JobSelection>(early.map((job) => [job, jobSelection(job, scope, undefined)]));
     const queue: Job[] = [...early];
+    let suiteTests: SuiteTest[] | undefined;
     const rest = baselineDone.then((suite) => {
+      suiteTests = suite;
       const later = jobs.filter((job) => !early.includes(job));
       for (const job of later) selections.set(job, jobSelection(job, scope, suite));
       queue.push(...costliestFirst(later, (job) => expectedCost(selections.get(job)!, suite, jobDelayMs(job))));
@@ -376,7 +402,7 @@ async function main(argv: string[]): Promise<number> {
         if (o.caught && seeds > 1) o = await alsoOnOtherSeeds(job, o, selection, session);
         outcomes.push(o);
         log(
-          `[${++done}/${jobs.length}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
+          `[${++done}/${planned}] fault ${name}: ${o.status === 'caught' ? 'caught' : o.status === 'error' ? 'RUN ERROR' : 'NOT CAUGHT'} (${
             o.failing.join(', ') ||
             Object.entries(o.results)
               .map(([k, v]) => `${k} ${v}`)
@@ -395,13 +421,42 @@ async function main(argv: string[]): Promise<number> {
           o = judgeControl(job.control, again.run, baselineResults, dir, again.proxyErrors);
           o.notes.push(`first run: ${first}; ran once more`);
         }
-        controlOutcomes.push(o);
         const alarms = describeAlarms(o);
+        const members = job.members;
+        const what = members ? `${members.length} controls: ${members.map((c) => c.name).join(', ')}; ` : '';
         log(
-          `[${++done}/${jobs.length}] control ${name}: ${o.status === 'passed' ? 'passed' : o.status === 'error' ? 'RUN ERROR' : 'FALSE ALARM'} (${o.judged} judged${
+          `[${++done}/${planned}] control ${name}: ${o.status === 'passed' ? 'passed' : o.status === 'error' ? 'RUN ERROR' : 'FALSE ALARM'} (${what}${o.judged} judged${
             alarms ? `; ${alarms}` : ''
           }; ${tests}) ${fmtMs(o.durationMs)}`,
         );
+        if (!members) controlOutcomes.push(o);
+        else if (o.status === 'passed')
+          // each member passed: its outcome is the group's, saying with which others it ran
+          for (const c of members)
+            controlOutcomes.push({
+              ...o,
+              name: c.name,
+              area: c.area,
+              description: c.description,
+              allowedBy: c.allowedBy,
+              notes: [
+                ...o.notes,
+                `passed in one run (${name}) with ${members
+                  .filter((m) => m !== c)
+                  .map((m) => m.name)
+                  .join(', ')}`,
+              ],
+            });
+        else {
+          // which member the suite fails is told by each alone
+          log(`[${name}] ${o.status}: running its ${members.length} controls alone`);
+          for (const c of members) {
+            const one: Job = { kind: 'control', control: c };
+            selections.set(one, jobSelection(one, scope, suiteTests));
+            queue.push(one);
+          }
+          planned += members.length;
+        }
       }
       writeReports(false);
     });

@@ -10,7 +10,10 @@ import { operationIdsRewritten, rewriteTouchesErrorsOnly } from '../operations.j
 import type { FaultScope } from './judge.js';
 
 /** One run through the proxy: a fault or a control. */
-export type Job = { kind: 'fault'; fault: Fault } | { kind: 'control'; control: Control };
+export type Job =
+  | { kind: 'fault'; fault: Fault }
+  /** `members`: a group of controls run as one (control-groups.ts); `control` is their composition */
+  | { kind: 'control'; control: Control; members?: readonly Control[] };
 
 export function jobName(job: Job): string {
   return job.kind === 'fault' ? job.fault.name : job.control.name;
