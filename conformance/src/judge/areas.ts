@@ -24,11 +24,6 @@ export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-', 'SCHED
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
 export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [
   {
-    rule: 'bound_stays_bound',
-    requirements: ['BIND-003'],
-    why: 'a sequence (Bound, then the next read); no judge reads a sequence of bind statuses yet',
-  },
-  {
     rule: 'contents_against_file_size',
     requirements: ['FILE-010', 'FILE-002'],
     why: 'a sequence (Contents against the FileSize of another answer); judgeFileRecord takes the size as knowledge next',
