@@ -24,21 +24,6 @@ export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-', 'SCHED
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
 export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [
   {
-    rule: 'contents_against_file_size',
-    requirements: ['FILE-010', 'FILE-002'],
-    why: 'a sequence (Contents against the FileSize of another answer); judgeFileRecord takes the size as knowledge next',
-  },
-  {
-    rule: 'state_files_as_set_up',
-    requirements: ['FILE-002', 'FILE-006'],
-    why: "a provider state's files against what is read; judgeFileRecord takes them as knowledge next",
-  },
-  {
-    rule: 'linked_file_is_not_unlinked',
-    requirements: ['FILE-006'],
-    why: 'a sequence (Link/Upsert, then a read of the file)',
-  },
-  {
     rule: 'state_parent_lists_its_files',
     requirements: ['FILE-007'],
     why: 'a sequence shared with LINK-021: the link area',
