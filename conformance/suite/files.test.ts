@@ -17,7 +17,13 @@ import {
   needsNoParentInformation,
 } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
-import { ENTRY_DATE as TIMESTAMP, type FileOperation, judgeFileQueryRow, judgeFileRecord } from '../src/judge/file.js';
+import {
+  ENTRY_DATE as TIMESTAMP,
+  type FileOperation,
+  judgeAttachedListing,
+  judgeFileQueryRow,
+  judgeFileRecord,
+} from '../src/judge/file.js';
 import { findingOf } from '../src/judge/finding.js';
 import { expectFinding } from '../src/suite-api/findings.js';
 import type { FileParams, Permission } from './support/states.js';
@@ -470,13 +476,16 @@ conformance(
     });
     const p2 = await t.given('a record with files', { files: [{ fileName: 'p2-a.txt', contentsBase64: b64('p2a') }] });
     const orphan = await newFile(t, { fileName: 'nobody.txt', contentsBase64: b64('nobody') });
-    const sorted = (ids: unknown[]) => [...ids].sort();
-
     const l1 = await attached(t, p1.domain, p1.id, { columns: 'FileID,FileName', take: names.length });
-    expect(sorted(l1.map((x) => x.FileID)), `the ${names.length} files of ${p1.domain} ${p1.id}`).toEqual(
-      sorted(p1.fileIds),
+    expectFinding(
+      judgeAttachedListing(
+        l1.map((x) => x.FileID),
+        p1,
+      ),
+      'FILE-007',
+      `${p1.domain} ${p1.id}`,
     );
-    expect(sorted(l1.map((x) => x.FileName))).toEqual(names);
+    expect([...l1.map((x) => x.FileName)].sort()).toEqual(names);
     // without take: a page of the same files (its size is not documented), none twice
     const page = (await attached(t, p1.domain, p1.id, { columns: 'FileID' })).map((x) => x.FileID);
     expect(page.length, 'without take').toBeGreaterThan(0);
@@ -484,12 +493,20 @@ conformance(
     for (const id of page) expect(p1.fileIds, `file ${String(id)} without take`).toContain(id);
 
     const l2 = await attached(t, p2.domain, p2.id, { columns: 'FileID' });
-    expect(l2.map((x) => x.FileID)).toEqual(p2.fileIds);
+    expectFinding(
+      judgeAttachedListing(
+        l2.map((x) => x.FileID),
+        p2,
+      ),
+      'FILE-007',
+      `${p2.domain} ${p2.id}`,
+    );
     expect([...l1, ...l2].map((x) => x.FileID)).not.toContain(orphan.fileId);
 
     // a record without files lists none
     const bare = await t.given('a record with associations', { domain: p1.domain });
-    expect(await attached(t, bare.domain, bare.id, { columns: 'FileID' })).toEqual([]);
+    const none = (await attached(t, bare.domain, bare.id, { columns: 'FileID' })).map((x) => x.FileID);
+    expectFinding(judgeAttachedListing(none, { fileIds: [] }), 'FILE-007', `${bare.domain} ${bare.id}, without files`);
   },
 );
 
@@ -512,9 +529,15 @@ conformance(
       files: ['kept-a.txt', 'removed-b.txt', 'kept-c.txt'].map((n) => ({ fileName: n, contentsBase64: b64(n) })),
     });
     const [a, b, c] = p.fileIds;
-    const sorted = (ids: unknown[]) => [...ids].sort();
     const first = await attached(t, p.domain, p.id, { columns: 'FileID' });
-    expect(sorted(first.map((x) => x.FileID)), 'before the Remove: the three files').toEqual(sorted([a, b, c]));
+    expectFinding(
+      judgeAttachedListing(
+        first.map((x) => x.FileID),
+        p,
+      ),
+      'FILE-007',
+      'before the Remove',
+    );
     await t.needs('LINK-015', 'Link/Remove deletes the link of the file to the parent', async () => {
       const res = await t.links.remove({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: b! });
       expect(isRefusal(res), `Link/Remove is accepted: ${res.status} ${res.text.slice(0, 300)}`).toBe(false);
@@ -531,8 +554,8 @@ conformance(
         'Link/Query: no link of the file to the parent',
       ).toEqual([]);
     });
-    const after = await attached(t, p.domain, p.id, { columns: 'FileID' });
-    expect(sorted(after.map((x) => x.FileID)), 'after the Remove: the other two files only').toEqual(sorted([a, c]));
+    const after = (await attached(t, p.domain, p.id, { columns: 'FileID' })).map((x) => x.FileID);
+    expectFinding(judgeAttachedListing(after, { fileIds: [a!, c!] }), 'FILE-007', 'after the Remove: the other two');
   },
 );
 
@@ -565,10 +588,15 @@ conformance(
     // spec 4.3: "Files attached to the parent record `id` of domain `domain`", any custom domain (2.3.1)
     const f = await customParentFile(t, 'custom-parent-listed.txt');
     const rows = await attached(t, f.parentDomain!, f.parentId!, { columns: 'FileID,FileName' });
-    expect(
-      rows.map((x) => x.FileID),
-      `the one file of ${f.parentDomain} ${f.parentId}`,
-    ).toEqual([f.fileId]);
+    const what = `${f.parentDomain} ${f.parentId}`;
+    expectFinding(
+      judgeAttachedListing(
+        rows.map((x) => x.FileID),
+        { fileIds: [f.fileId] },
+      ),
+      'FILE-007',
+      what,
+    );
     expect(rows[0]!.FileName).toBe('custom-parent-listed.txt');
   },
 );
@@ -593,24 +621,19 @@ conformance(
         { fileName: 'twin-b.txt', contentsBase64: b64('twin b') },
       ],
     });
-    const sorted = (ids: unknown[]) => [...ids].sort();
     const twinDomain = p.twinDomain ?? t.notApplicable("provider state 'a record with files' gave no twinDomain");
     const own = (await attached(t, p.domain, p.id, { columns: 'FileID', take: 50 })).map((x) => x.FileID);
     const twin = (await attached(t, twinDomain, p.id, { columns: 'FileID', take: 50 })).map((x) => x.FileID);
     const twinIds = p.twinFileIds ?? [];
+    const ofOwn = judgeAttachedListing(own, { fileIds: p.fileIds, twinFileIds: twinIds }, `${p.domain} ${p.id}`);
+    const ofTwin = judgeAttachedListing(twin, { fileIds: twinIds, twinFileIds: p.fileIds }, `${twinDomain} ${p.id}`);
     // LINK-021's statement: neither lists a file of the other
-    expect(
-      own.filter((id) => twinIds.includes(id as number)),
-      `files of ${twinDomain} ${p.id} listed for ${p.domain}`,
-    ).toEqual([]);
-    expect(
-      twin.filter((id) => p.fileIds.includes(id as number)),
-      `files of ${p.domain} ${p.id} listed for ${twinDomain}`,
-    ).toEqual([]);
+    expectFinding(ofOwn, 'LINK-021');
+    expectFinding(ofTwin, 'LINK-021');
     // that each lists exactly its own files is FILE-007's (its own test): a step here
     await t.needs('FILE-007', 'the attached-files listing lists exactly the files linked to the parent', async () => {
-      expect(sorted(own), `files of ${p.domain} ${p.id}`).toEqual(sorted(p.fileIds));
-      expect(sorted(twin), `files of ${twinDomain} ${p.id}`).toEqual(sorted(twinIds));
+      expectFinding(ofOwn, 'FILE-007');
+      expectFinding(ofTwin, 'FILE-007');
     });
   },
 );

@@ -6,7 +6,7 @@
 // area adds its judge module here, its prefix to JUDGED_AREAS, and shrinks NOT_YET_JUDGED.
 import { BIND_STATUS_JUDGE } from './bind.js';
 import { COLUMN_KEYS_JUDGE } from './col.js';
-import { FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
+import { FILE_LISTING_JUDGE, FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
 import { SCHED_JUDGES } from './sched.js';
 
@@ -14,6 +14,7 @@ export const JUDGES: readonly JudgeEntry[] = [
   BIND_STATUS_JUDGE,
   FILE_RECORD_JUDGE,
   FILE_QUERY_ROW_JUDGE,
+  FILE_LISTING_JUDGE,
   COLUMN_KEYS_JUDGE,
   ...SCHED_JUDGES,
 ];
@@ -23,11 +24,6 @@ export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-', 'SCHED
 
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
 export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [
-  {
-    rule: 'state_parent_lists_its_files',
-    requirements: ['FILE-007'],
-    why: 'a sequence shared with LINK-021: the link area',
-  },
   { rule: 'pages_join_without_overlap', requirements: ['FILE-022'], why: 'shared with QRY-006: the query area' },
   {
     rule: 'pages_are_slices_of_the_whole',

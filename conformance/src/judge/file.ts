@@ -165,3 +165,28 @@ export function judgeFileQueryRow(r: Record<string, unknown>, known: FileKnowled
     ),
   ];
 }
+
+export const FILE_LISTING_JUDGE: JudgeEntry = { name: 'judgeAttachedListing', requirements: ['FILE-007', 'LINK-021'] };
+
+/** What the caller knows of a parent: the files linked to it, and its twin's (the same ID in another domain). */
+export interface ParentFiles {
+  fileIds: readonly number[];
+  twinFileIds?: readonly number[];
+}
+
+/**
+ * The FileIDs of a whole attached-files listing (every file on the page): none of the twin's
+ * (LINK-021, judged when the twin has files; when it fails, which files are listed is not judged
+ * past it), and exactly the parent's files, each once (FILE-007).
+ */
+export function judgeAttachedListing(listed: readonly unknown[], parent: ParentFiles, what = 'the parent'): Finding[] {
+  const twins = listed.filter((id) => parent.twinFileIds?.includes(id as number));
+  if (twins.length) return [f('LINK-021', false, `${what} lists its twin's file(s) ${show(twins)}`)];
+  const out = parent.twinFileIds?.length ? [f('LINK-021', true, `${what}: none of its twin's files`)] : [];
+  const sorted = (ids: readonly unknown[]) => JSON.stringify([...ids].sort());
+  const same = sorted(listed) === sorted(parent.fileIds);
+  const detail = same
+    ? `${what}: exactly its ${listed.length} file(s)`
+    : `${what} lists ${show(listed)}, where its files are ${show(parent.fileIds)}`;
+  return [...out, f('FILE-007', same, detail)];
+}

@@ -1,9 +1,15 @@
 // Sequence rules of files (spec 2.2, 5): Contents against the size another answer gave and the
 // token it needs, a provider state's files and a parent's listing, a linked file read back.
 import { requestedColumns } from '../judge/col.js';
-import { FILE_RECORD_JUDGE, type FileOperation, judgeFileRecord } from '../judge/file.js';
+import {
+  FILE_LISTING_JUDGE,
+  FILE_RECORD_JUDGE,
+  type FileOperation,
+  judgeAttachedListing,
+  judgeFileRecord,
+} from '../judge/file.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, judgedSequence, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, judgedSequence, type SequenceRule } from './rule.js';
 import { op } from './sequence-records.js';
 
 /** AUTH-003: Contents is returned to a caller authenticated with a token. */
@@ -127,14 +133,14 @@ export const stateFilesAsSetUp = judgedSequence([FILE_RECORD_JUDGE], {
 
 /**
  * FILE-007, LINK-021: the attached-files listing of a parent a provider state gave files lists
- * exactly those files; none of its twin's (the same ID in another domain).
+ * exactly those files; none of its twin's (the same ID in another domain): judge/file.ts.
  */
-export const stateParentListsItsFiles: SequenceRule = {
+export const stateParentListsItsFiles = judgedSequence([FILE_LISTING_JUDGE], {
   name: 'state_parent_lists_its_files',
   requirements: ['FILE-007', 'LINK-021'],
   description:
     'GET /api/{domain}/{id}/Files of a parent a provider state ("a record with files") created lists exactly the state\'s fileIds, none of its twin\'s (LINK-021); judged with FileID requested, no start offset, take at or above the count (or no take and fewer than 30 files), and no link write on a file since the setup',
-  judge(xs, ctx, emit) {
+  *findings(xs, ctx) {
     if (!ctx.states?.parents.length) return;
     const links = fileLinkWrites(xs);
     const q = ctx.bindings.query;
@@ -157,25 +163,10 @@ export const stateParentListsItsFiles: SequenceRule = {
       const idKey = bareKey(x, 'FileID');
       if (!idKey) continue;
       const got = rows.map((r) => (isObject(r) ? r[idKey] : undefined));
-      if (!got.every(isInt)) continue;
-      const twins = got.filter((g) => p.twinFileIds.includes(g as number));
-      if (twins.length) {
-        emit(['LINK-021'], false, `${domain} ${id} (${p.setup.source}) lists its twin's file(s) ${show(twins)}`, [x]);
-        continue;
-      }
-      if (p.twinFileIds.length) emit(['LINK-021'], true, `${domain} ${id}: none of its twin's files`, [x]);
-      const same = got.length === p.fileIds.length && p.fileIds.every((f) => got.includes(f));
-      emit(
-        ['FILE-007'],
-        same,
-        same
-          ? `${domain} ${id}: exactly its ${p.fileIds.length} file(s)`
-          : `${domain} ${id} (${p.setup.source}) lists ${show(got)}, where the state linked ${show(p.fileIds)}${take !== undefined ? ` (take ${take})` : ''}`,
-        [x],
-      );
+      if (got.every(isInt)) yield [judgeAttachedListing(got, p, `${domain} ${id} (${p.setup.source})`), [x]];
     }
   },
-};
+});
 
 /**
  * FILE-006: after a successful Link/Upsert with a File child, that file has a parent link, so a
