@@ -25,6 +25,7 @@ import {
   judgeFileRecord,
 } from '../src/judge/file.js';
 import { findingOf } from '../src/judge/finding.js';
+import { judgeSingleRead } from '../src/judge/rec.js';
 import { expectFinding } from '../src/suite-api/findings.js';
 import type { FileParams, Permission } from './support/states.js';
 
@@ -672,9 +673,8 @@ conformance(
       const res = await get(t, `/api/File/${f.fileId}`, q);
       expect(res.status).toBe(200);
       const body = res.json as FileEnvelope;
-      expect(body.Domain).toBe('File');
-      expect(body.Id).toBe(f.fileId);
-      expect(typeof body.Record).toBe('object');
+      const read = { operationId: 'getFile', pathParams: { id: f.fileId }, status: 200, body };
+      expectFinding(judgeSingleRead(read), 'FILE-009', `GET /api/File/${f.fileId}`);
       // the record is the file: its name there is the column rule's (COL-001 asked, COL-002 not), a step
       await t.needs(q.columns ? 'COL-001' : 'COL-002', 'the record holds the file’s columns', async () =>
         expect(body.Record.FileName).toBe('env.txt'),

@@ -8,6 +8,7 @@ import { BIND_STATUS_JUDGE } from './bind.js';
 import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_LISTING_JUDGE, FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
+import { SINGLE_READ_JUDGE } from './rec.js';
 import { SCHED_JUDGES } from './sched.js';
 
 export const JUDGES: readonly JudgeEntry[] = [
@@ -16,6 +17,7 @@ export const JUDGES: readonly JudgeEntry[] = [
   FILE_QUERY_ROW_JUDGE,
   FILE_LISTING_JUDGE,
   COLUMN_KEYS_JUDGE,
+  SINGLE_READ_JUDGE,
   ...SCHED_JUDGES,
 ];
 
@@ -32,7 +34,6 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
   },
   { rule: 'empty_column_suppression', requirements: ['FILE-023'], why: 'shared with QRY-011, QRY-012: the query area' },
   { rule: 'total_count', requirements: ['FILE-024'], why: 'shared with QRY-014, QRY-015: the query area' },
-  { rule: 'single_read_envelope', requirements: ['FILE-009'], why: 'shared with REC-001: the records area' },
   {
     rule: 'write_then_read',
     requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],

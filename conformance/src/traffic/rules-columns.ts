@@ -1,6 +1,7 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
 import { atPath } from '../model/bindings.js';
 import { COLUMN_KEYS_JUDGE, hasDuplicateKeys, judgeColumnKeys, requestedColumns } from '../judge/col.js';
+import { SINGLE_READ_JUDGE, judgeSingleRead } from '../judge/rec.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import {
   boolParam,
@@ -329,30 +330,16 @@ export function sortVerdict(
   return judged ? { requirements, judged } : undefined;
 }
 
-/** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID). */
-const recordEnvelope: ExchangeRule = {
+/** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID): judge/rec.ts. */
+const recordEnvelope = judgedRule([SINGLE_READ_JUDGE], {
   name: 'single_read_envelope',
-  requirements: ['REC-001', 'FILE-009'],
   description:
     'GET /api/{domain}/{id} answers Record (an object), Domain (the domain of the path) and Id (the ID of the path)',
-  judge(x, _ctx, emit) {
-    const o = op(x);
-    if ((o !== 'getRecord' && o !== 'getFile') || !ok200(x)) return;
-    const j = x.json as { Record?: unknown; Domain?: unknown; Id?: unknown };
-    const domain = o === 'getFile' ? 'File' : x.operation!.pathParams.domain;
-    const idText = x.operation!.pathParams.id;
-    if (!/^[1-9]\d{0,14}$/.test(idText ?? '')) return;
-    const req = o === 'getFile' ? 'FILE-009' : 'REC-001';
-    const good = typeof j.Record === 'object' && j.Record !== null && j.Domain === domain && j.Id === Number(idText);
-    emit(
-      [req],
-      good,
-      good
-        ? `Record, Domain ${domain}, Id ${idText}`
-        : `expected Domain ${show(domain)} and Id ${idText}, got Domain ${show(j.Domain)}, Id ${show(j.Id)}`,
-    );
-  },
-};
+  findings: (x) =>
+    (op(x) === 'getRecord' || op(x) === 'getFile') && ok200(x)
+      ? judgeSingleRead({ ...x.operation!, status: x.status, body: x.json })
+      : [],
+});
 
 export const COLUMN_RULES: readonly ExchangeRule[] = [
   columnsAreKeys,
