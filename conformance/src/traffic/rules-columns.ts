@@ -1,6 +1,7 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
 import { atPath } from '../model/bindings.js';
 import { COLUMN_KEYS_JUDGE, hasDuplicateKeys, judgeColumnKeys, requestedColumns } from '../judge/col.js';
+import { TOTAL_COUNT_JUDGE, judgeTotalCount } from '../judge/query.js';
 import { SINGLE_READ_JUDGE, judgeSingleRead } from '../judge/rec.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import {
@@ -185,46 +186,22 @@ const noSuppressionByDefault: ExchangeRule = {
   },
 };
 
-/** QRY-014, QRY-015: the total count is there exactly when asked for, and consistent with the page. */
-const totalCountRule: ExchangeRule = {
+/** QRY-014, QRY-015, FILE-024: the total count is there exactly when asked for, and consistent with the page: judge/query.ts. */
+const totalCountRule = judgedRule([TOTAL_COUNT_JUDGE], {
   name: 'total_count',
-  requirements: ['QRY-014', 'QRY-015', 'FILE-024'],
   description:
-    'without the total-count parameter no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page (on the file query too)',
-  judge(x, ctx, emit0) {
-    if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
-    const emit: typeof emit0 = (reqs, ok, msg) => emit0(op(x) === 'queryFiles' ? [...reqs, 'FILE-024'] : reqs, ok, msg);
-    const list = listOf(x);
-    if (!list) return;
-    const asked = boolParam(x.query, ctx.bindings.query.includeTotalCount);
-    const where = ctx.bindings.totalCountHeader
-      ? `header ${ctx.bindings.totalCountHeader}`
-      : ctx.bindings.totalCountField;
-    const total = totalCount(x, ctx);
-    if (!x.query.has(ctx.bindings.query.includeTotalCount))
-      return emit(
-        ['QRY-015'],
-        total === undefined,
-        total === undefined
-          ? 'no total count asked, none given'
-          : `no total count asked, yet ${where} is ${show(total)}`,
-      );
-    if (asked !== true) return;
-    if (!isInt(total) || total < 0)
-      return emit(['QRY-014'], false, `total count asked for, ${where} is ${show(total)}`);
+    'without the total-count parameter (or with it false) no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page (on the file query too)',
+  findings(x, ctx) {
+    const list = QUERY_OPS.has(op(x)) && ok200(x) ? listOf(x) : undefined;
+    const param = ctx.bindings.query.includeTotalCount;
+    const asked = boolParam(x.query, param);
+    // a parameter that is neither true nor false asks for what the spec does not say
+    if (!list || (x.query.has(param) && asked === undefined)) return [];
     const skip = intParam(x.query, ctx.bindings.query.skip) ?? 0;
-    const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
-    if (list.length > 0 && total < skip + list.length)
-      return emit(['QRY-014'], false, `total count ${total} is less than skip ${skip} + ${list.length} records shown`);
-    if (list.length > 0 && list.length < take && total !== skip + list.length)
-      return emit(
-        ['QRY-014'],
-        false,
-        `a short page (${list.length} of ${take}) at skip ${skip}, yet the total count is ${total}`,
-      );
-    emit(['QRY-014'], true, `total count ${total} with ${list.length} records at skip ${skip}`);
+    const take = intParam(x.query, 'take') ?? 30;
+    return judgeTotalCount({ operationId: op(x), asked, total: totalCount(x, ctx), skip, take, shown: list.length });
   },
-};
+});
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 

@@ -7,7 +7,10 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import type { Finding } from '../../src/judge/finding.js';
+import { judgeTotalCount } from '../../src/judge/query.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
+import { expectFinding } from '../../src/suite-api/findings.js';
 import { seededRandom } from './pairwise.js';
 import { type Ctx, type Q, enc, findInQuery, get, judgedAlone, listOf, MAX_TAKE, needsMaximumTake } from './request.js';
 
@@ -72,7 +75,7 @@ export function only(t: Ctx, recs: Records): Q {
 const totalCounts = new WeakMap<object, unknown>();
 
 /** The total count that came with `body` (a listBody result); undefined when there was none. */
-export function totalCountOf(body: ListBody): unknown {
+function totalCountOf(body: ListBody): unknown {
   return totalCounts.get(body);
 }
 
@@ -408,20 +411,30 @@ export async function expectSuppressionDropsEmpty(t: Ctx, recs: Records): Promis
   }
 }
 
+/** The total-count judge's findings on the page `body` of `recs`'s query read with `q` (`count`: how many it selects). */
+export function countFound(t: Ctx, recs: Records, q: Q, body: ListBody, count?: number): Finding[] {
+  const b = t.bindings.query;
+  const operationId = recs.domain === 'File' ? 'queryFiles' : 'queryRecords';
+  const [skip, take, asked] = [Number(q[b.skip] ?? 0), Number(q.take ?? 30), q[b.includeTotalCount] as boolean];
+  return judgeTotalCount({ operationId, asked, total: totalCountOf(body), skip, take, shown: body.List.length }, count);
+}
+
 /** With total count on, the count of all matching records is there on every page; off by default. */
 export async function expectTotalCount(t: Ctx, recs: Records, pageSize: number): Promise<void> {
   const n = recs.ids.length;
   // the count is judged against the state's set: reading that set is a step (expectStateRows)
   await rowsOf(t, recs, [recs.sortField]);
   for (const skip of [0, pageSize]) {
-    const body = await listBody(t, queryPath(recs), {
+    const q = {
       ...only(t, recs),
       columns: recs.sortField,
       take: pageSize,
       [t.bindings.query.skip]: skip,
       [t.bindings.query.includeTotalCount]: true,
-    });
+    };
+    const body = await listBody(t, queryPath(recs), q);
     expect(body.List, `page at ${skip}`).toHaveLength(Math.min(pageSize, n - skip));
-    expect(totalCountOf(body), `total count (page at ${skip})`).toBe(n);
+    const found = countFound(t, recs, q, body, n);
+    expectFinding(found, recs.domain === 'File' ? 'FILE-024' : 'QRY-014', `total count (page at ${skip})`);
   }
 }
