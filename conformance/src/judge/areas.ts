@@ -8,7 +8,7 @@ import { BIND_STATUS_JUDGE } from './bind.js';
 import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_LISTING_JUDGE, FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
-import { TOTAL_COUNT_JUDGE } from './query.js';
+import { SUPPRESSION_JUDGE, TOTAL_COUNT_JUDGE } from './query.js';
 import { SINGLE_READ_JUDGE } from './rec.js';
 import { SCHED_JUDGES } from './sched.js';
 
@@ -19,6 +19,7 @@ export const JUDGES: readonly JudgeEntry[] = [
   FILE_LISTING_JUDGE,
   COLUMN_KEYS_JUDGE,
   SINGLE_READ_JUDGE,
+  SUPPRESSION_JUDGE,
   TOTAL_COUNT_JUDGE,
   ...SCHED_JUDGES,
 ];
@@ -34,7 +35,6 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
     requirements: ['FILE-022'],
     why: 'shared with QRY-006, QRY-007: the query area',
   },
-  { rule: 'empty_column_suppression', requirements: ['FILE-023'], why: 'shared with QRY-011, QRY-012: the query area' },
   {
     rule: 'write_then_read',
     requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],

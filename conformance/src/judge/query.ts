@@ -1,8 +1,9 @@
-// QRY-014, QRY-015 and FILE-024: the total count of a query page (spec 4.2; File/Query takes the
-// rule, 4.3). The suite asserts these findings on the pages it reads (conformance/suite/query.test.ts,
-// files.test.ts, support/records-query.ts) and the traffic rule total_count emits them for every
-// recorded query (traffic/rules-columns.ts). What the caller knows of the selection (how many
-// records the query selects, a provider state's set) comes in as `count`; without it the judge
+// The query rules a page shows (spec 4.2; File/Query takes them, 4.3): empty-column suppression
+// (QRY-011, QRY-012, FILE-023) and the total count (QRY-014, QRY-015, FILE-024). The suite asserts
+// these findings on the pages it reads (conformance/suite/query.test.ts, files.test.ts,
+// support/records-query.ts, the query oracle) and the traffic rules empty_column_suppression and
+// total_count emit them for every recorded query (traffic/rules-columns.ts). What the caller knows
+// of the selection (how many records the query selects) comes in as `count`; without it the judge
 // decides what the page alone shows.
 import { type Finding, type JudgeEntry, show } from './finding.js';
 
@@ -51,4 +52,39 @@ export function judgeTotalCount(p: CountedPage, count?: number): Finding[] {
   if (shown > 0 && shown < take && total !== skip + shown)
     return of('QRY-014', false, `a short page (${shown} of ${take}) at skip ${skip}, yet the total count is ${total}`);
   return of('QRY-014', true, `total count ${total} with ${shown} records at skip ${skip}`);
+}
+
+export const SUPPRESSION_JUDGE: JudgeEntry = {
+  name: 'judgeSuppression',
+  requirements: ['QRY-011', 'QRY-012', 'FILE-023'],
+};
+
+/**
+ * A page answered with empty-column suppression on, to a `columns` list of `keys` (each once): a
+ * column is in every record or in none (QRY-012), one null in every record is left out (QRY-011),
+ * one with a value somewhere is kept, nulls included (QRY-012). On File/Query each finding is
+ * FILE-023's too. An empty page shows nothing.
+ */
+export function judgeSuppression(
+  operationId: string,
+  keys: readonly string[],
+  records: ReadonlyArray<Record<string, unknown>>,
+): Finding[] {
+  const out: Finding[] = [];
+  const add = (requirement: string, ok: boolean, detail: string) => {
+    for (const r of [requirement, ...(operationId === 'queryFiles' ? ['FILE-023'] : [])])
+      out.push({ requirement: r, ok, detail });
+  };
+  if (records.length === 0) return out;
+  const having = keys.map((k) => records.filter((r) => k in r).length);
+  const partly = keys.find((_, i) => having[i]! > 0 && having[i]! < records.length);
+  if (partly !== undefined)
+    add('QRY-012', false, `column ${partly} is in ${having[keys.indexOf(partly)]} of ${records.length} records`);
+  const kept = keys.filter((_, i) => having[i] === records.length);
+  const empty = kept.find((k) => records.every((r) => r[k] === null));
+  if (empty !== undefined) add('QRY-011', false, `column ${empty} is null in every record yet not omitted`);
+  else if (having.includes(0)) add('QRY-011', true, 'columns null everywhere omitted, the others kept');
+  if (partly === undefined && kept.some((k) => records.some((r) => r[k] === null)))
+    add('QRY-012', true, 'a column with a value in some records kept in all, nulls included');
+  return out;
 }

@@ -1,7 +1,7 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
 import { atPath } from '../model/bindings.js';
 import { COLUMN_KEYS_JUDGE, hasDuplicateKeys, judgeColumnKeys, requestedColumns } from '../judge/col.js';
-import { TOTAL_COUNT_JUDGE, judgeTotalCount } from '../judge/query.js';
+import { SUPPRESSION_JUDGE, TOTAL_COUNT_JUDGE, judgeSuppression, judgeTotalCount } from '../judge/query.js';
 import { SINGLE_READ_JUDGE, judgeSingleRead } from '../judge/rec.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import {
@@ -130,41 +130,23 @@ const takeN: ExchangeRule = {
   },
 };
 
-/** QRY-011, QRY-012: with suppression on, a column is omitted from every record or kept in every record, and kept only with a value somewhere. */
-const suppression: ExchangeRule = {
+/** QRY-011, QRY-012, FILE-023: with suppression on, a column is in every record or none, kept only with a value: judge/query.ts. */
+const suppression = judgedRule([SUPPRESSION_JUDGE], {
   name: 'empty_column_suppression',
-  requirements: ['QRY-011', 'QRY-012', 'FILE-023'],
   description:
     'with empty-column suppression on, a requested column is in every record or in none, and a column kept holds a value in at least one record (on the file query too)',
-  judge(x, ctx, emit) {
-    if (!QUERY_OPS.has(op(x)) || !ok200(x) || !suppressing(x, ctx)) return;
-    const cols = requestedColumns(x.query.get('columns'));
-    const records = recordsOf(x);
-    if (!cols || hasDuplicateKeys(cols) || records.length === 0) return;
-    const files = op(x) === 'queryFiles' ? ['FILE-023'] : [];
-    let kept = false;
-    let omitted = false;
-    for (const c of cols) {
-      const having = records.filter((r) => c.key in r);
-      if (having.length > 0 && having.length < records.length)
-        return emit(
-          ['QRY-012', ...files],
-          false,
-          `column ${c.key} is in ${having.length} of ${records.length} records`,
-        );
-      if (having.length === 0) {
-        omitted = true;
-        continue;
-      }
-      const values = records.map((r) => r[c.key]);
-      if (values.every((v) => v === null))
-        return emit(['QRY-011', ...files], false, `column ${c.key} is null in every record yet not omitted`);
-      if (values.some((v) => v === null)) kept = true;
-    }
-    if (omitted) emit(['QRY-011', ...files], true, 'columns null everywhere omitted, the others kept');
-    if (kept) emit(['QRY-012', ...files], true, 'a column with a value in some records kept in all, nulls included');
+  findings(x, ctx) {
+    const cols =
+      QUERY_OPS.has(op(x)) && ok200(x) && suppressing(x, ctx) ? requestedColumns(x.query.get('columns')) : undefined;
+    // a key asked twice may be answered once: which of the two is not shown
+    if (!cols || hasDuplicateKeys(cols)) return [];
+    return judgeSuppression(
+      op(x),
+      cols.map((c) => c.key),
+      recordsOf(x),
+    );
   },
-};
+});
 
 /** QRY-013: suppression is off by default: a requested column null everywhere is still there. */
 const noSuppressionByDefault: ExchangeRule = {

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import type { Finding } from '../../src/judge/finding.js';
-import { judgeTotalCount } from '../../src/judge/query.js';
+import { judgeSuppression, judgeTotalCount } from '../../src/judge/query.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { expectFinding } from '../../src/suite-api/findings.js';
 import { seededRandom } from './pairwise.js';
@@ -386,10 +386,9 @@ export async function expectSuppressionKeepsSparse(t: Ctx, recs: Records): Promi
     });
     const what = `suppression on, sort ${sort ?? '(none)'}`;
     await expectStateRows(t, recs, rows, what);
-    for (const row of rows) {
-      expect(row, `${what}: the partly filled column is kept on every record`).toHaveProperty(recs.sometimesNullField);
-      expect(row, `${what}: the all-null column is dropped`).not.toHaveProperty(recs.allNullField);
-    }
+    const found = suppressionFound(recs, [recs.sortField, recs.sometimesNullField, recs.allNullField], rows);
+    expectFinding(found, recs.domain === 'File' ? 'FILE-023' : 'QRY-012', `${what}: the partly filled column`);
+    expectFinding(found, recs.domain === 'File' ? 'FILE-023' : 'QRY-011', `${what}: the all-null column`);
     expect(
       rows.filter((r) => r[recs.sometimesNullField] !== null),
       `${what}: its one value`,
@@ -405,11 +404,14 @@ export async function expectSuppressionDropsEmpty(t: Ctx, recs: Records): Promis
     [t.bindings.query.excludeEmptyColumns]: true,
   });
   await expectStateRows(t, recs, rows);
-  for (const row of rows) {
-    expect(row).not.toHaveProperty(recs.allNullField);
-    expect(row).toHaveProperty(recs.sortField);
-  }
+  const found = suppressionFound(recs, [recs.sortField, recs.allNullField], rows);
+  expectFinding(found, recs.domain === 'File' ? 'FILE-023' : 'QRY-011', 'the all-null column');
+  for (const row of rows) expect(row).toHaveProperty(recs.sortField);
 }
+
+/** The suppression judge's findings on the rows of `recs`'s query asked for the columns `keys`. */
+const suppressionFound = (recs: Records, keys: string[], rows: Row[]) =>
+  judgeSuppression(recs.domain === 'File' ? 'queryFiles' : 'queryRecords', keys, rows);
 
 /** The total-count judge's findings on the page `body` of `recs`'s query read with `q` (`count`: how many it selects). */
 export function countFound(t: Ctx, recs: Records, q: Q, body: ListBody, count?: number): Finding[] {
