@@ -456,6 +456,17 @@ conformance(
   },
 );
 
+/** An attached-files listing (with FileID) lists exactly the files `fileIds` (FILE-007, judge/file.ts). */
+const expectListed = (rows: Array<{ FileID?: unknown }>, fileIds: number[], what: string) =>
+  expectFinding(
+    judgeAttachedListing(
+      rows.map((x) => x.FileID),
+      { fileIds },
+    ),
+    'FILE-007',
+    what,
+  );
+
 conformance(
   {
     id: 'files.attached-listing-exact',
@@ -478,14 +489,7 @@ conformance(
     const p2 = await t.given('a record with files', { files: [{ fileName: 'p2-a.txt', contentsBase64: b64('p2a') }] });
     const orphan = await newFile(t, { fileName: 'nobody.txt', contentsBase64: b64('nobody') });
     const l1 = await attached(t, p1.domain, p1.id, { columns: 'FileID,FileName', take: names.length });
-    expectFinding(
-      judgeAttachedListing(
-        l1.map((x) => x.FileID),
-        p1,
-      ),
-      'FILE-007',
-      `${p1.domain} ${p1.id}`,
-    );
+    expectListed(l1, p1.fileIds, `${p1.domain} ${p1.id}`);
     expect([...l1.map((x) => x.FileName)].sort()).toEqual(names);
     // without take: a page of the same files (its size is not documented), none twice
     const page = (await attached(t, p1.domain, p1.id, { columns: 'FileID' })).map((x) => x.FileID);
@@ -494,20 +498,12 @@ conformance(
     for (const id of page) expect(p1.fileIds, `file ${String(id)} without take`).toContain(id);
 
     const l2 = await attached(t, p2.domain, p2.id, { columns: 'FileID' });
-    expectFinding(
-      judgeAttachedListing(
-        l2.map((x) => x.FileID),
-        p2,
-      ),
-      'FILE-007',
-      `${p2.domain} ${p2.id}`,
-    );
+    expectListed(l2, p2.fileIds, `${p2.domain} ${p2.id}`);
     expect([...l1, ...l2].map((x) => x.FileID)).not.toContain(orphan.fileId);
 
     // a record without files lists none
     const bare = await t.given('a record with associations', { domain: p1.domain });
-    const none = (await attached(t, bare.domain, bare.id, { columns: 'FileID' })).map((x) => x.FileID);
-    expectFinding(judgeAttachedListing(none, { fileIds: [] }), 'FILE-007', `${bare.domain} ${bare.id}, without files`);
+    expectListed(await attached(t, bare.domain, bare.id, { columns: 'FileID' }), [], `${bare.domain} ${bare.id}`);
   },
 );
 
@@ -531,14 +527,7 @@ conformance(
     });
     const [a, b, c] = p.fileIds;
     const first = await attached(t, p.domain, p.id, { columns: 'FileID' });
-    expectFinding(
-      judgeAttachedListing(
-        first.map((x) => x.FileID),
-        p,
-      ),
-      'FILE-007',
-      'before the Remove',
-    );
+    expectListed(first, p.fileIds, 'before the Remove');
     await t.needs('LINK-015', 'Link/Remove deletes the link of the file to the parent', async () => {
       const res = await t.links.remove({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: b! });
       expect(isRefusal(res), `Link/Remove is accepted: ${res.status} ${res.text.slice(0, 300)}`).toBe(false);
@@ -555,8 +544,7 @@ conformance(
         'Link/Query: no link of the file to the parent',
       ).toEqual([]);
     });
-    const after = (await attached(t, p.domain, p.id, { columns: 'FileID' })).map((x) => x.FileID);
-    expectFinding(judgeAttachedListing(after, { fileIds: [a!, c!] }), 'FILE-007', 'after the Remove: the other two');
+    expectListed(await attached(t, p.domain, p.id, { columns: 'FileID' }), [a!, c!], 'after the Remove: the other two');
   },
 );
 
@@ -589,15 +577,7 @@ conformance(
     // spec 4.3: "Files attached to the parent record `id` of domain `domain`", any custom domain (2.3.1)
     const f = await customParentFile(t, 'custom-parent-listed.txt');
     const rows = await attached(t, f.parentDomain!, f.parentId!, { columns: 'FileID,FileName' });
-    const what = `${f.parentDomain} ${f.parentId}`;
-    expectFinding(
-      judgeAttachedListing(
-        rows.map((x) => x.FileID),
-        { fileIds: [f.fileId] },
-      ),
-      'FILE-007',
-      what,
-    );
+    expectListed(rows, [f.fileId], `${f.parentDomain} ${f.parentId}`);
     expect(rows[0]!.FileName).toBe('custom-parent-listed.txt');
   },
 );
