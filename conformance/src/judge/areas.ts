@@ -8,6 +8,7 @@ import { BIND_STATUS_JUDGE } from './bind.js';
 import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_LISTING_JUDGE, FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
+import { PAGES_JUDGE } from './pages.js';
 import { SUPPRESSION_JUDGE, TOTAL_COUNT_JUDGE } from './query.js';
 import { SINGLE_READ_JUDGE } from './rec.js';
 import { SCHED_JUDGES } from './sched.js';
@@ -19,6 +20,7 @@ export const JUDGES: readonly JudgeEntry[] = [
   FILE_LISTING_JUDGE,
   COLUMN_KEYS_JUDGE,
   SINGLE_READ_JUDGE,
+  PAGES_JUDGE,
   SUPPRESSION_JUDGE,
   TOTAL_COUNT_JUDGE,
   ...SCHED_JUDGES,
@@ -29,12 +31,6 @@ export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-', 'SCHED
 
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
 export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [
-  { rule: 'pages_join_without_overlap', requirements: ['FILE-022'], why: 'shared with QRY-006: the query area' },
-  {
-    rule: 'pages_are_slices_of_the_whole',
-    requirements: ['FILE-022'],
-    why: 'shared with QRY-006, QRY-007: the query area',
-  },
   {
     rule: 'write_then_read',
     requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],

@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
 import type { Finding } from '../../src/judge/finding.js';
+import { type Page, judgePages } from '../../src/judge/pages.js';
 import { judgeSuppression, judgeTotalCount } from '../../src/judge/query.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
 import { expectFinding } from '../../src/suite-api/findings.js';
@@ -245,8 +246,16 @@ export async function expectPages(
   order: OrderRequirement = 'QRY-008',
 ): Promise<void> {
   // on the file query, its own requirement states that it takes the domain query's offset and sort
-  const rules = path === '/api/File/Query' ? fileQueryRules(order) : { offset: 'QRY-006', order };
+  const file = path === '/api/File/Query';
+  const rules = file ? fileQueryRules(order) : { offset: 'QRY-006', order };
   const own = new Set(expected.map((v) => JSON.stringify(v)));
+  // a page is its slice of the whole ordered set (judge/pages.ts), under the offset's rule
+  const expectSlice = (p: Page, msg: string) =>
+    expectFinding(
+      judgePages(file ? 'queryFiles' : 'queryRecords', [p], { whole: expected }),
+      file ? 'FILE-022' : 'QRY-006',
+      msg,
+    );
   for (let k = 0; k < expected.length; k += size) {
     const page = (await list(t, path, { ...q, take: size, [t.bindings.query.skip]: k })).map(pick);
     await needsOnlyOwnRows(t, page, own);
@@ -259,14 +268,14 @@ export async function expectPages(
         ? (await list(t, path, { ...q, take: expected.length, [t.bindings.query.skip]: 0 })).map(pick)
         : undefined;
     const rule = pageRule({ page, want, expected, offset: k, take: size, whole }, rules);
-    if (rule) judgedAlone(rule, msg, () => expect(page, msg).toEqual(want));
-    else expect(page, msg).toEqual(want);
+    const slice = () => expectSlice({ skip: k, take: size, keys: page }, msg);
+    if (rule) judgedAlone(rule, msg, slice);
+    else slice();
   }
-  const beyond = await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length });
-  await needsOnlyOwnRows(t, beyond.map(pick), own);
-  judgedAlone(rules.offset, `${what}: offset ${expected.length} is past the end`, () =>
-    expect(beyond, `${what}: offset ${expected.length} is past the end`).toEqual([]),
-  );
+  const beyond = (await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length })).map(pick);
+  await needsOnlyOwnRows(t, beyond, own);
+  const end = `${what}: offset ${expected.length} is past the end`;
+  judgedAlone(rules.offset, end, () => expectSlice({ skip: expected.length, take: size, keys: beyond }, end));
 }
 
 /**
