@@ -15,6 +15,7 @@ import {
   expectErrorStatus,
   expectNotBound,
   expectNeverBound,
+  expectStaysBound,
   queueBind,
   settled,
   type BindStatus,
@@ -59,8 +60,7 @@ conformance(
     await queueBind(t, p.proposalId);
     const s = await settled(t, p.proposalId);
     expectBound(s, p.memberId);
-    // The details stay once bound.
-    expect(await bindStatus(t, p.proposalId)).toEqual(s);
+    expectStaysBound(s, await bindStatus(t, p.proposalId));
     expectNotBound(await bindStatus(t, twin.proposalId));
   },
 );

@@ -17,8 +17,15 @@ import {
   needsNoParentInformation,
 } from './support/request.js';
 import type { components } from '../../spec/generated/openapi.js';
-import { ENTRY_DATE as TIMESTAMP, type FileOperation, judgeFileQueryRow, judgeFileRecord } from '../src/judge/file.js';
+import {
+  ENTRY_DATE as TIMESTAMP,
+  type FileOperation,
+  judgeAttachedListing,
+  judgeFileQueryRow,
+  judgeFileRecord,
+} from '../src/judge/file.js';
 import { findingOf } from '../src/judge/finding.js';
+import { judgeSingleRead } from '../src/judge/rec.js';
 import { expectFinding } from '../src/suite-api/findings.js';
 import type { FileParams, Permission } from './support/states.js';
 
@@ -34,7 +41,7 @@ import {
   listBody,
   only,
   queryPath,
-  totalCountOf,
+  countFound,
 } from './support/records-query.js';
 import {
   type Upload,
@@ -449,6 +456,17 @@ conformance(
   },
 );
 
+/** An attached-files listing (with FileID) lists exactly the files `fileIds` (FILE-007, judge/file.ts). */
+const expectListed = (rows: Array<{ FileID?: unknown }>, fileIds: number[], what: string) =>
+  expectFinding(
+    judgeAttachedListing(
+      rows.map((x) => x.FileID),
+      { fileIds },
+    ),
+    'FILE-007',
+    what,
+  );
+
 conformance(
   {
     id: 'files.attached-listing-exact',
@@ -470,13 +488,9 @@ conformance(
     });
     const p2 = await t.given('a record with files', { files: [{ fileName: 'p2-a.txt', contentsBase64: b64('p2a') }] });
     const orphan = await newFile(t, { fileName: 'nobody.txt', contentsBase64: b64('nobody') });
-    const sorted = (ids: unknown[]) => [...ids].sort();
-
     const l1 = await attached(t, p1.domain, p1.id, { columns: 'FileID,FileName', take: names.length });
-    expect(sorted(l1.map((x) => x.FileID)), `the ${names.length} files of ${p1.domain} ${p1.id}`).toEqual(
-      sorted(p1.fileIds),
-    );
-    expect(sorted(l1.map((x) => x.FileName))).toEqual(names);
+    expectListed(l1, p1.fileIds, `${p1.domain} ${p1.id}`);
+    expect([...l1.map((x) => x.FileName)].sort()).toEqual(names);
     // without take: a page of the same files (its size is not documented), none twice
     const page = (await attached(t, p1.domain, p1.id, { columns: 'FileID' })).map((x) => x.FileID);
     expect(page.length, 'without take').toBeGreaterThan(0);
@@ -484,12 +498,12 @@ conformance(
     for (const id of page) expect(p1.fileIds, `file ${String(id)} without take`).toContain(id);
 
     const l2 = await attached(t, p2.domain, p2.id, { columns: 'FileID' });
-    expect(l2.map((x) => x.FileID)).toEqual(p2.fileIds);
+    expectListed(l2, p2.fileIds, `${p2.domain} ${p2.id}`);
     expect([...l1, ...l2].map((x) => x.FileID)).not.toContain(orphan.fileId);
 
     // a record without files lists none
     const bare = await t.given('a record with associations', { domain: p1.domain });
-    expect(await attached(t, bare.domain, bare.id, { columns: 'FileID' })).toEqual([]);
+    expectListed(await attached(t, bare.domain, bare.id, { columns: 'FileID' }), [], `${bare.domain} ${bare.id}`);
   },
 );
 
@@ -512,9 +526,8 @@ conformance(
       files: ['kept-a.txt', 'removed-b.txt', 'kept-c.txt'].map((n) => ({ fileName: n, contentsBase64: b64(n) })),
     });
     const [a, b, c] = p.fileIds;
-    const sorted = (ids: unknown[]) => [...ids].sort();
     const first = await attached(t, p.domain, p.id, { columns: 'FileID' });
-    expect(sorted(first.map((x) => x.FileID)), 'before the Remove: the three files').toEqual(sorted([a, b, c]));
+    expectListed(first, p.fileIds, 'before the Remove');
     await t.needs('LINK-015', 'Link/Remove deletes the link of the file to the parent', async () => {
       const res = await t.links.remove({ parentDomain: p.domain, parentId: p.id, childDomain: 'File', childId: b! });
       expect(isRefusal(res), `Link/Remove is accepted: ${res.status} ${res.text.slice(0, 300)}`).toBe(false);
@@ -531,8 +544,7 @@ conformance(
         'Link/Query: no link of the file to the parent',
       ).toEqual([]);
     });
-    const after = await attached(t, p.domain, p.id, { columns: 'FileID' });
-    expect(sorted(after.map((x) => x.FileID)), 'after the Remove: the other two files only').toEqual(sorted([a, c]));
+    expectListed(await attached(t, p.domain, p.id, { columns: 'FileID' }), [a!, c!], 'after the Remove: the other two');
   },
 );
 
@@ -565,10 +577,7 @@ conformance(
     // spec 4.3: "Files attached to the parent record `id` of domain `domain`", any custom domain (2.3.1)
     const f = await customParentFile(t, 'custom-parent-listed.txt');
     const rows = await attached(t, f.parentDomain!, f.parentId!, { columns: 'FileID,FileName' });
-    expect(
-      rows.map((x) => x.FileID),
-      `the one file of ${f.parentDomain} ${f.parentId}`,
-    ).toEqual([f.fileId]);
+    expectListed(rows, [f.fileId], `${f.parentDomain} ${f.parentId}`);
     expect(rows[0]!.FileName).toBe('custom-parent-listed.txt');
   },
 );
@@ -593,24 +602,19 @@ conformance(
         { fileName: 'twin-b.txt', contentsBase64: b64('twin b') },
       ],
     });
-    const sorted = (ids: unknown[]) => [...ids].sort();
     const twinDomain = p.twinDomain ?? t.notApplicable("provider state 'a record with files' gave no twinDomain");
     const own = (await attached(t, p.domain, p.id, { columns: 'FileID', take: 50 })).map((x) => x.FileID);
     const twin = (await attached(t, twinDomain, p.id, { columns: 'FileID', take: 50 })).map((x) => x.FileID);
     const twinIds = p.twinFileIds ?? [];
+    const ofOwn = judgeAttachedListing(own, { fileIds: p.fileIds, twinFileIds: twinIds }, `${p.domain} ${p.id}`);
+    const ofTwin = judgeAttachedListing(twin, { fileIds: twinIds, twinFileIds: p.fileIds }, `${twinDomain} ${p.id}`);
     // LINK-021's statement: neither lists a file of the other
-    expect(
-      own.filter((id) => twinIds.includes(id as number)),
-      `files of ${twinDomain} ${p.id} listed for ${p.domain}`,
-    ).toEqual([]);
-    expect(
-      twin.filter((id) => p.fileIds.includes(id as number)),
-      `files of ${p.domain} ${p.id} listed for ${twinDomain}`,
-    ).toEqual([]);
+    expectFinding(ofOwn, 'LINK-021');
+    expectFinding(ofTwin, 'LINK-021');
     // that each lists exactly its own files is FILE-007's (its own test): a step here
     await t.needs('FILE-007', 'the attached-files listing lists exactly the files linked to the parent', async () => {
-      expect(sorted(own), `files of ${p.domain} ${p.id}`).toEqual(sorted(p.fileIds));
-      expect(sorted(twin), `files of ${twinDomain} ${p.id}`).toEqual(sorted(twinIds));
+      expectFinding(ofOwn, 'FILE-007');
+      expectFinding(ofTwin, 'FILE-007');
     });
   },
 );
@@ -649,9 +653,8 @@ conformance(
       const res = await get(t, `/api/File/${f.fileId}`, q);
       expect(res.status).toBe(200);
       const body = res.json as FileEnvelope;
-      expect(body.Domain).toBe('File');
-      expect(body.Id).toBe(f.fileId);
-      expect(typeof body.Record).toBe('object');
+      const read = { operationId: 'getFile', pathParams: { id: f.fileId }, status: 200, body };
+      expectFinding(judgeSingleRead(read), 'FILE-009', `GET /api/File/${f.fileId}`);
       // the record is the file: its name there is the column rule's (COL-001 asked, COL-002 not), a step
       await t.needs(q.columns ? 'COL-001' : 'COL-002', 'the record holds the file’s columns', async () =>
         expect(body.Record.FileName).toBe('env.txt'),
@@ -840,13 +843,14 @@ conformance(
     const domain = await t.given('records', { count: 12 });
     await domainRule(t, 'QRY-014', 'counts every matching record when asked', () => expectTotalCount(t, domain, 5));
     await domainRule(t, 'QRY-015', 'has no total count unless asked', async () => {
-      const body = await listBody(t, queryPath(domain), { ...only(t, domain), columns: domain.sortField, take: 5 });
-      expect(totalCountOf(body), 'no total count unless asked').toBeUndefined();
+      const q = { ...only(t, domain), columns: domain.sortField, take: 5 };
+      const body = await listBody(t, queryPath(domain), q);
+      expectFinding(countFound(t, domain, q, body), 'QRY-015', 'no total count unless asked');
     });
     const recs = await t.given('records', { domain: 'File', count: 35 });
     await expectTotalCount(t, recs, 10);
-    const off = await listBody(t, queryPath(recs), { ...only(t, recs), columns: recs.sortField, take: 10 });
-    expect(totalCountOf(off), 'no total count unless asked').toBeUndefined();
+    const q = { ...only(t, recs), columns: recs.sortField, take: 10 };
+    expectFinding(countFound(t, recs, q, await listBody(t, queryPath(recs), q)), 'FILE-024', 'not asked');
   },
 );
 

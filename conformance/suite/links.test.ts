@@ -10,7 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { components, paths } from '../../spec/generated/openapi.js';
+import { judgeFileRecord } from '../src/judge/file.js';
 import { conformance, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { expectFinding } from '../src/suite-api/findings.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, type Q, findInQuery, get, judgedAlone, needsSameRowWhenAskedAfresh } from './support/request.js';
 import { inParallel } from './support/parallel.js';
@@ -1086,16 +1088,22 @@ conformance(
       expect(row.IsUnlinked, `File/Query agrees with GET /api/File/{id} ${when}`).toBe(one);
       return one;
     };
+    const expectLinked = async (linked: boolean, when: string) =>
+      expectFinding(
+        judgeFileRecord('getFile', { FileID: f.fileId, IsUnlinked: await isUnlinked(when) }, { linked }),
+        'FILE-006',
+        when,
+      );
     const link = (p: { domain: string; id: number }) => linkArgs(p, 'File', f.fileId);
-    expect(await isUnlinked('before any link')).toBe(true);
+    await expectLinked(false, 'before any link');
     await step(t.links.upsert(link(p1)), 'Upsert of the first File link');
-    expect(await isUnlinked('after the first link was added')).toBe(false);
+    await expectLinked(true, 'after the first link was added');
     await step(t.links.upsert(link(p2)), 'Upsert of the second File link');
-    expect(await isUnlinked('with two links')).toBe(false);
+    await expectLinked(true, 'with two links');
     await removeStep(t, p1, 'File', f.fileId, 'Remove of the first File link');
-    expect(await isUnlinked('after one of two links was removed')).toBe(false);
+    await expectLinked(true, 'after one of two links was removed');
     await removeStep(t, p2, 'File', f.fileId, 'Remove of the last File link');
-    expect(await isUnlinked('after the last link was removed')).toBe(true);
+    await expectLinked(false, 'after the last link was removed');
   },
 );
 

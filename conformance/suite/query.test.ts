@@ -4,6 +4,7 @@
 // implementation's own syntax, that selects exactly the records it created.
 import { expect } from 'vitest';
 import { blockedByStep, conformance, NotApplicableError, PreconditionFailedError } from '../src/suite-api/dsl.js';
+import { expectFinding } from '../src/suite-api/findings.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import {
   type Ctx,
@@ -43,7 +44,7 @@ import {
   expectStateRows,
   needsDefaultOffsetZero,
   expectTotalCount,
-  totalCountOf,
+  countFound,
   expectPages,
   pageRule,
   fileRow,
@@ -598,20 +599,21 @@ async function expectTotalIsListed(
       });
       expect(all.length, `${what}: records on one page of 100`).toBe(linqSelects);
     });
-  const bodies: ListBody[] = [];
+  const bodies: Array<[Q, ListBody]> = [];
   for (let skip = 0; skip <= recs.ids.length + size; skip += size) {
-    const body = await listBody(t, queryPath(recs), {
+    const page = {
       ...q,
       columns: recs.sortField,
       sort: recs.sortField,
       take: size,
       [t.bindings.query.skip]: skip,
       [t.bindings.query.includeTotalCount]: true,
-    });
-    bodies.push(body);
+    };
+    const body = await listBody(t, queryPath(recs), page);
+    bodies.push([page, body]);
     if (body.List.length < size) break;
   }
-  const listed = bodies.flatMap((b) => b.List.map((r) => JSON.stringify(r[recs.sortField])));
+  const listed = bodies.flatMap(([, b]) => b.List.map((r) => JSON.stringify(r[recs.sortField])));
   await t.needs('QRY-006', `${what}: the pages of ${size} join without a repeat`, async () => {
     expect(new Set(listed).size, `${what}: distinct records over the pages`).toBe(listed.length);
   });
@@ -620,11 +622,8 @@ async function expectTotalIsListed(
     await t.needs('QRY-010', `${what}: the pages of ${size} list its ${linqSelects} records`, async () => {
       expect(listed.length, `${what}: records listed over the pages of ${size}`).toBe(linqSelects);
     });
-  bodies.forEach((b, i) =>
-    expect(totalCountOf(b), `${what}: total count on the page at ${i * size}, ${listed.length} listed`).toBe(
-      listed.length,
-    ),
-  );
+  for (const [page, b] of bodies)
+    expectFinding(countFound(t, recs, page, b, listed.length), 'QRY-014', `${what}: ${listed.length} listed`);
 }
 
 conformance(
@@ -662,9 +661,10 @@ conformance(
   async (t) => {
     const recs = await t.given('records', { count: 35 });
     for (const extra of [{}, { [t.bindings.query.includeTotalCount]: false }]) {
-      const body = await query(t, recs.domain, { ...only(t, recs), columns: recs.sortField, take: 5, ...extra });
+      const q = { ...only(t, recs), columns: recs.sortField, take: 5, ...extra };
+      const body = await query(t, recs.domain, q);
       expect(body.List).toHaveLength(5);
-      expect(totalCountOf(body)).toBeUndefined();
+      expectFinding(countFound(t, recs, q, body), 'QRY-015', `no total count asked (${JSON.stringify(extra)})`);
       // no count under another name either
       for (const [k, v] of Object.entries(body)) {
         if (k !== 'List') expect(v, `top-level ${k}`).not.toBe(35);
@@ -673,14 +673,10 @@ conformance(
     // control: asked for, it is there (QRY-014's rule, judged by its test: a step here, over the
     // state's set read whole first)
     await rowsOf(t, recs, [recs.sortField]);
-    const on = await query(t, recs.domain, {
-      ...only(t, recs),
-      columns: recs.sortField,
-      take: 5,
-      [t.bindings.query.includeTotalCount]: true,
-    });
+    const onQ = { ...only(t, recs), columns: recs.sortField, take: 5, [t.bindings.query.includeTotalCount]: true };
+    const on = await query(t, recs.domain, onQ);
     await t.needs('QRY-014', 'with total count on, the count of all matching records is there', async () => {
-      expect(totalCountOf(on)).toBe(35);
+      expectFinding(countFound(t, recs, onQ, on, 35), 'QRY-014');
     });
   },
 );
@@ -1188,14 +1184,10 @@ conformance(
       const size = Math.ceil(ids.length / 2);
       await expectPages(t, queryPath(recs), { ...q, sort: recs.sortField }, expected, pick, size, what);
       // the total count is that of the records named, on a later page (the count is QRY-014's rule)
-      const body = await listBody(t, queryPath(recs), {
-        ...q,
-        take: size,
-        [t.bindings.query.skip]: size,
-        [t.bindings.query.includeTotalCount]: true,
-      });
+      const later = { ...q, take: size, [t.bindings.query.skip]: size, [t.bindings.query.includeTotalCount]: true };
+      const body = await listBody(t, queryPath(recs), later);
       judgedAlone('QRY-014', `${what}: the total count of a filtered query`, () =>
-        expect(totalCountOf(body), `${what}: total count`).toBe(ids.length),
+        expectFinding(countFound(t, recs, later, body, ids.length), 'QRY-014', what),
       );
     };
     await allInOrder(stated.map(([cls, { filter, ids }]) => judge(cls, filter, ids)));
@@ -1219,30 +1211,32 @@ conformance(
       [7, 5, 0],
       [12, 5, 0],
     ] as const) {
-      const body = await listBody(t, queryPath(recs), {
+      const q = {
         ...only(t, recs),
         columns: recs.sortField,
         take,
         [t.bindings.query.skip]: skip,
         [t.bindings.query.includeTotalCount]: true,
-      });
+      };
+      const body = await listBody(t, queryPath(recs), q);
       judgedAlone('QRY-006', `a page at offset ${skip} of ${recs.ids.length} records`, () =>
         expect(body.List, `page at ${skip} (take ${take})`).toHaveLength(rows),
       );
-      expect(totalCountOf(body), `total count (page at ${skip}, take ${take})`).toBe(recs.ids.length);
+      expectFinding(countFound(t, recs, q, body, recs.ids.length), 'QRY-014', `page at ${skip}, take ${take}`);
     }
     // a result of one record: its count is 1, on its page and past it
     const one = await t.given('records', { count: 1 });
     await rowsOf(t, one, [one.sortField]);
     for (const skip of [0, 1]) {
-      const body = await listBody(t, queryPath(one), {
+      const q = {
         ...only(t, one),
         columns: one.sortField,
         take: 5,
         [t.bindings.query.skip]: skip,
         [t.bindings.query.includeTotalCount]: true,
-      });
-      expect(totalCountOf(body), `total count of one record (page at ${skip})`).toBe(1);
+      };
+      const body = await listBody(t, queryPath(one), q);
+      expectFinding(countFound(t, one, q, body, 1), 'QRY-014', `total count of one record (page at ${skip})`);
     }
   },
 );

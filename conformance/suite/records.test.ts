@@ -1,7 +1,9 @@
 // REC-*: generic record access by ID (spec 1, 4.2, 7).
 import { expect } from 'vitest';
 import type { components } from '../../spec/generated/openapi.js';
+import { judgeSingleRead } from '../src/judge/rec.js';
 import { conformance } from '../src/suite-api/dsl.js';
+import { expectFinding } from '../src/suite-api/findings.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import { allInOrder, enc, get, listOf, needsReadById, readRecord } from './support/request.js';
 import {
@@ -33,14 +35,8 @@ conformance(
     for (const q of [{ columns: `${r.textField},${r.numberField}` }, {}]) {
       const res = await get(t, `/api/${enc(r.domain)}/${r.id}`, q);
       expect(res.status).toBe(200);
-      const body = res.json as RecordEnvelope;
-      expect(body).toBeTypeOf('object');
-      expect(body.Record).toBeTypeOf('object');
-      expect(body.Record).not.toBeNull();
-      expect(Array.isArray(body.Record)).toBe(false);
-      expect(body.Domain).toBe(r.domain);
-      expect(Number.isInteger(body.Id)).toBe(true);
-      expect(body.Id).toBe(r.id);
+      const read = { operationId: 'getRecord', pathParams: { domain: r.domain, id: r.id }, status: 200 };
+      expectFinding(judgeSingleRead({ ...read, body: res.json }), 'REC-001', `GET /api/${r.domain}/${r.id}`);
     }
   },
 );

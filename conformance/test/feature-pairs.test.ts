@@ -103,7 +103,9 @@ describe('the oracle on the features the pairwise run adds', () => {
     ).toBe('QRY-014');
     const { totalCount: _, ...unasked } = c;
     expect(blameOf(() => judge(f, unasked, 200, page, 12))).toBe('QRY-015');
-    expect(blameOf(() => judge(f, { ...c, totalCount: false }, 200, page, 12))).toBeUndefined();
+    // asked false is not asked (judge/query.ts, as query.total-count-off-by-default judges it)
+    expect(blameOf(() => judge(f, { ...c, totalCount: false }, 200, page, 12))).toBe('QRY-015');
+    expect(blameOf(() => judge(f, { ...c, totalCount: false }, 200, page, undefined))).toBeUndefined();
   });
 
   it('resolveAssociationNames: the resolved name when asked (COL-008), null otherwise (COL-010)', () => {

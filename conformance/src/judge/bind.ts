@@ -65,14 +65,24 @@ const finding = (requirement: string, fault: string | undefined, good: string): 
   detail: fault ?? good,
 });
 
+/** BIND-003 across two reads: no stated transition leaves Bound, nor changes what the binding made. */
+function staysBoundFault(earlier: Record<string, unknown>, s: Record<string, unknown>): string | undefined {
+  if (s.Status !== 'Bound') return `Bound, then ${show(s.Status)} on the next read with no call between`;
+  const k = [...DETAIL_FIELDS, 'ErrorMessage'].find((k) => s[k] !== earlier[k]);
+  return k && `Bound with ${k} ${show(earlier[k])}, then ${show(s[k])} on the next read with no call between`;
+}
+
 /**
  * BIND-006 (HTTP 200), BIND-001 (the object), and by its Status: NotBound every detail null
  * (BIND-002); Bound the details filled and ErrorMessage null (BIND-003), BoundDateUTC in UTC
- * (BIND-005); Error a non-empty ErrorMessage and null details (BIND-004).
+ * (BIND-005); Error a non-empty ErrorMessage and null details (BIND-004). Given the status read
+ * `earlier` (no call on the proposal between), a Bound one, the answer is judged as what follows
+ * it: the same Bound status (BIND-003; its own details were judged as it was read).
  */
 export function judgeBindStatus(
   x: Pick<DecodedExchange, 'pathParams' | 'status' | 'body'>,
   clock?: BindClock,
+  earlier?: unknown,
 ): Finding[] {
   const proposalId = Number(x.pathParams.proposalId);
   const out = [
@@ -82,7 +92,9 @@ export function judgeBindStatus(
   const s = x.body;
   if (!isObject(s)) return out;
   const nullDetails = DETAIL_FIELDS.every((k) => s[k] === null);
-  if (s.Status === 'NotBound')
+  if (isObject(earlier) && earlier.Status === 'Bound')
+    out.push(finding('BIND-003', staysBoundFault(earlier, s), 'Bound, then the same Bound status again'));
+  else if (s.Status === 'NotBound')
     out.push(
       finding(
         'BIND-002',

@@ -12,6 +12,8 @@ export type FileOperation = 'getFile' | 'queryFiles' | 'listAttachedFiles';
 export interface FileKnowledge {
   /** The bytes stored (uploaded by the caller). */
   bytes?: Uint8Array;
+  /** How many bytes are stored, without the bytes (a provider state's file, another answer's FileSize). */
+  size?: number;
   /** The file's name (for a record read without FileName). */
   fileName?: string;
   /** The file has a parent link (set up so by the caller); an attached-files listing shows it has. */
@@ -64,22 +66,24 @@ function contents(op: FileOperation, r: Record<string, unknown>, known: FileKnow
       : `${file} decodes to other bytes than the ${known.bytes.length} stored`;
     out.push(...reqs.map((q) => f(q, same, detail)));
   }
-  // with the stored bytes known, they decide FILE-010; a FileSize beside them is then FILE-002's alone
-  if (Number.isInteger(r.FileSize)) {
-    const ok = bytes.length === r.FileSize;
+  // with the stored bytes known, they decide FILE-010; a FileSize beside them (else the size known) is then FILE-002's alone
+  const size = Number.isInteger(r.FileSize) ? r.FileSize : known.size;
+  if (size !== undefined) {
+    const ok = bytes.length === size;
+    const of = r.FileSize === size ? 'FileSize' : 'the size known';
     const detail = ok
-      ? `Contents of ${bytes.length} bytes = FileSize`
-      : `${file} decodes to ${bytes.length} bytes, FileSize is ${show(r.FileSize)}`;
+      ? `Contents of ${bytes.length} bytes = ${of}`
+      : `${file} decodes to ${bytes.length} bytes, ${of} is ${show(size)}`;
     out.push(...[...(known.bytes ? [] : reqs), 'FILE-002'].map((q) => f(q, ok, detail)));
   }
   if (out.length === 0) out.push(...reqs.map((q) => f(q, true, `${file} is base64`)));
   return out;
 }
 
-/** FILE-002: FileSize is the size of the stored bytes (when the caller knows them). */
+/** FILE-002: FileSize is the size of the stored bytes (when the caller knows it). */
 function fileSize(r: Record<string, unknown>, known: FileKnowledge): Finding[] {
-  if (!known.bytes || r.FileSize === undefined) return [];
-  const n = known.bytes.length;
+  const n = known.bytes?.length ?? known.size;
+  if (n === undefined || r.FileSize === undefined) return [];
   return [f('FILE-002', r.FileSize === n, `file ${show(r.FileID)}: FileSize ${show(r.FileSize)} for ${n} bytes`)];
 }
 
@@ -160,4 +164,29 @@ export function judgeFileQueryRow(r: Record<string, unknown>, known: FileKnowled
       under ? `file ${show(r.FileID)} carries its bytes as ${under}` : `file ${show(r.FileID)} without Contents`,
     ),
   ];
+}
+
+export const FILE_LISTING_JUDGE: JudgeEntry = { name: 'judgeAttachedListing', requirements: ['FILE-007', 'LINK-021'] };
+
+/** What the caller knows of a parent: the files linked to it, and its twin's (the same ID in another domain). */
+export interface ParentFiles {
+  fileIds: readonly number[];
+  twinFileIds?: readonly number[];
+}
+
+/**
+ * The FileIDs of a whole attached-files listing (every file on the page): none of the twin's
+ * (LINK-021, judged when the twin has files; when it fails, which files are listed is not judged
+ * past it), and exactly the parent's files, each once (FILE-007).
+ */
+export function judgeAttachedListing(listed: readonly unknown[], parent: ParentFiles, what = 'the parent'): Finding[] {
+  const twins = listed.filter((id) => parent.twinFileIds?.includes(id as number));
+  if (twins.length) return [f('LINK-021', false, `${what} lists its twin's file(s) ${show(twins)}`)];
+  const out = parent.twinFileIds?.length ? [f('LINK-021', true, `${what}: none of its twin's files`)] : [];
+  const sorted = (ids: readonly unknown[]) => JSON.stringify([...ids].sort());
+  const same = sorted(listed) === sorted(parent.fileIds);
+  const detail = same
+    ? `${what}: exactly its ${listed.length} file(s)`
+    : `${what} lists ${show(listed)}, where its files are ${show(parent.fileIds)}`;
+  return [...out, f('FILE-007', same, detail)];
 }

@@ -68,12 +68,33 @@ export function judgedRule(
   };
 }
 
-/** A rule that exchanges in recorded order decide. */
+/** A rule that exchanges in recorded order decide (`judges` when it is their adapter, as for JudgedRule). */
 export interface SequenceRule {
   name: string;
   requirements: readonly string[];
   description: string;
+  judges?: readonly JudgeEntry[];
   judge(xs: TrafficExchange[], ctx: RuleContext, emit: Emit): void;
+}
+
+/** A sequence rule that is the judges' adapter: it picks the exchanges (deciding one last) and what they let it know. */
+export function judgedSequence(
+  judges: readonly JudgeEntry[],
+  rule: Omit<SequenceRule, 'judge' | 'requirements' | 'judges'> & {
+    requirements: readonly string[];
+    findings(xs: TrafficExchange[], ctx: RuleContext): Iterable<[Finding[], TrafficExchange[]]>;
+  },
+): SequenceRule {
+  const { findings, ...named } = rule;
+  return {
+    ...named,
+    judges,
+    judge(xs, ctx, emit) {
+      for (const [found, exchanges] of findings(xs, ctx))
+        for (const f of found)
+          if (rule.requirements.includes(f.requirement)) emit([f.requirement], f.ok, f.detail, exchanges);
+    },
+  };
 }
 
 /** `true`/`false` of a boolean query parameter; undefined when absent or neither. */

@@ -1,6 +1,8 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
 import { atPath } from '../model/bindings.js';
 import { COLUMN_KEYS_JUDGE, hasDuplicateKeys, judgeColumnKeys, requestedColumns } from '../judge/col.js';
+import { SUPPRESSION_JUDGE, TOTAL_COUNT_JUDGE, judgeSuppression, judgeTotalCount } from '../judge/query.js';
+import { SINGLE_READ_JUDGE, judgeSingleRead } from '../judge/rec.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import {
   boolParam,
@@ -128,41 +130,23 @@ const takeN: ExchangeRule = {
   },
 };
 
-/** QRY-011, QRY-012: with suppression on, a column is omitted from every record or kept in every record, and kept only with a value somewhere. */
-const suppression: ExchangeRule = {
+/** QRY-011, QRY-012, FILE-023: with suppression on, a column is in every record or none, kept only with a value: judge/query.ts. */
+const suppression = judgedRule([SUPPRESSION_JUDGE], {
   name: 'empty_column_suppression',
-  requirements: ['QRY-011', 'QRY-012', 'FILE-023'],
   description:
     'with empty-column suppression on, a requested column is in every record or in none, and a column kept holds a value in at least one record (on the file query too)',
-  judge(x, ctx, emit) {
-    if (!QUERY_OPS.has(op(x)) || !ok200(x) || !suppressing(x, ctx)) return;
-    const cols = requestedColumns(x.query.get('columns'));
-    const records = recordsOf(x);
-    if (!cols || hasDuplicateKeys(cols) || records.length === 0) return;
-    const files = op(x) === 'queryFiles' ? ['FILE-023'] : [];
-    let kept = false;
-    let omitted = false;
-    for (const c of cols) {
-      const having = records.filter((r) => c.key in r);
-      if (having.length > 0 && having.length < records.length)
-        return emit(
-          ['QRY-012', ...files],
-          false,
-          `column ${c.key} is in ${having.length} of ${records.length} records`,
-        );
-      if (having.length === 0) {
-        omitted = true;
-        continue;
-      }
-      const values = records.map((r) => r[c.key]);
-      if (values.every((v) => v === null))
-        return emit(['QRY-011', ...files], false, `column ${c.key} is null in every record yet not omitted`);
-      if (values.some((v) => v === null)) kept = true;
-    }
-    if (omitted) emit(['QRY-011', ...files], true, 'columns null everywhere omitted, the others kept');
-    if (kept) emit(['QRY-012', ...files], true, 'a column with a value in some records kept in all, nulls included');
+  findings(x, ctx) {
+    const cols =
+      QUERY_OPS.has(op(x)) && ok200(x) && suppressing(x, ctx) ? requestedColumns(x.query.get('columns')) : undefined;
+    // a key asked twice may be answered once: which of the two is not shown
+    if (!cols || hasDuplicateKeys(cols)) return [];
+    return judgeSuppression(
+      op(x),
+      cols.map((c) => c.key),
+      recordsOf(x),
+    );
   },
-};
+});
 
 /** QRY-013: suppression is off by default: a requested column null everywhere is still there. */
 const noSuppressionByDefault: ExchangeRule = {
@@ -184,46 +168,22 @@ const noSuppressionByDefault: ExchangeRule = {
   },
 };
 
-/** QRY-014, QRY-015: the total count is there exactly when asked for, and consistent with the page. */
-const totalCountRule: ExchangeRule = {
+/** QRY-014, QRY-015, FILE-024: the total count is there exactly when asked for, and consistent with the page: judge/query.ts. */
+const totalCountRule = judgedRule([TOTAL_COUNT_JUDGE], {
   name: 'total_count',
-  requirements: ['QRY-014', 'QRY-015', 'FILE-024'],
   description:
-    'without the total-count parameter no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page (on the file query too)',
-  judge(x, ctx, emit0) {
-    if (!QUERY_OPS.has(op(x)) || !ok200(x)) return;
-    const emit: typeof emit0 = (reqs, ok, msg) => emit0(op(x) === 'queryFiles' ? [...reqs, 'FILE-024'] : reqs, ok, msg);
-    const list = listOf(x);
-    if (!list) return;
-    const asked = boolParam(x.query, ctx.bindings.query.includeTotalCount);
-    const where = ctx.bindings.totalCountHeader
-      ? `header ${ctx.bindings.totalCountHeader}`
-      : ctx.bindings.totalCountField;
-    const total = totalCount(x, ctx);
-    if (!x.query.has(ctx.bindings.query.includeTotalCount))
-      return emit(
-        ['QRY-015'],
-        total === undefined,
-        total === undefined
-          ? 'no total count asked, none given'
-          : `no total count asked, yet ${where} is ${show(total)}`,
-      );
-    if (asked !== true) return;
-    if (!isInt(total) || total < 0)
-      return emit(['QRY-014'], false, `total count asked for, ${where} is ${show(total)}`);
+    'without the total-count parameter (or with it false) no count is in the answer; with it true, the count is an integer at least skip + the records shown, and equal to it on a short page (on the file query too)',
+  findings(x, ctx) {
+    const list = QUERY_OPS.has(op(x)) && ok200(x) ? listOf(x) : undefined;
+    const param = ctx.bindings.query.includeTotalCount;
+    const asked = boolParam(x.query, param);
+    // a parameter that is neither true nor false asks for what the spec does not say
+    if (!list || (x.query.has(param) && asked === undefined)) return [];
     const skip = intParam(x.query, ctx.bindings.query.skip) ?? 0;
-    const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
-    if (list.length > 0 && total < skip + list.length)
-      return emit(['QRY-014'], false, `total count ${total} is less than skip ${skip} + ${list.length} records shown`);
-    if (list.length > 0 && list.length < take && total !== skip + list.length)
-      return emit(
-        ['QRY-014'],
-        false,
-        `a short page (${list.length} of ${take}) at skip ${skip}, yet the total count is ${total}`,
-      );
-    emit(['QRY-014'], true, `total count ${total} with ${list.length} records at skip ${skip}`);
+    const take = intParam(x.query, 'take') ?? 30;
+    return judgeTotalCount({ operationId: op(x), asked, total: totalCount(x, ctx), skip, take, shown: list.length });
   },
-};
+});
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 
@@ -329,30 +289,16 @@ export function sortVerdict(
   return judged ? { requirements, judged } : undefined;
 }
 
-/** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID). */
-const recordEnvelope: ExchangeRule = {
+/** REC-001, FILE-009: a single read answers Record, Domain (the path's domain) and Id (the path's ID): judge/rec.ts. */
+const recordEnvelope = judgedRule([SINGLE_READ_JUDGE], {
   name: 'single_read_envelope',
-  requirements: ['REC-001', 'FILE-009'],
   description:
     'GET /api/{domain}/{id} answers Record (an object), Domain (the domain of the path) and Id (the ID of the path)',
-  judge(x, _ctx, emit) {
-    const o = op(x);
-    if ((o !== 'getRecord' && o !== 'getFile') || !ok200(x)) return;
-    const j = x.json as { Record?: unknown; Domain?: unknown; Id?: unknown };
-    const domain = o === 'getFile' ? 'File' : x.operation!.pathParams.domain;
-    const idText = x.operation!.pathParams.id;
-    if (!/^[1-9]\d{0,14}$/.test(idText ?? '')) return;
-    const req = o === 'getFile' ? 'FILE-009' : 'REC-001';
-    const good = typeof j.Record === 'object' && j.Record !== null && j.Domain === domain && j.Id === Number(idText);
-    emit(
-      [req],
-      good,
-      good
-        ? `Record, Domain ${domain}, Id ${idText}`
-        : `expected Domain ${show(domain)} and Id ${idText}, got Domain ${show(j.Domain)}, Id ${show(j.Id)}`,
-    );
-  },
-};
+  findings: (x) =>
+    (op(x) === 'getRecord' || op(x) === 'getFile') && ok200(x)
+      ? judgeSingleRead({ ...x.operation!, status: x.status, body: x.json })
+      : [],
+});
 
 export const COLUMN_RULES: readonly ExchangeRule[] = [
   columnsAreKeys,

@@ -1,8 +1,15 @@
 // Sequence rules of files (spec 2.2, 5): Contents against the size another answer gave and the
 // token it needs, a provider state's files and a parent's listing, a linked file read back.
 import { requestedColumns } from '../judge/col.js';
+import {
+  FILE_LISTING_JUDGE,
+  FILE_RECORD_JUDGE,
+  type FileOperation,
+  judgeAttachedListing,
+  judgeFileRecord,
+} from '../judge/file.js';
 import { after, isObject, recordsOf, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, judgedSequence, type SequenceRule } from './rule.js';
 import { op } from './sequence-records.js';
 
 /** AUTH-003: Contents is returned to a caller authenticated with a token. */
@@ -41,14 +48,14 @@ export const contentsWithToken: SequenceRule = {
   },
 };
 
-/** FILE-010, FILE-002: Contents decodes to the FileSize another answer gave for the same file. */
-export const contentsAgainstFileSize: SequenceRule = {
+/** FILE-010, FILE-002: Contents decodes to the FileSize another answer gave for the same file (judge/file.ts). */
+export const contentsAgainstFileSize = judgedSequence([FILE_RECORD_JUDGE], {
   name: 'contents_against_file_size',
   requirements: ['FILE-010', 'FILE-002'],
   description:
     "a file's Contents is base64 of exactly the FileSize any answer gave for that FileID (the single read of Contents and the query of FileSize may be separate calls)",
-  judge(xs, _ctx, emit) {
-    const files = xs.filter((x) => ['getFile', 'queryFiles', 'listAttachedFiles'].includes(op(x)) && x.status === 200);
+  *findings(xs) {
+    const files = xs.filter((x) => FILE_READS.includes(op(x)) && x.status === 200);
     const sizes = new Map<unknown, { size: number; x: TrafficExchange }>();
     for (const x of files)
       for (const r of recordsOf(x))
@@ -56,24 +63,16 @@ export const contentsAgainstFileSize: SequenceRule = {
     for (const x of files) {
       const id = op(x) === 'getFile' ? Number(x.operation!.pathParams.id) : undefined;
       for (const r of recordsOf(x)) {
-        const fid = r.FileID ?? id;
-        const known = sizes.get(fid);
+        const FileID = r.FileID ?? id;
+        const known = sizes.get(FileID);
         if (typeof r.Contents !== 'string' || !known || known.x === x) continue;
-        const c = r.Contents.replace(/\s+/g, '');
-        const good = BASE64.test(c) && Buffer.from(c, 'base64').length === known.size;
-        emit(
-          ['FILE-010', 'FILE-002'],
-          good,
-          good
-            ? `file ${show(fid)}: Contents of FileSize ${known.size} bytes`
-            : `file ${show(fid)}: Contents ${BASE64.test(c) ? `decodes to ${Buffer.from(c, 'base64').length} bytes` : 'is not base64'}, FileSize ${known.size}`,
-          [known.x, x],
-        );
+        const read = { FileID, Contents: r.Contents };
+        yield [judgeFileRecord(op(x) as FileOperation, read, { size: known.size }), [known.x, x]];
       }
     }
   },
-};
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+});
+const FILE_READS = ['getFile', 'queryFiles', 'listAttachedFiles'];
 
 /** Link writes whose child is a File, in recorded order (they change which files are linked). */
 const fileLinkWrites = (xs: TrafficExchange[]) =>
@@ -94,21 +93,21 @@ function bareKey(x: TrafficExchange, field: string): string | undefined {
 /**
  * FILE-002, FILE-006: a file a provider state created answers the FileSize of the bytes it was
  * given, and IsUnlinked false when the state linked it, true when it left it orphaned (until a
- * link write on a file).
+ * link write on a file): judge/file.ts given what the state set up.
  */
-export const stateFilesAsSetUp: SequenceRule = {
+export const stateFilesAsSetUp = judgedSequence([FILE_RECORD_JUDGE], {
   name: 'state_files_as_set_up',
   requirements: ['FILE-002', 'FILE-006'],
   description:
     'a file a provider state created ("a file", "a record with files") answers, wherever a row carries its FileID, the FileSize of its decoded bytes, and IsUnlinked false when linked, true when orphaned (not judged after a link write on a file)',
-  judge(xs, ctx, emit) {
+  *findings(xs, ctx) {
     if (!ctx.states?.files.length) return;
     const links = fileLinkWrites(xs);
     const byId = new Map<number, typeof ctx.states.files>();
     for (const f of ctx.states.files) byId.set(f.fileId, [...(byId.get(f.fileId) ?? []), f]);
     for (const x of xs) {
-      const o = op(x);
-      if ((o !== 'queryFiles' && o !== 'getFile' && o !== 'listAttachedFiles') || x.status !== 200) continue;
+      const o = op(x) as FileOperation;
+      if (!FILE_READS.includes(o) || x.status !== 200) continue;
       const idKey = bareKey(x, 'FileID');
       if (!idKey) continue;
       const sizeKey = bareKey(x, 'FileSize');
@@ -119,40 +118,29 @@ export const stateFilesAsSetUp: SequenceRule = {
         const hits = (byId.get(fid) ?? []).filter((f) => x.startMs >= f.from && x.endMs <= f.to);
         if (hits.length !== 1) continue;
         const f = hits[0];
-        if (sizeKey && f.size !== undefined && sizeKey in row)
-          emit(
-            ['FILE-002'],
-            row[sizeKey] === f.size,
-            `file ${fid} (${f.setup.source}, ${f.size} bytes): FileSize ${show(row[sizeKey])}`,
-            [x],
-          );
-        if (
-          unlinkedKey &&
-          f.linked !== undefined &&
-          unlinkedKey in row &&
-          !links.some((l) => l.startMs < x.endMs && l.endMs > f.from)
-        )
-          emit(
-            ['FILE-006'],
-            row[unlinkedKey] === !f.linked,
-            `file ${fid} set up ${f.linked ? 'linked' : 'orphaned'} (${f.setup.source}): IsUnlinked ${show(row[unlinkedKey])}`,
-            [x],
-          );
+        // what the row shows of the file, under its own names; IsUnlinked only while no link write may have changed it
+        const linked = links.some((l) => l.startMs < x.endMs && l.endMs > f.from) ? undefined : f.linked;
+        const read = {
+          FileID: fid,
+          ...(sizeKey && sizeKey in row && { FileSize: row[sizeKey] }),
+          ...(unlinkedKey && unlinkedKey in row && linked !== undefined && { IsUnlinked: row[unlinkedKey] }),
+        };
+        yield [judgeFileRecord(o, read, { size: f.size, linked }), [x]];
       }
     }
   },
-};
+});
 
 /**
  * FILE-007, LINK-021: the attached-files listing of a parent a provider state gave files lists
- * exactly those files; none of its twin's (the same ID in another domain).
+ * exactly those files; none of its twin's (the same ID in another domain): judge/file.ts.
  */
-export const stateParentListsItsFiles: SequenceRule = {
+export const stateParentListsItsFiles = judgedSequence([FILE_LISTING_JUDGE], {
   name: 'state_parent_lists_its_files',
   requirements: ['FILE-007', 'LINK-021'],
   description:
     'GET /api/{domain}/{id}/Files of a parent a provider state ("a record with files") created lists exactly the state\'s fileIds, none of its twin\'s (LINK-021); judged with FileID requested, no start offset, take at or above the count (or no take and fewer than 30 files), and no link write on a file since the setup',
-  judge(xs, ctx, emit) {
+  *findings(xs, ctx) {
     if (!ctx.states?.parents.length) return;
     const links = fileLinkWrites(xs);
     const q = ctx.bindings.query;
@@ -175,36 +163,22 @@ export const stateParentListsItsFiles: SequenceRule = {
       const idKey = bareKey(x, 'FileID');
       if (!idKey) continue;
       const got = rows.map((r) => (isObject(r) ? r[idKey] : undefined));
-      if (!got.every(isInt)) continue;
-      const twins = got.filter((g) => p.twinFileIds.includes(g as number));
-      if (twins.length) {
-        emit(['LINK-021'], false, `${domain} ${id} (${p.setup.source}) lists its twin's file(s) ${show(twins)}`, [x]);
-        continue;
-      }
-      if (p.twinFileIds.length) emit(['LINK-021'], true, `${domain} ${id}: none of its twin's files`, [x]);
-      const same = got.length === p.fileIds.length && p.fileIds.every((f) => got.includes(f));
-      emit(
-        ['FILE-007'],
-        same,
-        same
-          ? `${domain} ${id}: exactly its ${p.fileIds.length} file(s)`
-          : `${domain} ${id} (${p.setup.source}) lists ${show(got)}, where the state linked ${show(p.fileIds)}${take !== undefined ? ` (take ${take})` : ''}`,
-        [x],
-      );
+      if (got.every(isInt)) yield [judgeAttachedListing(got, p, `${domain} ${id} (${p.setup.source})`), [x]];
     }
   },
-};
+});
 
 /**
  * FILE-006: after a successful Link/Upsert with a File child, that file has a parent link, so a
- * later read of it answers IsUnlinked false (until a link removal that may name it).
+ * later read of it answers IsUnlinked false (until a link removal that may name it): judge/file.ts
+ * given that the file is linked.
  */
-export const linkedFileIsNotUnlinked: SequenceRule = {
+export const linkedFileIsNotUnlinked = judgedSequence([FILE_RECORD_JUDGE], {
   name: 'linked_file_is_not_unlinked',
   requirements: ['FILE-006'],
   description:
     'after a successful Link/Upsert whose child is File F (by its primary key), a later read of F (GET /api/File/{id}, a file query or listing row with FileID F) answers IsUnlinked false; not judged after a Link/Remove that may name F',
-  judge(xs, _ctx, emit) {
+  *findings(xs) {
     const removals = xs.filter(
       (x) => op(x) === 'removeLink' && (!isObject(x.requestJson) || x.requestJson.ChildDomain !== 'Contact'),
     );
@@ -219,8 +193,8 @@ export const linkedFileIsNotUnlinked: SequenceRule = {
     );
     if (!ups.length) return;
     for (const x of xs) {
-      const o = op(x);
-      if ((o !== 'getFile' && o !== 'queryFiles' && o !== 'listAttachedFiles') || x.status !== 200) continue;
+      const o = op(x) as FileOperation;
+      if (!FILE_READS.includes(o) || x.status !== 200) continue;
       const unlinkedKey = bareKey(x, 'IsUnlinked');
       if (!unlinkedKey) continue;
       const idKey = bareKey(x, 'FileID');
@@ -239,14 +213,9 @@ export const linkedFileIsNotUnlinked: SequenceRule = {
               r.requestJson.ChildRecordID === undefined ||
               r.requestJson.ChildRecordID === fid),
         );
-        if (removed) continue;
-        emit(
-          ['FILE-006'],
-          row[unlinkedKey] === false,
-          `file ${fid} linked by a successful Link/Upsert, then read: IsUnlinked ${show(row[unlinkedKey])}`,
-          [up, x],
-        );
+        if (!removed)
+          yield [judgeFileRecord(o, { FileID: fid, IsUnlinked: row[unlinkedKey] }, { linked: true }), [up, x]];
       }
     }
   },
-};
+});

@@ -2,7 +2,8 @@
 // the whole, and a provider state's filter selects exactly its records.
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import { atPath } from '../model/bindings.js';
-import { boolParam, intParam, selectionKeepingParams, show, type SequenceRule } from './rule.js';
+import { PAGES_JUDGE, judgePages } from '../judge/pages.js';
+import { boolParam, intParam, judgedSequence, selectionKeepingParams, show, type SequenceRule } from './rule.js';
 import { sortVerdict, totalCount } from './rules-columns.js';
 import { op } from './sequence-records.js';
 
@@ -14,13 +15,13 @@ const rowKey = (r: Record<string, unknown>) =>
       .map((k) => [k, r[k]]),
   );
 
-/** QRY-006, FILE-022: consecutive pages of the same query join without overlap. */
-export const pagesJoin: SequenceRule = {
+/** QRY-006, FILE-022: consecutive pages of the same query join without overlap (judge/pages.ts). */
+export const pagesJoin = judgedSequence([PAGES_JUDGE], {
   name: 'pages_join_without_overlap',
   requirements: ['QRY-006', 'FILE-022'],
   description:
     'two pages of the same sorted query (same parameters but the start offset, the second starting where the first, full, page ended) share no record and join in order (the last record of the first page and the first of the second keep the sort), only when both pages carry the same total count or a filter (no other writer assumed); a record is told by its ID column, else by its whole row when a complete answer of the same filter shows a requested column whose values tell its records apart',
-  judge(xs, ctx, emit) {
+  *findings(xs, ctx) {
     const b = ctx.bindings;
     const skipName = b.query.skip;
     const isQuery = (x: TrafficExchange) =>
@@ -88,38 +89,21 @@ export const pagesJoin: SequenceRule = {
           const keyOf = (r: Record<string, unknown>) => (idKey ? show(r[idKey]) : rowKey(r));
           const ids1 = new Set(r1.map(keyOf));
           if (ids1.size !== r1.length) continue;
-          const dup = r2.find((r) => ids1.has(keyOf(r)));
           // the pages join into one ordered set: the last record of the first and the first of the second keep the order
-          const order = dup ? undefined : sortVerdict(p1.query, [r1[r1.length - 1], r2[0]]);
-          if (order?.broken) {
-            emit(
-              [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
-              false,
-              `pages at start offset ${s1} and ${s1 + take} do not join into one ordered set: the last record of the first page and the first of the second are out of order (${order.broken})`,
-              [p1, p2],
-            );
-            continue;
-          }
-          const what = idKey ? `${idKey} ${show(dup?.[idKey])}` : `the record ${show(dup)}`;
-          emit(
-            [op(p1) === 'queryFiles' ? 'FILE-022' : 'QRY-006'],
-            !dup,
-            dup
-              ? `${what} is on both pages (start offset ${s1} and ${s1 + take})`
-              : `pages at start offset ${s1} and ${s1 + take} share no ${idKey ?? 'record'}`,
-            [p1, p2],
-          );
+          const seamBroken = sortVerdict(p1.query, [r1[r1.length - 1], r2[0]])?.broken;
+          const pages = [r1, r2].map((r, i) => ({ skip: s1 + i * take, take, keys: r.map(keyOf) }));
+          yield [judgePages(op(p1), pages, { seamBroken }), [p1, p2]];
         }
   },
-};
+});
 
-/** QRY-006, QRY-007, FILE-022: a page is the slice of the whole ordered set that its start offset and take name. */
-export const pagesAreSlices: SequenceRule = {
+/** QRY-006, QRY-007, FILE-022: a page is the slice of the whole ordered set that its start offset and take name (judge/pages.ts). */
+export const pagesAreSlices = judgedSequence([PAGES_JUDGE], {
   name: 'pages_are_slices_of_the_whole',
   requirements: ['QRY-006', 'QRY-007', 'FILE-022'],
   description:
     'where one answer of a sorted, filtered query holds the whole set (no start offset or 0, and fewer records than take or as many as an answer of the filter from its first record with fewer than take) with no two records tied on the sort, every page of the same query and columns is its slice from the start offset (without one, from the first record)',
-  judge(xs, ctx, emit) {
+  *findings(xs, ctx) {
     const b = ctx.bindings;
     const skipName = b.query.skip;
     const sorted = xs.filter(
@@ -167,22 +151,13 @@ export const pagesAreSlices: SequenceRule = {
       const take = Math.min(intParam(x.query, 'take') ?? 30, 100);
       if (skip < 0 || take < 1) continue;
       const rows = recordsOf(x).map(rowKey);
-      const want = whole.rows.slice(skip, skip + take);
       // an empty page may predate the filter's records (written by a provider state or a client the recording does not show)
       if (rows.length === 0) continue;
-      const good = rows.length === want.length && rows.every((r, i) => r === want[i]);
-      const req = op(x) === 'queryFiles' ? 'FILE-022' : x.query.has(skipName) ? 'QRY-006' : 'QRY-007';
-      emit(
-        [req],
-        good,
-        good
-          ? `the page at start offset ${skip} is records ${skip + 1}..${skip + rows.length} of the whole ordered set`
-          : `the page at start offset ${skip}${x.query.has(skipName) ? '' : ' (none given)'} holds ${rows.length} record(s) that are not records ${skip + 1}..${skip + want.length} of the whole ordered set (${whole.rows.length} records, answered at once)`,
-        [whole.x, x],
-      );
+      const page = { skip: x.query.has(skipName) ? skip : undefined, take, keys: rows };
+      yield [judgePages(op(x), [page], { whole: whole.rows }), [whole.x, x]];
     }
   },
-};
+});
 
 /**
  * QRY-009, QRY-010, QRY-014: a query with the filter a "records" provider state gave selects

@@ -1,44 +1,31 @@
 // Sequence rules of binding and members (spec 2.4, 2.6): Bound stays bound, a second CreateMember
 // is refused.
-import { after, type TrafficExchange } from './exchange.js';
-import { show, type SequenceRule } from './rule.js';
+import { BIND_STATUS_JUDGE, BIND_STATUSES, judgeBindStatus } from '../judge/bind.js';
+import { after, isObject, type TrafficExchange } from './exchange.js';
+import { judgedSequence, show, type SequenceRule } from './rule.js';
 import { op } from './sequence-records.js';
 
-/** BIND-003: a bound proposal stays bound: Bound is never followed by NotBound. */
-export const boundStaysBound: SequenceRule = {
+/** BIND-003: a bound proposal stays bound: each read of it is judged against the one before (judge/bind.ts). */
+export const boundStaysBound = judgedSequence([BIND_STATUS_JUDGE], {
   name: 'bound_stays_bound',
   requirements: ['BIND-003'],
   description:
-    'after BindStatus answered Bound for a proposal, the next BindStatus of it (no other call naming that proposal between) answers Bound again: no stated transition leaves Bound',
-  judge(xs, _ctx, emit) {
+    'after BindStatus answered Bound for a proposal, the next BindStatus of it (no other call naming that proposal between) answers the same Bound status again: no stated transition leaves Bound',
+  *findings(xs) {
     const last = new Map<string, TrafficExchange>();
     for (const x of xs) {
       const pid = x.operation?.pathParams.proposalId;
       if (pid === undefined) continue;
       const prev = last.get(pid);
-      if (op(x) !== 'getBindStatus') {
-        last.delete(pid); // another call on the proposal came between
-        continue;
-      }
-      const st = (x.json as { Status?: unknown } | undefined)?.Status;
-      if (x.status !== 200 || typeof st !== 'string') {
-        last.delete(pid);
-        continue;
-      }
-      const was = prev && (prev.json as { Status?: unknown }).Status;
-      if (prev && was === 'Bound' && after(prev, x) && (st === 'Bound' || st === 'NotBound'))
-        emit(
-          ['BIND-003'],
-          st === 'Bound',
-          st === 'Bound'
-            ? `proposal ${pid}: Bound, then Bound again`
-            : `proposal ${pid} answered Bound, then NotBound on the next read with no call between`,
-          [prev, x],
-        );
-      last.set(pid, x);
+      // another call on the proposal, or an answer without a documented status, comes between
+      const st = isObject(x.json) ? x.json.Status : undefined;
+      if (op(x) !== 'getBindStatus' || x.status !== 200 || !BIND_STATUSES.includes(st as string)) last.delete(pid);
+      else last.set(pid, x);
+      if (prev && last.get(pid) === x && after(prev, x))
+        yield [judgeBindStatus({ ...x.operation!, status: 200, body: x.json }, undefined, prev.json), [prev, x]];
     }
   },
-};
+});
 
 /** MEM-003, MEM-005: a second CreateMember after a successful one is refused with 500 and a JSON string. */
 export const createMemberTwice: SequenceRule = {

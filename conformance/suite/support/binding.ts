@@ -73,12 +73,17 @@ export async function expectNeverBound(
   return last as BindStatus;
 }
 
-/** The judge's findings on a status already read (its HTTP status was judged as it was read). */
-const judged = (s: BindStatus): Finding[] =>
+/** The judge's findings on a status already read (its HTTP status was judged as it was read), after `earlier`. */
+const judged = (s: BindStatus, earlier?: BindStatus): Finding[] =>
   judgeBindStatus(
     { pathParams: { proposalId: s.ProposalID }, status: 200, body: s },
     { nowMs: Date.now(), toleranceMs: currentRun().clockToleranceMs },
+    earlier,
   );
+
+/** A Bound status read again, no call on the proposal between, is the same Bound status (BIND-003). */
+export const expectStaysBound = (earlier: BindStatus, again: BindStatus) =>
+  expectFinding(judged(again, earlier), 'BIND-003', 'the details stay once bound');
 
 /**
  * A proposal never bound reports NotBound (the caller's statement), and then every detail null:

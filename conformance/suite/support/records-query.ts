@@ -7,7 +7,11 @@
 import { expect } from 'vitest';
 import type { components } from '../../../spec/generated/openapi.js';
 import type { ProviderStates } from '../../../spec/generated/provider-states.js';
+import type { Finding } from '../../src/judge/finding.js';
+import { type Page, judgePages } from '../../src/judge/pages.js';
+import { judgeSuppression, judgeTotalCount } from '../../src/judge/query.js';
 import { PreconditionFailedError } from '../../src/suite-api/dsl.js';
+import { expectFinding } from '../../src/suite-api/findings.js';
 import { seededRandom } from './pairwise.js';
 import { type Ctx, type Q, enc, findInQuery, get, judgedAlone, listOf, MAX_TAKE, needsMaximumTake } from './request.js';
 
@@ -72,7 +76,7 @@ export function only(t: Ctx, recs: Records): Q {
 const totalCounts = new WeakMap<object, unknown>();
 
 /** The total count that came with `body` (a listBody result); undefined when there was none. */
-export function totalCountOf(body: ListBody): unknown {
+function totalCountOf(body: ListBody): unknown {
   return totalCounts.get(body);
 }
 
@@ -242,8 +246,16 @@ export async function expectPages(
   order: OrderRequirement = 'QRY-008',
 ): Promise<void> {
   // on the file query, its own requirement states that it takes the domain query's offset and sort
-  const rules = path === '/api/File/Query' ? fileQueryRules(order) : { offset: 'QRY-006', order };
+  const file = path === '/api/File/Query';
+  const rules = file ? fileQueryRules(order) : { offset: 'QRY-006', order };
   const own = new Set(expected.map((v) => JSON.stringify(v)));
+  // a page is its slice of the whole ordered set (judge/pages.ts), under the offset's rule
+  const expectSlice = (p: Page, msg: string) =>
+    expectFinding(
+      judgePages(file ? 'queryFiles' : 'queryRecords', [p], { whole: expected }),
+      file ? 'FILE-022' : 'QRY-006',
+      msg,
+    );
   for (let k = 0; k < expected.length; k += size) {
     const page = (await list(t, path, { ...q, take: size, [t.bindings.query.skip]: k })).map(pick);
     await needsOnlyOwnRows(t, page, own);
@@ -256,14 +268,14 @@ export async function expectPages(
         ? (await list(t, path, { ...q, take: expected.length, [t.bindings.query.skip]: 0 })).map(pick)
         : undefined;
     const rule = pageRule({ page, want, expected, offset: k, take: size, whole }, rules);
-    if (rule) judgedAlone(rule, msg, () => expect(page, msg).toEqual(want));
-    else expect(page, msg).toEqual(want);
+    const slice = () => expectSlice({ skip: k, take: size, keys: page }, msg);
+    if (rule) judgedAlone(rule, msg, slice);
+    else slice();
   }
-  const beyond = await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length });
-  await needsOnlyOwnRows(t, beyond.map(pick), own);
-  judgedAlone(rules.offset, `${what}: offset ${expected.length} is past the end`, () =>
-    expect(beyond, `${what}: offset ${expected.length} is past the end`).toEqual([]),
-  );
+  const beyond = (await list(t, path, { ...q, take: size, [t.bindings.query.skip]: expected.length })).map(pick);
+  await needsOnlyOwnRows(t, beyond, own);
+  const end = `${what}: offset ${expected.length} is past the end`;
+  judgedAlone(rules.offset, end, () => expectSlice({ skip: expected.length, take: size, keys: beyond }, end));
 }
 
 /**
@@ -383,10 +395,9 @@ export async function expectSuppressionKeepsSparse(t: Ctx, recs: Records): Promi
     });
     const what = `suppression on, sort ${sort ?? '(none)'}`;
     await expectStateRows(t, recs, rows, what);
-    for (const row of rows) {
-      expect(row, `${what}: the partly filled column is kept on every record`).toHaveProperty(recs.sometimesNullField);
-      expect(row, `${what}: the all-null column is dropped`).not.toHaveProperty(recs.allNullField);
-    }
+    const found = suppressionFound(recs, [recs.sortField, recs.sometimesNullField, recs.allNullField], rows);
+    expectFinding(found, recs.domain === 'File' ? 'FILE-023' : 'QRY-012', `${what}: the partly filled column`);
+    expectFinding(found, recs.domain === 'File' ? 'FILE-023' : 'QRY-011', `${what}: the all-null column`);
     expect(
       rows.filter((r) => r[recs.sometimesNullField] !== null),
       `${what}: its one value`,
@@ -402,10 +413,21 @@ export async function expectSuppressionDropsEmpty(t: Ctx, recs: Records): Promis
     [t.bindings.query.excludeEmptyColumns]: true,
   });
   await expectStateRows(t, recs, rows);
-  for (const row of rows) {
-    expect(row).not.toHaveProperty(recs.allNullField);
-    expect(row).toHaveProperty(recs.sortField);
-  }
+  const found = suppressionFound(recs, [recs.sortField, recs.allNullField], rows);
+  expectFinding(found, recs.domain === 'File' ? 'FILE-023' : 'QRY-011', 'the all-null column');
+  for (const row of rows) expect(row).toHaveProperty(recs.sortField);
+}
+
+/** The suppression judge's findings on the rows of `recs`'s query asked for the columns `keys`. */
+const suppressionFound = (recs: Records, keys: string[], rows: Row[]) =>
+  judgeSuppression(recs.domain === 'File' ? 'queryFiles' : 'queryRecords', keys, rows);
+
+/** The total-count judge's findings on the page `body` of `recs`'s query read with `q` (`count`: how many it selects). */
+export function countFound(t: Ctx, recs: Records, q: Q, body: ListBody, count?: number): Finding[] {
+  const b = t.bindings.query;
+  const operationId = recs.domain === 'File' ? 'queryFiles' : 'queryRecords';
+  const [skip, take, asked] = [Number(q[b.skip] ?? 0), Number(q.take ?? 30), q[b.includeTotalCount] as boolean];
+  return judgeTotalCount({ operationId, asked, total: totalCountOf(body), skip, take, shown: body.List.length }, count);
 }
 
 /** With total count on, the count of all matching records is there on every page; off by default. */
@@ -414,14 +436,16 @@ export async function expectTotalCount(t: Ctx, recs: Records, pageSize: number):
   // the count is judged against the state's set: reading that set is a step (expectStateRows)
   await rowsOf(t, recs, [recs.sortField]);
   for (const skip of [0, pageSize]) {
-    const body = await listBody(t, queryPath(recs), {
+    const q = {
       ...only(t, recs),
       columns: recs.sortField,
       take: pageSize,
       [t.bindings.query.skip]: skip,
       [t.bindings.query.includeTotalCount]: true,
-    });
+    };
+    const body = await listBody(t, queryPath(recs), q);
     expect(body.List, `page at ${skip}`).toHaveLength(Math.min(pageSize, n - skip));
-    expect(totalCountOf(body), `total count (page at ${skip})`).toBe(n);
+    const found = countFound(t, recs, q, body, n);
+    expectFinding(found, recs.domain === 'File' ? 'FILE-024' : 'QRY-014', `total count (page at ${skip})`);
   }
 }
