@@ -438,3 +438,79 @@ describe('faults the recording plainly shows', () => {
     expect(result(judge([entry('GET', q, 200, { List: [{ ContactTypeID: 4 }] })]).r, 'COL-001')).toBe('failed');
   });
 });
+
+describe('a write between two answers may explain their difference', () => {
+  // the --profile all run of the reference (all.har #4764, #4824, #4973): a batch of the proposal between the counts
+  const counted = '/api/ProposalLocation/Query?filter=ProposalID%3Aeq%3A145&includeTotalCount=true&take=1';
+  const page = (total: number) =>
+    entry('GET', counted, 200, { List: [{ ProposalLocationID: 255 }], TotalCount: total });
+  const inserted = (id: number) => ({
+    IsSuccessful: true,
+    RecordID: id,
+    OrderNumber: 0,
+    Message: `Inserted schedule with id ${id} successfully.`,
+    Warnings: null,
+  });
+  const batch = () =>
+    entry(
+      'POST',
+      '/api/Quotes/Proposals/145/Schedules/ProposalLocation/UpsertMulti',
+      200,
+      { Inserts: [inserted(283)], Updates: [], Deletes: [] },
+      { body: { Inserts: [{ Fields: { LocationName: 'Fits 0' } }], Updates: [], Deletes: [] } },
+    );
+
+  it('a schedule batch of the domain between two answers of one query: their total counts are not compared (QRY-014)', () => {
+    const grown = judge([page(2), page(2), batch(), page(99)]);
+    expect(result(grown.r, 'QRY-014')).not.toBe('failed');
+    expect(grown.r.counts.failed).toBe(0);
+    // the two answers before the batch are still pages of one set
+    expect(grown.v.judgements.filter((j) => j.rule === 'total_count_across_pages').map((j) => j.ok)).toEqual([true]);
+  });
+
+  it('a total count that changes with no write between still fails QRY-014', () => {
+    expect(result(judge([page(2), page(99)]).r, 'QRY-014')).toBe('failed');
+    // a batch of another domain writes no record of this one
+    const other = entry(
+      'POST',
+      '/api/Quotes/Proposals/145/Schedules/ProposalVehicle/UpsertMulti',
+      200,
+      { Inserts: [inserted(7)], Updates: [], Deletes: [] },
+      { body: { Inserts: [{ Fields: { VIN: 'x' } }], Updates: [], Deletes: [] } },
+    );
+    expect(result(judge([page(2), other, page(99)]).r, 'QRY-014')).toBe('failed');
+  });
+
+  // the --profile all run of the reference (all.har #2679, #2690, #2701): the Remove names contact 92 by its Email
+  const upsert = { ParentDomain: 'Claim', ParentRecordID: 778, ChildDomain: 'Contact', ChildRecordID: 92 };
+  const byKey = {
+    ...upsert,
+    ChildRecordID: undefined,
+    ChildRecordKey: 'c92@example.com',
+    ChildRecordMatchField: 'Email',
+  };
+  const query = '/api/Link/Query?childDomain=Contact&childRecordID=92&columns=ParentDomainID,ParentID,ChildID';
+
+  it('a Link/Remove naming the child by match field between an Upsert and the Query may have removed the link (LINK-013)', () => {
+    const r = judge([
+      entry('POST', '/api/Link/Upsert', 200, { IsSuccessful: true, LinkID: 374 }, { body: upsert }),
+      entry('POST', '/api/Link/Remove', 200, { IsSuccessful: true }, { body: byKey }),
+      entry('GET', query, 200, { List: [] }),
+    ]).r;
+    expect(result(r, 'LINK-013')).not.toBe('failed');
+    expect(r.counts.failed).toBe(0);
+  });
+
+  it('an upserted link the Query does not list, with no write between, still fails LINK-013', () => {
+    const lost = [
+      entry('POST', '/api/Link/Upsert', 200, { IsSuccessful: true, LinkID: 374 }, { body: upsert }),
+      entry('GET', query, 200, { List: [] }),
+    ];
+    expect(result(judge(lost).r, 'LINK-013')).toBe('failed');
+    // a Remove by match field of another child domain cannot have touched it
+    const file = { ...byKey, ChildDomain: 'File', ChildRecordMatchField: 'FileName' };
+    const [u, q] = lost;
+    const r = judge([u, entry('POST', '/api/Link/Remove', 200, { IsSuccessful: true }, { body: file }), q]).r;
+    expect(result(r, 'LINK-013')).toBe('failed');
+  });
+});

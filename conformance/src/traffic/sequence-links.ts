@@ -11,7 +11,7 @@ export const linkThenQuery: SequenceRule = {
   name: 'link_write_then_query',
   requirements: ['LINK-013', 'LINK-015'],
   description:
-    'after a successful Link/Remove (by primary keys), a later Link/Query of that child with ParentID in its rows lists no link to that parent; after a successful Link/Upsert, it lists it; unless another link write on that child came between',
+    'after a successful Link/Remove (by primary keys), a later Link/Query of that child with ParentID in its rows lists no link to that parent; after a successful Link/Upsert, it lists it; unless another link write on that child (or on a child it names by match field) came between',
   judge(xs, ctx, emit) {
     const lb = ctx.bindings.link;
     const isWrite = (x: TrafficExchange) =>
@@ -31,7 +31,19 @@ export const linkThenQuery: SequenceRule = {
     );
     // indexed once: the link writes of each child, the queries of each child
     const writesByChild = new Map<string, TrafficExchange[]>();
+    // a write naming its child by match field (or by no readable ID) may be on any child of its
+    // domain (of any domain, when that is unreadable too): it may have touched the link
+    const blindByDomain = new Map<string, TrafficExchange[]>();
+    const blindAnywhere: TrafficExchange[] = [];
     for (const w of writes) {
+      const id = field(w, lb.childRecordId);
+      if (id === null || id === undefined || id === '' || !Number.isInteger(Number(id))) {
+        const cd = field(w, lb.childDomain);
+        if (typeof cd !== 'string') blindAnywhere.push(w);
+        else if (blindByDomain.has(cd)) blindByDomain.get(cd)!.push(w);
+        else blindByDomain.set(cd, [w]);
+        continue;
+      }
       const k = childOf(w);
       const l = writesByChild.get(k);
       if (l) l.push(w);
@@ -57,7 +69,7 @@ export const linkThenQuery: SequenceRule = {
         !Number.isInteger(Number(cid))
       )
         continue;
-      const same = writesByChild.get(childOf(w)) ?? [];
+      const same = [...(writesByChild.get(childOf(w)) ?? []), ...(blindByDomain.get(cd) ?? []), ...blindAnywhere];
       const q = (queriesByChild.get(`${cd}#${String(cid)}`) ?? []).find(
         (x) => after(w, x) && !same.some((o) => o !== w && between(o, w, x)),
       );

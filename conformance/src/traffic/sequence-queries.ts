@@ -6,6 +6,7 @@ import { atPath } from '../model/bindings.js';
 import { hasDuplicateKeys, requestedColumns } from '../judge/col.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import { boolParam, intParam, isInt, show, type RuleContext, type SequenceRule } from './rule.js';
+import { between, op } from './sequence-records.js';
 
 const queries = (xs: TrafficExchange[], ctx: RuleContext) =>
   xs.filter(
@@ -67,12 +68,67 @@ const suppressionAgainstPlain: SequenceRule = {
   },
 };
 
+/** Operations that change no record a query selects. */
+const READS = new Set([
+  'queryRecords',
+  'queryFiles',
+  'queryLinks',
+  'getRecord',
+  'getFile',
+  'listAttachedFiles',
+  'listDomains',
+  'getBindStatus',
+  'authenticate',
+]);
+const SCHEDULE_WRITES = new Set(['upsertSchedules', 'deleteSchedule', 'reinstateSchedule']);
+
+/** The domain of a records or files query. */
+const queryDomain = (q: TrafficExchange) => (op(q) === 'queryFiles' ? 'File' : (q.operation?.pathParams.domain ?? ''));
+
+const isWrite = (w: TrafficExchange) => !['GET', 'HEAD', 'OPTIONS'].includes(w.method) && !READS.has(op(w));
+
+/**
+ * Whether write `w` may change which records query `q` selects: a schedule write of its domain (of
+ * any proposal: the filter may select by another field) and any other write (binding, a member, a
+ * request of no known operation), whatever its outcome; a link write only for the file query.
+ */
+function mayChange(w: TrafficExchange, q: TrafficExchange): boolean {
+  const domain = queryDomain(q);
+  if (SCHEDULE_WRITES.has(op(w))) return w.operation?.pathParams.domain === domain;
+  // a link creates or deletes no record; it changes only whether a file has a parent (IsUnlinked)
+  if (op(w) === 'upsertLink' || op(w) === 'removeLink') return domain === 'File';
+  return true;
+}
+
+/**
+ * The answers of one query split where a recorded write may have changed its records (`mayChange`,
+ * overlapping the span from one answer's request to a later one's answer): only answers of one
+ * stretch are pages of one and the same set of records, whose total count they must agree on (spec
+ * 4.2: "the total count of all records"). Provider-state calls do not split: they create fresh
+ * records and delete those, never the records of another filter, as the header assumes of an
+ * unrecorded client.
+ */
+function stretches(g: TrafficExchange[], writes: TrafficExchange[]): TrafficExchange[][] {
+  const out: TrafficExchange[][] = [];
+  let cur: TrafficExchange[] = [];
+  for (const x of [...g].sort((a, b) => a.index - b.index)) {
+    const first = cur[0];
+    if (first && writes.some((w) => between(w, first, x) && mayChange(w, x))) {
+      out.push(cur);
+      cur = [];
+    }
+    cur.push(x);
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
 /** QRY-014: every page of one filtered query gives the same total, at least what the pages show. */
 const totalAcrossPages: SequenceRule = {
   name: 'total_count_across_pages',
   requirements: ['QRY-014'],
   description:
-    'answers of one filtered query (whatever the start offset and take) that carry the total count carry the same one, at least the start offset plus the records of every page, and equal to it where a page came back short',
+    'answers of one filtered query (whatever the start offset and take) with no recorded write between them that may change its records (a schedule write of its domain, a link write for the file query, any other write) that carry the total count carry the same one, at least the start offset plus the records of every page, and equal to it where a page came back short',
   judge(xs, ctx, emit) {
     const b = ctx.bindings;
     const skipName = b.query.skip;
@@ -83,7 +139,8 @@ const totalAcrossPages: SequenceRule = {
       if (g) g.push(x);
       else groups.set(k, [x]);
     }
-    for (const g of groups.values()) {
+    const writes = xs.filter(isWrite);
+    for (const g of [...groups.values()].flatMap((all) => stretches(all, writes))) {
       const counted = g.filter((x) => boolParam(x.query, b.query.includeTotalCount) === true && !b.totalCountHeader);
       if (g.length < 2 || counted.length === 0) continue;
       const totals = new Set(counted.map((x) => atPath(x.json, b.totalCountField)));
