@@ -35,6 +35,7 @@ import {
   judgeSingleDelete,
 } from '../src/judge/sched.js';
 import { expectFinding } from '../src/suite-api/findings.js';
+import { type ReadRecord, type Records, isReadBackRequirement, judgeReadBack } from '../src/judge/sched-sequence.js';
 import {
   asObject,
   byOrder,
@@ -110,16 +111,24 @@ function applied(before: Map<number, Row>, updates: Array<[number, Row]>, delete
   return out;
 }
 
+/** Record `id` as read, for the read-back judge (judge/sched-sequence.ts). */
+const record = (id: number, r: ReadRecord): Records => [[id, r]];
+
 /**
  * The set equals `expected`: the same IDs with the same values, nothing more. The comparison is the
  * statement of one requirement, `owner` (which operations a batch applies, what a rollback keeps,
- * what a failed item leaves): a set that differs fails `owner` alone, so a test naming several
- * requirements does not fail its others on it (one cause, one red line; see judgedAlone). The
- * listing itself is a step (scheduleSet).
+ * what a failed item leaves), the read-back judge's where it is one of its requirements: a set that
+ * differs fails `owner` alone, so a test naming several requirements does not fail its others on it
+ * (one cause, one red line; see judgedAlone). The listing itself is a step (scheduleSet).
  */
 async function expectSet(t: Ctx, owner: string, p: ProposalValues, expected: Map<number, Row>, what: string) {
-  const got = asObject(await scheduleSet(t, p));
-  judgedAlone(owner, what, () => expect(got, what).toEqual(asObject(expected)));
+  const set = await scheduleSet(t, p);
+  const got = asObject(set);
+  judgedAlone(owner, what, () =>
+    isReadBackRequirement(owner)
+      ? expectFinding(judgeReadBack(owner, expected, set, true, what), owner)
+      : expect(got, what).toEqual(asObject(expected)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,7 +196,11 @@ conformance(
       expect(res.RecordID, `insert ${i} reports the new record's ID`).toBeGreaterThan(0);
       expect(before.has(res.RecordID), `insert ${i} reports a new ID`).toBe(false);
       // The record at RecordID holds exactly the values of input item i.
-      expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+      const got = pick(await readRecord(t, p, res.RecordID));
+      expectFinding(
+        judgeReadBack('SCHED-007', record(res.RecordID, inserts[i]), record(res.RecordID, got)),
+        'SCHED-007',
+      );
       expected.set(res.RecordID, stored(inserts[i]));
     }
     needsUnnamedFieldsKept(body.Updates, updates, p.requiredField, 'UpsertMulti');
@@ -316,8 +329,9 @@ conformance(
     for (let i = 0; i < TEXT_CLASS_LOCATIONS.length; i++) {
       const res = byOrder(body.Inserts, i, 'Inserts');
       expect(res.IsSuccessful, `insert ${i} succeeded: ${res.Message}`).toBe(true);
-      const got = pick(await readRecord(t, p, res.RecordID));
-      expect(got, `record ${res.RecordID} of insert ${i}: the values as sent`).toStrictEqual(TEXT_CLASS_LOCATIONS[i]);
+      const got = record(res.RecordID, pick(await readRecord(t, p, res.RecordID)));
+      const sent = record(res.RecordID, TEXT_CLASS_LOCATIONS[i]);
+      expectFinding(judgeReadBack('SCHED-007', sent, got), 'SCHED-007', `record of insert ${i}: the values as sent`);
     }
   },
 );
@@ -351,14 +365,16 @@ conformance(
     // 2.5 "LocationName (required, string), Address1, City, StateCode, ZipCode (strings)": the values as sent
     judgedAlone('SCHED-007', 'an insert with LocationName "0" stores its values', () => {
       expect(ins.IsSuccessful, `the insert with LocationName "0": ${ins.Message}`).toBe(true);
-      expect(insGot, `record ${ins.RecordID}: the values as sent`).toStrictEqual(stored(fields));
+      const got = record(ins.RecordID, insGot ?? null);
+      expectFinding(judgeReadBack('SCHED-007', record(ins.RecordID, stored(fields)), got), 'SCHED-007');
     });
     const upd = byOrder(body.Updates, 0, 'Updates');
     const updGot = await readRecord(t, p, l1);
     // 4.5: Updates (items: `ID` integer and `Fields`) are applied; only an empty name fails
     judgedAlone('SCHED-008', 'an update to LocationName "0" is applied', () => {
       expect(upd.IsSuccessful, `the update to LocationName "0": ${upd.Message}`).toBe(true);
-      expect(updGot?.LocationName, `record ${l1}: LocationName`).toBe('0');
+      const got = record(l1, pick(updGot, ['LocationName']));
+      expectFinding(judgeReadBack('SCHED-008', record(l1, { LocationName: '0' }), got), 'SCHED-008');
     });
   },
 );
@@ -496,7 +512,8 @@ conformance(
         );
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
-        expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+        const got = record(res.RecordID, pick(await readRecord(t, p, res.RecordID)));
+        expectFinding(judgeReadBack('SCHED-007', record(res.RecordID, inserts[i]), got), 'SCHED-007');
         expected.set(res.RecordID, stored(inserts[i]));
       }
     }
@@ -575,7 +592,14 @@ conformance(
     );
     const renamed = await readRecord(t, p, l1);
     judgedAlone('SCHED-011', 'the valid items are committed beside the failing one', () =>
-      expect(renamed?.LocationName, 'the valid update, committed').toBe(`Renamed ${x}`),
+      expectFinding(
+        judgeReadBack(
+          'SCHED-011',
+          record(l1, { LocationName: `Renamed ${x}` }),
+          record(l1, pick(renamed, ['LocationName'])),
+        ),
+        'SCHED-011',
+      ),
     );
     judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
       expectFinding(judged(judgeBatchListing, body, p), 'SCHED-012'),
@@ -802,9 +826,8 @@ conformance(
       const byName = (a: Row, b: Row) => String(a.LocationName).localeCompare(String(b.LocationName));
       expect(added.map((id) => after.get(id) as Row).sort(byName)).toEqual(inserts.map(stored).sort(byName));
       for (const id of added) expected.set(id, after.get(id) as Row);
-      expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
-        asObject(expected),
-      );
+      const what = 'the updates and the delete are committed, nothing else changed';
+      expectFinding(judgeReadBack('SCHED-029', expected, after, true, what), 'SCHED-029');
     });
     await expectSet(t, 'SCHED-029', twin, twinBefore, "the twin proposal's records are untouched");
   },

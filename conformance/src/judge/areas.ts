@@ -9,6 +9,7 @@ import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
 import { SCHED_JUDGES } from './sched.js';
+import { SCHED_READ_BACK_JUDGE } from './sched-sequence.js';
 
 export const JUDGES: readonly JudgeEntry[] = [
   BIND_STATUS_JUDGE,
@@ -16,6 +17,7 @@ export const JUDGES: readonly JudgeEntry[] = [
   FILE_QUERY_ROW_JUDGE,
   COLUMN_KEYS_JUDGE,
   ...SCHED_JUDGES,
+  SCHED_READ_BACK_JUDGE,
 ];
 
 /** Requirement ID prefixes done. */
@@ -57,11 +59,6 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
   { rule: 'empty_column_suppression', requirements: ['FILE-023'], why: 'shared with QRY-011, QRY-012: the query area' },
   { rule: 'total_count', requirements: ['FILE-024'], why: 'shared with QRY-014, QRY-015: the query area' },
   { rule: 'single_read_envelope', requirements: ['FILE-009'], why: 'shared with REC-001: the records area' },
-  {
-    rule: 'write_then_read',
-    requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
-    why: 'a sequence (a batch, then a read of the record); no judge reads a write and its read-back yet',
-  },
   {
     rule: 'failed_write_changes_nothing',
     requirements: ['SCHED-014', 'SCHED-011'],

@@ -76,6 +76,28 @@ export interface SequenceRule {
   judge(xs: TrafficExchange[], ctx: RuleContext, emit: Emit): void;
 }
 
+/** A sequence rule that is a judge's adapter: it picks the exchanges and emits the judges' findings on them. */
+export interface JudgedSequenceRule extends SequenceRule {
+  judges: readonly JudgeEntry[];
+}
+
+export function judgedSequenceRule(
+  judges: readonly JudgeEntry[],
+  rule: Omit<SequenceRule, 'judge'> & {
+    judge(xs: TrafficExchange[], ctx: RuleContext, emit: (f: Finding[], exchanges: TrafficExchange[]) => void): void;
+  },
+): JudgedSequenceRule {
+  return {
+    ...rule,
+    judges,
+    judge: (xs, ctx, emit) =>
+      rule.judge(xs, ctx, (findings, exchanges) => {
+        for (const f of findings)
+          if (rule.requirements.includes(f.requirement)) emit([f.requirement], f.ok, f.detail, exchanges);
+      }),
+  };
+}
+
 /** `true`/`false` of a boolean query parameter; undefined when absent or neither. */
 export function boolParam(q: URLSearchParams, name: string): boolean | undefined {
   const v = q.get(name);

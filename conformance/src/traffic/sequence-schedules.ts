@@ -4,13 +4,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, selectionKeepingParams, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, judgedSequenceRule, selectionKeepingParams, show, type SequenceRule } from './rule.js';
+import { SCHED_READ_BACK_JUDGE, judgeReadBack, writtenItemRequirements } from '../judge/sched-sequence.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { proposalOf } from './states.js';
-import { between, equalish, op, readsOf, writesOf } from './sequence-records.js';
+import { between, op, readsOf, writesOf } from './sequence-records.js';
 
-/** SCHED-007, SCHED-008, SCHED-029: what a successful insert or update wrote reads back. */
-export const writeThenRead: SequenceRule = {
+/** SCHED-007, SCHED-008, SCHED-029: what a successful insert or update wrote reads back (judge/sched-sequence.ts). */
+export const writeThenRead = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'write_then_read',
   requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
   description:
@@ -31,28 +32,20 @@ export const writeThenRead: SequenceRule = {
           );
           if (!read) continue;
           const rec = (read.json as { Record: Record<string, unknown> }).Record;
+          // the read's values under the written field names (its columns may alias them)
           const cols = requestedColumns(read.query.get('columns'));
-          const keyOf = (f: string) => (cols ? cols.find((c) => c.field === f)?.key : f);
-          const compared = Object.keys(fields).filter((f) => {
-            const key = keyOf(f);
-            return key !== undefined && key in rec;
+          const shown = Object.keys(fields).flatMap((f) => {
+            const key = cols ? cols.find((c) => c.field === f)?.key : f;
+            return key !== undefined && key in rec ? [[f, rec[key]] as const] : [];
           });
-          if (compared.length === 0) continue;
-          const bad = compared.find((f) => !equalish(rec[keyOf(f)!], fields[f]));
-          const reqs = [k === 'Inserts' ? 'SCHED-007' : 'SCHED-008', ...(b.atomic ? ['SCHED-029'] : [])];
-          emit(
-            reqs,
-            !bad,
-            bad
-              ? `${k} item of ${b.domain} ${id} wrote ${f2(bad, fields[bad])}; the later read shows ${show(rec[keyOf(bad)!])}`
-              : `${k} item of ${b.domain} ${id}: ${compared.length} field(s) read back as written`,
-            [w, read],
-          );
+          if (!shown.length) continue;
+          const what = `${k} item of ${b.domain} ${id}`;
+          for (const q of writtenItemRequirements(k, b.atomic))
+            emit(judgeReadBack(q, [[id, fields]], [[id, Object.fromEntries(shown)]], false, what), [w, read]);
         }
     }
   },
-};
-const f2 = (f: string, v: unknown) => `${f} ${show(v)}`;
+});
 
 /** SCHED-014, SCHED-011: an item that failed (or a whole failed atomic batch) leaves its record as it read before. */
 export const failedWriteChangesNothing: SequenceRule = {
