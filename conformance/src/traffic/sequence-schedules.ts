@@ -1,11 +1,15 @@
 // Sequence rules of schedule records (spec 4.5, 3, 7): what a batch, a DELETE or a Reinstate did,
 // judged on later reads of the same records and on what a recorded provider state set up. What
 // one answer shows is judged by judge/sched.ts (traffic/rules-proposals.ts).
-import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
 import { intParam, isInt, judgedSequenceRule, selectionKeepingParams, show, type SequenceRule } from './rule.js';
-import { SCHED_READ_BACK_JUDGE, judgeReadBack, writtenItemRequirements } from '../judge/sched-sequence.js';
+import {
+  SCHED_READ_BACK_JUDGE,
+  batchRequirement,
+  judgeReadBack,
+  writtenItemRequirements,
+} from '../judge/sched-sequence.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
 import { proposalOf } from './states.js';
 import { between, op, readsOf, writesOf } from './sequence-records.js';
@@ -48,7 +52,7 @@ export const writeThenRead = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
 });
 
 /** SCHED-014, SCHED-011: an item that failed (or a whole failed atomic batch) leaves its record as it read before. */
-export const failedWriteChangesNothing: SequenceRule = {
+export const failedWriteChangesNothing = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'failed_write_changes_nothing',
   requirements: ['SCHED-014', 'SCHED-011'],
   description:
@@ -72,21 +76,13 @@ export const failedWriteChangesNothing: SequenceRule = {
         const before = reads.filter((r) => after(r, w)).pop();
         const later = reads.find((r) => after(w, r) && r.query.toString() === before?.query.toString());
         if (!before || !later || writes.some((o) => between(o, before, later))) continue;
-        const a = (before.json as { Record: unknown }).Record;
-        const c = (later.json as { Record: unknown }).Record;
-        const req = b.atomic ? 'SCHED-014' : 'SCHED-011';
-        emit(
-          [req],
-          isDeepStrictEqual(a, c),
-          isDeepStrictEqual(a, c)
-            ? `${b.domain} ${id} unchanged by the failed ${b.atomic ? 'atomic batch' : 'item'}`
-            : `${b.domain} ${id} read ${show(a)} before and ${show(c)} after the failed ${b.atomic ? 'atomic batch' : 'item'}`,
-          [before, w, later],
-        );
+        const [a, c] = [before, later].map((r) => (r.json as { Record: Record<string, unknown> }).Record);
+        const what = `${b.domain} ${id}, before and after the failed ${b.atomic ? 'atomic batch' : 'item'}`;
+        emit(judgeReadBack(batchRequirement(b.atomic, true), [[id, a!]], [[id, c!]], false, what), [before, w, later]);
       }
     }
   },
-};
+});
 
 /** SCHED-021: a record reinstated successfully is active again and readable. */
 export const reinstatedIsReadable: SequenceRule = {
