@@ -64,12 +64,6 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
     requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
     why: "a sequence (a proposal's records listed, the writes between, listed again)",
   },
-  { rule: 'reinstated_is_readable', requirements: ['SCHED-021'], why: 'a sequence (Reinstate, then a read)' },
-  {
-    rule: 'permanent_delete_is_gone',
-    requirements: ['SCHED-022'],
-    why: "a sequence (a provider state's proposal type, the DELETE, a read)",
-  },
   {
     rule: 'not_modifiable_refuses_writes',
     requirements: ['SCHED-018'],

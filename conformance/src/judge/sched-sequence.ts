@@ -68,7 +68,11 @@ export function readBackFault(expected: Records, seen: Records, whole = false): 
       if (isObject(s)) return { fault: `record ${id} read back as ${show(s)}, where it is gone`, compared };
       continue;
     }
-    if (!isObject(s)) return { fault: `record ${id} not read back, where it holds ${show(e)}`, compared };
+    if (!isObject(s))
+      return {
+        fault: `record ${id} not read back${Object.keys(e).length ? `, where it holds ${show(e)}` : ''}`,
+        compared,
+      };
     const bad = Object.keys(e).find((f) => f in s && !sameValue(s[f], e[f]));
     if (bad !== undefined)
       return { fault: `record ${id}: ${bad} read back as ${show(s[bad])}, where it is ${show(e[bad])}`, compared };

@@ -85,7 +85,7 @@ export const failedWriteChangesNothing = judgedSequenceRule([SCHED_READ_BACK_JUD
 });
 
 /** SCHED-021: a record reinstated successfully is active again and readable. */
-export const reinstatedIsReadable: SequenceRule = {
+export const reinstatedIsReadable = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'reinstated_is_readable',
   requirements: ['SCHED-021'],
   description:
@@ -110,19 +110,13 @@ export const reinstatedIsReadable: SequenceRule = {
           (x.status === 404 || x.status === 200),
       );
       if (!read || writes.some((o) => between(o, w, read))) continue;
-      const good = read.status === 200 && isObject((read.json as { Record?: unknown } | undefined)?.Record);
-      if (read.status === 200 && !good) continue;
-      emit(
-        ['SCHED-021'],
-        good,
-        good
-          ? `${domain} ${id} reinstated, then read`
-          : `${domain} ${id} reinstated successfully (HTTP ${w.status}), then read with HTTP 404`,
-        [w, read],
-      );
+      const rec = (read.json as { Record?: unknown } | undefined)?.Record;
+      if (read.status === 200 && !isObject(rec)) continue;
+      const what = `${domain} ${id} reinstated (HTTP ${w.status}), then read (HTTP ${read.status})`;
+      emit(judgeReadBack('SCHED-021', [[id, {}]], [[id, isObject(rec) ? rec : null]], false, what), [w, read]);
     }
   },
-};
+});
 
 /**
  * PROP-002, PROP-003, PROP-004 with PROP-005 and SCHED-018: a proposal the recording's provider state
@@ -175,7 +169,7 @@ const CREATE_NO_SCHEDULE = new Set([
  * Rewrite or Reissue proposal (its type from the recording's provider state) is gone: a later read
  * of it does not answer it (section 3: permanently deleted).
  */
-export const permanentDeleteIsGone: SequenceRule = {
+export const permanentDeleteIsGone = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'permanent_delete_is_gone',
   requirements: ['SCHED-022'],
   description:
@@ -209,19 +203,13 @@ export const permanentDeleteIsGone: SequenceRule = {
           !(s.state === 'a proposal' && Array.isArray(s.values?.locationIds) && !s.values.locationIds.includes(id)),
       );
       if (reissued) continue;
-      const answered = read.status === 200 && isObject((read.json as { Record?: unknown }).Record);
-      if (read.status === 200 && !answered) continue;
-      emit(
-        ['SCHED-022'],
-        !answered,
-        answered
-          ? `${domain} ${id} deleted (HTTP ${d.status}, IsSuccessful true) on ${p.type} proposal ${proposalId} (${p.setup.source}), then read back with HTTP 200`
-          : `${domain} ${id} deleted on ${p.type} proposal ${proposalId}, then read: HTTP ${read.status}`,
-        [d, read],
-      );
+      const rec = (read.json as { Record?: unknown }).Record;
+      if (read.status === 200 && !isObject(rec)) continue;
+      const what = `${domain} ${id} deleted (HTTP ${d.status}, IsSuccessful true) on ${p.type} proposal ${proposalId} (${p.setup.source}), then read (HTTP ${read.status})`;
+      emit(judgeReadBack('SCHED-022', [[id, null]], [[id, isObject(rec) ? rec : null]], false, what), [d, read]);
     }
   },
-};
+});
 const PERMANENT = new Set(['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']);
 
 /** What a recorded write did to the set of a proposal's schedule records, as its answer says. */
