@@ -35,7 +35,13 @@ import {
   judgeSingleDelete,
 } from '../src/judge/sched.js';
 import { expectFinding } from '../src/suite-api/findings.js';
-import { type ReadRecord, type Records, isReadBackRequirement, judgeReadBack } from '../src/judge/sched-sequence.js';
+import {
+  type ReadRecord,
+  type Records,
+  isReadBackRequirement,
+  judgeForeignRecords,
+  judgeReadBack,
+} from '../src/judge/sched-sequence.js';
 import {
   asObject,
   byOrder,
@@ -521,13 +527,24 @@ conformance(
     // emptied LocationName (SCHED-017); a successful item's outcome and every RecordID are judged as
     // the test's (RecordIDs: SCHED-002 for successes and failed deletes, SCHED-017 for the emptied one).
     const ruleOf = (id: number) => (id === w0 || id === w1 ? 'SCHED-010' : id === l1 ? 'SCHED-017' : undefined);
-    const outcome = (rule: string | undefined, what: string, check: () => void) =>
-      rule ? judgedAlone(rule, what, check) : check();
+    const outcome = (id: number, r: ScheduleResult, ok: boolean, what: string) => {
+      const rule = ruleOf(id);
+      // an item naming the twin's record: SCHED-010's judge (judge/sched-sequence.ts)
+      const check = () =>
+        rule === 'SCHED-010'
+          ? expectFinding(
+              judgeForeignRecords(p.proposalId, [{ id, owner: twin.proposalId, isSuccessful: r.IsSuccessful }]),
+              rule,
+              what,
+            )
+          : expect(r.IsSuccessful, what).toBe(ok);
+      return rule ? judgedAlone(rule, what, check) : check();
+    };
     needsUnnamedFieldsKept(body.Updates, updates, required, 'a non-atomic batch');
     for (let i = 0; i < updates.length; i++) {
       const res = byOrder(body.Updates, i, 'Updates');
       const what = `update ${i} (record ${updates[i].ID}): ${res.Message}`;
-      outcome(ruleOf(updates[i].ID), what, () => expect(res.IsSuccessful, what).toBe(updates[i].ok));
+      outcome(updates[i].ID, res, updates[i].ok, what);
       if (updates[i].ok)
         judgedAlone('SCHED-002', `update ${i}: the record's ID`, () =>
           expectFinding(judgeRecordIds([{ kind: 'Updates', result: res, id: updates[i].ID }]), 'SCHED-002'),
@@ -540,7 +557,7 @@ conformance(
     for (let i = 0; i < deletes.length; i++) {
       const res = byOrder(body.Deletes, i, 'Deletes');
       const what = `delete ${i} (record ${deletes[i].ID}): ${res.Message}`;
-      outcome(ruleOf(deletes[i].ID), what, () => expect(res.IsSuccessful, what).toBe(deletes[i].ok));
+      outcome(deletes[i].ID, res, deletes[i].ok, what);
       judgedAlone('SCHED-002', `delete ${i}: RecordID`, () =>
         expectFinding(judgeRecordIds([{ kind: 'Deletes', result: res, id: deletes[i].ID }]), 'SCHED-002'),
       );
@@ -869,12 +886,13 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
           expectFinding(judged(judgeBatchListing, body, a), 'SCHED-012'),
         );
+        const ofB = (r: ScheduleResult, id?: number) => [{ id, owner: b.proposalId, isSuccessful: r.IsSuccessful }];
         judgedAlone('SCHED-010', "an update naming another proposal's record fails", () =>
-          expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false),
+          expectFinding(judgeForeignRecords(a.proposalId, ofB(body.Updates[0], b1)), 'SCHED-010', 'update'),
         );
         for (const d of body.Deletes) {
           judgedAlone('SCHED-010', "a delete naming another proposal's record fails", () =>
-            expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false),
+            expectFinding(judgeForeignRecords(a.proposalId, ofB(d)), 'SCHED-010', 'delete'),
           );
           judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
             expectFinding(judgeRecordIds([{ kind: 'Deletes', result: d }]), 'SCHED-002'),
@@ -883,11 +901,13 @@ for (const type of ['Quote', 'Endorsement'] as const) {
       }
       // Single DELETE through proposal A of a record of proposal B (not its first).
       const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
+      // a refusal in any form (a non-2xx status, IsSuccessful false) answers the record as not deleted
+      const single = [{ id: b1, owner: b.proposalId, isSuccessful: !isRefusal(d.res) }];
       judgedAlone('SCHED-010', "a single DELETE naming another proposal's record fails", () =>
-        expect(
-          isRefusal(d.res),
-          `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
-        ).toBe(true),
+        expectFinding(
+          judgeForeignRecords(a.proposalId, single, `DELETE (${d.status} ${JSON.stringify(d.body)}): `),
+          'SCHED-010',
+        ),
       );
       for (const res of resultsOf(d.body))
         judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>

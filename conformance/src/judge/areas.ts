@@ -9,7 +9,7 @@ import { COLUMN_KEYS_JUDGE } from './col.js';
 import { FILE_QUERY_ROW_JUDGE, FILE_RECORD_JUDGE } from './file.js';
 import type { JudgeEntry } from './finding.js';
 import { SCHED_JUDGES } from './sched.js';
-import { SCHED_READ_BACK_JUDGE } from './sched-sequence.js';
+import { SCHED_FOREIGN_RECORD_JUDGE, SCHED_READ_BACK_JUDGE } from './sched-sequence.js';
 
 export const JUDGES: readonly JudgeEntry[] = [
   BIND_STATUS_JUDGE,
@@ -18,6 +18,7 @@ export const JUDGES: readonly JudgeEntry[] = [
   COLUMN_KEYS_JUDGE,
   ...SCHED_JUDGES,
   SCHED_READ_BACK_JUDGE,
+  SCHED_FOREIGN_RECORD_JUDGE,
 ];
 
 /** Requirement ID prefixes done. */
@@ -68,10 +69,5 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
     rule: 'not_modifiable_refuses_writes',
     requirements: ['SCHED-018'],
     why: "a provider state's non-modifiable proposal against a write answered; shared with PROP-002..005: the proposal area",
-  },
-  {
-    rule: 'foreign_record_refused',
-    requirements: ['SCHED-010'],
-    why: "a provider state's records of another proposal against a write naming them",
   },
 ];

@@ -106,3 +106,31 @@ export function judgeReadBack(
     },
   ];
 }
+
+// ---------------------------------------------------------------------------------------------
+// SCHED-010
+
+export const SCHED_FOREIGN_RECORD_JUDGE: JudgeEntry = { name: 'judgeForeignRecords', requirements: ['SCHED-010'] };
+
+/** A schedule record a write named (its ID where known), the proposal that holds it, and what the answer says of it. */
+export interface NamedRecord {
+  id?: number;
+  owner: number | string;
+  /** IsSuccessful of the item's result (a single DELETE's), as answered. */
+  isSuccessful: unknown;
+}
+
+/**
+ * SCHED-010 (4.5 "All operations target the same domain on the same proposal"): an update or delete
+ * through proposal `through` naming a record of another proposal is not answered as successful. One
+ * finding per such record answered with a boolean IsSuccessful; what = the write, for the detail.
+ */
+export function judgeForeignRecords(through: number | string, named: readonly NamedRecord[], what = ''): Finding[] {
+  return named
+    .filter((n) => String(n.owner) !== String(through) && typeof n.isSuccessful === 'boolean')
+    .map((n) => ({
+      requirement: 'SCHED-010',
+      ok: n.isSuccessful === false,
+      detail: `${what}${n.id === undefined ? 'a record' : `record ${n.id}`} of proposal ${n.owner}, named through proposal ${through}: IsSuccessful ${String(n.isSuccessful)}`,
+    }));
+}

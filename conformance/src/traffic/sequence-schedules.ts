@@ -5,7 +5,9 @@ import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
 import { intParam, isInt, judgedSequenceRule, selectionKeepingParams, show, type SequenceRule } from './rule.js';
 import {
+  SCHED_FOREIGN_RECORD_JUDGE,
   SCHED_READ_BACK_JUDGE,
+  judgeForeignRecords,
   batchRequirement,
   judgeReadBack,
   writtenItemRequirements,
@@ -356,7 +358,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
  * SCHED-010: an update or delete naming, through proposal P, a schedule record a provider state
  * created for another proposal is not answered as successful.
  */
-export const foreignRecordRefused: SequenceRule = {
+export const foreignRecordRefused = judgedSequenceRule([SCHED_FOREIGN_RECORD_JUDGE], {
   name: 'foreign_record_refused',
   requirements: ['SCHED-010'],
   description:
@@ -393,15 +395,10 @@ export const foreignRecordRefused: SequenceRule = {
       }
       for (const { id, ok } of named) {
         const p = owner(id, x);
-        if (!p || p.proposalId === pid || typeof ok !== 'boolean') continue;
-        if (ctx.states.proposals.some((q) => q.proposalId === pid && q.locationIds.includes(id))) continue;
-        emit(
-          ['SCHED-010'],
-          !ok,
-          `${x.operation!.pathParams.domain} ${id}, a record of proposal ${p.proposalId} (${p.setup.source}), named through proposal ${pid}: IsSuccessful ${ok}`,
-          [x],
-        );
+        if (!p || ctx.states.proposals.some((q) => q.proposalId === pid && q.locationIds.includes(id))) continue;
+        const what = `${x.operation!.pathParams.domain} (${p.setup.source}): `;
+        emit(judgeForeignRecords(pid, [{ id, owner: p.proposalId, isSuccessful: ok }], what), [x]);
       }
     }
   },
-};
+});
