@@ -61,11 +61,6 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
   { rule: 'total_count', requirements: ['FILE-024'], why: 'shared with QRY-014, QRY-015: the query area' },
   { rule: 'single_read_envelope', requirements: ['FILE-009'], why: 'shared with REC-001: the records area' },
   {
-    rule: 'proposal_records_follow_writes',
-    requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
-    why: "a sequence (a proposal's records listed, the writes between, listed again)",
-  },
-  {
     rule: 'not_modifiable_refuses_writes',
     requirements: ['SCHED-018'],
     why: "a provider state's non-modifiable proposal against a write answered; shared with PROP-002..005: the proposal area",

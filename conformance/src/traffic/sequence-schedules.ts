@@ -3,16 +3,19 @@
 // one answer shows is judged by judge/sched.ts (traffic/rules-proposals.ts).
 import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, judgedSequenceRule, selectionKeepingParams, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, judgedSequenceRule, selectionKeepingParams, type SequenceRule } from './rule.js';
 import {
+  type ReadBackRequirement,
   SCHED_FOREIGN_RECORD_JUDGE,
   SCHED_READ_BACK_JUDGE,
   judgeForeignRecords,
+  readBackFault,
   batchRequirement,
   judgeReadBack,
   writtenItemRequirements,
 } from '../judge/sched-sequence.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
+import { KINDS } from '../judge/sched.js';
 import { proposalOf } from './states.js';
 import { between, op, readsOf, writesOf } from './sequence-records.js';
 
@@ -214,22 +217,22 @@ export const permanentDeleteIsGone = judgedSequenceRule([SCHED_READ_BACK_JUDGE],
 });
 const PERMANENT = new Set(['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']);
 
-/** What a recorded write did to the set of a proposal's schedule records, as its answer says. */
-type Effect = { add: number[]; remove: number[]; requirement: string; what: string } | 'unknown';
+/**
+ * What a recorded write did to the set of a proposal's schedule records, as its answer says, and
+ * the requirement stating it (none for a refused DELETE: the records stay, SCHED-018's, a
+ * sentence of the single answer's judge).
+ */
+type Effect = { add: number[]; remove: number[]; requirement?: ReadBackRequirement; what: string } | 'unknown';
 
 function effectOf(x: TrafficExchange, type: string): Effect {
   if (op(x) === 'deleteSchedule') {
     const ok = (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful;
     if (x.status < 200 || x.status >= 300 || typeof ok !== 'boolean') return 'unknown';
-    if (!ok) return { add: [], remove: [], requirement: 'SCHED-018', what: 'a refused DELETE' };
+    if (!ok) return { add: [], remove: [], what: 'a refused DELETE' };
     // what a soft delete shows is not stated (SCHED-019)
     if (!PERMANENT.has(type)) return 'unknown';
-    return {
-      add: [],
-      remove: [Number(x.operation!.pathParams.scheduleId)],
-      requirement: 'SCHED-022',
-      what: `DELETE of ${x.operation!.pathParams.scheduleId}`,
-    };
+    const id = x.operation!.pathParams.scheduleId;
+    return { add: [], remove: [Number(id)], requirement: 'SCHED-022', what: `DELETE of ${id}` };
   }
   if (op(x) !== 'upsertSchedules') return 'unknown';
   const b = batchOf(x);
@@ -237,35 +240,31 @@ function effectOf(x: TrafficExchange, type: string): Effect {
   // an update that may move a record to another proposal
   if (b.input.Updates.some((u) => isObject(u.Fields) && Object.keys(u.Fields).some((k) => /proposal/i.test(k))))
     return 'unknown';
-  const all = KINDS_.flatMap((k) => b.results![k]);
-  if (b.atomic && b.anyFailure)
-    return { add: [], remove: [], requirement: 'SCHED-014', what: 'an atomic batch with a failed item' };
+  const requirement = batchRequirement(b.atomic, b.anyFailure);
+  const what = `${b.atomic ? 'an atomic' : 'a non-atomic'} batch${b.anyFailure ? ' with a failed item' : ''}`;
+  if (b.atomic && b.anyFailure) return { add: [], remove: [], requirement, what };
+  const r = b.results;
   if (b.atomic) {
-    if (all.some((r) => r.IsSuccessful !== true) || b.results.Inserts.length !== b.input.Inserts.length)
+    if (KINDS.some((k) => r[k].some((i) => i.IsSuccessful !== true)) || r.Inserts.length !== b.input.Inserts.length)
       return 'unknown';
-    const add = b.results.Inserts.map((r) => r.RecordID);
+    const add = r.Inserts.map((i) => i.RecordID);
     const remove = b.input.Deletes.map(itemId);
-    if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
-    return { add, remove, requirement: 'SCHED-029', what: 'an atomic batch without a failed item' };
+    return add.every(isInt) && remove.every(isInt) ? { add, remove, requirement, what } : 'unknown';
   }
-  if (KINDS_.some((k) => b.results![k].length !== b.input[k].length)) return 'unknown';
-  const add = b.results.Inserts.filter((r) => r.IsSuccessful === true).map((r) => r.RecordID);
-  const remove = b.results.Deletes.filter((r) => r.IsSuccessful === true).map((r) => itemOf(b, 'Deletes', r)?.ID);
-  if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
-  return b.anyFailure
-    ? { add, remove, requirement: 'SCHED-011', what: 'a non-atomic batch with failed items' }
-    : { add, remove, requirement: 'SCHED-008', what: 'a non-atomic batch' };
+  if (KINDS.some((k) => r[k].length !== b.input[k].length)) return 'unknown';
+  const add = r.Inserts.filter((i) => i.IsSuccessful === true).map((i) => i.RecordID);
+  const remove = r.Deletes.filter((i) => i.IsSuccessful === true).map((i) => itemOf(b, 'Deletes', i)?.ID);
+  return add.every(isInt) && remove.every(isInt) ? { add, remove, requirement, what } : 'unknown';
 }
-const KINDS_ = ['Inserts', 'Updates', 'Deletes'] as const;
 
 /**
  * SCHED-008, SCHED-011, SCHED-014, SCHED-029, SCHED-022: a proposal's schedule records, read back
  * whole with the filter its provider state gave (`scheduleFilter`, which selects exactly them),
  * are the records the state created (`locationIds`) changed by what each write's answer says it
  * did: a failed atomic batch nothing, a successful one everything, a non-atomic one exactly its
- * successful items, a permanent DELETE its record.
+ * successful items, a permanent DELETE its record (judge/sched-sequence.ts judgeReadBack).
  */
-export const proposalRecordsFollowWrites: SequenceRule = {
+export const proposalRecordsFollowWrites = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'proposal_records_follow_writes',
   requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
   description:
@@ -274,6 +273,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
     if (!ctx.states) return;
     const q = ctx.bindings.query;
     const allowed = selectionKeepingParams(q);
+    const asRecords = (ids: Iterable<number>) => [...ids].map((id) => [id, {}] as const);
     for (const p of ctx.states.proposals) {
       const v = p.setup.values!;
       const filter = v.scheduleFilter;
@@ -281,7 +281,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
       const domain = p.scheduleDomain;
       if (typeof filter !== 'string' || typeof key !== 'string' || !domain) continue;
       let expected: Set<number> | undefined = new Set(p.locationIds);
-      let pending: TrafficExchange[] = [];
+      let pending: Array<{ x: TrafficExchange; e: Exclude<Effect, 'unknown'> }> = [];
       const mine = (x: TrafficExchange) =>
         x.operation?.pathParams.proposalId === p.proposalId && x.operation.pathParams.domain === domain;
       const ids = new Set(p.locationIds);
@@ -310,7 +310,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
             ids.add(id);
           }
           for (const id of e.remove) expected.delete(id);
-          pending.push(x);
+          pending.push({ x, e });
           continue;
         }
         if (o !== 'queryRecords' || x.operation!.pathParams.domain !== domain || x.status !== 200) continue;
@@ -324,35 +324,26 @@ export const proposalRecordsFollowWrites: SequenceRule = {
         if (!got.every(isInt)) continue;
         // a write of this proposal still running while it was read: the read may show either side
         if (xs.some((w) => mine(w) && w.endMs > x.startMs && w.startMs < x.endMs)) continue;
-        const seen = new Set(got as number[]);
         if (!expected) {
           // after a write whose effect is not stated, the next whole read is where to start again
-          expected = seen;
-          for (const id of seen) ids.add(id);
+          expected = new Set(got);
+          for (const id of got) ids.add(id);
           pending = [];
           continue;
         }
-        const same =
-          seen.size === expected.size && [...seen].every((id) => expected!.has(id)) && got.length === seen.size;
-        if (pending.length === 1) {
-          const e = effectOf(pending[0], p.type) as Exclude<Effect, 'unknown'>;
-          const want = [...expected].sort((a, b) => a - b);
-          emit(
-            [e.requirement],
-            same,
-            same
-              ? `proposal ${p.proposalId}: after ${e.what}, its ${domain} records are ${want.join(', ') || 'none'}`
-              : `proposal ${p.proposalId} (${p.setup.source}): after ${e.what}, its ${domain} records read back as ${show(got)}, where the answers say ${show(want)}`,
-            [pending[0], x],
-          );
+        const want = asRecords([...expected].sort((a, b) => a - b));
+        const same = !readBackFault(want, asRecords(got), true).fault;
+        const only = pending.length === 1 ? pending[0] : undefined;
+        if (only?.e.requirement) {
+          const what = `proposal ${p.proposalId} (${p.setup.source}): after ${only.e.what}, its ${domain} records`;
+          emit(judgeReadBack(only.e.requirement, want, asRecords(got), true, what), [only.x, x]);
         }
-        if (!same && pending.length !== 1) expected = undefined;
-        else if (!same) expected = seen;
+        if (!same) expected = only ? new Set(got) : undefined;
         pending = [];
       }
     }
   },
-};
+});
 
 /**
  * SCHED-010: an update or delete naming, through proposal P, a schedule record a provider state
