@@ -60,9 +60,4 @@ export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonl
   { rule: 'empty_column_suppression', requirements: ['FILE-023'], why: 'shared with QRY-011, QRY-012: the query area' },
   { rule: 'total_count', requirements: ['FILE-024'], why: 'shared with QRY-014, QRY-015: the query area' },
   { rule: 'single_read_envelope', requirements: ['FILE-009'], why: 'shared with REC-001: the records area' },
-  {
-    rule: 'not_modifiable_refuses_writes',
-    requirements: ['SCHED-018'],
-    why: "a provider state's non-modifiable proposal against a write answered; shared with PROP-002..005: the proposal area",
-  },
 ];

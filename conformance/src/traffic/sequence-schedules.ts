@@ -3,7 +3,7 @@
 // one answer shows is judged by judge/sched.ts (traffic/rules-proposals.ts).
 import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, judgedSequenceRule, selectionKeepingParams, type SequenceRule } from './rule.js';
+import { intParam, isInt, judgedSequenceRule, selectionKeepingParams } from './rule.js';
 import {
   type ReadBackRequirement,
   SCHED_FOREIGN_RECORD_JUDGE,
@@ -15,7 +15,7 @@ import {
   writtenItemRequirements,
 } from '../judge/sched-sequence.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
-import { KINDS } from '../judge/sched.js';
+import { KINDS, SCHED_SINGLE_DELETE_JUDGE, judgeSingleDelete } from '../judge/sched.js';
 import { proposalOf } from './states.js';
 import { between, op, readsOf, writesOf } from './sequence-records.js';
 
@@ -126,9 +126,11 @@ export const reinstatedIsReadable = judgedSequenceRule([SCHED_READ_BACK_JUDGE], 
 /**
  * PROP-002, PROP-003, PROP-004 with PROP-005 and SCHED-018: a proposal the recording's provider state
  * set up not modifiable (status B, R or 0; its proposal set bound; a pending expiry-date change)
- * has no schedule write succeed while the state holds (section 3; 4.5 rule 1).
+ * has no schedule write succeed while the state holds (section 3; 4.5 rule 1). The DELETE's result
+ * is SCHED-018's (judge/sched.ts judgeSingleDelete, knowing the proposal not modifiable); the
+ * proposal area's requirements are this rule's own until that area has judges.
  */
-export const notModifiableRefusesWrites: SequenceRule = {
+export const notModifiableRefusesWrites = judgedSequenceRule([SCHED_SINGLE_DELETE_JUDGE], {
   name: 'not_modifiable_refuses_writes',
   requirements: ['PROP-002', 'PROP-003', 'PROP-004', 'PROP-005', 'SCHED-018'],
   description:
@@ -138,25 +140,34 @@ export const notModifiableRefusesWrites: SequenceRule = {
     for (const x of xs) {
       const kind = op(x);
       if ((kind !== 'upsertSchedules' && kind !== 'deleteSchedule') || x.json === undefined) continue;
-      const p = proposalOf(ctx.states, x.operation!.pathParams.proposalId, x);
+      const pid = x.operation!.pathParams.proposalId;
+      const p = proposalOf(ctx.states, pid, x);
       if (!p || !p.notModifiable.length) continue;
-      const causes = p.notModifiable.map((c) => c.requirement);
       const why = `proposal ${p.proposalId} set up with ${p.notModifiable.map((c) => c.cause).join(' and ')} (${p.setup.source})`;
+      const causes = (reqs: string[], ok: boolean, detail: string) =>
+        emit(
+          reqs.map((requirement) => ({ requirement, ok, detail })),
+          [x],
+        );
+      const prop = p.notModifiable.map((c) => c.requirement);
       if (kind === 'upsertSchedules') {
         const b = batchOf(x);
-        if (!b) continue;
-        if (b.anySuccess)
-          emit([...causes, 'PROP-005'], false, `UpsertMulti answered an item as successful on ${why}`, [x]);
-        else if (b.results || x.status >= 400) emit([...causes, 'PROP-005'], true, `no item successful on ${why}`, [x]);
+        if (b?.anySuccess) causes([...prop, 'PROP-005'], false, `UpsertMulti answered an item as successful on ${why}`);
+        else if (b && (b.results || x.status >= 400))
+          causes([...prop, 'PROP-005'], true, `no item successful on ${why}`);
         continue;
       }
       const ok = (x.json as { IsSuccessful?: unknown }).IsSuccessful;
-      if (ok === true)
-        emit([...causes, 'SCHED-018'], false, `schedule DELETE answered IsSuccessful true on ${why}`, [x]);
-      else if (ok === false || x.status >= 400) emit(causes, true, `schedule DELETE refused on ${why}`, [x]);
+      if (ok === true) causes(prop, false, `schedule DELETE answered IsSuccessful true on ${why}`);
+      else if (ok === false || x.status >= 400) causes(prop, true, `schedule DELETE refused on ${why}`);
+      const known = judgeSingleDelete(pid, x.json, { notModifiable: true });
+      emit(
+        known.filter((f) => f.requirement === 'SCHED-018'),
+        [x],
+      );
     }
   },
-};
+});
 
 /** States whose setup creates no schedule record (so no record ID can be issued again by it). */
 const CREATE_NO_SCHEDULE = new Set([
