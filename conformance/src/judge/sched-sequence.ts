@@ -12,7 +12,7 @@ export type ReadRecord = Readonly<Record<string, unknown>> | null;
 /** Records by ID, as a Map or as the rows of a listing in order (an ID listed twice shows). */
 export type Records = Iterable<readonly [number, ReadRecord]>;
 
-export const READ_BACK_REQUIREMENTS = [
+const READ_BACK_REQUIREMENTS = [
   'SCHED-007',
   'SCHED-008',
   'SCHED-011',
@@ -39,7 +39,7 @@ export function batchRequirement(atomic: boolean, anyFailure: boolean): ReadBack
 }
 
 /** Equal values; a number and a string of the same text are one value (a client may send either). */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (isDeepStrictEqual(a, b)) return true;
   const scalar = (v: unknown) => typeof v === 'number' || typeof v === 'string';
   return scalar(a) && scalar(b) && String(a) === String(b);
