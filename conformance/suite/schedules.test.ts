@@ -36,6 +36,13 @@ import {
 } from '../src/judge/sched.js';
 import { expectFinding } from '../src/suite-api/findings.js';
 import {
+  type ReadRecord,
+  type Records,
+  isReadBackRequirement,
+  judgeForeignRecords,
+  judgeReadBack,
+} from '../src/judge/sched-sequence.js';
+import {
   asObject,
   byOrder,
   deleteSchedule,
@@ -110,16 +117,24 @@ function applied(before: Map<number, Row>, updates: Array<[number, Row]>, delete
   return out;
 }
 
+/** Record `id` as read, for the read-back judge (judge/sched-sequence.ts). */
+const record = (id: number, r: ReadRecord): Records => [[id, r]];
+
 /**
  * The set equals `expected`: the same IDs with the same values, nothing more. The comparison is the
  * statement of one requirement, `owner` (which operations a batch applies, what a rollback keeps,
- * what a failed item leaves): a set that differs fails `owner` alone, so a test naming several
- * requirements does not fail its others on it (one cause, one red line; see judgedAlone). The
- * listing itself is a step (scheduleSet).
+ * what a failed item leaves), the read-back judge's where it is one of its requirements: a set that
+ * differs fails `owner` alone, so a test naming several requirements does not fail its others on it
+ * (one cause, one red line; see judgedAlone). The listing itself is a step (scheduleSet).
  */
 async function expectSet(t: Ctx, owner: string, p: ProposalValues, expected: Map<number, Row>, what: string) {
-  const got = asObject(await scheduleSet(t, p));
-  judgedAlone(owner, what, () => expect(got, what).toEqual(asObject(expected)));
+  const set = await scheduleSet(t, p);
+  const got = asObject(set);
+  judgedAlone(owner, what, () =>
+    isReadBackRequirement(owner)
+      ? expectFinding(judgeReadBack(owner, expected, set, true, what), owner)
+      : expect(got, what).toEqual(asObject(expected)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,7 +202,11 @@ conformance(
       expect(res.RecordID, `insert ${i} reports the new record's ID`).toBeGreaterThan(0);
       expect(before.has(res.RecordID), `insert ${i} reports a new ID`).toBe(false);
       // The record at RecordID holds exactly the values of input item i.
-      expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+      const got = pick(await readRecord(t, p, res.RecordID));
+      expectFinding(
+        judgeReadBack('SCHED-007', record(res.RecordID, inserts[i]), record(res.RecordID, got)),
+        'SCHED-007',
+      );
       expected.set(res.RecordID, stored(inserts[i]));
     }
     needsUnnamedFieldsKept(body.Updates, updates, p.requiredField, 'UpsertMulti');
@@ -316,8 +335,9 @@ conformance(
     for (let i = 0; i < TEXT_CLASS_LOCATIONS.length; i++) {
       const res = byOrder(body.Inserts, i, 'Inserts');
       expect(res.IsSuccessful, `insert ${i} succeeded: ${res.Message}`).toBe(true);
-      const got = pick(await readRecord(t, p, res.RecordID));
-      expect(got, `record ${res.RecordID} of insert ${i}: the values as sent`).toStrictEqual(TEXT_CLASS_LOCATIONS[i]);
+      const got = record(res.RecordID, pick(await readRecord(t, p, res.RecordID)));
+      const sent = record(res.RecordID, TEXT_CLASS_LOCATIONS[i]);
+      expectFinding(judgeReadBack('SCHED-007', sent, got), 'SCHED-007', `record of insert ${i}: the values as sent`);
     }
   },
 );
@@ -351,14 +371,16 @@ conformance(
     // 2.5 "LocationName (required, string), Address1, City, StateCode, ZipCode (strings)": the values as sent
     judgedAlone('SCHED-007', 'an insert with LocationName "0" stores its values', () => {
       expect(ins.IsSuccessful, `the insert with LocationName "0": ${ins.Message}`).toBe(true);
-      expect(insGot, `record ${ins.RecordID}: the values as sent`).toStrictEqual(stored(fields));
+      const got = record(ins.RecordID, insGot ?? null);
+      expectFinding(judgeReadBack('SCHED-007', record(ins.RecordID, stored(fields)), got), 'SCHED-007');
     });
     const upd = byOrder(body.Updates, 0, 'Updates');
     const updGot = await readRecord(t, p, l1);
     // 4.5: Updates (items: `ID` integer and `Fields`) are applied; only an empty name fails
     judgedAlone('SCHED-008', 'an update to LocationName "0" is applied', () => {
       expect(upd.IsSuccessful, `the update to LocationName "0": ${upd.Message}`).toBe(true);
-      expect(updGot?.LocationName, `record ${l1}: LocationName`).toBe('0');
+      const got = record(l1, pick(updGot, ['LocationName']));
+      expectFinding(judgeReadBack('SCHED-008', record(l1, { LocationName: '0' }), got), 'SCHED-008');
     });
   },
 );
@@ -496,7 +518,8 @@ conformance(
         );
       } else {
         expect(res.IsSuccessful, `insert ${i}: ${res.Message}`).toBe(true);
-        expect(pick(await readRecord(t, p, res.RecordID)), `record of insert ${i}`).toEqual(inserts[i]);
+        const got = record(res.RecordID, pick(await readRecord(t, p, res.RecordID)));
+        expectFinding(judgeReadBack('SCHED-007', record(res.RecordID, inserts[i]), got), 'SCHED-007');
         expected.set(res.RecordID, stored(inserts[i]));
       }
     }
@@ -504,13 +527,24 @@ conformance(
     // emptied LocationName (SCHED-017); a successful item's outcome and every RecordID are judged as
     // the test's (RecordIDs: SCHED-002 for successes and failed deletes, SCHED-017 for the emptied one).
     const ruleOf = (id: number) => (id === w0 || id === w1 ? 'SCHED-010' : id === l1 ? 'SCHED-017' : undefined);
-    const outcome = (rule: string | undefined, what: string, check: () => void) =>
-      rule ? judgedAlone(rule, what, check) : check();
+    const outcome = (id: number, r: ScheduleResult, ok: boolean, what: string) => {
+      const rule = ruleOf(id);
+      // an item naming the twin's record: SCHED-010's judge (judge/sched-sequence.ts)
+      const check = () =>
+        rule === 'SCHED-010'
+          ? expectFinding(
+              judgeForeignRecords(p.proposalId, [{ id, owner: twin.proposalId, isSuccessful: r.IsSuccessful }]),
+              rule,
+              what,
+            )
+          : expect(r.IsSuccessful, what).toBe(ok);
+      return rule ? judgedAlone(rule, what, check) : check();
+    };
     needsUnnamedFieldsKept(body.Updates, updates, required, 'a non-atomic batch');
     for (let i = 0; i < updates.length; i++) {
       const res = byOrder(body.Updates, i, 'Updates');
       const what = `update ${i} (record ${updates[i].ID}): ${res.Message}`;
-      outcome(ruleOf(updates[i].ID), what, () => expect(res.IsSuccessful, what).toBe(updates[i].ok));
+      outcome(updates[i].ID, res, updates[i].ok, what);
       if (updates[i].ok)
         judgedAlone('SCHED-002', `update ${i}: the record's ID`, () =>
           expectFinding(judgeRecordIds([{ kind: 'Updates', result: res, id: updates[i].ID }]), 'SCHED-002'),
@@ -523,7 +557,7 @@ conformance(
     for (let i = 0; i < deletes.length; i++) {
       const res = byOrder(body.Deletes, i, 'Deletes');
       const what = `delete ${i} (record ${deletes[i].ID}): ${res.Message}`;
-      outcome(ruleOf(deletes[i].ID), what, () => expect(res.IsSuccessful, what).toBe(deletes[i].ok));
+      outcome(deletes[i].ID, res, deletes[i].ok, what);
       judgedAlone('SCHED-002', `delete ${i}: RecordID`, () =>
         expectFinding(judgeRecordIds([{ kind: 'Deletes', result: res, id: deletes[i].ID }]), 'SCHED-002'),
       );
@@ -575,7 +609,14 @@ conformance(
     );
     const renamed = await readRecord(t, p, l1);
     judgedAlone('SCHED-011', 'the valid items are committed beside the failing one', () =>
-      expect(renamed?.LocationName, 'the valid update, committed').toBe(`Renamed ${x}`),
+      expectFinding(
+        judgeReadBack(
+          'SCHED-011',
+          record(l1, { LocationName: `Renamed ${x}` }),
+          record(l1, pick(renamed, ['LocationName'])),
+        ),
+        'SCHED-011',
+      ),
     );
     judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
       expectFinding(judged(judgeBatchListing, body, p), 'SCHED-012'),
@@ -802,9 +843,8 @@ conformance(
       const byName = (a: Row, b: Row) => String(a.LocationName).localeCompare(String(b.LocationName));
       expect(added.map((id) => after.get(id) as Row).sort(byName)).toEqual(inserts.map(stored).sort(byName));
       for (const id of added) expected.set(id, after.get(id) as Row);
-      expect(asObject(after), 'the updates and the delete are committed, nothing else changed').toEqual(
-        asObject(expected),
-      );
+      const what = 'the updates and the delete are committed, nothing else changed';
+      expectFinding(judgeReadBack('SCHED-029', expected, after, true, what), 'SCHED-029');
     });
     await expectSet(t, 'SCHED-029', twin, twinBefore, "the twin proposal's records are untouched");
   },
@@ -846,12 +886,13 @@ for (const type of ['Quote', 'Endorsement'] as const) {
         judgedAlone('SCHED-012', 'a non-atomic batch lists a result for every item', () =>
           expectFinding(judged(judgeBatchListing, body, a), 'SCHED-012'),
         );
+        const ofB = (r: ScheduleResult, id?: number) => [{ id, owner: b.proposalId, isSuccessful: r.IsSuccessful }];
         judgedAlone('SCHED-010', "an update naming another proposal's record fails", () =>
-          expect(body.Updates[0].IsSuccessful, "update of another proposal's record fails").toBe(false),
+          expectFinding(judgeForeignRecords(a.proposalId, ofB(body.Updates[0], b1)), 'SCHED-010', 'update'),
         );
         for (const d of body.Deletes) {
           judgedAlone('SCHED-010', "a delete naming another proposal's record fails", () =>
-            expect(d.IsSuccessful, "delete of another proposal's record fails").toBe(false),
+            expectFinding(judgeForeignRecords(a.proposalId, ofB(d)), 'SCHED-010', 'delete'),
           );
           judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
             expectFinding(judgeRecordIds([{ kind: 'Deletes', result: d }]), 'SCHED-002'),
@@ -860,11 +901,13 @@ for (const type of ['Quote', 'Endorsement'] as const) {
       }
       // Single DELETE through proposal A of a record of proposal B (not its first).
       const d = await deleteSchedule(t, a.proposalId, a.scheduleDomain, b1);
+      // a refusal in any form (a non-2xx status, IsSuccessful false) answers the record as not deleted
+      const single = [{ id: b1, owner: b.proposalId, isSuccessful: !isRefusal(d.res) }];
       judgedAlone('SCHED-010', "a single DELETE naming another proposal's record fails", () =>
-        expect(
-          isRefusal(d.res),
-          `DELETE of another proposal's record is refused (${d.status} ${JSON.stringify(d.body)})`,
-        ).toBe(true),
+        expectFinding(
+          judgeForeignRecords(a.proposalId, single, `DELETE (${d.status} ${JSON.stringify(d.body)}): `),
+          'SCHED-010',
+        ),
       );
       for (const res of resultsOf(d.body))
         judgedAlone('SCHED-002', 'a failed delete reports RecordID 0', () =>
@@ -946,7 +989,7 @@ conformance(
     // a Quote's deleted record cannot be read: SCHED-022's statement alone
     const gone = await readRecord(t, p, l1);
     judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
-      expect(gone, 'the deleted record cannot be read').toBeNull(),
+      expectFinding(judgeReadBack('SCHED-022', record(l1, null), record(l1, gone)), 'SCHED-022'),
     );
     await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'only the deleted record is gone');
     await expectSet(t, 'SCHED-022', twin, twinBefore, "the twin proposal's records are untouched");
@@ -1034,7 +1077,7 @@ conformance(
     );
     const back = await readRecord(t, p, l1);
     judgedAlone('SCHED-021', 'the reinstated record is active again with its values', () =>
-      expect(back, 'the reinstated record has its values').toEqual(values),
+      expectFinding(judgeReadBack('SCHED-021', record(l1, values), record(l1, back)), 'SCHED-021'),
     );
     await expectSet(t, 'SCHED-021', p, before, "the proposal's records are as before the DELETE");
     await expectSet(t, 'SCHED-019', twin, twinBefore, "the twin proposal's records are untouched");
@@ -1059,7 +1102,10 @@ conformance(
     );
     const back2 = await readRecord(t, p, l1);
     judgedAlone('SCHED-021', 'the record reinstated a second time has its latest values', () =>
-      expect(back2, 'reinstated again: its values as updated').toEqual({ ...values, City: `Back ${x}` }),
+      expectFinding(
+        judgeReadBack('SCHED-021', record(l1, { ...values, City: `Back ${x}` }), record(l1, back2)),
+        'SCHED-021',
+      ),
     );
   },
 );
@@ -1083,7 +1129,7 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       // unreadable and not reinstatable afterwards: SCHED-022's statement alone
       const gone = await readRecord(t, p, l1);
       judgedAlone('SCHED-022', 'the deleted record cannot be read', () =>
-        expect(gone, 'the record cannot be read').toBeNull(),
+        expectFinding(judgeReadBack('SCHED-022', record(l1, null), record(l1, gone)), 'SCHED-022'),
       );
       await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'only the deleted record is gone');
       // Reinstate's answer is not shown; when it is a result, it reports no success.
@@ -1092,7 +1138,7 @@ for (const type of ['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue'] as 
       judgedAlone('SCHED-022', 'a permanently deleted record cannot be reinstated', () => {
         for (const res of resultsOf(r.body))
           expect(res.IsSuccessful, `Reinstate of a permanently deleted record: ${JSON.stringify(res)}`).toBe(false);
-        expect(still, 'still gone after the Reinstate attempt').toBeNull();
+        expectFinding(judgeReadBack('SCHED-022', record(l1, null), record(l1, still)), 'SCHED-022', 'after Reinstate');
       });
       await expectSet(t, 'SCHED-022', p, applied(before, [], [l1]), 'the Reinstate attempt changes nothing');
     },

@@ -17,17 +17,32 @@ interface Rule {
 
 const SUITE = path.join(import.meta.dirname, '..', 'suite');
 
-/** Requirement -> the judges a suite file asserts a finding of it with (`expectFinding(..., 'REQ'...)` beside an import of the judge). */
+/**
+ * Requirement -> the judges a suite file asserts a finding of it with: `expectFinding(..., 'REQ'...)`
+ * beside an import of the judge, or a call naming 'REQ' of a helper of that file whose body asserts
+ * the judge's finding on the requirement its caller names (`expectSet(t, 'SCHED-014', ...)`).
+ */
 function suiteCalls(): Map<string, Set<string>> {
   const calls = new Map<string, Set<string>>();
   const files = fs.readdirSync(SUITE, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   for (const f of files) {
     const src = fs.readFileSync(path.join(SUITE, f), 'utf8');
     const imported = JUDGES.filter((j) => new RegExp(`import[^;]*\\b${j.name}\\b[^;]*from '[./]*src/judge/`).test(src));
-    for (const m of src.matchAll(/expectFinding\(([\s\S]*?)\);/g))
-      for (const [, req] of m[1]!.matchAll(/'([A-Z]+-\d{3})'/g))
-        for (const j of imported.filter((j) => j.requirements.includes(req!)))
-          calls.set(req!, (calls.get(req!) ?? new Set()).add(j.name));
+    const helpers = [...src.matchAll(/\n(?:async )?function (\w+)\(([\s\S]*?)\n}/g)]
+      .filter((m) => /expectFinding\(/.test(m[2]!))
+      .map((m) => ({ name: m[1]!, judges: imported.filter((j) => new RegExp(`\\b${j.name}\\(`).test(m[2]!)) }));
+    const asserted = [
+      { judges: imported, args: [...src.matchAll(/expectFinding\(([\s\S]*?)\);/g)] },
+      ...helpers.map((h) => ({
+        judges: h.judges,
+        args: [...src.matchAll(new RegExp(`\\b${h.name}\\(([\\s\\S]*?)\\);`, 'g'))],
+      })),
+    ];
+    for (const { judges, args } of asserted)
+      for (const m of args)
+        for (const [, req] of m[1]!.matchAll(/'([A-Z]+-\d{3})'/g))
+          for (const j of judges.filter((j) => j.requirements.includes(req!)))
+            calls.set(req!, (calls.get(req!) ?? new Set()).add(j.name));
   }
   return calls;
 }
@@ -84,6 +99,19 @@ describe('one judge per requirement', () => {
     expect(violations([...RULES, planted], suiteCalls())).toEqual([
       'traffic rule planted_order_check decides SCHED-003 without a judge of conformance/src/judge',
     ]);
+  });
+
+  it('a planted second predicate fails: a sequence rule deciding what a schedule write left without the judge', () => {
+    const planted: Rule = { name: 'planted_rollback_check', requirements: ['SCHED-014'] };
+    expect(violations([...RULES, planted], suiteCalls())).toEqual([
+      'traffic rule planted_rollback_check decides SCHED-014 without a judge of conformance/src/judge',
+    ]);
+  });
+
+  it('a requirement the suite asserts only through a helper of its own predicate fails', () => {
+    const calls = suiteCalls();
+    calls.delete('SCHED-014');
+    expect(violations(RULES, calls)).toEqual(["SCHED-014: the suite never asserts judgeReadBack's finding"]);
   });
 
   it('a requirement the suite judges by a predicate of its own fails', () => {

@@ -12,6 +12,7 @@ import { PAGES_JUDGE } from './pages.js';
 import { SUPPRESSION_JUDGE, TOTAL_COUNT_JUDGE } from './query.js';
 import { SINGLE_READ_JUDGE } from './rec.js';
 import { SCHED_JUDGES } from './sched.js';
+import { SCHED_FOREIGN_RECORD_JUDGE, SCHED_READ_BACK_JUDGE } from './sched-sequence.js';
 
 export const JUDGES: readonly JudgeEntry[] = [
   BIND_STATUS_JUDGE,
@@ -24,42 +25,12 @@ export const JUDGES: readonly JudgeEntry[] = [
   SUPPRESSION_JUDGE,
   TOTAL_COUNT_JUDGE,
   ...SCHED_JUDGES,
+  SCHED_READ_BACK_JUDGE,
+  SCHED_FOREIGN_RECORD_JUDGE,
 ];
 
 /** Requirement ID prefixes done. */
 export const JUDGED_AREAS: readonly string[] = ['BIND-', 'FILE-', 'COL-', 'SCHED-'];
 
 /** Traffic rules that still hold a predicate of their own for a requirement of a judged area, and why. */
-export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [
-  {
-    rule: 'write_then_read',
-    requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
-    why: 'a sequence (a batch, then a read of the record); no judge reads a write and its read-back yet',
-  },
-  {
-    rule: 'failed_write_changes_nothing',
-    requirements: ['SCHED-014', 'SCHED-011'],
-    why: 'a sequence (a read, a failed batch, the read again)',
-  },
-  {
-    rule: 'proposal_records_follow_writes',
-    requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
-    why: "a sequence (a proposal's records listed, the writes between, listed again)",
-  },
-  { rule: 'reinstated_is_readable', requirements: ['SCHED-021'], why: 'a sequence (Reinstate, then a read)' },
-  {
-    rule: 'permanent_delete_is_gone',
-    requirements: ['SCHED-022'],
-    why: "a sequence (a provider state's proposal type, the DELETE, a read)",
-  },
-  {
-    rule: 'not_modifiable_refuses_writes',
-    requirements: ['SCHED-018'],
-    why: "a provider state's non-modifiable proposal against a write answered; shared with PROP-002..005: the proposal area",
-  },
-  {
-    rule: 'foreign_record_refused',
-    requirements: ['SCHED-010'],
-    why: "a provider state's records of another proposal against a write naming them",
-  },
-];
+export const NOT_YET_JUDGED: ReadonlyArray<{ rule: string; requirements: readonly string[]; why: string }> = [];

@@ -4,7 +4,7 @@
 // (suite/support/schedules.ts, suite/schedules.test.ts) and the traffic rules of
 // traffic/rules-proposals.ts emit them for every recorded exchange. What a write did to the stored
 // records (SCHED-007, -008, -010, -011, -014, -021, -022, -029) needs reads before and after: a
-// sequence, judged by each side on its own for now (judge/areas.ts NOT_YET_JUDGED).
+// sequence, judged by judge/sched-sequence.ts.
 // What only the live side knows (the proposal it set up is modifiable, the field it left out)
 // comes in as `known`; without it a judge decides what the answer alone shows.
 import type { components } from '../../../spec/generated/openapi.js';

@@ -77,24 +77,43 @@ export interface SequenceRule {
   judge(xs: TrafficExchange[], ctx: RuleContext, emit: Emit): void;
 }
 
-/** A sequence rule that is the judges' adapter: it picks the exchanges (deciding one last) and what they let it know. */
+/** A sequence rule that is a judge's adapter: it picks the exchanges and emits the judges' findings on them. */
+export interface JudgedSequenceRule extends SequenceRule {
+  judges: readonly JudgeEntry[];
+}
+
+export function judgedSequenceRule(
+  judges: readonly JudgeEntry[],
+  rule: Omit<SequenceRule, 'judge'> & {
+    judge(xs: TrafficExchange[], ctx: RuleContext, emit: (f: Finding[], exchanges: TrafficExchange[]) => void): void;
+  },
+): JudgedSequenceRule {
+  return {
+    ...rule,
+    judges,
+    judge: (xs, ctx, emit) =>
+      rule.judge(xs, ctx, (findings, exchanges) => {
+        for (const f of findings)
+          if (rule.requirements.includes(f.requirement)) emit([f.requirement], f.ok, f.detail, exchanges);
+      }),
+  };
+}
+
+/** The same adapter for a rule that yields its findings with the exchanges they rest on (deciding one last). */
 export function judgedSequence(
   judges: readonly JudgeEntry[],
   rule: Omit<SequenceRule, 'judge' | 'requirements' | 'judges'> & {
     requirements: readonly string[];
     findings(xs: TrafficExchange[], ctx: RuleContext): Iterable<[Finding[], TrafficExchange[]]>;
   },
-): SequenceRule {
+): JudgedSequenceRule {
   const { findings, ...named } = rule;
-  return {
+  return judgedSequenceRule(judges, {
     ...named,
-    judges,
     judge(xs, ctx, emit) {
-      for (const [found, exchanges] of findings(xs, ctx))
-        for (const f of found)
-          if (rule.requirements.includes(f.requirement)) emit([f.requirement], f.ok, f.detail, exchanges);
+      for (const [found, exchanges] of findings(xs, ctx)) emit(found, exchanges);
     },
-  };
+  });
 }
 
 /** `true`/`false` of a boolean query parameter; undefined when absent or neither. */

@@ -1,6 +1,5 @@
 // The schedule writes and single reads of a recording, indexed by record, for the sequence rules
 // that judge a write against a read of the same record (sequence-schedules.ts).
-import { isDeepStrictEqual } from 'node:util';
 import { isObject, type TrafficExchange } from './exchange.js';
 import { isInt } from './rule.js';
 import { batchOf, itemId } from './schedules.js';
@@ -64,12 +63,3 @@ export const between = (w: TrafficExchange, a: TrafficExchange, b: TrafficExchan
 /** Reads (GET /api/{domain}/{id}, 200) of a record. */
 export const readsOf = (xs: TrafficExchange[], domain: string, id: number) =>
   indexOf(xs).reads.get(`${domain}#${String(id)}`) ?? [];
-
-export function equalish(a: unknown, b: unknown): boolean {
-  if (isDeepStrictEqual(a, b)) return true;
-  return (
-    (typeof a === 'number' || typeof a === 'string') &&
-    (typeof b === 'number' || typeof b === 'string') &&
-    String(a) === String(b)
-  );
-}

@@ -1,16 +1,26 @@
 // Sequence rules of schedule records (spec 4.5, 3, 7): what a batch, a DELETE or a Reinstate did,
 // judged on later reads of the same records and on what a recorded provider state set up. What
 // one answer shows is judged by judge/sched.ts (traffic/rules-proposals.ts).
-import { isDeepStrictEqual } from 'node:util';
 import { requestedColumns } from '../judge/col.js';
 import { after, isObject, type TrafficExchange } from './exchange.js';
-import { intParam, isInt, selectionKeepingParams, show, type SequenceRule } from './rule.js';
+import { intParam, isInt, judgedSequenceRule, selectionKeepingParams } from './rule.js';
+import {
+  type ReadBackRequirement,
+  SCHED_FOREIGN_RECORD_JUDGE,
+  SCHED_READ_BACK_JUDGE,
+  judgeForeignRecords,
+  readBackFault,
+  batchRequirement,
+  judgeReadBack,
+  writtenItemRequirements,
+} from '../judge/sched-sequence.js';
 import { batchOf, itemId, itemOf } from './schedules.js';
+import { KINDS, SCHED_SINGLE_DELETE_JUDGE, judgeSingleDelete } from '../judge/sched.js';
 import { proposalOf } from './states.js';
-import { between, equalish, op, readsOf, writesOf } from './sequence-records.js';
+import { between, op, readsOf, writesOf } from './sequence-records.js';
 
-/** SCHED-007, SCHED-008, SCHED-029: what a successful insert or update wrote reads back. */
-export const writeThenRead: SequenceRule = {
+/** SCHED-007, SCHED-008, SCHED-029: what a successful insert or update wrote reads back (judge/sched-sequence.ts). */
+export const writeThenRead = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'write_then_read',
   requirements: ['SCHED-007', 'SCHED-008', 'SCHED-029'],
   description:
@@ -31,31 +41,23 @@ export const writeThenRead: SequenceRule = {
           );
           if (!read) continue;
           const rec = (read.json as { Record: Record<string, unknown> }).Record;
+          // the read's values under the written field names (its columns may alias them)
           const cols = requestedColumns(read.query.get('columns'));
-          const keyOf = (f: string) => (cols ? cols.find((c) => c.field === f)?.key : f);
-          const compared = Object.keys(fields).filter((f) => {
-            const key = keyOf(f);
-            return key !== undefined && key in rec;
+          const shown = Object.keys(fields).flatMap((f) => {
+            const key = cols ? cols.find((c) => c.field === f)?.key : f;
+            return key !== undefined && key in rec ? [[f, rec[key]] as const] : [];
           });
-          if (compared.length === 0) continue;
-          const bad = compared.find((f) => !equalish(rec[keyOf(f)!], fields[f]));
-          const reqs = [k === 'Inserts' ? 'SCHED-007' : 'SCHED-008', ...(b.atomic ? ['SCHED-029'] : [])];
-          emit(
-            reqs,
-            !bad,
-            bad
-              ? `${k} item of ${b.domain} ${id} wrote ${f2(bad, fields[bad])}; the later read shows ${show(rec[keyOf(bad)!])}`
-              : `${k} item of ${b.domain} ${id}: ${compared.length} field(s) read back as written`,
-            [w, read],
-          );
+          if (!shown.length) continue;
+          const what = `${k} item of ${b.domain} ${id}`;
+          for (const q of writtenItemRequirements(k, b.atomic))
+            emit(judgeReadBack(q, [[id, fields]], [[id, Object.fromEntries(shown)]], false, what), [w, read]);
         }
     }
   },
-};
-const f2 = (f: string, v: unknown) => `${f} ${show(v)}`;
+});
 
 /** SCHED-014, SCHED-011: an item that failed (or a whole failed atomic batch) leaves its record as it read before. */
-export const failedWriteChangesNothing: SequenceRule = {
+export const failedWriteChangesNothing = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'failed_write_changes_nothing',
   requirements: ['SCHED-014', 'SCHED-011'],
   description:
@@ -79,24 +81,16 @@ export const failedWriteChangesNothing: SequenceRule = {
         const before = reads.filter((r) => after(r, w)).pop();
         const later = reads.find((r) => after(w, r) && r.query.toString() === before?.query.toString());
         if (!before || !later || writes.some((o) => between(o, before, later))) continue;
-        const a = (before.json as { Record: unknown }).Record;
-        const c = (later.json as { Record: unknown }).Record;
-        const req = b.atomic ? 'SCHED-014' : 'SCHED-011';
-        emit(
-          [req],
-          isDeepStrictEqual(a, c),
-          isDeepStrictEqual(a, c)
-            ? `${b.domain} ${id} unchanged by the failed ${b.atomic ? 'atomic batch' : 'item'}`
-            : `${b.domain} ${id} read ${show(a)} before and ${show(c)} after the failed ${b.atomic ? 'atomic batch' : 'item'}`,
-          [before, w, later],
-        );
+        const [a, c] = [before, later].map((r) => (r.json as { Record: Record<string, unknown> }).Record);
+        const what = `${b.domain} ${id}, before and after the failed ${b.atomic ? 'atomic batch' : 'item'}`;
+        emit(judgeReadBack(batchRequirement(b.atomic, true), [[id, a!]], [[id, c!]], false, what), [before, w, later]);
       }
     }
   },
-};
+});
 
 /** SCHED-021: a record reinstated successfully is active again and readable. */
-export const reinstatedIsReadable: SequenceRule = {
+export const reinstatedIsReadable = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'reinstated_is_readable',
   requirements: ['SCHED-021'],
   description:
@@ -121,26 +115,22 @@ export const reinstatedIsReadable: SequenceRule = {
           (x.status === 404 || x.status === 200),
       );
       if (!read || writes.some((o) => between(o, w, read))) continue;
-      const good = read.status === 200 && isObject((read.json as { Record?: unknown } | undefined)?.Record);
-      if (read.status === 200 && !good) continue;
-      emit(
-        ['SCHED-021'],
-        good,
-        good
-          ? `${domain} ${id} reinstated, then read`
-          : `${domain} ${id} reinstated successfully (HTTP ${w.status}), then read with HTTP 404`,
-        [w, read],
-      );
+      const rec = (read.json as { Record?: unknown } | undefined)?.Record;
+      if (read.status === 200 && !isObject(rec)) continue;
+      const what = `${domain} ${id} reinstated (HTTP ${w.status}), then read (HTTP ${read.status})`;
+      emit(judgeReadBack('SCHED-021', [[id, {}]], [[id, isObject(rec) ? rec : null]], false, what), [w, read]);
     }
   },
-};
+});
 
 /**
  * PROP-002, PROP-003, PROP-004 with PROP-005 and SCHED-018: a proposal the recording's provider state
  * set up not modifiable (status B, R or 0; its proposal set bound; a pending expiry-date change)
- * has no schedule write succeed while the state holds (section 3; 4.5 rule 1).
+ * has no schedule write succeed while the state holds (section 3; 4.5 rule 1). The DELETE's result
+ * is SCHED-018's (judge/sched.ts judgeSingleDelete, knowing the proposal not modifiable); the
+ * proposal area's requirements are this rule's own until that area has judges.
  */
-export const notModifiableRefusesWrites: SequenceRule = {
+export const notModifiableRefusesWrites = judgedSequenceRule([SCHED_SINGLE_DELETE_JUDGE], {
   name: 'not_modifiable_refuses_writes',
   requirements: ['PROP-002', 'PROP-003', 'PROP-004', 'PROP-005', 'SCHED-018'],
   description:
@@ -150,25 +140,34 @@ export const notModifiableRefusesWrites: SequenceRule = {
     for (const x of xs) {
       const kind = op(x);
       if ((kind !== 'upsertSchedules' && kind !== 'deleteSchedule') || x.json === undefined) continue;
-      const p = proposalOf(ctx.states, x.operation!.pathParams.proposalId, x);
+      const pid = x.operation!.pathParams.proposalId;
+      const p = proposalOf(ctx.states, pid, x);
       if (!p || !p.notModifiable.length) continue;
-      const causes = p.notModifiable.map((c) => c.requirement);
       const why = `proposal ${p.proposalId} set up with ${p.notModifiable.map((c) => c.cause).join(' and ')} (${p.setup.source})`;
+      const causes = (reqs: string[], ok: boolean, detail: string) =>
+        emit(
+          reqs.map((requirement) => ({ requirement, ok, detail })),
+          [x],
+        );
+      const prop = p.notModifiable.map((c) => c.requirement);
       if (kind === 'upsertSchedules') {
         const b = batchOf(x);
-        if (!b) continue;
-        if (b.anySuccess)
-          emit([...causes, 'PROP-005'], false, `UpsertMulti answered an item as successful on ${why}`, [x]);
-        else if (b.results || x.status >= 400) emit([...causes, 'PROP-005'], true, `no item successful on ${why}`, [x]);
+        if (b?.anySuccess) causes([...prop, 'PROP-005'], false, `UpsertMulti answered an item as successful on ${why}`);
+        else if (b && (b.results || x.status >= 400))
+          causes([...prop, 'PROP-005'], true, `no item successful on ${why}`);
         continue;
       }
       const ok = (x.json as { IsSuccessful?: unknown }).IsSuccessful;
-      if (ok === true)
-        emit([...causes, 'SCHED-018'], false, `schedule DELETE answered IsSuccessful true on ${why}`, [x]);
-      else if (ok === false || x.status >= 400) emit(causes, true, `schedule DELETE refused on ${why}`, [x]);
+      if (ok === true) causes(prop, false, `schedule DELETE answered IsSuccessful true on ${why}`);
+      else if (ok === false || x.status >= 400) causes(prop, true, `schedule DELETE refused on ${why}`);
+      const known = judgeSingleDelete(pid, x.json, { notModifiable: true });
+      emit(
+        known.filter((f) => f.requirement === 'SCHED-018'),
+        [x],
+      );
     }
   },
-};
+});
 
 /** States whose setup creates no schedule record (so no record ID can be issued again by it). */
 const CREATE_NO_SCHEDULE = new Set([
@@ -186,7 +185,7 @@ const CREATE_NO_SCHEDULE = new Set([
  * Rewrite or Reissue proposal (its type from the recording's provider state) is gone: a later read
  * of it does not answer it (section 3: permanently deleted).
  */
-export const permanentDeleteIsGone: SequenceRule = {
+export const permanentDeleteIsGone = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'permanent_delete_is_gone',
   requirements: ['SCHED-022'],
   description:
@@ -220,37 +219,31 @@ export const permanentDeleteIsGone: SequenceRule = {
           !(s.state === 'a proposal' && Array.isArray(s.values?.locationIds) && !s.values.locationIds.includes(id)),
       );
       if (reissued) continue;
-      const answered = read.status === 200 && isObject((read.json as { Record?: unknown }).Record);
-      if (read.status === 200 && !answered) continue;
-      emit(
-        ['SCHED-022'],
-        !answered,
-        answered
-          ? `${domain} ${id} deleted (HTTP ${d.status}, IsSuccessful true) on ${p.type} proposal ${proposalId} (${p.setup.source}), then read back with HTTP 200`
-          : `${domain} ${id} deleted on ${p.type} proposal ${proposalId}, then read: HTTP ${read.status}`,
-        [d, read],
-      );
+      const rec = (read.json as { Record?: unknown }).Record;
+      if (read.status === 200 && !isObject(rec)) continue;
+      const what = `${domain} ${id} deleted (HTTP ${d.status}, IsSuccessful true) on ${p.type} proposal ${proposalId} (${p.setup.source}), then read (HTTP ${read.status})`;
+      emit(judgeReadBack('SCHED-022', [[id, null]], [[id, isObject(rec) ? rec : null]], false, what), [d, read]);
     }
   },
-};
+});
 const PERMANENT = new Set(['Quote', 'Application', 'Renewal', 'Rewrite', 'Reissue']);
 
-/** What a recorded write did to the set of a proposal's schedule records, as its answer says. */
-type Effect = { add: number[]; remove: number[]; requirement: string; what: string } | 'unknown';
+/**
+ * What a recorded write did to the set of a proposal's schedule records, as its answer says, and
+ * the requirement stating it (none for a refused DELETE: the records stay, SCHED-018's, a
+ * sentence of the single answer's judge).
+ */
+type Effect = { add: number[]; remove: number[]; requirement?: ReadBackRequirement; what: string } | 'unknown';
 
 function effectOf(x: TrafficExchange, type: string): Effect {
   if (op(x) === 'deleteSchedule') {
     const ok = (x.json as { IsSuccessful?: unknown } | undefined)?.IsSuccessful;
     if (x.status < 200 || x.status >= 300 || typeof ok !== 'boolean') return 'unknown';
-    if (!ok) return { add: [], remove: [], requirement: 'SCHED-018', what: 'a refused DELETE' };
+    if (!ok) return { add: [], remove: [], what: 'a refused DELETE' };
     // what a soft delete shows is not stated (SCHED-019)
     if (!PERMANENT.has(type)) return 'unknown';
-    return {
-      add: [],
-      remove: [Number(x.operation!.pathParams.scheduleId)],
-      requirement: 'SCHED-022',
-      what: `DELETE of ${x.operation!.pathParams.scheduleId}`,
-    };
+    const id = x.operation!.pathParams.scheduleId;
+    return { add: [], remove: [Number(id)], requirement: 'SCHED-022', what: `DELETE of ${id}` };
   }
   if (op(x) !== 'upsertSchedules') return 'unknown';
   const b = batchOf(x);
@@ -258,35 +251,31 @@ function effectOf(x: TrafficExchange, type: string): Effect {
   // an update that may move a record to another proposal
   if (b.input.Updates.some((u) => isObject(u.Fields) && Object.keys(u.Fields).some((k) => /proposal/i.test(k))))
     return 'unknown';
-  const all = KINDS_.flatMap((k) => b.results![k]);
-  if (b.atomic && b.anyFailure)
-    return { add: [], remove: [], requirement: 'SCHED-014', what: 'an atomic batch with a failed item' };
+  const requirement = batchRequirement(b.atomic, b.anyFailure);
+  const what = `${b.atomic ? 'an atomic' : 'a non-atomic'} batch${b.anyFailure ? ' with a failed item' : ''}`;
+  if (b.atomic && b.anyFailure) return { add: [], remove: [], requirement, what };
+  const r = b.results;
   if (b.atomic) {
-    if (all.some((r) => r.IsSuccessful !== true) || b.results.Inserts.length !== b.input.Inserts.length)
+    if (KINDS.some((k) => r[k].some((i) => i.IsSuccessful !== true)) || r.Inserts.length !== b.input.Inserts.length)
       return 'unknown';
-    const add = b.results.Inserts.map((r) => r.RecordID);
+    const add = r.Inserts.map((i) => i.RecordID);
     const remove = b.input.Deletes.map(itemId);
-    if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
-    return { add, remove, requirement: 'SCHED-029', what: 'an atomic batch without a failed item' };
+    return add.every(isInt) && remove.every(isInt) ? { add, remove, requirement, what } : 'unknown';
   }
-  if (KINDS_.some((k) => b.results![k].length !== b.input[k].length)) return 'unknown';
-  const add = b.results.Inserts.filter((r) => r.IsSuccessful === true).map((r) => r.RecordID);
-  const remove = b.results.Deletes.filter((r) => r.IsSuccessful === true).map((r) => itemOf(b, 'Deletes', r)?.ID);
-  if (!add.every(isInt) || !remove.every(isInt)) return 'unknown';
-  return b.anyFailure
-    ? { add, remove, requirement: 'SCHED-011', what: 'a non-atomic batch with failed items' }
-    : { add, remove, requirement: 'SCHED-008', what: 'a non-atomic batch' };
+  if (KINDS.some((k) => r[k].length !== b.input[k].length)) return 'unknown';
+  const add = r.Inserts.filter((i) => i.IsSuccessful === true).map((i) => i.RecordID);
+  const remove = r.Deletes.filter((i) => i.IsSuccessful === true).map((i) => itemOf(b, 'Deletes', i)?.ID);
+  return add.every(isInt) && remove.every(isInt) ? { add, remove, requirement, what } : 'unknown';
 }
-const KINDS_ = ['Inserts', 'Updates', 'Deletes'] as const;
 
 /**
  * SCHED-008, SCHED-011, SCHED-014, SCHED-029, SCHED-022: a proposal's schedule records, read back
  * whole with the filter its provider state gave (`scheduleFilter`, which selects exactly them),
  * are the records the state created (`locationIds`) changed by what each write's answer says it
  * did: a failed atomic batch nothing, a successful one everything, a non-atomic one exactly its
- * successful items, a permanent DELETE its record.
+ * successful items, a permanent DELETE its record (judge/sched-sequence.ts judgeReadBack).
  */
-export const proposalRecordsFollowWrites: SequenceRule = {
+export const proposalRecordsFollowWrites = judgedSequenceRule([SCHED_READ_BACK_JUDGE], {
   name: 'proposal_records_follow_writes',
   requirements: ['SCHED-008', 'SCHED-011', 'SCHED-014', 'SCHED-029', 'SCHED-022'],
   description:
@@ -295,6 +284,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
     if (!ctx.states) return;
     const q = ctx.bindings.query;
     const allowed = selectionKeepingParams(q);
+    const asRecords = (ids: Iterable<number>) => [...ids].map((id) => [id, {}] as const);
     for (const p of ctx.states.proposals) {
       const v = p.setup.values!;
       const filter = v.scheduleFilter;
@@ -302,7 +292,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
       const domain = p.scheduleDomain;
       if (typeof filter !== 'string' || typeof key !== 'string' || !domain) continue;
       let expected: Set<number> | undefined = new Set(p.locationIds);
-      let pending: TrafficExchange[] = [];
+      let pending: Array<{ x: TrafficExchange; e: Exclude<Effect, 'unknown'> }> = [];
       const mine = (x: TrafficExchange) =>
         x.operation?.pathParams.proposalId === p.proposalId && x.operation.pathParams.domain === domain;
       const ids = new Set(p.locationIds);
@@ -331,7 +321,7 @@ export const proposalRecordsFollowWrites: SequenceRule = {
             ids.add(id);
           }
           for (const id of e.remove) expected.delete(id);
-          pending.push(x);
+          pending.push({ x, e });
           continue;
         }
         if (o !== 'queryRecords' || x.operation!.pathParams.domain !== domain || x.status !== 200) continue;
@@ -345,41 +335,32 @@ export const proposalRecordsFollowWrites: SequenceRule = {
         if (!got.every(isInt)) continue;
         // a write of this proposal still running while it was read: the read may show either side
         if (xs.some((w) => mine(w) && w.endMs > x.startMs && w.startMs < x.endMs)) continue;
-        const seen = new Set(got as number[]);
         if (!expected) {
           // after a write whose effect is not stated, the next whole read is where to start again
-          expected = seen;
-          for (const id of seen) ids.add(id);
+          expected = new Set(got);
+          for (const id of got) ids.add(id);
           pending = [];
           continue;
         }
-        const same =
-          seen.size === expected.size && [...seen].every((id) => expected!.has(id)) && got.length === seen.size;
-        if (pending.length === 1) {
-          const e = effectOf(pending[0], p.type) as Exclude<Effect, 'unknown'>;
-          const want = [...expected].sort((a, b) => a - b);
-          emit(
-            [e.requirement],
-            same,
-            same
-              ? `proposal ${p.proposalId}: after ${e.what}, its ${domain} records are ${want.join(', ') || 'none'}`
-              : `proposal ${p.proposalId} (${p.setup.source}): after ${e.what}, its ${domain} records read back as ${show(got)}, where the answers say ${show(want)}`,
-            [pending[0], x],
-          );
+        const want = asRecords([...expected].sort((a, b) => a - b));
+        const same = !readBackFault(want, asRecords(got), true).fault;
+        const only = pending.length === 1 ? pending[0] : undefined;
+        if (only?.e.requirement) {
+          const what = `proposal ${p.proposalId} (${p.setup.source}): after ${only.e.what}, its ${domain} records`;
+          emit(judgeReadBack(only.e.requirement, want, asRecords(got), true, what), [only.x, x]);
         }
-        if (!same && pending.length !== 1) expected = undefined;
-        else if (!same) expected = seen;
+        if (!same) expected = only ? new Set(got) : undefined;
         pending = [];
       }
     }
   },
-};
+});
 
 /**
  * SCHED-010: an update or delete naming, through proposal P, a schedule record a provider state
  * created for another proposal is not answered as successful.
  */
-export const foreignRecordRefused: SequenceRule = {
+export const foreignRecordRefused = judgedSequenceRule([SCHED_FOREIGN_RECORD_JUDGE], {
   name: 'foreign_record_refused',
   requirements: ['SCHED-010'],
   description:
@@ -416,15 +397,10 @@ export const foreignRecordRefused: SequenceRule = {
       }
       for (const { id, ok } of named) {
         const p = owner(id, x);
-        if (!p || p.proposalId === pid || typeof ok !== 'boolean') continue;
-        if (ctx.states.proposals.some((q) => q.proposalId === pid && q.locationIds.includes(id))) continue;
-        emit(
-          ['SCHED-010'],
-          !ok,
-          `${x.operation!.pathParams.domain} ${id}, a record of proposal ${p.proposalId} (${p.setup.source}), named through proposal ${pid}: IsSuccessful ${ok}`,
-          [x],
-        );
+        if (!p || ctx.states.proposals.some((q) => q.proposalId === pid && q.locationIds.includes(id))) continue;
+        const what = `${x.operation!.pathParams.domain} (${p.setup.source}): `;
+        emit(judgeForeignRecords(pid, [{ id, owner: p.proposalId, isSuccessful: ok }], what), [x]);
       }
     }
   },
-};
+});
