@@ -34,6 +34,9 @@ export default defineConfig({
           include: ['conformance/test/**/*.test.ts'],
           testTimeout,
           globalSetup: ['conformance/test/helpers/shared-run-setup.ts'],
+          // the suite runs these files start keep vitest's transformed modules for the next run
+          // (conformance/src/run/vitest-run.ts); the packed package's test clears it
+          env: { CONFORMANCE_FS_CACHE: '1' },
         },
       },
       { test: { name: 'docs', include: ['docs/test/**/*.test.ts'], testTimeout, isolate } },

@@ -34,7 +34,8 @@ function run(
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd,
-      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '', ...env },
+      // a vendor's run: nothing cached in node_modules (checked below)
+      env: { ...process.env, CI: '', CONFORMANCE_REQUIRE_CONTAINER: '', CONFORMANCE_FS_CACHE: '', ...env },
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
