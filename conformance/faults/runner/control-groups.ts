@@ -42,6 +42,7 @@ export const CONTROL_GROUPS: readonly ControlGroup[] = [
       'reversed-key-order',
       'extra-envelope-keys',
       'extra-result-keys',
+      'problem-as-application-json',
       'ids-from-a-million',
     ],
   },
@@ -54,6 +55,18 @@ export const CONTROL_GROUPS: readonly ControlGroup[] = [
       'domains-list-nested',
       'relationship-column-as-code',
       'total-count-nested',
+    ],
+  },
+  {
+    // the other forms of the same points, each again a binding of its own or an answer's shape
+    // (the parameters renamed first, so the members inside see the reference's names)
+    name: 'group:other-forms',
+    members: [
+      'token-in-x-api-key',
+      'query-params-renamed',
+      'link-query-params-renamed',
+      'link-body-nested',
+      'total-count-in-header',
     ],
   },
 ];
