@@ -3,8 +3,10 @@
 // domain. Besides the plain steps: repetitions (the same update twice within a second, a Reinstate
 // of a record restored before, the same Reinstate or link step twice at once) and wrong-object
 // references (a record of one proposal named through the other's path; a parent named by its
-// match field instead of its ID).
+// match field instead of its ID). And users (users.ts) holding part of the permission table: link
+// steps sent by them, and the domain list read by each (domain-commands.ts).
 import fc from 'fast-check';
+import { DomainsCommand } from './domain-commands.js';
 import { LinkRemoveCommand, LinkUpsertCommand, type LinkTarget, type ParentBy } from './link-commands.js';
 import type { Model } from './oracle.js';
 import type { Real } from './read-back.js';
@@ -16,6 +18,7 @@ import {
   ReinstateCommand,
   UpdateTwiceCommand,
 } from './schedule-commands.js';
+import { USER_CLASSES, type UserClass } from './users.js';
 
 type Cmd = fc.AsyncCommand<Model, Real>;
 
@@ -37,14 +40,34 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     ),
     deletes: fc.array(pick, { maxLength: 1 }),
   });
-  const linkStep = (target: fc.Arbitrary<LinkTarget>, by: fc.Arbitrary<ParentBy>) =>
+  const linkStep = (
+    target: fc.Arbitrary<LinkTarget>,
+    by: fc.Arbitrary<ParentBy>,
+    user: fc.Arbitrary<UserClass> = fc.constant('admin'),
+  ) =>
     fc.record({
       slot,
       target,
       pick,
       by,
       twice: fc.constantFrom(false, false, true),
+      user,
     });
+  // the users holding part of the permission table (users.ts), allowed or refused by spec 5: mostly
+  // the one holding the other permission of the pair (Attach without Detach for a Remove, Detach
+  // without Attach for an Upsert), the class a check of the wrong permission lets through
+  const partial = (pair: UserClass) =>
+    fc.constantFrom<UserClass>(
+      pair,
+      pair,
+      pair,
+      pair,
+      'view',
+      'no-parent',
+      'no-child-view',
+      'full',
+      pair === 'attach' ? 'detach' : 'attach',
+    );
   const upsert = linkStep(
     fc.constantFrom<LinkTarget>('existing', 'sibling', 'sibling', 'slot'),
     fc.constantFrom<ParentBy>('id', 'id', 'match'),
@@ -55,6 +78,19 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     fc.constantFrom<LinkTarget>('existing', 'existing', 'existing', 'slot'),
     fc.constantFrom<ParentBy>('id', 'match', 'match'),
   ).map((s) => new LinkRemoveCommand(s));
+  // the same link steps sent by a user holding part of the grants: mostly on existing links (a
+  // Remove a user lacking Detach Contacts must not carry out) and by match field as well
+  const upsertAs = linkStep(
+    fc.constantFrom<LinkTarget>('existing', 'sibling', 'slot'),
+    fc.constantFrom<ParentBy>('id', 'match'),
+    partial('detach'),
+  ).map((s) => new LinkUpsertCommand(s));
+  const removeAs = linkStep(
+    fc.constantFrom<LinkTarget>('existing', 'existing', 'existing', 'slot'),
+    fc.constantFrom<ParentBy>('id', 'match'),
+    partial('attach'),
+  ).map((s) => new LinkRemoveCommand(s));
+  const domains = fc.constantFrom(...USER_CLASSES).map((u) => new DomainsCommand(u));
   const reinstate = fc
     .tuple(pick, fc.constantFrom(false, false, true))
     .map(([p, twice]) => new ReinstateCommand(p, twice));
@@ -63,7 +99,9 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
   const foreign = fc
     .tuple(fc.constantFrom<ForeignOp>('update', 'batch-delete', 'delete', 'reinstate', 'reinstate', 'reinstate'), pick)
     .map(([op, p]) => new ForeignCommand(op, p));
-  // fc.commands picks each entry equally often: about half schedule steps, half link steps
+  // fc.commands picks each entry equally often: a third schedule steps, a third link steps as the
+  // administrator, a fifth link steps by users of partial grants (Removes, which must leave the
+  // links alone, more than Upserts), a tenth the domain list
   return [
     batch.map((s) => new BatchCommand(s)),
     fc.tuple(pick, proposal).map(([p, q]) => new DeleteCommand(p, q)),
@@ -80,5 +118,11 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     remove,
     remove,
     remove,
+    upsertAs,
+    removeAs,
+    removeAs,
+    removeAs,
+    domains,
+    domains,
   ];
 }

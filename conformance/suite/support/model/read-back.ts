@@ -9,6 +9,8 @@ import { readRecord, scheduleSet, type ProposalValues } from '../schedules.js';
 import { judged } from './blame.js';
 import { linkedParents, relationshipIndex } from './links-oracle.js';
 import { LOC_FIELD_NAMES, adoptListed, expectedRead, type Model, type ScheduleRecord } from './oracle.js';
+import type { SequenceTally } from './coverage.js';
+import type { Users } from './users.js';
 
 /** DomainID of Contact (spec 2.1). */
 const CONTACT_DOMAIN_ID = 2;
@@ -38,6 +40,10 @@ export interface Real {
   parents: LinkParent[];
   contacts: number[];
   relationships: string[];
+  /** A user of each class of grants on the parents' domain and Contact (users.ts). */
+  users: Users;
+  /** The steps of this sequence as drawn (coverage.ts). */
+  tally: SequenceTally;
   /** The concrete steps of this run (IDs and values), for the report of a failing run. */
   log: string[];
 }
