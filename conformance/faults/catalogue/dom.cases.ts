@@ -95,4 +95,20 @@ export const DOM_FAULT_CASES: Case[] = [
       },
     ],
   },
+  {
+    fault: 'domains-list-cached-across-users',
+    title: "the first caller's list is answered to the next caller without reaching the upstream",
+    steps: [
+      {
+        req: get('/api/Domains'),
+        upstream: ok({ List: [{ Name: 'Claim' }] }),
+        expect: (out, f) => (expect(f).toHaveLength(1), expect(json(out).List).toEqual([{ Name: 'Claim' }])),
+      },
+      {
+        req: get('/api/Domains', { token: 'U' }),
+        upstream: ok({ List: [{ Name: 'Contact' }] }),
+        expect: (out, f) => (expect(f).toHaveLength(0), expect(json(out).List).toEqual([{ Name: 'Claim' }])),
+      },
+    ],
+  },
 ];

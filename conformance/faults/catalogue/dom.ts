@@ -1,6 +1,6 @@
 // Faults of domains (DOM): names in paths, the domain list and DomainIDs (spec 2.1).
 import type { Fault } from '../fault.js';
-import { bodyJson, cloneRequest, isOk, replaceSegment, withResponseJson } from '../exchange.js';
+import { bodyJson, cloneRequest, isOk, type ProxyResponse, replaceSegment, withResponseJson } from '../exchange.js';
 import { on, onJsonResponse, onRequest, READS } from './util.js';
 
 export const DOM_FAULTS: Fault[] = [
@@ -77,7 +77,26 @@ export const DOM_FAULTS: Fault[] = [
         body.List = body.List.filter((d: any) => !String(d?.Name).startsWith('Custom.'));
     }),
   },
+  {
+    // issue 44: the domain list of one user answered to another (a cache keyed without the user);
+    // only a sequence of reads by users of different grants meets it
+    name: 'domains-list-cached-across-users',
+    area: 'DOM',
+    description:
+      'GET /api/Domains is cached for 5 seconds under a key that leaves out the caller: within that time every user is answered the list computed for the first.',
+    requirements: ['DOM-006', 'DOM-007', 'DOM-008'],
+    rewrite: on(['listDomains'], async (req, _route, ctx, next) => {
+      const cached = ctx.memory.get('domains') as { at: number; res: ProxyResponse } | undefined;
+      if (cached && Date.now() - cached.at < DOMAINS_CACHE_MS) return cached.res;
+      const res = await next(req);
+      if (isOk(res)) ctx.memory.set('domains', { at: Date.now(), res });
+      return res;
+    }),
+  },
 ];
+
+/** How long the cache of `domains-list-cached-across-users` keeps a list. */
+const DOMAINS_CACHE_MS = 5_000;
 
 /** Renumber DomainIDs in a domain list or link rows. */
 function renumber(body: any, map: (id: number) => number): void {
