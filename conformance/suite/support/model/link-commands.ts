@@ -102,6 +102,16 @@ abstract class LinkCommand implements Cmd {
     // status and body (not shown), and no link changes anywhere (the read-back, blamed on the same
     // sentence). A Remove of a link that is not there changes nothing either way: only the
     // read-back judges it (which check comes first, permission or existence, is not shown).
+    // a user other than the administrator holding what the table names (Attach Contacts for an
+    // Upsert, Detach Contacts for a Remove of a link that is there, View on Contact) is let through
+    // (AUTH-006, as auth.test.ts reads it): a refusal of it is that sentence's, not the link rules'
+    if (verdict.allowed && this.s.user !== 'admin' && (this.op === 'upsert' || m.links.has(slotKey(slot))))
+      judged('AUTH-006', () =>
+        expect(
+          answers.some((res) => !isRefusal(res)),
+          `Link/${this.name()} ${slotKey(slot)} by a user of class ${this.s.user} (holding the permission spec 5 names) is accepted (${answers.map((res) => `${res.status} ${res.text.slice(0, 200)}`).join('; ')})`,
+        ).toBe(true),
+      );
     const rule = verdict.allowed ? this.judgeAndApply(m, slot, answers) : verdict.requirement;
     if (!verdict.allowed && (this.op === 'upsert' || m.links.has(slotKey(slot))))
       for (const res of answers)
