@@ -110,3 +110,15 @@ export function domainsVerdict(
       return { listed: [p], allowed: [p], reference: [p] };
   }
 }
+
+/**
+ * Users the spec answers the same domain list of the run's domains share a group: the
+ * administrator (every domain), the holders of something on both (P and Contact), nothing on P
+ * (Contact alone), nothing on Contact (P alone).
+ */
+export function listGroup(cls: UserClass): 'every domain' | 'both' | 'Contact' | 'parent' {
+  if (cls === 'admin') return 'every domain';
+  if (cls === 'no-parent') return 'Contact';
+  if (cls === 'no-child-view') return 'parent';
+  return 'both';
+}
