@@ -98,10 +98,6 @@ abstract class LinkCommand implements Cmd {
     const answers = this.s.twice ? await Promise.all([send(), send()]) : [await send()];
     for (const res of answers) r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
     const verdict = linkVerdict(this.s.user, this.op);
-    // a user lacking a permission the spec names (5): every answer is a refusal, whatever its
-    // status and body (not shown), and no link changes anywhere (the read-back, blamed on the same
-    // sentence). A Remove of a link that is not there changes nothing either way: only the
-    // read-back judges it (which check comes first, permission or existence, is not shown).
     // a user other than the administrator holding what the table names (Attach Contacts for an
     // Upsert, Detach Contacts for a Remove of a link that is there, View on Contact) is let through
     // (AUTH-006, as auth.test.ts reads it): a refusal of it is that sentence's, not the link rules'
@@ -113,6 +109,10 @@ abstract class LinkCommand implements Cmd {
         ).toBe(true),
       );
     const rule = verdict.allowed ? this.judgeAndApply(m, slot, answers) : verdict.requirement;
+    // a user lacking a permission the spec names (5): every answer is a refusal, whatever its
+    // status and body (not shown), and no link changes anywhere (the read-back, blamed on the same
+    // sentence). A Remove of a link that is not there changes nothing either way: only the
+    // read-back judges it (which check comes first, permission or existence, is not shown).
     if (!verdict.allowed && (this.op === 'upsert' || m.links.has(slotKey(slot))))
       for (const res of answers)
         judged(rule, () =>
@@ -121,7 +121,14 @@ abstract class LinkCommand implements Cmd {
             `Link/${this.name()} ${slotKey(slot)} by a user of class ${this.s.user} (lacking the permission spec 5 names) is refused (${res.status} ${res.text.slice(0, 200)})`,
           ).toBe(true),
         );
-    await checkLinks(m, r, rule);
+    // an allowed Remove: the named link still there is the removal's failure (LINK-015), whatever
+    // named the parent; another link changed is the step's rule (LINK-009 by match field)
+    await checkLinks(
+      m,
+      r,
+      rule,
+      verdict.allowed && this.op === 'remove' ? { slot, requirement: 'LINK-015' } : undefined,
+    );
   }
   private name() {
     return this.op === 'upsert' ? 'Upsert' : 'Remove';
