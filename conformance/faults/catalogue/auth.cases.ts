@@ -122,6 +122,35 @@ export const AUTH_FAULT_CASES: Case[] = [
     ],
   },
   {
+    fault: 'link-remove-refused-after-removing',
+    title: 'a Remove without Detach Contacts is carried out as the administrator and answered 403; with it, untouched',
+    grants: {
+      T: { Claim: ['View', 'AttachContacts'], Contact: ['View'] },
+      U: { Claim: ['View', 'DetachContacts'], Contact: ['View'] },
+    },
+    steps: [
+      {
+        req: post('/api/Link/Remove', {
+          ParentDomain: 'Claim',
+          ParentRecordID: 1,
+          ChildDomain: 'Contact',
+          ChildRecordID: 3,
+        }),
+        upstream: ok({ IsSuccessful: true }),
+        expect: (out, f) => (expect(f[0]!.headers.token).toBe('ADMIN'), expect(out.status).toBe(403)),
+      },
+      {
+        req: post(
+          '/api/Link/Remove',
+          { ParentDomain: 'Claim', ParentRecordID: 1, ChildDomain: 'Contact', ChildRecordID: 3 },
+          { token: 'U' },
+        ),
+        upstream: ok({ IsSuccessful: true }),
+        expect: (out, f) => (expect(f[0]!.headers.token).toBe('U'), expect(out.status).toBe(200)),
+      },
+    ],
+  },
+  {
     fault: 'link-query-parent-permission-not-checked',
     title: 'Link/Query is answered as the administrator, keeping the rows whose child domain the caller may view',
     grants: { T: { Contact: ['View'], Policy: ['View'] } },

@@ -170,6 +170,27 @@ export const AUTH_FAULTS: Fault[] = [
     ),
   },
   {
+    // issue 44: the permission is checked after the removal, which is not rolled back: the answer
+    // is the refusal, the link is gone (an Attach-without-Detach user can remove a link); a test
+    // that judges the answer alone passes it
+    name: 'link-remove-refused-after-removing',
+    area: 'AUTH',
+    description:
+      'Link/Remove removes the link first and checks the Remove permission (Detach Contacts / Modify Files) afterwards without rolling back: a user lacking it is answered 403 and the link is gone.',
+    requirements: ['AUTH-004', 'AUTH-006', 'AUTH-007'],
+    rewrite: readsGrants(
+      on(['removeLink'], async (req, route, ctx, next) => {
+        const g = knownGrants(req, ctx);
+        const b = linkBody(req);
+        if (!g || !b?.ParentDomain || !b.ChildDomain || !LINKABLE.includes(b.ChildDomain)) return next(req);
+        const need = linkPermission(route.op, b.ChildDomain);
+        if (holds(g, b.ParentDomain, need) || !holds(g, b.ChildDomain, 'View')) return next(req);
+        await next(withToken(req, ctx, await ctx.adminToken()));
+        return problem(403, 'Forbidden', `Permission '${need}' on domain '${b.ParentDomain}' is required.`);
+      }),
+    ),
+  },
+  {
     // issue 44: a user holding one permission of a pair and not the other
     name: 'link-permission-pair-either-accepted',
     area: 'AUTH',

@@ -1,6 +1,7 @@
 // The canned cases of the DOM faults (dom.ts): each fault's rewrite on canned exchanges
 // (harness: canned-cases.ts; run by conformance/test/faults-rewrites.test.ts).
 import { expect } from 'vitest';
+import { makeResponse } from '../exchange.js';
 import { type Case, get, json, ok } from './canned-cases.js';
 
 export const DOM_FAULT_CASES: Case[] = [
@@ -92,6 +93,34 @@ export const DOM_FAULT_CASES: Case[] = [
         req: get('/api/Domains'),
         upstream: ok({ List: [{ Name: 'Claim' }, { Name: 'Custom.Inspection' }, { Name: 'Member' }] }),
         expect: (out) => expect(json(out).List).toEqual([{ Name: 'Claim' }, { Name: 'Member' }]),
+      },
+    ],
+  },
+  {
+    fault: 'domains-list-cached-across-users',
+    title:
+      "the first user's list is answered to the next user who is not an administrator; the administrator and a refusal stay",
+    grants: { T: { Claim: ['View'] }, U: { Contact: ['View'] }, A: 'admin' },
+    steps: [
+      {
+        req: get('/api/Domains'),
+        upstream: ok({ List: [{ Name: 'Claim' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ Name: 'Claim' }]),
+      },
+      {
+        req: get('/api/Domains', { token: 'U' }),
+        upstream: ok({ List: [{ Name: 'Contact' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ Name: 'Claim' }]),
+      },
+      {
+        req: get('/api/Domains', { token: 'A' }),
+        upstream: ok({ List: [{ Name: 'Claim' }, { Name: 'Contact' }] }),
+        expect: (out) => expect(json(out).List).toEqual([{ Name: 'Claim' }, { Name: 'Contact' }]),
+      },
+      {
+        req: get('/api/Domains', {}),
+        upstream: makeResponse(401, { title: 'Unauthorized' }),
+        expect: (out) => expect(out.status).toBe(401),
       },
     ],
   },

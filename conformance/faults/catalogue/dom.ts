@@ -1,7 +1,8 @@
 // Faults of domains (DOM): names in paths, the domain list and DomainIDs (spec 2.1).
 import type { Fault } from '../fault.js';
-import { bodyJson, cloneRequest, isOk, replaceSegment, withResponseJson } from '../exchange.js';
-import { on, onJsonResponse, onRequest, READS } from './util.js';
+import { bodyJson, cloneRequest, isOk, type ProxyResponse, replaceSegment, withResponseJson } from '../exchange.js';
+import { on, onJsonResponse, onRequest, READS, tokenOf } from './util.js';
+import { readsGrants } from '../operations.js';
 
 export const DOM_FAULTS: Fault[] = [
   {
@@ -77,7 +78,31 @@ export const DOM_FAULTS: Fault[] = [
         body.List = body.List.filter((d: any) => !String(d?.Name).startsWith('Custom.'));
     }),
   },
+  {
+    // issue 44: the domain list of one user answered to another (a cache keyed by role, not by
+    // user); only a sequence of reads by users of different grants meets it
+    name: 'domains-list-cached-across-users',
+    area: 'DOM',
+    description:
+      'GET /api/Domains is cached for 5 s, after authentication, by role, not by user: every user but an administrator is answered the list of the first.',
+    requirements: ['DOM-006', 'DOM-007', 'DOM-008'],
+    rewrite: readsGrants(
+      on(['listDomains'], async (req, _route, ctx, next) => {
+        // the caller is authenticated first (an unauthenticated request is refused as before)
+        const res = await next(req);
+        const g = ctx.grantsOf(tokenOf(req, ctx));
+        if (!isOk(res) || !g || g === 'admin') return res;
+        const cached = ctx.memory.get('domains') as { at: number; res: ProxyResponse } | undefined;
+        if (cached && Date.now() - cached.at < DOMAINS_CACHE_MS) return cached.res;
+        ctx.memory.set('domains', { at: Date.now(), res });
+        return res;
+      }),
+    ),
+  },
 ];
+
+/** How long the cache of `domains-list-cached-across-users` keeps a list. */
+const DOMAINS_CACHE_MS = 5_000;
 
 /** Renumber DomainIDs in a domain list or link rows. */
 function renumber(body: any, map: (id: number) => number): void {

@@ -4,6 +4,7 @@
 import type { Exchange } from '../suite-api/client.js';
 import type { SlowAnswer } from './slowest.js';
 import type { ChoicesExercised } from './choices.js';
+import type { ModelCoverage } from '../model/model-coverage.js';
 import type { Finding } from '../suite-api/generic-checks/types.js';
 import type { Catalogue, Requirement, RequirementLevel } from '../spec/catalogue.js';
 import { areaOf } from '../spec/catalogue.js';
@@ -175,6 +176,8 @@ export interface TestResult {
   lacksProtocol?: Array<{ since: string; what: string }>;
   /** The values of provider-state answers the test read (`<state>.<value>`). */
   stateValuesUsed?: string[];
+  /** What a model-based test's generated sequences drew (report/model-coverage.ts). */
+  modelCoverage?: ModelCoverage;
   /** For not-applicable: the optional values of state answers the test needed and found absent (`<state>.<value>`). */
   missingValues?: string[];
   /** Set when the test ended `error` on a time-out and was run again alone (--retries): every attempt, first first. */

@@ -6,6 +6,7 @@ import { providerStatesLines, stateEndpointCause } from './provider-states.js';
 import { strengthLine, strengthOf } from './strength.js';
 import { slowestLine } from './slowest.js';
 import { choicesLine } from './choices.js';
+import { modelCoverageLine } from './model-coverage.js';
 
 function describeTarget(t: TargetInfo): string {
   const what =
@@ -36,6 +37,9 @@ export function summaryText(r: RunResults, opts: { verbose?: boolean; reportDir?
     `Requirements: ${r.requirements.length} selected: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.error} error, ${c['precondition-failed']} precondition-failed, ${c.untested} untested, ${c['not-applicable']} not-applicable, ${c['not-testable']} not-testable`,
   );
   if (r.testCounts) lines.push(`Tests: ${testCountsText(r.testCounts)}`);
+  // a test is listed under each requirement it covers: one line per test
+  const covered = new Map(r.requirements.flatMap((q) => q.tests).map((t) => [t.id, t.modelCoverage]));
+  for (const [id, cov] of covered) if (cov) lines.push(modelCoverageLine(id, cov));
   const strength = r.strength ?? strengthOf(r);
   lines.push(`Judged: ${strengthLine(strength)}`);
   // Root failures first (requirements that failed on their own), then the blocked ones under their root.

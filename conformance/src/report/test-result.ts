@@ -76,6 +76,7 @@ export function toTestResult(t: ReportedTest): TestResult {
   if (m.missingValues?.length && result === 'not-applicable') out.missingValues = m.missingValues;
   if (m.afterEveryRequest && result === 'not-applicable') out.afterEveryRequest = true;
   if (m.stateValuesUsed?.length) out.stateValuesUsed = m.stateValuesUsed;
+  if (m.modelCoverage) out.modelCoverage = m.modelCoverage;
   if (m.warnings?.length) out.warnings = m.warnings;
   if (m.absenceWatchedMs?.length) out.absenceWatchedMs = m.absenceWatchedMs;
   if (m.findings?.length) out.findings = m.findings;

@@ -25,6 +25,7 @@ import {
 } from './client.js';
 import { GenericChecker } from './generic-checks/checker.js';
 import type { Finding, GenericCode, SchemaView, Violation } from './generic-checks/types.js';
+import type { ModelCoverage } from '../model/model-coverage.js';
 import { loadOpenApi } from '../spec/openapi.js';
 import { absenceWindowMs, contextFromEnv, selectTest, type RunContext } from '../model/context.js';
 import {
@@ -168,6 +169,11 @@ export interface TestContext {
    */
   notApplicable(reason: string, opts?: { afterEveryRequest?: boolean }): never;
   /**
+   * What a model-based test's generated sequences drew (commands, pairs, (command, user, object)
+   * triples): kept as the test's `modelCoverage` in results.json and printed in the summary.
+   */
+  modelCoverage(c: ModelCoverage): void;
+  /**
    * Records that the implementation refused (or left out) an undocumented part of the interface
    * that a binding names, such as the relationship column of a link row (spec 2.3: "not shown"): a
    * finding `undocumented-part-refused`, never a failure. The test goes on with the documented
@@ -212,6 +218,8 @@ export interface ConformanceMeta {
   classes?: string[];
   /** How long each t.expectStaysAbsent of the test watched before judging (ms). */
   absenceWatchedMs?: number[];
+  /** What a model-based test drew (t.modelCoverage). */
+  modelCoverage?: ModelCoverage;
   /** Set when the test belongs to the other phase of this run (the reporter leaves it out). */
   otherPhase?: boolean;
   /** Set when the run names the tests it runs (RunContext.tests) and not this one: left out of the results. */
@@ -464,6 +472,9 @@ async function runBody(
       meta.absenceWatchedMs = [...(meta.absenceWatchedMs ?? []), ms];
     },
     depended,
+    (cov) => {
+      meta.modelCoverage = cov;
+    },
   );
   let thrown: unknown;
   try {
@@ -532,6 +543,8 @@ function makeTestContext(
   onAbsence: (ms: number) => void = () => {},
   /** The operations of other tests' requests this test's verdict rests on (t.dependsOnRequests). */
   depended: Set<string> = new Set(),
+  /** Called with a model-based test's coverage figure (t.modelCoverage). */
+  onModelCoverage: (c: ModelCoverage) => void = () => {},
 ): TestContext {
   const profile = record.profile ?? 'core';
   const surface = profile === 'core' ? coreSurface(c.bindings) : undefined;
@@ -651,6 +664,7 @@ function makeTestContext(
       });
     },
     adminToken,
+    modelCoverage: onModelCoverage,
     run: c,
     stateValuesRead: used,
     exchanges: log.exchanges,

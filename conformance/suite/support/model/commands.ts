@@ -3,8 +3,10 @@
 // domain. Besides the plain steps: repetitions (the same update twice within a second, a Reinstate
 // of a record restored before, the same Reinstate or link step twice at once) and wrong-object
 // references (a record of one proposal named through the other's path; a parent named by its
-// match field instead of its ID).
+// match field instead of its ID). And users (users.ts) holding part of the permission table: link
+// steps sent by them, and the domain list read by each (domain-commands.ts).
 import fc from 'fast-check';
+import { DomainsCommand } from './domain-commands.js';
 import { LinkRemoveCommand, LinkUpsertCommand, type LinkTarget, type ParentBy } from './link-commands.js';
 import type { Model } from './oracle.js';
 import type { Real } from './read-back.js';
@@ -16,6 +18,7 @@ import {
   ReinstateCommand,
   UpdateTwiceCommand,
 } from './schedule-commands.js';
+import { listGroup, USER_CLASSES, type UserClass } from './users.js';
 
 type Cmd = fc.AsyncCommand<Model, Real>;
 
@@ -37,14 +40,34 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     ),
     deletes: fc.array(pick, { maxLength: 1 }),
   });
-  const linkStep = (target: fc.Arbitrary<LinkTarget>, by: fc.Arbitrary<ParentBy>) =>
+  const linkStep = (
+    target: fc.Arbitrary<LinkTarget>,
+    by: fc.Arbitrary<ParentBy>,
+    user: fc.Arbitrary<UserClass> = fc.constant('admin'),
+  ) =>
     fc.record({
       slot,
       target,
       pick,
       by,
       twice: fc.constantFrom(false, false, true),
+      user,
     });
+  // the users holding part of the permission table (users.ts), allowed or refused by spec 5: mostly
+  // the one holding the other permission of the pair (Attach without Detach for a Remove, Detach
+  // without Attach for an Upsert), the class a check of the wrong permission lets through
+  const partial = (pair: UserClass) =>
+    fc.constantFrom<UserClass>(
+      pair,
+      pair,
+      pair,
+      pair,
+      'view',
+      'no-parent',
+      'no-child-view',
+      'full',
+      pair === 'attach' ? 'detach' : 'attach',
+    );
   const upsert = linkStep(
     fc.constantFrom<LinkTarget>('existing', 'sibling', 'sibling', 'slot'),
     fc.constantFrom<ParentBy>('id', 'id', 'match'),
@@ -55,6 +78,26 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     fc.constantFrom<LinkTarget>('existing', 'existing', 'existing', 'slot'),
     fc.constantFrom<ParentBy>('id', 'match', 'match'),
   ).map((s) => new LinkRemoveCommand(s));
+  // the same link steps sent by a user holding part of the grants: mostly on existing links (a
+  // Remove a user lacking Detach Contacts must not carry out) and by match field as well
+  const upsertAs = linkStep(
+    fc.constantFrom<LinkTarget>('existing', 'sibling', 'slot'),
+    fc.constantFrom<ParentBy>('id', 'match'),
+    partial('detach'),
+  ).map((s) => new LinkUpsertCommand(s));
+  const removeAs = linkStep(
+    fc.constantFrom<LinkTarget>('existing', 'existing', 'existing', 'slot'),
+    fc.constantFrom<ParentBy>('id', 'match'),
+    partial('attach'),
+  ).map((s) => new LinkRemoveCommand(s));
+  // the list read by two users, one right after the other, whose lists differ (users.ts
+  // listGroup): between two users answered the same list, one user's list answered to the other
+  // would show nothing
+  const domains = fc.tuple(fc.nat({ max: USER_CLASSES.length - 1 }), fc.nat({ max: 5 })).map(([a, b]) => {
+    const first = USER_CLASSES[a];
+    const others = USER_CLASSES.filter((u) => listGroup(u) !== listGroup(first));
+    return new DomainsCommand(first, others[b % others.length]);
+  });
   const reinstate = fc
     .tuple(pick, fc.constantFrom(false, false, true))
     .map(([p, twice]) => new ReinstateCommand(p, twice));
@@ -63,7 +106,11 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
   const foreign = fc
     .tuple(fc.constantFrom<ForeignOp>('update', 'batch-delete', 'delete', 'reinstate', 'reinstate', 'reinstate'), pick)
     .map(([op, p]) => new ForeignCommand(op, p));
-  // fc.commands picks each entry equally often: about half schedule steps, half link steps
+  // fc.commands picks each entry equally often: 10 of 22 schedule steps (a record named through
+  // the other proposal's path a fourth more often than before the users came in, so that a
+  // sequence still meets a Reinstate so after a DELETE), 6 link steps as the administrator, 4 link
+  // steps by users of partial grants (Removes, which must leave the links alone, more than
+  // Upserts), 2 reads of the domain list
   return [
     batch.map((s) => new BatchCommand(s)),
     fc.tuple(pick, proposal).map(([p, q]) => new DeleteCommand(p, q)),
@@ -74,11 +121,18 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     foreign,
     foreign,
     foreign,
+    foreign,
     upsert,
     upsert,
     upsert,
     remove,
     remove,
     remove,
+    upsertAs,
+    removeAs,
+    removeAs,
+    removeAs,
+    domains,
+    domains,
   ];
 }

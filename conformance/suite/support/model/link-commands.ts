@@ -20,6 +20,7 @@ import {
 } from './links-oracle.js';
 import type { Model } from './oracle.js';
 import { checkLinks, type Real } from './read-back.js';
+import { linkVerdict, type UserClass } from './users.js';
 
 type Cmd = fc.AsyncCommand<Model, Real>;
 type LinkRemoveResult = components['schemas']['LinkRemoveResult'];
@@ -61,6 +62,8 @@ interface LinkStep {
   by: ParentBy;
   /** The same request twice at once. */
   twice: boolean;
+  /** Who sends it (users.ts): the administrator, or a user holding part of the permission table. */
+  user: UserClass;
 }
 
 /**
@@ -82,20 +85,58 @@ abstract class LinkCommand implements Cmd {
   async run(m: Model, r: Real) {
     const slot = targetSlot(m, this.s.slot, this.s.target, this.s.pick, r.parents.length);
     const a = linkArgs(r, slot, this.s.by);
-    r.log.push(`Link/${this.name()}${this.s.twice ? ' (twice at once)' : ''} ${JSON.stringify(a)}`);
-    const send = () => r.t.links[this.op](a);
+    const other = { parent: (slot.parent + 1) % r.parents.length, contact: slot.contact };
+    r.tally.step(
+      `Link${this.name()}`,
+      this.s.user,
+      `${m.links.has(slotKey(slot)) ? 'linked' : 'unlinked'}${m.links.has(slotKey(other)) ? ', linked to the other parent' : ''}, by ${this.s.by}`,
+    );
+    const as = this.s.user === 'admin' ? '' : ` as ${this.s.user}`;
+    r.log.push(`Link/${this.name()}${this.s.twice ? ' (twice at once)' : ''}${as} ${JSON.stringify(a)}`);
+    const token = r.users[this.s.user];
+    const send = () => r.t.links[this.op](a, token);
     const answers = this.s.twice ? await Promise.all([send(), send()]) : [await send()];
     for (const res of answers) r.log.push(`  -> ${res.status} ${res.text.slice(0, 300)}`);
-    const rule = this.judgeAndApply(m, slot, answers);
-    await checkLinks(m, r, rule);
+    const verdict = linkVerdict(this.s.user, this.op);
+    // a user other than the administrator holding what the table names (Attach Contacts for an
+    // Upsert, Detach Contacts for a Remove of a link that is there, View on Contact) is let through
+    // (AUTH-006, as auth.test.ts reads it): a refusal of it is that sentence's, not the link rules'
+    if (verdict.allowed && this.s.user !== 'admin' && (this.op === 'upsert' || m.links.has(slotKey(slot))))
+      judged('AUTH-006', () =>
+        expect(
+          answers.some((res) => !isRefusal(res)),
+          `Link/${this.name()} ${slotKey(slot)} by a user of class ${this.s.user} (holding the permission spec 5 names) is accepted (${answers.map((res) => `${res.status} ${res.text.slice(0, 200)}`).join('; ')})`,
+        ).toBe(true),
+      );
+    const rule = verdict.allowed ? this.judgeAndApply(m, slot, answers) : verdict.requirement;
+    // a user lacking a permission the spec names (5): every answer is a refusal, whatever its
+    // status and body (not shown), and no link changes anywhere (the read-back, blamed on the same
+    // sentence). A Remove of a link that is not there changes nothing either way: only the
+    // read-back judges it (which check comes first, permission or existence, is not shown).
+    if (!verdict.allowed && (this.op === 'upsert' || m.links.has(slotKey(slot))))
+      for (const res of answers)
+        judged(rule, () =>
+          expect(
+            isRefusal(res),
+            `Link/${this.name()} ${slotKey(slot)} by a user of class ${this.s.user} (lacking the permission spec 5 names) is refused (${res.status} ${res.text.slice(0, 200)})`,
+          ).toBe(true),
+        );
+    // an allowed Remove: the named link still there is the removal's failure (LINK-015), whatever
+    // named the parent; another link changed is the step's rule (LINK-009 by match field)
+    await checkLinks(
+      m,
+      r,
+      rule,
+      verdict.allowed && this.op === 'remove' ? { slot, requirement: 'LINK-015' } : undefined,
+    );
   }
   private name() {
     return this.op === 'upsert' ? 'Upsert' : 'Remove';
   }
   toString() {
-    const { slot, target, pick, by, twice } = this.s;
+    const { slot, target, pick, by, twice, user } = this.s;
     const named = target === 'slot' ? slotKey(slot) : `${target} #${pick} else ${slotKey(slot)}`;
-    return `Link${this.name()}${twice ? 'Twice' : ''}(${named}, by ${by})`;
+    return `Link${this.name()}${twice ? 'Twice' : ''}(${named}, by ${by}${user === 'admin' ? '' : `, as ${user}`})`;
   }
 }
 

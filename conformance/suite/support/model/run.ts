@@ -16,6 +16,8 @@ import type { Exchange } from '../../../src/suite-api/client.js';
 import { applyLinkUpsert, relationshipIndex, slotKey, type LinkSlot } from './links-oracle.js';
 import { expect } from 'vitest';
 import { isRefusal } from '../../../src/suite-api/meaning.js';
+import { mergeCoverage, newCoverage, SequenceTally, type ModelCoverage } from './coverage.js';
+import { makeUsers, type Users } from './users.js';
 import {
   LOC_FIELD_NAMES,
   applyDelete,
@@ -62,7 +64,17 @@ class ModelCheckError extends Error {
   override name = 'AssertionError';
 }
 
-async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships: string[]) {
+/** The run's users by the parents' domain: made once (their grants name only domains), shared by every sequence. */
+type UserPool = Map<string, Promise<Users>>;
+
+async function setUp(
+  t: Ctx,
+  flavour: Flavour,
+  kind: ProposalKind,
+  relationships: string[],
+  pool: UserPool,
+  coverage: ModelCoverage,
+) {
   // two proposals of one type (a record of one named through the other's path), two parents of one
   // domain (a Remove naming one of them by match field), three contacts; states and reads at once
   const [proposals, linkParents, contactStates] = await Promise.all([
@@ -87,10 +99,19 @@ async function setUp(t: Ctx, flavour: Flavour, kind: ProposalKind, relationships
     })),
     contacts: contactStates.map((c) => c.contactId),
     relationships,
+    users: undefined as unknown as Users,
+    tally: new SequenceTally(coverage),
     log: [],
   };
   if (real.parents[0].domain !== real.parents[1].domain)
     throw new PreconditionFailedError("two 'a link parent' states without params gave parents of two domains");
+  const parentDomain = real.parents[0].domain;
+  if (parentDomain === 'Contact')
+    throw new PreconditionFailedError(
+      "'a link parent' gave a Contact parent: the users' grants on it and on the child would be one",
+    );
+  if (!pool.has(parentDomain)) pool.set(parentDomain, makeUsers(t, parentDomain));
+  real.users = await pool.get(parentDomain)!;
   const initial = (
     await Promise.all(
       real.proposals.flatMap((p, proposal) =>
@@ -176,7 +197,10 @@ function replayLines(t: Ctx, real: Real): string[] {
     .map((x) => `  ${curlCommand(x, auth).command.replace(/\n/g, '\n  ')}`);
 }
 
-export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: number; runs: number }> {
+export async function runModel(
+  t: Ctx,
+  o: ModelRunOptions,
+): Promise<{ seed: number; runs: number; coverage: ModelCoverage }> {
   const seed = t.run.seed ?? Math.floor(Math.random() * 2 ** 31);
   const rels = (await t.given('contact relationships')).relationships;
   if (!Array.isArray(rels) || rels.length < 2)
@@ -186,6 +210,8 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
   const scale = t.run.modelRuns !== undefined ? t.run.modelRuns / 8 : 1;
   o = { ...o, numRuns: Math.max(1, Math.round(o.numRuns * scale)), timeLimitMs: o.timeLimitMs * Math.max(1, scale) };
   const shards = Math.max(1, Math.min(o.shards ?? 1, o.numRuns));
+  const pool: UserPool = new Map();
+  const tallies = Array.from({ length: shards }, () => newCoverage());
   const checks = await Promise.all(
     Array.from({ length: shards }, (_, i) =>
       check(t, o, {
@@ -194,13 +220,18 @@ export async function runModel(t: Ctx, o: ModelRunOptions): Promise<{ seed: numb
         numRuns: Math.ceil(o.numRuns / shards),
         rels,
         which: shards > 1 ? ` (check ${i + 1} of ${shards}, seeded ${seed} + ${i})` : '',
+        pool,
+        coverage: tallies[i],
       }),
     ),
   );
+  // what the sequences drew, kept whatever the verdict (results.json `modelCoverage`)
+  const coverage = mergeCoverage(tallies);
+  t.modelCoverage(coverage);
   // the first failing check decides; the others passed or failed on their own sequences
   const failed = checks.find((c) => c.failed);
   if (failed) throw failed.error;
-  return { seed, runs: checks.reduce((n, c) => n + c.runs, 0) };
+  return { seed, runs: checks.reduce((n, c) => n + c.runs, 0), coverage };
 }
 
 /** One fast-check run of `numRuns` sequences from `seed`. */
@@ -213,7 +244,17 @@ async function check(
     numRuns,
     rels,
     which,
-  }: { runSeed: number; seed: number; numRuns: number; rels: string[]; which: string },
+    pool,
+    coverage,
+  }: {
+    runSeed: number;
+    seed: number;
+    numRuns: number;
+    rels: string[];
+    which: string;
+    pool: UserPool;
+    coverage: ModelCoverage;
+  },
 ): Promise<{ failed: false; runs: number } | { failed: true; runs: number; error: Error }> {
   let failingLog: string[] = [];
   let failingReplay: string[] = [];
@@ -226,7 +267,7 @@ async function check(
     // size 'max': sequences up to maxCommands long (the default size keeps them much shorter)
     fc.commands(commandArbitraries(), { maxCommands: o.maxCommands, size: 'max' }),
     async (k, cmds) => {
-      const s = await setUp(t, o.flavour, k, rels);
+      const s = await setUp(t, o.flavour, k, rels, pool, coverage);
       try {
         await fc.asyncModelRun(() => s, cmds);
       } catch (e) {

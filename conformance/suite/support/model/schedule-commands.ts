@@ -28,6 +28,9 @@ import { checkSchedules, type Real } from './read-back.js';
 
 type Cmd = fc.AsyncCommand<Model, Real>;
 
+/** The proposal type as the spec tells them apart (3): an Endorsement deletes softly, the others permanently. */
+const kindClass = (m: Model) => (m.kind === 'Endorsement' ? 'Endorsement' : 'non-Endorsement');
+
 /** The results of one answered array by OrderNumber, each of the documented shape (2.5), each order once. */
 function byOrder(items: unknown, what: string): Map<number, ScheduleResult> {
   judged('SCHED-008', () => expect(Array.isArray(items), `${what} is an array of results`).toBe(true));
@@ -123,6 +126,11 @@ class BatchCommand implements Cmd {
     const b = resolveBatch(m, this.spec);
     const e = expectBatch(m, b);
     const p = r.proposals[b.proposal];
+    r.tally.step(
+      'UpsertMulti',
+      'admin',
+      `${kindClass(m)}, isAtomic=${b.atomic ?? 'absent'}, ${e.anyFails ? 'an invalid item' : 'valid items'}`,
+    );
     r.log.push(
       `UpsertMulti proposal ${p.proposalId} isAtomic=${b.atomic ?? '(absent)'} ${JSON.stringify({
         Inserts: b.inserts.map((x) => x.fields),
@@ -197,6 +205,7 @@ class DeleteCommand implements Cmd {
     const active = activeRecords(m, this.proposal);
     const rec = active[this.pick % active.length];
     const p = r.proposals[rec.proposal];
+    r.tally.step('DELETE', 'admin', `${kindClass(m)}, active record`);
     r.log.push(`DELETE proposal ${p.proposalId} ${p.scheduleDomain}/${rec.id}`);
     const res = await deleteSchedule(r.t, p.proposalId, p.scheduleDomain, rec.id);
     r.log.push(`  -> ${res.status} ${JSON.stringify(res.body)}`);
@@ -233,6 +242,7 @@ class ReinstateCommand implements Cmd {
     const outcome = reinstateOutcome(m, rec);
     const p = r.proposals[rec.proposal];
     const what = `${rec.state}${rec.reinstated ? ', reinstated before' : ''}`;
+    r.tally.step(`Reinstate${this.twice ? 'Twice' : ''}`, 'admin', `${kindClass(m)}, ${what} record`);
     r.log.push(
       `Reinstate${this.twice ? ' (twice at once)' : ''} proposal ${p.proposalId} ${p.scheduleDomain}/${rec.id} (${what})`,
     );
@@ -288,6 +298,7 @@ class UpdateTwiceCommand implements Cmd {
     const active = activeRecords(m, this.proposal);
     const rec = active[this.pick % active.length];
     const p = r.proposals[rec.proposal];
+    r.tally.step('UpdateTwice', 'admin', `${kindClass(m)}, active record`);
     for (const n of [1, 2]) {
       const fields = freshFields(m, `upd ${rec.id}`);
       const batch = { Updates: [{ ID: rec.id, Fields: { ...fields } }] };
@@ -345,6 +356,7 @@ class ForeignCommand implements Cmd {
     const via = r.proposals[1 - rec.proposal];
     const own = r.proposals[rec.proposal];
     const what = `record ${rec.id} (${rec.state}) of proposal ${own.proposalId} through proposal ${via.proposalId}`;
+    r.tally.step(`Foreign ${this.op}`, 'admin', `${kindClass(m)}, ${rec.state} record of the other proposal`);
     if (this.op === 'update' || this.op === 'batch-delete') {
       const batch =
         this.op === 'update'
