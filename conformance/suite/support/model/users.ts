@@ -34,7 +34,7 @@ export const USER_CLASSES = ['admin', 'full', 'view', 'attach', 'detach', 'no-pa
 export type UserClass = (typeof USER_CLASSES)[number];
 
 /** The grants of a class, on the parent domain `p` (undefined: the administrator). */
-export function grantsOf(cls: UserClass, p: string): Grants | undefined {
+function grantsOf(cls: UserClass, p: string): Grants | undefined {
   switch (cls) {
     case 'admin':
       return undefined;
