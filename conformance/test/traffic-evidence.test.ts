@@ -514,3 +514,32 @@ describe('a write between two answers may explain their difference', () => {
     expect(result(r, 'LINK-013')).toBe('failed');
   });
 });
+
+describe('a total count in a header with no binding set, as the suite finds it (model/not-shown-shapes.ts)', () => {
+  // a filtered query: its pages are held to one total (total_count_across_pages)
+  const q = '/api/Claim/Query?filter=Status%3Aeq%3AOpen&columns=ClaimID&includeTotalCount=true&take=2';
+  let at = Date.parse('2026-01-02T00:00:00Z');
+  const page = (total: string) =>
+    harEntry({
+      startedMs: (at += 10),
+      ms: 3,
+      method: 'GET',
+      url: `http://vendor.test${q}`,
+      requestHeaders: { accept: 'application/json', Token: 'sekret-token-123456' },
+      status: 200,
+      responseHeaders: { 'content-type': 'application/json', 'x-total-count': total },
+      responseBody: JSON.stringify({ List: [{ ClaimID: 1 }, { ClaimID: 2 }] }),
+    });
+
+  it('X-Total-Count is the total count: QRY-014 passes, on one answer and across answers of one query', () => {
+    const { v, r } = judge([page('5'), page('5')]);
+    expect(result(r, 'QRY-014')).toBe('passed');
+    expect(r.counts.failed).toBe(0);
+    expect(v.judgements.filter((j) => j.rule === 'total_count_across_pages').map((j) => j.ok)).toEqual([true]);
+  });
+
+  it('a header count below the records shown, or two counts for one query, still fails QRY-014', () => {
+    expect(result(judge([page('1')]).r, 'QRY-014')).toBe('failed');
+    expect(result(judge([page('5'), page('7')]).r, 'QRY-014')).toBe('failed');
+  });
+});

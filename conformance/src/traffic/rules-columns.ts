@@ -1,5 +1,5 @@
 // Per-exchange rules of column selection and queries (spec 4.1, 4.2, 8).
-import { atPath } from '../model/bindings.js';
+import { totalCountOf } from '../model/not-shown-shapes.js';
 import { COLUMN_KEYS_JUDGE, hasDuplicateKeys, judgeColumnKeys, requestedColumns } from '../judge/col.js';
 import { SUPPRESSION_JUDGE, TOTAL_COUNT_JUDGE, judgeSuppression, judgeTotalCount } from '../judge/query.js';
 import { SINGLE_READ_JUDGE, judgeSingleRead } from '../judge/rec.js';
@@ -44,12 +44,8 @@ const columnsAreKeys = judgedRule([COLUMN_KEYS_JUDGE], {
 
 /** The effective total count of a query answer, where the bindings put it. */
 export function totalCount(x: TrafficExchange, ctx: RuleContext): unknown {
-  const b = ctx.bindings;
-  if (b.totalCountHeader) {
-    const h = x.responseHeaders[b.totalCountHeader.toLowerCase()];
-    return h === undefined ? undefined : /^\s*\d+\s*$/.test(h) ? Number(h) : h;
-  }
-  return atPath(x.json, b.totalCountField);
+  // where the bindings put it, else the one header or body field named "total" (as the suite finds it)
+  return totalCountOf(ctx.bindings, { json: x.json, headers: new Headers(x.responseHeaders) });
 }
 
 /** How many records a page of `size` starting at `skip` holds, when the total count is in the answer. */

@@ -1,7 +1,6 @@
 // Sequence rules of query pages (spec 4.2, 4.4): consecutive pages join, each page is its slice of
 // the whole, and a provider state's filter selects exactly its records.
 import { recordsOf, type TrafficExchange } from './exchange.js';
-import { atPath } from '../model/bindings.js';
 import { PAGES_JUDGE, judgePages } from '../judge/pages.js';
 import { boolParam, intParam, judgedSequence, selectionKeepingParams, show, type SequenceRule } from './rule.js';
 import { sortVerdict, totalCount } from './rules-columns.js';
@@ -66,7 +65,7 @@ export const pagesJoin = judgedSequence([PAGES_JUDGE], {
           cols.add(c);
       telling.set(k, cols);
     }
-    const total = (x: TrafficExchange) => atPath(x.json, b.totalCountField);
+    const total = (x: TrafficExchange) => totalCount(x, ctx);
     for (const [, byStart] of pages)
       for (const [s1, firsts] of byStart)
         for (const p1 of firsts) {

@@ -2,7 +2,7 @@
 // empty-column suppression, and the total count across its pages. A filter is required (the
 // records a filter selects are taken as stable between the calls; without one, another client's
 // new record could change the answer, which no rule may blame on the implementation).
-import { atPath } from '../model/bindings.js';
+import { totalCount } from './rules-columns.js';
 import { hasDuplicateKeys, requestedColumns } from '../judge/col.js';
 import { recordsOf, type TrafficExchange } from './exchange.js';
 import { boolParam, intParam, isInt, show, type RuleContext, type SequenceRule } from './rule.js';
@@ -141,9 +141,9 @@ const totalAcrossPages: SequenceRule = {
     }
     const writes = xs.filter(isWrite);
     for (const g of [...groups.values()].flatMap((all) => stretches(all, writes))) {
-      const counted = g.filter((x) => boolParam(x.query, b.query.includeTotalCount) === true && !b.totalCountHeader);
+      const counted = g.filter((x) => boolParam(x.query, b.query.includeTotalCount) === true);
       if (g.length < 2 || counted.length === 0) continue;
-      const totals = new Set(counted.map((x) => atPath(x.json, b.totalCountField)));
+      const totals = new Set(counted.map((x) => totalCount(x, ctx)));
       const total = [...totals][0];
       if (totals.size !== 1 || !isInt(total)) {
         emit(['QRY-014'], false, `one query answered the total counts ${show([...totals])}`, counted);
