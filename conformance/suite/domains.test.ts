@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { conformance } from '../src/suite-api/dsl.js';
 import { isRefusal } from '../src/suite-api/meaning.js';
 import { type Ctx, MAX_TAKE, enc, get, listOf, needsMaximumTake } from './support/request.js';
-import type { Grants, Permission } from './support/states.js';
+import { FULL_ACCESS, type Grants, type Permission } from './support/states.js';
 import { expectStateRows } from './support/records-query.js';
 import { CORE_DOMAIN_IDS, MAX_CORE_DOMAIN_ID } from './support/domain-ids.js';
 import { customLinkParent } from './support/custom-domain.js';
@@ -16,20 +16,6 @@ type DomainList = components['schemas']['DomainList'];
 type RecordEnvelope = components['schemas']['RecordEnvelope'];
 type ListEnvelope = components['schemas']['ListEnvelope'];
 type Problem = components['schemas']['Problem'];
-
-/**
- * Every permission that opens rather than restricts. Which permission makes a domain accessible is
- * not shown (View is the reference's choice, DOM-009), so core tests that need access grant them all.
- */
-const FULL_ACCESS: Permission[] = [
-  'View',
-  'Edit',
-  'AttachContacts',
-  'DetachContacts',
-  'AttachFiles',
-  'ModifyFiles',
-  'Full',
-];
 
 /** The entries of GET /api/Domains (envelope through the bindings: the spec does not show it). */
 async function listDomains(t: Ctx, token?: string): Promise<Entry[]> {

@@ -11,19 +11,9 @@
 // (DOM-007); a partial holder (View without Edit) may see it or not. The reference lists a domain
 // exactly when View is held (DOM-009, implementation-defined).
 import type { Ctx } from '../request.js';
-import type { Grants, Permission } from '../states.js';
+import { FULL_ACCESS, type Grants } from '../states.js';
 
 /** Every permission that opens rather than restricts (RestrictDownload restricts). */
-const FULL_ACCESS: Permission[] = [
-  'View',
-  'Edit',
-  'AttachContacts',
-  'DetachContacts',
-  'AttachFiles',
-  'ModifyFiles',
-  'Full',
-];
-
 /**
  * admin: 'a user' without grants (every permission on every domain). full: every opening
  * permission on P and Contact. view: View on both, nothing else (View without Edit). attach:
