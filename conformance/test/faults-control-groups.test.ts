@@ -79,6 +79,10 @@ describe('the groups of controls the gate runs as one', () => {
     // the answer passes b first, then a; the request a first, then b
     expect(bodyJson(first)).toEqual({ Trail: ['b1', 'a1'] });
     expect(upstream!.headers).toMatchObject({ 'x-seen-a': '1', 'x-seen-b': '1' });
+    // each member's memory lasts the run: a second request is each member's second
+    const second = await g.rewrite!(makeRequest('GET', '/api/Domains'), ctx, next);
+    expect(bodyJson(second)).toEqual({ Trail: ['b2', 'a2'] });
+    expect(upstream!.headers).toMatchObject({ 'x-seen-a': '2', 'x-seen-b': '2' });
     expect(g.select).toEqual(['DOM-', 'REC-']);
     expect(g.config).toEqual({ bindings: { tokenHeader: 'X' } });
     expect(g.serverFlags).toEqual(['--single-id-sequence']);

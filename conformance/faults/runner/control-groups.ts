@@ -14,7 +14,7 @@
 // choice hiding another). The members are chosen so that none undoes another's change (the order
 // below is the proxy's: the first member sees the answer last), and `npm run test:faults` (the
 // committed reports/mutation.json) runs each control alone.
-import type { Control } from '../fault.js';
+import type { Control, FaultContext, Next } from '../fault.js';
 import {
   errorsOnly,
   operationsRewritten,
@@ -23,7 +23,6 @@ import {
   rewriteTouchesErrorsOnly,
   rewritesOnly,
 } from '../operations.js';
-import type { Next } from '../fault.js';
 
 export interface ControlGroup {
   name: string;
@@ -99,9 +98,15 @@ export function composeControls(name: string, members: readonly Control[]): Cont
   const problems = groupProblems(members);
   if (problems.length) throw new Error(`${name} cannot run as one: ${problems.join('; ')}`);
   const rewrites = members.map((c) => c.rewrite);
+  const memories = new WeakMap<FaultContext, FaultContext[]>();
   let rewrite: NonNullable<Control['rewrite']> = async (req, ctx, next) => {
-    // a memory per member, as each has in a run of its own; the rest of the context is shared
-    const own = rewrites.map(() => Object.create(ctx, { memory: { value: new Map() } }) as typeof ctx);
+    // a memory per member, kept from request to request as in a run of its own (the proxy gives
+    // every request of a run the same context); the rest of the context is shared
+    let own = memories.get(ctx);
+    if (!own) {
+      own = rewrites.map(() => Object.create(ctx, { memory: { value: new Map() } }) as typeof ctx);
+      memories.set(ctx, own);
+    }
     const step =
       (i: number): Next =>
       (r) => {
